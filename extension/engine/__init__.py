@@ -1,0 +1,92 @@
+"""The engine: measure -> plan -> summarize -> project. It knows nothing of HTTP, files or hosts.
+
+:func:`compact` takes a measured prompt, a budget, a summary service and an archive function, and
+returns an :class:`Outcome`: the projection (or None for "send the history unchanged") and the
+figures of the decision. Every message that leaves the prompt is handed to ``archive`` before the
+projection is returned; if archiving raises, nothing is returned.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .measure import Entry, Measurement, Measurer
+from .plan import Budget, Plan, Planner, budget_for
+from .project import build, changed_entries, summary_block
+from .summaries import SummaryReport, Summaries
+
+__all__ = ["Budget", "Measurer", "Outcome", "Plan", "Tuning", "budget_for", "compact"]
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """The numbers the engine needs from the settings."""
+
+    keep_recent_tokens: int
+    summary_max_tokens: int
+    max_tool_result_tokens: int
+
+
+@dataclass
+class Outcome:
+    messages: list[Any] | None  # None: send the history unchanged
+    plan: Plan
+    tokens_before: int
+    tokens_after: int
+    folded: int = 0
+    report: SummaryReport | None = None
+    notices: list[str] = field(default_factory=list)
+
+    @property
+    def compacted(self) -> bool:
+        return self.messages is not None
+
+
+def _stub_tokens(measurer: Measurer) -> int:
+    from .plan import STUB_MAX_CHARS
+
+    per_token = measurer.counter.ratio if measurer.counter.ratio > 1 else 3.0
+    return math.ceil(STUB_MAX_CHARS / per_token) + measurer.overhead
+
+
+def compact(
+    measurer: Measurer,
+    m: Measurement,
+    budget: Budget,
+    tuning: Tuning,
+    summaries: Summaries,
+    archive: Callable[[Sequence[Entry]], None],
+    *,
+    anchor: Plan | None = None,
+    force: bool = False,
+    note: str | None = None,
+) -> Outcome:
+    """Decide what the model is sent for the measured prompt ``m``."""
+    planner = Planner(
+        m, budget,
+        keep_recent=tuning.keep_recent_tokens,
+        max_tool_result=tuning.max_tool_result_tokens,
+        summary_max=tuning.summary_max_tokens,
+        stub_tokens=_stub_tokens(measurer),
+    )
+    plan = planner.plan(force=force, anchor=anchor)
+    if not plan.changes:
+        return Outcome(None, plan, m.total, m.total, notices=list(plan.notices))
+    entries = m.entries
+    report = None
+    block = None
+    if plan.cut > plan.lead:
+        report = summaries.region(entries, plan.lead, plan.cut, tuning.summary_max_tokens)
+        block = summary_block(report.text, plan.folded, note)
+    archive(changed_entries(entries, plan))
+    messages, replaced = build(entries, plan, block, measurer.overhead)
+    after = m.fixed_tokens + m.span(0, plan.lead) + m.span(plan.cut, len(entries))
+    for index, message in replaced.items():
+        after += measurer.cost(message) - (entries[index].tokens if index >= 0 else 0)
+    if after >= m.total and not force:
+        return Outcome(None, plan, m.total, m.total, notices=[
+            f"nothing compacted: the compacted prompt ({after:,} tokens) would not be smaller than the original ({m.total:,})"])
+    return Outcome(messages, plan, m.total, after, plan.folded, report, list(plan.notices))

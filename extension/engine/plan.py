@@ -1,0 +1,231 @@
+"""Planning: which messages stay verbatim, which tool bodies shrink, which turns fold into the summary.
+
+Pure functions over a :class:`~context_compactor.engine.measure.Measurement`. A plan is four numbers
+and a map, so it is cheap to store, compare and reuse:
+
+    [0, lead)            leading system messages, kept verbatim
+    [lead, cut)          folded into the compacted-context block
+    [cut, stub_until)    kept, but tool-result bodies replaced by one-line stubs
+    [stub_until, n)      kept verbatim, except tool results in ``truncate`` (head and tail kept)
+
+Stages, cheapest first, stop as soon as the target is met: (1) cut oversized tool results,
+(2) stub old tool results outside the recent tail, (3) fold old turns, (4) if still above the
+window: fold the recent tail too, stub the current turn's older tool results, cut the largest
+remaining messages. A cut never lands on a tool message, so a call is never separated from its
+results, and never after the start of the current user turn.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+from dataclasses import dataclass, field, replace
+from itertools import accumulate
+
+from .measure import Measurement
+
+STUB_MAX_CHARS = 240  # a stub line is at most this long (tool name and first line are clipped)
+MARKER_TOKENS = 40  # what the "[... cut ...]" marker of a truncated message costs, at most
+BLOCK_FRAME_TOKENS = 48  # header and footer of the compacted-context block
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The window, the trigger and the target, in tokens; and where the window size came from."""
+
+    window: int
+    trigger: int
+    target: int
+    window_source: str = "default"
+
+
+@dataclass(frozen=True)
+class Plan:
+    lead: int
+    cut: int
+    stub_until: int
+    truncate: dict[int, int] = field(default_factory=dict)  # index -> token cap
+    stage: int = 0  # 0: no change needed; 1-4: the last stage used
+    estimate: int = 0
+    fits: bool = True
+    notices: tuple[str, ...] = ()
+
+    @property
+    def changes(self) -> bool:
+        return self.stage > 0 and self.fits
+
+    @property
+    def folded(self) -> int:
+        return self.cut - self.lead
+
+
+@dataclass(frozen=True)
+class Shape:
+    """Where a conversation may be cut: the lead, the current turn, the legal cut points."""
+
+    n: int
+    lead: int
+    turn_start: int
+    cuts: list[int]  # legal cut points in (lead, turn_start], ascending
+    user_cuts: list[int]  # the subset that opens a user turn
+
+
+def shape_of(m: Measurement) -> Shape:
+    roles = [entry.view.role for entry in m.entries]
+    n = len(roles)
+    lead = 0
+    while lead < n and roles[lead] == "system":
+        lead += 1
+    last_user = max((i for i in range(lead, n) if roles[i] == "user"), default=None)
+    if last_user is None:
+        last_user = max((i for i in range(lead, n) if roles[i] != "tool"), default=lead)
+    cuts = [i for i in range(lead + 1, last_user + 1) if roles[i] != "tool"]
+    user_cuts = [i for i in cuts if roles[i] == "user"]
+    return Shape(n=n, lead=lead, turn_start=last_user, cuts=cuts, user_cuts=user_cuts)
+
+
+class Planner:
+    """Plans one prompt. ``stub_tokens`` and ``cut_tokens`` price a stub and a truncation."""
+
+    def __init__(self, m: Measurement, budget: Budget, *, keep_recent: int, max_tool_result: int,
+                 summary_max: int, stub_tokens: int) -> None:
+        self.m, self.budget = m, budget
+        self.shape = shape_of(m)
+        self.keep_recent = keep_recent
+        self.summary_bound = summary_max + BLOCK_FRAME_TOKENS
+        entries = m.entries
+        tool = [e.view.role == "tool" for e in entries]
+        self.is_tool = tool
+        cap_cost = max_tool_result + MARKER_TOKENS
+        self.truncate = {i: max_tool_result for i, e in enumerate(entries)
+                         if tool[i] and i >= self.shape.lead and e.tokens > cap_cost}
+        kept = [cap_cost if i in self.truncate else e.tokens for i, e in enumerate(entries)]
+        stubbed = [min(stub_tokens, k) if tool[i] else k for i, k in enumerate(kept)]
+        self.p_kept = [0, *accumulate(kept)]
+        self.p_stub = [0, *accumulate(stubbed)]
+        self.fixed = m.fixed_tokens + m.span(0, self.shape.lead)
+
+    def estimate(self, cut: int, stub_until: int) -> int:
+        """Tokens of the projection for this cut and stub boundary (summary at its bound)."""
+        stub_until = max(stub_until, cut)
+        n = self.shape.n
+        summary = self.summary_bound if cut > self.shape.lead else 0
+        return (self.fixed + summary + self.p_stub[stub_until] - self.p_stub[cut]
+                + self.p_kept[n] - self.p_kept[stub_until])
+
+    def make(self, cut: int, stub_until: int, stage: int, notices: tuple[str, ...] = (),
+             truncate: dict[int, int] | None = None) -> Plan:
+        trunc = {i: c for i, c in (truncate if truncate is not None else self.truncate).items() if i >= cut}
+        est = self.estimate(cut, stub_until)
+        return Plan(self.shape.lead, cut, max(stub_until, cut), trunc, stage, est, True, notices)
+
+    def tail_start(self) -> int:
+        """The start of the recent tail: at least ``keep_recent`` tokens, on a legal cut."""
+        s, p = self.shape, self.p_kept
+        want = p[s.n] - self.keep_recent
+        raw = max(s.lead, bisect_right(p, want) - 1) if want > 0 else s.lead
+        if raw >= s.turn_start:
+            return s.turn_start
+        users = [u for u in s.user_cuts if u <= raw]
+        if users and p[raw] - p[users[-1]] <= max(self.keep_recent, 1):
+            return users[-1]
+        legal = [c for c in s.cuts if c <= raw]
+        return legal[-1] if legal else s.lead
+
+    def plan(self, *, force: bool = False, anchor: Plan | None = None) -> Plan:
+        b, s = self.budget, self.shape
+        if not force and self.m.total <= b.trigger:
+            return Plan(s.lead, s.lead, s.lead, stage=0, estimate=self.m.total)
+        if anchor is not None and not force and self.estimate(anchor.cut, anchor.stub_until) <= b.trigger:
+            return self.make(anchor.cut, anchor.stub_until, anchor.stage, anchor.notices)
+        if self.fixed > b.window:
+            return Plan(s.lead, s.lead, s.lead, stage=0, estimate=self.m.total, fits=False, notices=(
+                f"nothing compacted: the system prompt, tool schemas and leading system messages alone take "
+                f"{self.fixed:,} tokens, above the {b.window:,}-token context window; shorten them or raise contextWindow",))
+        return self._stages(force)
+
+    def _stages(self, force: bool) -> Plan:
+        b, s = self.budget, self.shape
+        target = b.target
+        if not force and self.truncate and self.estimate(s.lead, s.lead) <= target:
+            return self.make(s.lead, s.lead, 1)
+        tail = self.tail_start()
+        stub_until = s.lead
+        if not force:
+            for i in range(s.lead, tail):
+                if self.is_tool[i]:
+                    stub_until = i + 1
+                    if self.estimate(s.lead, stub_until) <= target:
+                        return self.make(s.lead, stub_until, 2)
+        else:
+            stub_until = tail
+        cut = self._fold_cut(tail, stub_until, target, force)
+        if cut is not None:
+            return self.make(cut, stub_until, 3)
+        folded = self.make(tail, stub_until, 3)
+        if folded.estimate <= b.window:
+            return folded
+        return self._shrink(tail, stub_until)
+
+    def _fold_cut(self, tail: int, stub_until: int, target: int, force: bool) -> int | None:
+        """The smallest cut (preferring the start of a user turn) that meets the target."""
+        s = self.shape
+        if force:
+            return tail if tail > s.lead else None
+        for pool in (s.user_cuts, s.cuts):
+            for c in pool:
+                if c > tail:
+                    break
+                if self.estimate(c, stub_until) <= target:
+                    return c
+        return None
+
+    def _shrink(self, tail: int, stub_until: int) -> Plan:
+        """Stage 4: make what is left fit the window, in a fixed order, saying what was given up."""
+        b, s = self.budget, self.shape
+        notices = []
+        cut = s.turn_start
+        if cut > tail:
+            notices.append("the recent turns before the current one were folded into the summary too")
+            plan = self.make(cut, stub_until, 4, tuple(notices))
+            if plan.estimate <= b.window:
+                return plan
+        last_tool = max((i for i in range(cut, s.n) if self.is_tool[i]), default=None)
+        if last_tool is not None and last_tool > cut:
+            notices.append("older tool results of the current turn were replaced by stubs")
+            stub_until = last_tool
+            plan = self.make(cut, stub_until, 4, tuple(notices))
+            if plan.estimate <= b.window:
+                return plan
+        return self._cut_largest(cut, stub_until, notices)
+
+    def _cut_largest(self, cut: int, stub_until: int, notices: list[str]) -> Plan:
+        """Cut the largest kept messages to head and tail until the estimate fits the window."""
+        b, s = self.budget, self.shape
+        truncate = dict(self.truncate)
+        est = self.estimate(cut, stub_until)
+        size = lambda i: self.p_kept[i + 1] - self.p_kept[i]  # noqa: E731
+        for i in sorted(range(max(cut, stub_until), s.n), key=lambda i: (-size(i), i)):
+            if est <= b.window:
+                break
+            cap = max(64, size(i) - (est - b.window) - MARKER_TOKENS)
+            if cap + MARKER_TOKENS >= size(i):
+                continue
+            truncate[i] = cap
+            est -= size(i) - cap - MARKER_TOKENS
+        if est > b.window:
+            return Plan(s.lead, s.lead, s.lead, stage=0, estimate=self.m.total, fits=False, notices=(
+                f"nothing compacted: even with every old turn folded and the current turn cut down, the prompt "
+                f"needs about {est:,} tokens, above the {b.window:,}-token window",))
+        notices.append("the largest remaining messages were cut to their head and tail")
+        return replace(self.make(cut, stub_until, 4, tuple(notices), truncate), estimate=est)
+
+
+def budget_for(window: int, window_source: str, *, max_tokens: int | None, compact_at: float,
+               compact_to: float) -> Budget:
+    """Trigger at ``maxTokens`` (or ``compactAt`` x window); aim for ``compactTo`` x window."""
+    trigger = min(max_tokens, window) if max_tokens else math.floor(compact_at * window)
+    target = math.floor(compact_to * window)
+    if max_tokens:
+        target = min(target, math.floor(trigger * compact_to / compact_at))
+    return Budget(window=window, trigger=trigger, target=min(target, trigger), window_source=window_source)

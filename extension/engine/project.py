@@ -1,0 +1,101 @@
+"""Projecting: turning a plan and a summary into the message list the model is sent.
+
+Kept messages are the host's own objects; changed ones (stubs, cut tool results, the summary
+block) are new dicts. Everything here is a pure function of its inputs: same plan, same summary,
+same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..messages import prepend_text, user_message, with_text
+from .measure import Entry
+from .plan import STUB_MAX_CHARS, Plan
+
+
+def ref(entry: Entry) -> str:
+    """The archive reference of a message, as shown to the model."""
+    return f"cc:{entry.digest[:12]}"
+
+
+def call_names(entries: Sequence[Entry]) -> dict[str, str]:
+    return {call.id: call.name for entry in entries for call in entry.view.calls}
+
+
+def stub_text(entry: Entry, tool_name: str | None) -> str:
+    """One line that stands for an archived tool result."""
+    view = entry.view
+    first = next((line.strip() for line in view.text.splitlines() if line.strip()), "")
+    name = (tool_name or view.tool_name or "tool")[:40]
+    head = f"[tool result archived by context-compactor: {name}, {entry.tokens:,} tokens, ref {ref(entry)}; first line: "
+    room = max(0, STUB_MAX_CHARS - len(head) - 1)
+    if len(first) > room:
+        first = first[: max(0, room - 3)] + "..."
+    return f"{head}{first}]"
+
+
+def truncated_text(entry: Entry, cap_tokens: int, overhead: int) -> str:
+    """The head and tail of a message's text within ``cap_tokens``, the cut marked in the middle."""
+    text = entry.view.text
+    per_token = len(text) / max(1, entry.tokens - overhead)
+    keep = max(64, int(cap_tokens * per_token))
+    if keep >= len(text):
+        return text
+    head, tail = int(keep * 0.6), keep - int(keep * 0.6)
+    cut = len(text) - head - tail
+    marker = f"\n[... {cut:,} characters cut by context-compactor; full text archived as {ref(entry)} ...]\n"
+    return f"{text[:head]}{marker}{text[len(text) - tail:]}"
+
+
+def summary_block(summary: str, folded: int, note: str | None = None) -> str:
+    lines = [
+        f"[context-compactor: summary of {folded} earlier message{'s' if folded != 1 else ''} of this "
+        "conversation, replaced to fit the model's context window; the user still sees them in full "
+        "and the originals are archived]"
+    ]
+    if note:
+        lines.append(f"Focus requested by the user: {note}")
+    lines.append(summary.strip() or "(nothing in those messages needed keeping)")
+    lines.append("[end of summary; the conversation continues verbatim below]")
+    return "\n".join(lines)
+
+
+def build(entries: Sequence[Entry], plan: Plan, block: str | None, overhead: int) -> tuple[list[Any], dict[int, Any]]:
+    """The projection: lead, summary block (own message or merged into a user turn), kept messages.
+
+    Also returns what was replaced, by original index (-1 for a summary in a message of its own).
+    """
+    out: list[Any] = [e.message for e in entries[: plan.lead]]
+    replaced: dict[int, Any] = {}
+    if block is not None and plan.cut > plan.lead:
+        first = entries[plan.cut] if plan.cut < len(entries) else None
+        if first is not None and first.view.role == "user":
+            # Strict templates refuse two user messages in a row: carry the summary in the user turn.
+            replaced[plan.cut] = prepend_text(first.message, block)
+        else:
+            replaced[-1] = user_message(block)
+            out.append(replaced[-1])
+    names = call_names(entries) if plan.stub_until > plan.cut else {}
+    for i in range(plan.cut, len(entries)):
+        entry = entries[i]
+        if i in replaced:
+            out.append(replaced[i])
+        elif i < plan.stub_until and entry.view.role == "tool":
+            replaced[i] = with_text(entry.message, stub_text(entry, names.get(entry.view.call_id or "")))
+            out.append(replaced[i])
+        elif i in plan.truncate:
+            replaced[i] = with_text(entry.message, truncated_text(entry, plan.truncate[i], overhead))
+            out.append(replaced[i])
+        else:
+            out.append(entry.message)
+    return out, replaced
+
+
+def changed_entries(entries: Sequence[Entry], plan: Plan) -> list[Entry]:
+    """Every message whose full text leaves the prompt under ``plan`` (to archive first)."""
+    gone = list(entries[plan.lead : plan.cut])
+    gone += [e for e in entries[plan.cut : plan.stub_until] if e.view.role == "tool"]
+    gone += [entries[i] for i in sorted(plan.truncate) if i >= plan.stub_until or entries[i].view.role != "tool"]
+    return gone

@@ -1,0 +1,170 @@
+"""One conversation's compaction state: measurer, last plan, summary memo, archive bookkeeping.
+
+The last plan is the *anchor*: while the prompt projected with it stays under the trigger, it is
+reused, so the bytes sent to the model only grow at the end between compactions. It is persisted
+with digests of the messages it cuts after, and reused only when those messages are still there.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter as Tally
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import structlog
+
+from .engine import Measurer, Outcome, Plan, Tuning, budget_for, compact
+from .engine.measure import Entry, Measurement
+from .engine.summaries import SummaryReport, Summaries
+from .hookspecs import BeforeAgentStartEvent
+
+if TYPE_CHECKING:
+    from .runtime import Runtime
+    from .settings import Settings
+
+logger = structlog.get_logger("context_compactor")
+
+
+@dataclass
+class _Memo:
+    key: tuple[Any, ...]
+    report: SummaryReport
+
+
+class _MemoSummaries:
+    """The session's summary service: remembers the last region's summary (warm turns skip the cache)."""
+
+    def __init__(self, inner: Summaries, session: Session) -> None:
+        self.inner, self.session = inner, session
+
+    def region(self, entries: Sequence[Entry], start: int, stop: int, budget: int) -> SummaryReport:
+        key = (start, stop, entries[stop - 1].digest, budget, self.inner.summarizer.identity)
+        memo = self.session.summary_memo
+        if memo is not None and memo.key == key:
+            return memo.report
+        report = self.inner.region(entries, start, stop, budget)
+        if not report.fallbacks:  # a fallback summary is retried on the next turn
+            self.session.summary_memo = _Memo(key, report)
+        return report
+
+
+class Session:
+    def __init__(self, key: str, persisted: dict[str, Any]) -> None:
+        self.key = key
+        self.lock = threading.Lock()
+        self.state: dict[str, Any] = persisted
+        self.measurer: Measurer | None = None
+        self.chars_measurer: Measurer | None = None  # characters of what was sent, for calibration
+        self.summary_memo: _Memo | None = None
+        self.archived: set[str] = set()
+        self.force: bool = False
+        self.note: str | None = None
+        self.last_event: BeforeAgentStartEvent | None = None
+        self.last: dict[str, Any] = {}
+        self.signature: tuple[Any, ...] | None = None
+
+    def request_compaction(self, note: str | None) -> None:
+        self.force, self.note = True, note or None
+
+    def _measurer(self, runtime: Runtime, settings: Settings, model: Any) -> Measurer:
+        counter = runtime.counter_for(settings, model)
+        if self.measurer is None:
+            self.measurer = Measurer(counter, settings.message_overhead_tokens)
+        else:
+            self.measurer.set_counter(counter)
+            self.measurer.overhead = settings.message_overhead_tokens
+        return self.measurer
+
+    def _anchor(self, m: Measurement, fingerprint: list[Any]) -> Plan | None:
+        saved = self.state.get("anchor")
+        if not saved or saved.get("fingerprint") != fingerprint:
+            return None
+        n = len(m.entries)
+        cut, stub_until = saved["cut"], saved["stub_until"]
+        if not (saved["lead"] < cut <= stub_until <= n) or cut > n:
+            return None
+        if m.entries[cut - 1].digest != saved["cut_digest"] or m.entries[stub_until - 1].digest != saved["stub_digest"]:
+            return None
+        return Plan(saved["lead"], cut, stub_until, stage=saved["stage"])
+
+    def _archive(self, runtime: Runtime, entries: Sequence[Entry]) -> None:
+        new = [e for e in entries if e.digest not in self.archived]
+        if new:
+            runtime.store.archive(self.key, ((e.digest, e.view.role, e.message) for e in new))
+            self.archived.update(e.digest for e in new)
+
+    def compact(self, event: BeforeAgentStartEvent, runtime: Runtime) -> Outcome:
+        """Run the engine for one model call and record what it decided."""
+        settings = runtime.settings_for(event.model)
+        measurer = self._measurer(runtime, settings, event.model)
+        m = measurer.measure(event.messages, event.system_prompt, event.tools)
+        window, source = runtime.window_for(settings, event.model)
+        budget = budget_for(window, source, max_tokens=settings.max_tokens,
+                            compact_at=settings.compact_at, compact_to=settings.compact_to)
+        summaries = _MemoSummaries(
+            Summaries(runtime.summarizer, runtime.fallback, runtime.store,
+                      lambda text: measurer.text_tokens(text), settings.chunk_tokens), self)
+        tuning = Tuning(settings.keep_recent_tokens, settings.summary_max_tokens, settings.max_tool_result_tokens)
+        force, note = self.force, self.note
+        fingerprint = [budget.window, budget.trigger, budget.target, *tuning.__dict__.values(), measurer.counter.name]
+        anchor = self._anchor(m, fingerprint)
+        outcome = compact(measurer, m, budget, tuning, summaries,  # type: ignore[arg-type]
+                          lambda gone: self._archive(runtime, gone), anchor=anchor, force=force, note=note)
+        self.force = False
+        self.last_event = event
+        plan = outcome.plan
+        signature = (plan.lead, plan.cut, plan.stub_until, tuple(sorted(plan.truncate.items())))
+        if outcome.compacted and (signature != self.signature or force):
+            self._remember(m, outcome, runtime.summarizer.identity, fingerprint)
+            if runtime.persist_sessions:
+                runtime.store.save_session(self.key, self.state)
+            outcome.notices.insert(0, self._notice(outcome))
+            logger.info("compaction.done", session=self.key, tokens_before=outcome.tokens_before,
+                        tokens_after=outcome.tokens_after, folded=outcome.folded, stage=plan.stage,
+                        chunks=outcome.report.chunks if outcome.report else 0,
+                        cache_hits=outcome.report.cache_hits if outcome.report else 0,
+                        summarizer=outcome.report.summarizer if outcome.report else None, forced=force)
+        self.signature = signature if outcome.compacted else None
+        self.last = self._figures(m, budget, outcome, settings, measurer)
+        return outcome
+
+    def _remember(self, m: Measurement, outcome: Outcome, summarizer: str, fingerprint: list[Any]) -> None:
+        plan, report = outcome.plan, outcome.report
+        self.state["anchor"] = {
+            "lead": plan.lead, "cut": plan.cut, "stub_until": plan.stub_until, "stage": plan.stage,
+            "cut_digest": m.entries[plan.cut - 1].digest if plan.cut > plan.lead else "",
+            "stub_digest": m.entries[plan.stub_until - 1].digest if plan.stub_until > 0 else "",
+            "fingerprint": fingerprint,
+        } if plan.stub_until > plan.lead else None
+        self.state["last_compaction"] = {
+            "at": time.strftime("%Y-%m-%d %H:%M:%S"), "tokens_before": outcome.tokens_before,
+            "tokens_after": outcome.tokens_after, "folded": outcome.folded, "stage": plan.stage,
+            "summarizer": (report.summarizer if report else summarizer),
+            "chunks": report.chunks if report else 0, "cache_hits": report.cache_hits if report else 0,
+            "fallbacks": report.fallbacks if report else 0,
+        }
+        self.state["compactions"] = self.state.get("compactions", 0) + 1
+
+    def _notice(self, outcome: Outcome) -> str:
+        text = f"context-compactor: prompt compacted from {outcome.tokens_before:,} to {outcome.tokens_after:,} tokens"
+        if outcome.folded:
+            text += f" ({outcome.folded} earlier messages summarized"
+            if outcome.report and outcome.report.fallbacks:
+                text += f"; the summary model failed, {outcome.report.fallbacks} chunk(s) used the built-in summary"
+            text += ")"
+        return text
+
+    def _figures(self, m: Measurement, budget: Any, outcome: Outcome, settings: Settings, measurer: Measurer) -> dict[str, Any]:
+        roles = Tally(e.view.role for e in m.entries)
+        return {
+            "messages": len(m.entries), "roles": dict(sorted(roles.items())),
+            "tokens": m.total, "system_tokens": m.system_tokens, "tool_tokens": m.tool_tokens,
+            "sent_tokens": outcome.tokens_after, "compacted": outcome.compacted,
+            "window": budget.window, "window_source": budget.window_source,
+            "trigger": budget.trigger, "target": budget.target,
+            "tokenizer": measurer.counter.name, "ratio": measurer.counter.ratio,
+            "notices": list(outcome.notices),
+        }

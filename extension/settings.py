@@ -1,0 +1,160 @@
+"""Settings: one pydantic-settings class, built at the edge (CLI, bridge, gateway) and passed down.
+
+Option names follow the OpenClaw context-compactor plugin config (``maxTokens``,
+``keepRecentTokens``, ``summaryMaxTokens``, ``charsPerToken``, ``summaryModel``, ``enabled``), so a
+config written for it keeps working. Values come from, lowest to highest priority: defaults, the
+environment (``CONTEXT_COMPACTOR_<SNAKE_NAME>``), a JSON config file, explicit arguments.
+Per-model overrides live under ``models`` as ``{"<glob on provider/model id>": {...}}``.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from .errors import ConfigError
+
+DEFAULT_CONTEXT_WINDOW = 8192  # never assume 200k for a model nobody told us about
+
+Tokenizer = Literal["chars", "cl100k_base", "o200k_base"]
+
+
+class SummaryModel(BaseModel):
+    """A separate model for summaries; when absent the session model is used."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+    base_url: str = Field(alias="baseUrl")
+    model: str
+    api: Literal["openai", "ollama", "auto"] = "auto"
+    api_key_env: str | None = Field(default=None, alias="apiKeyEnv")
+    api_key: SecretStr | None = Field(default=None, alias="apiKey")
+    timeout_seconds: float = Field(default=60.0, gt=0, alias="timeoutSeconds")
+    max_tokens: int | None = Field(default=None, gt=0, alias="maxTokens")
+    context_window: int | None = Field(default=None, gt=0, alias="contextWindow")
+
+
+class Tuning(BaseModel):
+    """The numbers that a per-model override may change (all optional: unset means inherit)."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+    enabled: bool | None = None
+    max_tokens: int | None = Field(default=None, gt=0, alias="maxTokens")
+    context_window: int | None = Field(default=None, gt=0, alias="contextWindow")
+    compact_at: float | None = Field(default=None, gt=0, le=1, alias="compactAt")
+    compact_to: float | None = Field(default=None, gt=0, lt=1, alias="compactTo")
+    keep_recent_tokens: int | None = Field(default=None, ge=0, alias="keepRecentTokens")
+    summary_max_tokens: int | None = Field(default=None, ge=64, alias="summaryMaxTokens")
+    chars_per_token: float | None = Field(default=None, ge=0.5, le=20, alias="charsPerToken")
+    tokenizer: Tokenizer | None = None
+    chunk_tokens: int | None = Field(default=None, ge=256, alias="chunkTokens")
+    max_tool_result_tokens: int | None = Field(default=None, ge=64, alias="maxToolResultTokens")
+    summary_model: SummaryModel | None = Field(default=None, alias="summaryModel")
+
+
+class Settings(BaseSettings):
+    """Every option of context-compactor, with the defaults of ARCHITECTURE.md."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="CONTEXT_COMPACTOR_",
+        populate_by_name=True,
+        extra="forbid",
+        frozen=True,
+    )
+
+    enabled: bool = True
+    max_tokens: int | None = Field(default=None, gt=0, alias="maxTokens")
+    context_window: int | None = Field(default=None, gt=0, alias="contextWindow")
+    compact_at: float = Field(default=0.75, gt=0, le=1, alias="compactAt")
+    compact_to: float = Field(default=0.5, gt=0, lt=1, alias="compactTo")
+    keep_recent_tokens: int = Field(default=2000, ge=0, alias="keepRecentTokens")
+    summary_max_tokens: int = Field(default=1000, ge=64, alias="summaryMaxTokens")
+    chars_per_token: float = Field(default=4.0, ge=0.5, le=20, alias="charsPerToken")
+    tokenizer: Tokenizer = "chars"
+    calibrate: bool = True
+    chunk_tokens: int = Field(default=16000, ge=256, alias="chunkTokens")
+    max_tool_result_tokens: int = Field(default=4000, ge=64, alias="maxToolResultTokens")
+    message_overhead_tokens: int = Field(default=4, ge=0, le=64, alias="messageOverheadTokens")
+    summary_model: SummaryModel | None = Field(default=None, alias="summaryModel")
+    summary_timeout_seconds: float = Field(default=20.0, gt=0, alias="summaryTimeoutSeconds")
+    precompact_at: float = Field(default=0.6, gt=0, le=1, alias="precompactAt")
+    announce: bool = False
+    store_path: str | None = Field(default=None, alias="storePath")
+    cache_max_entries: int = Field(default=20000, ge=16, alias="cacheMaxEntries")
+    models: dict[str, Tuning] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _target_below_trigger(self) -> Settings:
+        if self.compact_to >= self.compact_at:
+            raise ValueError(
+                f"compactTo ({self.compact_to}) must be below compactAt ({self.compact_at}): "
+                "compaction aims below the trigger so that it does not fire again on the next turn"
+            )
+        return self
+
+    def for_model(self, model_id: str | None) -> Settings:
+        """These settings with every ``models`` override whose glob matches ``model_id`` applied.
+
+        Overrides apply in the order they are written; a later match wins over an earlier one.
+        """
+        if not model_id or not self.models:
+            return self
+        changes: dict[str, Any] = {}
+        for pattern, tuning in self.models.items():
+            if fnmatch.fnmatchcase(model_id, pattern) or fnmatch.fnmatchcase(
+                model_id.split("/", 1)[-1], pattern
+            ):
+                changes.update(tuning.model_dump(exclude_none=True))
+        if not changes:
+            return self
+        return self.model_copy(update=changes)
+
+
+def _explain(error: ValidationError, source: str) -> ConfigError:
+    first = error.errors()[0]
+    key = ".".join(str(part) for part in first["loc"]) or "(top level)"
+    message = first["msg"]
+    if first["type"] == "extra_forbidden":
+        message = "unknown option (check its spelling against the README's configuration table)"
+    return ConfigError(f"{source}: {key}: {message}", key=key)
+
+
+def load_settings(
+    config_file: str | Path | None = None, overrides: dict[str, Any] | None = None
+) -> Settings:
+    """Build settings from the environment, an optional JSON config file and explicit overrides.
+
+    The file may be a bare options object, or an OpenClaw plugin entry (``{"config": {...}}``).
+    Raises ConfigError naming the file and the key on anything malformed.
+    """
+    values: dict[str, Any] = {}
+    source = "settings"
+    if config_file is not None:
+        path = Path(config_file)
+        source = str(path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ConfigError(f"{path}: no such config file") from None
+        except json.JSONDecodeError as exc:
+            raise ConfigError(
+                f"{path} line {exc.lineno} column {exc.colno}: {exc.msg} (fix the JSON; nothing was changed)"
+            ) from None
+        except OSError as exc:
+            raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+        if isinstance(data, dict) and isinstance(data.get("config"), dict):
+            data = data["config"]
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path}: expected a JSON object of options, got {type(data).__name__}")
+        values.update(data)
+    values.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    try:
+        return Settings(**values)
+    except ValidationError as exc:
+        raise _explain(exc, source) from None

@@ -1,0 +1,1 @@
+"""Built-in hook implementations (plain modules, listed in ``context_compactor.plugins``)."""

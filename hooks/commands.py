@@ -1,0 +1,81 @@
+"""The chat commands ``/compact-now [note]`` and ``/context-stats``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from context_compactor.hookspecs import Command, HookContext, hookimpl
+
+
+@hookimpl
+def register_commands() -> list[Command]:
+    return [
+        Command("compact-now", "Compact this conversation now (optional note: what the summary should focus on)",
+                compact_now, accepts_args=True),
+        Command("context-stats", "Show how full the context window is and what compaction has done", context_stats),
+    ]
+
+
+def compact_now(args: str, ctx: HookContext) -> str:
+    """Force a compaction: at once on the last prompt seen, and for the next turn."""
+    runtime = ctx.runtime
+    session = runtime.session(ctx.session_key)
+    with session.lock:
+        session.request_compaction(args.strip())
+        if session.last_event is None:
+            return "context-compactor: this conversation will be compacted before the next model call."
+        outcome = session.compact(session.last_event, runtime)
+    if not outcome.compacted:
+        reason = "; ".join(outcome.notices) or "nothing is old enough to fold into a summary yet"
+        return f"context-compactor: nothing compacted ({reason})."
+    text = (f"context-compactor: compacted {outcome.tokens_before:,} -> {outcome.tokens_after:,} tokens; "
+            f"{outcome.folded} earlier messages are now a summary. The next model call uses it.")
+    if outcome.report and outcome.report.fallbacks:
+        text += f" (The summary model failed for {outcome.report.fallbacks} chunk(s); the built-in summary was used.)"
+    return text
+
+
+def context_stats(args: str, ctx: HookContext) -> str:
+    session = ctx.runtime.session(ctx.session_key)
+    return format_stats(session.last, session.state)
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.0f}%" if whole else "n/a"
+
+
+def format_stats(last: dict[str, Any], state: dict[str, Any]) -> str:
+    """The ``/context-stats`` report as readable text."""
+    if not last:
+        return "context-compactor: no model call seen in this conversation yet; nothing to report."
+    roles = ", ".join(f"{n} {role}" for role, n in last["roles"].items())
+    window = last["window"]
+    source = {"config": "from the config", "host": "reported by the host", "probe": "reported by the model server",
+              "default": "DEFAULT: unknown model, set contextWindow"}.get(last["window_source"], last["window_source"])
+    lines = [
+        "context-compactor stats",
+        f"- messages: {last['messages']} ({roles})",
+        f"- prompt: ~{last['tokens']:,} tokens estimated (system {last['system_tokens']:,}, tool schemas "
+        f"{last['tool_tokens']:,}; {last['tokenizer']}, {last['ratio']:g} chars/token)",
+    ]
+    if last.get("measured_tokens"):
+        lines.append(f"- last measured by the provider: {last['measured_tokens']:,} prompt tokens "
+                     f"(our estimate of what was sent: {last.get('measured_estimate') or last['sent_tokens']:,})")
+    lines += [
+        f"- context window: {window:,} tokens ({source})",
+        f"- sent to the model: ~{last['sent_tokens']:,} tokens, {_pct(last['sent_tokens'], window)} of the window",
+        f"- trigger: {last['trigger']:,} tokens; target after compaction: {last['target']:,} tokens",
+        f"- next turn: {'compacts' if last['tokens'] > last['trigger'] else 'no compaction needed'}"
+        + (" (using the current summary)" if last["compacted"] and last["sent_tokens"] <= last["trigger"] else ""),
+    ]
+    done = state.get("last_compaction")
+    if done:
+        lines.append(
+            f"- last compaction: {done['at']}, {done['tokens_before']:,} -> {done['tokens_after']:,} tokens, "
+            f"{done['folded']} messages summarized by {done['summarizer']} ({done['chunks']} chunks, "
+            f"{done['cache_hits']} from cache, {done['fallbacks']} fallbacks); {state.get('compactions', 0)} compactions in all")
+    else:
+        lines.append("- last compaction: none yet")
+    for notice in last.get("notices", []):
+        lines.append(f"- note: {notice}")
+    return "\n".join(lines)

@@ -1,0 +1,107 @@
+"""The ``context-compactor`` command.
+
+    context-compactor compact INPUT.json --context-window N [...]   compact a conversation
+    context-compactor stats INPUT.json --context-window N [...]     the /context-stats report
+
+Exit codes: 0 ok, 1 failed, 2 bad input or usage, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+import structlog
+
+from context_compactor import __version__
+from context_compactor.errors import CompactorError, ConfigError, InputError
+
+from . import compact as compact_cmd
+
+EPILOG = """\
+Input is a JSON list of OpenAI chat messages, or {"messages": [...], "tools": [...]}; "-" reads stdin.
+Options may also come from a JSON config file (--config) with the OpenClaw plugin's option names
+(maxTokens, keepRecentTokens, summaryMaxTokens, charsPerToken, contextWindow, models, ...).
+
+examples:
+  context-compactor compact examples/agent-session.json --context-window 8192
+  context-compactor compact session.json --context-window 32768 --json > compacted.json
+  context-compactor stats session.json --context-window 8192
+"""
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("input", help='conversation file (JSON), or "-" for stdin')
+    parser.add_argument("--context-window", type=int, metavar="N",
+                        help="the model's context window in tokens (default: contextWindow from --config, else 8192)")
+    parser.add_argument("--max-tokens", type=int, metavar="N", help="compact when the prompt passes N tokens (default: 0.75 x window)")
+    parser.add_argument("--keep-recent-tokens", type=int, metavar="N", help="tokens of recent turns kept verbatim (default 2000)")
+    parser.add_argument("--summary-max-tokens", type=int, metavar="N", help="size of the summary block (default 1000)")
+    parser.add_argument("--chars-per-token", type=float, metavar="X", help="characters per token for estimates (default 4)")
+    parser.add_argument("--tokenizer", choices=["chars", "cl100k_base", "o200k_base"], help="how to count tokens (default chars)")
+    parser.add_argument("--model", default="unknown", metavar="ID", help="model id, for per-model overrides in --config")
+    parser.add_argument("--config", metavar="FILE", help="JSON file of options (OpenClaw plugin option names)")
+    parser.add_argument("--store", metavar="PATH",
+                        help="SQLite store for the summary cache and archive (default: $OPENCLAW_STATE_DIR or "
+                             "~/.openclaw, /context-compactor/store.sqlite; ':memory:' keeps nothing)")
+    parser.add_argument("--max-input-mb", type=float, default=256, metavar="MB",
+                        help="refuse inputs larger than this (default 256)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log each compaction step to stderr")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="context-compactor",
+        description="Keep long agent conversations inside the model's context window.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"context-compactor {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    p = sub.add_parser("compact", help="compact a conversation and write the prompt a model would be sent",
+                       description="Measure a conversation and, when it is over the trigger, write the compacted prompt.")
+    _common(p)
+    p.add_argument("--json", action="store_true", help='print one JSON object {"messages": [...], "stats": {...}}')
+    p.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
+    p.set_defaults(run=compact_cmd.run_compact)
+    s = sub.add_parser("stats", help="print the /context-stats report for a conversation",
+                       description="Measure a conversation and report what compaction would do (writes nothing).")
+    _common(s)
+    s.set_defaults(run=compact_cmd.run_stats)
+    return parser
+
+
+def configure_logging(verbose: bool) -> None:
+    structlog.configure(
+        processors=[structlog.processors.add_log_level, structlog.dev.ConsoleRenderer(colors=False)],
+        wrapper_class=structlog.make_filtering_bound_logger(logging.INFO if verbose else logging.WARNING),
+        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
+        cache_logger_on_first_use=False,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help(sys.stderr)
+        return 2
+    configure_logging(getattr(args, "verbose", False))
+    try:
+        return int(args.run(args))
+    except (InputError, ConfigError) as exc:
+        print(f"context-compactor: {exc}", file=sys.stderr)
+        return 2
+    except CompactorError as exc:
+        print(f"context-compactor: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("context-compactor: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
