@@ -36,6 +36,7 @@ class Runtime:
         self._sessions: OrderedDict[str, Any] = OrderedDict()
         self._lock = threading.Lock()
         self._ratios: dict[str, tuple[float, int] | None] = {}
+        self._windows: dict[str, tuple[int, str]] = {}  # learned per model: (tokens, source)
 
     def session(self, key: str) -> Any:
         """The in-memory state of a session (created on first sight, least recently used dropped)."""
@@ -76,12 +77,25 @@ class Runtime:
         self.store.save_calibration(model_id, ratio, samples)
 
     def window_for(self, settings: Settings, model: ModelInfo) -> tuple[int, str]:
-        """The context window and where it came from: config, host, or the 8192 default."""
+        """The context window and where it came from.
+
+        Priority: our config; a size the model server itself stated in an overflow error; what the
+        host says; what the model server answered when asked ("probe"); else 8192 ("default").
+        """
         if settings.context_window:
             return settings.context_window, "config"
+        learned = self._windows.get(model.id)
+        if learned and learned[1] == "error":
+            return learned
         if model.context_window:
             return model.context_window, "host"
+        if learned:
+            return learned
         return DEFAULT_CONTEXT_WINDOW, "default"
+
+    def learn_window(self, model_id: str, window: int, source: str) -> None:
+        """Remember a model's context window, learned from its server ("probe") or an error ("error")."""
+        self._windows[model_id] = (window, source)
 
     def close(self) -> None:
         self.store.close()

@@ -96,19 +96,24 @@ class Session:
             runtime.store.archive(self.key, ((e.digest, e.view.role, e.message) for e in new))
             self.archived.update(e.digest for e in new)
 
-    def compact(self, event: BeforeAgentStartEvent, runtime: Runtime) -> Outcome:
-        """Run the engine for one model call and record what it decided."""
+    def compact(self, event: BeforeAgentStartEvent, runtime: Runtime, *, window: int | None = None,
+                force: bool = False) -> Outcome:
+        """Run the engine for one model call and record what it decided.
+
+        ``window`` overrides the context window for this call (overflow recovery: the size a
+        server stated in its error); ``force`` compacts even under the trigger.
+        """
         settings = runtime.settings_for(event.model)
         measurer = self._measurer(runtime, settings, event.model)
         m = measurer.measure(event.messages, event.system_prompt, event.tools)
-        window, source = runtime.window_for(settings, event.model)
+        window, source = (window, "override") if window else runtime.window_for(settings, event.model)
         budget = budget_for(window, source, max_tokens=settings.max_tokens,
                             compact_at=settings.compact_at, compact_to=settings.compact_to)
         summaries = _MemoSummaries(
             Summaries(runtime.summarizer, runtime.fallback, runtime.store,
                       lambda text: measurer.text_tokens(text), settings.chunk_tokens), self)
         tuning = Tuning(settings.keep_recent_tokens, settings.summary_max_tokens, settings.max_tool_result_tokens)
-        force, note = self.force, self.note
+        force, note = self.force or force, self.note
         fingerprint = [budget.window, budget.trigger, budget.target, *tuning.__dict__.values(), measurer.counter.name]
         anchor = self._anchor(m, fingerprint)
         outcome = compact(measurer, m, budget, tuning, summaries,  # type: ignore[arg-type]
