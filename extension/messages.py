@@ -19,6 +19,8 @@ from .errors import InputError
 ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 # A picture or other non-text part costs tokens too; models differ, so a flat, visible estimate.
 NON_TEXT_PART_CHARS = 3000
+# Part types that carry text, and the field that holds it.
+TEXT_PARTS = {"text": "text", "input_text": "text", "output_text": "text", "refusal": "refusal"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +55,8 @@ def _text_of(content: Any) -> tuple[str, int]:
     texts: list[str] = []
     extra = 0
     for part in content:
-        if isinstance(part, dict) and part.get("type") in ("text", "input_text", "output_text"):
-            texts.append(str(part.get("text", "")))
+        if isinstance(part, dict) and part.get("type") in TEXT_PARTS:
+            texts.append(str(part.get(TEXT_PARTS[part["type"]], "")))
         elif isinstance(part, str):
             texts.append(part)
         else:
@@ -82,15 +84,21 @@ def view_of(message: dict[str, Any]) -> View:
         calls = tuple(
             ToolCall(
                 id=str(call.get("id", "")),
-                name=str(call.get("function", {}).get("name", "")),
-                arguments=_arguments(call.get("function", {}).get("arguments", "")),
+                name=str((call.get("function") or {}).get("name", "")),
+                arguments=_arguments((call.get("function") or {}).get("arguments")),
             )
             for call in message["tool_calls"]
         )
+    elif role == "assistant" and isinstance(message.get("function_call"), dict):
+        # The legacy single-call form; its answer is a "function" message, matched by name.
+        legacy = message["function_call"]
+        calls = (ToolCall(id="", name=str(legacy.get("name", "")), arguments=_arguments(legacy.get("arguments"))),)
     return View(role=role, text=text, calls=calls, extra_chars=extra)
 
 
 def _arguments(arguments: Any) -> str:
+    if arguments is None:
+        return ""
     return arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
 
 
@@ -137,10 +145,16 @@ def _check_content(content: Any, where: str, role: str) -> None:
             f"content must be a string or a list of parts, not {type(content).__name__}", where=where
         )
     for j, part in enumerate(content):
-        if not isinstance(part, (dict, str)):
+        if isinstance(part, str):
+            continue
+        if not isinstance(part, dict):
             raise InputError(f"a content part must be an object, not {type(part).__name__}", where=f"{where}[{j}]")
-        if isinstance(part, dict) and part.get("type") == "text" and not isinstance(part.get("text"), str):
-            raise InputError("a text part needs a string 'text'", where=f"{where}[{j}]")
+        kind = part.get("type")
+        if not isinstance(kind, str):
+            raise InputError("a content part needs a string 'type' (such as \"text\" or \"image_url\")",
+                             where=f"{where}[{j}]")
+        if kind in TEXT_PARTS and not isinstance(part.get(TEXT_PARTS[kind]), str):
+            raise InputError(f"a {kind} part needs a string {TEXT_PARTS[kind]!r}", where=f"{where}[{j}]")
 
 
 def _check_tool_calls(calls: Any, where: str) -> list[str]:
@@ -153,6 +167,9 @@ def _check_tool_calls(calls: Any, where: str) -> list[str]:
             raise InputError("a tool call needs a 'function' object with 'name' and 'arguments'", where=spot)
         if not isinstance(call["function"].get("name"), str):
             raise InputError("a tool call's function needs a string 'name'", where=f"{spot}.function")
+        if not isinstance(call["function"].get("arguments", ""), (str, dict)):
+            raise InputError("a tool call's 'arguments' must be a JSON string or an object",
+                             where=f"{spot}.function.arguments")
         if not isinstance(call.get("id"), str) or not call["id"]:
             raise InputError("a tool call needs a non-empty string 'id'", where=spot)
         ids.append(call["id"])

@@ -14,8 +14,8 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SecretStr, ValidationError, model_validator
+from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
 from .errors import ConfigError
 
@@ -58,6 +58,19 @@ class Tuning(BaseModel):
     summary_model: SummaryModel | None = Field(default=None, alias="summaryModel")
 
 
+class _PrefixedEnv(EnvSettingsSource):
+    """Environment values from ``CONTEXT_COMPACTOR_<SNAKE_NAME>`` only.
+
+    pydantic-settings also reads a field's alias from the environment, unprefixed, so a stray
+    ``MAXTOKENS`` or ``contextWindow`` variable meant for another program would change ours.
+    Values read by alias come back keyed by the alias; the prefixed ones by field name.
+    """
+
+    def __call__(self) -> dict[str, Any]:
+        fields = self.settings_cls.model_fields
+        return {key: value for key, value in super().__call__().items() if key in fields}
+
+
 class Settings(BaseSettings):
     """Every option of context-compactor, with the defaults of ARCHITECTURE.md."""
 
@@ -88,6 +101,18 @@ class Settings(BaseSettings):
     store_path: str | None = Field(default=None, alias="storePath")
     cache_max_entries: int = Field(default=20000, ge=16, alias="cacheMaxEntries")
     models: dict[str, Tuning] = Field(default_factory=dict)
+    _per_model: dict[str, Settings] = PrivateAttr(default_factory=dict)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return init_settings, _PrefixedEnv(settings_cls), dotenv_settings, file_secret_settings
 
     @model_validator(mode="after")
     def _target_below_trigger(self) -> Settings:
@@ -96,6 +121,11 @@ class Settings(BaseSettings):
                 f"compactTo ({self.compact_to}) must be below compactAt ({self.compact_at}): "
                 "compaction aims below the trigger so that it does not fire again on the next turn"
             )
+        for pattern, tuning in self.models.items():
+            at = tuning.compact_at if tuning.compact_at is not None else self.compact_at
+            to = tuning.compact_to if tuning.compact_to is not None else self.compact_to
+            if to >= at:
+                raise ValueError(f"models[{pattern!r}]: compactTo ({to}) must be below compactAt ({at})")
         return self
 
     def for_model(self, model_id: str | None) -> Settings:
@@ -105,15 +135,32 @@ class Settings(BaseSettings):
         """
         if not model_id or not self.models:
             return self
+        cached = self._per_model.get(model_id)
+        if cached is None:
+            if len(self._per_model) >= 256:  # model ids may come from clients: stay bounded
+                self._per_model.clear()
+            cached = self._per_model[model_id] = self._override(model_id)
+        return cached
+
+    def _override(self, model_id: str) -> Settings:
         changes: dict[str, Any] = {}
+        matched: list[str] = []
         for pattern, tuning in self.models.items():
             if fnmatch.fnmatchcase(model_id, pattern) or fnmatch.fnmatchcase(
                 model_id.split("/", 1)[-1], pattern
             ):
-                changes.update(tuning.model_dump(exclude_none=True))
+                matched.append(pattern)
+                # Attributes, not model_dump(): a nested summaryModel must stay a SummaryModel.
+                changes.update({name: getattr(tuning, name) for name in type(tuning).model_fields
+                                if getattr(tuning, name) is not None})
         if not changes:
             return self
-        return self.model_copy(update=changes)
+        values = {name: getattr(self, name) for name in type(self).model_fields}
+        try:
+            # Validated again, so an override cannot break a rule (compactTo below compactAt).
+            return type(self).model_validate({**values, **changes})
+        except ValidationError as exc:
+            raise _explain(exc, f"models[{', '.join(map(repr, matched))}] for {model_id}") from None
 
 
 def _explain(error: ValidationError, source: str) -> ConfigError:

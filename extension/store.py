@@ -51,30 +51,56 @@ class Store:
         self.path = str(path)
         self.max_entries = max_entries
         self._lock = threading.RLock()
-        self._puts = 0
+        self._clock = 0.0
         self._db = self._connect()
 
     @classmethod
     def open(cls, path: str | Path, *, max_entries: int = 20000) -> Store:
-        """Open (or create) the store at ``path``; a damaged file is set aside and rebuilt."""
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        try:
-            return cls(path, max_entries=max_entries)
-        except sqlite3.DatabaseError as exc:
-            if str(path) == ":memory:":
+        """Open (or create) the store at ``path``; a damaged file is set aside and rebuilt.
+
+        Only a regular file that SQLite cannot open or read as a sound database is set aside. A
+        folder in the way, a database another process holds locked, or a full disk is reported
+        (StoreError) and left alone: moving a live WAL database away from its other users would
+        break them.
+        """
+        if str(path) == ":memory:":
+            try:
+                return cls(path, max_entries=max_entries)
+            except sqlite3.Error as exc:
                 raise StoreError(f"cannot open an in-memory store: {exc}") from exc
-            aside = f"{path}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}"
+        try:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            if os.path.exists(path) and not os.path.isfile(path):
+                raise StoreError(f"{path}: is not a file (point the store at a file path)", path=str(path))
+            return cls(path, max_entries=max_entries)
+        except sqlite3.Error as exc:
+            if not _damaged(exc):
+                raise StoreError(f"{path}: cannot open the store: {exc} (check the folder is writable and "
+                                 "that no other process holds the database locked)", path=str(path)) from exc
+            return cls._rebuild(path, max_entries, exc)
+        except OSError as exc:
+            raise StoreError(f"{path}: cannot create the store's folder: {exc.strerror}", path=str(path)) from exc
+
+    @classmethod
+    def _rebuild(cls, path: str | Path, max_entries: int, exc: sqlite3.Error) -> Store:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        aside = f"{path}.corrupt-{stamp}"
+        n = 1
+        while os.path.exists(aside):  # never overwrite what an earlier rebuild set aside
+            n += 1
+            aside = f"{path}.corrupt-{stamp}-{n}"
+        try:
             for suffix in ("", "-wal", "-shm"):
                 if os.path.exists(f"{path}{suffix}"):
                     os.replace(f"{path}{suffix}", f"{aside}{suffix}")
-            logger.warning("store.rebuilt", path=str(path), moved_to=aside, error=str(exc))
-            try:
-                return cls(path, max_entries=max_entries)
-            except sqlite3.Error as again:
-                raise StoreError(f"{path}: cannot create the store: {again}", path=str(path)) from again
-        except sqlite3.Error as exc:
-            raise StoreError(f"{path}: cannot open the store: {exc} (check the folder is writable)", path=str(path)) from exc
+        except OSError as move:
+            raise StoreError(f"{path}: the store is damaged ({exc}) and cannot be moved aside: {move.strerror}",
+                             path=str(path)) from exc
+        logger.warning("store.rebuilt", path=str(path), moved_to=aside, error=str(exc))
+        try:
+            return cls(path, max_entries=max_entries)
+        except sqlite3.Error as again:
+            raise StoreError(f"{path}: cannot create the store: {again}", path=str(path)) from again
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
@@ -98,24 +124,29 @@ class Store:
 
     # --- summaries ---------------------------------------------------------------------------
 
+    def _now(self) -> float:
+        """Wall-clock time, strictly increasing within this store, so recency never ties."""
+        self._clock = max(time.time(), self._clock + 1e-6)
+        return self._clock
+
     def get(self, key: str) -> str | None:
         with self._lock:
             row = self._db.execute("SELECT text FROM summaries WHERE key = ?", (key,)).fetchone()
             if row is not None:
-                self._db.execute("UPDATE summaries SET last_used = ? WHERE key = ?", (time.time(), key))
+                self._db.execute("UPDATE summaries SET last_used = ? WHERE key = ?", (self._now(), key))
         return row[0] if row else None
 
     def put(self, key: str, text: str, summarizer: str) -> None:
-        now = time.time()
+        """Store a summary; the cache never holds more than ``max_entries`` afterwards."""
         with self._lock:
+            now = self._now()
             self._db.execute(
                 "INSERT INTO summaries(key, text, summarizer, created, last_used) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT(key) DO UPDATE SET text = excluded.text, last_used = excluded.last_used",
                 (key, text, summarizer, now, now),
             )
-            self._puts += 1
-            if self._puts % 64 == 1:
-                self.evict()
+            # Puts are rare (one per new chunk summary), so the bound is kept exactly, every time.
+            self.evict()
 
     def evict(self) -> int:
         """Drop the least recently used summaries above ``max_entries``; returns how many."""
@@ -202,6 +233,21 @@ class Store:
         with self._lock:
             rows = self._db.execute(query + " ORDER BY id", args).fetchall()
         return [{"digest": d, "role": r, "message": json.loads(m)} for d, r, m in rows]
+
+
+# Errors that say nothing about the file itself: setting the store aside would not help, and for a
+# database that another process holds (busy, locked) it would pull a live file from under it.
+_TRANSIENT = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_NOMEM, sqlite3.SQLITE_INTERRUPT,
+              sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL}
+_TRANSIENT_WORDS = ("locked", "busy", "disk i/o", "out of memory", "disk is full", "interrupted")
+
+
+def _damaged(exc: sqlite3.Error) -> bool:
+    """Whether an error says the file is damaged or unreadable (not busy, locked, or out of space)."""
+    code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11+: the extended result code
+    if code is not None:
+        return (code & 0xFF) not in _TRANSIENT
+    return not any(word in str(exc).lower() for word in _TRANSIENT_WORDS)
 
 
 def default_store_path() -> Path:

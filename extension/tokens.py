@@ -18,6 +18,7 @@ import gzip
 import hashlib
 import math
 import threading
+import zlib
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Protocol
@@ -119,16 +120,25 @@ def _build_encoding(name: str) -> Any:
 
     spec = _ENCODINGS[name]
     packed = resources.files("context_compactor").joinpath(f"encodings/{name}.tiktoken.gz").read_bytes()
-    raw = gzip.decompress(packed)
-    if hashlib.sha256(raw).hexdigest() != spec["sha256"]:
-        raise ConfigError(f"the shipped encoding file for {name} is damaged (sha256 mismatch); reinstall context-compactor", key="tokenizer")
-    ranks = {
+    return tiktoken.Encoding(
+        name=name, pat_str=spec["pat_str"], mergeable_ranks=ranks_from(name, packed),
+        special_tokens=spec["special_tokens"],
+    )
+
+
+def ranks_from(name: str, packed: bytes) -> dict[bytes, int]:
+    """The BPE ranks in a gzipped ``.tiktoken`` file, after checking it is the file we expect."""
+    damaged = f"the shipped encoding file for {name} is damaged (%s); reinstall context-compactor"
+    try:
+        raw = gzip.decompress(packed)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise ConfigError(damaged % f"not a gzip file: {exc}", key="tokenizer") from None
+    if hashlib.sha256(raw).hexdigest() != _ENCODINGS[name]["sha256"]:
+        raise ConfigError(damaged % "sha256 mismatch", key="tokenizer")
+    return {
         base64.b64decode(token): int(rank)
         for token, rank in (line.split() for line in raw.splitlines() if line)
     }
-    return tiktoken.Encoding(
-        name=name, pat_str=spec["pat_str"], mergeable_ranks=ranks, special_tokens=spec["special_tokens"]
-    )
 
 
 def make_counter(tokenizer: str, chars_per_token: float) -> Counter:

@@ -16,10 +16,10 @@ logger = structlog.get_logger("context_compactor")
 @hookimpl
 def before_agent_start(event: BeforeAgentStartEvent, ctx: HookContext) -> BeforeAgentStartResult | None:
     runtime = ctx.runtime
-    if not runtime.settings_for(event.model).enabled:
-        return None
-    session = runtime.session(ctx.session_key)
     try:
+        if not runtime.settings_for(event.model).enabled:
+            return None
+        session = runtime.session(ctx.session_key)
         with session.lock:
             outcome = session.compact(event, runtime)
     except Exception as exc:  # noqa: BLE001 - fail open, by contract

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
@@ -100,6 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("context-compactor: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        # The reader went away (`| head`): point stdout at devnull so the flush at exit stays quiet.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
 
 

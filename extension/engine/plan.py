@@ -100,7 +100,8 @@ class Planner:
         self.truncate = {i: max_tool_result for i, e in enumerate(entries)
                          if tool[i] and i >= self.shape.lead and e.tokens > cap_cost}
         kept = [cap_cost if i in self.truncate else e.tokens for i, e in enumerate(entries)]
-        stubbed = [min(stub_tokens, k) if tool[i] else k for i, k in enumerate(kept)]
+        stubbed = [stub_tokens if tool[i] and len(e.view.text) > STUB_MAX_CHARS else k
+                   for i, (e, k) in enumerate(zip(entries, kept))]
         self.p_kept = [0, *accumulate(kept)]
         self.p_stub = [0, *accumulate(stubbed)]
         self.fixed = m.fixed_tokens + m.span(0, self.shape.lead)
@@ -191,9 +192,14 @@ class Planner:
             if plan.estimate <= b.window:
                 return plan
         last_tool = max((i for i in range(cut, s.n) if self.is_tool[i]), default=None)
-        if last_tool is not None and last_tool > cut:
+        if last_tool is not None and last_tool > max(cut, stub_until):
             notices.append("older tool results of the current turn were replaced by stubs")
-            stub_until = last_tool
+            # Oldest first, down to the target (not just the window), so the next turns have room.
+            for i in range(max(cut, stub_until), last_tool):
+                if self.is_tool[i]:
+                    stub_until = i + 1
+                    if self.estimate(cut, stub_until) <= b.target:
+                        break
             plan = self.make(cut, stub_until, 4, tuple(notices))
             if plan.estimate <= b.window:
                 return plan

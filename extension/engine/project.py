@@ -82,7 +82,8 @@ def build(entries: Sequence[Entry], plan: Plan, block: str | None, overhead: int
         entry = entries[i]
         if i in replaced:
             out.append(replaced[i])
-        elif i < plan.stub_until and entry.view.role == "tool":
+        elif i < plan.stub_until and entry.view.role == "tool" and len(entry.view.text) > STUB_MAX_CHARS:
+            # A result shorter than any stub stays as it is: a stub would only make it longer.
             replaced[i] = with_text(entry.message, stub_text(entry, names.get(entry.view.call_id or "")))
             out.append(replaced[i])
         elif i in plan.truncate:
@@ -96,6 +97,6 @@ def build(entries: Sequence[Entry], plan: Plan, block: str | None, overhead: int
 def changed_entries(entries: Sequence[Entry], plan: Plan) -> list[Entry]:
     """Every message whose full text leaves the prompt under ``plan`` (to archive first)."""
     gone = list(entries[plan.lead : plan.cut])
-    gone += [e for e in entries[plan.cut : plan.stub_until] if e.view.role == "tool"]
+    gone += [e for e in entries[plan.cut : plan.stub_until] if e.view.role == "tool" and len(e.view.text) > STUB_MAX_CHARS]
     gone += [entries[i] for i in sorted(plan.truncate) if i >= plan.stub_until or entries[i].view.role != "tool"]
     return gone

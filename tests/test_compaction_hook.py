@@ -1,0 +1,222 @@
+"""before_agent_start through a real plugin manager, runtime and SQLite store."""
+
+from __future__ import annotations
+
+import json
+
+import structlog
+from convo import assistant, chat, orphans, system, tool, user, words
+
+from context_compactor.engine import Measurer
+from context_compactor.tokens import CharCounter
+
+
+def tokens(messages, ratio=4.0):
+    return Measurer(CharCounter(ratio)).measure(messages).total
+
+
+def test_under_the_trigger_nothing_changes(make_runtime, run_hook):
+    """A prompt under the trigger gets no result: the host sends the history as it is."""
+    runtime = make_runtime()
+    assert run_hook(runtime, chat(3), window=8192) is None
+
+
+def test_over_the_trigger_the_projection_fits_the_target(make_runtime, run_hook):
+    """A long chat is compacted to at most the target, and the result says before and after."""
+    runtime = make_runtime()
+    messages = chat(60)
+    result = run_hook(runtime, messages, window=8192)
+    assert result.stats["compacted"] is True
+    assert result.stats["tokens_before"] > 6144
+    assert result.stats["tokens_after"] <= 4096
+    assert tokens(result.messages) <= 4096 + 64
+
+
+def test_leading_system_and_current_turn_are_kept_as_the_hosts_objects(make_runtime, run_hook):
+    """The leading system message and the current user turn come back as the very same objects."""
+    runtime = make_runtime()
+    messages = chat(60)
+    result = run_hook(runtime, messages, window=8192)
+    assert result.messages[0] is messages[0]
+    assert result.messages[-1] is messages[-1]
+
+
+def test_summary_block_is_marked_and_counts_the_folded_messages(make_runtime, run_hook):
+    """The compacted block says it is a summary and of how many earlier messages."""
+    runtime = make_runtime()
+    result = run_hook(runtime, chat(60), window=8192)
+    block = result.messages[1]["content"]
+    assert block.startswith(f"[context-compactor: summary of {result.stats['folded']} earlier messages")
+    assert "[end of summary" in block
+
+
+def test_summary_is_merged_into_a_kept_user_turn_to_keep_roles_alternating(make_runtime, run_hook):
+    """When the kept part opens on a user message, the summary rides in it: no two user messages in a row."""
+    runtime = make_runtime()
+    messages = chat(60)
+    result = run_hook(runtime, messages, window=8192)
+    roles = [m["role"] for m in result.messages]
+    assert all(not (a == b == "user") for a, b in zip(roles, roles[1:]))
+    merged = result.messages[1]
+    assert merged["role"] == "user" and "summary of" in merged["content"]
+    original = next(m for m in messages if m["content"] and merged["content"].endswith(m["content"]))
+    assert original["role"] == "user"
+
+
+def test_summary_gets_its_own_message_before_an_assistant_turn(make_runtime, run_hook):
+    """When the kept part opens on an assistant message, the summary is a user message of its own."""
+    runtime = make_runtime(keepRecentTokens=600, summaryMaxTokens=200)
+    messages = [system("s"), user("start")] + [assistant(words(300, t)) for t in range(6)] + [user("now?")]
+    result = run_hook(runtime, messages, window=2048)
+    assert result.messages[1]["role"] == "user" and result.messages[1]["content"].startswith("[context-compactor")
+    assert result.messages[2]["role"] == "assistant" and result.messages[2] in messages
+
+
+def test_oversized_tool_result_is_cut_to_head_and_tail(make_runtime, run_hook):
+    """Stage 1: one huge tool result keeps its head and tail and says what was cut."""
+    runtime = make_runtime()
+    body = "HEAD-LINE\n" + "filler line\n" * 20000 + "TAIL-LINE"
+    messages = [user("read it"), assistant("", [("c1", "bash", {"command": "cat big.log"})]), tool("c1", body), user("so?")]
+    result = run_hook(runtime, messages, window=32768)
+    cut = result.messages[2]["content"]
+    assert result.stats["stage"] == 1
+    assert cut.startswith("HEAD-LINE") and cut.endswith("TAIL-LINE")
+    assert "characters cut by context-compactor" in cut and "cc:" in cut
+    assert tokens([result.messages[2]]) <= 4000 + 64
+
+
+def test_old_tool_results_become_stubs_naming_the_tool(make_runtime, run_hook):
+    """Stage 2: old tool bodies outside the recent tail become one-line stubs with tool, size and reference."""
+    runtime = make_runtime()
+    messages = [user("go")]
+    for i in range(30):
+        messages += [assistant("", [(f"c{i}", "read_file", {"path": f"f{i}.py"})]), tool(f"c{i}", f"first line {i}\n" + "x = 1\n" * 300)]
+    messages.append(user("continue"))
+    result = run_hook(runtime, messages, window=16000)
+    assert result.stats["stage"] == 2
+    stub = result.messages[2]["content"]
+    assert stub.startswith("[tool result archived by context-compactor: read_file,")
+    assert "first line: first line 0" in stub and "ref cc:" in stub
+    assert not orphans(result.messages)
+
+
+def test_messages_leave_the_prompt_only_after_they_are_archived(make_runtime, run_hook):
+    """Every folded or stubbed message is in the archive, in full, once the projection is returned."""
+    runtime = make_runtime()
+    messages = chat(60, tools_every=3)
+    result = run_hook(runtime, messages, window=8192)
+    archived = [row["message"] for row in runtime.store.archived("s1")]
+    kept_ids = {id(m) for m in result.messages}
+    carried = result.messages[1]["content"]  # the first kept user turn carries the summary
+    gone = [m for m in messages if id(m) not in kept_ids and not carried.endswith(m["content"])]
+    assert gone
+    for message in gone:
+        assert message in archived
+
+
+def test_long_tool_loop_in_one_turn_is_stubbed_with_a_notice(make_runtime, run_hook):
+    """Inside one long agent loop (no new user turn), older results of the current turn become stubs."""
+    runtime = make_runtime()
+    messages = [user("fix everything")]
+    for i in range(30):
+        messages += [assistant("", [(f"c{i}", "bash", {"command": f"step {i}"})]), tool(f"c{i}", "out\n" * 400)]
+    result = run_hook(runtime, messages, window=4000)
+    assert result.stats["stage"] == 4
+    assert any("current turn were replaced by stubs" in n for n in result.notices)
+    assert result.stats["tokens_after"] <= 4000
+    assert result.messages[-1] is messages[-1]
+    assert not orphans(result.messages)
+
+
+def test_system_prompt_above_the_window_changes_nothing_and_says_why(make_runtime, run_hook):
+    """A system prompt larger than the window cannot be helped: no change, and a notice that says so."""
+    runtime = make_runtime()
+    result = run_hook(runtime, [user("hi")], window=1000, system_prompt="y" * 8000)
+    assert result.messages is None
+    assert "above the 1,000-token context window" in result.notices[0]
+
+
+def test_same_input_gives_the_same_bytes(make_runtime, run_hook):
+    """Two fresh runtimes compacting the same history produce byte-identical projections."""
+    messages = chat(60, tools_every=4)
+    a = run_hook(make_runtime(), messages, window=8192)
+    b = run_hook(make_runtime(), json.loads(json.dumps(messages)), window=8192)
+    assert json.dumps(a.messages) == json.dumps(b.messages)
+
+
+def test_projection_is_stable_between_compactions(make_runtime, run_hook):
+    """After a compaction, the next turn reuses it: the sent prefix stays byte-identical and no new notice."""
+    runtime = make_runtime()
+    messages = chat(60)
+    first = run_hook(runtime, messages, window=8192)
+    grown = messages + [assistant("short answer"), user("one more short question")]
+    second = run_hook(runtime, grown, window=8192)
+    n = len(first.messages)
+    assert json.dumps(second.messages[:n]) == json.dumps(first.messages)
+    assert second.messages[n:] == grown[-2:]
+    assert second.notices == []
+
+
+def test_compaction_fires_again_once_the_projection_passes_the_trigger(make_runtime, run_hook):
+    """Growth after a compaction eventually triggers a new one, which folds more."""
+    runtime = make_runtime()
+    messages = chat(60)
+    first = run_hook(runtime, messages, window=8192)
+    grown = messages + [m for t in range(20) for m in (assistant(words(200, t)), user(words(200, t + 3)))]
+    second = run_hook(runtime, grown, window=8192)
+    assert second.notices and second.stats["folded"] > first.stats["folded"]
+    assert second.stats["tokens_after"] <= 4096
+
+
+def test_recent_tail_is_measured_in_tokens(make_runtime, run_hook):
+    """keepRecentTokens decides how much stays verbatim: a larger budget keeps more of the end."""
+    messages = chat(80)
+    small = run_hook(make_runtime(keepRecentTokens=500), messages, window=16384)
+    large = run_hook(make_runtime(keepRecentTokens=5000), messages, window=16384)
+    assert small.stats["folded"] >= large.stats["folded"]
+
+
+def test_per_model_override_by_glob_sets_the_window(make_runtime, run_hook):
+    """A models entry matching the model id changes its window (and so the trigger)."""
+    runtime = make_runtime(models={"local/*": {"contextWindow": 4096}})
+    result = run_hook(runtime, chat(12), model="local/qwen")
+    assert result.stats["window"] == 4096 and result.stats["window_source"] == "config"
+
+
+def test_unknown_model_window_defaults_to_8192(make_runtime, run_hook):
+    """No configured or reported window: 8192 is assumed (never 200k), and the source says default."""
+    runtime = make_runtime()
+    result = run_hook(runtime, chat(60), window=None)
+    assert result.stats["window"] == 8192 and result.stats["window_source"] == "default"
+
+
+def test_tiktoken_counting_works_through_the_hook(make_runtime, run_hook):
+    """With tokenizer o200k_base the hook measures with the shipped encoding and still compacts."""
+    runtime = make_runtime(tokenizer="o200k_base")
+    result = run_hook(runtime, chat(60), window=8192)
+    assert result.stats["compacted"] and result.stats["tokens_after"] <= 4096
+
+
+def test_disabled_means_no_change(make_runtime, run_hook):
+    """enabled: false turns the extension off entirely."""
+    assert run_hook(make_runtime(enabled=False), chat(60), window=8192) is None
+
+
+def test_internal_failure_fails_open_with_one_warning(make_runtime, run_hook):
+    """Any exception inside the hook becomes one structured warning and no change."""
+    runtime = make_runtime()
+    runtime.store.close()  # the archive write will fail
+    with structlog.testing.capture_logs() as logs:
+        result = run_hook(runtime, chat(60), window=8192)
+    assert result is None
+    failures = [log for log in logs if log["event"] == "compaction.failed"]
+    assert len(failures) == 1 and failures[0]["log_level"] == "warning"
+
+
+def test_one_canonical_log_line_per_compaction(make_runtime, run_hook):
+    """A compaction logs compaction.done once with the before and after figures."""
+    runtime = make_runtime()
+    with structlog.testing.capture_logs() as logs:
+        run_hook(runtime, chat(60), window=8192)
+    done = [log for log in logs if log["event"] == "compaction.done"]
+    assert len(done) == 1 and done[0]["tokens_before"] > done[0]["tokens_after"]

@@ -1,0 +1,123 @@
+"""Property tests of the engine's invariants over random agent conversations."""
+
+from __future__ import annotations
+
+import json
+
+from convo import assistant, orphans, system, tool, unanswered, user, words
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from context_compactor.engine import Measurer, Outcome, Tuning, budget_for, compact
+from context_compactor.engine.chunks import chunk_bounds, chunk_key
+from context_compactor.engine.summaries import Summaries
+from context_compactor.store import Store
+from context_compactor.summarizer.fallback import ExtractiveSummarizer
+from context_compactor.tokens import CharCounter
+
+turn = st.tuples(
+    st.integers(min_value=1, max_value=400),  # user words
+    st.lists(st.integers(min_value=1, max_value=3000), max_size=4),  # tool result sizes (words)
+    st.integers(min_value=0, max_value=400),  # final assistant words
+)
+
+
+@st.composite
+def conversations(draw):
+    turns = draw(st.lists(turn, min_size=1, max_size=25))
+    out = [system("You are an agent.")] if draw(st.booleans()) else []
+    call = 0
+    for t, (user_words, results, answer) in enumerate(turns):
+        out.append(user(words(user_words, t)))
+        for size in results:
+            call += 1
+            out.append(assistant("", [(f"c{call}", "bash", {"command": f"run {call}"})]))
+            out.append(tool(f"c{call}", words(size, call)))
+        if answer:
+            out.append(assistant(words(answer, t)))
+    return out
+
+
+def run(messages, window, keep=2000, summary=1000, anchor=None, force=False) -> Outcome:
+    measurer = Measurer(CharCounter(4.0))
+    m = measurer.measure(messages)
+    budget = budget_for(window, "config", max_tokens=None, compact_at=0.75, compact_to=0.5)
+    store = Store.open(":memory:")
+    fallback = ExtractiveSummarizer()
+    summaries = Summaries(fallback, fallback, store, measurer.text_tokens, 16000)
+    return compact(measurer, m, budget, Tuning(keep, summary, 4000), summaries, lambda gone: None,
+                   anchor=anchor, force=force)
+
+
+windows = st.sampled_from([2048, 4096, 8192, 32768])
+fast = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@fast
+@given(conversations(), windows)
+def test_no_tool_result_is_ever_orphaned(messages, window):
+    """Whatever the cut, every tool result in the projection follows the call it answers."""
+    out = run(messages, window)
+    if out.messages is not None:
+        assert orphans(out.messages) == []
+        assert unanswered(out.messages) == unanswered(messages)
+
+
+@fast
+@given(conversations(), windows)
+def test_current_user_turn_is_always_kept(messages, window):
+    """The last user message is in the projection (as itself, or carrying the summary)."""
+    out = run(messages, window)
+    if out.messages is not None:
+        last_user = max(i for i, m in enumerate(messages) if m["role"] == "user")
+        text = messages[last_user]["content"]
+        assert any(m["role"] == "user" and str(m["content"]).endswith(text[-200:]) for m in out.messages)
+        tail = messages[last_user + 1:]
+        kept_calls = [m for m in out.messages if m["role"] == "assistant" and m.get("tool_calls")]
+        assert all(m in kept_calls for m in tail if m["role"] == "assistant" and m.get("tool_calls"))
+
+
+@fast
+@given(conversations(), windows)
+def test_projection_is_never_larger_than_the_input(messages, window):
+    """The compacted prompt never costs more tokens than the history it replaces."""
+    out = run(messages, window)
+    if out.messages is not None:
+        before = Measurer(CharCounter(4.0)).measure(messages).total
+        after = Measurer(CharCounter(4.0)).measure(out.messages).total
+        assert after < before
+        assert out.tokens_after == after
+
+
+@fast
+@given(conversations(), windows)
+def test_projection_fits_the_window_whenever_it_changes_anything(messages, window):
+    """A projection that is returned fits the context window."""
+    out = run(messages, window)
+    if out.messages is not None:
+        sent = Measurer(CharCounter(4.0)).measure(out.messages)
+        detail = [(e.view.role, e.tokens) for e in sent.entries]
+        assert sent.total <= window, (out.plan, detail)
+
+
+@fast
+@given(conversations(), windows)
+def test_output_is_deterministic(messages, window):
+    """Same history, same settings, empty caches: the same bytes out."""
+    a = run(messages, window)
+    b = run(json.loads(json.dumps(messages)), window)
+    assert json.dumps(a.messages) == json.dumps(b.messages)
+
+
+@fast
+@given(conversations(), conversations(), st.integers(min_value=500, max_value=6000))
+def test_appending_messages_leaves_earlier_chunk_keys_unchanged(history, more, chunk_tokens):
+    """Chunks are cut from the start, so growing the conversation never changes a completed chunk."""
+    grown = history + more
+    a = Measurer(CharCounter(4.0)).measure(history)
+    b = Measurer(CharCounter(4.0)).measure(grown)
+    before = chunk_bounds(a.entries, 0, len(history), chunk_tokens)
+    after = chunk_bounds(b.entries, 0, len(grown), chunk_tokens)
+    assert after[: len(before) - 1] == before[:-1]
+    for first, end in before[:-1]:
+        assert chunk_key("x", "1", 100, a.entries[first:end]) == chunk_key("x", "1", 100, b.entries[first:end])
