@@ -70,8 +70,8 @@ def instructions(views: Sequence[View]) -> list[str]:
     """The user's own messages, verbatim; a later correction wins over the instruction it replaces.
 
     A correction ("actually ...", "... instead of ...") replaces the latest earlier instruction that
-    shares at least two words with it: a short one is dropped, a long one (it may hold other
-    standing rules) is kept and marked as partly superseded.
+    shares at least two words with it: a short single sentence is dropped, anything longer (it may
+    hold other standing rules) is kept and marked as partly superseded.
     """
     kept: list[str] = []
     for view in views:
@@ -84,7 +84,7 @@ def instructions(views: Sequence[View]) -> list[str]:
             words = _words(text)
             for j in range(len(kept) - 1, -1, -1):
                 if len(words & _words(kept[j])) >= 2:
-                    if len(kept[j]) < 120:
+                    if len(kept[j]) < 120 and len(_SENTENCE.split(kept[j].strip())) == 1:
                         del kept[j]
                     elif not kept[j].startswith(SUPERSEDED):
                         kept[j] = SUPERSEDED + kept[j]
