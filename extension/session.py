@@ -84,9 +84,11 @@ class Session:
             return None
         n = len(m.entries)
         cut, stub_until = saved["cut"], saved["stub_until"]
-        if not (saved["lead"] < cut <= stub_until <= n) or cut > n:
+        if not (saved["lead"] <= cut <= stub_until <= n and saved["lead"] < stub_until):
             return None
-        if m.entries[cut - 1].digest != saved["cut_digest"] or m.entries[stub_until - 1].digest != saved["stub_digest"]:
+        if cut > saved["lead"] and m.entries[cut - 1].digest != saved["cut_digest"]:
+            return None
+        if m.entries[stub_until - 1].digest != saved["stub_digest"]:
             return None
         return Plan(saved["lead"], cut, stub_until, stage=saved["stage"])
 

@@ -86,7 +86,10 @@ def compact(
     after = m.fixed_tokens + m.span(0, plan.lead) + m.span(plan.cut, len(entries))
     for index, message in replaced.items():
         after += measurer.cost(message) - (entries[index].tokens if index >= 0 else 0)
-    if after >= m.total and not force:
+    if not replaced:
         return Outcome(None, plan, m.total, m.total, notices=[
-            f"nothing compacted: the compacted prompt ({after:,} tokens) would not be smaller than the original ({m.total:,})"])
+            "nothing is old enough to fold into a summary yet: the whole conversation is recent"])
+    if after >= m.total:
+        return Outcome(None, plan, m.total, m.total, notices=[
+            f"the compacted prompt ({after:,} tokens) would not be smaller than the original ({m.total:,})"])
     return Outcome(messages, plan, m.total, after, plan.folded, report, list(plan.notices))

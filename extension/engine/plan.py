@@ -135,10 +135,11 @@ class Planner:
 
     def plan(self, *, force: bool = False, anchor: Plan | None = None) -> Plan:
         b, s = self.budget, self.shape
-        if not force and self.m.total <= b.trigger:
-            return Plan(s.lead, s.lead, s.lead, stage=0, estimate=self.m.total)
+        # The last compaction stays in force while it fits: stable bytes, and /compact-now sticks.
         if anchor is not None and not force and self.estimate(anchor.cut, anchor.stub_until) <= b.trigger:
             return self.make(anchor.cut, anchor.stub_until, anchor.stage, anchor.notices)
+        if not force and self.m.total <= b.trigger:
+            return Plan(s.lead, s.lead, s.lead, stage=0, estimate=self.m.total)
         if self.fixed > b.window:
             return Plan(s.lead, s.lead, s.lead, stage=0, estimate=self.m.total, fits=False, notices=(
                 f"nothing compacted: the system prompt, tool schemas and leading system messages alone take "

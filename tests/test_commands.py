@@ -1,0 +1,80 @@
+"""The chat commands /compact-now and /context-stats, as a host would run them."""
+
+from __future__ import annotations
+
+from convo import chat
+
+from context_compactor.hookspecs import HookContext, ModelInfo
+from context_compactor.plugins import commands
+
+
+def command(pm, runtime, name, args="", session="s1"):
+    ctx = HookContext(session_key=session, runtime=runtime, model=ModelInfo(id="test/model"))
+    return commands(pm)[name].handler(args, ctx)
+
+
+def test_context_stats_before_any_turn_says_so(pm, make_runtime):
+    """With no model call seen yet, /context-stats says there is nothing to report."""
+    assert "no model call seen" in command(pm, make_runtime(), "context-stats")
+
+
+def test_context_stats_reports_the_figures(pm, make_runtime, run_hook):
+    """/context-stats shows counts by role, tokens, the window and its source, trigger and target."""
+    runtime = make_runtime()
+    run_hook(runtime, chat(5), window=8192)
+    text = command(pm, runtime, "context-stats")
+    assert "messages: 12 (5 assistant, 1 system, 6 user)" in text
+    assert "context window: 8,192 tokens (reported by the host)" in text
+    assert "trigger: 6,144 tokens; target after compaction: 4,096 tokens" in text
+    assert "last compaction: none yet" in text
+
+
+def test_context_stats_warns_when_the_window_is_a_guess(pm, make_runtime, run_hook):
+    """An unknown window is flagged as the 8192 default, with the fix."""
+    runtime = make_runtime()
+    run_hook(runtime, chat(2), window=None)
+    assert "DEFAULT: unknown model, set contextWindow" in command(pm, runtime, "context-stats")
+
+
+def test_context_stats_describes_the_last_compaction(pm, make_runtime, run_hook):
+    """After a compaction the report says when, before and after, and which summarizer."""
+    runtime = make_runtime()
+    run_hook(runtime, chat(60), window=8192)
+    text = command(pm, runtime, "context-stats")
+    assert "messages summarized by extractive" in text and "1 compactions in all" in text
+
+
+def test_compact_now_compacts_under_the_trigger_and_reports(pm, make_runtime, run_hook):
+    """/compact-now folds old turns even under the trigger and says tokens before and after."""
+    runtime = make_runtime()
+    messages = chat(20)
+    assert run_hook(runtime, messages, window=32768) is None
+    reply = command(pm, runtime, "compact-now", "keep the API design")
+    assert reply.startswith("context-compactor: compacted ") and "earlier messages are now a summary" in reply
+    nxt = run_hook(runtime, messages, window=32768)
+    assert nxt.messages is not None and len(nxt.messages) < len(messages)
+    assert "Focus requested by the user: keep the API design" in str(nxt.messages[1]["content"])
+
+
+def test_compact_now_before_any_turn_applies_to_the_next(pm, make_runtime, run_hook):
+    """Asked before any model call, /compact-now compacts the next one."""
+    runtime = make_runtime()
+    assert "before the next model call" in command(pm, runtime, "compact-now")
+    result = run_hook(runtime, chat(20), window=32768)
+    assert result.messages is not None and result.stats["folded"] > 0
+
+
+def test_compact_now_on_a_short_chat_says_nothing_to_fold(pm, make_runtime, run_hook):
+    """With nothing old enough to fold, /compact-now says so instead of pretending."""
+    runtime = make_runtime()
+    run_hook(runtime, chat(1), window=32768)
+    assert "nothing compacted (nothing is old enough" in command(pm, runtime, "compact-now")
+
+
+def test_commands_are_per_session(pm, make_runtime, run_hook):
+    """One session's /compact-now does not touch another session."""
+    runtime = make_runtime()
+    run_hook(runtime, chat(20), window=32768, session="a")
+    run_hook(runtime, chat(20), window=32768, session="b")
+    command(pm, runtime, "compact-now", session="a")
+    assert run_hook(runtime, chat(20), window=32768, session="b") is None
