@@ -134,3 +134,4 @@ def register_commands() -> list[Command]:
     description for the host's help, whether it takes arguments, and ``handler(args, ctx)``
     returning the reply text. The host answers the command itself; it never reaches the model.
     """
+    return []

@@ -119,13 +119,14 @@ def commands(views: Sequence[View]) -> list[str]:
 
 def paths(views: Sequence[View]) -> list[str]:
     """File paths named in tool-call arguments and in text."""
-    found = []
+    found: list[str] = []
     for view in views:
         for call in view.calls:
             args = _arguments(call.arguments)
             for key in ("path", "file_path", "filePath", "filename", "file", "target", "cwd", "directory"):
-                if isinstance(args.get(key), str) and args[key]:
-                    found.append(args[key])
+                value = args.get(key)
+                if isinstance(value, str) and value:
+                    found.append(value)
             found.extend(m.group(1) for m in _PATH.finditer(call.arguments))
         found.extend(m.group(1) for m in _PATH.finditer(view.text[:20000]))
     return [p for p in found if len(p) <= 200 and not p.startswith(("http:", "https:")) and "://" not in p]
@@ -162,7 +163,7 @@ def decisions(views: Sequence[View]) -> list[str]:
 
 
 def identifiers(views: Sequence[View]) -> list[str]:
-    found = []
+    found: list[str] = []
     for view in views:
         texts: Iterable[str] = (view.text[:20000], *(c.arguments for c in view.calls))
         for text in texts:
