@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import Counter as Tally
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -59,7 +58,7 @@ class Session:
         self.measurer: Measurer | None = None
         self.chars_measurer: Measurer | None = None  # characters of what was sent, for calibration
         self.summary_memo: _Memo | None = None
-        self.archived: set[str] = set()
+        self.archived_upto = 0  # every message before this index is in the archive
         self.force: bool = False
         self.note: str | None = None
         self.last_event: BeforeAgentStartEvent | None = None
@@ -93,10 +92,10 @@ class Session:
         return Plan(saved["lead"], cut, stub_until, stage=saved["stage"])
 
     def _archive(self, runtime: Runtime, entries: Sequence[Entry]) -> None:
-        new = [e for e in entries if e.digest not in self.archived]
-        if new:
-            runtime.store.archive(self.key, ((e.digest, e.view.role, e.message) for e in new))
-            self.archived.update(e.digest for e in new)
+        if entries:
+            runtime.store.archive(self.key, ((e.digest, e.view.role, e.message) for e in entries))
+            for entry in entries:
+                entry.archived = True
 
     def compact(self, event: BeforeAgentStartEvent, runtime: Runtime, *, window: int | None = None,
                 force: bool = False) -> Outcome:
@@ -118,8 +117,14 @@ class Session:
         force, note = self.force or force, self.note
         fingerprint = [budget.window, budget.trigger, budget.target, *tuning.__dict__.values(), measurer.counter.name]
         anchor = self._anchor(m, fingerprint)
+        # What an unchanged history already had archived need not be looked at again.
+        done = min(self.archived_upto, m.first_changed)
         outcome = compact(measurer, m, budget, tuning, summaries,  # type: ignore[arg-type]
-                          lambda gone: self._archive(runtime, gone), anchor=anchor, force=force, note=note)
+                          lambda gone: self._archive(runtime, gone), anchor=anchor, force=force, note=note,
+                          archived_upto=done)
+        if outcome.compacted:  # every message before the cut is now archived
+            self.archived_upto = max(done, outcome.plan.cut)
+
         self.force = False
         self.last_event = event
         plan = outcome.plan
@@ -165,7 +170,7 @@ class Session:
         return text
 
     def _figures(self, m: Measurement, budget: Any, outcome: Outcome, settings: Settings, measurer: Measurer) -> dict[str, Any]:
-        roles = Tally(e.view.role for e in m.entries)
+        roles = m.roles
         return {
             "messages": len(m.entries), "roles": dict(sorted(roles.items())),
             "tokens": m.total, "system_tokens": m.system_tokens, "tool_tokens": m.tool_tokens,

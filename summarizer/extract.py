@@ -48,6 +48,16 @@ _IDENTIFIERS = (
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
+SCAN_HEAD, SCAN_TAIL = 4000, 4000  # a long message is scanned at its start and its end only
+
+
+def scanned(text: str) -> str:
+    """The part of a long text worth scanning: its head and its tail (errors sit at the end)."""
+    if len(text) <= SCAN_HEAD + SCAN_TAIL:
+        return text
+    return text[:SCAN_HEAD] + "\n" + text[-SCAN_TAIL:]
+
+
 def clip(text: str, limit: int = MAX_ITEM_CHARS) -> str:
     """One line, at most ``limit`` characters (head and tail kept, the cut marked)."""
     text = " ".join(text.split())
@@ -128,7 +138,7 @@ def paths(views: Sequence[View]) -> list[str]:
                 if isinstance(value, str) and value:
                     found.append(value)
             found.extend(m.group(1) for m in _PATH.finditer(call.arguments))
-        found.extend(m.group(1) for m in _PATH.finditer(view.text[:20000]))
+        found.extend(m.group(1) for m in _PATH.finditer(scanned(view.text)))
     return [p for p in found if len(p) <= 200 and not p.startswith(("http:", "https:")) and "://" not in p]
 
 
@@ -138,7 +148,7 @@ def errors(views: Sequence[View]) -> list[str]:
     for view in views:
         if view.role not in ("tool", "assistant"):
             continue
-        lines = [line.strip() for line in view.text.splitlines() if line.strip()]
+        lines = [line.strip() for line in scanned(view.text).splitlines() if line.strip()]
         hits = [line for line in lines if _ERROR_LINE.search(line)]
         if view.role == "assistant":
             hits = [h for h in hits if len(h) < 300][:1]
@@ -156,7 +166,7 @@ def decisions(views: Sequence[View]) -> list[str]:
     for view in views:
         if view.role != "assistant" or not view.text:
             continue
-        for sentence in _SENTENCE.split(view.text[:20000]):
+        for sentence in _SENTENCE.split(scanned(view.text)):
             if 12 <= len(sentence) <= 400 and _DECISION.search(sentence):
                 found.append(clip(sentence, 300))
     return found
@@ -165,7 +175,7 @@ def decisions(views: Sequence[View]) -> list[str]:
 def identifiers(views: Sequence[View]) -> list[str]:
     found: list[str] = []
     for view in views:
-        texts: Iterable[str] = (view.text[:20000], *(c.arguments for c in view.calls))
+        texts: Iterable[str] = (scanned(view.text), *(scanned(c.arguments) for c in view.calls))
         for text in texts:
             for pattern in _IDENTIFIERS:
                 found.extend(m.group(0).rstrip(".,;:") for m in pattern.finditer(text))

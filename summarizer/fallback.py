@@ -35,7 +35,7 @@ class ExtractiveSummarizer:
     """Summaries by extraction: no model, no network, deterministic."""
 
     identity = "extractive"
-    prompt_version = "3"  # bump whenever extraction or rendering changes: it is part of every cache key
+    prompt_version = "4"  # bump whenever extraction or rendering changes: it is part of every cache key
 
     def summarize(self, messages: Sequence[View], budget: int, count: CountTokens) -> str:
         sections = {title: x.dedupe_keep_last(fn(messages)) for title, fn, _ in SECTIONS}

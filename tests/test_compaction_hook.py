@@ -220,3 +220,17 @@ def test_one_canonical_log_line_per_compaction(make_runtime, run_hook):
         run_hook(runtime, chat(60), window=8192)
     done = [log for log in logs if log["event"] == "compaction.done"]
     assert len(done) == 1 and done[0]["tokens_before"] > done[0]["tokens_after"]
+
+
+def test_later_compactions_archive_what_they_drop_too(make_runtime, run_hook):
+    """Across several compactions and reused plans, every message that left the prompt is archived."""
+    runtime = make_runtime()
+    messages = chat(40, tools_every=2)
+    for t in range(30):
+        messages = messages + [assistant(words(150, t)), user(words(150, t + 1))]
+        result = run_hook(runtime, messages, window=8192)
+    archived = [row["message"] for row in runtime.store.archived("s1")]
+    sent = json.dumps(result.messages)
+    for message in messages:
+        if message not in result.messages and json.dumps(message["content"])[1:-1] not in sent:
+            assert message in archived

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .measure import Entry, Measurement, Measurer
-from .plan import Budget, Plan, Planner, budget_for
+from .plan import Budget, Plan, Planner, budget_for, reuse
 from .project import build, changed_entries, summary_block
 from .summaries import SummaryReport, Summaries
 
@@ -63,16 +63,25 @@ def compact(
     anchor: Plan | None = None,
     force: bool = False,
     note: str | None = None,
+    archived_upto: int = 0,
 ) -> Outcome:
-    """Decide what the model is sent for the measured prompt ``m``."""
-    planner = Planner(
-        m, budget,
-        keep_recent=tuning.keep_recent_tokens,
-        max_tool_result=tuning.max_tool_result_tokens,
-        summary_max=tuning.summary_max_tokens,
-        stub_tokens=_stub_tokens(measurer),
-    )
-    plan = planner.plan(force=force, anchor=anchor)
+    """Decide what the model is sent for the measured prompt ``m``.
+
+    ``anchor`` is the last plan (reused while it fits); ``archived_upto`` says that every message
+    before that index that this plan drops was archived on an earlier call.
+    """
+    stub_tokens = _stub_tokens(measurer)
+    plan = None
+    if anchor is not None and not force:
+        # The last compaction stays in force while it fits: stable bytes, and /compact-now sticks.
+        plan = reuse(m, anchor, budget, max_tool_result=tuning.max_tool_result_tokens,
+                     summary_max=tuning.summary_max_tokens, stub_tokens=stub_tokens)
+    if plan is None and not force and m.total <= budget.trigger:
+        return Outcome(None, Plan(0, 0, 0, estimate=m.total), m.total, m.total)
+    if plan is None:
+        plan = Planner(m, budget, keep_recent=tuning.keep_recent_tokens,
+                       max_tool_result=tuning.max_tool_result_tokens,
+                       summary_max=tuning.summary_max_tokens, stub_tokens=stub_tokens).plan(force=force)
     if not plan.changes:
         return Outcome(None, plan, m.total, m.total, notices=list(plan.notices))
     entries = m.entries
@@ -81,7 +90,7 @@ def compact(
     if plan.cut > plan.lead:
         report = summaries.region(entries, plan.lead, plan.cut, tuning.summary_max_tokens)
         block = summary_block(report.text, plan.folded, note)
-    archive(changed_entries(entries, plan))
+    archive(changed_entries(entries, plan, archived_upto))
     messages, replaced = build(entries, plan, block, measurer.overhead)
     after = m.fixed_tokens + m.span(0, plan.lead) + m.span(plan.cut, len(entries))
     for index, message in replaced.items():

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Any
 
 from ..messages import View, digest, view_of
-from ..tokens import Counter
+from ..tokens import Counter as TokenCounter
 
 
 @dataclass(slots=True)
@@ -26,6 +27,7 @@ class Entry:
     view: View
     units: int
     tokens: int = 0
+    archived: bool = False  # already written to the archive
     _digest: str | None = None
 
     @property
@@ -43,6 +45,8 @@ class Measurement:
     system_tokens: int
     tool_tokens: int
     prefix: list[int] = field(default_factory=list)  # prefix[i] = tokens of entries[:i]
+    roles: Counter[str] = field(default_factory=Counter)  # messages by role
+    first_changed: int = 0  # entries before this index were measured on an earlier call
 
     @property
     def fixed_tokens(self) -> int:
@@ -64,19 +68,22 @@ class Measurement:
 class Measurer:
     """Measures prompts for one session, reusing what it measured before."""
 
-    def __init__(self, counter: Counter, overhead_tokens: int = 4) -> None:
+    def __init__(self, counter: TokenCounter, overhead_tokens: int = 4) -> None:
         self.counter = counter
         self.overhead = overhead_tokens
         self._entries: list[Entry] = []
+        self._messages: list[Any] = []
+        self._prefix: list[int] = [0]
+        self._roles: Counter[str] = Counter()
         self._ratio = counter.ratio
         self._tools: list[Any] | None = None
         self._tools_units = 0
         self._system: tuple[str, int] = ("", 0)
 
-    def set_counter(self, counter: Counter) -> None:
+    def set_counter(self, counter: TokenCounter) -> None:
         """Switch counters; units are only re-read when the kind of unit changes."""
         if counter.name != self.counter.name:
-            self._entries = []
+            self._entries, self._messages, self._prefix, self._roles = [], [], [0], Counter()
             self._tools = None
             self._system = ("", 0)
         self.counter = counter
@@ -88,31 +95,52 @@ class Measurer:
         return math.ceil(self.counter.units(text) / self.counter.ratio)
 
     def measure(self, messages: list[Any], system_prompt: str = "", tools: list[Any] | None = None) -> Measurement:
-        """Measure a prompt; entries line up with ``messages``."""
-        entries = self._reuse(messages)
+        """Measure a prompt; entries line up with ``messages``.
+
+        The common case, the previous history plus new messages at the end, is checked in one
+        C-level list comparison, and only the new messages are read.
+        """
         ratio = self.counter.ratio
-        if ratio != self._ratio:
-            self._ratio = ratio
-            for entry in entries:
-                entry.tokens = self.tokens(entry.units)
-        self._entries = entries
+        rescale = ratio != self._ratio
+        known = len(self._messages)
+        if not rescale and known <= len(messages) and self._messages == messages[:known]:
+            new = [self._entry(message) for message in messages[known:]]
+            entries = self._entries + new
+            prefix = self._prefix + list(accumulate((e.tokens for e in new), initial=self._prefix[-1]))[1:]
+            roles = self._roles.copy()
+            roles.update(e.view.role for e in new)
+            first_changed = known
+        else:
+            entries, first_changed = self._reuse(messages)
+            if rescale:
+                self._ratio = ratio
+                for entry in entries:
+                    entry.tokens = self.tokens(entry.units)
+                first_changed = 0
+            prefix = [0, *accumulate(entry.tokens for entry in entries)]
+            roles = Counter(e.view.role for e in entries)
+        self._messages, self._entries, self._prefix, self._roles = list(messages), entries, prefix, roles
         measurement = Measurement(entries, self._system_tokens(system_prompt), self._tool_tokens(tools))
-        measurement.prefix = [0, *accumulate(entry.tokens for entry in entries)]
+        measurement.prefix = prefix
+        measurement.roles = roles
+        measurement.first_changed = first_changed
         return measurement
 
-    def _reuse(self, messages: list[Any]) -> list[Entry]:
+    def _reuse(self, messages: list[Any]) -> tuple[list[Entry], int]:
         old = self._entries
         entries: list[Entry] = []
         append = entries.append
         limit = len(old)
+        first_changed = len(messages)
         for i, message in enumerate(messages):
             if i < limit:
                 entry = old[i]
                 if entry.message is message or entry.message == message:
                     append(entry)
                     continue
+            first_changed = min(first_changed, i)
             append(self._entry(message))
-        return entries
+        return entries, first_changed
 
     def cost(self, message: Any) -> int:
         """Tokens of one message, not memoised (for messages the engine itself builds)."""

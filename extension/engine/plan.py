@@ -133,11 +133,8 @@ class Planner:
         legal = [c for c in s.cuts if c <= raw]
         return legal[-1] if legal else s.lead
 
-    def plan(self, *, force: bool = False, anchor: Plan | None = None) -> Plan:
+    def plan(self, *, force: bool = False) -> Plan:
         b, s = self.budget, self.shape
-        # The last compaction stays in force while it fits: stable bytes, and /compact-now sticks.
-        if anchor is not None and not force and self.estimate(anchor.cut, anchor.stub_until) <= b.trigger:
-            return self.make(anchor.cut, anchor.stub_until, anchor.stage, anchor.notices)
         if not force and self.m.total <= b.trigger:
             return Plan(s.lead, s.lead, s.lead, stage=0, estimate=self.m.total)
         if self.fixed > b.window:
@@ -226,6 +223,36 @@ class Planner:
                 f"needs about {est:,} tokens, above the {b.window:,}-token window",))
         notices.append("the largest remaining messages were cut to their head and tail")
         return replace(self.make(cut, stub_until, 4, tuple(notices), truncate), estimate=est)
+
+
+def reuse(m: Measurement, anchor: Plan, budget: Budget, *, max_tool_result: int, summary_max: int,
+          stub_tokens: int) -> Plan | None:
+    """The last plan again, if the prompt it projects still fits under the trigger; else None.
+
+    Only the part after the anchor's cut is read (it is bounded by the window, plus what is new),
+    so a turn between compactions costs work proportional to the kept tail, not to the history.
+    """
+    entries = m.entries
+    cap_cost = max_tool_result + MARKER_TOKENS
+    est = m.fixed_tokens + m.span(0, anchor.lead)
+    est += summary_max + BLOCK_FRAME_TOKENS if anchor.cut > anchor.lead else 0
+    truncate = {}
+    for i in range(anchor.cut, len(entries)):
+        entry = entries[i]
+        if entry.view.role == "tool":
+            if i < anchor.stub_until and len(entry.view.text) > STUB_MAX_CHARS:
+                est += stub_tokens
+                continue
+            if entry.tokens > cap_cost:
+                truncate[i] = max_tool_result
+                est += cap_cost
+                continue
+        est += entry.tokens
+        if est > budget.trigger:
+            return None
+    if est > budget.trigger:
+        return None
+    return Plan(anchor.lead, anchor.cut, anchor.stub_until, truncate, anchor.stage, est, True, anchor.notices)
 
 
 def budget_for(window: int, window_source: str, *, max_tokens: int | None, compact_at: float,

@@ -77,7 +77,8 @@ def build(entries: Sequence[Entry], plan: Plan, block: str | None, overhead: int
         else:
             replaced[-1] = user_message(block)
             out.append(replaced[-1])
-    names = call_names(entries) if plan.stub_until > plan.cut else {}
+    # A cut never separates a call from its results, so the calls of stubbed results are in range.
+    names = call_names(entries[plan.cut : plan.stub_until]) if plan.stub_until > plan.cut else {}
     for i in range(plan.cut, len(entries)):
         entry = entries[i]
         if i in replaced:
@@ -94,9 +95,13 @@ def build(entries: Sequence[Entry], plan: Plan, block: str | None, overhead: int
     return out, replaced
 
 
-def changed_entries(entries: Sequence[Entry], plan: Plan) -> list[Entry]:
-    """Every message whose full text leaves the prompt under ``plan`` (to archive first)."""
-    gone = list(entries[plan.lead : plan.cut])
-    gone += [e for e in entries[plan.cut : plan.stub_until] if e.view.role == "tool" and len(e.view.text) > STUB_MAX_CHARS]
-    gone += [entries[i] for i in sorted(plan.truncate) if i >= plan.stub_until or entries[i].view.role != "tool"]
+def changed_entries(entries: Sequence[Entry], plan: Plan, since: int = 0) -> list[Entry]:
+    """Every message whose full text leaves the prompt under ``plan`` and is not archived yet.
+
+    Messages before ``since`` were handled on an earlier call and are not looked at again.
+    """
+    gone = [e for e in entries[max(plan.lead, since) : plan.cut] if not e.archived]
+    gone += [e for e in entries[max(plan.cut, since) : plan.stub_until]
+             if e.view.role == "tool" and len(e.view.text) > STUB_MAX_CHARS and not e.archived]
+    gone += [entries[i] for i in sorted(plan.truncate) if not entries[i].archived]
     return gone

@@ -1,12 +1,30 @@
 """The summary of the folded region: chunk summaries from the cache or the summarizer, then a merge.
 
-Summaries always come from the original messages of a chunk, never from an earlier summary of the
-same messages. When the summarizer fails, the deterministic fallback answers for that chunk and
-its summary is cached under the fallback's own key, so the next turn asks the model again.
+Summaries always come from the original messages of a chunk, or from cached summaries of disjoint
+earlier groups of chunks; never from an earlier summary of the same messages.
+
+Two ways, chosen by the summarizer:
+
+- **flat** (the deterministic summarizer, which costs nothing): every chunk of the region, the
+  last partial one too, is summarised at the full budget; if together they do not fit, they are
+  merged into one block (cached by the chunk keys).
+- **tiered** (a model, whose every input token costs time): only *closed* chunks go to the model,
+  each once, at a quarter of the budget (``leaf``); the open rest of the region is summarised
+  deterministically until it closes. When the chunk summaries no longer fit, the oldest aligned
+  groups of ``fan_in`` summaries of the same level are merged by the model (a binary counter for
+  fan-in 2): a group is a fixed set of chunks, so each merge is made once and cached, and a new
+  chunk never causes the merges before it to be redone. Whatever still does not fit is merged
+  deterministically (:meth:`ExtractiveSummarizer.merge`, which costs nothing).
+
+Model calls run through a :class:`Runner` against the turn's deadline: a call that has not
+answered in time leaves this turn to the deterministic summary (counted as a fallback, kind
+``timeout``) and goes on in the background; its result lands in the cache for the next turn.
 """
 
 from __future__ import annotations
 
+import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -14,7 +32,7 @@ from typing import Protocol
 import structlog
 
 from ..errors import SummarizerError
-from .chunks import chunk_bounds, chunk_key, merge_key
+from .chunks import chunk_bounds, chunk_key, closed_chunks, merge_key
 from .measure import Entry
 
 logger = structlog.get_logger("context_compactor")
@@ -35,6 +53,28 @@ class SummarizerLike(Protocol):
     def merge(self, summaries: Sequence[str], budget: int, count: Callable[[str], int]) -> str: ...
 
 
+class Pending(Exception):
+    """A summary call did not finish within the time it was given; it goes on in the background."""
+
+
+class Cancelled(Exception):
+    """A background job was superseded or the runtime is closing."""
+
+
+class Runner(Protocol):
+    def run(self, key: str, job: Callable[[], str], wait: float | None) -> str:
+        """``job()``'s result (joined with a call of the same key already running), waiting at most
+        ``wait`` seconds (None: as long as it takes); raises Pending when it is not done by then."""
+        ...
+
+
+class Inline:
+    """Runs every call in the caller's thread (for summarizers that cost no time)."""
+
+    def run(self, key: str, job: Callable[[], str], wait: float | None) -> str:
+        return job()
+
+
 @dataclass
 class SummaryReport:
     text: str
@@ -44,67 +84,185 @@ class SummaryReport:
     fallbacks: int = 0
     summarizer: str = ""
     errors: list[str] = field(default_factory=list)
+    failures: Counter[str] = field(default_factory=Counter)  # fallbacks by kind
+    pending: int = 0  # model calls still running in the background
+    merges: int = 0
+    open_messages: int = 0  # messages of the open chunk (deterministic summary, by design)
+
+
+@dataclass
+class _Piece:
+    level: int
+    first: int  # index of its first chunk
+    key: str
+    text: str
+    tokens: int
+    model: bool  # False: a deterministic stand-in for a failed model call
 
 
 class Summaries:
     """Produces the summary text of ``entries[start:stop]`` within ``budget`` tokens."""
 
     def __init__(self, summarizer: SummarizerLike, fallback: SummarizerLike, cache: SummaryCache,
-                 count: Callable[[str], int], chunk_tokens: int) -> None:
+                 count: Callable[[str], int], chunk_tokens: int, *, runner: Runner | None = None,
+                 deadline: float | None = None, tiered: bool | None = None, chunk_units: int | None = None,
+                 fan_in: int = 2, should_stop: Callable[[], bool] | None = None) -> None:
         self.summarizer, self.fallback, self.cache = summarizer, fallback, cache
         self.count, self.chunk_tokens = count, chunk_tokens
+        self.runner: Runner = runner or Inline()
+        self.deadline = deadline
+        self.tiered = bool(getattr(summarizer, "remote", False)) if tiered is None else tiered
+        self.chunk_units = chunk_units or chunk_tokens * 4
+        self.fan_in = max(2, fan_in)
+        self.should_stop = should_stop
+
+    @staticmethod
+    def leaf_budget(budget: int) -> int:
+        """The budget of one chunk summary (and of one merged group) on the tiered way."""
+        return max(64, budget // 4)
 
     def region(self, entries: Sequence[Entry], start: int, stop: int, budget: int) -> SummaryReport:
         report = SummaryReport(text="", summarizer=self.summarizer.identity)
-        keys: list[str] = []
-        texts: list[str] = []
-        for first, end in chunk_bounds(entries, start, stop, self.chunk_tokens):
-            key, text = self._chunk(entries[first:end], budget, report)
-            keys.append(key)
-            texts.append(text)
-        report.chunks = len(keys)
-        if sum(self.count(t) for t in texts) + len(texts) <= budget:
-            report.text = "\n".join(texts)
+        if self.tiered:
+            self._tiered(entries, start, stop, budget, report)
         else:
-            report.text = self._merge(keys, texts, budget, report)
+            self._flat(entries, start, stop, budget, report)
         return report
 
-    def _chunk(self, chunk: Sequence[Entry], budget: int, report: SummaryReport) -> tuple[str, str]:
-        s = self.summarizer
-        key = chunk_key(s.identity, s.prompt_version, budget, chunk)
-        cached = self.cache.get(key)
-        if cached is not None:
-            report.cache_hits += 1
-            return key, cached
-        views = [entry.view for entry in chunk]
-        try:
-            text = s.summarize(views, budget, self.count)
-        except SummarizerError as exc:
-            report.fallbacks += 1
-            report.errors.append(str(exc))
-            logger.warning("summary.fallback", summarizer=s.identity, error=str(exc))
-            fb = self.fallback
-            key = chunk_key(fb.identity, fb.prompt_version, budget, chunk)
-            text = self.cache.get(key) or fb.summarize(views, budget, self.count)
-            self.cache.put(key, text, fb.identity)
-            return key, text
-        report.summarized += 1
-        self.cache.put(key, text, s.identity)
-        return key, text
+    def prepare(self, entries: Sequence[Entry], start: int, stop: int, budget: int) -> SummaryReport:
+        """Make (and cache) the model summaries a later ``region(start, >= stop)`` will need."""
+        report = SummaryReport(text="", summarizer=self.summarizer.identity)
+        leaf = self.leaf_budget(budget)
+        pieces = self._leaves(entries, closed_chunks(entries, start, stop, self.chunk_units), leaf, report)
+        self._rollup(pieces, budget - leaf, leaf, report)
+        return report
 
-    def _merge(self, keys: list[str], texts: list[str], budget: int, report: SummaryReport) -> str:
-        s = self.summarizer
-        key = merge_key(s.identity, s.prompt_version, budget, keys)
+    # --- the two ways --------------------------------------------------------------------------
+
+    def _flat(self, entries: Sequence[Entry], start: int, stop: int, budget: int, report: SummaryReport) -> None:
+        pieces = [self._chunk(entries[first:end], budget, report)
+                  for first, end in chunk_bounds(entries, start, stop, self.chunk_tokens)]
+        texts = [p.text for p in pieces]
+        report.chunks = len(pieces)
+        if sum(p.tokens for p in pieces) + len(pieces) <= budget:
+            report.text = "\n".join(texts)
+        else:
+            report.text = self._merge([p.key for p in pieces], texts, budget, report,
+                                      model=all(p.model for p in pieces)).text
+
+    def _tiered(self, entries: Sequence[Entry], start: int, stop: int, budget: int, report: SummaryReport) -> None:
+        leaf = self.leaf_budget(budget)
+        closed = closed_chunks(entries, start, stop, self.chunk_units)
+        pieces = self._rollup(self._leaves(entries, closed, leaf, report), budget - leaf, leaf, report)
+        texts = [p.text for p in pieces]
+        open_from = closed[-1][1] if closed else start
+        if open_from < stop:
+            texts.append(self._deterministic(entries[open_from:stop], leaf))
+            report.open_messages = stop - open_from
+        report.chunks = len(closed) + (open_from < stop)
+        if sum(self.count(t) for t in texts) + 2 * len(texts) <= budget:
+            report.text = "\n\n".join(texts)
+        else:
+            report.text = self.fallback.merge(texts, budget, self.count)
+
+    # --- pieces ------------------------------------------------------------------------------------
+
+    def _leaves(self, entries: Sequence[Entry], closed: list[tuple[int, int]], leaf: int,
+                report: SummaryReport) -> list[_Piece]:
+        pieces = []
+        for i, (first, end) in enumerate(closed):
+            piece = self._chunk(entries[first:end], leaf, report)
+            piece.first = i
+            pieces.append(piece)
+        return pieces
+
+    def _rollup(self, pieces: list[_Piece], limit: int, leaf: int, report: SummaryReport) -> list[_Piece]:
+        """Merge the oldest aligned groups of ``fan_in`` same-level pieces until the rest fits ``limit``."""
+        k = self.fan_in
+        while sum(p.tokens for p in pieces) > limit:
+            at = next((i for i in range(len(pieces) - k + 1)
+                       if all(p.level == pieces[i].level for p in pieces[i:i + k])
+                       and pieces[i].first % k ** (pieces[i].level + 1) == 0), None)
+            if at is None:
+                break
+            group = pieces[at:at + k]
+            merged = self._merge([p.key for p in group], [p.text for p in group], leaf, report,
+                                 model=all(p.model for p in group))
+            merged.level, merged.first = group[0].level + 1, group[0].first
+            pieces[at:at + k] = [merged]
+        return pieces
+
+    def _chunk(self, chunk: Sequence[Entry], budget: int, report: SummaryReport) -> _Piece:
+        s, fb = self.summarizer, self.fallback
+        views = [entry.view for entry in chunk]
+        key = chunk_key(s.identity, s.prompt_version, budget, chunk)
+        text = self._obtain(key, lambda: s.summarize(views, budget, self.count), report)
+        if text is not None:
+            return _Piece(0, 0, key, text, self.count(text), True)
+        text = self._deterministic(chunk, budget)
+        return _Piece(0, 0, chunk_key(fb.identity, fb.prompt_version, budget, chunk), text, self.count(text), False)
+
+    def _merge(self, keys: list[str], texts: list[str], budget: int, report: SummaryReport, *, model: bool) -> _Piece:
+        s, fb = self.summarizer, self.fallback
+        report.merges += 1
+        if model:
+            key = merge_key(s.identity, s.prompt_version, budget, keys)
+            text = self._obtain(key, lambda: s.merge(texts, budget, self.count), report)
+            if text is not None:
+                return _Piece(0, 0, key, text, self.count(text), True)
+        # A group with a stand-in member is merged deterministically, under a key of its own, so
+        # that it is redone by the model once every member has its model summary.
+        text = fb.merge(texts, budget, self.count)
+        return _Piece(0, 0, merge_key(fb.identity, fb.prompt_version, budget, keys), text, self.count(text), False)
+
+    def _deterministic(self, chunk: Sequence[Entry], budget: int) -> str:
+        fb = self.fallback
+        key = chunk_key(fb.identity, fb.prompt_version, budget, chunk)
+        text = self.cache.get(key)
+        if text is None:
+            text = fb.summarize([entry.view for entry in chunk], budget, self.count)
+            self.cache.put(key, text, fb.identity)
+        return text
+
+    # --- calling the summarizer ---------------------------------------------------------------------
+
+    def _left(self) -> float | None:
+        return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+
+    def _obtain(self, key: str, make: Callable[[], str], report: SummaryReport) -> str | None:
+        """The summarizer's text for ``key``: cached, or made now; None when it failed or is late."""
         cached = self.cache.get(key)
         if cached is not None:
             report.cache_hits += 1
             return cached
+        if self.should_stop is not None and self.should_stop():
+            raise Cancelled(key)
+        s = self.summarizer
+
+        def job() -> str:
+            text = make()
+            self.cache.put(key, text, s.identity)
+            return text
+
         try:
-            text = s.merge(texts, budget, self.count)
+            ready = getattr(s, "ready", None)
+            if ready is not None:
+                ready()  # a model that keeps failing is left alone, without a thread or a socket
+            text = self.runner.run(key, job, self._left())
+        except Pending:
+            self._failed(report, "timeout", f"{s.identity} did not answer within the turn's time budget; its summary "
+                                             "is used from the next turn on", pending=True)
+            return None
         except SummarizerError as exc:
-            report.fallbacks += 1
-            report.errors.append(str(exc))
-            logger.warning("summary.fallback", summarizer=s.identity, error=str(exc), step="merge")
-            return self.fallback.merge(texts, budget, self.count)
-        self.cache.put(key, text, s.identity)
+            self._failed(report, getattr(exc, "kind", None) or "error", str(exc))
+            return None
+        report.summarized += 1
         return text
+
+    def _failed(self, report: SummaryReport, kind: str, error: str, *, pending: bool = False) -> None:
+        report.fallbacks += 1
+        report.failures[kind] += 1
+        report.pending += pending
+        report.errors.append(error)
+        logger.warning("summary.fallback", summarizer=self.summarizer.identity, kind=kind, error=error)
+
