@@ -55,8 +55,9 @@ def _text_of(content: Any) -> tuple[str, int]:
     texts: list[str] = []
     extra = 0
     for part in content:
-        if isinstance(part, dict) and part.get("type") in TEXT_PARTS:
-            texts.append(str(part.get(TEXT_PARTS[part["type"]], "")))
+        kind = part.get("type") if isinstance(part, dict) else None
+        if isinstance(kind, str) and kind in TEXT_PARTS:  # a str check first: hosts' messages are unchecked
+            texts.append(str(part.get(TEXT_PARTS[kind], "")))
         elif isinstance(part, str):
             texts.append(part)
         else:

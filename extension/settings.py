@@ -11,13 +11,17 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import os
 from pathlib import Path
 from typing import Any, Literal
 
+import structlog
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SecretStr, ValidationError, model_validator
 from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
 from .errors import ConfigError
+
+logger = structlog.get_logger("context_compactor")
 
 DEFAULT_CONTEXT_WINDOW = 8192  # never assume 200k for a model nobody told us about
 
@@ -58,6 +62,15 @@ class Tuning(BaseModel):
     summary_model: SummaryModel | None = Field(default=None, alias="summaryModel")
 
 
+class _Memo(dict):
+    """Settings already chosen per model id; a cache, so never part of equality."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Memo)
+
+    __hash__ = None
+
+
 class _PrefixedEnv(EnvSettingsSource):
     """Environment values from ``CONTEXT_COMPACTOR_<SNAKE_NAME>`` only.
 
@@ -95,13 +108,15 @@ class Settings(BaseSettings):
     max_tool_result_tokens: int = Field(default=4000, ge=64, alias="maxToolResultTokens")
     message_overhead_tokens: int = Field(default=4, ge=0, le=64, alias="messageOverheadTokens")
     summary_model: SummaryModel | None = Field(default=None, alias="summaryModel")
+    # Without summaryModel: summarise with the session model when the host says where it is.
+    summarize_with_session_model: bool = Field(default=False, alias="summarizeWithSessionModel")
     summary_timeout_seconds: float = Field(default=20.0, gt=0, alias="summaryTimeoutSeconds")
     precompact_at: float = Field(default=0.6, gt=0, le=1, alias="precompactAt")
     announce: bool = False
     store_path: str | None = Field(default=None, alias="storePath")
     cache_max_entries: int = Field(default=20000, ge=16, alias="cacheMaxEntries")
     models: dict[str, Tuning] = Field(default_factory=dict)
-    _per_model: dict[str, Settings] = PrivateAttr(default_factory=dict)
+    _per_model: _Memo = PrivateAttr(default_factory=lambda: _Memo())
 
     @classmethod
     def settings_customise_sources(
@@ -131,7 +146,9 @@ class Settings(BaseSettings):
     def for_model(self, model_id: str | None) -> Settings:
         """These settings with every ``models`` override whose glob matches ``model_id`` applied.
 
-        Overrides apply in the order they are written; a later match wins over an earlier one.
+        Overrides apply in the order they are written; a later match wins over an earlier one. A
+        match that would break a rule together with the earlier ones (compactTo below compactAt) is
+        skipped with a warning: this runs on every turn, where nothing may fail.
         """
         if not model_id or not self.models:
             return self
@@ -143,24 +160,25 @@ class Settings(BaseSettings):
         return cached
 
     def _override(self, model_id: str) -> Settings:
-        changes: dict[str, Any] = {}
-        matched: list[str] = []
+        result = self
+        # The result has its overrides applied and none left (so applying them again changes nothing).
+        values = {name: getattr(self, name) for name in type(self).model_fields} | {"models": {}}
         for pattern, tuning in self.models.items():
-            if fnmatch.fnmatchcase(model_id, pattern) or fnmatch.fnmatchcase(
-                model_id.split("/", 1)[-1], pattern
-            ):
-                matched.append(pattern)
-                # Attributes, not model_dump(): a nested summaryModel must stay a SummaryModel.
-                changes.update({name: getattr(tuning, name) for name in type(tuning).model_fields
-                                if getattr(tuning, name) is not None})
-        if not changes:
-            return self
-        values = {name: getattr(self, name) for name in type(self).model_fields}
-        try:
-            # Validated again, so an override cannot break a rule (compactTo below compactAt).
-            return type(self).model_validate({**values, **changes})
-        except ValidationError as exc:
-            raise _explain(exc, f"models[{', '.join(map(repr, matched))}] for {model_id}") from None
+            if not (fnmatch.fnmatchcase(model_id, pattern) or fnmatch.fnmatchcase(model_id.split("/", 1)[-1], pattern)):
+                continue
+            # Attributes, not model_dump(): a nested summaryModel must stay a SummaryModel.
+            changes = {name: getattr(tuning, name) for name in type(tuning).model_fields
+                       if getattr(tuning, name) is not None}
+            try:
+                # Validated again, so overrides cannot break a rule together (compactTo below compactAt).
+                result = type(self).model_validate({**values, **changes})
+            except ValidationError as exc:
+                # Settings are read on every turn, by callers that must not fail: skip, say why.
+                logger.warning("settings.override_skipped", model=model_id, pattern=pattern,
+                               error=str(_explain(exc, f"models[{pattern!r}]")))
+                continue
+            values.update(changes)
+        return result
 
 
 def _explain(error: ValidationError, source: str) -> ConfigError:
@@ -169,6 +187,8 @@ def _explain(error: ValidationError, source: str) -> ConfigError:
     message = first["msg"]
     if first["type"] == "extra_forbidden":
         message = "unknown option (check its spelling against the README's configuration table)"
+    elif first["type"] == "value_error" and "error" in first.get("ctx", {}):
+        message = str(first["ctx"]["error"])  # our own rule's words, without pydantic's "Value error, "
     return ConfigError(f"{source}: {key}: {message}", key=key)
 
 
@@ -204,4 +224,8 @@ def load_settings(
     try:
         return Settings(**values)
     except ValidationError as exc:
+        field = str(exc.errors()[0]["loc"][0]) if exc.errors()[0]["loc"] else ""
+        variable = f"CONTEXT_COMPACTOR_{field.upper()}"
+        if field and field not in values and any(name.upper() == variable for name in os.environ):
+            source = f"environment variable {variable}"  # the bad value came from there, not the file
         raise _explain(exc, source) from None

@@ -107,7 +107,7 @@ class Store:
         try:
             db.execute("PRAGMA busy_timeout=30000")
             if self.path != ":memory:":
-                db.execute("PRAGMA journal_mode=WAL")
+                _enable_wal(db)
             db.execute("PRAGMA synchronous=NORMAL")
             ok = db.execute("PRAGMA quick_check").fetchone()
             if not ok or ok[0] != "ok":
@@ -227,18 +227,37 @@ class Store:
         """Archived messages of a session, oldest first (optionally those whose digest starts so)."""
         query = "SELECT digest, role, message FROM archive WHERE session_key = ?"
         args: list[Any] = [session_key]
-        if digest_prefix:
-            query += " AND digest LIKE ?"
-            args.append(digest_prefix.replace("%", "") + "%")
+        if digest_prefix:  # a literal prefix: LIKE would read '_' and '%' as wildcards
+            query += " AND substr(digest, 1, length(?)) = ?"
+            args += [digest_prefix, digest_prefix]
         with self._lock:
             rows = self._db.execute(query + " ORDER BY id", args).fetchall()
         return [{"digest": d, "role": r, "message": json.loads(m)} for d, r, m in rows]
 
 
+def _enable_wal(db: sqlite3.Connection, patience: float = 30.0) -> None:
+    """Switch to WAL, waiting out other processes that open the same new file at the same moment.
+
+    Changing the journal mode needs an exclusive lock, and SQLite answers "database is locked"
+    at once, without its busy handler, while another connection is doing the same; so retry.
+    """
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if _damaged(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 # Errors that say nothing about the file itself: setting the store aside would not help, and for a
 # database that another process holds (busy, locked) it would pull a live file from under it.
-_TRANSIENT = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_NOMEM, sqlite3.SQLITE_INTERRUPT,
-              sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL}
+# SQLite's primary result codes BUSY, LOCKED, NOMEM, INTERRUPT, IOERR, FULL (numbers: the sqlite3
+# module names them only from Python 3.11).
+_TRANSIENT = {5, 6, 7, 9, 10, 13}
 _TRANSIENT_WORDS = ("locked", "busy", "disk i/o", "out of memory", "disk is full", "interrupted")
 
 

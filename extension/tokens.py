@@ -67,8 +67,11 @@ _load_lock = threading.Lock()
 class Counter(Protocol):
     """Turns text into units; ``tokens = ceil(units / ratio)``."""
 
-    name: str
-    ratio: float
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def ratio(self) -> float: ...
 
     def units(self, text: str) -> int: ...
 

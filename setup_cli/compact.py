@@ -70,7 +70,8 @@ def conversation(data: Any, name: str = "input") -> tuple[list[dict[str, Any]], 
     if isinstance(data, dict):
         if "messages" not in data:
             raise InputError('an object input needs a "messages" list (or give a plain list of messages)', where=name)
-        tools = data.get("tools") or []
+        tools = data.get("tools")
+        tools = [] if tools is None else tools
         if not isinstance(tools, list):
             raise InputError(f"tools must be a list, not {type(tools).__name__}", where=f"{name}: tools")
         return validate_messages(data["messages"], where=f"{name}: messages"), tools
@@ -164,7 +165,9 @@ def _write(text: str, output: str | None) -> None:
             sys.stdout.write(text)
         else:
             sys.stdout.flush()
-            stream.write(data)
+            rest = memoryview(data)
+            while rest:  # a pipe may take part of a large write; a closed one then raises BrokenPipeError
+                rest = rest[stream.write(rest):]
         sys.stdout.flush()
         return
     target = Path(output)
