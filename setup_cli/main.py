@@ -20,6 +20,9 @@ from context_compactor import __version__
 from context_compactor.errors import CompactorError, ConfigError, InputError
 
 from . import compact as compact_cmd
+from . import doctor as doctor_cmd
+from . import serve as serve_cmd
+from . import setup as setup_cmd
 
 EPILOG = """\
 Input is a JSON list of OpenAI chat messages, or {"messages": [...], "tools": [...]}; "-" reads stdin.
@@ -70,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Measure a conversation and report what compaction would do (writes nothing).")
     _common(s)
     s.set_defaults(run=compact_cmd.run_stats)
+    serve_cmd.add_parser(sub)
+    setup_cmd.add_parsers(sub)
+    doctor_cmd.add_parser(sub)
     return parser
 
 

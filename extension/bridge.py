@@ -1,0 +1,376 @@
+"""``python -m context_compactor.bridge``: the Python side of the OpenClaw context engine.
+
+The plugin OpenClaw loads (``openclaw/index.js``) starts one bridge per gateway process and talks
+to it over stdin/stdout, one JSON object per line::
+
+    plugin -> bridge   {"id": 7, "method": "assemble", "params": {...}}
+    bridge -> plugin   {"id": 7, "result": {...}}   or   {"id": 7, "error": {"message": "..."}}
+    bridge -> plugin   {"call": 3, "method": "llm.complete", "params": {...}}   (a summary from the
+    plugin -> bridge   {"reply": 3, "result": {"text": ...}}                     session model)
+
+Methods: ``configure`` (the plugin's config; answered before anything else is read),
+``assemble``, ``commit``, ``command``, ``compact``, ``ping``. The bridge runs the same hooks as
+every other host, through :func:`get_plugin_manager` and a :class:`Runtime`: no second engine.
+stdout carries protocol lines only (fd 1 is pointed at stderr, so a stray print cannot break the
+protocol); logs go to stderr, which the plugin copies into the gateway's log.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import IO, Any
+
+import structlog
+
+from .errors import CompactorError, SummarizerError
+from .hookspecs import (
+    AfterTurnEvent,
+    BeforeAgentStartEvent,
+    HookContext,
+    ModelInfo,
+    Usage,
+)
+from .messages import View
+from .openclaw_adapter import Converted, message_to_openai, restore, to_openai
+from .plugins import commands, get_plugin_manager
+from .runtime import Runtime
+from .settings import load_settings
+
+logger = structlog.get_logger("context_compactor")
+
+STICKY_BUDGET = 0.10  # a session's window follows OpenClaw's budget only when it moves by more than this
+READ_TOKENS = 24_000  # material one summary request may carry (OpenClaw does not say the model's window here)
+_deadline = threading.local()
+_serving = threading.local()  # the id of the request this thread answers, sent along with our calls
+
+
+class HostError(CompactorError):
+    """The plugin answered a call from the bridge with an error, or not in time."""
+
+
+class Channel:
+    """JSON lines over a pair of streams: answers requests, and calls back into the plugin."""
+
+    def __init__(self, reader: IO[bytes], writer: IO[str]) -> None:
+        self.reader, self.writer = reader, writer
+        self._write_lock = threading.Lock()
+        self._calls: dict[int, Future[Any]] = {}
+        self._next = 0
+        self._calls_lock = threading.Lock()
+
+    def send(self, obj: dict[str, Any]) -> None:
+        line = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+        with self._write_lock:
+            self.writer.write(line + "\n")
+            self.writer.flush()
+
+    def call(self, method: str, params: dict[str, Any], timeout: float) -> Any:
+        """Ask the plugin to do something (``llm.complete``); raises HostError on error or timeout."""
+        future: Future[Any] = Future()
+        with self._calls_lock:
+            self._next += 1
+            number = self._next
+            self._calls[number] = future
+        try:
+            self.send({"call": number, "for": getattr(_serving, "id", None), "method": method, "params": params})
+            return future.result(timeout=max(0.0, timeout))
+        except FutureTimeout:
+            raise HostError(f"{method}: no answer from the plugin within {timeout:.1f} s") from None
+        finally:
+            with self._calls_lock:
+                self._calls.pop(number, None)
+
+    def messages(self) -> Iterator[dict[str, Any]]:
+        """Requests from the plugin, until it closes our stdin; replies to our calls are routed here."""
+        for raw in self.reader:
+            try:
+                obj = json.loads(raw)
+            except ValueError:
+                logger.warning("bridge.bad_line", line=raw[:200].decode("utf-8", "replace"))
+                continue
+            if not isinstance(obj, dict):
+                continue
+            if "reply" in obj:
+                with self._calls_lock:
+                    future = self._calls.get(obj["reply"])
+                if future is not None and not future.done():
+                    if obj.get("error"):
+                        future.set_exception(HostError(str((obj["error"] or {}).get("message", obj["error"]))))
+                    else:
+                        future.set_result(obj.get("result"))
+                continue
+            yield obj
+
+
+@contextmanager
+def time_budget(seconds: float) -> Iterator[None]:
+    """Summaries started in this thread inside the block share ``seconds`` of model time."""
+    _deadline.at = time.monotonic() + seconds
+    try:
+        yield
+    finally:
+        _deadline.at = None
+
+
+class HostSummarizer:
+    """Summaries from the session model, through OpenClaw's ``llm.complete`` (no key or URL needed).
+
+    The prompts and the checks of the answer are those of the HTTP summarizer
+    (:mod:`context_compactor.summarizer.prompts`, :mod:`~context_compactor.summarizer.output`).
+    """
+
+    def __init__(self, channel: Channel, identity: str) -> None:
+        from context_compactor.summarizer import prompts
+
+        self.channel, self.identity = channel, identity
+        self.prompt_version = prompts.PROMPT_VERSION
+
+    def summarize(self, messages: Sequence[View], budget: int, count: Callable[[str], int]) -> str:
+        from context_compactor.summarizer import prompts
+
+        return self._ask(prompts.chunk_messages(messages, budget, READ_TOKENS, count), budget, count)
+
+    def merge(self, summaries: Sequence[str], budget: int, count: Callable[[str], int]) -> str:
+        from context_compactor.summarizer import prompts
+
+        return self._ask(prompts.merge_messages(summaries, budget), budget, count)
+
+    def _ask(self, request: list[dict[str, str]], budget: int, count: Callable[[str], int]) -> str:
+        from context_compactor.summarizer.output import check
+
+        at = getattr(_deadline, "at", None)
+        remaining = (at - time.monotonic()) if at else 60.0
+        if remaining < 0.5:
+            raise SummarizerError("the summary time budget is spent", summarizer=self.identity)
+        system = "\n\n".join(m["content"] for m in request if m["role"] == "system")
+        params = {"systemPrompt": system, "messages": [m for m in request if m["role"] != "system"],
+                  "maxTokens": int(budget * 1.5) + 32, "purpose": "context-compactor.summary"}
+        try:
+            result = self.channel.call("llm.complete", params, timeout=remaining)
+        except HostError as exc:
+            raise SummarizerError(str(exc), summarizer=self.identity) from None
+        return check(str((result or {}).get("text") or ""), truncated=False, budget=budget, count=count,
+                     summarizer=self.identity)
+
+
+@dataclass
+class Turn:
+    """What one assemble saw and sent, for the commit that follows it."""
+
+    conv: Converted
+    sent: list[Any]
+    model: ModelInfo
+    budget: int | None
+    reserve: int | None
+
+
+class Bridge:
+    """The methods the plugin calls. Any exception becomes an error reply (the plugin fails open)."""
+
+    def __init__(self, channel: Channel) -> None:
+        self.channel = channel
+        self.pm = get_plugin_manager()
+        self.commands = commands(self.pm)
+        self.runtime: Runtime | None = None
+        self.turns: OrderedDict[str, Turn] = OrderedDict()
+        self.committed: OrderedDict[str, None] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def configure(self, params: dict[str, Any]) -> dict[str, Any]:
+        settings = load_settings(overrides=dict(params.get("config") or {}))
+        summarizer = None
+        if params.get("llm") and settings.summary_model is None:
+            summarizer = HostSummarizer(self.channel, f"openclaw-llm:{params.get('model') or 'session'}")
+        old, self.runtime = self.runtime, Runtime(settings, summarizer=summarizer)
+        if old is not None:
+            old.close()
+        identity = self.runtime.summarizer.identity
+        logger.info("bridge.configured", summarizer=identity, store=self.runtime.store.path)
+        return {"ok": True, "summarizer": identity, "commands": sorted(self.commands)}
+
+    def _rt(self) -> Runtime:
+        if self.runtime is None:
+            self.configure({})
+        assert self.runtime is not None
+        return self.runtime
+
+    def _model(self, key: str, params: dict[str, Any]) -> ModelInfo:
+        """The model, with OpenClaw's prompt budget for this turn as its window.
+
+        OpenClaw's budget moves by a few tokens from turn to turn (its estimate of the system
+        prompt changes); a window that moved would make the engine re-plan every turn and lose
+        the byte-stable prefix. So a session keeps its budget until it changes by more than 10%.
+        """
+        model_id, budget = str(params.get("model") or "unknown"), _positive(params.get("tokenBudget"))
+        turn = self.turns.get(key)
+        kept = turn.model.context_window if turn is not None and turn.model.id == model_id else None
+        if budget and kept and abs(budget - kept) <= kept * STICKY_BUDGET:
+            budget = kept
+        elif budget != kept:
+            logger.info("bridge.budget", session=key, model=model_id, budget=budget, was=kept)
+        return ModelInfo(id=model_id, context_window=budget)
+
+    def assemble(self, params: dict[str, Any]) -> dict[str, Any]:
+        runtime, key = self._rt(), str(params.get("sessionKey") or params.get("sessionId") or "default")
+        host = params.get("messages") or []
+        before = self.turns.get(key)
+        conv = to_openai(host, str(params.get("prompt") or ""), before.conv.messages if before else ())
+        model = self._model(key, params)
+        ctx = HookContext(session_key=key, runtime=runtime, model=model)
+        event = BeforeAgentStartEvent(messages=conv.messages, model=model)
+        with time_budget(runtime.settings_for(model).summary_timeout_seconds):
+            result = self.pm.hook.before_agent_start(event=event, ctx=ctx)
+        sent = result.messages if result is not None and result.messages is not None else conv.messages
+        self._remember(key, Turn(conv, sent, model, _positive(params.get("tokenBudget")),
+                                 _positive(params.get("reserveTokens"))))
+        last = runtime.session(key).last
+        prompt_tokens = len(str(params.get("prompt") or "")) // 4
+        reply: dict[str, Any] = {"messages": None, "notices": list(result.notices) if result else [],
+                                 "stats": dict(result.stats) if result else {},
+                                 "estimatedTokens": max(0, int(last.get("sent_tokens", 0)) - prompt_tokens)}
+        if result is not None and result.messages is not None:
+            reply["messages"] = restore(result.messages, conv, host)
+        return reply
+
+    def _remember(self, key: str, turn: Turn) -> None:
+        with self.lock:
+            self.turns[key] = turn
+            self.turns.move_to_end(key)
+            while len(self.turns) > 256:
+                self.turns.popitem(last=False)
+
+    def commit(self, params: dict[str, Any]) -> dict[str, Any]:
+        """A finished turn: feed ``after_turn`` with what was sent, the reply and the usage."""
+        runtime, key = self._rt(), str(params.get("sessionKey") or params.get("sessionId") or "default")
+        advancement = str(params.get("advancementKey") or "")
+        with self.lock:
+            if advancement and advancement in self.committed:
+                return {"status": "duplicate"}
+            if advancement:
+                self.committed[advancement] = None
+                while len(self.committed) > 4096:
+                    self.committed.popitem(last=False)
+        rows = [m for m in params.get("messages") or [] if isinstance(m, dict)]
+        turn = self.turns.get(key)
+        final = rows[-1] if rows and rows[-1].get("role") == "assistant" else None
+        middle = [message_to_openai(m)[0] for m in rows[1:-1 if final else None]]
+        sent = ([*turn.sent] if turn else [message_to_openai(m)[0] for m in rows[:1]]) + middle
+        model = turn.model if turn else ModelInfo(id=str(params.get("model") or "unknown"))
+        event = AfterTurnEvent(messages=sent, model=model, reply=message_to_openai(final)[0] if final else None,
+                               usage=self._usage(final, turn, _positive(params.get("contextWindow"))),
+                               error=str(final.get("errorMessage")) if final and final.get("errorMessage") else None)
+        self.pm.hook.after_turn(event=event, ctx=HookContext(session_key=key, runtime=runtime, model=model))
+        return {"status": "committed"}
+
+    @staticmethod
+    def _usage(final: dict[str, Any] | None, turn: Turn | None, window: int | None) -> Usage | None:
+        """The provider's prompt tokens for the history part alone, when that can be worked out.
+
+        The provider counts the system prompt and tool schemas too, which the engine never sees;
+        OpenClaw's budget nets them out (window - output reserve - fixed part = budget), so the
+        same difference is taken off the report. Without those figures no sample is given:
+        calibrating on the whole prompt would make every later estimate too high.
+        """
+        usage = (final or {}).get("usage") or {}
+        reported, output = _positive(usage.get("input")), _positive(usage.get("output"))
+        if not reported or turn is None or not (window and turn.budget and turn.reserve):
+            return Usage(prompt_tokens=None, completion_tokens=output) if output else None
+        fixed = window - turn.reserve - turn.budget
+        history = reported - fixed if fixed > 0 else None
+        return Usage(prompt_tokens=history if history and history > 0 else None, completion_tokens=output)
+
+    def _ctx(self, params: dict[str, Any]) -> HookContext:
+        key = str(params.get("sessionKey") or params.get("sessionId") or "default")
+        turn = self.turns.get(key)
+        return HookContext(session_key=key, runtime=self._rt(), model=turn.model if turn else ModelInfo())
+
+    def command(self, params: dict[str, Any]) -> dict[str, Any]:
+        name = str(params.get("name") or "").lstrip("/")
+        found = self.commands.get(name)
+        if found is None:
+            return {"text": f"context-compactor: no command /{name} (known: {', '.join(sorted(self.commands))})"}
+        ctx = self._ctx(params)
+        with time_budget(ctx.runtime.settings_for(ctx.model).summary_timeout_seconds):
+            text = found.handler(str(params.get("args") or "") if found.accepts_args else "", ctx)
+        return {"text": text}
+
+    def compact(self, params: dict[str, Any]) -> dict[str, Any]:
+        """A forced compaction (OpenClaw's ``/compact``, or its overflow recovery): ``/compact-now``."""
+        ctx = self._ctx(params)
+        text = self.command({**params, "name": "compact-now", "args": ""})["text"]
+        last = ctx.runtime.session(ctx.session_key).last
+        done = bool(last.get("compacted")) and "nothing compacted" not in text and "will be compacted" not in text
+        return {"compacted": done, "reason": text, "tokensBefore": last.get("tokens"),
+                "tokensAfter": last.get("sent_tokens")}
+
+    def handle(self, request: dict[str, Any]) -> None:
+        number, method = request.get("id"), str(request.get("method") or "")
+        _serving.id = number
+        handler = {"configure": self.configure, "assemble": self.assemble, "commit": self.commit,
+                   "command": self.command, "compact": self.compact, "ping": lambda p: {"pong": True}}.get(method)
+        try:
+            if handler is None:
+                raise CompactorError(f"unknown method {method!r}")
+            result = handler(dict(request.get("params") or {}))
+        except Exception as exc:  # noqa: BLE001 - every failure becomes an error reply: the plugin fails open
+            logger.warning("bridge.failed", method=method, error=f"{type(exc).__name__}: {exc}")
+            self.channel.send({"id": number, "error": {"message": f"{type(exc).__name__}: {exc}"}})
+            return
+        self.channel.send({"id": number, "result": result})
+
+    def close(self) -> None:
+        if self.runtime is not None:
+            self.runtime.close()
+
+
+def _positive(value: Any) -> int | None:
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
+
+
+def serve(reader: IO[bytes], writer: IO[str], workers: int = 8) -> None:
+    """Answer requests until ``reader`` ends; ``configure`` and ``ping`` are answered in order."""
+    channel = Channel(reader, writer)
+    bridge = Bridge(channel)
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bridge")
+    try:
+        for request in channel.messages():
+            if request.get("method") in ("configure", "ping"):
+                bridge.handle(request)
+            else:
+                pool.submit(bridge.handle, request)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=False)
+        bridge.close()
+
+
+def main() -> int:
+    import logging
+
+    protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    os.dup2(2, 1)  # anything printed by accident lands in the log, not in the protocol
+    level = logging.DEBUG if os.environ.get("CONTEXT_COMPACTOR_DEBUG") else logging.INFO
+    structlog.configure(
+        processors=[structlog.processors.add_log_level, structlog.dev.ConsoleRenderer(colors=False)],
+        wrapper_class=structlog.make_filtering_bound_logger(level),
+        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
+    )
+    logger.info("bridge.started", pid=os.getpid(), python=sys.executable)
+    try:
+        serve(sys.stdin.buffer, protocol)
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

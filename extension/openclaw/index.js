@@ -1,0 +1,325 @@
+// context-compactor for OpenClaw: a context engine whose assemble() hands the session's history to
+// the Python engine (`python -m context_compactor.bridge`, one long-lived child per gateway process,
+// JSON lines over stdio) and returns what it decides: OpenClaw's own message objects for what is
+// kept, plus one summary message. The transcript itself is never changed.
+//
+// Fail open: if the child cannot start, dies twice, answers with an error or not in time, the
+// history goes to the model unchanged and the gateway log says why.
+//
+// OpenClaw 2026.9.6 imports this module several times per process and builds a new engine object
+// per turn, so the child and all state live on globalThis. It calls commitTurn (not ingest or
+// afterTurn) once per turn; afterTurn is kept for harness hosts. Installed by
+// `context-compactor setup`, which records the Python interpreter in .context-compactor.json.
+import { AsyncLocalStorage } from "node:async_hooks";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const ID = "context-compactor";
+const VERSION = "0.1.0";
+// The commands the Python side provides (its register_commands hook); a test keeps the two in step.
+const COMMANDS = [
+  { name: "compact-now", acceptsArgs: true,
+    description: "Compact this conversation now (optional note: what the summary should focus on)" },
+  { name: "context-stats", acceptsArgs: false,
+    description: "Show how full the context window is and what compaction has done" },
+];
+const MAX_STARTS = 2; // the first start and one restart
+const RECENT_KEYS = 4096;
+
+const G = (globalThis.__contextCompactor ??= {
+  child: null, starts: 0, dead: null, nextId: 1, pending: new Map(), committed: new Set(),
+  api: null, configJson: null, warning: null, exitHooked: false,
+});
+
+function log() {
+  const l = G.api?.logger;
+  return {
+    info: (m) => (l?.info ?? console.log).call(l, `[${ID}] ${m}`),
+    warn: (m) => (l?.warn ?? console.warn).call(l, `[${ID}] ${m}`),
+  };
+}
+
+function warn(message) {
+  G.warning = message;
+  log().warn(`${message}; the history is sent unchanged`);
+}
+
+function python() {
+  if (process.env.CONTEXT_COMPACTOR_PYTHON) return process.env.CONTEXT_COMPACTOR_PYTHON;
+  try {
+    const marker = JSON.parse(readFileSync(fileURLToPath(new URL("./.context-compactor.json", import.meta.url)), "utf8"));
+    if (typeof marker.python === "string" && marker.python) return marker.python;
+  } catch {}
+  return "python3";
+}
+
+function pluginConfig() {
+  const cfg = G.api?.pluginConfig;
+  return cfg && typeof cfg === "object" ? cfg : {};
+}
+
+function seconds(name, fallback) {
+  const v = pluginConfig()[name];
+  return typeof v === "number" && v > 0 ? v : fallback;
+}
+
+function defaultModel() {
+  const m = G.api?.config?.agents?.defaults?.model;
+  return typeof m === "string" ? m : typeof m?.primary === "string" ? m.primary : null;
+}
+
+function configureParams() {
+  return { config: pluginConfig(), llm: typeof G.api?.runtime?.llm?.complete === "function", model: defaultModel() };
+}
+
+function send(obj) {
+  try {
+    G.child?.stdin.write(JSON.stringify(obj) + "\n");
+  } catch (e) {
+    log().warn(`cannot write to the Python bridge: ${e?.message}`);
+  }
+}
+
+async function answerCall(msg) {
+  // The bridge asks for a summary from the session model, while it serves request msg.for. The call
+  // must run in that request's async context: OpenClaw scopes its work per turn, and the context of
+  // the child's stdout is the turn that started the child, long closed.
+  const within = G.pending.get(msg.for)?.within ?? [...G.pending.values()].at(-1)?.within ?? ((f) => f());
+  try {
+    if (msg.method !== "llm.complete" || typeof G.api?.runtime?.llm?.complete !== "function") {
+      throw new Error(`${msg.method} is not available here`);
+    }
+    const p = msg.params ?? {};
+    const llm = G.api.runtime.llm;
+    const r = await within(() => llm.complete({
+      messages: p.messages, systemPrompt: p.systemPrompt, maxTokens: p.maxTokens, purpose: p.purpose,
+    }));
+    send({ reply: msg.call, result: { text: r?.text ?? "", usage: r?.usage ?? null } });
+  } catch (e) {
+    send({ reply: msg.call, error: { message: String(e?.message ?? e) } });
+  }
+}
+
+function onLine(line) {
+  let msg;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    log().warn(`unreadable line from the Python bridge: ${line.slice(0, 200)}`);
+    return;
+  }
+  if (msg && msg.call !== undefined) return void answerCall(msg);
+  const waiter = G.pending.get(msg?.id);
+  if (!waiter) return; // an answer that came after its timeout
+  G.pending.delete(msg.id);
+  clearTimeout(waiter.timer);
+  if (msg.error) waiter.reject(new Error(msg.error.message ?? "bridge error"));
+  else waiter.resolve(msg.result);
+}
+
+function failPending(reason) {
+  for (const [id, waiter] of G.pending) {
+    clearTimeout(waiter.timer);
+    waiter.reject(new Error(reason));
+    G.pending.delete(id);
+  }
+}
+
+function start() {
+  G.starts += 1;
+  const exe = python();
+  const child = spawn(exe, ["-m", "context_compactor.bridge"], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, PYTHONIOENCODING: "utf-8" },
+  });
+  G.child = child;
+  child.stdin.on("error", () => {}); // EPIPE when the child died: handled by "exit"
+  createInterface({ input: child.stdout }).on("line", onLine);
+  createInterface({ input: child.stderr }).on("line", (line) => log().info(line));
+  const gone = (why) => {
+    if (G.child !== child) return;
+    G.child = null;
+    G.configJson = null;
+    failPending(`the Python bridge stopped (${why})`);
+    if (G.starts >= MAX_STARTS) {
+      G.dead = `the Python bridge (${exe} -m context_compactor.bridge) stopped twice (${why}); ` +
+        "run `context-compactor doctor`, then restart the gateway";
+      warn(G.dead);
+    } else {
+      log().warn(`the Python bridge stopped (${why}); it is restarted on the next call`);
+    }
+  };
+  child.on("error", (e) => gone(e?.code === "ENOENT" ? `no interpreter at ${exe}` : String(e?.message ?? e)));
+  child.on("exit", (code, signal) => gone(signal ? `signal ${signal}` : `exit code ${code}`));
+  child.unref();
+  for (const s of [child.stdin, child.stdout, child.stderr]) s?.unref?.();
+  if (!G.exitHooked) {
+    G.exitHooked = true;
+    process.once("exit", () => G.child?.kill());
+  }
+  log().info(`started the Python bridge: ${exe} -m context_compactor.bridge (pid ${child.pid})`);
+}
+
+function rawRequest(method, params, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    const id = G.nextId++;
+    const timer = setTimeout(() => {
+      G.pending.delete(id);
+      reject(new Error(`${method}: no answer from the Python bridge within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
+    const within = typeof AsyncLocalStorage.snapshot === "function" ? AsyncLocalStorage.snapshot() : null;
+    G.pending.set(id, { resolve, reject, timer, within });
+    send({ id, method, params });
+  });
+}
+
+// One call to the bridge: starts (or restarts, once) the child, configures it, then asks.
+async function request(method, params, timeoutMs) {
+  if (G.dead) throw new Error(G.dead);
+  if (!G.child) start();
+  const configJson = JSON.stringify(configureParams());
+  if (G.configJson !== configJson) {
+    G.configJson = configJson;
+    await rawRequest("configure", JSON.parse(configJson), 30000).catch((e) => {
+      G.configJson = null;
+      throw e;
+    });
+  }
+  return rawRequest(method, params, timeoutMs);
+}
+
+function estimate(messages) {
+  let chars = 0;
+  for (const m of messages ?? []) chars += JSON.stringify(m?.content ?? m?.summary ?? "").length;
+  return Math.ceil(chars / 4);
+}
+
+function sessionKey(p) {
+  return p?.sessionKey ?? p?.sessionId ?? "default";
+}
+
+function remember(key) {
+  G.committed.add(key);
+  if (G.committed.size > RECENT_KEYS) G.committed.delete(G.committed.values().next().value);
+}
+
+function makeEngine() {
+  const summarySeconds = () => seconds("summaryTimeoutSeconds", 20);
+  return {
+    info: {
+      id: ID, name: "Context Compactor", version: VERSION,
+      ownsCompaction: false, // OpenClaw's own overflow recovery stays as a safety net
+      transcriptSemantics: {
+        currentTurnFence: "before-current-turn-entry-v1",
+        turnAdvancementIdempotency: "atomic-idempotent-v1",
+      },
+    },
+    async ingest() {
+      return { ingested: true };
+    },
+    async ingestBatch(p) {
+      return { ingestedCount: p?.messages?.length ?? 0 };
+    },
+    async assemble(params) {
+      const messages = params?.messages ?? [];
+      const unchanged = { messages, estimatedTokens: estimate(messages) };
+      try {
+        const rs = params?.runtimeSettings ?? {};
+        const provider = rs.model?.provider;
+        const model = params?.model ? (provider ? `${provider}/${params.model}` : String(params.model)) : "unknown";
+        const r = await request("assemble", {
+          sessionKey: sessionKey(params), sessionId: params?.sessionId, messages, prompt: params?.prompt ?? "",
+          tokenBudget: params?.tokenBudget, model, reserveTokens: rs.limits?.maxOutputTokens ?? null,
+        }, (summarySeconds() + 10) * 1000);
+        for (const n of r?.notices ?? []) log().info(n);
+        if (!Array.isArray(r?.messages)) return { messages, estimatedTokens: r?.estimatedTokens ?? unchanged.estimatedTokens };
+        const out = r.messages.map((item) => (typeof item === "number" ? messages[item] : item));
+        if (out.some((m) => !m || typeof m !== "object")) throw new Error("the bridge named a message that is not there");
+        return { messages: out, estimatedTokens: r.estimatedTokens ?? estimate(out) };
+      } catch (e) {
+        warn(`assemble failed: ${e?.message ?? e}`);
+        return unchanged;
+      }
+    },
+    async commitTurn(params) {
+      const key = params?.advancementKey;
+      if (key && G.committed.has(key)) return { status: "duplicate" };
+      if (key) remember(key);
+      try {
+        const rc = params?.runtimeContext ?? {};
+        await request("commit", {
+          sessionKey: sessionKey(params), advancementKey: key, messages: params?.messages ?? [],
+          contextWindow: rc.modelContextWindow ?? null,
+          model: rc.provider && rc.modelId ? `${rc.provider}/${rc.modelId}` : rc.modelId ?? null,
+        }, 15000);
+      } catch (e) {
+        log().warn(`commitTurn: ${e?.message ?? e} (usage of this turn not recorded)`);
+      }
+      return { status: "committed" };
+    },
+    async afterTurn(params) {
+      // Harness hosts call this instead of commitTurn: the new messages start at prePromptMessageCount.
+      try {
+        const all = params?.messages ?? [];
+        await request("commit", {
+          sessionKey: sessionKey(params), messages: all.slice(params?.prePromptMessageCount ?? 0),
+        }, 15000);
+      } catch (e) {
+        log().warn(`afterTurn: ${e?.message ?? e}`);
+      }
+    },
+    async compact(params) {
+      const trigger = params?.runtimeContext?.trigger ?? (params?.compactionTarget === "budget" ? "budget" : "manual");
+      let r = null;
+      try {
+        r = await request("compact", { sessionKey: sessionKey(params), trigger }, (summarySeconds() + 15) * 1000);
+      } catch (e) {
+        warn(`compact failed: ${e?.message ?? e}`);
+      }
+      if (r?.compacted || trigger === "manual") {
+        return {
+          ok: true, compacted: !!r?.compacted, reason: r?.reason ?? G.warning ?? undefined,
+          result: r?.compacted ? { tokensBefore: r.tokensBefore ?? 0, tokensAfter: r.tokensAfter ?? undefined } : undefined,
+        };
+      }
+      // Ours could not make room, and OpenClaw itself asked (budget or overflow): its own compaction is the safety net.
+      try {
+        const sdk = await import("openclaw/plugin-sdk/core");
+        return await sdk.delegateCompactionToRuntime(params);
+      } catch (e) {
+        return { ok: false, compacted: false, reason: `context-compactor could not compact: ${e?.message ?? e}` };
+      }
+    },
+    async dispose() {}, // one engine object per turn; the child lives on in globalThis
+  };
+}
+
+function registerCommand(api, spec) {
+  api.registerCommand({
+    name: spec.name, description: spec.description, acceptsArgs: spec.acceptsArgs,
+    async handler(ctx) {
+      try {
+        const r = await request("command", { name: spec.name, args: ctx?.args ?? "", sessionKey: sessionKey(ctx) },
+          (seconds("summaryTimeoutSeconds", 20) + 15) * 1000);
+        return { text: r?.text ?? "context-compactor: no answer" };
+      } catch (e) {
+        warn(`/${spec.name} failed: ${e?.message ?? e}`);
+        return { text: `context-compactor is not working: ${e?.message ?? e}. The history is sent to the model unchanged; see the gateway log, or run \`context-compactor doctor\`.` };
+      }
+    },
+  });
+}
+
+export default {
+  id: ID,
+  name: "Context Compactor",
+  description: "Keeps long conversations inside the model's context window; the transcript is never changed.",
+  register(api) {
+    // Discovery-time imports get a thinner api; the gateway's own ("full") registration wins.
+    if (!G.api || api.registrationMode === "full" || G.api.registrationMode !== "full") G.api = api;
+    api.registerContextEngine(ID, () => makeEngine());
+    for (const spec of COMMANDS) registerCommand(api, spec);
+  },
+};

@@ -1,0 +1,276 @@
+"""OpenClaw's message format <-> the OpenAI chat dicts the hooks read, and back again by index.
+
+OpenClaw hands a context engine its transcript rows (observed on 2026.9.6):
+
+    user        {role, content: str | [{type: "text", text} | {type: "image", data, mimeType}], timestamp}
+    assistant   {role, content: [{type: "text"} | {type: "thinking"} | {type: "toolCall", id, name,
+                 arguments: {...}}], usage: {input, output, ...}, stopReason, provider, model, ...}
+    toolResult  {role, toolCallId, toolName, content: [{type: "text", text}], details, isError}
+    others      compactionSummary {summary}, branchSummary, custom, bashExecution: passed through
+
+:func:`to_openai` converts them (skipping the rows of our own chat commands, which must never
+reach a summary) and remembers where each came from. :func:`restore` turns the projection the
+hooks return into a *recipe* for the host: an ``int`` is "your own message at this index,
+unchanged"; a dict is a new message in OpenClaw's format (the summary, a stubbed tool result, a
+shortened message). Kept messages therefore go back as the host's very own objects.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import InputError
+
+Message = dict[str, Any]
+Recipe = list[int | Message]
+
+OUR_COMMANDS = ("context-stats", "compact-now")
+SUMMARY_PREFIX = "[context-compactor: summary of"  # how the engine's compacted block opens
+CURRENT = -1  # origin of the current user turn (the host appends it itself)
+
+
+@dataclass
+class Converted:
+    """OpenAI dicts for the hooks, and for each the index of the host message it stands for."""
+
+    messages: list[Message] = field(default_factory=list)
+    origin: list[int] = field(default_factory=list)
+    parts: dict[int, list[Any]] = field(default_factory=dict)  # converted index -> host content blocks
+
+    def add(self, message: Message, origin: int, blocks: list[Any] | None = None) -> None:
+        if blocks is not None:
+            self.parts[len(self.messages)] = blocks
+        self.messages.append(message)
+        self.origin.append(origin)
+
+
+def text_of(content: Any) -> str:
+    """The text of an OpenClaw content value (a string or a list of blocks)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text")
+    return ""
+
+
+def is_our_command(message: Any) -> bool:
+    """A user row that only runs our chat commands, or a reply the gateway injected for a command."""
+    if not isinstance(message, dict):
+        return False
+    if message.get("role") == "assistant" and message.get("model") == "gateway-injected":
+        return True
+    if message.get("role") != "user":
+        return False
+    content = message.get("content")
+    texts: list[Any]
+    if isinstance(content, str):
+        texts = [content]
+    elif isinstance(content, list):
+        texts = [b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text"]
+    else:
+        return False
+    texts = [t.strip() for t in texts if isinstance(t, str) and t.strip()]
+    return bool(texts) and all(t.startswith("/") and (t[1:].split() or [""])[0] in OUR_COMMANDS for t in texts)
+
+
+def _user_parts(blocks: list[Any]) -> list[Any]:
+    parts: list[Any] = []
+    for block in blocks:
+        if isinstance(block, dict) and block.get("type") == "text":
+            parts.append({"type": "text", "text": str(block.get("text", ""))})
+        elif isinstance(block, dict):
+            # A picture counts at a flat rate (see messages.NON_TEXT_PART_CHARS); keep its hash, not its bytes.
+            data = str(block.get("data", ""))
+            parts.append({"type": str(block.get("type", "image")), "mimeType": block.get("mimeType"),
+                          "sha": hashlib.sha256(data.encode()).hexdigest()[:16]})
+        else:
+            parts.append({"type": "text", "text": str(block)})
+    return parts
+
+
+def _assistant(message: Message) -> Message:
+    content = message.get("content")
+    blocks = content if isinstance(content, list) else [{"type": "text", "text": content or ""}]
+    texts = [str(b.get("text", "")) for b in blocks if isinstance(b, dict) and b.get("type") == "text"]
+    calls = [
+        {"id": str(b.get("id", "")), "type": "function",
+         "function": {"name": str(b.get("name", "")), "arguments": _args(b.get("arguments"))}}
+        for b in blocks if isinstance(b, dict) and b.get("type") == "toolCall"
+    ]
+    out: Message = {"role": "assistant", "content": "\n".join(texts) if texts else None}
+    if calls:
+        out["tool_calls"] = calls
+    return out
+
+
+def _args(arguments: Any) -> str:
+    if isinstance(arguments, str):
+        return arguments
+    return json.dumps(arguments if arguments is not None else {}, ensure_ascii=False, sort_keys=True)
+
+
+def _other(message: Message) -> Message:
+    """A row of a role the model gets as user text (compaction or branch summaries, custom rows)."""
+    if message.get("role") == "compactionSummary":
+        text = ("The conversation history before this point was compacted into the following summary:\n\n"
+                f"<summary>\n{message.get('summary', '')}\n</summary>")
+    else:
+        pieces = [message.get(k) for k in ("summary", "command", "output")] + [text_of(message.get("content"))]
+        text = "\n".join(p for p in pieces if isinstance(p, str) and p)
+    return {"role": "user", "content": text}
+
+
+def message_to_openai(message: Message) -> tuple[Message, list[Any] | None]:
+    """One OpenClaw message as an OpenAI chat dict (and, for block content, the host's blocks)."""
+    role = message.get("role")
+    if role == "user":
+        content = message.get("content")
+        if isinstance(content, list):
+            return {"role": "user", "content": _user_parts(content)}, content
+        return {"role": "user", "content": content if isinstance(content, str) else text_of(content)}, None
+    if role == "assistant":
+        return _assistant(message), None
+    if role == "toolResult":
+        out: Message = {"role": "tool", "tool_call_id": str(message.get("toolCallId", "")),
+                        "content": text_of(message.get("content"))}
+        if message.get("toolName"):
+            out["name"] = str(message["toolName"])
+        if message.get("isError"):
+            out["is_error"] = True
+        return out, None
+    if role == "system":
+        return {"role": "system", "content": text_of(message.get("content"))}, None
+    return _other(message), None
+
+
+def to_openai(host: Sequence[Any], prompt: str | None = None, previous: Sequence[Message] = ()) -> Converted:
+    """The host's history (and the current turn's text, if given) as OpenAI chat dicts.
+
+    Rows of our own chat commands are left out. A tool result whose call is not in the history
+    any more (OpenClaw compacted it away) becomes plain user text, so no cut can orphan it.
+    ``previous`` is the result of the last call for this session: a message that converts to an
+    equal dict at the same place is that very dict again, so the engine's per-message memo (which
+    keeps the objects it saw first) hands back objects that :func:`restore` can find by identity.
+    """
+    out = Converted()
+
+    def add(message: Message, origin: int, blocks: list[Any] | None = None) -> None:
+        k = len(out.messages)
+        out.add(previous[k] if k < len(previous) and previous[k] == message else message, origin, blocks)
+
+    calls: set[str] = set()
+    for i, message in enumerate(host):
+        if not isinstance(message, dict):
+            raise InputError(f"expected a message object, got {type(message).__name__}", where=f"messages[{i}]")
+        if is_our_command(message):
+            continue
+        converted, blocks = message_to_openai(message)
+        if converted["role"] == "assistant":
+            calls.update(c["id"] for c in converted.get("tool_calls", []))
+        elif converted["role"] == "tool" and converted["tool_call_id"] not in calls:
+            converted = {"role": "user", "content": f"[result of an earlier tool call]\n{converted['content']}"}
+        add(converted, i, blocks)
+    if prompt:
+        add({"role": "user", "content": prompt}, CURRENT)
+    return out
+
+
+# --- back to the host ------------------------------------------------------------------------------
+
+
+def _plain(message: Any) -> str:
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict) and p.get("type") == "text")
+    return ""
+
+
+def _replaces(new: Message, old: Message) -> bool:
+    """Whether ``new`` is the engine's changed copy of ``old`` (a stub, a cut, a prepended summary)."""
+    if new.get("role") != old.get("role"):
+        return False
+    if old["role"] == "tool":
+        return new.get("tool_call_id") == old.get("tool_call_id")
+    if old["role"] == "assistant":
+        return [c.get("id") for c in new.get("tool_calls") or []] == [c.get("id") for c in old.get("tool_calls") or []]
+    text, before = _plain(new), _plain(old)
+    if text.startswith(SUMMARY_PREFIX) and before and not text.endswith(before[-20:]):
+        return False  # the summary in a message of its own, standing where folded messages were
+    return True
+
+
+def _back(new: Message, index: int, conv: Converted, host: Sequence[Any]) -> Message:
+    """A changed message in the host's format, every field of the host's original kept."""
+    original = host[conv.origin[index]]
+    role = original.get("role")
+    if role == "toolResult":
+        changed = {k: v for k, v in original.items() if k != "details"}  # details repeats the full text
+        changed["content"] = [{"type": "text", "text": _plain(new)}]
+        return changed
+    if role == "assistant":
+        calls = [b for b in original.get("content") or [] if isinstance(b, dict) and b.get("type") == "toolCall"]
+        return {**original, "content": [{"type": "text", "text": _plain(new)}, *calls]}
+    if role == "user" and isinstance(new.get("content"), list):
+        blocks, mine = conv.parts.get(index, []), conv.messages[index].get("content") or []
+        by_id = {id(part): blocks[j] for j, part in enumerate(mine) if j < len(blocks)}
+        return {**original, "content": [by_id.get(id(p), p) for p in new["content"]]}
+    if role == "user":
+        return {**original, "content": _plain(new)}
+    return {"role": "user", "content": _plain(new), "timestamp": original.get("timestamp", 0)}
+
+
+def summary_message(text: str, timestamp: Any) -> Message:
+    """The compacted-context block as an OpenClaw user message."""
+    return {"role": "user", "content": text, "timestamp": timestamp if isinstance(timestamp, (int, float)) else 0}
+
+
+def restore(projection: Sequence[Any], conv: Converted, host: Sequence[Any]) -> Recipe:
+    """The recipe for the host: its own index for each kept message, new dicts for changed ones.
+
+    The projection keeps the order of the history: kept messages are the very objects of
+    ``conv.messages``; between two of them stand new dicts, which replace the last messages of
+    that gap one for one, and at most one more, the summary, standing for the folded ones before.
+    Raises InputError when the projection does not have that shape (the bridge then fails open).
+    """
+    where = {id(m): i for i, m in enumerate(conv.messages)}
+    recipe: Recipe = []
+    pending: list[Message] = []
+    start = 0
+    for message in projection:
+        index = where.get(id(message))
+        if index is None:
+            pending.append(message)
+            continue
+        recipe += _gap(pending, start, index, conv, host)
+        pending, start = [], index + 1
+        if conv.origin[index] != CURRENT:
+            recipe.append(conv.origin[index])
+    recipe += _gap(pending, start, len(conv.messages), conv, host)
+    return recipe
+
+
+def _gap(new: list[Message], start: int, stop: int, conv: Converted, host: Sequence[Any]) -> Recipe:
+    gap = list(range(start, stop))
+    tail: Recipe = []
+    while new and gap and _replaces(new[-1], conv.messages[gap[-1]]):
+        message, index = new.pop(), gap.pop()
+        if conv.origin[index] == CURRENT:
+            text = _plain(message)
+            block = text[: -len(_plain(conv.messages[index]))].rstrip() if text.startswith(SUMMARY_PREFIX) else ""
+            if block:  # the summary went into the current turn, which the host adds itself
+                new.append({"role": "user", "content": block})
+            continue
+        tail.insert(0, _back(message, index, conv, host))
+    if len(new) > 1 or (new and not _plain(new[0]).startswith(SUMMARY_PREFIX)):
+        raise InputError(f"cannot map {len(new)} new message(s) back onto the host's history")
+    if not new:
+        return tail
+    first = next((conv.origin[i] for i in gap if conv.origin[i] != CURRENT), None)
+    stamp = host[first].get("timestamp") if first is not None else 0
+    return [summary_message(_plain(new[0]), stamp), *tail]

@@ -1,0 +1,161 @@
+"""``doctor``: check an OpenClaw gateway's context-compactor setup and explain what is wrong.
+
+Each check prints one line, ``ok``, ``warn`` or ``FAIL``, with the fix for anything not ok: config
+parses, plugin entry and slot, files present and ours, the recorded Python works, the model server
+answers, the context window and where it comes from, the store is writable. Exit 0 when nothing
+failed, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import tempfile
+from typing import Any
+
+from context_compactor.errors import CompactorError
+from context_compactor.settings import load_settings
+
+from .configpatch import Document
+from .setup import (
+    FILES,
+    PLUGIN_ID,
+    SLOT,
+    Paths,
+    locate,
+    model_window,
+    read_marker,
+    shipped,
+    validate,
+)
+
+
+class Report:
+    def __init__(self) -> None:
+        self.failed = 0
+
+    def __call__(self, level: str, text: str) -> None:
+        self.failed += level == "FAIL"
+        print(f"{level:<4}  {text}")
+
+
+def check_config(paths: Paths, say: Report) -> dict[str, Any] | None:
+    try:
+        doc = Document(paths.config.read_text(encoding="utf-8"), str(paths.config))
+    except (OSError, CompactorError) as exc:
+        say("FAIL", f"config: {exc}")
+        return None
+    say("ok", f"config parses: {paths.config}")
+    data = doc.data
+    plugins: dict[str, Any] = data["plugins"] if isinstance(data.get("plugins"), dict) else {}
+    entry = (plugins.get("entries") or {}).get(PLUGIN_ID)
+    if not isinstance(entry, dict):
+        say("FAIL", f"no plugins.entries.{PLUGIN_ID} (run `context-compactor setup`)")
+    elif entry.get("enabled") is False:
+        say("FAIL", f"plugins.entries.{PLUGIN_ID}.enabled is false (set it to true, or rerun setup)")
+    else:
+        say("ok", f"plugin entry plugins.entries.{PLUGIN_ID} is enabled")
+    slot = (plugins.get("slots") or {}).get("contextEngine")
+    say("ok" if slot == PLUGIN_ID else "FAIL", f"{'.'.join(SLOT)} is {slot!r}"
+        + ("" if slot == PLUGIN_ID else f" (must be {PLUGIN_ID!r}: rerun setup, with --force if another engine is there)"))
+    allow = plugins.get("allow")
+    if isinstance(allow, list) and PLUGIN_ID not in allow:
+        say("warn", f"plugins.allow does not list {PLUGIN_ID} (OpenClaw loads a selected engine anyway; add it to be explicit)")
+    if PLUGIN_ID in (plugins.get("deny") or []):
+        say("FAIL", f"plugins.deny lists {PLUGIN_ID}: remove it")
+    config = entry.get("config") if isinstance(entry, dict) and isinstance(entry.get("config"), dict) else {}
+    try:
+        load_settings(overrides=config)
+        say("ok", "plugin settings are valid")
+    except CompactorError as exc:
+        say("FAIL", f"plugin settings: {exc}")
+    return data | {"_plugin_config": config}
+
+
+def check_files(paths: Paths, say: Report) -> dict[str, Any] | None:
+    marker = read_marker(paths.plugin)
+    if not paths.plugin.is_dir():
+        say("FAIL", f"{paths.plugin} is missing (run `context-compactor setup`)")
+        return None
+    if marker is None:
+        say("FAIL", f"{paths.plugin} is not ours (no marker); `context-compactor setup` moves it aside")
+        return None
+    stale = [n for n in FILES if not (paths.plugin / n).is_file() or (paths.plugin / n).read_bytes() != shipped(n)]
+    say("warn" if stale else "ok", f"plugin files in {paths.plugin}"
+        + (f": {', '.join(stale)} differ from this version (rerun setup)" if stale else " are ours and current"))
+    return marker
+
+
+def check_python(marker: dict[str, Any], say: Report) -> None:
+    exe = str(marker.get("python") or "python3")
+    try:
+        done = subprocess.run([exe, "-c", "import context_compactor.bridge"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        say("FAIL", f"Python {exe} does not run: {exc} (rerun setup with the Python that has context-compactor)")
+        return
+    if done.returncode:
+        say("FAIL", f"Python {exe} cannot import context_compactor.bridge: {done.stderr.strip().splitlines()[-1:]}")
+    else:
+        say("ok", f"Python {exe} runs the bridge")
+
+
+def check_model(data: dict[str, Any], say: Report) -> None:
+    window, ref = model_window(data)
+    config = data.get("_plugin_config") or {}
+    if config.get("contextWindow"):
+        say("ok", f"context window: {config['contextWindow']:,} tokens (from the plugin config)")
+    elif window:
+        say("ok", f"context window of {ref}: {window:,} tokens (from openclaw.json or its server); "
+                  "each turn uses the prompt budget OpenClaw reports for it")
+    else:
+        say("warn", f"context window: unknown ({ref}); each turn uses OpenClaw's own budget for it")
+    provider = ref.partition("/")[0] if "/" in ref else ""
+    base = (((data.get("models") or {}).get("providers") or {}).get(provider) or {}).get("baseUrl")
+    if not isinstance(base, str):
+        say("warn", "model server: no baseUrl for the default model's provider; not checked")
+        return
+    try:
+        import httpx
+
+        status = httpx.get(base.rstrip("/") + "/models", timeout=5.0).status_code
+        say("ok" if status < 500 else "warn", f"model server {base} answers (HTTP {status})")
+    except Exception as exc:  # noqa: BLE001 - any failure is the answer
+        say("warn", f"model server {base} does not answer: {type(exc).__name__} (is it running?)")
+
+
+def check_store(paths: Paths, config: dict[str, Any], say: Report) -> None:
+    folder = os.path.dirname(str(config.get("storePath") or paths.data / "store.sqlite"))
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder):
+            pass
+        say("ok", f"store folder {folder} is writable")
+    except OSError as exc:
+        say("FAIL", f"store folder {folder} is not writable: {exc.strerror or exc}")
+
+
+def run_doctor(args: argparse.Namespace) -> int:
+    say = Report()
+    paths = locate(args.home, args.config)
+    say("ok", f"OpenClaw home: {paths.home}")
+    data = check_config(paths, say)
+    marker = check_files(paths, say)
+    if marker is not None:
+        check_python(marker, say)
+    if data is not None:
+        check_model(data, say)
+        check_store(paths, data.get("_plugin_config") or {}, say)
+        ok, output = validate(paths)
+        if ok is not None:
+            say("ok" if ok else "FAIL", "openclaw config validate: " + ("valid" if ok else output))
+    print("no problems found." if not say.failed else f"{say.failed} problem(s) found.")
+    return 1 if say.failed else 0
+
+
+def add_parser(sub: Any) -> None:
+    d = sub.add_parser("doctor", help="check the OpenClaw setup and explain what is wrong",
+                       description="Check config, plugin entry and slot, files, Python, model server, window, store.")
+    d.add_argument("--home", metavar="DIR", help="the gateway home (default: $OPENCLAW_STATE_DIR, else ~/.openclaw)")
+    d.add_argument("--config", metavar="FILE", help="the gateway config (default: $OPENCLAW_CONFIG_PATH, else <home>/openclaw.json)")
+    d.set_defaults(run=run_doctor)

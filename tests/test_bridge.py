@@ -1,0 +1,160 @@
+"""The stdio bridge (``python -m context_compactor.bridge``) driven like index.js drives it."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import ROOT
+from context_compactor.plugins import commands, get_plugin_manager
+from context_compactor.setup_cli.setup import manifest
+
+PLUGIN = ROOT / "extension" / "openclaw"
+
+
+class Child:
+    """A bridge process and the plugin's side of the protocol."""
+
+    def __init__(self, state: Path) -> None:
+        env = {**os.environ, "OPENCLAW_STATE_DIR": str(state)}
+        self.proc = subprocess.Popen([sys.executable, "-m", "context_compactor.bridge"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        self.next = 0
+        self.calls: list[dict[str, Any]] = []
+
+    def send(self, obj: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(obj) + "\n")
+        self.proc.stdin.flush()
+
+    def request(self, method: str, params: dict[str, Any], answer: Any = None) -> dict[str, Any]:
+        """Send a request; answer the bridge's llm.complete calls with ``answer(params)`` until the reply."""
+        self.next += 1
+        self.send({"id": self.next, "method": method, "params": params})
+        assert self.proc.stdout is not None
+        while True:
+            msg = json.loads(self.proc.stdout.readline())
+            if "call" in msg:
+                self.calls.append(msg)
+                assert msg["for"] == self.next
+                reply = answer(msg["params"]) if answer else {"message": "no llm here"}
+                key = "result" if answer else "error"
+                self.send({"reply": msg["call"], key: reply})
+                continue
+            assert msg["id"] == self.next
+            return msg
+
+    def close(self) -> str:
+        assert self.proc.stdin is not None and self.proc.stderr is not None
+        self.proc.stdin.close()
+        self.proc.wait(30)
+        return self.proc.stderr.read()
+
+
+@pytest.fixture
+def child(tmp_path: Path) -> Iterator[Child]:
+    c = Child(tmp_path)
+    yield c
+    if c.proc.poll() is None:
+        c.close()
+
+
+def history(turns: int) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for t in range(turns):
+        out.append({"role": "user", "content": f"turn {t} KEEP-{t} " + "word " * 300, "timestamp": t})
+        out.append({"role": "assistant", "content": [{"type": "text", "text": f"answer {t}"}],
+                    "usage": {"input": 100, "output": 5}, "timestamp": t})
+    return out
+
+
+def assemble(child: Child, turns: int, answer: Any = None, prompt: str = "and now?") -> dict[str, Any]:
+    return child.request("assemble", {"sessionKey": "agent:main:explicit:s1", "messages": history(turns),
+                                      "prompt": prompt, "tokenBudget": 90000, "model": "fake/fake-model",
+                                      "reserveTokens": 20000}, answer)
+
+
+SECTIONS = "\n".join(f"## {t}\n- LLM-SUMMARY {t}" for t in ("Goal and standing instructions", "Decisions",
+                                                           "Files and commands", "Failed attempts", "Current state", "Next steps"))
+
+
+def test_configure_lists_the_commands_index_js_registers(child: Child) -> None:
+    """The commands the Python side provides are exactly the ones index.js registers."""
+    reply = child.request("configure", {"config": {"maxTokens": 3000}})
+    in_js = re.findall(r'name: "([a-z-]+)", acceptsArgs', (PLUGIN / "index.js").read_text())
+    assert reply["result"]["commands"] == sorted(in_js) == sorted(commands(get_plugin_manager()))
+
+
+def test_under_trigger_changes_nothing(child: Child) -> None:
+    """A short history comes back unchanged (messages: null)."""
+    child.request("configure", {"config": {"maxTokens": 3000}})
+    assert assemble(child, 2)["result"]["messages"] is None
+
+
+def test_over_trigger_returns_a_recipe(child: Child) -> None:
+    """Over the trigger: a summary message first, then indexes of the host's kept messages."""
+    child.request("configure", {"config": {"maxTokens": 3000, "keepRecentTokens": 500}})
+    recipe = assemble(child, 20)["result"]["messages"]
+    assert isinstance(recipe[0], dict) and recipe[0]["content"].startswith("[context-compactor: summary of")
+    assert all(isinstance(i, int) for i in recipe[1:]) and recipe[-1] == 39
+
+
+def test_session_model_writes_the_summary(child: Child) -> None:
+    """With llm offered, summaries are asked of the host's llm.complete, for the request in progress."""
+    child.request("configure", {"config": {"maxTokens": 3000, "keepRecentTokens": 500}, "llm": True, "model": "fake/m"})
+    recipe = assemble(child, 20, answer=lambda params: {"text": SECTIONS})["result"]["messages"]
+    assert child.calls and child.calls[0]["method"] == "llm.complete"
+    assert "You maintain the working memory" in child.calls[0]["params"]["systemPrompt"]
+    assert "LLM-SUMMARY" in json.dumps(recipe)
+
+
+def test_llm_failure_falls_back(child: Child) -> None:
+    """When the host's llm.complete fails, the built-in summary is used and the turn goes on."""
+    child.request("configure", {"config": {"maxTokens": 3000, "keepRecentTokens": 500}, "llm": True})
+    reply = assemble(child, 20)
+    assert reply["result"]["messages"] and "LLM-SUMMARY" not in json.dumps(reply)
+    assert any("built-in summary" in n for n in reply["result"]["notices"])
+
+
+def test_commit_is_idempotent(child: Child) -> None:
+    """The same advancementKey twice: the second is a duplicate."""
+    child.request("configure", {"config": {}})
+    assemble(child, 3)
+    turn = history(1)
+    params = {"sessionKey": "agent:main:explicit:s1", "advancementKey": "k-1", "messages": turn, "contextWindow": 131072}
+    assert child.request("commit", params)["result"]["status"] == "committed"
+    assert child.request("commit", params)["result"]["status"] == "duplicate"
+
+
+def test_commands_answer(child: Child) -> None:
+    """/context-stats reports, /compact-now compacts the last prompt seen."""
+    child.request("configure", {"config": {"maxTokens": 30000}})
+    assemble(child, 20)
+    stats = child.request("command", {"name": "context-stats", "sessionKey": "agent:main:explicit:s1"})
+    assert "context-compactor stats" in stats["result"]["text"] and "trigger: 30,000 tokens" in stats["result"]["text"]
+    done = child.request("compact", {"sessionKey": "agent:main:explicit:s1", "trigger": "manual"})["result"]
+    assert done["compacted"] and done["tokensAfter"] < done["tokensBefore"]
+
+
+def test_errors_are_replies_and_the_bridge_goes_on(child: Child) -> None:
+    """A bad request gets an error reply; the next request is answered normally."""
+    assert "error" in child.request("nonsense", {})
+    assert "error" in child.request("assemble", {"messages": "not a list of messages"})
+    assert child.request("ping", {})["result"] == {"pong": True}
+    assert "bridge.failed" in child.close()
+
+
+def test_shipped_manifest_is_generated_from_settings() -> None:
+    """openclaw.plugin.json's configSchema is exactly the one generated from the Settings model."""
+    shipped = json.loads((PLUGIN / "openclaw.plugin.json").read_text())
+    assert shipped == manifest(), ("extension/openclaw/openclaw.plugin.json is stale: run python -c "
+                                   "'from context_compactor.setup_cli.setup import write_manifest; write_manifest()'")
+    assert shipped["configSchema"]["additionalProperties"] is False
+    assert json.loads((PLUGIN / "package.json").read_text())["openclaw"]["extensions"] == ["./index.js"]

@@ -1,0 +1,240 @@
+"""End to end with a real OpenClaw gateway: setup, a 30-turn session, the commands, uninstall.
+
+OpenClaw comes from ``../shared/tools/openclaw-env.sh`` (installed once into ~/.cache). Everything
+runs isolated under tmp_path (HOME, OPENCLAW_STATE_DIR, OPENCLAW_CONFIG_PATH, TMPDIR) against a
+fake model server on loopback that records every request. OpenClaw's own compaction is kept out of
+the way by the model's large context window (131072: a ~96k prompt budget that 30 turns of ~1.5k
+tokens never reach), while ours triggers at maxTokens=6000; the test checks that OpenClaw never
+asked for a summary of its own. Slow (about 2-3 minutes): the gateway takes ~15 s to start and
+each turn ~2-3 s.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import ROOT, need
+from ocfakes.openclaw import ENV_SCRIPT, openclaw_path
+
+FAKE = ROOT / "tests" / "ocfakes" / "fake_model.py"
+TURNS = 30
+WORDS = 500  # about 1,000 tokens a turn: compaction every few turns at maxTokens 6000
+MAX_TOKENS = 6000
+SESSION = "E2E"
+KEY = "agent:main:explicit:e2e"
+BLOCK = "[context-compactor: summary of"
+CONFIG = """// an OpenClaw config as a user might have it: JSON5, with comments
+{
+  gateway: { mode: "local", port: %(gw)d, bind: "loopback", auth: { mode: "token", token: "%(token)s" } },
+  models: {
+    providers: {
+      fake: {
+        baseUrl: "http://127.0.0.1:%(model)d/v1", apiKey: "x", api: "openai-completions",
+        models: [{ id: "fake-model", name: "Fake", contextWindow: 131072, maxTokens: 4096, input: ["text"],
+                   reasoning: false, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } }],
+      },
+    },
+  },
+  agents: { defaults: { model: { primary: "fake/fake-model" } } }, // our model
+}
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def stop(proc: subprocess.Popen[Any], grace: float = 30.0) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    try:  # a zombie is gone for our purposes
+        return "zombie" not in Path(f"/proc/{pid}/status").read_text().lower()
+    except OSError:
+        return True
+
+
+class Gateway:
+    """The isolated OpenClaw world of one test: env, ports, logs and the processes it started."""
+
+    def __init__(self, root: Path, path: str) -> None:
+        self.root, self.state = root, root / "state"
+        for d in ("home", "state", "tmp"):
+            (root / d).mkdir()
+        self.gw_port, self.token = free_port(), "e2e-token"
+        self.env = {**os.environ, "PATH": path, "HOME": str(root / "home"), "OPENCLAW_STATE_DIR": str(self.state),
+                    "OPENCLAW_CONFIG_PATH": str(self.state / "openclaw.json"), "TMPDIR": str(root / "tmp"),
+                    "OPENCLAW_GATEWAY_TOKEN": self.token}
+        self.env.pop("CONTEXT_COMPACTOR_PYTHON", None)
+        self.requests = root / "requests.jsonl"
+        self.procs: list[subprocess.Popen[Any]] = []
+
+    def start_model(self) -> int:
+        proc = subprocess.Popen([sys.executable, str(FAKE), "--port", "0", "--log", str(self.requests)],
+                                stdout=subprocess.PIPE, text=True, env=self.env)
+        self.procs.append(proc)
+        line = proc.stdout.readline() if proc.stdout else ""
+        assert line.startswith("PORT "), f"fake model server did not start: {line!r}"
+        return int(line.split()[1])
+
+    def start_gateway(self) -> subprocess.Popen[Any]:
+        log = open(self.root / "gateway.log", "w")
+        proc = subprocess.Popen(["openclaw", "gateway", "run", "--port", str(self.gw_port)], stdout=log,
+                                stderr=subprocess.STDOUT, env=self.env, start_new_session=True)
+        self.procs.append(proc)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            assert proc.poll() is None, f"the gateway exited: {self.log()[-3000:]}"
+            try:
+                socket.create_connection(("127.0.0.1", self.gw_port), timeout=1).close()
+                return proc
+            except OSError:
+                time.sleep(0.5)
+        raise AssertionError(f"the gateway did not open its port in 120 s: {self.log()[-3000:]}")
+
+    def log(self) -> str:
+        return (self.root / "gateway.log").read_text(errors="replace")
+
+    def run(self, *args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(list(args), capture_output=True, text=True, env=self.env, timeout=timeout)
+
+    def call(self, method: str, params: dict[str, Any]) -> Any:
+        done = self.run("openclaw", "gateway", "call", method, "--params", json.dumps(params), "--json")
+        assert done.returncode == 0, f"{method}: {done.stderr[-2000:]}"
+        return json.loads(done.stdout[done.stdout.index("{"):])
+
+    def cc(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return self.run(sys.executable, "-m", "context_compactor.setup_cli.main", *args, "--home", str(self.state))
+
+    def close(self) -> None:
+        bridges = [int(p) for p in re.findall(r"started the Python bridge: .*?\(pid (\d+)\)", self.log())] \
+            if (self.root / "gateway.log").exists() else []
+        for proc in reversed(self.procs):
+            stop(proc)
+        for pid in bridges:  # the bridge ends when the gateway closes its stdin; make sure, by PID
+            deadline = time.monotonic() + 10
+            while pid_alive(pid) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            if pid_alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[Gateway]:
+    path = openclaw_path()
+    need(path is not None, f"OpenClaw (installed by {ENV_SCRIPT})")
+    assert path is not None
+    gw = Gateway(tmp_path, path)
+    try:
+        yield gw
+    finally:
+        gw.close()
+
+
+def text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    return "\n".join(str(b.get("text", "")) for b in content or [] if isinstance(b, dict))
+
+
+def prompt_tokens(body: dict[str, Any]) -> int:
+    """Tokens (chars / 4) of what the engine decides on in a model request: every message but the
+    system prompt and OpenClaw's trailing internal-context message (history and current turn)."""
+    texts = [text_of(m.get("content")) for m in body["messages"] if m["role"] not in ("system", "developer")]
+    return sum(len(t) for t in texts if "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>" not in t) // 4
+
+
+def last_reply(gw: Gateway, marker: str, after: int) -> str:
+    """The text of the newest assistant row after ``after`` rows in chat.history containing ``marker``."""
+    deadline = time.monotonic() + 60
+    rows: list[Any] = []
+    while time.monotonic() < deadline:
+        rows = gw.call("chat.history", {"sessionKey": KEY, "limit": 1000})["messages"]
+        found = [text_of(r.get("content")) for r in rows[after:] if r.get("role") == "assistant"
+                 and marker in text_of(r.get("content"))]
+        if found:
+            return found[-1]
+        time.sleep(1)
+    raise AssertionError(f"no reply with {marker!r}: last rows {json.dumps(rows[-3:])[:2000]}")
+
+
+@pytest.mark.timeout(1200)
+def test_openclaw_gateway_end_to_end(world: Gateway) -> None:
+    """setup, 30 real turns, commands through chat.send, uninstall: the prompt stays bounded, history stays whole."""
+    gw = world
+    model_port = gw.start_model()
+    config = gw.state / "openclaw.json"
+    config.write_text(CONFIG % {"gw": gw.gw_port, "token": gw.token, "model": model_port})
+    done = gw.cc("setup", "--yes", "--preset", "8k", "--set", f"maxTokens={MAX_TOKENS}", "--set", "calibrate=false")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "validated: yes" in done.stdout and "openclaw gateway restart" in done.stdout
+    gw.start_gateway()
+
+    sent_total = 0
+    for t in range(TURNS):
+        text = f"Turn {t} KEEP-{t}: " + " ".join(f"w{t}x{i}" for i in range(WORDS))
+        sent_total += len(text) // 4
+        turn = gw.run("openclaw", "agent", "--session-id", SESSION, "--message", text, timeout=240)
+        assert turn.returncode == 0, f"turn {t}: {turn.stdout[-500:]} {turn.stderr[-2000:]}"
+
+    requests = [json.loads(line) for line in gw.requests.read_text().splitlines()]
+    agent = [r["body"] for r in requests if r["kind"] == "agent" and "KEEP-" in json.dumps(r["body"]["messages"][-2:])]
+    assert len(agent) >= TURNS, f"{len(agent)} agent requests for {TURNS} turns"
+    sizes = [prompt_tokens(body) for body in agent]
+    bound = int(MAX_TOKENS * 1.15)  # OpenClaw adds a timestamp to each user message and a runtime line
+    assert sizes[0] < sizes[1] < sizes[2], f"the first turns should be sent whole: {sizes}"
+    assert sent_total > 4 * bound, "the session is not long enough to need compaction"
+    assert max(sizes) <= bound, f"a request carried more than the budget: {sizes}"
+    compacted = [i for i, body in enumerate(agent) if BLOCK in json.dumps(body)]
+    assert compacted and compacted == list(range(compacted[0], len(agent))), f"compacted requests: {compacted}"
+    assert BLOCK in json.dumps(agent[-1]), "the last request does not carry the compacted block"
+    assert any(r["kind"] == "summary" for r in requests), "no summary was asked of the session model"
+    assert "FAKE-SUMMARY" in json.dumps(agent[-1]), "the session model's summary is not in the prompt"
+    assert not any(r["kind"] == "openclaw-summary" for r in requests), "OpenClaw compacted on its own"
+
+    history = gw.call("chat.history", {"sessionKey": KEY, "limit": 1000})
+    users = [text_of(r.get("content")) for r in history["messages"] if r.get("role") == "user"]
+    assert all(any(f"KEEP-{t}:" in u for u in users) for t in range(TURNS)), "chat.history lost messages"
+    rows = len(history["messages"])
+
+    gw.call("chat.send", {"sessionKey": KEY, "message": "/context-stats", "idempotencyKey": "stats-1"})
+    stats = last_reply(gw, "context-compactor stats", rows)
+    assert "last compaction:" in stats and "trigger: 6,000 tokens" in stats
+    gw.call("chat.send", {"sessionKey": KEY, "message": "/compact-now keep the KEEP ids", "idempotencyKey": "cn-1"})
+    assert "compacted" in last_reply(gw, "context-compactor:", rows)
+
+    for proc in gw.procs[1:]:
+        stop(proc)  # the gateway; uninstall is what a user runs after stopping it
+    done = gw.cc("uninstall", "--yes")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "context-compactor" not in config.read_text()
+    assert gw.run("openclaw", "config", "validate").returncode == 0
+    leftovers = [p for p in (gw.state / "extensions" / "context-compactor", gw.state / "context-compactor",
+                             Path(str(config) + ".context-compactor.bak")) if p.exists()]
+    assert not leftovers, f"uninstall left {leftovers}"
+    assert shutil.which("openclaw", path=gw.env["PATH"])
