@@ -4,27 +4,41 @@ Hooks reach it through ``ctx.runtime``. Per session it keeps a measurer (so a tu
 proportional to what is new), the plan of the last compaction (so the projection stays
 byte-stable between compactions and the host's prompt cache stays warm), and the figures that
 ``/context-stats`` reports. Persistent parts go to the store.
+
+It also owns what talks to model servers: one ``httpx.Client`` (built on first use by
+:func:`~context_compactor.summarizer.client.make_client`), one :class:`LLMSummarizer` per summary
+model (so its failure history, and so its backoff, is shared by every session), the background
+runner of summary calls, and the context windows probed from servers. :meth:`close` stops the
+background work first, then the client, then the store.
 """
 
 from __future__ import annotations
 
+import os
 import threading
+import time
 from collections import OrderedDict
 from typing import Any
 
+import httpx
+import structlog
+
 from .hookspecs import ModelInfo
+from .presummarize import Background
 from .settings import DEFAULT_CONTEXT_WINDOW, Settings
 from .store import Store, default_store_path
 from .tokens import Counter, make_counter
 
 MAX_SESSIONS_IN_MEMORY = 256
+REPROBE_SECONDS = 600.0
+logger = structlog.get_logger("context_compactor")
 
 
 class Runtime:
     """Everything the hooks share within one host process."""
 
     def __init__(self, settings: Settings, *, store: Store | None = None, summarizer: Any = None,
-                 persist_sessions: bool = True) -> None:
+                 persist_sessions: bool = True, http: httpx.Client | None = None) -> None:
         from context_compactor.summarizer.fallback import ExtractiveSummarizer
 
         self.settings = settings
@@ -37,6 +51,34 @@ class Runtime:
         self._lock = threading.Lock()
         self._ratios: dict[str, tuple[float, int] | None] = {}
         self._windows: dict[str, tuple[int, str]] = {}  # learned per model: (tokens, source)
+        self.window_notes: dict[str, str] = {}  # per model: what the probe found, or why not
+        self._probed: dict[tuple[str, str], tuple[int | None, float]] = {}  # (window, when asked)
+        self._probe_lock = threading.Lock()
+        self._http = http
+        self._owns_http = http is None
+        self._background: Background | None = None
+        self._llms: dict[tuple[str, str, str], Any] = {}
+
+    # --- shared resources, built on first use -----------------------------------------------------
+
+    @property
+    def http(self) -> httpx.Client:
+        if self._http is None:
+            from context_compactor.summarizer.client import make_client
+
+            self._http = make_client()
+        return self._http
+
+    @property
+    def background(self) -> Background:
+        with self._lock:
+            if self._background is None:
+                self._background = Background()
+            return self._background
+
+    def presummarizing(self, session_key: str) -> bool:
+        """Whether a pre-summarization job of this session is running now."""
+        return self._background is not None and self._background.running(session_key)
 
     def session(self, key: str) -> Any:
         """The in-memory state of a session (created on first sight, least recently used dropped)."""
@@ -76,11 +118,14 @@ class Runtime:
         self._ratios[model_id] = (ratio, samples)
         self.store.save_calibration(model_id, ratio, samples)
 
+    # --- context windows ------------------------------------------------------------------------------
+
     def window_for(self, settings: Settings, model: ModelInfo) -> tuple[int, str]:
         """The context window and where it came from.
 
         Priority: our config; a size the model server itself stated in an overflow error; what the
-        host says; what the model server answered when asked ("probe"); else 8192 ("default").
+        host says; what the model server answered when asked ("probe", asked once per model when
+        the host gave its base URL); else 8192 ("default").
         """
         if settings.context_window:
             return settings.context_window, "config"
@@ -89,6 +134,11 @@ class Runtime:
             return learned
         if model.context_window:
             return model.context_window, "host"
+        if not learned and model.base_url:
+            window = self.probe(model.base_url, model.id, model.api, model.api_key)
+            if window:
+                self.learn_window(model.id, window, "probe")
+            learned = self._windows.get(model.id)
         if learned:
             return learned
         return DEFAULT_CONTEXT_WINDOW, "default"
@@ -96,6 +146,92 @@ class Runtime:
     def learn_window(self, model_id: str, window: int, source: str) -> None:
         """Remember a model's context window, learned from its server ("probe") or an error ("error")."""
         self._windows[model_id] = (window, source)
+        if source == "error":
+            self.window_notes[model_id] = f"stated by the model server in a context-length error ({window:,} tokens)"
+
+    def probe(self, base_url: str, model_id: str, api: str | None, api_key: str | None = None) -> int | None:
+        """Ask a model server for a model's context window, once per (server, model); None if it will not say.
+
+        A server that stated nothing is asked again only after ``REPROBE_SECONDS`` (it may have been down).
+        """
+        from context_compactor.summarizer.client import Endpoint
+        from context_compactor.summarizer.llm import resolve_api
+        from context_compactor.summarizer.probe import probe_window
+
+        key = (base_url.rstrip("/"), model_id)
+        with self._probe_lock:
+            known = self._probed.get(key)
+            if known is not None and (known[0] is not None or time.monotonic() - known[1] < REPROBE_SECONDS):
+                return known[0]
+            endpoint = Endpoint(base_url, model_id, resolve_api(api, base_url) or "openai", api_key)
+            seconds = min(4.0, self.settings.summary_timeout_seconds)
+            found = probe_window(self.http, endpoint, seconds=seconds)
+            self._probed[key] = (found.window, time.monotonic())
+            self.window_notes[model_id] = (f"reported by the model server ({found.detail})" if found.window
+                                           else found.detail)
+            return found.window
+
+    # --- summarizers ------------------------------------------------------------------------------------
+
+    def summarizer_for(self, settings: Settings, model: ModelInfo) -> Any:
+        """Who writes this turn's summaries: an injected summarizer, ``summaryModel``, the session
+        model (with ``summarizeWithSessionModel``, when the host told us where it is and we speak
+        its API), else the deterministic one."""
+        if self.summarizer is not self.fallback:
+            return self.summarizer
+        endpoint = self._endpoint(settings, model)
+        if endpoint is None:
+            return self.fallback
+        from context_compactor.summarizer.llm import LLMSummarizer
+
+        key = (endpoint.base_url, endpoint.model, endpoint.api)
+        with self._lock:
+            llm = self._llms.get(key)
+            if llm is None or llm.endpoint != endpoint:
+                llm = LLMSummarizer(endpoint, self.http, health=llm.health if llm else None, on_window=self._summary_window)
+                self._llms[key] = llm
+        return llm
+
+    def _summary_window(self, model_id: str, window: int) -> None:
+        logger.info("window.learned", model=model_id, window=window, source="error")
+        self.learn_window(model_id, window, "error")
+
+    def _endpoint(self, settings: Settings, model: ModelInfo) -> Any:
+        from context_compactor.summarizer.client import Endpoint
+        from context_compactor.summarizer.llm import resolve_api
+
+        wanted = settings.summary_model
+        if wanted is not None:
+            api = resolve_api(wanted.api, wanted.base_url) or "openai"
+            key = wanted.api_key.get_secret_value() if wanted.api_key else (
+                os.environ.get(wanted.api_key_env) if wanted.api_key_env else None)
+            learned = self._windows.get(wanted.model)
+            window = wanted.context_window or (learned[0] if learned else None) or self.probe(
+                wanted.base_url, wanted.model, api, key)
+            if learned and learned[1] == "error" and window:
+                window = min(window, learned[0])  # what the server said it holds beats what we were told
+            return Endpoint(wanted.base_url, wanted.model, api, key, wanted.timeout_seconds, wanted.max_tokens, window)
+        if not model.base_url or not settings.summarize_with_session_model:
+            return None
+        api = resolve_api(model.api, model.base_url)
+        if api is None:
+            return None
+        return Endpoint(model.base_url, model.id, api, model.api_key, 60.0, None, self.window_for(settings, model)[0])
+
+    def summary_health(self) -> dict[str, dict[str, Any]]:
+        """Per summary model: successes, failures by kind, backoff left (for ``/context-stats``)."""
+        with self._lock:
+            llms = list(self._llms.values())
+        return {llm.identity: llm.health.snapshot() for llm in llms}
 
     def close(self) -> None:
+        """Stop background summary work, then close the HTTP client (if ours) and the store."""
+        with self._lock:
+            background, llms = self._background, list(self._llms.values())
+        for llm in llms:
+            llm.stop.set()
+        if background is not None:
+            background.close()
+        if self._http is not None and self._owns_http:
+            self._http.close()
         self.store.close()

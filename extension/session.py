@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 
-from .engine import Measurer, Outcome, Plan, Tuning, budget_for, compact
+from .engine import Budget, Measurer, Outcome, Plan, Tuning, budget_for, compact
+from .engine.chunks import effective_chunk_tokens
 from .engine.measure import Entry, Measurement
 from .engine.summaries import SummaryReport, Summaries
 from .hookspecs import BeforeAgentStartEvent
@@ -25,6 +26,24 @@ if TYPE_CHECKING:
     from .settings import Settings
 
 logger = structlog.get_logger("context_compactor")
+
+# Whether the model-summary chunk also stays under the prompt's growth between compactions
+# (trigger minus target); see bench/cost.py for what each choice costs.
+CHUNK_TRACKS_GROWTH = True
+
+
+def fallback_notice(report: SummaryReport, timeout: float) -> str:
+    """What the user is told when some chunks used the built-in summary instead of the model's."""
+    kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(report.failures.items()))
+    n = report.fallbacks
+    if set(report.failures) == {"timeout"}:
+        return (f"context-compactor: the summary model did not answer within {timeout:g}s; {n} summary part(s) use "
+                "the built-in summary for now, and the model's summary is used from the next turn on")
+    if set(report.failures) == {"backoff"}:
+        return (f"context-compactor: the summary model is paused after repeated failures; {n} summary part(s) "
+                f"use the built-in summary ({report.errors[-1]})")
+    return (f"context-compactor: the summary model failed ({kinds}); {n} summary part(s) use the built-in "
+            f"summary this turn. Last error: {report.errors[-1][:200]}")
 
 
 @dataclass
@@ -64,6 +83,9 @@ class Session:
         self.last_event: BeforeAgentStartEvent | None = None
         self.last: dict[str, Any] = {}
         self.signature: tuple[Any, ...] | None = None
+        # The inputs of the last plan, for pre-summarization: (measurement, budget, settings, summaries).
+        self.plan_input: tuple[Measurement, Budget, Settings, Summaries] | None = None
+        self.presummarized: tuple[Any, ...] | None = None  # what the last pre-summarization job covered
 
     def request_compaction(self, note: str | None) -> None:
         self.force, self.note = True, note or None
@@ -110,9 +132,9 @@ class Session:
         window, source = (window, "override") if window else runtime.window_for(settings, event.model)
         budget = budget_for(window, source, max_tokens=settings.max_tokens,
                             compact_at=settings.compact_at, compact_to=settings.compact_to)
-        summaries = _MemoSummaries(
-            Summaries(runtime.summarizer, runtime.fallback, runtime.store,
-                      lambda text: measurer.text_tokens(text), settings.chunk_tokens), self)
+        summarizer = runtime.summarizer_for(settings, event.model)
+        inner = self._summaries(runtime, settings, summarizer, measurer, budget)
+        summaries = _MemoSummaries(inner, self)
         tuning = Tuning(settings.keep_recent_tokens, settings.summary_max_tokens, settings.max_tool_result_tokens)
         force, note = self.force or force, self.note
         fingerprint = [budget.window, budget.trigger, budget.target, *tuning.__dict__.values(), measurer.counter.name]
@@ -124,13 +146,18 @@ class Session:
                           archived_upto=done)
         if outcome.compacted:  # every message before the cut is now archived
             self.archived_upto = max(done, outcome.plan.cut)
+        self.plan_input = (m, budget, settings, inner)
+        report = outcome.report
+        if report is not None and report.fallbacks:
+            self._count_fallbacks(runtime, report)
+            outcome.notices.append(fallback_notice(report, settings.summary_timeout_seconds))
 
         self.force = False
         self.last_event = event
         plan = outcome.plan
         signature = (plan.lead, plan.cut, plan.stub_until, tuple(sorted(plan.truncate.items())))
         if outcome.compacted and (signature != self.signature or force):
-            self._remember(m, outcome, runtime.summarizer.identity, fingerprint)
+            self._remember(m, outcome, summarizer.identity, fingerprint)
             if runtime.persist_sessions:
                 runtime.store.save_session(self.key, self.state)
             outcome.notices.insert(0, self._notice(outcome))
@@ -141,7 +168,37 @@ class Session:
                         summarizer=outcome.report.summarizer if outcome.report else None, forced=force)
         self.signature = signature if outcome.compacted else None
         self.last = self._figures(m, budget, outcome, settings, measurer)
+        self.last.update(summarizer=summarizer.identity, window_note=runtime.window_notes.get(event.model.id),
+                         precompact_at=settings.precompact_at if inner.tiered else None)
         return outcome
+
+    def _summaries(self, runtime: Runtime, settings: Settings, summarizer: Any, measurer: Measurer,
+                   budget: Budget) -> Summaries:
+        """The summary service of this turn: flat for the deterministic summarizer; tiered, against
+        the turn's time budget, for a model."""
+        def count(text: str) -> int:
+            return measurer.text_tokens(text)
+
+        if not getattr(summarizer, "remote", False):
+            return Summaries(summarizer, runtime.fallback, runtime.store, count, settings.chunk_tokens)
+        leaf = Summaries.leaf_budget(settings.summary_max_tokens)
+        chunk = effective_chunk_tokens(settings.chunk_tokens, summarizer.readable_tokens(leaf),
+                                       budget.trigger - budget.target if CHUNK_TRACKS_GROWTH else None)
+        # Chunks are sized in units at the configured ratio, not the calibrated one, so that
+        # calibration never moves a chunk boundary (see engine.chunks).
+        nominal = settings.chars_per_token if measurer.counter.name == "chars" else 1.0
+        return Summaries(summarizer, runtime.fallback, runtime.store, count, chunk,
+                         runner=runtime.background, deadline=time.monotonic() + settings.summary_timeout_seconds,
+                         tiered=True, chunk_units=int(chunk * nominal))
+
+    def _count_fallbacks(self, runtime: Runtime, report: SummaryReport) -> None:
+        """Fallbacks by kind, kept with the session for /context-stats."""
+        counts = self.state.setdefault("summary_fallbacks", {})
+        for kind, n in report.failures.items():
+            counts[kind] = counts.get(kind, 0) + n
+        self.state["last_fallback"] = {"at": time.strftime("%Y-%m-%d %H:%M:%S"), "error": report.errors[-1][:300]}
+        if runtime.persist_sessions:
+            runtime.store.save_session(self.key, self.state)
 
     def _remember(self, m: Measurement, outcome: Outcome, summarizer: str, fingerprint: list[Any]) -> None:
         plan, report = outcome.plan, outcome.report
@@ -164,8 +221,6 @@ class Session:
         text = f"context-compactor: prompt compacted from {outcome.tokens_before:,} to {outcome.tokens_after:,} tokens"
         if outcome.folded:
             text += f" ({outcome.folded} earlier messages summarized"
-            if outcome.report and outcome.report.fallbacks:
-                text += f"; the summary model failed, {outcome.report.fallbacks} chunk(s) used the built-in summary"
             text += ")"
         return text
 

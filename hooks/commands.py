@@ -36,31 +36,80 @@ def compact_now(args: str, ctx: HookContext) -> str:
 
 
 def context_stats(args: str, ctx: HookContext) -> str:
-    session = ctx.runtime.session(ctx.session_key)
-    return format_stats(session.last, session.state)
+    runtime = ctx.runtime
+    session = runtime.session(ctx.session_key)
+    extra: dict[str, Any] = {"health": runtime.summary_health()}
+    extra["presummarizing"] = runtime.presummarizing(ctx.session_key)
+    return format_stats(session.last, session.state, extra)
+
+
+def _calibration_line(last: dict[str, Any]) -> str | None:
+    measured = last.get("measured_tokens")
+    if not measured:
+        return None
+    estimate = last.get("measured_estimate") or last["sent_tokens"]
+    line = (f"- last measured by the provider: {measured:,} prompt tokens; our estimate of that prompt: "
+            f"{estimate:,} ({(estimate - measured) / measured:+.0%})")
+    calibrated = last.get("calibrated_estimate")
+    if calibrated:
+        line += f", {calibrated:,} ({(calibrated - measured) / measured:+.0%}) with the ratio calibrated from it"
+    return line
+
+
+def _summary_lines(last: dict[str, Any], state: dict[str, Any], extra: dict[str, Any]) -> list[str]:
+    name = last.get("summarizer") or "extractive"
+    if not name.startswith("llm:"):
+        return ["- summaries: the built-in extractive summary (no summary model: set summaryModel, or "
+                "summarizeWithSessionModel when the host passes the model's URL)"]
+    line = f"- summaries: {name[4:]}"
+    health = extra.get("health", {}).get(name)
+    if health:
+        line += f" ({health['successes']} model calls succeeded"
+        if health["failures"]:
+            line += ", failed: " + ", ".join(f"{k} {n}" for k, n in sorted(health["failures"].items()))
+        if health["backoff_seconds"]:
+            line += f"; paused for {health['backoff_seconds']:.0f}s after {health['consecutive']} failures in a row"
+        line += ")"
+    lines = [line]
+    used = state.get("summary_fallbacks") or {}
+    if used:
+        lines.append("- built-in summary used instead of the model in this conversation: "
+                     + ", ".join(f"{k} {n}" for k, n in sorted(used.items()))
+                     + f" (last: {state.get('last_fallback', {}).get('error', '?')})")
+    trigger = last["trigger"]
+    share = last.get("precompact_at")
+    if share:
+        line = f"- pre-summarization: from {int(share * trigger):,} tokens sent ({share:.0%} of the trigger)"
+        lines.append(line + ("; a job is running now" if extra.get("presummarizing") else ""))
+    return lines
 
 
 def _pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.0f}%" if whole else "n/a"
 
 
-def format_stats(last: dict[str, Any], state: dict[str, Any]) -> str:
-    """The ``/context-stats`` report as readable text."""
+def format_stats(last: dict[str, Any], state: dict[str, Any], extra: dict[str, Any] | None = None) -> str:
+    """The ``/context-stats`` report as readable text (``extra``: what the runtime knows beyond the session)."""
     if not last:
         return "context-compactor: no model call seen in this conversation yet; nothing to report."
     roles = ", ".join(f"{n} {role}" for role, n in last["roles"].items())
     window = last["window"]
-    source = {"config": "from the config", "host": "reported by the host", "probe": "reported by the model server",
-              "default": "DEFAULT: unknown model, set contextWindow"}.get(last["window_source"], last["window_source"])
+    note = last.get("window_note")
+    source = {"config": "from the config", "host": "reported by the host",
+              "probe": note or "reported by the model server",
+              "error": note or "stated by the model server in a context-length error",
+              "override": "overflow recovery: the size the server stated",
+              "default": "DEFAULT: unknown model, set contextWindow" + (f"; {note}" if note else ""),
+              }.get(last["window_source"], last["window_source"])
     lines = [
         "context-compactor stats",
         f"- messages: {last['messages']} ({roles})",
         f"- prompt: ~{last['tokens']:,} tokens estimated (system {last['system_tokens']:,}, tool schemas "
         f"{last['tool_tokens']:,}; {last['tokenizer']}, {last['ratio']:g} chars/token)",
     ]
-    if last.get("measured_tokens"):
-        lines.append(f"- last measured by the provider: {last['measured_tokens']:,} prompt tokens "
-                     f"(our estimate of what was sent: {last.get('measured_estimate') or last['sent_tokens']:,})")
+    calibration = _calibration_line(last)
+    if calibration:
+        lines.append(calibration)
     lines += [
         f"- context window: {window:,} tokens ({source})",
         f"- sent to the model: ~{last['sent_tokens']:,} tokens, {_pct(last['sent_tokens'], window)} of the window",
@@ -76,6 +125,7 @@ def format_stats(last: dict[str, Any], state: dict[str, Any]) -> str:
             f"{done['cache_hits']} from cache, {done['fallbacks']} fallbacks); {state.get('compactions', 0)} compactions in all")
     else:
         lines.append("- last compaction: none yet")
+    lines += _summary_lines(last, state, extra or {})
     for notice in last.get("notices", []):
         lines.append(f"- note: {notice}")
     return "\n".join(lines)

@@ -28,6 +28,16 @@ def need(available: bool, what: str) -> None:
     pytest.skip(f"{what} not installed here (.ci/run installs it)")
 
 
+@pytest.fixture(autouse=True)
+def _fresh_logging() -> Any:
+    """Every test starts with structlog's defaults: a CLI run in-process must not leak its stderr binding."""
+    import structlog
+
+    structlog.reset_defaults()
+    yield
+    structlog.reset_defaults()
+
+
 @pytest.fixture
 def pm() -> Any:
     return get_plugin_manager()

@@ -11,9 +11,10 @@ Two ways, chosen by the summarizer:
 - **tiered** (a model, whose every input token costs time): only *closed* chunks go to the model,
   each once, at a quarter of the budget (``leaf``); the open rest of the region is summarised
   deterministically until it closes. When the chunk summaries no longer fit, the oldest aligned
-  groups of ``fan_in`` summaries of the same level are merged by the model (a binary counter for
-  fan-in 2): a group is a fixed set of chunks, so each merge is made once and cached, and a new
-  chunk never causes the merges before it to be redone. Whatever still does not fit is merged
+  groups of ``fan_in`` summaries of the same level are merged by the model (a counter in base
+  ``fan_in``: chunks 0-3 make a level-1 group, four level-1 groups a level-2 one, ...): a group is
+  a fixed set of chunks, so each merge is made once and cached, and a new chunk never causes the
+  merges before it to be redone. Whatever still does not fit is merged
   deterministically (:meth:`ExtractiveSummarizer.merge`, which costs nothing).
 
 Model calls run through a :class:`Runner` against the turn's deadline: a call that has not
@@ -36,6 +37,8 @@ from .chunks import chunk_bounds, chunk_key, closed_chunks, merge_key
 from .measure import Entry
 
 logger = structlog.get_logger("context_compactor")
+
+FAN_IN = 4  # chunk summaries per model merge; bench/cost.py compares 2, 3 and 4
 
 
 class SummaryCache(Protocol):
@@ -88,6 +91,7 @@ class SummaryReport:
     pending: int = 0  # model calls still running in the background
     merges: int = 0
     open_messages: int = 0  # messages of the open chunk (deterministic summary, by design)
+    open_tokens: int = 0
 
 
 @dataclass
@@ -106,7 +110,7 @@ class Summaries:
     def __init__(self, summarizer: SummarizerLike, fallback: SummarizerLike, cache: SummaryCache,
                  count: Callable[[str], int], chunk_tokens: int, *, runner: Runner | None = None,
                  deadline: float | None = None, tiered: bool | None = None, chunk_units: int | None = None,
-                 fan_in: int = 2, should_stop: Callable[[], bool] | None = None) -> None:
+                 fan_in: int = FAN_IN, should_stop: Callable[[], bool] | None = None) -> None:
         self.summarizer, self.fallback, self.cache = summarizer, fallback, cache
         self.count, self.chunk_tokens = count, chunk_tokens
         self.runner: Runner = runner or Inline()
@@ -156,9 +160,11 @@ class Summaries:
         pieces = self._rollup(self._leaves(entries, closed, leaf, report), budget - leaf, leaf, report)
         texts = [p.text for p in pieces]
         open_from = closed[-1][1] if closed else start
-        if open_from < stop:
-            texts.append(self._deterministic(entries[open_from:stop], leaf))
+        if open_from < stop:  # the open chunk gets the room the model's summaries leave, at least a leaf's
+            room = max(leaf, budget - sum(p.tokens + 2 for p in pieces))
+            texts.append(self._deterministic(entries[open_from:stop], room))
             report.open_messages = stop - open_from
+            report.open_tokens = sum(entries[i].tokens for i in range(open_from, stop))
         report.chunks = len(closed) + (open_from < stop)
         if sum(self.count(t) for t in texts) + 2 * len(texts) <= budget:
             report.text = "\n\n".join(texts)
@@ -249,6 +255,9 @@ class Summaries:
             if ready is not None:
                 ready()  # a model that keeps failing is left alone, without a thread or a socket
             text = self.runner.run(key, job, self._left())
+        except Cancelled:
+            self._failed(report, "closing", "the runtime is closing; no new summary calls")
+            return None
         except Pending:
             self._failed(report, "timeout", f"{s.identity} did not answer within the turn's time budget; its summary "
                                              "is used from the next turn on", pending=True)

@@ -1,0 +1,212 @@
+"""HTTP calls to a summary model: OpenAI-compatible ``/v1/chat/completions`` and Ollama ``/api/chat``.
+
+One ``httpx.Client`` per runtime, built by :func:`make_client` with explicit timeouts; every call
+also carries its own deadline, enforced while the body arrives, so a server that trickles bytes
+cannot hold a call longer than that. Bounded retries with exponential backoff on connection
+errors, 429 (honouring ``Retry-After``) and 5xx; none on other 4xx. ``httpx`` errors become
+:class:`~context_compactor.summarizer.ModelError` here. API keys go in a header and nowhere else:
+they are never part of an error message, a log line or a repr.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import re
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from . import ModelError
+
+MAX_BODY_BYTES = 4_000_000
+PURPOSE_HEADER = "x-context-compactor-purpose"
+_CONTEXT_SIZE = re.compile(r"(?:maximum context length is|context window of|context length of|n_ctx[ =:]+)\s*(\d{3,7})", re.I)
+_CONTEXT_ERROR = re.compile(r"context[ _](length|window|size)|too long|exceeds? (the )?(context|maximum)", re.I)
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where and how to reach a model. ``api`` is ``openai`` or ``ollama``."""
+
+    base_url: str
+    model: str
+    api: str = "openai"
+    api_key: str | None = field(default=None, repr=False)
+    timeout: float = 60.0  # total seconds one summary call may take, retries included
+    max_tokens: int | None = None  # cap on the tokens a summary may generate
+    context_window: int | None = None
+
+    @property
+    def root(self) -> str:
+        """The server root: the base URL without a trailing ``/v1`` (or ``/api``)."""
+        base = self.base_url.rstrip("/")
+        for suffix in ("/v1", "/api"):
+            if base.endswith(suffix):
+                return base[: -len(suffix)]
+        return base
+
+    @property
+    def chat_url(self) -> str:
+        return f"{self.root}/api/chat" if self.api == "ollama" else f"{self.root}/v1/chat/completions"
+
+    @property
+    def where(self) -> str:
+        """The endpoint as shown in messages: scheme, host and port only (no credentials)."""
+        parts = urlsplit(self.root)
+        return f"{parts.scheme}://{parts.hostname}{f':{parts.port}' if parts.port else ''}"
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str
+    truncated: bool
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+
+def make_client(*, connect_timeout: float = 5.0, read_timeout: float = 60.0,
+                transport: httpx.BaseTransport | None = None) -> httpx.Client:
+    """The one HTTP client of a runtime: explicit timeouts, a bounded pool, no environment proxies."""
+    return httpx.Client(
+        timeout=httpx.Timeout(read_timeout, connect=connect_timeout),
+        limits=httpx.Limits(max_connections=8, max_keepalive_connections=4),
+        transport=transport, trust_env=False, follow_redirects=False,
+        headers={"user-agent": "context-compactor"},
+    )
+
+
+def payload(endpoint: Endpoint, messages: Sequence[dict[str, str]], max_tokens: int) -> dict[str, Any]:
+    if endpoint.api == "ollama":
+        return {"model": endpoint.model, "messages": list(messages), "stream": False,
+                "options": {"num_predict": max_tokens, "temperature": 0.2}}
+    return {"model": endpoint.model, "messages": list(messages), "max_tokens": max_tokens,
+            "temperature": 0.2, "stream": False}
+
+
+def parse_reply(endpoint: Endpoint, body: bytes, name: str) -> Reply:
+    """The text of a 200 answer in either protocol; raises ModelError ``malformed``."""
+    try:
+        data = json.loads(body)
+        if endpoint.api == "ollama":
+            text, reason = data["message"]["content"], data.get("done_reason")
+            prompt, completion = data.get("prompt_eval_count"), data.get("eval_count")
+        else:
+            choice = data["choices"][0]
+            text, reason = choice["message"].get("content"), choice.get("finish_reason")
+            usage = data.get("usage") or {}
+            prompt, completion = usage.get("prompt_tokens"), usage.get("completion_tokens")
+        if isinstance(text, list):
+            text = "".join(part.get("text", "") for part in text if isinstance(part, dict))
+        if text is not None and not isinstance(text, str):
+            raise TypeError(f"content is {type(text).__name__}")
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
+        snippet = body[:120].decode("utf-8", "replace")
+        raise ModelError(f"{name} answered with a body that is not a chat completion ({type(exc).__name__}: {exc}; "
+                         f"starts {snippet!r})", kind="malformed", summarizer=name) from None
+    return Reply(text or "", reason == "length", prompt, completion)
+
+
+def _error_text(body: bytes) -> str:
+    try:
+        data = json.loads(body)
+        error = data.get("error", data.get("detail", data))
+        text = error.get("message", error) if isinstance(error, dict) else error
+    except (ValueError, AttributeError):
+        text = body.decode("utf-8", "replace")
+    return " ".join(str(text).split())[:300]
+
+
+def retry_after(value: str | None, now: float | None = None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (delta-seconds or an HTTP date)."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value).timestamp()
+    except (TypeError, ValueError, IndexError):
+        return None
+    return max(0.0, when - (now if now is not None else time.time()))
+
+
+def _status_error(status: int, body: bytes, headers: httpx.Headers, name: str, secret: str | None = None) -> ModelError:
+    text = _error_text(body)
+    if secret:
+        text = text.replace(secret, "[redacted]")  # some servers echo the key they refused
+    message = f"{name} answered HTTP {status}: {text}"
+    if status == 429:
+        return ModelError(message, kind="rate_limited", summarizer=name, retry_after=retry_after(headers.get("retry-after")))
+    if status >= 500:
+        return ModelError(message, kind="server_error", summarizer=name)
+    if status in (400, 413) and _CONTEXT_ERROR.search(text):
+        size = _CONTEXT_SIZE.search(text)
+        return ModelError(message, kind="context_length", summarizer=name,
+                          context_window=int(size.group(1)) if size else None)
+    return ModelError(message, kind="client_error", summarizer=name)
+
+
+def _read(client: httpx.Client, endpoint: Endpoint, body: dict[str, Any], deadline: float, name: str) -> tuple[int, bytes, httpx.Headers]:
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise httpx.TimeoutException("no time left for another attempt")
+    headers = {PURPOSE_HEADER: "summary"}  # lets a gateway or a test server tell our calls from the agent's
+    if endpoint.api_key:
+        headers["authorization"] = f"Bearer {endpoint.api_key}"
+    timeout = httpx.Timeout(left, connect=min(5.0, left))
+    with client.stream("POST", endpoint.chat_url, json=body, headers=headers, timeout=timeout) as response:
+        data = bytearray()
+        for piece in response.iter_bytes():
+            data += piece
+            if time.monotonic() > deadline:
+                raise ModelError(f"{name} was still sending its answer when the {endpoint.timeout:g}s limit passed",
+                                 kind="timeout", summarizer=name)
+            if len(data) > MAX_BODY_BYTES:
+                raise ModelError(f"{name} sent more than {MAX_BODY_BYTES:,} bytes", kind="malformed", summarizer=name)
+        return response.status_code, bytes(data), response.headers
+
+
+def _attempt(client: httpx.Client, endpoint: Endpoint, body: dict[str, Any], deadline: float, name: str) -> Reply:
+    try:
+        status, data, headers = _read(client, endpoint, body, deadline, name)
+    except httpx.TimeoutException:
+        raise ModelError(f"{name} at {endpoint.where} did not answer within {endpoint.timeout:g}s",
+                         kind="timeout", summarizer=name) from None
+    except httpx.TransportError as exc:
+        raise ModelError(f"{name} at {endpoint.where}: connection failed ({type(exc).__name__}: {exc or 'no detail'})",
+                         kind="connection", summarizer=name) from None
+    if status != 200:
+        raise _status_error(status, data, headers, name, endpoint.api_key)
+    return parse_reply(endpoint, data, name)
+
+
+RETRYABLE = ("connection", "rate_limited", "server_error")
+
+
+def chat(client: httpx.Client, endpoint: Endpoint, messages: Sequence[dict[str, str]], max_tokens: int, *,
+         retries: int = 2, backoff: float = 0.5, stop: threading.Event | None = None) -> Reply:
+    """One summary call, with up to ``retries`` retries; raises ModelError when it cannot succeed."""
+    name = endpoint.model
+    deadline = time.monotonic() + endpoint.timeout
+    body = payload(endpoint, messages, max_tokens)
+    for attempt in range(retries + 1):
+        try:
+            return _attempt(client, endpoint, body, deadline, name)
+        except ModelError as exc:
+            if exc.kind not in RETRYABLE or attempt == retries:
+                raise
+            wait = exc.retry_after if exc.retry_after is not None else backoff * 2 ** attempt
+            if time.monotonic() + wait >= deadline:
+                raise
+            if stop is not None and stop.wait(wait):
+                raise
+            if stop is None:
+                time.sleep(wait)
+    raise AssertionError("unreachable")  # pragma: no cover

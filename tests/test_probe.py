@@ -1,0 +1,164 @@
+"""Asking model servers for their context window, against fakes that answer in each server's shape."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from llmfakes import Behaviour, FakeModelServer
+
+from llmfakes import fresh_logging  # noqa: F401 - autouse: structlog as configured by default
+from context_compactor.hookspecs import BeforeAgentStartEvent, HookContext, ModelInfo
+from context_compactor.hooks.commands import context_stats
+from context_compactor.plugins import get_plugin_manager
+from context_compactor.runtime import Runtime
+from context_compactor.settings import Settings
+from context_compactor.store import Store
+from context_compactor.summarizer.client import Endpoint
+from context_compactor.summarizer.probe import probe_window
+
+OLLAMA_SHOW = {
+    "modelfile": "FROM llama3.2\nPARAMETER num_ctx 16384",
+    "parameters": 'num_ctx                        16384\nstop                           "<|eot_id|>"',
+    "template": "{{ .Prompt }}",
+    "details": {"format": "gguf", "family": "llama", "parameter_size": "3.2B", "quantization_level": "Q4_K_M"},
+    "model_info": {"general.architecture": "llama", "llama.context_length": 131072, "llama.embedding_length": 3072},
+}
+LLAMA_PROPS = {"default_generation_settings": {"id": 0, "n_ctx": 4096, "params": {"n_predict": -1}},
+               "total_slots": 1, "model_path": "models/qwen.gguf", "chat_template": "..."}
+LMSTUDIO_MODEL = {"id": "qwen2.5-7b-instruct", "object": "model", "type": "llm", "publisher": "lmstudio-community",
+                  "arch": "qwen2", "compatibility_type": "gguf", "quantization": "Q4_K_M", "state": "loaded",
+                  "max_context_length": 32768, "loaded_context_length": 8192}
+VLLM_MODELS = {"object": "list", "data": [{"id": "Qwen/Qwen2.5-7B-Instruct", "object": "model", "created": 1,
+                                           "owned_by": "vllm", "root": "Qwen/Qwen2.5-7B-Instruct", "parent": None,
+                                           "max_model_len": 32768, "permission": []}]}
+LLAMA_CPP_PYTHON_MODELS = {"object": "list", "data": [{"id": "smollm2", "object": "model", "owned_by": "me",
+                                                       "permissions": []}]}
+
+
+@pytest.fixture
+def client() -> Iterator[httpx.Client]:
+    with httpx.Client() as c:
+        yield c
+
+
+def probe(client: httpx.Client, routes: dict[str, Behaviour], model: str, api: str = "openai") -> Any:
+    with FakeModelServer(routes) as fake:
+        found = probe_window(client, Endpoint(fake.url + "/v1", model, api))
+        return found, [r.path for r in fake.requests]
+
+
+def test_ollama_show_num_ctx(client: httpx.Client) -> None:
+    """Ollama: the num_ctx parameter of /api/show, asked first."""
+    found, paths = probe(client, {"/api/show": Behaviour.ok(OLLAMA_SHOW)}, "llama3.2", api="ollama")
+    assert (found.window, found.detail) == (16384, "Ollama /api/show num_ctx") and paths == ["/api/show"]
+
+
+def test_ollama_show_without_num_ctx_uses_the_context_length(client: httpx.Client) -> None:
+    """Ollama: without num_ctx, the model's <arch>.context_length."""
+    show = {**OLLAMA_SHOW, "parameters": 'stop "<|eot_id|>"'}
+    found, _ = probe(client, {"/api/show": Behaviour.ok(show)}, "llama3.2", api="ollama")
+    assert (found.window, found.detail) == (131072, "Ollama /api/show context_length")
+
+
+def test_llama_cpp_server_props(client: httpx.Client) -> None:
+    """llama.cpp server: /props default_generation_settings.n_ctx."""
+    found, paths = probe(client, {"/props": Behaviour.ok(LLAMA_PROPS)}, "qwen")
+    assert (found.window, found.detail) == (4096, "llama.cpp /props n_ctx") and paths == ["/props"]
+
+
+def test_lm_studio_loaded_context_length(client: httpx.Client) -> None:
+    """LM Studio: /api/v0/models/{id}, the loaded context length before the maximum."""
+    found, paths = probe(client, {"/api/v0/models/qwen2.5-7b-instruct": Behaviour.ok(LMSTUDIO_MODEL)},
+                         "qwen2.5-7b-instruct")
+    assert found.window == 8192 and paths == ["/props", "/api/v0/models/qwen2.5-7b-instruct"]
+    unloaded = {k: v for k, v in LMSTUDIO_MODEL.items() if k != "loaded_context_length"}
+    found, _ = probe(client, {"/api/v0/models/qwen2.5-7b-instruct": Behaviour.ok(unloaded)}, "qwen2.5-7b-instruct")
+    assert found.window == 32768
+
+
+def test_vllm_max_model_len(client: httpx.Client) -> None:
+    """vLLM: the model's max_model_len in /v1/models (ids with a slash are quoted in the LM Studio path)."""
+    found, paths = probe(client, {"/v1/models": Behaviour.ok(VLLM_MODELS)}, "Qwen/Qwen2.5-7B-Instruct")
+    assert (found.window, found.detail) == (32768, "/v1/models max_model_len")
+    assert "/api/v0/models/Qwen%2FQwen2.5-7B-Instruct" in paths
+
+
+def test_llama_cpp_python_states_nothing(client: httpx.Client) -> None:
+    """llama-cpp-python's /v1/models has no length and the rest is 404: no window, and the reason says so."""
+    found, paths = probe(client, {"/v1/models": Behaviour.ok(LLAMA_CPP_PYTHON_MODELS)}, "smollm2")
+    assert found.window is None
+    assert "/props: HTTP 404" in found.detail and "/v1/models: no context size in the answer" in found.detail
+    assert paths == ["/props", "/api/v0/models/smollm2", "/v1/models", "/api/show"]
+
+
+def test_nobody_listening_is_quick_and_harmless(client: httpx.Client) -> None:
+    """A refused connection ends the probe at once, with no window."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    found = probe_window(client, Endpoint(f"http://127.0.0.1:{port}/v1", "m"))
+    assert found.window is None and "ConnectError" in found.detail
+
+
+# --- through the runtime ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def runtime(tmp_path: Path) -> Iterator[Runtime]:
+    rt = Runtime(Settings(), store=Store.open(tmp_path / "store.sqlite"))
+    yield rt
+    rt.close()
+
+
+def run_turn(runtime: Runtime, model: ModelInfo) -> str:
+    pm = get_plugin_manager(load_entry_points=False)
+    ctx = HookContext("s", runtime, model)
+    pm.hook.before_agent_start(event=BeforeAgentStartEvent(messages=[{"role": "user", "content": "hi"}], model=model),
+                               ctx=ctx)
+    return context_stats("", ctx)
+
+
+def test_the_runtime_probes_once_per_model_and_shows_the_source(runtime: Runtime) -> None:
+    """With no configured window the server is asked once; /context-stats names where the size came from."""
+    with FakeModelServer({"/props": Behaviour.ok(LLAMA_PROPS)}) as fake:
+        model = ModelInfo(id="qwen", base_url=fake.url + "/v1", api="openai")
+        stats = run_turn(runtime, model)
+        run_turn(runtime, model)
+        assert len(fake.requests) == 1
+    assert runtime.window_for(runtime.settings, model) == (4096, "probe")
+    assert "context window: 4,096 tokens (reported by the model server (llama.cpp /props n_ctx))" in stats
+
+
+def test_a_server_that_states_nothing_gets_8192_and_a_warning(runtime: Runtime) -> None:
+    """Nothing stated: 8,192 tokens, never 200k, and /context-stats says it is a guess and why."""
+    with FakeModelServer({"/v1/models": Behaviour.ok(LLAMA_CPP_PYTHON_MODELS)}) as fake:
+        stats = run_turn(runtime, ModelInfo(id="smollm2", base_url=fake.url + "/v1", api="openai"))
+    assert "context window: 8,192 tokens (DEFAULT: unknown model, set contextWindow;" in stats
+    assert "did not state a context size" in stats
+
+
+def test_the_host_or_the_config_wins_over_the_probe(tmp_path: Path) -> None:
+    """A window from the config or the host means the server is never asked."""
+    with FakeModelServer({"/props": Behaviour.ok(LLAMA_PROPS)}) as fake:
+        rt = Runtime(Settings(contextWindow=2048), store=Store.open(tmp_path / "a.sqlite"))
+        assert rt.window_for(rt.settings, ModelInfo(id="q", base_url=fake.url)) == (2048, "config")
+        rt.close()
+        rt = Runtime(Settings(), store=Store.open(tmp_path / "b.sqlite"))
+        assert rt.window_for(rt.settings, ModelInfo(id="q", base_url=fake.url, context_window=3000)) == (3000, "host")
+        rt.close()
+        assert fake.requests == []
+
+
+def test_a_summary_model_without_a_window_is_probed(tmp_path: Path) -> None:
+    """summaryModel without contextWindow: its server is asked, and the answer sizes what it is sent."""
+    with FakeModelServer({"/api/show": Behaviour.ok(OLLAMA_SHOW)}) as fake:
+        rt = Runtime(Settings(summaryModel={"baseUrl": fake.url, "model": "llama3.2", "api": "ollama"}),
+                     store=Store.open(tmp_path / "s.sqlite"))
+        llm = rt.summarizer_for(rt.settings, ModelInfo(id="session"))
+        rt.close()
+    assert llm.endpoint.api == "ollama" and llm.context_window == 16384
