@@ -41,7 +41,6 @@ class GatewayConfig:
     hook_threads: int = 32
     shutdown_grace: float = 10.0
     max_retries: int = 2  # overflow recovery: retries after a context-length error
-    probe_window: bool = True  # ask the upstream for the model's context window once per model
 
     def __post_init__(self) -> None:
         parts = urlsplit(self.upstream)

@@ -90,7 +90,10 @@ class StreamWatch:
             return not (self.strip_usage and usage is not None and choices == [])
         if self.first is None:
             self.first = chunk
-        self._observe(choices)
+        try:
+            self._observe(choices)
+        except (AttributeError, TypeError, KeyError):  # a chunk of an odd shape: relayed, not understood
+            pass
         return True
 
     def _observe(self, choices: list[Any]) -> None:
@@ -147,7 +150,7 @@ def completion(text: str, model: str) -> dict[str, Any]:
 def completion_stream(text: str, model: str, include_usage: bool) -> bytes:
     """The same answer as a stream: role, content, finish, usage when asked, [DONE]."""
     base = {"id": completion_id(), "object": "chat.completion.chunk", "created": int(time.time()), "model": model}
-    deltas = ({"role": "assistant", "content": ""}, {"content": text}, {})
+    deltas: tuple[dict[str, str], ...] = ({"role": "assistant", "content": ""}, {"content": text}, {})
     parts = [encode({**base, "choices": [{"index": 0, "delta": d, "logprobs": None,
                                           "finish_reason": "stop" if not d else None}]}) for d in deltas]
     if include_usage:

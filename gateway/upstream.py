@@ -16,6 +16,7 @@ import httpx
 from context_compactor.errors import CompactorError
 
 from .config import GatewayConfig
+from .transport import make_transport
 
 # Hop-by-hop headers and those that the gateway computes itself: never copied across.
 _DROP_REQUEST = frozenset({
@@ -67,13 +68,15 @@ def convert(exc: httpx.HTTPError, url: str) -> UpstreamError:
 
 
 def make_client(config: GatewayConfig, transport: httpx.AsyncBaseTransport | None = None) -> httpx.AsyncClient:
-    """The one client the gateway uses for the upstream: explicit timeouts, a bounded pool, no env proxies."""
+    """The one client the gateway uses for the upstream: explicit timeouts, a bounded pool on asyncio
+    protocols (see :mod:`.transport`), no proxies from the environment. ``transport`` replaces the
+    network (tests)."""
+    limits = httpx.Limits(max_connections=config.max_connections,
+                          max_keepalive_connections=min(config.max_connections, 128), keepalive_expiry=30.0)
     return httpx.AsyncClient(
         timeout=httpx.Timeout(connect=config.connect_timeout, read=config.read_timeout,
                               write=config.write_timeout, pool=config.pool_timeout),
-        limits=httpx.Limits(max_connections=config.max_connections,
-                            max_keepalive_connections=min(config.max_connections, 128), keepalive_expiry=30.0),
-        transport=transport,
+        transport=transport if transport is not None else make_transport(limits),
         trust_env=False,  # a loopback model server must not be sent through an HTTP(S)_PROXY
         follow_redirects=False,
     )
@@ -92,6 +95,14 @@ def request_headers(raw: list[tuple[bytes, bytes]], config: GatewayConfig) -> li
         out.extend((k, v) for k, v in raw if k.lower() == b"authorization")
     out.append((b"accept-encoding", b"identity"))  # the relay reads the stream; compression would hide it
     return out
+
+
+def bearer(headers: list[tuple[bytes, bytes]]) -> str | None:
+    """The token of the ``Authorization: Bearer`` header that :func:`request_headers` sends upstream."""
+    for name, value in headers:
+        if name.lower() == b"authorization" and value[:7].lower() == b"bearer ":
+            return value[7:].decode("latin-1").strip() or None
+    return None
 
 
 def response_headers(response: httpx.Response) -> list[tuple[bytes, bytes]]:

@@ -1,0 +1,237 @@
+"""Benchmark: the compaction gateway against the same fake upstream reached directly.
+
+    python bench/gateway.py [--requests 400] [--seconds 5] [--concurrency 16]
+
+Starts the fake OpenAI-compatible server (tests/fakes) and ``context-compactor serve`` as processes
+of their own on loopback, then measures from this process, with a minimal keep-alive HTTP/1.1
+client (so that client overhead is small and the same on both paths):
+
+- added latency, p50 and p99, of sequential non-streamed requests with 8 KB and 200 KB bodies
+  (conversations under the trigger: nothing to compact);
+- sustained requests/s with concurrent connections (8 KB bodies);
+- streaming: time to the first event, and the mean gap between events, as ratios gateway/direct,
+  for an upstream that takes 20 ms and 200 ms to its first token (a fast GPU server on a short
+  prompt; any CPU model takes longer) and 5 ms a token after that.
+
+Prints figures; asserts nothing. Targets (issue 5): added p50 <= 2 ms at 8 KB, streaming TTFB ratio
+<= 1.1, >= 300 requests/s through the gateway on two cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = str(Path(sys.executable).parent / "context-compactor")
+
+
+class Conn:
+    """One keep-alive HTTP/1.1 connection; just enough protocol for JSON and chunked SSE answers."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def open(self) -> Conn:
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        return self
+
+    async def post(self, path: str, body: bytes, *, events: list[float] | None = None, extra: str = "") -> int:
+        """Send a POST; return the status. With ``events``, append the arrival time of each body chunk.
+        ``extra`` is more header lines, each ending in CRLF."""
+        assert self.reader is not None and self.writer is not None
+        head = (f"POST {path} HTTP/1.1\r\nhost: {self.host}:{self.port}\r\ncontent-type: application/json\r\n"
+                f"{extra}content-length: {len(body)}\r\n\r\n").encode()
+        self.writer.write(head + body)
+        status_line = await self.reader.readline()
+        status = int(status_line.split()[1])
+        length, chunked = 0, False
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+            elif name.lower() == "transfer-encoding" and "chunked" in value.lower():
+                chunked = True
+        if not chunked:
+            await self.reader.readexactly(length)
+            return status
+        while True:
+            size = int((await self.reader.readline()).split(b";")[0], 16)
+            if size == 0:
+                await self.reader.readline()
+                return status
+            await self.reader.readexactly(size + 2)
+            if events is not None:
+                events.append(time.perf_counter())
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+def body(size: int, *, stream: bool = False) -> bytes:
+    """A chat request of about ``size`` bytes: a system prompt and alternating turns."""
+    messages: list[dict[str, Any]] = [{"role": "system", "content": "You are a coding agent."}]
+    i = 0
+    while len(json.dumps(messages)) < size - 200:
+        role = "user" if i % 2 == 0 else "assistant"
+        messages.append({"role": role, "content": f"message {i}: " + "lorem ipsum dolor sit amet " * 20})
+        i += 1
+    return json.dumps({"model": "fake-model", "messages": messages, "stream": stream}).encode()
+
+
+@contextmanager
+def process(args: list[str], env: dict[str, str], ready: str, log: Path) -> Iterator[int]:
+    """Start a server process, wait for its port line, yield the port; stop it by PID after."""
+    with log.open("wb") as sink:
+        proc = subprocess.Popen(args, stdout=sink, stderr=subprocess.STDOUT, env=env)
+    try:
+        deadline = time.monotonic() + 30
+        while not (found := re.search(ready, log.read_text(errors="replace"))):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"{args[0]} did not start: {log.read_text()[-2000:]}")
+            time.sleep(0.05)
+        yield int(found.group(1))
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+async def latencies(port: int, payload: bytes, n: int) -> list[float]:
+    conn = await Conn("127.0.0.1", port).open()
+    out = []
+    try:
+        for _ in range(20):  # warm-up: connections, sessions, caches
+            await conn.post("/v1/chat/completions", payload)
+        for _ in range(n):
+            start = time.perf_counter()
+            assert await conn.post("/v1/chat/completions", payload) == 200
+            out.append(time.perf_counter() - start)
+    finally:
+        conn.close()
+    return out
+
+
+async def throughput(port: int, payload: bytes, seconds: float, concurrency: int) -> float:
+    done = 0
+    deadline = time.perf_counter() + seconds
+
+    async def worker(k: int) -> None:
+        nonlocal done
+        conn = await Conn("127.0.0.1", port).open()
+        mine = payload.replace(b'"stream"', b'"user": "bench-%d", "stream"' % k)  # a session per connection
+        try:
+            await conn.post("/v1/chat/completions", mine)
+            while time.perf_counter() < deadline:
+                assert await conn.post("/v1/chat/completions", mine) == 200
+                done += 1
+        finally:
+            conn.close()
+
+    start = time.perf_counter()
+    await asyncio.gather(*(worker(k) for k in range(concurrency)))
+    return done / (time.perf_counter() - start)
+
+
+async def streaming(port: int, payload: bytes, n: int, first: float) -> tuple[list[float], list[float]]:
+    """Per request: time to the first body chunk, and the mean gap between the following ones.
+    ``first`` is the upstream's delay before its first event (its "prefill" time)."""
+    conn = await Conn("127.0.0.1", port).open()
+    ttfb, gaps = [], []
+    extra = f"x-fake-first-chunk-delay: {first}\r\n"
+    try:
+        await conn.post("/v1/chat/completions", payload, events=[], extra=extra)
+        for _ in range(n):
+            events: list[float] = []
+            start = time.perf_counter()
+            assert await conn.post("/v1/chat/completions", payload, events=events, extra=extra) == 200
+            ttfb.append(events[0] - start)
+            gaps.append(statistics.mean(b - a for a, b in zip(events, events[1:])))
+    finally:
+        conn.close()
+    return ttfb, gaps
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def ms(seconds: float) -> str:
+    return f"{1000 * seconds:8.3f} ms"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--requests", type=int, default=400, help="sequential requests per latency figure")
+    parser.add_argument("--seconds", type=float, default=5.0, help="duration of each throughput run")
+    parser.add_argument("--concurrency", type=int, default=16, help="connections in the throughput runs")
+    parser.add_argument("--streams", type=int, default=40, help="streamed requests per streaming figure")
+    args = parser.parse_args(argv)
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "tests")}
+    with tempfile.TemporaryDirectory(prefix="cc-bench-") as tmp:
+        work = Path(tmp)
+        env.update(HOME=str(work), OPENCLAW_STATE_DIR=str(work / "state"))
+        fake = [sys.executable, "-m", "fakes.upstream", "--port", "0", "--reply", "ok " * 20, "--chunk-delay", "0.005"]
+        with process(fake, env, r"PORT=(\d+)", work / "fake.log") as up:
+            serve = [SCRIPT, "serve", "--upstream", f"http://127.0.0.1:{up}/v1", "--port", "0",
+                     "--store", str(work / "store.sqlite"), "--context-window", "131072"]
+            with process(serve, env, r"serving http://127\.0\.0\.1:(\d+)/v1", work / "gateway.log") as gw:
+                report(up, gw, args)
+    return 0
+
+
+def report(up: int, gw: int, args: argparse.Namespace) -> None:
+    print(f"context-compactor gateway benchmark ({os.cpu_count()} cores; fake upstream and gateway are separate "
+          "processes; client in this one)")
+    for label, size in (("8 KB", 8 * 1024), ("200 KB", 200 * 1024)):
+        payload = body(size)
+        direct = asyncio.run(latencies(up, payload, args.requests))
+        through = asyncio.run(latencies(gw, payload, args.requests))
+        print(f"\nnon-streamed, {label} body ({len(payload):,} bytes), {args.requests} sequential requests")
+        print(f"  direct   p50 {ms(pct(direct, 0.5))}   p99 {ms(pct(direct, 0.99))}")
+        print(f"  gateway  p50 {ms(pct(through, 0.5))}   p99 {ms(pct(through, 0.99))}")
+        print(f"  added    p50 {ms(pct(through, 0.5) - pct(direct, 0.5))}   p99 {ms(pct(through, 0.99) - pct(direct, 0.99))}"
+              f"   (ratio p50 {pct(through, 0.5) / pct(direct, 0.5):.2f})")
+    payload = body(8 * 1024)
+    direct_rps = asyncio.run(throughput(up, payload, args.seconds, args.concurrency))
+    gateway_rps = asyncio.run(throughput(gw, payload, args.seconds, args.concurrency))
+    print(f"\nthroughput, 8 KB bodies, {args.concurrency} connections, {args.seconds:g} s each")
+    print(f"  direct  {direct_rps:8.0f} req/s\n  gateway {gateway_rps:8.0f} req/s   (ratio {gateway_rps / direct_rps:.2f})")
+    payload = body(8 * 1024, stream=True)
+    for first in (0.02, 0.2):
+        d_ttfb, d_gap = asyncio.run(streaming(up, payload, args.streams, first))
+        g_ttfb, g_gap = asyncio.run(streaming(gw, payload, args.streams, first))
+        print(f"\nstreaming, 8 KB body, {1000 * first:g} ms to the first token then 5 ms a token, {args.streams} requests")
+        print(f"  time to first byte  direct p50 {ms(pct(d_ttfb, 0.5))}  gateway p50 {ms(pct(g_ttfb, 0.5))}"
+              f"   ratio {pct(g_ttfb, 0.5) / pct(d_ttfb, 0.5):.3f}   (added {ms(pct(g_ttfb, 0.5) - pct(d_ttfb, 0.5))})")
+        print(f"  inter-chunk delay   direct mean {ms(statistics.mean(d_gap))}  gateway mean {ms(statistics.mean(g_gap))}"
+              f"   ratio {statistics.mean(g_gap) / statistics.mean(d_gap):.3f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

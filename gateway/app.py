@@ -1,0 +1,293 @@
+"""The ASGI application: routing, the client key, body limits, commands, the proxy, the lifespan.
+
+    POST /v1/chat/completions     compaction (hooks), then the upstream: see turn.py and relay.py
+    GET  /context-compactor/health  the gateway's own liveness answer (no key needed, says nothing)
+    anything else                 passed to the upstream unchanged (``/v1/x`` under its base URL)
+
+Plain ASGI, no framework: the gateway sits on every model call, so each layer it does not need
+is latency it would add.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from typing import Any, TypeVar
+
+import anyio
+import httpx
+import pluggy
+import structlog
+
+from context_compactor.errors import InputError
+from context_compactor.hookspecs import Command, HookContext, ModelInfo
+from context_compactor.messages import validate_messages
+from context_compactor.plugins import commands as registered_commands
+from context_compactor.plugins import get_plugin_manager
+from context_compactor.runtime import Runtime
+
+from . import sse
+from .asgi import (JSON_TYPE, BodyTooLarge, ClientGone, Receive, Scope, Send, dumps, header, read_body, send_bytes,
+                   send_error)
+from .commands import find_command
+from .config import GatewayConfig
+from .relay import Relay
+from .sessions import KeyedLocks, session_key
+from .turn import ChatTurn
+from .upstream import bearer, convert, make_client, request_headers, response_headers
+
+logger = structlog.get_logger("context_compactor")
+
+CHAT_PATHS = frozenset({"/v1/chat/completions", "/chat/completions"})
+HEALTH_PATH = "/context-compactor/health"
+MAX_PENDING = 1024  # after_turn futures kept before the finished ones are swept
+T = TypeVar("T")
+
+
+class Gateway:
+    """The OpenAI-compatible compaction gateway, as an ASGI application.
+
+    ``runtime`` is the host's runtime (settings, store, summarizer); the caller closes it.
+    ``transport`` replaces the network for the upstream client (tests only).
+    """
+
+    def __init__(self, config: GatewayConfig, runtime: Runtime, *, pm: pluggy.PluginManager | None = None,
+                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+        self.config = config
+        self.runtime = runtime
+        self.pm = pm if pm is not None else get_plugin_manager()
+        self.commands: dict[str, Command] = registered_commands(self.pm)
+        self.locks = KeyedLocks()
+        self.executor = ThreadPoolExecutor(max_workers=config.hook_threads, thread_name_prefix="context-compactor")
+        self._transport = transport
+        self._client: httpx.AsyncClient | None = None
+        self._after: dict[str, Future[None]] = {}  # per session: its last after_turn, maybe still running
+
+    @property
+    def client(self) -> httpx.AsyncClient:
+        if self._client is None:
+            self._client = make_client(self.config, self._transport)
+        return self._client
+
+    async def in_thread(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a blocking hook call in the gateway's worker threads."""
+        return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+
+    def after_turn_started(self, key: str, fn: Callable[[], None]) -> None:
+        """Run a session's ``after_turn`` in a worker thread, after the session's previous one, without
+        waiting for it: bookkeeping is off the reply path, and in order within a session."""
+        previous = self._after.get(key)
+
+        def job() -> None:
+            if previous is not None:
+                wait([previous])
+            fn()
+
+        try:
+            self._after[key] = self.executor.submit(job)
+        except RuntimeError:  # shutting down: bookkeeping of the last turns is dropped
+            return
+        if len(self._after) > MAX_PENDING:
+            self._after = {k: f for k, f in self._after.items() if not f.done()}
+
+    async def aclose(self, grace: float = 5.0) -> None:
+        """Close the upstream client, drop queued hook work, give running bookkeeping ``grace`` seconds.
+
+        (A summary call still running after that ends on its own time budget; the caller then closes
+        the runtime, which stops background summaries.)
+        """
+        running = [asyncio.wrap_future(f) for f in self._after.values() if not f.done()]
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        if running:
+            await asyncio.wait(running, timeout=grace)
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+    # --- ASGI ---------------------------------------------------------------------------------
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            await self.http(scope, receive, send)
+        elif scope["type"] == "lifespan":
+            await self.lifespan(receive, send)
+
+    async def lifespan(self, receive: Receive, send: Send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                logger.info("gateway.started", upstream=self.config.base, host=self.config.host, port=self.config.port,
+                            auth=self.config.api_key is not None)
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await self.aclose()
+                logger.info("gateway.stopped")
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope["path"]
+        if path == HEALTH_PATH:
+            await send_bytes(send, 200, b'{"status":"ok"}', [JSON_TYPE])
+            return
+        if not self.authorized(scope):
+            logger.info("gateway.unauthorized", path=path)
+            await send_error(send, 401, "context-compactor: missing or wrong API key; send 'Authorization: Bearer "
+                             "<key>' with the key the gateway was started with (--api-key or $CONTEXT_COMPACTOR_API_KEY)",
+                             "invalid_api_key", kind="invalid_request_error")
+            return
+        try:
+            raw = await read_body(scope, receive, self.config.max_body_bytes)
+        except BodyTooLarge:
+            limit = self.config.max_body_bytes / 2**20
+            logger.warning("gateway.body_too_large", path=path, limit_mb=limit)
+            await send_error(send, 413, f"context-compactor: the request body is larger than the {limit:g} MB "
+                             "limit (start the gateway with a larger --max-body-mb)", "request_too_large",
+                             kind="invalid_request_error")
+            return
+        except ClientGone:
+            return
+        if scope["method"] == "POST" and path in CHAT_PATHS:
+            await self.chat(scope, receive, send, raw)
+        else:
+            await self.proxy(scope, send, raw)
+
+    def authorized(self, scope: Scope) -> bool:
+        if self.config.api_key is None:
+            return True
+        scheme, _, token = (header(scope, b"authorization") or "").partition(" ")
+        expected = self.config.api_key.get_secret_value().encode()
+        return scheme.lower() == "bearer" and hmac.compare_digest(token.strip().encode(), expected)
+
+    # --- chat completions -----------------------------------------------------------------------
+
+    async def chat(self, scope: Scope, receive: Receive, send: Send, raw: bytes) -> None:
+        started = time.perf_counter()
+        body = _chat_body(raw)
+        if isinstance(body, str):
+            logger.info("gateway.passthrough", reason=body)
+            await self.proxy(scope, send, raw)
+            return
+        key = session_key(header(scope, b"x-session-id"), body)
+        found = find_command(body["messages"], self.commands)
+        if found is not None:
+            await self.command(send, body, key, *found)
+            return
+        upstream_headers = request_headers(scope["headers"], self.config)
+        turn = ChatTurn(self, body, raw, key, bearer(upstream_headers))
+        relay = Relay(self, turn, send, upstream_headers)
+
+        async def work() -> None:
+            await turn.prepare()
+            await relay.run()
+
+        if await self.guarded(receive, relay, work):
+            turn.error = "the client disconnected before the reply was finished"
+            turn.status = 499
+        turn.finish()
+        logger.info("gateway.request", **turn.log_fields(), ms=round(1000 * (time.perf_counter() - started), 2))
+
+    async def guarded(self, receive: Receive, relay: Relay, work: Callable[[], Awaitable[None]]) -> bool:
+        """Run ``work`` and cancel it when the client goes away; True when it did."""
+        gone = False
+        async with anyio.create_task_group() as group:
+
+            async def watch() -> None:
+                nonlocal gone
+                message = await receive()
+                if message["type"] == "http.disconnect" and not relay.responded:
+                    gone = True
+                    group.cancel_scope.cancel()
+
+            group.start_soon(watch)
+            try:
+                await work()
+            except Exception as exc:  # noqa: BLE001 - a bug of ours must not take the connection down silently
+                logger.error("gateway.failed", error=f"{type(exc).__name__}: {exc}", exc_info=True)
+                relay.turn.error = f"{type(exc).__name__}: {exc}"
+                message = f"context-compactor: internal error ({type(exc).__name__}); see the gateway log"
+                if relay.started and not relay.responded:  # mid-stream: end it with an error event
+                    relay.responded = True
+                    await relay.send({"type": "http.response.body", "more_body": False,
+                                      "body": sse.error_event(message, "internal_error")})
+                elif not relay.responded:
+                    relay.responded = True
+                    await send_error(relay.send, 500, message, "internal_error")
+            group.cancel_scope.cancel()
+        return gone
+
+    async def command(self, send: Send, body: dict[str, Any], key: str, command: Command, args: str) -> None:
+        """Answer a chat command in the OpenAI format, without calling the upstream."""
+        model = str(body.get("model") or "context-compactor")
+        ctx = HookContext(session_key=key, runtime=self.runtime, model=ModelInfo(id=model))
+        try:
+            async with self.locks.hold(key):
+                text = await self.in_thread(command.handler, args, ctx)
+        except Exception as exc:  # noqa: BLE001 - a failed command is an answer, not a crash
+            logger.warning("gateway.command_failed", command=command.name, session=key, error=str(exc))
+            text = f"context-compactor: /{command.name} failed: {type(exc).__name__}: {exc}"
+        logger.info("gateway.command", command=command.name, session=key)
+        headers = [(b"x-context-compactor-session", key.encode("ascii", "replace"))]
+        if body.get("stream"):
+            options = body.get("stream_options")
+            usage = isinstance(options, dict) and bool(options.get("include_usage"))
+            payload = sse.completion_stream(text, model, usage)
+            await send_bytes(send, 200, payload, [(b"content-type", b"text/event-stream; charset=utf-8"),
+                                                  (b"cache-control", b"no-cache"), *headers])
+        else:
+            await send_bytes(send, 200, dumps(sse.completion(text, model)), [JSON_TYPE, *headers])
+
+    # --- everything else ------------------------------------------------------------------------
+
+    async def proxy(self, scope: Scope, send: Send, raw: bytes) -> None:
+        """Pass a request to the upstream and its answer back, both unchanged."""
+        query = scope.get("query_string") or b""
+        url = self.config.target(scope["path"]) + ("?" + query.decode("latin-1") if query else "")
+        request = self.client.build_request(scope["method"], url, content=raw or None,
+                                            headers=request_headers(scope["headers"], self.config))
+        try:
+            response = await self.client.send(request, stream=True)
+        except httpx.HTTPError as exc:
+            problem = convert(exc, self.config.base)
+            logger.warning("gateway.upstream_failed", path=scope["path"], error=str(problem))
+            await send_error(send, problem.status, str(problem), problem.code, kind="upstream_error")
+            return
+        started = False
+        try:
+            async for chunk in response.aiter_bytes():
+                if not started:
+                    started = True
+                    await send({"type": "http.response.start", "status": response.status_code,
+                                "headers": response_headers(response)})
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            if not started:
+                await send({"type": "http.response.start", "status": response.status_code,
+                            "headers": response_headers(response)})
+        except httpx.HTTPError as exc:
+            problem = convert(exc, self.config.base)
+            if not started:
+                await send_error(send, problem.status, str(problem), problem.code, kind="upstream_error")
+                return
+        finally:
+            await response.aclose()
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+        logger.info("gateway.proxy", method=scope["method"], path=scope["path"], status=response.status_code)
+
+
+def _chat_body(raw: bytes) -> dict[str, Any] | str:
+    """The parsed chat request, or why it is passed through untouched (we compact only what we understand)."""
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return "the body is not JSON"
+    if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+        return "the body has no messages list"
+    try:
+        validate_messages(body["messages"])
+    except InputError as exc:
+        return f"the messages are not a conversation we can compact: {exc}"
+    return body

@@ -1,0 +1,206 @@
+"""Forwarding a chat completion to the upstream and its answer to the client.
+
+Streams are relayed event by event as they arrive. The client's response starts with the first
+upstream event, not before: until then a context-length error (or llama-cpp-python's empty stream,
+its way of saying the same) can still be recovered from by compacting harder and retrying, at most
+``max_retries`` times, each retry smaller than the last. Otherwise the upstream's answer, error or
+not, reaches the client unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import httpx
+import structlog
+
+from .asgi import Headers, Send, dumps, send_bytes, send_error
+from .overflow import EMPTY_STREAM, Overflow, detect
+from .sse import EventSplitter, StreamWatch, content_chunk, error_event
+from .upstream import UpstreamError, convert, response_headers
+
+if TYPE_CHECKING:
+    from .app import Gateway
+    from .turn import ChatTurn
+
+logger = structlog.get_logger("context_compactor")
+
+
+
+class Relay:
+    """Sends one turn upstream (with overflow retries) and its answer to the client."""
+
+    def __init__(self, gw: Gateway, turn: ChatTurn, send: Send, headers: Headers) -> None:
+        self.gw, self.turn, self.send, self.headers = gw, turn, send, headers
+        self.url = gw.config.base + "/chat/completions"
+        self.started = False  # the client's response has begun (status and headers sent)
+        self.responded = False  # set just before the last byte goes out
+
+    async def run(self) -> None:
+        turn = self.turn
+        for attempt in range(self.gw.config.max_retries + 1):
+            last = attempt == self.gw.config.max_retries
+            try:
+                again = await self._attempt(last)
+            except UpstreamError as exc:
+                turn.error = str(exc)
+                turn.status = exc.status
+                self.responded = True
+                await send_error(self.send, exc.status, str(exc), exc.code, turn.headers(), kind="upstream_error")
+                return
+            if not again:
+                return
+
+    async def _attempt(self, last: bool) -> bool:
+        """One upstream call; True when it overflowed and a smaller prompt is ready to retry."""
+        response = await self._send(self.turn.payload())
+        try:
+            content_type = response.headers.get("content-type", "")
+            if response.status_code >= 400:
+                body = await self._read(response)
+                overflow = detect(response.status_code, body)
+                if overflow is not None and not last and await self.turn.recover(overflow):
+                    return True
+                await self._error(response, body, overflow)
+                return False
+            if self.turn.stream and content_type.startswith("text/event-stream"):
+                refused = await self._stream(response, can_retry=not last)
+                if refused is not None:
+                    if not last and await self.turn.recover(refused):
+                        return True
+                    raise convert_empty(self.gw.config.base)
+                return False
+            await self._whole(response, await self._read(response))
+            return False
+        finally:
+            await response.aclose()
+
+    async def _send(self, payload: bytes) -> httpx.Response:
+        """Send the request; once more on a fresh connection when the connection failed before any answer.
+
+        A server that drops its connection right after an answer (llama-cpp-python does after its
+        empty overflow stream) leaves a dead connection in the pool; the next request on it fails
+        with no answer at all (reset, or "disconnected without sending a response"). No answer
+        means the request was not served, so it is sent once more.
+        """
+        for again in (True, False):
+            request = self.gw.client.build_request("POST", self.url, headers=self.headers, content=payload)
+            try:
+                return await self.gw.client.send(request, stream=True)
+            except (httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError) as exc:
+                if not again:
+                    raise convert(exc, self.gw.config.base) from exc
+                logger.info("gateway.resend", error=f"{type(exc).__name__}: {exc}")
+            except httpx.HTTPError as exc:
+                raise convert(exc, self.gw.config.base) from exc
+        raise AssertionError("unreachable")
+
+    async def _read(self, response: httpx.Response) -> bytes:
+        try:
+            return await response.aread()
+        except httpx.HTTPError as exc:
+            raise convert(exc, self.gw.config.base) from exc
+
+    async def _error(self, response: httpx.Response, body: bytes, overflow: Overflow | None) -> None:
+        turn = self.turn
+        turn.status = response.status_code
+        turn.error = (overflow.message if overflow else body[:300].decode("utf-8", "replace")) or f"HTTP {turn.status}"
+        self.responded = True
+        await send_bytes(self.send, response.status_code, body, [*response_headers(response), *turn.headers()])
+
+    async def _whole(self, response: httpx.Response, body: bytes) -> None:
+        """A non-streamed answer: usage and reply read for after_turn, bytes passed on unchanged."""
+        turn = self.turn
+        turn.status = response.status_code
+        data = _json(body)
+        if isinstance(data, dict):
+            turn.usage = data.get("usage") if isinstance(data.get("usage"), dict) else None
+            choices = data.get("choices")
+            if isinstance(choices, list) and choices and isinstance(choices[0], dict):
+                message = choices[0].get("message")
+                turn.reply = message if isinstance(message, dict) else None
+                notice = turn.announcement()
+                if notice and turn.reply is not None and isinstance(turn.reply.get("content"), str):
+                    turn.reply["content"] = notice + turn.reply["content"]
+                    body = dumps(data)
+        self.responded = True
+        await send_bytes(self.send, response.status_code, body, [*response_headers(response), *turn.headers()])
+
+    async def _stream(self, response: httpx.Response, *, can_retry: bool) -> Overflow | None:
+        """Relay an event stream. Before anything is sent, a stream that says the prompt is too long
+        (an empty stream, or an overflow error as its first event) is returned as an Overflow instead."""
+        turn = self.turn
+        watch = StreamWatch(strip_usage=not turn.client_usage)
+        splitter = EventSplitter()
+        started = False
+        notice = turn.announcement()
+        try:
+            async for data in response.aiter_bytes():
+                events = splitter.feed(data)
+                if not events:
+                    continue
+                out = b"".join(event for event in events if watch.keep(event))
+                if not started:
+                    refused = _refusal(watch) if can_retry else None
+                    if refused is not None:
+                        return refused
+                    started = self.started = True
+                    await self.send({"type": "http.response.start", "status": response.status_code,
+                                     "headers": [*response_headers(response), *turn.headers()]})
+                if notice and watch.first is not None:
+                    out, notice = out + content_chunk(watch.first, notice), None
+                if out:
+                    await self.send({"type": "http.response.body", "body": out, "more_body": True})
+        except httpx.HTTPError as exc:
+            if not started:
+                raise convert(exc, self.gw.config.base) from exc
+            problem = convert(exc, self.gw.config.base)
+            await self._end(watch, error_event(str(problem), problem.code), str(problem))
+            return None
+        rest = splitter.rest()
+        if not started and not rest:
+            return Overflow(EMPTY_STREAM)
+        if not started:
+            self.started = True
+            await self.send({"type": "http.response.start", "status": response.status_code,
+                             "headers": [*response_headers(response), *turn.headers()]})
+        tail = rest if rest and watch.keep(rest) else b""
+        if watch.complete:
+            await self._end(watch, tail, None)
+            return None
+        message = (f"context-compactor: the upstream model server at {self.gw.config.base} ended the stream "
+                   "before the reply was finished (no finish_reason, no [DONE])")
+        await self._end(watch, tail + error_event(message, "upstream_stream_incomplete"), message)
+        return None
+
+    async def _end(self, watch: StreamWatch, tail: bytes, error: str | None) -> None:
+        turn = self.turn
+        turn.status = 200
+        turn.reply, turn.usage = watch.reply(), watch.usage
+        turn.error = error or (json.dumps(watch.error)[:300] if watch.error is not None else None)
+        self.responded = True
+        await self.send({"type": "http.response.body", "body": tail, "more_body": False})
+
+
+def convert_empty(url: str) -> UpstreamError:
+    from .upstream import UpstreamBroken
+
+    return UpstreamBroken(
+        f"context-compactor: the upstream model server at {url} answered with an empty event stream, "
+        "also after compacting (llama-cpp-python does this when the prompt does not fit its context "
+        "window; set contextWindow for this model)", url=url)
+
+
+def _refusal(watch: StreamWatch) -> Overflow | None:
+    """The overflow a stream's first events report as an error event (LM Studio streams its errors)."""
+    if watch.error is None or watch.first is not None:
+        return None
+    return detect(400, json.dumps(watch.error).encode())
+
+
+def _json(body: bytes) -> Any:
+    try:
+        return json.loads(body)
+    except ValueError:
+        return None

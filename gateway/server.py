@@ -1,0 +1,69 @@
+"""Running the gateway on uvicorn: the fastest loop and HTTP parser installed, a socket we bind
+ourselves (so ``--port 0`` can say which port it got), and a graceful stop on SIGINT/SIGTERM.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import signal
+import socket
+import threading
+from collections.abc import Iterator
+
+import uvicorn
+
+from context_compactor.errors import CompactorError
+
+from .app import Gateway
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port`` (port 0: any free port); CompactorError naming the fix."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        raise CompactorError(f"cannot listen on {host}:{port}: {exc.strerror or exc} "
+                             "(is another server using the port? choose another with --port)") from exc
+    sock.set_inheritable(True)
+    return sock
+
+
+def uvicorn_config(app: Gateway) -> uvicorn.Config:
+    """uvicorn settings for the gateway: uvloop and httptools when installed, no access log of its own."""
+    fast_loop = importlib.util.find_spec("uvloop") is not None
+    fast_http = importlib.util.find_spec("httptools") is not None
+    return uvicorn.Config(
+        app, host=app.config.host, port=app.config.port,
+        loop="uvloop" if fast_loop else "asyncio", http="httptools" if fast_http else "h11",
+        lifespan="on", access_log=False, log_config=None, server_header=False,
+        timeout_graceful_shutdown=max(1, round(app.config.shutdown_grace)), timeout_keep_alive=30,
+        backlog=2048,
+    )
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server, stopping gracefully on SIGINT/SIGTERM without re-raising the signal afterwards
+    (so that ``serve`` returns and exits 0 after a clean stop)."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        handled = (signal.SIGINT, signal.SIGTERM)
+        previous = {sig: signal.signal(sig, self.handle_exit) for sig in handled}
+        try:
+            yield
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+
+def serve(app: Gateway, sock: socket.socket) -> None:
+    """Serve until SIGINT/SIGTERM; in-flight requests get ``shutdown_grace`` seconds to finish."""
+    Server(uvicorn_config(app)).run(sockets=[sock])

@@ -1,0 +1,232 @@
+"""One chat completion request seen from the hooks: before_agent_start, overflow recovery, after_turn.
+
+The hooks are synchronous and may block (a summary model call), so they run in the gateway's
+worker threads, under the session's asyncio lock: two requests of one session never compact at
+the same time, and many sessions compact in parallel. Any failure here is a warning and "send the
+request as the client wrote it" (fail open).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import TYPE_CHECKING, Any
+
+import structlog
+
+from context_compactor.hookspecs import AfterTurnEvent, BeforeAgentStartEvent, HookContext, ModelInfo, Usage
+
+from .asgi import Headers, ascii_header
+from .overflow import Overflow
+
+if TYPE_CHECKING:
+    from .app import Gateway
+
+logger = structlog.get_logger("context_compactor")
+
+SHRINK = 0.9  # overflow recovery aims at this share of the size the server stated (or of our estimate)
+
+
+class ChatTurn:
+    """The compaction side of one ``/v1/chat/completions`` request."""
+
+    def __init__(self, gw: Gateway, body: dict[str, Any], raw: bytes, key: str, upstream_key: str | None) -> None:
+        """``upstream_key`` is the key the upstream gets for this request (for the summaries the
+        runtime may ask the same model for)."""
+        self.gw, self.body, self.raw, self.key = gw, body, raw, key
+        self.stream = bool(body.get("stream"))
+        options = body.get("stream_options")
+        self.client_usage = isinstance(options, dict) and bool(options.get("include_usage"))
+        self.model = ModelInfo(id=str(body.get("model") or "unknown"), base_url=gw.config.base, api="openai",
+                               api_key=upstream_key)
+        self.event = BeforeAgentStartEvent(messages=body["messages"], tools=body.get("tools") or [], model=self.model)
+        self.sent: list[Any] = body["messages"]
+        self.tokens_before: int | None = None
+        self.tokens_after: int | None = None
+        self.compacted = False
+        self.notices: list[str] = []
+        self.retries = 0
+        self.window: int | None = None  # the last window override of overflow recovery
+        self.refused: int | None = None  # our estimate of a prompt the server refused without naming its size
+        self.reply: dict[str, Any] | None = None
+        self.usage: dict[str, Any] | None = None
+        self.error: str | None = None
+        self.status = 0
+
+    def ctx(self) -> HookContext:
+        return HookContext(session_key=self.key, runtime=self.gw.runtime, model=self.model)
+
+    # --- before the model call ----------------------------------------------------------------
+
+    async def prepare(self) -> None:
+        """Run ``before_agent_start`` (in a worker thread, under the session lock)."""
+        async with self.gw.locks.hold(self.key):
+            await self.gw.in_thread(self._before)
+
+    def _before(self) -> None:
+        try:
+            result = self.gw.pm.hook.before_agent_start(event=self.event, ctx=self.ctx())
+        except Exception as exc:  # noqa: BLE001 - fail open: the client's request goes out unchanged
+            logger.warning("gateway.hook_failed", hook="before_agent_start", session=self.key,
+                           error=f"{type(exc).__name__}: {exc}")
+            return
+        self._measured()
+        if result is None:
+            return
+        self.notices = list(result.notices)
+        if result.messages is not None:
+            self.sent, self.compacted = list(result.messages), True
+        if result.prepend_context:
+            self.sent = prepend_system(self.sent, result.prepend_context)
+
+    def _measured(self) -> None:
+        last = self.gw.runtime.session(self.key).last
+        self.tokens_before, self.tokens_after = last.get("tokens"), last.get("sent_tokens")
+
+    def payload(self) -> bytes:
+        """The request body for the upstream: the client's own bytes when nothing had to change."""
+        ask_usage = self.stream and not self.client_usage
+        if self.sent is self.body["messages"] and not ask_usage:
+            return self.raw
+        body = dict(self.body)
+        body["messages"] = self.sent
+        if ask_usage:
+            options = self.body.get("stream_options")
+            body["stream_options"] = {**(options if isinstance(options, dict) else {}), "include_usage": True}
+        return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+    # --- overflow recovery --------------------------------------------------------------------
+
+    def recovery_window(self, overflow: Overflow) -> int | None:
+        """The window to compact to after ``overflow``: 0.9 of what the server stated, in our units.
+
+        When the server also says how many tokens it counted, its count and our estimate differ by a
+        ratio, and the window is scaled by it; without a stated size, 0.9 of our own estimate. Each
+        retry aims below the last.
+        """
+        estimate = self.tokens_after
+        window: float
+        if overflow.window:
+            window = overflow.window
+            if overflow.prompt_tokens and estimate and overflow.prompt_tokens > estimate:
+                window = window * estimate / overflow.prompt_tokens
+        elif estimate:
+            window = estimate
+        else:
+            return None
+        target = math.floor(SHRINK * window)
+        if self.window is not None:
+            target = min(target, math.floor(SHRINK * self.window))
+        return target if target > 0 else None
+
+    async def recover(self, overflow: Overflow) -> bool:
+        """Force a compaction that fits what the server said; False when nothing smaller can be sent."""
+        if overflow.window:
+            self.gw.runtime.learn_window(self.model.id, overflow.window, "error")
+        elif self.tokens_after:
+            self.refused = min(self.refused or self.tokens_after, self.tokens_after)
+        window = self.recovery_window(overflow)
+        if window is None:
+            return False
+        self.window = window
+        async with self.gw.locks.hold(self.key):
+            smaller = await self.gw.in_thread(self._recompact, window)
+        logger.info("gateway.overflow", session=self.key, model=self.model.id, stated_window=overflow.window,
+                    server_tokens=overflow.prompt_tokens, retry_window=window, retried=smaller,
+                    tokens_after=self.tokens_after)
+        if smaller:
+            self.retries += 1
+        return smaller
+
+    def _recompact(self, window: int) -> bool:
+        """Compact for ``window``: first the engine's normal ladder (which ends by shrinking what is left to
+        fit the window), then a forced fold when that changed nothing (our estimate was under the trigger)."""
+        session = self.gw.runtime.session(self.key)
+        before = self.tokens_after
+        for force in (False, True):
+            try:
+                with session.lock:
+                    outcome = session.compact(self.event, self.gw.runtime, window=window, force=force)
+            except Exception as exc:  # noqa: BLE001 - fail open: the upstream's error goes back unchanged
+                logger.warning("gateway.hook_failed", hook="overflow_compaction", session=self.key,
+                               error=f"{type(exc).__name__}: {exc}")
+                return False
+            if outcome.messages is not None and (before is None or outcome.tokens_after < before):
+                self.sent, self.compacted = list(outcome.messages), True
+                self.tokens_after = outcome.tokens_after
+                self.notices = list(outcome.notices)
+                return True
+        return False
+
+    # --- after the model call -----------------------------------------------------------------
+
+    def finish(self) -> None:
+        """Start ``after_turn`` (what was sent, the reply, the usage, any error) off the reply path.
+
+        It runs in a worker thread while the gateway serves the next request, after the session's
+        previous ``after_turn``. The next ``before_agent_start`` does not wait for it: at worst that
+        turn is measured with the ratio calibrated one turn earlier.
+        """
+        self.gw.after_turn_started(self.key, self._after)
+
+    def _learn_refused(self) -> None:
+        """After a retry the server accepted, a size it refused without naming its window bounds that window
+        (llama-cpp-python's empty stream says nothing else), so later turns compact before sending."""
+        if not self.refused or not self.retries or self.status != 200 or self.error is not None:
+            return
+        runtime = self.gw.runtime
+        window, _source = runtime.window_for(runtime.settings_for(self.model), self.model)
+        if self.refused < window:
+            runtime.learn_window(self.model.id, self.refused, "error")
+            logger.info("gateway.window_learned", model=self.model.id, window=self.refused, source="refused prompt")
+
+    def _after(self) -> None:
+        self._learn_refused()
+        usage = None
+        if self.usage:
+            usage = Usage(prompt_tokens=_int(self.usage.get("prompt_tokens")),
+                          completion_tokens=_int(self.usage.get("completion_tokens")))
+        event = AfterTurnEvent(messages=self.sent, tools=self.event.tools, model=self.model,
+                               reply=self.reply, usage=usage, error=self.error)
+        try:
+            self.gw.pm.hook.after_turn(event=event, ctx=self.ctx())
+        except Exception as exc:  # noqa: BLE001 - bookkeeping never breaks a turn
+            logger.warning("gateway.hook_failed", hook="after_turn", session=self.key,
+                           error=f"{type(exc).__name__}: {exc}")
+
+    # --- what the client and the log are told -------------------------------------------------
+
+    def headers(self) -> Headers:
+        out = [(b"x-context-compactor-session", ascii_header(self.key)),
+               (b"x-context-compactor-compacted", b"1" if self.compacted else b"0")]
+        if self.tokens_before is not None and self.tokens_after is not None:
+            out.append((b"x-context-compactor-tokens", f"{self.tokens_before}->{self.tokens_after}".encode()))
+        if self.retries:
+            out.append((b"x-context-compactor-retries", str(self.retries).encode()))
+        if self.notices:
+            out.append((b"x-context-compactor-notice", ascii_header(" | ".join(self.notices))))
+        return out
+
+    def announcement(self) -> str | None:
+        """The notice to put in front of the reply text, when ``announce`` is on and something happened."""
+        if not self.notices or not self.gw.runtime.settings_for(self.model).announce:
+            return None
+        return "\n".join(f"[{notice}]" for notice in self.notices) + "\n\n"
+
+    def log_fields(self) -> dict[str, Any]:
+        usage = self.usage or {}
+        return {"session": self.key, "model": self.model.id, "stream": self.stream, "status": self.status,
+                "compacted": self.compacted, "tokens_before": self.tokens_before, "tokens_after": self.tokens_after,
+                "retries": self.retries, "prompt_tokens": usage.get("prompt_tokens"), "error": self.error}
+
+
+def prepend_system(messages: list[Any], text: str) -> list[Any]:
+    """``messages`` with ``text`` added to the leading system message (or as one, when there is none)."""
+    first = messages[0] if messages else None
+    if isinstance(first, dict) and first.get("role") == "system" and isinstance(first.get("content"), str):
+        return [{**first, "content": f"{first['content']}\n\n{text}"}, *messages[1:]]
+    return [{"role": "system", "content": text}, *messages]
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

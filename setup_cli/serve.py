@@ -1,0 +1,118 @@
+"""``serve``: the OpenAI-compatible compaction gateway in front of a model server.
+
+    context-compactor serve --upstream http://127.0.0.1:8080/v1 [--port 8787] [--config FILE]
+
+Clients point their OpenAI base URL at ``http://127.0.0.1:8787/v1`` and keep sending the whole
+conversation; the model server receives a prompt that fits its context window.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import logging
+import os
+import sys
+from typing import Any
+
+import structlog
+from pydantic import SecretStr
+
+from context_compactor.errors import ConfigError
+
+EPILOG = """\
+The upstream API key is read from the environment ($CONTEXT_COMPACTOR_UPSTREAM_API_KEY, or the
+variable named by --upstream-key-env) and never logged. To require a key from clients, set
+$CONTEXT_COMPACTOR_API_KEY (or --api-key; note that command lines are visible to other users).
+
+example:
+  context-compactor serve --upstream http://127.0.0.1:8080/v1 --context-window 8192
+  OPENAI_BASE_URL=http://127.0.0.1:8787/v1 my-agent ...
+"""
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    """Register ``serve`` on the CLI's subparsers."""
+    from context_compactor.gateway.config import DEFAULT_PORT, DEFAULT_UPSTREAM_KEY_ENV
+
+    p: argparse.ArgumentParser = sub.add_parser(
+        "serve", help="run the OpenAI-compatible compaction gateway in front of a model server",
+        description="Serve /v1/chat/completions, compacting each conversation to fit the upstream model's window.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--upstream", default=os.environ.get("CONTEXT_COMPACTOR_UPSTREAM"), metavar="URL",
+                   help="the model server's OpenAI base URL, e.g. http://127.0.0.1:8080/v1 "
+                        "(default: $CONTEXT_COMPACTOR_UPSTREAM)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT}; 0: any free port)")
+    p.add_argument("--config", metavar="FILE", help="JSON file of compaction options (OpenClaw plugin option names)")
+    p.add_argument("--context-window", type=int, metavar="N", help="the model's context window in tokens (overrides --config)")
+    p.add_argument("--store", metavar="PATH", help="SQLite store (default: $OPENCLAW_STATE_DIR or ~/.openclaw, "
+                                                   "/context-compactor/store.sqlite)")
+    p.add_argument("--api-key", default=None, metavar="KEY", help="require 'Authorization: Bearer KEY' from clients "
+                                                                  "(default: $CONTEXT_COMPACTOR_API_KEY, else no key)")
+    p.add_argument("--upstream-key-env", default=DEFAULT_UPSTREAM_KEY_ENV, metavar="NAME",
+                   help=f"environment variable holding the upstream's API key (default {DEFAULT_UPSTREAM_KEY_ENV})")
+    p.add_argument("--max-body-mb", type=float, default=32, metavar="MB", help="refuse larger request bodies with 413 (default 32)")
+    p.add_argument("--timeout", type=float, default=600, metavar="S",
+                   help="seconds to wait for the upstream's next bytes (default 600: local models can be slow)")
+    p.add_argument("--connect-timeout", type=float, default=10, metavar="S", help="seconds to connect to the upstream (default 10)")
+    p.add_argument("--shutdown-grace", type=float, default=10, metavar="S",
+                   help="on SIGTERM, seconds in-flight requests get to finish (default 10)")
+    p.add_argument("--log-format", choices=["console", "json"], default="console", help="log line format (default console)")
+    p.add_argument("-q", "--quiet", action="store_true", help="log warnings only (no line per request)")
+    p.set_defaults(run=run_serve)
+    return p
+
+
+def configure_logging(fmt: str, quiet: bool) -> None:
+    renderer: Any = (structlog.processors.JSONRenderer() if fmt == "json"
+                     else structlog.dev.ConsoleRenderer(colors=False))
+    structlog.configure(
+        processors=[structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="iso"), renderer],
+        wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING if quiet else logging.INFO),
+        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
+        cache_logger_on_first_use=True,
+    )
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from context_compactor.gateway import Gateway, GatewayConfig
+    from context_compactor.gateway.config import CLIENT_KEY_ENV, secret_from_env
+    from context_compactor.gateway.server import bind, serve
+    from context_compactor.runtime import Runtime
+    from context_compactor.settings import load_settings
+    from context_compactor.store import Store, default_store_path
+
+    if not args.upstream:
+        raise ConfigError("serve needs --upstream URL (the model server's OpenAI base URL, e.g. "
+                          "http://127.0.0.1:8080/v1) or $CONTEXT_COMPACTOR_UPSTREAM", key="upstream")
+    configure_logging(args.log_format, args.quiet)
+    client_key = SecretStr(args.api_key) if args.api_key else secret_from_env(CLIENT_KEY_ENV)
+    config = GatewayConfig(
+        upstream=args.upstream, host=args.host, port=args.port, api_key=client_key,
+        upstream_api_key=secret_from_env(args.upstream_key_env), max_body_bytes=int(args.max_body_mb * 2**20),
+        connect_timeout=args.connect_timeout, read_timeout=args.timeout, shutdown_grace=args.shutdown_grace,
+    )
+    settings = load_settings(args.config, {"contextWindow": args.context_window})
+    sock = bind(config.host, config.port)
+    host, port = sock.getsockname()[:2]
+    config = dataclasses.replace(config, port=port)
+    try:
+        runtime = Runtime(settings, store=Store.open(args.store or default_store_path(),
+                                                     max_entries=settings.cache_max_entries))
+    except BaseException:
+        sock.close()
+        raise
+    print(f"context-compactor: serving http://{_url_host(host)}:{port}/v1 -> {config.base} "
+          f"(client key {'required' if client_key else 'not required'}; Ctrl-C or SIGTERM stops)",
+          file=sys.stderr, flush=True)
+    try:
+        serve(Gateway(config, runtime), sock)
+    finally:
+        runtime.close()
+        sock.close()
+    return 0
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host

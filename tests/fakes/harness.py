@@ -1,0 +1,72 @@
+"""Running the real gateway in front of a fake upstream, on loopback, for a test.
+
+    with fake_upstream() as up, gateway_for(up.url, tmp_path, settings={"contextWindow": 4000}) as gw:
+        client = openai.OpenAI(base_url=gw.url + "/v1", api_key="x")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from context_compactor.gateway import Gateway, GatewayConfig
+from context_compactor.runtime import Runtime
+from context_compactor.settings import Settings
+from context_compactor.store import Store
+
+from .server import ServerThread
+from .upstream import Behaviour, FakeUpstream
+
+
+@dataclass
+class Upstream:
+    app: FakeUpstream
+    server: ServerThread
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    @property
+    def behaviour(self) -> Behaviour:
+        return self.app.behaviour
+
+
+@dataclass
+class RunningGateway:
+    app: Gateway
+    runtime: Runtime
+    server: ServerThread
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+
+@contextmanager
+def fake_upstream(**behaviour: Any) -> Iterator[Upstream]:
+    app = FakeUpstream(Behaviour(**behaviour))
+    server = ServerThread(app).start()
+    try:
+        yield Upstream(app, server)
+    finally:
+        app.closing = True
+        server.stop()
+
+
+@contextmanager
+def gateway_for(upstream_url: str, tmp_path: Path, *, settings: dict[str, Any] | None = None,
+                **config: Any) -> Iterator[RunningGateway]:
+    """The gateway app on uvicorn in a thread, its store under ``tmp_path``; stopped and closed after."""
+    runtime = Runtime(Settings(**(settings or {})), store=Store.open(tmp_path / "gateway-store.sqlite"))
+    config.setdefault("upstream", upstream_url.rstrip("/") + "/v1")
+    app = Gateway(GatewayConfig(**config), runtime)
+    server = ServerThread(app, graceful=config.get("shutdown_grace", 1.0), lifespan="on").start()
+    try:
+        yield RunningGateway(app, runtime, server)
+    finally:
+        server.stop()
+        runtime.close()
