@@ -135,7 +135,11 @@ class Session:
         summarizer = runtime.summarizer_for(settings, event.model)
         inner = self._summaries(runtime, settings, summarizer, measurer, budget)
         summaries = _MemoSummaries(inner, self)
-        tuning = Tuning(settings.keep_recent_tokens, settings.summary_max_tokens, settings.max_tool_result_tokens)
+        # Absolute sizes are capped by the window: on a 1k-token model a 2,000-token tail and a
+        # 1,000-token summary could never fit, whatever the plan.
+        tuning = Tuning(min(settings.keep_recent_tokens, budget.target // 2),
+                        max(64, min(settings.summary_max_tokens, budget.target // 4)),
+                        min(settings.max_tool_result_tokens, max(64, budget.target // 2)))
         force, note = self.force or force, self.note
         fingerprint = [budget.window, budget.trigger, budget.target, *tuning.__dict__.values(), measurer.counter.name]
         anchor = self._anchor(m, fingerprint)

@@ -190,7 +190,8 @@ def test_summaries_are_asked_of_the_session_model_with_the_upstream_key(upstream
     (Small chunks, so that closed chunks exist: only those go to a model.)
     """
     def summaries() -> list[Any]:
-        return [r for r in upstream.app.chats() if r.headers.get("x-test-client") != "sdk"]
+        return [r for r in upstream.app.requests
+                if r.path.endswith("/chat/completions") and r.headers.get("x-context-compactor-purpose") == "summary"]
 
     with gateway_for(upstream.url, tmp_path, settings={"contextWindow": 4000, "chunkTokens": 256, "summarizeWithSessionModel": True},
                      upstream_api_key=SecretStr("sk-for-summaries")) as gw:

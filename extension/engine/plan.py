@@ -160,7 +160,9 @@ class Planner:
             stub_until = tail
         cut = self._fold_cut(tail, stub_until, target, force)
         if cut is not None:
-            return self.make(cut, stub_until, 3)
+            plan = self.make(cut, stub_until, 3)
+            if plan.estimate <= b.window:  # a forced fold to the tail may still be too large
+                return plan
         folded = self.make(tail, stub_until, 3)
         if folded.estimate <= b.window:
             return folded

@@ -132,7 +132,8 @@ class FakeUpstream:
 
     def chats(self) -> list[Seen]:
         with self._lock:
-            return [r for r in self.requests if r.path.endswith("/chat/completions")]
+            return [r for r in self.requests if r.path.endswith("/chat/completions")
+                    and r.headers.get("x-context-compactor-purpose") != "summary"]
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
