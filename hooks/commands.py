@@ -88,6 +88,15 @@ def _pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.0f}%" if whole else "n/a"
 
 
+def _next_turn(last: dict[str, Any]) -> str:
+    room = last["trigger"] - last["sent_tokens"]
+    if last["compacted"] and room >= 0:
+        return f"keeps the current summary; compacts again after about {room:,} more tokens"
+    if last["tokens"] > last["trigger"]:
+        return "compacts"
+    return f"no compaction needed; compacts after about {room:,} more tokens"
+
+
 def format_stats(last: dict[str, Any], state: dict[str, Any], extra: dict[str, Any] | None = None) -> str:
     """The ``/context-stats`` report as readable text (``extra``: what the runtime knows beyond the session)."""
     if not last:
@@ -114,8 +123,7 @@ def format_stats(last: dict[str, Any], state: dict[str, Any], extra: dict[str, A
         f"- context window: {window:,} tokens ({source})",
         f"- sent to the model: ~{last['sent_tokens']:,} tokens, {_pct(last['sent_tokens'], window)} of the window",
         f"- trigger: {last['trigger']:,} tokens; target after compaction: {last['target']:,} tokens",
-        f"- next turn: {'compacts' if last['tokens'] > last['trigger'] else 'no compaction needed'}"
-        + (" (using the current summary)" if last["compacted"] and last["sent_tokens"] <= last["trigger"] else ""),
+        f"- next turn: {_next_turn(last)}",
     ]
     done = state.get("last_compaction")
     if done:

@@ -42,6 +42,7 @@ def test_context_stats_describes_the_last_compaction(pm, make_runtime, run_hook)
     run_hook(runtime, chat(60), window=8192)
     text = command(pm, runtime, "context-stats")
     assert "messages summarized by extractive" in text and "1 compactions in all" in text
+    assert "next turn: keeps the current summary; compacts again after about" in text
 
 
 def test_compact_now_compacts_under_the_trigger_and_reports(pm, make_runtime, run_hook):
