@@ -137,9 +137,7 @@ class Session:
         summaries = _MemoSummaries(inner, self)
         # Absolute sizes are capped by the window: on a 1k-token model a 2,000-token tail and a
         # 1,000-token summary could never fit, whatever the plan.
-        tuning = Tuning(min(settings.keep_recent_tokens, budget.target // 2),
-                        max(64, min(settings.summary_max_tokens, budget.target // 4)),
-                        min(settings.max_tool_result_tokens, max(64, budget.target // 2)))
+        tuning = Tuning(settings.keep_recent_tokens, settings.summary_max_tokens, settings.max_tool_result_tokens)
         force, note = self.force or force, self.note
         fingerprint = [budget.window, budget.trigger, budget.target, *tuning.__dict__.values(), measurer.counter.name]
         anchor = self._anchor(m, fingerprint)

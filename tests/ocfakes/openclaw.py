@@ -9,7 +9,10 @@ import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-ENV_SCRIPT = Path(os.environ.get("OPENCLAW_ENV_SCRIPT", ROOT.parent / "shared" / "tools" / "openclaw-env.sh"))
+# The shared install script beside the project, else the copy the project ships for CI.
+ENV_SCRIPT = Path(os.environ.get("OPENCLAW_ENV_SCRIPT") or next(
+    (p for p in (ROOT.parent / "shared" / "tools" / "openclaw-env.sh", ROOT / ".ci" / "openclaw-env.sh") if p.is_file()),
+    ROOT / ".ci" / "openclaw-env.sh"))
 
 
 @functools.lru_cache(maxsize=1)
