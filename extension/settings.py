@@ -109,7 +109,7 @@ class Settings(BaseSettings):
     message_overhead_tokens: int = Field(default=4, ge=0, le=64, alias="messageOverheadTokens")
     summary_model: SummaryModel | None = Field(default=None, alias="summaryModel")
     # Without summaryModel: summarise with the session model when the host says where it is.
-    summarize_with_session_model: bool = Field(default=False, alias="summarizeWithSessionModel")
+    summarize_with_session_model: bool = Field(default=True, alias="summarizeWithSessionModel")
     summary_timeout_seconds: float = Field(default=20.0, gt=0, alias="summaryTimeoutSeconds")
     precompact_at: float = Field(default=0.6, gt=0, le=1, alias="precompactAt")
     announce: bool = False

@@ -182,13 +182,13 @@ def run_with(runtime: Runtime, model: ModelInfo) -> Any:
 
 
 def test_the_session_model_summarizes_when_asked(fake: FakeModelServer, tmp_path: Path) -> None:
-    """summarizeWithSessionModel: the host's model, URL and key write the summaries; without it, the built-in one."""
+    """By default the host's model, URL and key write the summaries; summarizeWithSessionModel false: the built-in one."""
     model = ModelInfo(id="fake", base_url=fake.url + "/v1", api="openai-completions", context_window=4096,
                       api_key="sk-session-key")
-    plain = Runtime(Settings(), store=Store.open(tmp_path / "plain.sqlite"))
+    plain = Runtime(Settings(summarizeWithSessionModel=False), store=Store.open(tmp_path / "plain.sqlite"))
     assert run_with(plain, model).stats["summarizer"] == "extractive" and fake.seen(CHAT) == []
     plain.close()
-    runtime = Runtime(Settings(summarizeWithSessionModel=True), store=Store.open(tmp_path / "session.sqlite"))
+    runtime = Runtime(Settings(), store=Store.open(tmp_path / "session.sqlite"))
     try:
         result = run_with(runtime, model)
     finally:
