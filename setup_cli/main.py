@@ -2,6 +2,8 @@
 
     context-compactor compact INPUT.json --context-window N [...]   compact a conversation
     context-compactor stats INPUT.json --context-window N [...]     the /context-stats report
+    context-compactor setup | uninstall | doctor [--home DIR]       install into an OpenClaw gateway
+    context-compactor serve --upstream URL [...]                    the OpenAI-compatible gateway
 
 Exit codes: 0 ok, 1 failed, 2 bad input or usage, 130 interrupted.
 """
