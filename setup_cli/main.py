@@ -81,11 +81,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Stderr:
+    """Whatever ``sys.stderr`` is at the moment of writing (a test may swap it after configure())."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
 def configure_logging(verbose: bool) -> None:
     structlog.configure(
         processors=[structlog.processors.add_log_level, structlog.dev.ConsoleRenderer(colors=False)],
         wrapper_class=structlog.make_filtering_bound_logger(logging.INFO if verbose else logging.WARNING),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
+        logger_factory=structlog.PrintLoggerFactory(_Stderr()),  # type: ignore[arg-type]
         cache_logger_on_first_use=False,
     )
 

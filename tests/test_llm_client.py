@@ -12,7 +12,6 @@ import pytest
 from llmfakes import chat_reply, ollama_reply, sectioned
 from structlog.testing import capture_logs
 
-from llmfakes import fresh_logging  # noqa: F401 - autouse: structlog as configured by default
 from context_compactor.messages import View
 from context_compactor.summarizer import ModelError
 from context_compactor.summarizer.client import Endpoint, chat, make_client, retry_after

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from llmfakes import fresh_logging  # noqa: F401 - autouse: structlog as configured by default
 from context_compactor.messages import ToolCall, View
 from context_compactor.summarizer import prompts
 from context_compactor.summarizer.output import OutputError, check, read_sections, strip_reasoning

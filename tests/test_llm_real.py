@@ -31,7 +31,6 @@ import pytest
 from conftest import need
 from test_llm_faults import conversation
 
-from llmfakes import fresh_logging  # noqa: F401 - autouse: structlog as configured by default
 from context_compactor.hookspecs import AfterTurnEvent, BeforeAgentStartEvent, HookContext, ModelInfo, Usage
 from context_compactor.hooks.commands import context_stats
 from context_compactor.messages import View

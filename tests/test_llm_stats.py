@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from llmfakes import chat_reply, fresh_logging, sectioned  # noqa: F401 - fresh_logging is autouse
+from llmfakes import chat_reply, sectioned
 
 from context_compactor.hookspecs import AfterTurnEvent, BeforeAgentStartEvent, HookContext, ModelInfo, Usage
 from context_compactor.hooks.commands import context_stats

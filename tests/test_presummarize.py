@@ -13,7 +13,6 @@ import httpx
 import pytest
 from llmfakes import chat_reply, sectioned
 
-from llmfakes import fresh_logging  # noqa: F401 - autouse: structlog as configured by default
 from context_compactor.engine.summaries import Cancelled, Pending
 from context_compactor.hookspecs import AfterTurnEvent, BeforeAgentStartEvent, HookContext, ModelInfo
 from context_compactor.plugins import get_plugin_manager

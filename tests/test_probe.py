@@ -11,7 +11,6 @@ import httpx
 import pytest
 from llmfakes import Behaviour, FakeModelServer
 
-from llmfakes import fresh_logging  # noqa: F401 - autouse: structlog as configured by default
 from context_compactor.hookspecs import BeforeAgentStartEvent, HookContext, ModelInfo
 from context_compactor.hooks.commands import context_stats
 from context_compactor.plugins import get_plugin_manager

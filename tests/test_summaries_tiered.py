@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from llmfakes import fresh_logging  # noqa: F401 - autouse: structlog as configured by default
 from context_compactor.engine import Measurer
 from context_compactor.engine.chunks import closed_chunks
 from context_compactor.engine.summaries import Pending, Summaries
