@@ -151,23 +151,27 @@ async def throughput(port: int, payload: bytes, seconds: float, concurrency: int
     return done / (time.perf_counter() - start)
 
 
-async def streaming(port: int, payload: bytes, n: int, first: float) -> tuple[list[float], list[float]]:
-    """Per request: time to the first body chunk, and the mean gap between the following ones.
-    ``first`` is the upstream's delay before its first event (its "prefill" time)."""
-    conn = await Conn("127.0.0.1", port).open()
-    ttfb, gaps = [], []
+async def streaming(ports: tuple[int, int], payload: bytes, n: int, first: float) -> list[tuple[list[float], list[float]]]:
+    """Per port and request: time to the first body chunk, and the mean gap between the following ones.
+    ``first`` is the upstream's delay before its first event (its "prefill" time). Requests to the
+    ports alternate, so that the machine's drift (other load, frequency) falls on both alike."""
+    conns = [await Conn("127.0.0.1", port).open() for port in ports]
+    out: list[tuple[list[float], list[float]]] = [([], []) for _ in ports]
     extra = f"x-fake-first-chunk-delay: {first}\r\n"
     try:
-        await conn.post("/v1/chat/completions", payload, events=[], extra=extra)
+        for conn in conns:
+            await conn.post("/v1/chat/completions", payload, events=[], extra=extra)
         for _ in range(n):
-            events: list[float] = []
-            start = time.perf_counter()
-            assert await conn.post("/v1/chat/completions", payload, events=events, extra=extra) == 200
-            ttfb.append(events[0] - start)
-            gaps.append(statistics.mean(b - a for a, b in zip(events, events[1:])))
+            for conn, (ttfb, gaps) in zip(conns, out):
+                events: list[float] = []
+                start = time.perf_counter()
+                assert await conn.post("/v1/chat/completions", payload, events=events, extra=extra) == 200
+                ttfb.append(events[0] - start)
+                gaps.append(statistics.mean(b - a for a, b in zip(events, events[1:])))
     finally:
-        conn.close()
-    return ttfb, gaps
+        for conn in conns:
+            conn.close()
+    return out
 
 
 def pct(values: list[float], q: float) -> float:
@@ -184,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=400, help="sequential requests per latency figure")
     parser.add_argument("--seconds", type=float, default=5.0, help="duration of each throughput run")
     parser.add_argument("--concurrency", type=int, default=16, help="connections in the throughput runs")
-    parser.add_argument("--streams", type=int, default=40, help="streamed requests per streaming figure")
+    parser.add_argument("--streams", type=int, default=100, help="streamed requests per streaming figure")
     args = parser.parse_args(argv)
     try:
         import uvloop
@@ -224,8 +228,7 @@ def report(up: int, gw: int, args: argparse.Namespace) -> None:
     print(f"  direct  {direct_rps:8.0f} req/s\n  gateway {gateway_rps:8.0f} req/s   (ratio {gateway_rps / direct_rps:.2f})")
     payload = body(8 * 1024, stream=True)
     for first in (0.02, 0.2):
-        d_ttfb, d_gap = asyncio.run(streaming(up, payload, args.streams, first))
-        g_ttfb, g_gap = asyncio.run(streaming(gw, payload, args.streams, first))
+        (d_ttfb, d_gap), (g_ttfb, g_gap) = asyncio.run(streaming((up, gw), payload, args.streams, first))
         print(f"\nstreaming, 8 KB body, {1000 * first:g} ms to the first token then 5 ms a token, {args.streams} requests")
         print(f"  time to first byte  direct p50 {ms(pct(d_ttfb, 0.5))}  gateway p50 {ms(pct(g_ttfb, 0.5))}"
               f"   ratio {pct(g_ttfb, 0.5) / pct(d_ttfb, 0.5):.3f}   (added {ms(pct(g_ttfb, 0.5) - pct(d_ttfb, 0.5))})")

@@ -11,6 +11,7 @@ is latency it would add.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 import time
@@ -18,8 +19,6 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, TypeVar
 
-import anyio
-import httpx
 import pluggy
 import structlog
 
@@ -38,13 +37,15 @@ from .config import GatewayConfig
 from .relay import Relay
 from .sessions import KeyedLocks, session_key
 from .turn import ChatTurn
-from .upstream import bearer, convert, make_client, request_headers, response_headers
+from .http1 import Client, split_target
+from .upstream import UpstreamError, bearer, make_client, request_headers, response_headers
 
 logger = structlog.get_logger("context_compactor")
 
 CHAT_PATHS = frozenset({"/v1/chat/completions", "/chat/completions"})
 HEALTH_PATH = "/context-compactor/health"
 MAX_PENDING = 1024  # after_turn futures kept before the finished ones are swept
+AFTER_TURN_DELAY = 0.1  # seconds: a queued after_turn starts after this when no upstream wait comes first
 T = TypeVar("T")
 
 
@@ -52,34 +53,54 @@ class Gateway:
     """The OpenAI-compatible compaction gateway, as an ASGI application.
 
     ``runtime`` is the host's runtime (settings, store, summarizer); the caller closes it.
-    ``transport`` replaces the network for the upstream client (tests only).
     """
 
-    def __init__(self, config: GatewayConfig, runtime: Runtime, *, pm: pluggy.PluginManager | None = None,
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+    def __init__(self, config: GatewayConfig, runtime: Runtime, *, pm: pluggy.PluginManager | None = None) -> None:
         self.config = config
         self.runtime = runtime
         self.pm = pm if pm is not None else get_plugin_manager()
         self.commands: dict[str, Command] = registered_commands(self.pm)
         self.locks = KeyedLocks()
         self.executor = ThreadPoolExecutor(max_workers=config.hook_threads, thread_name_prefix="context-compactor")
-        self._transport = transport
-        self._client: httpx.AsyncClient | None = None
+        self._client: Client | None = None
         self._after: dict[str, Future[None]] = {}  # per session: its last after_turn, maybe still running
+        self._queued: list[tuple[str, Callable[[], None]]] = []  # after_turn calls not started yet
+        self._timer: asyncio.TimerHandle | None = None
 
     @property
-    def client(self) -> httpx.AsyncClient:
+    def client(self) -> Client:
+        """The upstream client, made on first use (inside the server's event loop)."""
         if self._client is None:
-            self._client = make_client(self.config, self._transport)
+            self._client = make_client(self.config)
         return self._client
 
     async def in_thread(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a blocking hook call in the gateway's worker threads."""
         return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
 
-    def after_turn_started(self, key: str, fn: Callable[[], None]) -> None:
-        """Run a session's ``after_turn`` in a worker thread, after the session's previous one, without
-        waiting for it: bookkeeping is off the reply path, and in order within a session."""
+    def after_turn_queued(self, key: str, fn: Callable[[], None]) -> None:
+        """Queue a session's ``after_turn``; it starts when the gateway next waits for the upstream.
+
+        Bookkeeping is off the reply path, and also off the next request's path: a client that
+        sends its next request the moment a reply ends (an agent loop) would otherwise have it
+        parsed and measured while this runs in another thread. So it starts once the next request
+        is out and its answer awaited (:meth:`upstream_waiting`), or after ``AFTER_TURN_DELAY``
+        seconds when none comes, in a worker thread, after the session's previous one.
+        """
+        self._queued.append((key, fn))
+        if self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(AFTER_TURN_DELAY, self.upstream_waiting)
+
+    def upstream_waiting(self) -> None:
+        """Start the queued ``after_turn`` calls (the gateway has nothing better to do)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        queued, self._queued = self._queued, []
+        for key, fn in queued:
+            self._start_after_turn(key, fn)
+
+    def _start_after_turn(self, key: str, fn: Callable[[], None]) -> None:
         previous = self._after.get(key)
 
         def job() -> None:
@@ -94,12 +115,21 @@ class Gateway:
         if len(self._after) > MAX_PENDING:
             self._after = {k: f for k, f in self._after.items() if not f.done()}
 
+    async def settled(self, key: str) -> None:
+        """Wait until the session's ``after_turn`` calls have run (a command reports on the last turn)."""
+        if any(k == key for k, _ in self._queued):
+            self.upstream_waiting()
+        previous = self._after.get(key)
+        if previous is not None and not previous.done():
+            await asyncio.wrap_future(previous)
+
     async def aclose(self, grace: float = 5.0) -> None:
         """Close the upstream client, drop queued hook work, give running bookkeeping ``grace`` seconds.
 
         (A summary call still running after that ends on its own time budget; the caller then closes
         the runtime, which stops background summaries.)
         """
+        self.upstream_waiting()
         running = [asyncio.wrap_future(f) for f in self._after.values() if not f.done()]
         self.executor.shutdown(wait=False, cancel_futures=True)
         if running:
@@ -192,39 +222,48 @@ class Gateway:
         logger.info("gateway.request", **turn.log_fields(), ms=round(1000 * (time.perf_counter() - started), 2))
 
     async def guarded(self, receive: Receive, relay: Relay, work: Callable[[], Awaitable[None]]) -> bool:
-        """Run ``work`` and cancel it when the client goes away; True when it did."""
-        gone = False
-        async with anyio.create_task_group() as group:
+        """Run ``work`` and cancel it when the client goes away; True when it did.
 
-            async def watch() -> None:
-                nonlocal gone
-                message = await receive()
-                if message["type"] == "http.disconnect" and not relay.responded:
-                    gone = True
-                    group.cancel_scope.cancel()
+        Two plain tasks (the work, and a wait for the client's disconnect) rather than a task group:
+        this runs on every request, and each layer it does not need is time added to the reply.
+        """
+        worker = asyncio.ensure_future(self._contained(relay, work))
+        watcher = asyncio.ensure_future(receive())
+        try:
+            await asyncio.wait((worker, watcher), return_when=asyncio.FIRST_COMPLETED)
+            if not worker.done() and watcher.result()["type"] == "http.disconnect" and not relay.responded:
+                worker.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await worker
+                return True
+            await worker
+            return False
+        finally:  # also when this request's own task is cancelled (the server shutting down)
+            watcher.cancel()
+            worker.cancel()
 
-            group.start_soon(watch)
-            try:
-                await work()
-            except Exception as exc:  # noqa: BLE001 - a bug of ours must not take the connection down silently
-                logger.error("gateway.failed", error=f"{type(exc).__name__}: {exc}", exc_info=True)
-                relay.turn.error = f"{type(exc).__name__}: {exc}"
-                message = f"context-compactor: internal error ({type(exc).__name__}); see the gateway log"
-                if relay.started and not relay.responded:  # mid-stream: end it with an error event
-                    relay.responded = True
-                    await relay.send({"type": "http.response.body", "more_body": False,
-                                      "body": sse.error_event(message, "internal_error")})
-                elif not relay.responded:
-                    relay.responded = True
-                    await send_error(relay.send, 500, message, "internal_error")
-            group.cancel_scope.cancel()
-        return gone
+    async def _contained(self, relay: Relay, work: Callable[[], Awaitable[None]]) -> None:
+        """``work``, with a bug of ours answered as an error (or an error event mid-stream), never a dropped connection."""
+        try:
+            await work()
+        except Exception as exc:  # noqa: BLE001 - a bug of ours must not take the connection down silently
+            logger.error("gateway.failed", error=f"{type(exc).__name__}: {exc}", exc_info=True)
+            relay.turn.error = f"{type(exc).__name__}: {exc}"
+            message = f"context-compactor: internal error ({type(exc).__name__}); see the gateway log"
+            if relay.started and not relay.responded:  # mid-stream: end it with an error event
+                relay.responded = True
+                await relay.send({"type": "http.response.body", "more_body": False,
+                                  "body": sse.error_event(message, "internal_error")})
+            elif not relay.responded:
+                relay.responded = True
+                await send_error(relay.send, 500, message, "internal_error")
 
     async def command(self, send: Send, body: dict[str, Any], key: str, command: Command, args: str) -> None:
         """Answer a chat command in the OpenAI format, without calling the upstream."""
         model = str(body.get("model") or "context-compactor")
         ctx = HookContext(session_key=key, runtime=self.runtime, model=ModelInfo(id=model))
         try:
+            await self.settled(key)
             async with self.locks.hold(key):
                 text = await self.in_thread(command.handler, args, ctx)
         except Exception as exc:  # noqa: BLE001 - a failed command is an answer, not a crash
@@ -246,19 +285,17 @@ class Gateway:
     async def proxy(self, scope: Scope, send: Send, raw: bytes) -> None:
         """Pass a request to the upstream and its answer back, both unchanged."""
         query = scope.get("query_string") or b""
-        url = self.config.target(scope["path"]) + ("?" + query.decode("latin-1") if query else "")
-        request = self.client.build_request(scope["method"], url, content=raw or None,
-                                            headers=request_headers(scope["headers"], self.config))
+        target = split_target(self.config.target(scope["path"])) + ("?" + query.decode("latin-1") if query else "")
         try:
-            response = await self.client.send(request, stream=True)
-        except httpx.HTTPError as exc:
-            problem = convert(exc, self.config.base)
+            response = await self.client.request(scope["method"], target,
+                                                 request_headers(scope["headers"], self.config), raw)
+        except UpstreamError as problem:
             logger.warning("gateway.upstream_failed", path=scope["path"], error=str(problem))
             await send_error(send, problem.status, str(problem), problem.code, kind="upstream_error")
             return
         started = False
         try:
-            async for chunk in response.aiter_bytes():
+            async for chunk in response.iter_bytes():
                 if not started:
                     started = True
                     await send({"type": "http.response.start", "status": response.status_code,
@@ -267,8 +304,7 @@ class Gateway:
             if not started:
                 await send({"type": "http.response.start", "status": response.status_code,
                             "headers": response_headers(response)})
-        except httpx.HTTPError as exc:
-            problem = convert(exc, self.config.base)
+        except UpstreamError as problem:
             if not started:
                 await send_error(send, problem.status, str(problem), problem.code, kind="upstream_error")
                 return

@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-import httpx
 import structlog
 
 from .asgi import Headers, Send, dumps, send_bytes, send_error
+from .http1 import Response, split_target
 from .overflow import EMPTY_STREAM, Overflow, detect
 from .sse import EventSplitter, StreamWatch, content_chunk, error_event
-from .upstream import UpstreamError, convert, response_headers
+from .upstream import UpstreamBroken, UpstreamError, response_headers
 
 if TYPE_CHECKING:
     from .app import Gateway
@@ -33,7 +33,7 @@ class Relay:
 
     def __init__(self, gw: Gateway, turn: ChatTurn, send: Send, headers: Headers) -> None:
         self.gw, self.turn, self.send, self.headers = gw, turn, send, headers
-        self.url = gw.config.base + "/chat/completions"
+        self.target = split_target(gw.config.base + "/chat/completions")
         self.started = False  # the client's response has begun (status and headers sent)
         self.responded = False  # set just before the last byte goes out
 
@@ -54,11 +54,12 @@ class Relay:
 
     async def _attempt(self, last: bool) -> bool:
         """One upstream call; True when it overflowed and a smaller prompt is ready to retry."""
-        response = await self._send(self.turn.payload())
+        response = await self.gw.client.request("POST", self.target, self.headers, self.turn.payload())
+        self.gw.upstream_waiting()  # the model is thinking: a good moment for queued bookkeeping
         try:
-            content_type = response.headers.get("content-type", "")
+            content_type = (response.header(b"content-type") or b"").decode("latin-1")
             if response.status_code >= 400:
-                body = await self._read(response)
+                body = await response.read()
                 overflow = detect(response.status_code, body)
                 if overflow is not None and not last and await self.turn.recover(overflow):
                     return True
@@ -71,45 +72,19 @@ class Relay:
                         return True
                     raise convert_empty(self.gw.config.base)
                 return False
-            await self._whole(response, await self._read(response))
+            await self._whole(response, await response.read())
             return False
         finally:
             await response.aclose()
 
-    async def _send(self, payload: bytes) -> httpx.Response:
-        """Send the request; once more on a fresh connection when the connection failed before any answer.
-
-        A server that drops its connection right after an answer (llama-cpp-python does after its
-        empty overflow stream) leaves a dead connection in the pool; the next request on it fails
-        with no answer at all (reset, or "disconnected without sending a response"). No answer
-        means the request was not served, so it is sent once more.
-        """
-        for again in (True, False):
-            request = self.gw.client.build_request("POST", self.url, headers=self.headers, content=payload)
-            try:
-                return await self.gw.client.send(request, stream=True)
-            except (httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError) as exc:
-                if not again:
-                    raise convert(exc, self.gw.config.base) from exc
-                logger.info("gateway.resend", error=f"{type(exc).__name__}: {exc}")
-            except httpx.HTTPError as exc:
-                raise convert(exc, self.gw.config.base) from exc
-        raise AssertionError("unreachable")
-
-    async def _read(self, response: httpx.Response) -> bytes:
-        try:
-            return await response.aread()
-        except httpx.HTTPError as exc:
-            raise convert(exc, self.gw.config.base) from exc
-
-    async def _error(self, response: httpx.Response, body: bytes, overflow: Overflow | None) -> None:
+    async def _error(self, response: Response, body: bytes, overflow: Overflow | None) -> None:
         turn = self.turn
         turn.status = response.status_code
         turn.error = (overflow.message if overflow else body[:300].decode("utf-8", "replace")) or f"HTTP {turn.status}"
         self.responded = True
         await send_bytes(self.send, response.status_code, body, [*response_headers(response), *turn.headers()])
 
-    async def _whole(self, response: httpx.Response, body: bytes) -> None:
+    async def _whole(self, response: Response, body: bytes) -> None:
         """A non-streamed answer: usage and reply read for after_turn, bytes passed on unchanged."""
         turn = self.turn
         turn.status = response.status_code
@@ -127,7 +102,7 @@ class Relay:
         self.responded = True
         await send_bytes(self.send, response.status_code, body, [*response_headers(response), *turn.headers()])
 
-    async def _stream(self, response: httpx.Response, *, can_retry: bool) -> Overflow | None:
+    async def _stream(self, response: Response, *, can_retry: bool) -> Overflow | None:
         """Relay an event stream. Before anything is sent, a stream that says the prompt is too long
         (an empty stream, or an overflow error as its first event) is returned as an Overflow instead."""
         turn = self.turn
@@ -136,11 +111,18 @@ class Relay:
         started = False
         notice = turn.announcement()
         try:
-            async for data in response.aiter_bytes():
+            async for data in response.iter_bytes():
                 events = splitter.feed(data)
                 if not events:
                     continue
-                out = b"".join(event for event in events if watch.keep(event))
+                kept = []
+                for event in events:
+                    if watch.keep(event):
+                        kept.append(event)
+                    if notice and watch.first is not None:  # right after the reply's first chunk
+                        kept.append(content_chunk(watch.first, notice))
+                        notice = None
+                out = b"".join(kept)
                 if not started:
                     refused = _refusal(watch) if can_retry else None
                     if refused is not None:
@@ -148,14 +130,11 @@ class Relay:
                     started = self.started = True
                     await self.send({"type": "http.response.start", "status": response.status_code,
                                      "headers": [*response_headers(response), *turn.headers()]})
-                if notice and watch.first is not None:
-                    out, notice = out + content_chunk(watch.first, notice), None
                 if out:
                     await self.send({"type": "http.response.body", "body": out, "more_body": True})
-        except httpx.HTTPError as exc:
+        except UpstreamError as problem:
             if not started:
-                raise convert(exc, self.gw.config.base) from exc
-            problem = convert(exc, self.gw.config.base)
+                raise
             await self._end(watch, error_event(str(problem), problem.code), str(problem))
             return None
         rest = splitter.rest()
@@ -184,8 +163,6 @@ class Relay:
 
 
 def convert_empty(url: str) -> UpstreamError:
-    from .upstream import UpstreamBroken
-
     return UpstreamBroken(
         f"context-compactor: the upstream model server at {url} answered with an empty event stream, "
         "also after compacting (llama-cpp-python does this when the prompt does not fit its context "

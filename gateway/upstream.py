@@ -6,17 +6,19 @@
         ├── UpstreamTimeout      it answered nothing within the configured time
         └── UpstreamBroken       it answered, then broke the response off (reset, bad framing)
 
-``httpx.HTTPError`` is converted here, at the boundary, by :func:`convert`.
+The client (:mod:`.http1`) raises these itself, with messages that name the URL and the fix.
 """
 
 from __future__ import annotations
 
-import httpx
+from typing import TYPE_CHECKING
 
 from context_compactor.errors import CompactorError
 
 from .config import GatewayConfig
-from .transport import make_transport
+
+if TYPE_CHECKING:
+    from .http1 import Client, Response
 
 # Hop-by-hop headers and those that the gateway computes itself: never copied across.
 _DROP_REQUEST = frozenset({
@@ -24,8 +26,8 @@ _DROP_REQUEST = frozenset({
     b"te", b"trailer", b"upgrade", b"proxy-authorization", b"accept-encoding", b"expect",
 })
 _DROP_RESPONSE = frozenset({
-    "content-length", "connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade",
-    "content-encoding", "server", "date",
+    b"content-length", b"connection", b"keep-alive", b"transfer-encoding", b"te", b"trailer", b"upgrade",
+    b"content-encoding", b"server", b"date",
 })
 
 
@@ -53,33 +55,14 @@ class UpstreamBroken(UpstreamError):
     code = "upstream_broken"
 
 
-def convert(exc: httpx.HTTPError, url: str) -> UpstreamError:
-    """The gateway's error for an httpx error, with a message that names the URL and the fix."""
-    detail = str(exc) or type(exc).__name__
-    if isinstance(exc, httpx.TimeoutException):
-        kind = "connecting" if isinstance(exc, (httpx.ConnectTimeout, httpx.PoolTimeout)) else "waiting for an answer"
-        return UpstreamTimeout(f"context-compactor: the upstream model server at {url} timed out while {kind} "
-                               f"({type(exc).__name__}); check that it is running and not overloaded", url=url)
-    if isinstance(exc, (httpx.ConnectError, httpx.UnsupportedProtocol)):
-        return UpstreamUnreachable(f"context-compactor: cannot reach the upstream model server at {url} ({detail}); "
-                                   "check --upstream and that the server is running", url=url)
-    return UpstreamBroken(f"context-compactor: the upstream model server at {url} broke off its answer "
-                          f"({type(exc).__name__}: {detail})", url=url)
+def make_client(config: GatewayConfig) -> Client:
+    """The one client the gateway uses for the upstream (see :mod:`.http1`): explicit timeouts, a
+    bounded pool, no proxies from the environment (a loopback model server must not go through one)."""
+    from .http1 import Client
 
-
-def make_client(config: GatewayConfig, transport: httpx.AsyncBaseTransport | None = None) -> httpx.AsyncClient:
-    """The one client the gateway uses for the upstream: explicit timeouts, a bounded pool on asyncio
-    protocols (see :mod:`.transport`), no proxies from the environment. ``transport`` replaces the
-    network (tests)."""
-    limits = httpx.Limits(max_connections=config.max_connections,
-                          max_keepalive_connections=min(config.max_connections, 128), keepalive_expiry=30.0)
-    return httpx.AsyncClient(
-        timeout=httpx.Timeout(connect=config.connect_timeout, read=config.read_timeout,
-                              write=config.write_timeout, pool=config.pool_timeout),
-        transport=transport if transport is not None else make_transport(limits),
-        trust_env=False,  # a loopback model server must not be sent through an HTTP(S)_PROXY
-        follow_redirects=False,
-    )
+    return Client(config.base, connect_timeout=config.connect_timeout, read_timeout=config.read_timeout,
+                  write_timeout=config.write_timeout, pool_timeout=config.pool_timeout,
+                  max_connections=config.max_connections, max_idle=min(config.max_connections, 128))
 
 
 def request_headers(raw: list[tuple[bytes, bytes]], config: GatewayConfig) -> list[tuple[bytes, bytes]]:
@@ -105,7 +88,6 @@ def bearer(headers: list[tuple[bytes, bytes]]) -> str | None:
     return None
 
 
-def response_headers(response: httpx.Response) -> list[tuple[bytes, bytes]]:
+def response_headers(response: Response) -> list[tuple[bytes, bytes]]:
     """The upstream's response headers worth passing to the client."""
-    return [(k.encode("latin-1"), v.encode("latin-1")) for k, v in response.headers.multi_items()
-            if k.lower() not in _DROP_RESPONSE]
+    return [(k, v) for k, v in response.headers if k.lower() not in _DROP_RESPONSE]

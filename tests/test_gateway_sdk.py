@@ -132,6 +132,9 @@ def test_commands_are_answered_by_the_gateway(upstream: Upstream, tmp_path: Path
         after = client.chat.completions.with_raw_response.create(model="m", messages=messages)
     assert len(from_client(upstream)) == calls + 1  # only the last request went upstream
     assert "context-compactor stats" in stats.choices[0].message.content and "8,000 tokens" in stats.choices[0].message.content
+    # The turn just before is in the stats although its bookkeeping runs off the reply path.
+    reported = upstream.app.chats()[calls - 1].prompt_tokens
+    assert f"last measured by the provider: {reported:,} prompt tokens" in stats.choices[0].message.content
     text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
     assert "compacted" in text and "->" in text
     assert after.headers["x-context-compactor-compacted"] == "1"
