@@ -366,3 +366,40 @@ def test_a_cancelled_request_frees_its_connection_slot() -> None:
 
     assert asyncio.run(main()) == (200, b"ok")
     assert connections == 2  # the half-read connection was closed, not reused
+
+
+def test_an_https_upstream_is_verified_and_used(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """TLS to the upstream, with the certificate checked against the trusted roots ($SSL_CERT_FILE here)."""
+    import shutil
+    import ssl
+    import subprocess
+
+    if shutil.which("openssl") is None:
+        pytest.fail("this test makes its certificate with the openssl command; install openssl")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True)
+    server_side = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_side.load_cert_chain(cert, key)
+
+    async def main(trusted: bool) -> tuple[int, bytes]:
+        server = await asyncio.start_server(_answer, "127.0.0.1", 0, ssl=server_side)
+        port = server.sockets[0].getsockname()[1]
+        async with server:
+            if trusted:
+                monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+            c = Client(f"https://localhost:{port}/v1", connect_timeout=2, read_timeout=2, write_timeout=2,
+                       pool_timeout=2, max_connections=2)
+            return await get(c)
+
+    with pytest.raises(UpstreamUnreachable, match="CERTIFICATE_VERIFY_FAILED"):
+        asyncio.run(main(trusted=False))
+    assert asyncio.run(main(trusted=True)) == (200, b"ok")
+
+
+async def _answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    await read_request(reader)
+    writer.write(OK)
+    await writer.drain()
+    writer.close()
