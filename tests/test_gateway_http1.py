@@ -40,6 +40,43 @@ async def get(c: Client, target: str = "/v1/x") -> tuple[int, bytes]:
         await response.aclose()
 
 
+def answering(data: bytes, *, pause: float = 0.0, abort: bool = False) -> Handler:
+    """A server that reads one request, writes ``data``, waits ``pause`` seconds, then closes (or resets)."""
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await read_request(reader)
+        if data:
+            writer.write(data)
+            await writer.drain()
+        await asyncio.sleep(pause)
+        if abort:
+            writer.transport.abort()
+        else:
+            writer.close()
+
+    return handler
+
+
+class Counting:
+    """A server whose first connection is handled by ``first`` and every later one answered "ok"."""
+
+    def __init__(self, first: Handler) -> None:
+        self.first, self.connections = first, 0
+
+    async def __call__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        await (self.first if self.connections == 1 else answering(OK))(reader, writer)
+
+
+def fetch(handler: Handler, **options: Any) -> tuple[int, bytes]:
+    """One GET through a fresh client against a server running ``handler``."""
+    async def main() -> tuple[int, bytes]:
+        server, port = await serve(handler)
+        async with server:
+            return await get(client(port, **options))
+
+    return asyncio.run(main())
+
+
 def test_sequential_requests_share_one_kept_alive_connection() -> None:
     connections = 0
     seen: list[bytes] = []
@@ -93,19 +130,11 @@ def test_post_sends_the_body_with_its_length_and_the_given_headers() -> None:
 
 
 def test_an_idle_connection_the_server_closed_is_not_reused() -> None:
-    connections = 0
-
-    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        nonlocal connections
-        connections += 1
-        await read_request(reader)
-        writer.write(OK)  # keep-alive by the protocol's default, and closed anyway
-        await writer.drain()
-        writer.close()
+    server = Counting(answering(OK))  # keep-alive by the protocol's default, and closed anyway
 
     async def main() -> list[tuple[int, bytes]]:
-        server, port = await serve(handler)
-        async with server:
+        listening, port = await serve(server)
+        async with listening:
             c = client(port)
             out = []
             for _ in range(3):
@@ -114,48 +143,26 @@ def test_an_idle_connection_the_server_closed_is_not_reused() -> None:
             return out
 
     assert asyncio.run(main()) == [(200, b"ok")] * 3
-    assert connections == 3
-
+    assert server.connections == 3
 
 def test_a_request_the_server_closed_without_answering_is_sent_once_more_on_a_fresh_connection() -> None:
     """The race of keep-alive: the server closes the socket just as the next request goes out on it."""
-    connections = 0
-
-    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        nonlocal connections
-        connections += 1
+    async def first(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await read_request(reader)
-        if connections == 1:
-            writer.write(OK)
-            await read_request(reader)  # the second request: read, never answered
-        else:
-            writer.write(OK)
-        await writer.drain()
+        writer.write(OK)
+        await read_request(reader)  # the second request: read, never answered
         writer.close()
 
+    server = Counting(first)
+
     async def main() -> list[tuple[int, bytes]]:
-        server, port = await serve(handler)
-        async with server:
+        listening, port = await serve(server)
+        async with listening:
             c = client(port)
             return [await get(c), await get(c)]
 
     assert asyncio.run(main()) == [(200, b"ok"), (200, b"ok")]
-    assert connections == 2
-
-
-def test_a_fresh_connection_closed_without_an_answer_is_an_error_not_a_loop() -> None:
-    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await read_request(reader)
-        writer.close()
-
-    async def main() -> None:
-        server, port = await serve(handler)
-        async with server:
-            await get(client(port))
-
-    with pytest.raises(UpstreamBroken, match="closed the connection without answering"):
-        asyncio.run(main())
-
+    assert server.connections == 2
 
 def test_nothing_listening_is_unreachable_and_names_the_url() -> None:
     async def main() -> None:
@@ -165,45 +172,6 @@ def test_nothing_listening_is_unreachable_and_names_the_url() -> None:
         await get(client(port))
 
     with pytest.raises(UpstreamUnreachable, match=r"cannot reach the upstream model server at http://127\.0\.0\.1:\d+/v1"):
-        asyncio.run(main())
-
-
-def test_a_silent_server_times_out_waiting_for_an_answer() -> None:
-    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await read_request(reader)
-        await asyncio.sleep(3)
-        writer.close()
-
-    async def main() -> None:
-        server, port = await serve(handler)
-        async with server:
-            await get(client(port, read_timeout=0.2))
-
-    with pytest.raises(UpstreamTimeout, match="timed out while waiting for an answer"):
-        asyncio.run(main())
-
-
-def test_a_stall_between_chunks_times_out_too() -> None:
-    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await read_request(reader)
-        writer.write(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n")
-        await writer.drain()
-        await asyncio.sleep(3)
-        writer.close()
-
-    async def main() -> list[bytes]:
-        server, port = await serve(handler)
-        got: list[bytes] = []
-        async with server:
-            response = await client(port, read_timeout=0.2).request("GET", "/v1/x", [], b"")
-            try:
-                async for chunk in response.iter_bytes():
-                    got.append(chunk)
-            finally:
-                await response.aclose()
-        return got
-
-    with pytest.raises(UpstreamTimeout, match="waiting for more of the answer"):
         asyncio.run(main())
 
 
@@ -239,51 +207,26 @@ def test_chunks_arrive_as_the_server_sends_them() -> None:
 
 
 def test_a_body_without_a_length_ends_with_the_connection() -> None:
-    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await read_request(reader)
-        writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\n\r\nall of it")
-        await writer.drain()
-        writer.close()
-
-    async def main() -> tuple[int, bytes]:
-        server, port = await serve(handler)
-        async with server:
-            return await get(client(port))
-
-    assert asyncio.run(main()) == (200, b"all of it")
+    assert fetch(answering(b"HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\n\r\nall of it")) == (200, b"all of it")
 
 
-def test_a_reset_in_the_middle_of_a_body_is_broken() -> None:
-    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await read_request(reader)
-        writer.write(b"HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\nonly part")
-        await writer.drain()
-        writer.transport.abort()
-
-    async def main() -> None:
-        server, port = await serve(handler)
-        async with server:
-            await get(client(port))
-
-    with pytest.raises(UpstreamBroken, match="broke off its answer"):
-        asyncio.run(main())
-
-
-def test_garbage_instead_of_http_is_broken() -> None:
-    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await read_request(reader)
-        writer.write(b"SSH-2.0-OpenSSH_9.6\r\n\r\n")
-        await writer.drain()
-        await asyncio.sleep(1)
-        writer.close()
-
-    async def main() -> None:
-        server, port = await serve(handler)
-        async with server:
-            await get(client(port))
-
-    with pytest.raises(UpstreamBroken, match="malformed HTTP response"):
-        asyncio.run(main())
+@pytest.mark.parametrize(("handler", "options", "error", "message"), [
+    pytest.param(answering(b""), {}, UpstreamBroken, "closed the connection without answering", id="closed-unanswered"),
+    pytest.param(answering(b"", pause=3), {"read_timeout": 0.2}, UpstreamTimeout, "timed out while waiting for an answer",
+                 id="silent"),
+    pytest.param(answering(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n", pause=3),
+                 {"read_timeout": 0.2}, UpstreamTimeout, "waiting for more of the answer", id="stall-between-chunks"),
+    pytest.param(answering(b"HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\nonly part", abort=True), {},
+                 UpstreamBroken, "broke off its answer", id="reset-mid-body"),
+    pytest.param(answering(b"SSH-2.0-OpenSSH_9.6\r\n\r\n", pause=1), {}, UpstreamBroken, "malformed HTTP response",
+                 id="not-http"),
+])
+def test_a_misbehaving_server_is_a_clear_error(handler: Handler, options: dict[str, Any], error: type[Exception],
+                                               message: str) -> None:
+    """Each way an upstream can fail is the gateway's error kind, with a message that names the URL."""
+    with pytest.raises(error, match=message) as caught:
+        fetch(handler, **options)
+    assert "the upstream model server at http://127.0.0.1:" in str(caught.value)
 
 
 def test_a_slow_reader_pauses_the_socket_and_still_gets_every_byte() -> None:
@@ -338,24 +281,11 @@ def test_when_every_connection_is_busy_a_request_waits_then_times_out() -> None:
 
 def test_a_cancelled_request_frees_its_connection_slot() -> None:
     """A client that goes away mid-answer must not leak the slot: with one slot, the next request still runs."""
-    connections = 0
-
-    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        nonlocal connections
-        connections += 1
-        await read_request(reader)
-        if connections == 1:
-            writer.write(b"HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nhal")
-            await writer.drain()
-            await asyncio.sleep(1)
-        else:
-            writer.write(OK)
-            await writer.drain()
-        writer.close()
+    server = Counting(answering(b"HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nhal", pause=1))
 
     async def main() -> tuple[int, bytes]:
-        server, port = await serve(handler)
-        async with server:
+        listening, port = await serve(server)
+        async with listening:
             c = client(port, max_connections=1, pool_timeout=0.3)
             task = asyncio.ensure_future(get(c))
             await asyncio.sleep(0.1)
@@ -365,7 +295,7 @@ def test_a_cancelled_request_frees_its_connection_slot() -> None:
             return await get(c)
 
     assert asyncio.run(main()) == (200, b"ok")
-    assert connections == 2  # the half-read connection was closed, not reused
+    assert server.connections == 2  # the half-read connection was closed, not reused
 
 
 def test_an_https_upstream_is_verified_and_used(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -384,7 +314,7 @@ def test_an_https_upstream_is_verified_and_used(tmp_path: Any, monkeypatch: pyte
     server_side.load_cert_chain(cert, key)
 
     async def main(trusted: bool) -> tuple[int, bytes]:
-        server = await asyncio.start_server(_answer, "127.0.0.1", 0, ssl=server_side)
+        server = await asyncio.start_server(answering(OK), "127.0.0.1", 0, ssl=server_side)
         port = server.sockets[0].getsockname()[1]
         async with server:
             if trusted:
@@ -397,9 +327,3 @@ def test_an_https_upstream_is_verified_and_used(tmp_path: Any, monkeypatch: pyte
         asyncio.run(main(trusted=False))
     assert asyncio.run(main(trusted=True)) == (200, b"ok")
 
-
-async def _answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    await read_request(reader)
-    writer.write(OK)
-    await writer.drain()
-    writer.close()
