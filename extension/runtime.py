@@ -54,6 +54,7 @@ class Runtime:
         self.window_notes: dict[str, str] = {}  # per model: what the probe found, or why not
         self._probed: dict[tuple[str, str], tuple[int | None, float]] = {}  # (window, when asked)
         self._probe_lock = threading.Lock()
+        self._probing: dict[tuple[str, str], threading.Event] = {}  # questions being asked now
         self._http = http
         self._owns_http = http is None
         self._background: Background | None = None
@@ -135,16 +136,19 @@ class Runtime:
         if model.context_window:
             return model.context_window, "host"
         if not learned and model.base_url:
-            window = self.probe(model.base_url, model.id, model.api, model.api_key)
-            if window:
-                self.learn_window(model.id, window, "probe")
+            self.probe(model.base_url, model.id, model.api, model.api_key)  # learns the window it finds
             learned = self._windows.get(model.id)
         if learned:
             return learned
         return DEFAULT_CONTEXT_WINDOW, "default"
 
     def learn_window(self, model_id: str, window: int, source: str) -> None:
-        """Remember a model's context window, learned from its server ("probe") or an error ("error")."""
+        """Remember a model's context window, learned from its server ("probe") or an error ("error").
+
+        What a server stated in an error wins over what it answered when asked."""
+        current = self._windows.get(model_id)
+        if source == "probe" and current is not None and current[1] == "error":
+            return
         self._windows[model_id] = (window, source)
         if source == "error":
             self.window_notes[model_id] = f"stated by the model server in a context-length error ({window:,} tokens)"
@@ -152,24 +156,55 @@ class Runtime:
     def probe(self, base_url: str, model_id: str, api: str | None, api_key: str | None = None) -> int | None:
         """Ask a model server for a model's context window, once per (server, model); None if it will not say.
 
-        A server that stated nothing is asked again only after ``REPROBE_SECONDS`` (it may have been down).
+        The first question waits for the answer (at most a few seconds; other callers for the same
+        model wait for that one answer, callers for other models do not wait at all). A server that
+        stated nothing is asked again after ``REPROBE_SECONDS`` (it may have been down, or loaded
+        another model), in the background: the turn that notices goes on with what is known now.
         """
-        from context_compactor.summarizer.client import Endpoint
-        from context_compactor.summarizer.llm import resolve_api
-        from context_compactor.summarizer.probe import probe_window
-
         key = (base_url.rstrip("/"), model_id)
         with self._probe_lock:
             known = self._probed.get(key)
             if known is not None and (known[0] is not None or time.monotonic() - known[1] < REPROBE_SECONDS):
                 return known[0]
+            first = key not in self._probing
+            if first:
+                self._probing[key] = threading.Event()
+            asking = self._probing[key]
+        if known is not None:  # a question again, after the server stated nothing: not on this turn's time
+            if first:
+                threading.Thread(target=self._ask, args=(key, model_id, api, api_key, asking),
+                                 name="context-compactor-probe", daemon=True).start()
+            return known[0]
+        if first:
+            self._ask(key, model_id, api, api_key, asking)
+        else:
+            asking.wait(self._probe_seconds() + 1.0)
+        answer = self._probed.get(key)
+        return answer[0] if answer else None
+
+    def _probe_seconds(self) -> float:
+        return min(4.0, self.settings.summary_timeout_seconds)
+
+    def _ask(self, key: tuple[str, str], model_id: str, api: str | None, api_key: str | None,
+             done: threading.Event) -> None:
+        from context_compactor.summarizer.client import Endpoint
+        from context_compactor.summarizer.llm import resolve_api
+        from context_compactor.summarizer.probe import probe_window
+
+        base_url = key[0]
+        try:
             endpoint = Endpoint(base_url, model_id, resolve_api(api, base_url) or "openai", api_key)
-            seconds = min(4.0, self.settings.summary_timeout_seconds)
-            found = probe_window(self.http, endpoint, seconds=seconds)
-            self._probed[key] = (found.window, time.monotonic())
-            self.window_notes[model_id] = (f"reported by the model server ({found.detail})" if found.window
-                                           else found.detail)
-            return found.window
+            found = probe_window(self.http, endpoint, seconds=self._probe_seconds())
+            window, detail = found.window, found.detail
+        except Exception as exc:  # noqa: BLE001 - a probe that fails is a probe that learned nothing
+            window, detail = None, f"the window probe failed ({type(exc).__name__}: {exc})"
+        with self._probe_lock:
+            self._probed[key] = (window, time.monotonic())
+            self._probing.pop(key, None)
+            self.window_notes[model_id] = f"reported by the model server ({detail})" if window else detail
+            if window:
+                self.learn_window(model_id, window, "probe")
+        done.set()
 
     # --- summarizers ------------------------------------------------------------------------------------
 

@@ -161,3 +161,35 @@ def test_a_summary_model_without_a_window_is_probed(tmp_path: Path) -> None:
         llm = rt.summarizer_for(rt.settings, ModelInfo(id="session"))
         rt.close()
     assert llm.endpoint.api == "ollama" and llm.context_window == 16384
+
+
+def test_asking_again_happens_in_the_background(runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that stated nothing is asked again later, but a turn never waits for that second question
+    (here the server hangs on it); its answer serves the turns after it."""
+    import time
+
+    import context_compactor.runtime as runtime_module
+
+    model_fields = {"/v1/models": [Behaviour.ok(LLAMA_CPP_PYTHON_MODELS), Behaviour("hang", delay=1.0),
+                                   Behaviour.ok(VLLM_MODELS)]}
+    with FakeModelServer(model_fields) as fake:
+        model = ModelInfo(id="Qwen/Qwen2.5-7B-Instruct", base_url=fake.url + "/v1", api="openai")
+        assert "8,192 tokens (DEFAULT" in run_turn(runtime, model)  # asked once: nothing stated
+        monkeypatch.setattr(runtime_module, "REPROBE_SECONDS", 0.0)
+        started = time.monotonic()
+        run_turn(runtime, model)  # the second question starts; the server hangs on it for a second
+        run_turn(runtime, model)  # one question at a time: no third one yet
+        waited = time.monotonic() - started
+        deadline = time.monotonic() + 10
+        while runtime.window_for(runtime.settings, model)[1] != "probe" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        asked = len(fake.seen("/v1/models"))
+    assert waited < 0.5
+    assert runtime.window_for(runtime.settings, model) == (32768, "probe")
+    assert asked == 3  # the hung question, then (with a zero interval) the one that found the window
+
+
+def test_a_window_stated_in_an_error_is_not_replaced_by_a_probe(runtime: Runtime) -> None:
+    runtime.learn_window("m", 4000, "error")
+    runtime.learn_window("m", 32768, "probe")
+    assert runtime.window_for(runtime.settings, ModelInfo(id="m")) == (4000, "error")
