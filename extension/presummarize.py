@@ -218,7 +218,7 @@ def schedule(runtime: Runtime, session: Session, model: ModelInfo) -> bool:
     plan_input = session.plan_input
     if plan_input is None:
         return False
-    m, budget, settings, summaries = plan_input
+    m, budget, settings, summaries, tuning = plan_input
     if not summaries.tiered or session.last.get("sent_tokens", 0) < settings.precompact_at * budget.trigger:
         return False
     entries = m.entries
@@ -237,7 +237,7 @@ def schedule(runtime: Runtime, session: Session, model: ModelInfo) -> bool:
         job = Summaries(summaries.summarizer, summaries.fallback, summaries.cache, summaries.count,
                         summaries.chunk_tokens, runner=background.here(), tiered=True,
                         chunk_units=summaries.chunk_units, fan_in=summaries.fan_in, should_stop=stop_event.is_set)
-        report = job.prepare(entries, lead, end, settings.summary_max_tokens)
+        report = job.prepare(entries, lead, end, tuning.summary_max_tokens)
         if report.fallbacks:
             session.presummarized = None  # try again after the next turn
         logger.info("presummarize.done", session=session.key, chunks=len(closed), summarized=report.summarized,

@@ -84,7 +84,7 @@ class Session:
         self.last: dict[str, Any] = {}
         self.signature: tuple[Any, ...] | None = None
         # The inputs of the last plan, for pre-summarization: (measurement, budget, settings, summaries).
-        self.plan_input: tuple[Measurement, Budget, Settings, Summaries] | None = None
+        self.plan_input: tuple[Measurement, Budget, Settings, Summaries, Tuning] | None = None
         self.presummarized: tuple[Any, ...] | None = None  # what the last pre-summarization job covered
 
     def request_compaction(self, note: str | None) -> None:
@@ -132,12 +132,11 @@ class Session:
         window, source = (window, "override") if window else runtime.window_for(settings, event.model)
         budget = budget_for(window, source, max_tokens=settings.max_tokens,
                             compact_at=settings.compact_at, compact_to=settings.compact_to)
+        tuning = Tuning.fitted(budget, settings.keep_recent_tokens, settings.summary_max_tokens,
+                               settings.max_tool_result_tokens)
         summarizer = runtime.summarizer_for(settings, event.model)
-        inner = self._summaries(runtime, settings, summarizer, measurer, budget)
+        inner = self._summaries(runtime, settings, summarizer, measurer, budget, tuning)
         summaries = _MemoSummaries(inner, self)
-        # Absolute sizes are capped by the window: on a 1k-token model a 2,000-token tail and a
-        # 1,000-token summary could never fit, whatever the plan.
-        tuning = Tuning(settings.keep_recent_tokens, settings.summary_max_tokens, settings.max_tool_result_tokens)
         force, note = self.force or force, self.note
         fingerprint = [budget.window, budget.trigger, budget.target, *tuning.__dict__.values(), measurer.counter.name]
         anchor = self._anchor(m, fingerprint)
@@ -148,7 +147,7 @@ class Session:
                           archived_upto=done)
         if outcome.compacted:  # every message before the cut is now archived
             self.archived_upto = max(done, outcome.plan.cut)
-        self.plan_input = (m, budget, settings, inner)
+        self.plan_input = (m, budget, settings, inner, tuning)
         report = outcome.report
         if report is not None and report.fallbacks:
             self._count_fallbacks(runtime, report)
@@ -175,7 +174,7 @@ class Session:
         return outcome
 
     def _summaries(self, runtime: Runtime, settings: Settings, summarizer: Any, measurer: Measurer,
-                   budget: Budget) -> Summaries:
+                   budget: Budget, tuning: Tuning) -> Summaries:
         """The summary service of this turn: flat for the deterministic summarizer; tiered, against
         the turn's time budget, for a model."""
         def count(text: str) -> int:
@@ -183,7 +182,7 @@ class Session:
 
         if not getattr(summarizer, "remote", False):
             return Summaries(summarizer, runtime.fallback, runtime.store, count, settings.chunk_tokens)
-        leaf = Summaries.leaf_budget(settings.summary_max_tokens)
+        leaf = Summaries.leaf_budget(tuning.summary_max_tokens)
         chunk = effective_chunk_tokens(settings.chunk_tokens, summarizer.readable_tokens(leaf),
                                        budget.trigger - budget.target if CHUNK_TRACKS_GROWTH else None)
         # Chunks are sized in units at the configured ratio, not the calibrated one, so that

@@ -32,6 +32,17 @@ def test_over_the_trigger_the_projection_fits_the_target(make_runtime, run_hook)
     assert tokens(result.messages) <= 4096 + 64
 
 
+
+def test_small_windows_fit_with_the_default_sizes(make_runtime, run_hook):
+    """On 1k, 2k and 4k windows the default tail (2,000) and summary (1,000) are capped by the target,
+    so the compacted prompt fits the target instead of failing to compact or staying near the trigger."""
+    for window in (1024, 2048, 4096):
+        runtime = make_runtime()
+        result = run_hook(runtime, chat(40), window=window)
+        assert result.stats["compacted"] is True, (window, result.notices)
+        assert result.stats["tokens_after"] <= window // 2 + 8, window  # the target, give or take the summary's frame
+        assert result.messages[-1]["role"] == "user"
+
 def test_leading_system_and_current_turn_are_kept_as_the_hosts_objects(make_runtime, run_hook):
     """The leading system message and the current user turn come back as the very same objects."""
     runtime = make_runtime()

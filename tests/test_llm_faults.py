@@ -26,8 +26,9 @@ CHAT = "/v1/chat/completions"
 MODEL = ModelInfo(id="session-model")
 
 
-def conversation(turns: int = 8, chars: int = 1200) -> list[dict[str, Any]]:
-    """About 300 tokens a message: with a 4,096 window, 8 turns fold two closed 1,024-token chunks."""
+def conversation(turns: int = 6, chars: int = 1200) -> list[dict[str, Any]]:
+    """About 300 tokens a message: with a 4,096 window (so a 1,024-token tail), 6 turns fold two closed
+    1,024-token chunks (and the open one after them)."""
     out: list[dict[str, Any]] = [{"role": "system", "content": "You are an agent."}]
     for i in range(turns):
         out.append({"role": "user", "content": f"step {i}: handle ticket APP-{100 + i} " + "lorem ipsum " * (chars // 12)})

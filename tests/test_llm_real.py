@@ -139,7 +139,10 @@ def test_a_real_summary_comes_back_and_is_cached(llama_server: str, tmp_path: Pa
         second = hook_turn(again, agent_session(14), session="other")
         assert second.stats["cache_hits"] >= health["successes"]
         unused = again.summary_health()["llm:smollm2"]
-        assert unused["successes"] == 0 and unused["failures"] == {}  # never asked: all from the cache
+        # Asked again only for what the first runtime did not get (the 135M model sometimes answers
+        # nothing); every summary it did get came from the cache.
+        asked_again = unused["successes"] + sum(unused["failures"].values())
+        assert asked_again == sum(health["failures"].values()), (health, unused)
     finally:
         runtime.close()
 
@@ -171,7 +174,8 @@ def test_an_overflowing_summary_model_falls_back_then_fits(llama_server: str, tm
         llm = runtime.summarizer_for(runtime.settings, ModelInfo(id="agent-model"))
         assert llm.context_window == N_CTX and llm.readable_tokens(250) < 1400
         session = runtime.session("s")
-        summaries = session._summaries(runtime, runtime.settings, llm, session.measurer, session.plan_input[1])
+        summaries = session._summaries(runtime, runtime.settings, llm, session.measurer, session.plan_input[1],
+                                       session.plan_input[4])
         assert summaries.chunk_tokens == llm.readable_tokens(250)  # the next turn's chunks fit the real n_ctx
     finally:
         runtime.close()

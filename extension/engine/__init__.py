@@ -21,6 +21,9 @@ from .summaries import SummaryReport, Summaries
 __all__ = ["Budget", "Measurer", "Outcome", "Plan", "Tuning", "budget_for", "compact"]
 
 
+MIN_SUMMARY_TOKENS = 64  # a smaller summary says nothing worth its frame
+
+
 @dataclass(frozen=True)
 class Tuning:
     """The numbers the engine needs from the settings."""
@@ -28,6 +31,20 @@ class Tuning:
     keep_recent_tokens: int
     summary_max_tokens: int
     max_tool_result_tokens: int
+
+    @classmethod
+    def fitted(cls, budget: Budget, keep_recent_tokens: int, summary_max_tokens: int,
+               max_tool_result_tokens: int) -> Tuning:
+        """The configured sizes, capped so that a plan can reach the budget's target: the recent tail
+        at most half of it, the summary at most a quarter. On a 1k- or 4k-token model the defaults
+        (2,000 and 1,000 tokens) could never fit; from 8k up they are unchanged.
+
+        Every place that sizes summaries (the compaction and the background pre-summarization)
+        uses these same numbers, so that both ask for the same cached summaries.
+        """
+        return cls(min(keep_recent_tokens, budget.target // 2),
+                   min(summary_max_tokens, max(MIN_SUMMARY_TOKENS, budget.target // 4)),
+                   max_tool_result_tokens)
 
 
 @dataclass
