@@ -151,9 +151,16 @@ def patched(obj: Any, name: str, value: Any) -> Iterator[None]:
         setattr(obj, name, old)
 
 
+def _fail_loudly(_logger: Any, _method: str, event: Any) -> Any:
+    """The hooks fail open (a warning, no change); a benchmark must not quietly measure that instead."""
+    if str(event.get("event", "")).endswith(".failed"):
+        raise RuntimeError(f"bench: a hook failed: {event}")
+    return event
+
+
 def replay(run: Run, messages: list[dict[str, Any]], turns: int, *, settings: dict[str, Any],
            wait_idle: bool = True, think: float = 0.0, per_turn: bool = False) -> Run:
-    structlog.configure(logger_factory=structlog.ReturnLoggerFactory())
+    structlog.configure(processors=[_fail_loudly], logger_factory=structlog.ReturnLoggerFactory())
     with tempfile.TemporaryDirectory() as home:
         http = httpx.Client(transport=httpx.MockTransport(run.model.handler))
         options = {"contextWindow": WINDOW, "summaryModel": {"baseUrl": "http://summary.test/v1", "model": "counting",
@@ -217,9 +224,10 @@ def _compacted(run: Run, session: Any, elapsed_ms: float) -> None:
 # --- the ways compared --------------------------------------------------------------------------------
 
 
-def flat_summaries(self: Any, runtime: Any, settings: Any, summarizer: Any, measurer: Any, budget: Any) -> Summaries:
+def flat_summaries(self: Any, runtime: Any, settings: Any, summarizer: Any, measurer: Any, budget: Any,
+                   tuning: Any) -> Summaries:
     """The replaced design: flat greedy chunks (capped to what the model reads), everything merged."""
-    chunk = min(settings.chunk_tokens, summarizer.readable_tokens(settings.summary_max_tokens))
+    chunk = min(settings.chunk_tokens, summarizer.readable_tokens(tuning.summary_max_tokens))
     return Summaries(summarizer, runtime.fallback, runtime.store, measurer.text_tokens, chunk, tiered=False,
                      runner=runtime.background, deadline=time.monotonic() + settings.summary_timeout_seconds)
 
