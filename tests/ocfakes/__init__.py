@@ -1,1 +1,2 @@
-"""Fakes for the OpenClaw tests: an OpenAI-compatible model server that records every request."""
+"""Fakes for the OpenClaw tests: what the fake model answers (served by ``fakes.FakeUpstream``) and
+helpers to find and run the real OpenClaw."""

@@ -1,12 +1,16 @@
-"""Finding the real OpenClaw for the tests: the PATH that ``../shared/tools/openclaw-env.sh`` prints."""
+"""The real OpenClaw for the tests: finding it (the PATH that ``../shared/tools/openclaw-env.sh`` prints),
+an environment that isolates it under a folder, and starting its gateway."""
 
 from __future__ import annotations
 
 import functools
 import os
 import re
+import socket
 import subprocess
+import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 # The shared install script beside the project, else the copy the project ships for CI.
@@ -34,3 +38,31 @@ def openclaw_path() -> str | None:
         if match:
             return match.group(1).replace("$PATH", os.environ.get("PATH", ""))
     return None
+
+
+def isolated_env(root: Path, path: str, token: str) -> dict[str, str]:
+    """The environment of an OpenClaw kept under ``root`` (its home, state and tmp folders, made here),
+    ``openclaw`` on ``path``, its gateway's token ``token``."""
+    for name in ("home", "state", "tmp"):
+        (root / name).mkdir(parents=True)
+    state = root / "state"
+    return {**os.environ, "PATH": path, "HOME": str(root / "home"), "OPENCLAW_STATE_DIR": str(state),
+            "OPENCLAW_CONFIG_PATH": str(state / "openclaw.json"), "TMPDIR": str(root / "tmp"),
+            "OPENCLAW_GATEWAY_TOKEN": token}
+
+
+def start_gateway(port: int, env: dict[str, str], log: Path, timeout: float = 120) -> subprocess.Popen[Any]:
+    """``openclaw gateway run`` in a session of its own, its output in ``log``; returns once it listens."""
+    with log.open("w") as out:
+        proc = subprocess.Popen(["openclaw", "gateway", "run", "--port", str(port)], stdout=out,
+                                stderr=subprocess.STDOUT, env=env, start_new_session=True)
+    deadline = time.monotonic() + timeout
+    while True:
+        assert proc.poll() is None, f"the OpenClaw gateway exited: {log.read_text(errors='replace')[-3000:]}"
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return proc
+        except OSError:
+            assert time.monotonic() < deadline, \
+                f"the OpenClaw gateway did not open its port in {timeout:.0f} s: {log.read_text(errors='replace')[-3000:]}"
+            time.sleep(0.5)
