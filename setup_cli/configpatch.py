@@ -1,9 +1,9 @@
 """Patching a JSON5 file (``openclaw.json``) in place: comments, order and formatting kept.
 
-A small JSON5 parser records where every value and member sits in the text; an edit changes only
-those characters (set a value, add a member, remove one, add an item to a list) and the result is
-parsed again before anyone sees it. Writes are atomic (a temporary file in the same folder, then a
-rename; a symlinked config keeps its link and its target is replaced), after one backup copy.
+The parser in ``json5parse`` records where every value and member sits in the text; an edit here
+changes only those characters (set a value, add a member, remove one, add an item to a list) and
+the result is parsed again before anyone sees it. New text follows the file's own style: its
+indent unit, quoted or bare keys, trailing commas. Writes are atomic (``atomicwrite``).
 
     PatchError          anything we will not do: a file we cannot parse (with its line and
                         column), a shape we cannot edit safely, a read-only file
@@ -11,222 +11,15 @@ rename; a symlinked config keeps its link and its target is replaced), after one
 
 from __future__ import annotations
 
-import os
+import json
 import re
-import shutil
-import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from context_compactor.errors import InputError
+from .atomicwrite import write_atomic
+from .json5parse import IDENT, Member, Node, PatchError, parse, position
 
-IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
-NUMBER = re.compile(r"[+-]?(?:Infinity|NaN|0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)")
-ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
-SPACE = " \t\r\n\ufeff\u00a0\u2028\u2029\v\f"
-
-
-class PatchError(InputError):
-    """The file cannot be parsed, or edited safely, or written (the CLI exits 2: fix the file)."""
-
-    def __init__(self, message: str, *, line: int | None = None) -> None:
-        super().__init__(message)
-        self.line = line
-
-
-@dataclass
-class Node:
-    start: int
-    end: int
-    value: Any = None
-    members: list[Member] = field(default_factory=list)  # objects
-    items: list[Node] = field(default_factory=list)  # arrays
-    kind: str = "scalar"
-    comma: int | None = None  # for an array item: the comma after it
-
-
-@dataclass
-class Member:
-    key: str
-    start: int  # where the key starts
-    node: Node
-    comma: int | None = None  # the comma after the value, if any
-
-
-def position(text: str, offset: int) -> tuple[int, int]:
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
-class _Parser:
-    def __init__(self, text: str, name: str) -> None:
-        self.text, self.name, self.i = text, name, 0
-
-    def fail(self, what: str, at: int | None = None) -> PatchError:
-        line, col = position(self.text, self.i if at is None else at)
-        return PatchError(f"{self.name} line {line} column {col}: {what}", line=line)
-
-    def skip(self) -> None:
-        t, n = self.text, len(self.text)
-        while self.i < n:
-            c = t[self.i]
-            if c in SPACE:
-                self.i += 1
-            elif t.startswith("//", self.i):
-                end = t.find("\n", self.i)
-                self.i = n if end < 0 else end
-            elif t.startswith("/*", self.i):
-                end = t.find("*/", self.i + 2)
-                if end < 0:
-                    raise self.fail("a /* comment is never closed")
-                self.i = end + 2
-            else:
-                return
-
-    def document(self) -> Node:
-        self.skip()
-        if self.i >= len(self.text):
-            return Node(0, 0, {}, kind="empty")
-        node = self.value()
-        self.skip()
-        if self.i < len(self.text):
-            raise self.fail(f"unexpected {self.text[self.i]!r} after the end of the document")
-        return node
-
-    def value(self) -> Node:
-        t, start = self.text, self.i
-        if start >= len(t):
-            raise self.fail("the file ends where a value should be")
-        c = t[start]
-        if c == "{":
-            return self.obj()
-        if c == "[":
-            return self.arr()
-        if c in "\"'":
-            text = self.string()
-            return Node(start, self.i, text)
-        for word, val in (("true", True), ("false", False), ("null", None)):
-            if t.startswith(word, start) and not IDENT.match(t, start + len(word)):
-                self.i += len(word)
-                return Node(start, self.i, val)
-        match = NUMBER.match(t, start)
-        if match:
-            self.i = match.end()
-            return Node(start, self.i, _number(match.group()))
-        raise self.fail(f"expected a value, found {c!r}")
-
-    def string(self) -> str:
-        t, quote = self.text, self.text[self.i]
-        self.i += 1
-        out: list[str] = []
-        while True:
-            if self.i >= len(t):
-                raise self.fail("a string is never closed")
-            c = t[self.i]
-            if c == quote:
-                self.i += 1
-                return "".join(out)
-            if c == "\n":
-                raise self.fail("a line break inside a string (end the string first)")
-            if c == "\\":
-                self.i += 1
-                e = t[self.i : self.i + 1]
-                if e in ("x", "u"):
-                    size = 2 if e == "x" else 4
-                    digits = t[self.i + 1 : self.i + 1 + size]
-                    if not re.fullmatch(r"[0-9a-fA-F]{%d}" % size, digits):
-                        raise self.fail(f"bad \\{e} escape in a string")
-                    out.append(chr(int(digits, 16)))
-                    self.i += 1 + size
-                    continue
-                if e in ("\n", "\r"):
-                    self.i += 2 if t.startswith("\r\n", self.i) else 1
-                    continue
-                out.append(ESCAPES.get(e, e))
-                self.i += 1
-                continue
-            out.append(c)
-            self.i += 1
-
-    def key(self) -> str:
-        if self.text[self.i : self.i + 1] in ("'", '"'):
-            return self.string()
-        match = IDENT.match(self.text, self.i)
-        if not match:
-            raise self.fail(f"expected a key or '}}', found {self.text[self.i : self.i + 1]!r}")
-        self.i = match.end()
-        return match.group()
-
-    def obj(self) -> Node:
-        node = Node(self.i, self.i, {}, kind="object")
-        self.i += 1
-        while True:
-            self.skip()
-            if self.text[self.i : self.i + 1] == "}":
-                break
-            start = self.i
-            name = self.key()
-            self.skip()
-            if self.text[self.i : self.i + 1] != ":":
-                raise self.fail(f"expected ':' after the key {name!r}")
-            self.i += 1
-            self.skip()
-            member = Member(name, start, self.value())
-            node.members.append(member)
-            node.value[name] = member.node.value
-            self.skip()
-            if self.text[self.i : self.i + 1] == ",":
-                member.comma = self.i
-                self.i += 1
-            elif self.text[self.i : self.i + 1] != "}":
-                raise self.fail("expected ',' or '}' after a value (is a comma missing on the line before?)")
-        self.i += 1
-        node.end = self.i
-        return node
-
-    def arr(self) -> Node:
-        node = Node(self.i, self.i, [], kind="array")
-        self.i += 1
-        while True:
-            self.skip()
-            if self.text[self.i : self.i + 1] == "]":
-                break
-            item = self.value()
-            node.items.append(item)
-            node.value.append(item.value)
-            self.skip()
-            if self.text[self.i : self.i + 1] == ",":
-                item.comma = self.i
-                self.i += 1
-            elif self.text[self.i : self.i + 1] != "]":
-                raise self.fail("expected ',' or ']' after a list item")
-        self.i += 1
-        node.end = self.i
-        return node
-
-
-def _number(raw: str) -> Any:
-    body = raw.lstrip("+-")
-    sign = -1 if raw.startswith("-") else 1
-    if body == "Infinity":
-        return sign * float("inf")
-    if body == "NaN":
-        return float("nan")
-    if body[:2] in ("0x", "0X"):
-        return sign * int(body, 16)
-    if re.fullmatch(r"\d+", body):
-        return sign * int(body)
-    return sign * float(body)
-
-
-def parse(text: str, name: str = "the file") -> Node:
-    """Parse JSON5 text; raises PatchError naming the line and column of the first problem."""
-    try:
-        return _Parser(text, name).document()
-    except RecursionError:
-        raise PatchError(f"{name}: nested too deeply to read") from None
+__all__ = ["Document", "Member", "Node", "PatchError", "parse", "position", "write_atomic"]
 
 
 class Document:
@@ -418,8 +211,6 @@ def _scalar(value: Any) -> str:
 
 
 def _quote(text: str) -> str:
-    import json
-
     return json.dumps(text, ensure_ascii=False)
 
 
@@ -450,34 +241,3 @@ def _trailing_style(text: str) -> bool:
     """Whether the file ends its last members with a comma (JSON5 style)."""
     return re.search(r",\s*(//[^\n]*\s*)*[}\]]", text) is not None
 
-
-def write_atomic(path: Path, text: str, *, backup: Path | None = None) -> None:
-    """Write ``text`` to ``path`` atomically; the old file is first copied to ``backup``.
-
-    A symlink stays a symlink (its target is replaced); the file keeps its mode. A file without
-    any write bit is refused, even for root: someone made it read-only on purpose.
-    """
-    target = Path(os.path.realpath(path))
-    if target.exists() and not target.stat().st_mode & 0o222:
-        raise PatchError(f"{path} is read-only (the file was left unchanged; make it writable, "
-                         "or add the lines below by hand)")
-    try:
-        mode = target.stat().st_mode & 0o7777 if target.exists() else 0o600
-        if backup is not None and target.exists():
-            shutil.copy2(target, backup)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    except OSError as exc:
-        raise PatchError(f"{path}: cannot write: {exc.strerror or exc} (the file was left unchanged)") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException as exc:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise PatchError(f"{path}: cannot write: {exc.strerror or exc} (the file was left unchanged)") from None
-        raise

@@ -17,18 +17,11 @@ from typing import Any
 from context_compactor.errors import CompactorError
 from context_compactor.settings import load_settings
 
+from .changes import validate
 from .configpatch import Document
-from .setup import (
-    FILES,
-    PLUGIN_ID,
-    SLOT,
-    Paths,
-    locate,
-    model_window,
-    read_marker,
-    shipped,
-    validate,
-)
+from .install import Paths, locate, read_marker
+from .plugin import FILES, PLUGIN_ID, SLOT, shipped
+from .presets import model_window
 
 
 class Report:

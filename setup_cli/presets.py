@@ -1,0 +1,58 @@
+"""Settings tuned to the model's size: which context window the default model has, and its preset.
+
+The window comes from ``openclaw.json`` (``models.providers.<p>.models[].contextWindow``) or, when
+the file does not state it, from asking the model's server; the preset then sizes the recent tail,
+the summary, tool results and summarizer chunks. The trigger and target need no preset: they
+follow the window OpenClaw reports for each turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+PRESETS: dict[str, dict[str, int]] = {
+    "4k": {"keepRecentTokens": 800, "summaryMaxTokens": 500, "maxToolResultTokens": 800, "chunkTokens": 2000},
+    "8k": {"keepRecentTokens": 2000, "summaryMaxTokens": 1000, "maxToolResultTokens": 1500, "chunkTokens": 4000},
+    "32k": {"keepRecentTokens": 4000, "summaryMaxTokens": 1500, "maxToolResultTokens": 3000, "chunkTokens": 8000},
+    "128k": {"keepRecentTokens": 12000, "summaryMaxTokens": 3000, "maxToolResultTokens": 8000, "chunkTokens": 16000},
+}
+
+
+def model_window(data: dict[str, Any]) -> tuple[int | None, str]:
+    """The default model's context window as openclaw.json states it, and which model that is."""
+    model = ((data.get("agents") or {}).get("defaults") or {}).get("model")
+    ref = model if isinstance(model, str) else (model or {}).get("primary") if isinstance(model, dict) else None
+    if not isinstance(ref, str) or "/" not in ref:
+        return None, "no default model in openclaw.json"
+    provider, _, model_id = ref.partition("/")
+    spec = ((data.get("models") or {}).get("providers") or {}).get(provider) or {}
+    for entry in spec.get("models") or []:
+        if isinstance(entry, dict) and entry.get("id") == model_id and isinstance(entry.get("contextWindow"), int):
+            return entry["contextWindow"], ref
+    return _ask_server(spec, model_id), ref
+
+
+def _ask_server(spec: dict[str, Any], model_id: str) -> int | None:
+    base = spec.get("baseUrl")
+    if not isinstance(base, str):
+        return None
+    try:
+        from context_compactor.summarizer.client import Endpoint, make_client
+        from context_compactor.summarizer.probe import probe_window
+
+        with make_client() as client:
+            return probe_window(client, Endpoint(base, model_id, "openai", None), seconds=4.0).window
+    except Exception:  # noqa: BLE001 - a server that cannot say just means "unknown"
+        return None
+
+
+def preset_for(window: int | None) -> str:
+    """The preset for a context window of ``window`` tokens ("8k" when it is unknown)."""
+    if window is None:
+        return "8k"
+    return "4k" if window <= 6000 else "8k" if window <= 16384 else "32k" if window <= 65536 else "128k"
+
+
+def preset_names() -> list[str]:
+    """The presets from the smallest model to the largest, as ``--preset`` offers them."""
+    return sorted(PRESETS, key=lambda k: int(k[:-1]))
