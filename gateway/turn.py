@@ -86,8 +86,12 @@ class ChatTurn:
     def payload(self) -> bytes:
         """The request body for the upstream: the client's own bytes when nothing had to change."""
         ask_usage = self.stream and not self.client_usage
-        if self.sent is self.body["messages"] and not ask_usage:
-            return self.raw
+        if self.sent is self.body["messages"]:
+            if not ask_usage:
+                return self.raw
+            if "stream_options" not in self.body and b"\x00" not in self.raw[:4]:  # UTF-8: one member added in front
+                start = self.raw.index(b"{") + 1
+                return self.raw[:start] + b'"stream_options":{"include_usage":true},' + self.raw[start:]
         body = dict(self.body)
         body["messages"] = self.sent
         if ask_usage:

@@ -181,3 +181,22 @@ def test_watch_relays_chunks_of_an_odd_shape_without_failing() -> None:
     watch = StreamWatch(strip_usage=True)
     odd = b'data: {"choices": [{"index": 0, "delta": {"tool_calls": ["not-an-object"]}}]}\n\n'
     assert watch.keep(odd) is True and watch.reply() == {"role": "assistant", "content": ""}
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16"])
+def test_the_stream_usage_request_is_added_to_the_clients_own_bytes(make_runtime, encoding: str) -> None:
+    """A stream without stream_options gets include_usage: spliced into the client's UTF-8 bytes (no
+    re-serialization), re-written for anything else; either way the rest of the body is unchanged."""
+    from context_compactor.gateway import Gateway
+    from context_compactor.gateway.turn import ChatTurn
+
+    body = {"model": "m", "messages": [{"role": "user", "content": "h\u00e9llo \u2603"}], "stream": True, "x-extra": [1, 2]}
+    raw = json.dumps(body, ensure_ascii=False).encode(encoding)
+    gw = Gateway(GatewayConfig(upstream="http://127.0.0.1:9/v1"), make_runtime())
+    turn = ChatTurn(gw, json.loads(raw), raw, "k", None)
+    sent = turn.payload()
+    assert json.loads(sent) == {**body, "stream_options": {"include_usage": True}}
+    if encoding == "utf-8":
+        assert sent.endswith(raw[1:])  # the client's bytes, one member in front
+    plain = ChatTurn(gw, {**body, "stream": False}, raw, "k", None)
+    assert plain.payload() is raw
