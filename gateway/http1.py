@@ -28,8 +28,11 @@ from collections.abc import AsyncIterator
 from urllib.parse import urlsplit
 
 import httptools
+import structlog
 
 from .upstream import UpstreamBroken, UpstreamError, UpstreamTimeout, UpstreamUnreachable
+
+logger = structlog.get_logger("context_compactor")
 
 HIGH_WATER = 1 << 20  # buffered body bytes at which reading from the socket pauses
 _NO_BODY_STATUS = frozenset({204, 304})
@@ -50,10 +53,12 @@ class _Connection(asyncio.Protocol):
         self.drained: asyncio.Future[None] | None = None
         self.paused_writing = False
         self.idle_since = time.monotonic()
-        self.busy = False
-        self._begin()
+        self.begin()
+        self.busy = False  # until a request goes out on it
 
-    def _begin(self) -> None:
+    def begin(self) -> None:
+        """Get ready for the next response on this connection."""
+        self.busy = True
         self.parser = httptools.HttpResponseParser(self)
         self.status = 0
         self.headers: list[tuple[bytes, bytes]] = []
@@ -66,11 +71,6 @@ class _Connection(asyncio.Protocol):
         self.chunks: deque[bytes] = deque()
         self.buffered = 0
         self.paused_reading = False
-
-    def begin(self) -> None:
-        """Get ready for the next response on this connection."""
-        self._begin()
-        self.busy = True
 
     # --- asyncio.Protocol ---------------------------------------------------------------------
 
@@ -295,8 +295,9 @@ class Client:
                     await self._exchange(conn, data, head_only=method == "HEAD")
                 except _Unanswered:
                     conn._close()
-                    if reused and not fresh:
-                        continue  # a kept-alive socket the server had already closed: once more, fresh
+                    if reused and not fresh:  # a kept-alive socket the server had already closed: once more, fresh
+                        logger.info("gateway.resend", upstream=self.url, reason="kept-alive connection closed unanswered")
+                        continue
                     raise self.broken("the server closed the connection without answering") from None
                 except BaseException:
                     conn._close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,34 +25,34 @@ from context_compactor.store import Store
 MODEL = ModelInfo(id="session-model")
 
 
-def test_a_call_in_flight_is_joined_not_repeated() -> None:
-    """Two callers asking for the same key get one execution of the job."""
-    background, ran, gate = Background(), [], threading.Event()
+def held_job(background: Background, result: str) -> tuple[Callable[[], str], list[int]]:
+    """A job under key "k" that blocks until its gate opens, already started (a first caller gave up waiting)."""
+    ran: list[int] = []
+    gate = threading.Event()
 
     def job() -> str:
         ran.append(1)
         gate.wait(5)
-        return "text"
+        return result
 
     with pytest.raises(Pending):
-        background.run("k", job, wait=0.05)
+        background.run("k", job, wait=0.01)
     threading.Timer(0.1, gate.set).start()
+    return job, ran
+
+
+def test_a_call_in_flight_is_joined_not_repeated() -> None:
+    """Two callers asking for the same key get one execution of the job."""
+    background = Background()
+    job, ran = held_job(background, "text")
     assert background.run("k", job, wait=5) == "text" and ran == [1]
     background.close()
 
 
 def test_the_inline_runner_joins_a_foreground_call() -> None:
     """A pre-summarization job asking for a key the turn already started waits for that call."""
-    background, ran, gate = Background(), [], threading.Event()
-
-    def job() -> str:
-        ran.append(1)
-        gate.wait(5)
-        return "shared"
-
-    with pytest.raises(Pending):
-        background.run("k", job, wait=0.01)
-    threading.Timer(0.1, gate.set).start()
+    background = Background()
+    job, ran = held_job(background, "shared")
     assert background.here().run("k", job, wait=None) == "shared" and ran == [1]
     background.close()
 
