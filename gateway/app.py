@@ -45,6 +45,7 @@ logger = structlog.get_logger("context_compactor")
 CHAT_PATHS = frozenset({"/v1/chat/completions", "/chat/completions"})
 HEALTH_PATH = "/context-compactor/health"
 MAX_PENDING = 1024  # after_turn futures kept before the finished ones are swept
+MAX_UNCHANGED = 4096  # sessions whose last turn went out unchanged, remembered for early sends
 AFTER_TURN_DELAY = 0.1  # seconds: a queued after_turn starts after this when no upstream wait comes first
 T = TypeVar("T")
 
@@ -66,6 +67,8 @@ class Gateway:
         self._after: dict[str, Future[None]] = {}  # per session: its last after_turn, maybe still running
         self._queued: list[tuple[str, Callable[[], None]]] = []  # after_turn calls not started yet
         self._timer: asyncio.TimerHandle | None = None
+        # per session whose last turn went out as the client wrote it: (model, tokens per byte, trigger)
+        self.unchanged: dict[str, tuple[str, float, int]] = {}
 
     @property
     def client(self) -> Client:
@@ -73,6 +76,15 @@ class Gateway:
         if self._client is None:
             self._client = make_client(self.config)
         return self._client
+
+    def remember(self, turn: ChatTurn) -> None:
+        """Note whether a turn's hooks left its prompt alone, for the next turn's early send."""
+        self.unchanged.pop(turn.key, None)
+        if turn.changed or not turn.tokens_before or not turn.trigger:
+            return
+        self.unchanged[turn.key] = (turn.model.id, turn.tokens_before / max(1, len(turn.raw)), turn.trigger)
+        if len(self.unchanged) > MAX_UNCHANGED:
+            del self.unchanged[next(iter(self.unchanged))]
 
     async def in_thread(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a blocking hook call in the gateway's worker threads."""
@@ -212,6 +224,9 @@ class Gateway:
         relay = Relay(self, turn, send, upstream_headers)
 
         async def work() -> None:
+            if turn.may_go_early():  # the request goes out now; the hooks run while the model reads it
+                await relay.run(early=True)
+                return
             await turn.prepare()
             await relay.run()
 
@@ -262,6 +277,7 @@ class Gateway:
         """Answer a chat command in the OpenAI format, without calling the upstream."""
         model = str(body.get("model") or "context-compactor")
         ctx = HookContext(session_key=key, runtime=self.runtime, model=ModelInfo(id=model))
+        self.unchanged.pop(key, None)  # /compact-now: the next turn changes the prompt
         try:
             await self.settled(key)
             async with self.locks.hold(key):

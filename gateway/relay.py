@@ -9,6 +9,8 @@ not, reaches the client unchanged.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -37,12 +39,15 @@ class Relay:
         self.started = False  # the client's response has begun (status and headers sent)
         self.responded = False  # set just before the last byte goes out
 
-    async def run(self) -> None:
+    async def run(self, *, early: bool = False) -> None:
+        """Send the turn and relay the answer. ``early``: send the client's request before the turn's
+        hooks have run, and run them meanwhile (see :meth:`ChatTurn.may_go_early`)."""
         turn = self.turn
         for attempt in range(self.gw.config.max_retries + 1):
             last = attempt == self.gw.config.max_retries
             try:
-                again = await self._attempt(last)
+                again = await self._attempt(last, early)
+                early = False
             except UpstreamError as exc:
                 turn.error = str(exc)
                 turn.status = exc.status
@@ -52,9 +57,12 @@ class Relay:
             if not again:
                 return
 
-    async def _attempt(self, last: bool) -> bool:
+    async def _attempt(self, last: bool, early: bool) -> bool:
         """One upstream call; True when it overflowed and a smaller prompt is ready to retry."""
-        response = await self.gw.client.request("POST", self.target, self.headers, self.turn.payload())
+        if early:
+            response = await self._early()
+        else:
+            response = await self.gw.client.request("POST", self.target, self.headers, self.turn.payload())
         self.gw.upstream_waiting()  # the model is thinking: a good moment for queued bookkeeping
         try:
             content_type = (response.header(b"content-type") or b"").decode("latin-1")
@@ -76,6 +84,25 @@ class Relay:
             return False
         finally:
             await response.aclose()
+
+    async def _early(self) -> Response:
+        """Send the client's bytes while the hooks run; when they changed the prompt, drop that request
+        (the model stops when its connection closes) and send theirs."""
+        early = asyncio.ensure_future(
+            self.gw.client.request("POST", self.target, self.headers, self.turn.payload()))
+        # Started second, so the request is written before a worker thread competes for the GIL.
+        prepared = asyncio.ensure_future(self.turn.prepare())
+        try:
+            await prepared
+        except BaseException:
+            await _drop(early)
+            raise
+        if not self.turn.changed:
+            return await early
+        await _drop(early)
+        logger.info("gateway.early_send_dropped", session=self.turn.key, tokens_before=self.turn.tokens_before,
+                    tokens_after=self.turn.tokens_after)
+        return await self.gw.client.request("POST", self.target, self.headers, self.turn.payload())
 
     async def _error(self, response: Response, body: bytes, overflow: Overflow | None) -> None:
         turn = self.turn
@@ -160,6 +187,14 @@ class Relay:
         turn.error = error or (json.dumps(watch.error)[:300] if watch.error is not None else None)
         self.responded = True
         await self.send({"type": "http.response.body", "body": tail, "more_body": False})
+
+
+async def _drop(request: asyncio.Future[Response]) -> None:
+    """Cancel an upstream request, or close its response when it had already come."""
+    request.cancel()
+    with contextlib.suppress(asyncio.CancelledError, UpstreamError):
+        response = await request
+        await response.aclose()
 
 
 def convert_empty(url: str) -> UpstreamError:

@@ -34,13 +34,14 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def uvicorn_config(app: Gateway) -> uvicorn.Config:
-    """uvicorn settings for the gateway: uvloop and httptools when installed, no access log of its own."""
+    """uvicorn settings for the gateway: uvloop and httptools when installed, no access log of its own, no
+    X-Forwarded-* rewriting (the gateway never looks at the client's address)."""
     fast_loop = importlib.util.find_spec("uvloop") is not None
     fast_http = importlib.util.find_spec("httptools") is not None
     return uvicorn.Config(
         app, host=app.config.host, port=app.config.port,
         loop="uvloop" if fast_loop else "asyncio", http="httptools" if fast_http else "h11",
-        lifespan="on", access_log=False, log_config=None, server_header=False,
+        lifespan="on", access_log=False, log_config=None, server_header=False, proxy_headers=False,
         timeout_graceful_shutdown=max(1, round(app.config.shutdown_grace)), timeout_keep_alive=30,
         backlog=2048,
     )

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 logger = structlog.get_logger("context_compactor")
 
 SHRINK = 0.9  # overflow recovery aims at this share of the size the server stated (or of our estimate)
+EARLY_MARGIN = 1.25  # an early send needs the size estimate times this under the trigger
 
 
 class ChatTurn:
@@ -43,6 +44,7 @@ class ChatTurn:
         self.sent: list[Any] = body["messages"]
         self.tokens_before: int | None = None
         self.tokens_after: int | None = None
+        self.trigger: int | None = None
         self.compacted = False
         self.notices: list[str] = []
         self.retries = 0
@@ -58,10 +60,31 @@ class ChatTurn:
 
     # --- before the model call ----------------------------------------------------------------
 
+    def may_go_early(self) -> bool:
+        """Whether the client's bytes can go upstream before the hooks run (they run meanwhile).
+
+        Only when this session's last turn went out as the client wrote it and this one, estimated
+        from its size at that turn's tokens per byte with a margin, stays under the trigger: the
+        hooks will change nothing, so the model starts on the prompt while they measure it. Should
+        they change it after all, the relay drops the early request and sends theirs: a wrong
+        guess costs time, never a wrong prompt.
+        """
+        last = self.gw.unchanged.get(self.key)
+        if last is None or last[0] != self.model.id:
+            return False
+        _model, per_byte, trigger = last
+        return len(self.raw) * per_byte * EARLY_MARGIN <= trigger
+
+    @property
+    def changed(self) -> bool:
+        """Whether the hooks changed what the model is sent (or have something to say about it)."""
+        return self.sent is not self.body["messages"] or bool(self.notices)
+
     async def prepare(self) -> None:
         """Run ``before_agent_start`` (in a worker thread, under the session lock)."""
         async with self.gw.locks.hold(self.key):
             await self.gw.in_thread(self._before)
+        self.gw.remember(self)
 
     def _before(self) -> None:
         try:
@@ -82,6 +105,7 @@ class ChatTurn:
     def _measured(self) -> None:
         last = self.gw.runtime.session(self.key).last
         self.tokens_before, self.tokens_after = last.get("tokens"), last.get("sent_tokens")
+        self.trigger = last.get("trigger")
 
     def payload(self) -> bytes:
         """The request body for the upstream: the client's own bytes when nothing had to change."""
@@ -125,6 +149,7 @@ class ChatTurn:
 
     async def recover(self, overflow: Overflow) -> bool:
         """Force a compaction that fits what the server said; False when nothing smaller can be sent."""
+        self.gw.unchanged.pop(self.key, None)  # the next turn's prompt will not go out as written either
         if overflow.window:
             self.gw.runtime.learn_window(self.model.id, overflow.window, "error")
         elif self.tokens_after:

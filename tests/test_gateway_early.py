@@ -1,0 +1,127 @@
+"""Early sends: a turn that the hooks will not change goes upstream while they run.
+
+The hooks are made slow (a wrapper that sleeps after them) so that "before" and "after" are plain
+to see in the times the fake upstream received each request.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator, Iterator
+from pathlib import Path
+from typing import Any
+
+import openai
+import pytest
+from fakes.harness import RunningGateway, Upstream, fake_upstream, gateway_for
+
+from context_compactor.hookspecs import BeforeAgentStartEvent, BeforeAgentStartResult, HookContext, hookimpl
+
+HOOK_DELAY = 0.3
+
+
+class SlowHooks:
+    """Makes ``before_agent_start`` take ``HOOK_DELAY`` seconds longer and notes when each call ended."""
+
+    def __init__(self) -> None:
+        self.ended: list[float] = []
+
+    @hookimpl(wrapper=True)
+    def before_agent_start(self, event: BeforeAgentStartEvent,
+                           ctx: HookContext) -> Generator[None, Any, BeforeAgentStartResult | None]:
+        result = yield
+        time.sleep(HOOK_DELAY)
+        self.ended.append(time.monotonic())
+        return result
+
+
+@pytest.fixture
+def upstream() -> Iterator[Upstream]:
+    with fake_upstream(first_chunk_delay=0.5, chunk_delay=0.01) as up:
+        yield up
+
+
+def slowed(gw: RunningGateway) -> SlowHooks:
+    hooks = SlowHooks()
+    gw.app.pm.register(hooks)
+    return hooks
+
+
+def ask(gw: RunningGateway, messages: list[dict[str, Any]]) -> tuple[dict[str, str], str]:
+    """One streamed turn of session "e" through the SDK: the response headers and the reply text."""
+    client = openai.OpenAI(base_url=gw.url + "/v1", api_key="x", max_retries=0, timeout=30)
+    with client.chat.completions.with_streaming_response.create(
+            model="m", messages=messages, stream=True, extra_headers={"X-Session-Id": "e"}) as raw:
+        text = "".join(c.choices[0].delta.content or "" for c in raw.parse() if c.choices)
+        return dict(raw.headers), text
+
+
+def conversation(turns: int, chars: int = 1200) -> list[dict[str, Any]]:
+    messages: list[dict[str, Any]] = [{"role": "system", "content": "You are a careful coding agent."}]
+    for i in range(turns):
+        messages.append({"role": "user", "content": f"request {i}: " + f"detail-{i} " * (chars // 10)})
+        messages.append({"role": "assistant", "content": f"answer {i}: " + f"done-{i} " * (chars // 8)})
+    return messages
+
+
+def user(text: str) -> dict[str, str]:
+    return {"role": "user", "content": text}
+
+
+def sessions(up: Upstream) -> list[Any]:
+    return [r for r in up.app.chats() if r.headers.get("x-session-id") == "e"]
+
+
+def test_a_turn_the_hooks_leave_alone_goes_out_while_they_run(upstream: Upstream, tmp_path: Path) -> None:
+    """The first turn of a session waits for the hooks; the next, under the trigger, does not, and still
+    carries the hooks' figures in its headers."""
+    with gateway_for(upstream.url, tmp_path) as gw:
+        hooks = slowed(gw)
+        messages = conversation(2) + [user("first question")]
+        first, _ = ask(gw, messages)
+        messages += [{"role": "assistant", "content": "an answer"}, user("second question")]
+        second, text = ask(gw, messages)
+    one, two = sessions(upstream)
+    assert one.at > hooks.ended[0]  # nothing known of the session yet: hooks first
+    assert two.at < hooks.ended[1] - HOOK_DELAY / 2  # sent while the hooks were still running
+    assert two.body["messages"] == messages and text.startswith("reply #")
+    assert second["x-context-compactor-compacted"] == "0"
+    before, after = (int(n) for n in second["x-context-compactor-tokens"].split("->"))
+    assert before == after > int(first["x-context-compactor-tokens"].split("->")[0])
+
+
+def test_an_early_request_the_hooks_change_is_dropped_and_theirs_sent(upstream: Upstream, tmp_path: Path) -> None:
+    """When the window shrinks between turns (an overflow elsewhere, a probe), the turn that went out early
+    is over the new trigger: the hooks compact it, the early request is closed, the compacted one answers."""
+    with gateway_for(upstream.url, tmp_path) as gw:
+        hooks = slowed(gw)
+        messages = conversation(3) + [user("first question")]
+        ask(gw, messages)
+        gw.runtime.learn_window("m", 1500, "error")
+        messages += [{"role": "assistant", "content": "an answer"}, user("second question")]
+        headers, text = ask(gw, messages)
+        deadline = time.monotonic() + 5
+        while not sessions(upstream)[1].disconnected and time.monotonic() < deadline:
+            time.sleep(0.02)
+    _first, early, compacted = sessions(upstream)
+    assert early.at < hooks.ended[1] and early.body["messages"] == messages
+    assert early.disconnected and not early.finished
+    assert compacted.at > hooks.ended[1] and len(compacted.body["messages"]) < len(messages) and compacted.finished
+    assert headers["x-context-compactor-compacted"] == "1" and text.startswith("reply #")
+
+
+def test_compact_now_makes_the_next_turn_wait_for_the_hooks(upstream: Upstream, tmp_path: Path) -> None:
+    """After /compact-now the next turn is compacted, so it is not sent before the hooks have run."""
+    with gateway_for(upstream.url, tmp_path) as gw:
+        hooks = slowed(gw)
+        messages = conversation(4) + [user("first question")]
+        ask(gw, messages)
+        messages += [{"role": "assistant", "content": "an answer"}, user("second question")]
+        ask(gw, messages)
+        ask(gw, [*messages, user("/compact-now")])
+        messages += [{"role": "assistant", "content": "another answer"}, user("third question")]
+        headers, _ = ask(gw, messages)
+    seen = sessions(upstream)
+    assert len(seen) == 3 and seen[1].at < hooks.ended[1]  # the second turn went early
+    assert seen[2].at > hooks.ended[2] and seen[2].body["messages"] != messages
+    assert headers["x-context-compactor-compacted"] == "1" and seen[2].prompt_tokens < seen[1].prompt_tokens
