@@ -1,6 +1,7 @@
 """Benchmark: the compaction gateway against the same fake upstream reached directly.
 
-    python bench/gateway.py [--requests 400] [--seconds 5] [--concurrency 16]
+    python bench/gateway.py [--requests 400] [--seconds 5] [--concurrency 16] [--streams 60]
+                            [--parts latency,throughput,streaming]
 
 Starts the fake OpenAI-compatible server (tests/fakes) and ``context-compactor serve`` as processes
 of their own on loopback, then measures from this process, with a minimal keep-alive HTTP/1.1
@@ -11,10 +12,11 @@ client (so that client overhead is small and the same on both paths):
 - sustained requests/s with concurrent connections (8 KB bodies);
 - streaming: time to the first event, and the mean gap between events, as ratios gateway/direct,
   for an upstream that takes 20, 50 and 200 ms to its first token (a fast GPU server with the
-  prompt's prefix cached; any CPU model takes longer) and 5 ms a token after that. Direct and
-  gateway requests alternate, so each server has been idle for a request's time before its next
-  one, as between an agent's turns (on a small virtual machine the first Python work after an idle
-  pause runs several times slower than in a busy loop, and the gateway has more of it to do).
+  prompt's prefix cached; any CPU model takes longer) and 5 ms a token after that; turns back to
+  back, and turns after a pause of 0.1 s and 1 s before each request (an agent running a tool).
+  On a small virtual machine the first work after an idle pause runs far slower than in a busy
+  loop (memory touched again costs about 1 us a page after 20 ms idle, 30 us after 1 s), for the
+  upstream and the gateway alike, so the pauses show what that costs.
 
 Prints figures; asserts nothing. Targets (issue 5): added p50 <= 2 ms at 8 KB, streaming TTFB ratio
 <= 1.1, >= 300 requests/s through the gateway on two cores.
@@ -38,6 +40,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+BLOCK = 10  # streamed requests in a row to one port
+# (first token after, pause before each request, share of --streams): back-to-back turns at three
+# prefill times, then a turn after a short tool call and after a one-second pause
+STREAM_CASES = ((0.02, 0.0, 1.0), (0.05, 0.0, 1.0), (0.2, 0.0, 1.0), (0.02, 0.1, 1.0), (0.02, 1.0, 0.3),
+                (0.2, 1.0, 0.3))
 SCRIPT = str(Path(sys.executable).parent / "context-compactor")
 
 
@@ -154,26 +161,33 @@ async def throughput(port: int, payload: bytes, seconds: float, concurrency: int
     return done / (time.perf_counter() - start)
 
 
-async def streaming(ports: tuple[int, int], payload: bytes, n: int, first: float) -> list[tuple[list[float], list[float]]]:
+async def streaming(ports: tuple[int, int], payload: bytes, n: int, first: float,
+                    pause: float) -> list[tuple[list[float], list[float]]]:
     """Per port and request: time to the first body chunk, and the mean gap between the following ones.
-    ``first`` is the upstream's delay before its first event (its "prefill" time). Requests to the
-    ports alternate, so that the machine's drift (other load, frequency) falls on both alike."""
-    conns = [await Conn("127.0.0.1", port).open() for port in ports]
+
+    ``first`` is the upstream's delay before its first event (its "prefill" time). Before each
+    request the client waits ``pause`` seconds, as an agent does between turns (a tool runs, a
+    person types), so the upstream and the gateway have both been idle that long. Requests go in
+    blocks of ``BLOCK``, to one port and then the other, in turn, so that the machine's drift falls
+    on both alike; each block starts on a fresh connection with one request that is not counted.
+    """
     out: list[tuple[list[float], list[float]]] = [([], []) for _ in ports]
     extra = f"x-fake-first-chunk-delay: {first}\r\n"
-    try:
-        for conn in conns:
-            await conn.post("/v1/chat/completions", payload, events=[], extra=extra)
-        for _ in range(n):
-            for conn, (ttfb, gaps) in zip(conns, out):
-                events: list[float] = []
-                start = time.perf_counter()
-                assert await conn.post("/v1/chat/completions", payload, events=events, extra=extra) == 200
-                ttfb.append(events[0] - start)
-                gaps.append(statistics.mean(b - a for a, b in zip(events, events[1:])))
-    finally:
-        for conn in conns:
-            conn.close()
+    for block in range(max(1, n // BLOCK)):
+        order = list(zip(ports, out))
+        for port, (ttfb, gaps) in order if block % 2 == 0 else reversed(order):
+            conn = await Conn("127.0.0.1", port).open()
+            try:
+                await conn.post("/v1/chat/completions", payload, events=[], extra=extra)
+                for _ in range(min(BLOCK, n)):
+                    await asyncio.sleep(pause)
+                    events: list[float] = []
+                    start = time.perf_counter()
+                    assert await conn.post("/v1/chat/completions", payload, events=events, extra=extra) == 200
+                    ttfb.append(events[0] - start)
+                    gaps.append(statistics.mean(b - a for a, b in zip(events, events[1:])))
+            finally:
+                conn.close()
     return out
 
 
@@ -191,8 +205,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=400, help="sequential requests per latency figure")
     parser.add_argument("--seconds", type=float, default=5.0, help="duration of each throughput run")
     parser.add_argument("--concurrency", type=int, default=16, help="connections in the throughput runs")
-    parser.add_argument("--streams", type=int, default=100, help="streamed requests per streaming figure")
+    parser.add_argument("--parts", default="latency,throughput,streaming",
+                        help="which figures, comma-separated (default: all three)")
+    parser.add_argument("--streams", type=int, default=60, help="streamed requests per streaming figure (per path)")
     args = parser.parse_args(argv)
+    args.parts = {part.strip() for part in args.parts.split(",") if part.strip()}
+    unknown = args.parts - {"latency", "throughput", "streaming"}
+    if unknown:
+        parser.error(f"--parts: unknown part(s) {', '.join(sorted(unknown))}; choose from latency, throughput, streaming")
     try:
         import uvloop
 
@@ -215,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
 def report(up: int, gw: int, args: argparse.Namespace) -> None:
     print(f"context-compactor gateway benchmark ({os.cpu_count()} cores; fake upstream and gateway are separate "
           "processes; client in this one)")
-    for label, size in (("8 KB", 8 * 1024), ("200 KB", 200 * 1024)):
+    for label, size in (("8 KB", 8 * 1024), ("200 KB", 200 * 1024)) if "latency" in args.parts else ():
         payload = body(size)
         direct = asyncio.run(latencies(up, payload, args.requests))
         through = asyncio.run(latencies(gw, payload, args.requests))
@@ -224,19 +244,30 @@ def report(up: int, gw: int, args: argparse.Namespace) -> None:
         print(f"  gateway  p50 {ms(pct(through, 0.5))}   p99 {ms(pct(through, 0.99))}")
         print(f"  added    p50 {ms(pct(through, 0.5) - pct(direct, 0.5))}   p99 {ms(pct(through, 0.99) - pct(direct, 0.99))}"
               f"   (ratio p50 {pct(through, 0.5) / pct(direct, 0.5):.2f})")
+    if "throughput" in args.parts:
+        throughputs(up, gw, args)
+    if "streaming" in args.parts:
+        streams(up, gw, args)
+
+
+def throughputs(up: int, gw: int, args: argparse.Namespace) -> None:
     payload = body(8 * 1024)
     direct_rps = asyncio.run(throughput(up, payload, args.seconds, args.concurrency))
     gateway_rps = asyncio.run(throughput(gw, payload, args.seconds, args.concurrency))
     print(f"\nthroughput, 8 KB bodies, {args.concurrency} connections, {args.seconds:g} s each")
     print(f"  direct  {direct_rps:8.0f} req/s\n  gateway {gateway_rps:8.0f} req/s   (ratio {gateway_rps / direct_rps:.2f})")
+
+
+def streams(up: int, gw: int, args: argparse.Namespace) -> None:
     payload = body(8 * 1024, stream=True)
-    for first in (0.02, 0.05, 0.2):
-        (d_ttfb, d_gap), (g_ttfb, g_gap) = asyncio.run(streaming((up, gw), payload, args.streams, first))
-        print(f"\nstreaming, 8 KB body, {1000 * first:g} ms to the first token then 5 ms a token, {args.streams} requests")
-        print(f"  time to first byte  direct p50 {ms(pct(d_ttfb, 0.5))}  gateway p50 {ms(pct(g_ttfb, 0.5))}"
-              f"   ratio {pct(g_ttfb, 0.5) / pct(d_ttfb, 0.5):.3f}   (added {ms(pct(g_ttfb, 0.5) - pct(d_ttfb, 0.5))})")
-        print(f"  inter-chunk delay   direct mean {ms(statistics.mean(d_gap))}  gateway mean {ms(statistics.mean(g_gap))}"
-              f"   ratio {statistics.mean(g_gap) / statistics.mean(d_gap):.3f}")
+    print("\nstreaming, 8 KB body, then 5 ms a token; p50 of each (a request's first byte is the reply's first event)")
+    print("  first token  pause   requests   direct TTFB   gateway TTFB   added        TTFB ratio   inter-chunk ratio")
+    for first, pause, share in STREAM_CASES:
+        n = max(BLOCK, round(args.streams * share))
+        (d_ttfb, d_gap), (g_ttfb, g_gap) = asyncio.run(streaming((up, gw), payload, n, first, pause))
+        direct, through = pct(d_ttfb, 0.5), pct(g_ttfb, 0.5)
+        print(f"  {1000 * first:6.0f} ms {1000 * pause:6.0f} ms {len(d_ttfb):8d}   {ms(direct)}    {ms(through)}    "
+              f"{ms(through - direct)}   {through / direct:8.3f}   {statistics.mean(g_gap) / statistics.mean(d_gap):12.3f}")
 
 
 if __name__ == "__main__":
