@@ -78,9 +78,10 @@ class Gateway:
         return self._client
 
     def remember(self, turn: ChatTurn) -> None:
-        """Note whether a turn's hooks left its prompt alone, for the next turn's early send."""
+        """Note whether a turn's hooks left its prompt alone and had nothing to say, for the next turn's
+        early send."""
         self.unchanged.pop(turn.key, None)
-        if turn.changed or not turn.tokens_before or not turn.trigger:
+        if turn.changed or turn.notices or not turn.tokens_before or not turn.trigger:
             return
         self.unchanged[turn.key] = (turn.model.id, turn.tokens_before / max(1, len(turn.raw)), turn.trigger)
         if len(self.unchanged) > MAX_UNCHANGED:

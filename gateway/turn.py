@@ -77,8 +77,8 @@ class ChatTurn:
 
     @property
     def changed(self) -> bool:
-        """Whether the hooks changed what the model is sent (or have something to say about it)."""
-        return self.sent is not self.body["messages"] or bool(self.notices)
+        """Whether the hooks changed what the model is sent."""
+        return self.sent is not self.body["messages"]
 
     async def prepare(self) -> None:
         """Run ``before_agent_start`` (in a worker thread, under the session lock)."""

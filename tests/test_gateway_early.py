@@ -25,6 +25,7 @@ class SlowHooks:
 
     def __init__(self) -> None:
         self.ended: list[float] = []
+        self.notice: str | None = None  # added to a result that has no notices
 
     @hookimpl(wrapper=True)
     def before_agent_start(self, event: BeforeAgentStartEvent,
@@ -32,6 +33,8 @@ class SlowHooks:
         result = yield
         time.sleep(HOOK_DELAY)
         self.ended.append(time.monotonic())
+        if self.notice is not None and (result is None or not result.notices):
+            return BeforeAgentStartResult(messages=result.messages if result else None, notices=[self.notice])
         return result
 
 
@@ -108,6 +111,21 @@ def test_an_early_request_the_hooks_change_is_dropped_and_theirs_sent(upstream: 
     assert early.disconnected and not early.finished
     assert compacted.at > hooks.ended[1] and len(compacted.body["messages"]) < len(messages) and compacted.finished
     assert headers["x-context-compactor-compacted"] == "1" and text.startswith("reply #")
+
+
+def test_an_early_request_stays_when_the_hooks_only_have_something_to_say(upstream: Upstream,
+                                                                         tmp_path: Path) -> None:
+    """A notice without a changed prompt keeps the early request (no second one) and reaches the headers."""
+    with gateway_for(upstream.url, tmp_path) as gw:
+        hooks = slowed(gw)
+        messages = conversation(2) + [user("first question")]
+        ask(gw, messages)
+        hooks.notice = "a word from the hooks"
+        messages += [{"role": "assistant", "content": "an answer"}, user("second question")]
+        headers, text = ask(gw, messages)
+    seen = sessions(upstream)
+    assert len(seen) == 2 and seen[1].at < hooks.ended[1] and seen[1].finished and not seen[1].disconnected
+    assert headers["x-context-compactor-notice"] == "a word from the hooks" and text.startswith("reply #")
 
 
 def test_compact_now_makes_the_next_turn_wait_for_the_hooks(upstream: Upstream, tmp_path: Path) -> None:
