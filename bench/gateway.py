@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import re
 import statistics
@@ -168,18 +169,18 @@ async def streaming(ports: tuple[int, int], payload: bytes, n: int, first: float
     ``first`` is the upstream's delay before its first event (its "prefill" time). Before each
     request the client waits ``pause`` seconds, as an agent does between turns (a tool runs, a
     person types), so the upstream and the gateway have both been idle that long. Requests go in
-    blocks of ``BLOCK``, to one port and then the other, in turn, so that the machine's drift falls
-    on both alike; each block starts on a fresh connection with one request that is not counted.
+    blocks of ``BLOCK`` (``n`` rounded up to whole blocks), to one port and then the other, in
+    turn, so that the machine's drift falls on both alike; each block starts on a fresh connection with one request that is not counted.
     """
     out: list[tuple[list[float], list[float]]] = [([], []) for _ in ports]
     extra = f"x-fake-first-chunk-delay: {first}\r\n"
-    for block in range(max(1, n // BLOCK)):
-        order = list(zip(ports, out))
+    order = list(zip(ports, out))
+    for block in range(math.ceil(n / BLOCK)):
         for port, (ttfb, gaps) in order if block % 2 == 0 else reversed(order):
             conn = await Conn("127.0.0.1", port).open()
             try:
                 await conn.post("/v1/chat/completions", payload, events=[], extra=extra)
-                for _ in range(min(BLOCK, n)):
+                for _ in range(BLOCK):
                     await asyncio.sleep(pause)
                     events: list[float] = []
                     start = time.perf_counter()
@@ -235,7 +236,16 @@ def main(argv: list[str] | None = None) -> int:
 def report(up: int, gw: int, args: argparse.Namespace) -> None:
     print(f"context-compactor gateway benchmark ({os.cpu_count()} cores; fake upstream and gateway are separate "
           "processes; client in this one)")
-    for label, size in (("8 KB", 8 * 1024), ("200 KB", 200 * 1024)) if "latency" in args.parts else ():
+    if "latency" in args.parts:
+        latency(up, gw, args)
+    if "throughput" in args.parts:
+        throughputs(up, gw, args)
+    if "streaming" in args.parts:
+        streams(up, gw, args)
+
+
+def latency(up: int, gw: int, args: argparse.Namespace) -> None:
+    for label, size in (("8 KB", 8 * 1024), ("200 KB", 200 * 1024)):
         payload = body(size)
         direct = asyncio.run(latencies(up, payload, args.requests))
         through = asyncio.run(latencies(gw, payload, args.requests))
@@ -244,10 +254,6 @@ def report(up: int, gw: int, args: argparse.Namespace) -> None:
         print(f"  gateway  p50 {ms(pct(through, 0.5))}   p99 {ms(pct(through, 0.99))}")
         print(f"  added    p50 {ms(pct(through, 0.5) - pct(direct, 0.5))}   p99 {ms(pct(through, 0.99) - pct(direct, 0.99))}"
               f"   (ratio p50 {pct(through, 0.5) / pct(direct, 0.5):.2f})")
-    if "throughput" in args.parts:
-        throughputs(up, gw, args)
-    if "streaming" in args.parts:
-        streams(up, gw, args)
 
 
 def throughputs(up: int, gw: int, args: argparse.Namespace) -> None:
@@ -263,7 +269,7 @@ def streams(up: int, gw: int, args: argparse.Namespace) -> None:
     print("\nstreaming, 8 KB body, then 5 ms a token; p50 of each (a request's first byte is the reply's first event)")
     print("  first token  pause   requests   direct TTFB   gateway TTFB   added        TTFB ratio   inter-chunk ratio")
     for first, pause, share in STREAM_CASES:
-        n = max(BLOCK, round(args.streams * share))
+        n = max(2 * BLOCK, round(args.streams * share))  # at least a block each way round
         (d_ttfb, d_gap), (g_ttfb, g_gap) = asyncio.run(streaming((up, gw), payload, n, first, pause))
         direct, through = pct(d_ttfb, 0.5), pct(g_ttfb, 0.5)
         print(f"  {1000 * first:6.0f} ms {1000 * pause:6.0f} ms {len(d_ttfb):8d}   {ms(direct)}    {ms(through)}    "

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import structlog
@@ -59,10 +60,9 @@ class Relay:
 
     async def _attempt(self, last: bool, early: bool) -> bool:
         """One upstream call; True when it overflowed and a smaller prompt is ready to retry."""
-        if early:
-            response = await self._early()
-        else:
-            response = await self.gw.client.request("POST", self.target, self.headers, self.turn.payload())
+        response = await self._early() if early else None
+        if response is None:
+            response = await self._send()
         self.gw.upstream_waiting()  # the model is thinking: a good moment for queued bookkeeping
         try:
             content_type = (response.header(b"content-type") or b"").decode("latin-1")
@@ -85,11 +85,13 @@ class Relay:
         finally:
             await response.aclose()
 
-    async def _early(self) -> Response:
-        """Send the client's bytes while the hooks run; when they changed the prompt, drop that request
-        (the model stops when its connection closes) and send theirs."""
-        early = asyncio.ensure_future(
-            self.gw.client.request("POST", self.target, self.headers, self.turn.payload()))
+    def _send(self) -> Awaitable[Response]:
+        return self.gw.client.request("POST", self.target, self.headers, self.turn.payload())
+
+    async def _early(self) -> Response | None:
+        """Send the client's bytes while the hooks run; None when they changed the prompt, after that
+        request was dropped (the model stops when its connection closes)."""
+        early = asyncio.ensure_future(self._send())
         # Started second, so the request is written before a worker thread competes for the GIL.
         prepared = asyncio.ensure_future(self.turn.prepare())
         try:
@@ -102,7 +104,7 @@ class Relay:
         await _drop(early)
         logger.info("gateway.early_send_dropped", session=self.turn.key, tokens_before=self.turn.tokens_before,
                     tokens_after=self.turn.tokens_after)
-        return await self.gw.client.request("POST", self.target, self.headers, self.turn.payload())
+        return None
 
     async def _error(self, response: Response, body: bytes, overflow: Overflow | None) -> None:
         turn = self.turn
