@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 import structlog
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SecretStr, ValidationError, model_validator
+from pydantic import (BaseModel, ConfigDict, Field, PrivateAttr, SecretStr, ValidationError, field_validator,
+                      model_validator)
 from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
 from .errors import ConfigError
@@ -100,7 +101,8 @@ class Settings(BaseSettings):
     compact_at: float = Field(default=0.75, gt=0, le=1, alias="compactAt")
     compact_to: float = Field(default=0.5, gt=0, lt=1, alias="compactTo")
     keep_recent_tokens: int = Field(default=2000, ge=0, alias="keepRecentTokens")
-    summary_max_tokens: int = Field(default=1000, ge=64, alias="summaryMaxTokens")
+    # None ("auto"): the ledger takes the room the target leaves after the recent tail.
+    summary_max_tokens: int | None = Field(default=None, ge=64, alias="summaryMaxTokens")
     chars_per_token: float = Field(default=4.0, ge=0.5, le=20, alias="charsPerToken")
     tokenizer: Tokenizer = "chars"
     calibrate: bool = True
@@ -128,6 +130,11 @@ class Settings(BaseSettings):
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         return init_settings, _PrefixedEnv(settings_cls), dotenv_settings, file_secret_settings
+
+    @field_validator("summary_max_tokens", mode="before")
+    @classmethod
+    def _auto_summary(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and value.strip().lower() == "auto" else value
 
     @model_validator(mode="after")
     def _target_below_trigger(self) -> Settings:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .measure import Entry, Measurement, Measurer
-from .plan import Budget, Plan, Planner, budget_for, reuse
+from .plan import BLOCK_FRAME_TOKENS, Budget, Plan, Planner, budget_for, reuse
 from .project import build, changed_entries, summary_block
 from .summaries import SummaryReport, Summaries
 
@@ -33,18 +33,21 @@ class Tuning:
     max_tool_result_tokens: int
 
     @classmethod
-    def fitted(cls, budget: Budget, keep_recent_tokens: int, summary_max_tokens: int,
+    def fitted(cls, budget: Budget, keep_recent_tokens: int, summary_max_tokens: int | None,
                max_tool_result_tokens: int) -> Tuning:
-        """The configured sizes, capped so that a plan can reach the budget's target: the recent tail
-        at most half of it, the summary at most a quarter. On a 1k- or 4k-token model the defaults
-        (2,000 and 1,000 tokens) could never fit; from 8k up they are unchanged.
+        """The configured sizes, capped so that a plan can reach the budget's target.
+
+        The recent tail takes at most half of the target. The summary (the ledger) takes the room
+        the target leaves after the tail (``summaryMaxTokens`` unset, "auto"), or at most the
+        configured cap within that room. On a 1k- or 4k-token model the defaults still fit.
 
         Every place that sizes summaries (the compaction and the background pre-summarization)
         uses these same numbers, so that both ask for the same cached summaries.
         """
-        return cls(min(keep_recent_tokens, budget.target // 2),
-                   min(summary_max_tokens, max(MIN_SUMMARY_TOKENS, budget.target // 4)),
-                   max_tool_result_tokens)
+        keep = min(keep_recent_tokens, budget.target // 2)
+        room = max(MIN_SUMMARY_TOKENS, budget.target - keep - BLOCK_FRAME_TOKENS)
+        summary = room if summary_max_tokens is None else min(summary_max_tokens, room)
+        return cls(keep, summary, max_tool_result_tokens)
 
 
 @dataclass
