@@ -59,6 +59,10 @@ class Outcome:
     folded: int = 0
     report: SummaryReport | None = None
     notices: list[str] = field(default_factory=list)
+    # False: what is sent (the projection, or the history when ``messages`` is None) is above the
+    # window, and ``reason`` says why; hosts act on it (exit 3, a warning header, /context-stats).
+    fits: bool = True
+    reason: str | None = None
 
     @property
     def compacted(self) -> bool:
@@ -103,6 +107,9 @@ def compact(
                        max_tool_result=tuning.max_tool_result_tokens,
                        summary_max=tuning.summary_max_tokens, stub_tokens=stub_tokens).plan(force=force)
     if not plan.changes:
+        if not plan.fits:
+            return Outcome(None, plan, m.total, m.total, notices=list(plan.notices), fits=False,
+                           reason=plan.notices[0] if plan.notices else "the prompt does not fit the window")
         return Outcome(None, plan, m.total, m.total, notices=list(plan.notices))
     entries = m.entries
     report = None
