@@ -4,6 +4,7 @@
     context-compactor stats INPUT.json --context-window N [...]     the /context-stats report
     context-compactor setup | uninstall | doctor [--home DIR]       install into an OpenClaw gateway
     context-compactor serve --upstream URL [...]                    the OpenAI-compatible gateway
+    context-compactor archive search|show|sessions [...]            search and read the archive
 
 Exit codes: 0 ok, 1 failed, 2 bad input or usage, 130 interrupted.
 """
@@ -21,6 +22,7 @@ import structlog
 from context_compactor import __version__
 from context_compactor.errors import CompactorError, ConfigError, InputError
 
+from . import archive as archive_cmd
 from . import compact as compact_cmd
 from . import doctor as doctor_cmd
 from . import serve as serve_cmd
@@ -78,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve_cmd.add_parser(sub)
     setup_cmd.add_parsers(sub)
     doctor_cmd.add_parser(sub)
+    archive_cmd.add_parser(sub)
     return parser
 
 
