@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import InputError
 
@@ -23,15 +22,16 @@ NON_TEXT_PART_CHARS = 3000
 TEXT_PARTS = {"text": "text", "input_text": "text", "output_text": "text", "refusal": "refusal"}
 
 
-@dataclass(frozen=True, slots=True)
-class ToolCall:
+# View and ToolCall are named tuples rather than frozen dataclasses: a cold compaction builds one
+# view per message, and a frozen dataclass's __init__ (one object.__setattr__ per field) cost
+# 2 us a view, most of the time it took to read a 3,000-message session.
+class ToolCall(NamedTuple):
     id: str
     name: str
     arguments: str
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
     """What the engine needs to know of one message."""
 
     role: str  # system | user | assistant | tool (developer reads as system, function as tool)
@@ -44,6 +44,8 @@ class View:
 
     @property
     def chars(self) -> int:
+        if not self.calls:
+            return len(self.text) + self.extra_chars
         return len(self.text) + self.extra_chars + sum(len(c.name) + len(c.arguments) for c in self.calls)
 
 
@@ -68,33 +70,34 @@ def _text_of(content: Any) -> tuple[str, int]:
 def view_of(message: dict[str, Any]) -> View:
     """Read an OpenAI chat message (already validated) into a View."""
     role = message.get("role", "user")
-    text, extra = _text_of(message.get("content"))
+    content = message.get("content")
+    text, extra = (content, 0) if type(content) is str else _text_of(content)
+    if role == "tool" or role == "function":
+        return View("tool", text, (), message.get("tool_call_id"), message.get("name"),
+                    bool(message.get("is_error")), extra)
+    if role == "assistant":
+        return View(role, text, _calls(message), None, None, False, extra)
     if role == "developer":
         role = "system"
-    if role in ("tool", "function"):
-        return View(
-            role="tool",
-            text=text,
-            call_id=message.get("tool_call_id"),
-            tool_name=message.get("name"),
-            is_error=bool(message.get("is_error")),
-            extra_chars=extra,
-        )
-    calls: tuple[ToolCall, ...] = ()
-    if role == "assistant" and message.get("tool_calls"):
-        calls = tuple(
-            ToolCall(
-                id=str(call.get("id", "")),
-                name=str((call.get("function") or {}).get("name", "")),
-                arguments=_arguments((call.get("function") or {}).get("arguments")),
-            )
-            for call in message["tool_calls"]
-        )
-    elif role == "assistant" and isinstance(message.get("function_call"), dict):
+    return View(role, text, (), None, None, False, extra)
+
+
+def _calls(message: dict[str, Any]) -> tuple[ToolCall, ...]:
+    calls = message.get("tool_calls")
+    if calls:
+        return tuple([_call(call.get("id", ""), call.get("function") or {}) for call in calls])
+    legacy = message.get("function_call")
+    if isinstance(legacy, dict):
         # The legacy single-call form; its answer is a "function" message, matched by name.
-        legacy = message["function_call"]
-        calls = (ToolCall(id="", name=str(legacy.get("name", "")), arguments=_arguments(legacy.get("arguments"))),)
-    return View(role=role, text=text, calls=calls, extra_chars=extra)
+        return (_call("", legacy),)
+    return ()
+
+
+def _call(call_id: Any, function: dict[str, Any]) -> ToolCall:
+    name = function.get("name", "")
+    arguments = function.get("arguments")
+    return ToolCall(call_id if type(call_id) is str else str(call_id), name if type(name) is str else str(name),
+                    arguments if type(arguments) is str else _arguments(arguments))
 
 
 def _arguments(arguments: Any) -> str:
@@ -104,9 +107,71 @@ def _arguments(arguments: Any) -> str:
 
 
 def digest(message: Any) -> str:
-    """A stable content hash of a message (key order and JSON spacing do not matter)."""
-    raw = json.dumps(message, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
-    return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:32]
+    """A stable content hash of a message (key order does not matter; every field counts).
+
+    The hash is taken over a self-delimiting canonical text of the message (see
+    :func:`_canonical`), not over sorted JSON: JSON escapes every newline and quote of a long tool
+    result, which cost four times the hashing itself.
+    """
+    return hashlib.sha256(_canonical(message).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def _canonical(value: Any) -> str:
+    """A text that determines ``value`` (JSON-like data): no two values share one.
+
+    Every item is tagged and carries its length or a terminator, so concatenations cannot
+    collide: ``s<len>'<chars>`` for a string, ``{<n>:`` and n key/value pairs in key order for an
+    object, ``[<n>:`` and n items for an array, ``i<int>;``, ``f<repr>;``, ``t``, ``f``, ``n``;
+    anything else as the string of it (as ``json.dumps(default=str)`` did).
+    """
+    kind = type(value)
+    if kind is str:
+        return f"s{len(value)}'{value}"
+    if kind is dict:
+        return _canonical_dict(value)
+    if kind is list or kind is tuple:
+        return f"[{len(value)}:" + "".join([_canonical(item) for item in value])
+    if value is None:
+        return "n"
+    if kind is bool:
+        return "t" if value else "f"
+    if kind is int:
+        return f"i{value};"
+    if kind is float:
+        return f"f{value!r};"
+    return _canonical_other(value)
+
+
+def _canonical_dict(value: dict[Any, Any]) -> str:
+    try:
+        keys = sorted(value)
+    except TypeError:  # keys of mixed types: order them by their canonical text
+        keys = sorted(value, key=_canonical)
+    parts = [f"{{{len(value)}:"]
+    append = parts.append
+    for key in keys:
+        item = value[key]
+        # Strings inline: most keys and values are, and a call per item is most of the cost.
+        append(f"s{len(key)}'{key}" if type(key) is str else _canonical(key))
+        append(f"s{len(item)}'{item}" if type(item) is str else _canonical(item))
+    return "".join(parts)
+
+
+def _canonical_other(value: Any) -> str:
+    if isinstance(value, str):
+        return _canonical(str(value))
+    if isinstance(value, dict):
+        return _canonical_dict(value)
+    if isinstance(value, (list, tuple)):
+        return _canonical(list(value))
+    if isinstance(value, bool):
+        return _canonical(bool(value))
+    if isinstance(value, int):
+        return _canonical(int(value))
+    if isinstance(value, float):
+        return _canonical(float(value))
+    text = str(value)
+    return f"o{len(text)}'{text}"
 
 
 def with_text(message: dict[str, Any], text: str) -> dict[str, Any]:

@@ -163,6 +163,57 @@ def test_digest_is_a_fixed_length_hex_string() -> None:
     assert value == digest(json.loads(json.dumps({"content": "x", "role": "user"})))
 
 
+def test_digest_tells_apart_values_that_print_alike() -> None:
+    """Strings that look like numbers, nesting and concatenations give different digests."""
+    variants = [
+        {"role": "user", "content": "1"}, {"role": "user", "content": 1}, {"role": "user", "content": 1.0},
+        {"role": "user", "content": True}, {"role": "user", "content": None}, {"role": "user", "content": ["1"]},
+        {"role": "user", "content": [["1"]]}, {"role": "user", "content": {"1": "1"}},
+        {"role": "user", "content": "ab", "name": "c"}, {"role": "user", "content": "a", "name": "bc"},
+        {"role": "user", "content": "s1'a"}, {"role": "user", "content": ""}, {"role": "user"},
+    ]
+    assert len({digest(v) for v in variants}) == len(variants)
+
+
+@given(st.recursive(st.one_of(st.text(max_size=6), st.integers(), st.booleans(), st.none()),
+                    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                            st.dictionaries(st.text(max_size=4), inner, max_size=3)),
+                    max_leaves=8),
+       st.recursive(st.one_of(st.text(max_size=6), st.integers(), st.booleans(), st.none()),
+                    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                            st.dictionaries(st.text(max_size=4), inner, max_size=3)),
+                    max_leaves=8))
+def test_digest_differs_when_the_json_differs(a: Any, b: Any) -> None:
+    """Two messages with different content (as sorted JSON) have different digests."""
+    same_json = json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    same_kind = json.dumps(a, sort_keys=True, default=type) == json.dumps(b, sort_keys=True, default=type)
+    if not same_json:
+        assert digest({"content": a}) != digest({"content": b})
+    elif same_kind:
+        assert digest({"content": a}) == digest({"content": b})
+
+
+def test_digest_takes_lone_surrogates_and_odd_values() -> None:
+    """A lone surrogate, non-string keys and non-JSON values still give a digest, not an error."""
+    assert digest({"role": "user", "content": "\ud800"}) != digest({"role": "user", "content": "\ud801"})
+    assert digest({1: "a", "1": "b"}) == digest({"1": "b", 1: "a"})
+    assert len(digest({"role": "user", "content": {"at": object.__new__(type("Odd", (), {"__str__": lambda s: "x"}))}})) == 32
+
+
+def test_digest_is_the_same_for_a_copy_and_for_the_tuple_form() -> None:
+    """A deep copy digests the same; a tuple reads as the list it stands for (as in JSON)."""
+    message = {"role": "assistant", "tool_calls": [call("c1", "read", {"path": "a.py"})]}
+    assert digest(copy.deepcopy(message)) == digest(message)
+    assert digest({"content": ("a", "b")}) == digest({"content": ["a", "b"]})
+
+
+def test_view_is_immutable() -> None:
+    """A view cannot be changed after it is built (the engine memoises it per message)."""
+    view = view_of({"role": "user", "content": "hi"})
+    with pytest.raises(AttributeError):
+        view.text = "changed"  # type: ignore[misc]
+
+
 # --- copies ----------------------------------------------------------------------------------------
 
 

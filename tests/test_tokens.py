@@ -11,11 +11,13 @@ import subprocess
 import sys
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from context_compactor.engine.measure import Measurer
 from context_compactor.errors import ConfigError
 from context_compactor.tokens import (
     _ENCODINGS,
@@ -69,6 +71,36 @@ def test_tokens_of_never_underestimates_the_ratio(text: str, ratio: float) -> No
     tokens = tokens_of(CharCounter(ratio=ratio), text)
     assert tokens * ratio >= len(text) - 1e-9
     assert (tokens - 1) * ratio < len(text) or tokens == 0
+
+
+class PlainChars:
+    """A characters counter that is not a CharCounter, so the measurer reads it piece by piece."""
+
+    name = "chars"
+
+    def __init__(self, ratio: float) -> None:
+        self.ratio = ratio
+
+    def units(self, text: str) -> int:
+        return len(text)
+
+
+@given(st.lists(st.one_of(
+    st.builds(lambda t: {"role": "user", "content": t}, st.text(max_size=40)),
+    st.builds(lambda t: {"role": "user", "content": [{"type": "text", "text": t}, {"type": "image_url"}]},
+              st.text(max_size=40)),
+    st.builds(lambda n, a: {"role": "assistant", "content": None,
+                            "tool_calls": [{"id": "c", "type": "function", "function": {"name": n, "arguments": a}}]},
+              st.text(max_size=10), st.text(max_size=40)),
+    st.builds(lambda t: {"role": "tool", "tool_call_id": "c", "content": t}, st.text(max_size=40)),
+), max_size=8), st.floats(min_value=0.5, max_value=20))
+def test_measured_chars_are_the_same_with_or_without_the_char_counter_shortcut(
+        messages: list[dict[str, Any]], ratio: float) -> None:
+    """The measurer's shortcut for CharCounter gives the units and tokens a characters counter gives."""
+    fast = Measurer(CharCounter(ratio=ratio), 4).measure(messages)
+    plain = Measurer(PlainChars(ratio), 4).measure(messages)
+    assert [(e.units, e.tokens) for e in fast.entries] == [(e.units, e.tokens) for e in plain.entries]
+    assert fast.total == plain.total
 
 
 def test_make_counter_chars_uses_the_given_ratio() -> None:

@@ -16,6 +16,7 @@ from itertools import accumulate
 from typing import Any
 
 from ..messages import View, digest, view_of
+from ..tokens import CharCounter
 from ..tokens import Counter as TokenCounter
 
 
@@ -148,11 +149,17 @@ class Measurer:
 
     def _entry(self, message: Any) -> Entry:
         view = view_of(message)
-        units = self.counter.units(view.text) + (
-            view.extra_chars if self.counter.name == "chars" else math.ceil(view.extra_chars / 4)
-        )
-        units += sum(self.counter.units(c.name) + self.counter.units(c.arguments) for c in view.calls)
-        return Entry(message=message, view=view, units=units, tokens=self.tokens(units))
+        counter = self.counter
+        if type(counter) is CharCounter:  # units are characters: no call per piece of text
+            units = len(view.text) + view.extra_chars
+            for call in view.calls:
+                units += len(call.name) + len(call.arguments)
+        else:
+            units = counter.units(view.text) + (
+                view.extra_chars if counter.name == "chars" else math.ceil(view.extra_chars / 4))
+            for call in view.calls:
+                units += counter.units(call.name) + counter.units(call.arguments)
+        return Entry(message, view, units, math.ceil(units / counter.ratio) + self.overhead)
 
     def _system_tokens(self, system_prompt: str) -> int:
         if not system_prompt:
