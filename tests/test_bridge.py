@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -12,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from conftest import ROOT
 from context_compactor.plugins import commands, get_plugin_manager
 from context_compactor.setup_cli.setup import manifest
@@ -158,3 +161,80 @@ def test_shipped_manifest_is_generated_from_settings() -> None:
                                    "'from context_compactor.setup_cli.setup import write_manifest; write_manifest()'")
     assert shipped["configSchema"]["additionalProperties"] is False
     assert json.loads((PLUGIN / "package.json").read_text())["openclaw"]["extensions"] == ["./index.js"]
+
+
+# --- A1: no line can stop the bridge ----------------------------------------------------------------
+
+DEEP = "[" * 1000 + "]" * 1000
+
+
+def strict(line: str) -> Any:
+    """Parse one protocol line as Node's JSON.parse would (no NaN or Infinity)."""
+    def refuse(name: str) -> Any:
+        raise ValueError(f"{name} in a protocol line")
+
+    return json.loads(line, parse_constant=refuse)
+
+
+def test_bad_lines_get_error_replies_and_the_bridge_goes_on(tmp_path: Path) -> None:
+    """The issue's lines (a list as reply, a NaN id, a cut line, 1,000-deep nesting) never stop the bridge."""
+    lines = ['{"reply":[1]}', '{"id":NaN,"method":"ping"}', '{"id":3,"method":"ping","params":{',
+             '{"id":4,"method":"assemble","params":{"messages":' + DEEP + "}}", "[1]", "\x00\xff not json",
+             '{"id":5,"method":"assemble","params":{"messages":[{"role":"toolResult","toolCallId":"c",'
+             '"content":[{"type":"text","text":"x"}],"details":' + "[" * 950 + "]" * 950 + "}]}}",
+             '{"id":6,"method":"ping","params":7}', '{"id":7,"method":"ping"}']
+    done = subprocess.run([sys.executable, "-m", "context_compactor.bridge"], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, env={**os.environ, "OPENCLAW_STATE_DIR": str(tmp_path)},
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    replies = {msg["id"]: msg for msg in map(strict, done.stdout.splitlines())}
+    assert sorted(replies) == [3, 4, 5, 6, 7]
+    assert replies[7]["result"] == {"pong": True}
+    assert all("error" in replies[n] for n in (3, 4, 6)) and "nested too deeply" in replies[4]["error"]["message"]
+    assert done.stderr.count("bridge.bad_line") == 7  # three with an id (answered), four without (logged)
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+                     max_leaves=12)
+_methods = st.sampled_from(["ping", "assemble", "commit", "command", "compact", "nonsense"]) | st.text(max_size=6)
+
+
+@st.composite
+def _line(draw: st.DrawFn, number: int) -> tuple[bytes, bool]:
+    """One input line, and whether it carries the id ``number`` (so it must be answered)."""
+    kind = draw(st.sampled_from(["request", "cut", "deep", "reply", "value", "bytes"]))
+    if kind == "request":
+        params = draw(_json | st.dictionaries(st.sampled_from(["messages", "name", "sessionKey", "args"]), _json))
+        obj = {"id": number, "method": draw(_methods), "params": params}
+        return json.dumps(obj).encode(), True
+    if kind == "cut":
+        text = json.dumps({"id": number, "method": "assemble", "params": {"messages": draw(_json)}})
+        return text[: draw(st.integers(len(str(number)) + 8, len(text) - 1))].encode(), True
+    if kind == "deep":
+        depth = draw(st.integers(900, 3000))
+        return f'{{"id":{number},"method":"assemble","params":{{"messages":[{{"role":"user","content":' \
+               f'{"[" * depth}{"]" * depth}}}]}}}}'.encode(), True
+    if kind == "reply":
+        return json.dumps({"reply": draw(_json), "result": draw(_json)}).encode(), False
+    if kind == "value":
+        return json.dumps(draw(_json)).encode(), False
+    return draw(st.binary(max_size=40)).replace(b"\n", b" "), False
+
+
+@given(data=st.data())
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                HealthCheck.too_slow])
+def test_any_line_is_answered_or_logged(data: st.DataObject, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever lines arrive, stdout holds only strict JSON, each id is answered once, and a ping after them works."""
+    from context_compactor.bridge import serve
+
+    monkeypatch.setenv("OPENCLAW_STATE_DIR", str(tmp_path))
+    lines = [data.draw(_line(number)) for number in range(100, 100 + data.draw(st.integers(1, 8)))]
+    feed = b"\n".join(line for line, _ in lines) + b'\n{"id": 1, "method": "ping"}\n'
+    out = io.StringIO()
+    serve(io.BytesIO(feed), out, workers=2)
+    ids = [strict(line)["id"] for line in out.getvalue().splitlines()]
+    expected = [n for n, (_, answered) in enumerate(lines, 100) if answered]
+    assert sorted(n for n in ids if n in expected or n == 1) == sorted([*expected, 1])
+    assert len(ids) == len(expected) + 1
