@@ -28,6 +28,7 @@ from .presummarize import Background
 from .settings import DEFAULT_CONTEXT_WINDOW, Settings
 from .store import Store, default_store_path
 from .tokens import Counter, make_counter
+from .windows import OverheadFit
 
 MAX_SESSIONS_IN_MEMORY = 256
 REPROBE_SECONDS = 600.0
@@ -52,6 +53,7 @@ class Runtime:
         self._ratios: dict[str, tuple[float, int] | None] = {}
         self._windows: dict[str, tuple[int, str]] = {}  # learned per model: (tokens, source)
         self.window_notes: dict[str, str] = {}  # per model: what the probe found, or why not
+        self._overheads: OrderedDict[str, OverheadFit] = OrderedDict()  # per session: what the host kept from us
         self._probed: dict[tuple[str, str], tuple[int | None, float]] = {}  # (window, when asked)
         self._probe_lock = threading.Lock()
         self._probing: dict[tuple[str, str], threading.Event] = {}  # questions being asked now
@@ -124,20 +126,27 @@ class Runtime:
     def window_for(self, settings: Settings, model: ModelInfo) -> tuple[int, str]:
         """The context window and where it came from.
 
-        Priority: our config; a size the model server itself stated in an overflow error; what the
-        host says; what the model server answered when asked ("probe", asked once per model when
-        the host gave its base URL); else 8192 ("default").
+        A size the model server itself stated ("error": in a context-length error, or by refusing a
+        prompt) caps every other source until the server says otherwise (a later prompt it accepted
+        was larger: :meth:`lift_window`). Below it: our config (flags, then the config file); what the
+        host says; what the model server answered when asked ("probe", asked once per model when the
+        host gave its base URL); else 8192 ("default").
         """
+        stated = self._windows.get(model.id)
+        if stated is not None and stated[1] != "error":
+            stated = None
         if settings.context_window:
+            if stated is not None and stated[0] < settings.context_window:
+                return stated
             return settings.context_window, "config"
-        learned = self._windows.get(model.id)
-        if learned and learned[1] == "error":
-            return learned
+        if stated is not None:
+            return stated
         if model.context_window:
             return model.context_window, "host"
+        learned = self._windows.get(model.id)
         if not learned and model.base_url:
-            self.probe(model.base_url, model.id, model.api, model.api_key)  # learns the window it finds
-            learned = self._windows.get(model.id)
+            found = self.probe(model.base_url, model.id, model.api, model.api_key)  # learns the window it finds
+            learned = self._windows.get(model.id) or ((found, "probe") if found else None)
         if learned:
             return learned
         return DEFAULT_CONTEXT_WINDOW, "default"
@@ -151,7 +160,43 @@ class Runtime:
             return
         self._windows[model_id] = (window, source)
         if source == "error":
-            self.window_notes[model_id] = f"stated by the model server in a context-length error ({window:,} tokens)"
+            self.window_notes[model_id] = f"stated by the server in a context-length error ({window:,} tokens)"
+
+    def lift_window(self, model_id: str, accepted_tokens: int) -> bool:
+        """Forget a stated window smaller than a prompt the server has since accepted (it says otherwise now:
+        restarted with a larger context, say); True when one was forgotten."""
+        current = self._windows.get(model_id)
+        if current is None or current[1] != "error" or accepted_tokens <= current[0]:
+            return False
+        del self._windows[model_id]
+        self.window_notes.pop(model_id, None)
+        logger.info("window.lifted", model=model_id, stated=current[0], accepted=accepted_tokens)
+        return True
+
+    # --- the part of the prompt a host keeps to itself ---------------------------------------------------
+
+    def fixed_overhead(self, session_key: str) -> int:
+        """Tokens the provider counts in this session's prompts beyond our estimate of what the host handed
+        us (a system prompt or tool schemas it keeps to itself); 0 until a turn reported its usage.
+
+        The engine adds it to the prompt it measures, so that the trigger and the window cover the
+        whole prompt in every host."""
+        with self._lock:
+            fit = self._overheads.get(session_key)
+            return fit.tokens if fit is not None else 0
+
+    def learn_overhead(self, session_key: str, chars: int, framing: int, reported: int, ratio: float) -> int:
+        """Add one turn's sample (characters handed over, our per-message framing tokens, the provider's
+        prompt count, the chars-per-token ratio it was estimated with); returns the fixed overhead now."""
+        with self._lock:
+            fit = self._overheads.get(session_key)
+            if fit is None:
+                fit = self._overheads[session_key] = OverheadFit()
+                while len(self._overheads) > MAX_SESSIONS_IN_MEMORY:
+                    self._overheads.popitem(last=False)
+            else:
+                self._overheads.move_to_end(session_key)
+            return fit.add(chars, framing, reported, ratio)
 
     def probe(self, base_url: str, model_id: str, api: str | None, api_key: str | None = None) -> int | None:
         """Ask a model server for a model's context window, once per (server, model); None if it will not say.

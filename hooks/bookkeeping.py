@@ -2,8 +2,12 @@
 
 - The model's chars-per-token ratio moves toward what the provider reported for the prompt that
   was sent (clamped, persisted); ``/context-stats`` then shows our estimate beside the count.
-- A provider error that states the context size ("maximum context length is N tokens") teaches
-  the runtime the model's real window (source ``error``).
+- A provider error that states the context size (any wording :mod:`context_compactor.windows`
+  knows) teaches the runtime the model's real window (source ``error``); a later prompt the
+  provider accepted that was larger than that window lifts it again (the server says otherwise).
+- Where the host keeps the system prompt and tool schemas to itself (it handed over neither), the
+  provider's count minus our estimate of the messages is the session's fixed overhead
+  (:meth:`Runtime.fixed_overhead`); calibration then takes it off the count first.
 - When the prompt has passed ``precompactAt`` of the trigger, the chunk summaries the next
   compaction will need are made in the background (:mod:`context_compactor.presummarize`).
 """
@@ -11,7 +15,6 @@
 from __future__ import annotations
 
 import math
-import re
 
 import structlog
 
@@ -19,10 +22,9 @@ from context_compactor.engine import Measurer
 from context_compactor.hookspecs import AfterTurnEvent, HookContext, hookimpl
 from context_compactor.presummarize import schedule
 from context_compactor.tokens import CharCounter, calibrated_ratio
+from context_compactor.windows import stated_window
 
 logger = structlog.get_logger("context_compactor")
-
-_STATED_WINDOW = re.compile(r"maximum context length is (\d{3,7}) tokens|context window of (\d{3,7})", re.IGNORECASE)
 
 
 @hookimpl
@@ -51,7 +53,12 @@ def _record(event: AfterTurnEvent, ctx: HookContext) -> None:
     overhead = settings.message_overhead_tokens * len(event.messages)
     current = runtime.calibration(event.model.id)
     ratio = current[0] if current else settings.chars_per_token
-    session.last["measured_estimate"] = math.ceil(chars.total / ratio) + overhead
+    hidden = _hidden_prompt(event)
+    known = runtime.fixed_overhead(ctx.session_key) if hidden else 0
+    session.last["measured_estimate"] = math.ceil(chars.total / ratio) + overhead + known
+    runtime.lift_window(event.model.id, reported)
+    if hidden:  # calibrate the ratio on what the host handed over, the fixed part taken off the count
+        overhead += runtime.learn_overhead(ctx.session_key, chars.total, overhead, reported, ratio)
     if settings.tokenizer != "chars" or not settings.calibrate:
         return
     updated = calibrated_ratio(ratio, chars.total, reported, overhead)
@@ -61,12 +68,16 @@ def _record(event: AfterTurnEvent, ctx: HookContext) -> None:
         logger.info("calibration.updated", model=event.model.id, ratio=updated, reported=reported, chars=chars.total)
 
 
+def _hidden_prompt(event: AfterTurnEvent) -> bool:
+    """Whether the host kept the system prompt and the tool schemas to itself (the provider saw more)."""
+    first = event.messages[0] if event.messages else None
+    leading_system = isinstance(first, dict) and first.get("role") in ("system", "developer")
+    return not event.system_prompt and not event.tools and not leading_system
+
+
 def _learn_window(event: AfterTurnEvent, ctx: HookContext) -> None:
-    if not event.error:
-        return
-    found = _STATED_WINDOW.search(event.error)
-    if found:
-        window = int(found.group(1) or found.group(2))
+    window = stated_window(event.error)
+    if window:
         ctx.runtime.learn_window(event.model.id, window, "error")
         logger.info("window.learned", model=event.model.id, window=window, source="error")
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import email.utils
 import json
-import re
 import threading
 import time
 from collections.abc import Sequence
@@ -22,12 +21,12 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from context_compactor.windows import read_body
+
 from . import ModelError
 
 MAX_BODY_BYTES = 4_000_000
 PURPOSE_HEADER = "x-context-compactor-purpose"
-_CONTEXT_SIZE = re.compile(r"(?:maximum context length is|context window of|context length of|n_ctx[ =:]+)\s*(\d{3,7})", re.I)
-_CONTEXT_ERROR = re.compile(r"context[ _](length|window|size)|too long|exceeds? (the )?(context|maximum)", re.I)
 
 
 @dataclass(frozen=True)
@@ -144,12 +143,12 @@ def _status_error(status: int, body: bytes, headers: httpx.Headers, name: str, s
     message = f"{name} answered HTTP {status}: {text}"
     if status == 429:
         return ModelError(message, kind="rate_limited", summarizer=name, retry_after=retry_after(headers.get("retry-after")))
+    # Before the 5xx rule: some servers answer an overflow with a 500, and retrying it cannot help.
+    stated = read_body(status, body)
+    if stated is not None:
+        return ModelError(message, kind="context_length", summarizer=name, context_window=stated.window)
     if status >= 500:
         return ModelError(message, kind="server_error", summarizer=name)
-    if status in (400, 413) and _CONTEXT_ERROR.search(text):
-        size = _CONTEXT_SIZE.search(text)
-        return ModelError(message, kind="context_length", summarizer=name,
-                          context_window=int(size.group(1)) if size else None)
     return ModelError(message, kind="client_error", summarizer=name)
 
 

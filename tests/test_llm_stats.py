@@ -44,7 +44,7 @@ def test_a_stated_window_in_an_error_is_learned_and_shown(tmp_path: Path) -> Non
     stats = turn(runtime, [{"role": "user", "content": "hi again"}])
     runtime.close()
     assert runtime.window_for(runtime.settings, MODEL) == (3000, "error")
-    assert "context window: 3,000 tokens (stated by the model server in a context-length error (3,000 tokens))" in stats
+    assert "context window: 3,000 tokens (stated by the server in a context-length error (3,000 tokens))" in stats
 
 
 def test_the_summary_model_and_pre_summarization_are_reported(tmp_path: Path) -> None:
