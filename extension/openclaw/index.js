@@ -3,8 +3,10 @@
 // JSON lines over stdio) and returns what it decides: OpenClaw's own message objects for what is
 // kept, plus one summary message. The transcript itself is never changed.
 //
-// Fail open: if the child cannot start, dies twice, answers with an error or not in time, the
-// history goes to the model unchanged and the gateway log says why.
+// Fail open: if the child cannot start, dies, answers with an error or not in time, the history
+// goes to the model unchanged and the gateway log says why. A child that dies is started again on
+// a later call, after a pause that doubles with each death in a row (1 s up to 5 min) and goes back
+// to nothing once a child has served a turn: never off for good, never a restart loop.
 //
 // OpenClaw 2026.9.6 imports this module several times per process and builds a new engine object
 // per turn, so the child and all state live on globalThis. It calls commitTurn (not ingest or
@@ -25,12 +27,21 @@ const COMMANDS = [
   { name: "context-stats", acceptsArgs: false,
     description: "Show how full the context window is and what compaction has done" },
 ];
-const MAX_STARTS = 2; // the first start and one restart
 const RECENT_KEYS = 4096;
+// Deeper than this, a value is sent as its JSON text: Python reads nesting only so deep, and one
+// tool result's `details` must not stop every assemble (the host's own objects are unchanged).
+const MAX_DEPTH = 64;
+
+// The restart pause: base x 2^(deaths in a row - 1), capped. CONTEXT_COMPACTOR_RESTART_BACKOFF_MS
+// ("base,max") is for tests.
+function backoffMs(deaths) {
+  const [base, max] = (process.env.CONTEXT_COMPACTOR_RESTART_BACKOFF_MS ?? "1000,300000").split(",").map(Number);
+  return Math.min(max >= 0 ? max : 300000, (base >= 0 ? base : 1000) * 2 ** Math.max(0, deaths - 1));
+}
 
 const G = (globalThis.__contextCompactor ??= {
-  child: null, starts: 0, dead: null, nextId: 1, pending: new Map(), committed: new Set(),
-  api: null, configJson: null, warning: null, exitHooked: false,
+  child: null, starts: 0, deaths: 0, retryAt: 0, lastDeath: null, nextId: 1, pending: new Map(),
+  committed: new Set(), api: null, configJson: null, warning: null, exitHooked: false,
 });
 
 function log() {
@@ -74,9 +85,41 @@ function configureParams() {
   return { config: pluginConfig(), llm: typeof G.api?.runtime?.llm?.complete === "function", model: defaultModel() };
 }
 
+// Whether `value` nests deeper than `limit` (a loop, not recursion: any depth is safe to ask about).
+function tooDeep(value, limit) {
+  const stack = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop();
+    if (v === null || typeof v !== "object") continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+// A copy of `value` in which whatever sits `limit` levels down is replaced by its JSON text.
+function bounded(value, limit, depth = 0) {
+  if (value === null || typeof value !== "object" || typeof value.toJSON === "function") return value;
+  if (depth >= limit) {
+    try {
+      return JSON.stringify(value) ?? null;
+    } catch {
+      return "[not serialisable]";
+    }
+  }
+  if (Array.isArray(value)) return value.map((v) => bounded(v, limit, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bounded(v, limit, depth + 1)]));
+}
+
+// Write one line to the child; throws when it cannot be written (the request then fails at once).
 function send(obj) {
+  if (!G.child) throw new Error("the Python bridge is not running");
+  G.child.stdin.write(JSON.stringify(tooDeep(obj, MAX_DEPTH) ? bounded(obj, MAX_DEPTH) : obj) + "\n");
+}
+
+function trySend(obj) {
   try {
-    G.child?.stdin.write(JSON.stringify(obj) + "\n");
+    send(obj);
   } catch (e) {
     log().warn(`cannot write to the Python bridge: ${e?.message}`);
   }
@@ -96,9 +139,9 @@ async function answerCall(msg) {
     const r = await within(() => llm.complete({
       messages: p.messages, systemPrompt: p.systemPrompt, maxTokens: p.maxTokens, purpose: p.purpose,
     }));
-    send({ reply: msg.call, result: { text: r?.text ?? "", usage: r?.usage ?? null } });
+    trySend({ reply: msg.call, result: { text: r?.text ?? "", usage: r?.usage ?? null } });
   } catch (e) {
-    send({ reply: msg.call, error: { message: String(e?.message ?? e) } });
+    trySend({ reply: msg.call, error: { message: String(e?.message ?? e) } });
   }
 }
 
@@ -115,8 +158,9 @@ function onLine(line) {
   if (!waiter) return; // an answer that came after its timeout
   G.pending.delete(msg.id);
   clearTimeout(waiter.timer);
-  if (msg.error) waiter.reject(new Error(msg.error.message ?? "bridge error"));
-  else waiter.resolve(msg.result);
+  if (msg.error) return void waiter.reject(new Error(msg.error.message ?? "bridge error"));
+  if (waiter.method !== "configure") G.deaths = 0; // this child serves turns: the next death pauses 1 s again
+  waiter.resolve(msg.result);
 }
 
 function failPending(reason) {
@@ -143,13 +187,12 @@ function start() {
     G.child = null;
     G.configJson = null;
     failPending(`the Python bridge stopped (${why})`);
-    if (G.starts >= MAX_STARTS) {
-      G.dead = `the Python bridge (${exe} -m context_compactor.bridge) stopped twice (${why}); ` +
-        "run `context-compactor doctor`, then restart the gateway";
-      warn(G.dead);
-    } else {
-      log().warn(`the Python bridge stopped (${why}); it is restarted on the next call`);
-    }
+    G.deaths += 1;
+    const pause = backoffMs(G.deaths);
+    G.retryAt = Date.now() + pause;
+    G.lastDeath = `the Python bridge (${exe} -m context_compactor.bridge) stopped (${why})`;
+    warn(`${G.lastDeath}; ${G.deaths} time(s) in a row; it is started again on a call after ${pause / 1000} s ` +
+      "(run `context-compactor doctor` if this repeats)");
   };
   child.on("error", (e) => gone(e?.code === "ENOENT" ? `no interpreter at ${exe}` : String(e?.message ?? e)));
   child.on("exit", (code, signal) => gone(signal ? `signal ${signal}` : `exit code ${code}`));
@@ -170,15 +213,24 @@ function rawRequest(method, params, timeoutMs) {
       reject(new Error(`${method}: no answer from the Python bridge within ${timeoutMs / 1000} s`));
     }, timeoutMs);
     const within = typeof AsyncLocalStorage.snapshot === "function" ? AsyncLocalStorage.snapshot() : null;
-    G.pending.set(id, { resolve, reject, timer, within });
-    send({ id, method, params });
+    G.pending.set(id, { resolve, reject, timer, within, method });
+    try {
+      send({ id, method, params });
+    } catch (e) {
+      clearTimeout(timer);
+      G.pending.delete(id);
+      reject(new Error(`${method}: cannot write to the Python bridge: ${e?.message ?? e}`));
+    }
   });
 }
 
-// One call to the bridge: starts (or restarts, once) the child, configures it, then asks.
+// One call to the bridge: starts (or, after its pause, restarts) the child, configures it, then asks.
 async function request(method, params, timeoutMs) {
-  if (G.dead) throw new Error(G.dead);
-  if (!G.child) start();
+  if (!G.child) {
+    const wait = G.retryAt - Date.now();
+    if (wait > 0) throw new Error(`${G.lastDeath}; it is started again in ${Math.ceil(wait / 1000)} s`);
+    start();
+  }
   const configJson = JSON.stringify(configureParams());
   if (G.configJson !== configJson) {
     G.configJson = configJson;
