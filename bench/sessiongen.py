@@ -433,7 +433,7 @@ class _Builder:
                 return spec
 
     def _due(self, slot: str, limit: int = 99) -> list[_Plant]:
-        queue, due = self.queues[slot], []
+        queue, due = self.queues[slot], list[_Plant]()
         while queue and queue[0].target <= len(self.out) and len(due) < limit:
             due.append(queue.popleft())
         return due
