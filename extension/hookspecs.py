@@ -12,7 +12,7 @@ messages in another format converts them at its edge and maps kept messages back
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 import pluggy
@@ -58,19 +58,84 @@ class BeforeAgentStartEvent:
     model: ModelInfo = field(default_factory=ModelInfo)
 
 
+@dataclass(frozen=True)
+class CompactionStats:
+    """The figures of one ``before_agent_start`` decision: all a host needs to report or act on it.
+
+    Token counts are estimates of the whole prompt (system prompt, messages, tool schemas) with the
+    session's counter. ``tokens_before`` is the prompt as the host would send it, ``tokens_after``
+    what is sent (equal when nothing changed). ``fits`` is False when what is sent is above
+    ``window`` and nothing smaller could be built; ``reason`` then says why (the host acts on it:
+    the CLI exits 3, the gateway adds a warning header). ``stage`` is the last step of the ladder
+    used (0: none; 1 stub old tool results, 2 fold, 3 fold more, 4 cut the current turn);
+    ``folded`` the messages now stood for by the summary, made of ``chunks`` chunk summaries
+    (``cache_hits`` of them from the cache, ``fallbacks`` by the built-in summarizer because the
+    model failed) by ``summarizer``. ``window_source`` says where ``window`` came from ("config",
+    "host", "probe", "error", "override", "default"). ``notices`` are the user-facing lines.
+    """
+
+    session: str
+    tokens_before: int
+    tokens_after: int
+    window: int
+    window_source: str
+    trigger: int
+    target: int
+    fits: bool = True
+    reason: str | None = None
+    compacted: bool = False
+    stage: int = 0
+    folded: int = 0
+    chunks: int = 0
+    cache_hits: int = 0
+    fallbacks: int = 0
+    summarizer: str | None = None
+    notices: tuple[str, ...] = ()
+    messages: int = 0  # messages in the history (system, user, assistant, tool)
+    roles: tuple[tuple[str, int], ...] = ()  # (role, count), sorted by role
+    system_tokens: int = 0
+    tool_tokens: int = 0
+    tokenizer: str = "chars"
+    chars_per_token: float = 0.0  # the counter's ratio (calibrated or configured); 0 for a tokenizer
+
+    def as_dict(self) -> dict[str, Any]:
+        """The figures as JSON-ready data (``notices`` a list, ``roles`` an object)."""
+        data = asdict(self)
+        data["notices"], data["roles"] = list(self.notices), dict(self.roles)
+        return data
+
+    # Transitional: read by name like the dict this class replaced, for callers not yet moved to
+    # the attributes. Only field names are accepted; prefer ``stats.fits`` to ``stats["fits"]``.
+    def __getitem__(self, name: str) -> Any:
+        if name not in _STATS_FIELDS:
+            raise KeyError(name)
+        return getattr(self, name)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return getattr(self, name) if name in _STATS_FIELDS else default
+
+    def keys(self) -> list[str]:  # with __getitem__: ``dict(stats)`` still works
+        return list(_STATS_FIELDS_ORDER)
+
+
+_STATS_FIELDS_ORDER = tuple(f.name for f in fields(CompactionStats))
+_STATS_FIELDS = frozenset(_STATS_FIELDS_ORDER)
+
+
 @dataclass
 class BeforeAgentStartResult:
     """What an extension wants sent instead.
 
     ``messages`` replaces the history for this call only (None: unchanged); kept messages are the
     host's own objects. ``prepend_context`` is text to put before the history. ``notices`` are for
-    the user and are never sent to the model. ``stats`` carries the figures of the decision.
+    the user and are never sent to the model. ``stats`` carries the figures of the decision (None
+    from an extension that has none).
     """
 
     messages: list[Message] | None = None
     prepend_context: str | None = None
     notices: list[str] = field(default_factory=list)
-    stats: dict[str, Any] = field(default_factory=dict)
+    stats: CompactionStats | None = None
 
 
 @dataclass
@@ -109,9 +174,11 @@ def before_agent_start(event: BeforeAgentStartEvent, ctx: HookContext) -> Before
     ``event.messages`` is the whole history (never to be mutated), ``event.system_prompt`` and
     ``event.tools`` the rest of the prompt, ``event.model`` the model and what the host knows of
     its context window; ``ctx.session_key`` names the conversation. Return a
-    :class:`BeforeAgentStartResult` to change what this one call sends, or None to leave it as it
-    is. The first implementation that returns a result wins. An implementation must not raise:
-    on any internal failure it returns None (the host then sends the full history).
+    :class:`BeforeAgentStartResult` to change what this one call sends, to tell the user something,
+    or to report that the prompt cannot fit (``stats.fits`` False, with ``stats.reason``: the host
+    sends the best prompt there is and says so); return None to leave the call as it is. The first
+    implementation that returns a result wins. An implementation must not raise: on any internal
+    failure it returns None (the host then sends the full history).
     """
 
 

@@ -18,7 +18,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import structlog
@@ -29,6 +29,9 @@ from .settings import DEFAULT_CONTEXT_WINDOW, Settings
 from .store import Store, default_store_path
 from .tokens import Counter, make_counter
 from .windows import OverheadFit
+
+if TYPE_CHECKING:
+    from .session import Session
 
 MAX_SESSIONS_IN_MEMORY = 256
 REPROBE_SECONDS = 600.0
@@ -48,7 +51,7 @@ class Runtime:
             settings.store_path or default_store_path(), max_entries=settings.cache_max_entries)
         self.fallback = ExtractiveSummarizer()
         self.summarizer = summarizer if summarizer is not None else self.fallback
-        self._sessions: OrderedDict[str, Any] = OrderedDict()
+        self._sessions: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
         self._ratios: dict[str, tuple[float, int] | None] = {}
         self._windows: dict[str, tuple[int, str]] = {}  # learned per model: (tokens, source)
@@ -83,7 +86,7 @@ class Runtime:
         """Whether a pre-summarization job of this session is running now."""
         return self._background is not None and self._background.running(session_key)
 
-    def session(self, key: str) -> Any:
+    def session(self, key: str) -> Session:
         """The in-memory state of a session (created on first sight, least recently used dropped)."""
         from .session import Session
 

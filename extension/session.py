@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 import structlog
@@ -19,7 +19,7 @@ from .engine import Budget, Measurer, Outcome, Plan, Tuning, budget_for, compact
 from .engine.chunks import effective_chunk_tokens
 from .engine.measure import Entry, Measurement
 from .engine.summaries import SummaryReport, Summaries
-from .hookspecs import BeforeAgentStartEvent
+from .hookspecs import BeforeAgentStartEvent, CompactionStats
 
 if TYPE_CHECKING:
     from .runtime import Runtime
@@ -44,6 +44,56 @@ def fallback_notice(report: SummaryReport, timeout: float) -> str:
                 f"use the built-in summary ({report.errors[-1]})")
     return (f"context-compactor: the summary model failed ({kinds}); {n} summary part(s) use the built-in "
             f"summary this turn. Last error: {report.errors[-1][:200]}")
+
+
+@dataclass
+class LastTurn:
+    """What a session knows of its last model call, for ``/context-stats`` and the next turn.
+
+    ``stats`` is the decision ``before_agent_start`` made (None before the first turn, or when the
+    hook did not run the engine); the rest is filled in around it: by the session (``summarizer``,
+    who writes its summaries; ``window_note``, what the window probe found; ``precompact_at``, when
+    pre-summarization starts, as a share of the trigger) and by ``after_turn`` (the provider's own
+    count of the prompt, our estimate of that same prompt, the estimate with the recalibrated
+    ratio, and the provider's error).
+    """
+
+    stats: CompactionStats | None = None
+    summarizer: str = "extractive"
+    window_note: str | None = None
+    precompact_at: float | None = None
+    measured_tokens: int | None = None
+    measured_estimate: int | None = None
+    calibrated_estimate: int | None = None
+    error: str | None = None
+
+    # Transitional: the dict this class replaced was read and written by key in modules not yet
+    # moved to the attributes. The old keys map here; anything else is a KeyError.
+    def __getitem__(self, key: str) -> Any:
+        if key in _OWN:
+            return getattr(self, key)
+        name = _STATS_KEYS.get(key, key)
+        if self.stats is None or name not in _STATS_NAMES:
+            raise KeyError(key)
+        value = getattr(self.stats, name)
+        return dict(value) if name == "roles" else list(value) if name == "notices" else value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        try:
+            value = self[key]
+        except KeyError:
+            return default
+        return default if value is None else value
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        if key not in _OWN:
+            raise KeyError(f"{key}: not a field of LastTurn (the turn's figures are in .stats, read-only)")
+        setattr(self, key, value)
+
+
+_OWN = frozenset(f.name for f in fields(LastTurn)) - {"stats"}
+_STATS_NAMES = frozenset(f.name for f in fields(CompactionStats))
+_STATS_KEYS = {"tokens": "tokens_before", "sent_tokens": "tokens_after", "ratio": "chars_per_token"}
 
 
 @dataclass
@@ -81,7 +131,7 @@ class Session:
         self.force: bool = False
         self.note: str | None = None
         self.last_event: BeforeAgentStartEvent | None = None
-        self.last: dict[str, Any] = {}
+        self.last = LastTurn()
         self.signature: tuple[Any, ...] | None = None
         # The inputs of the last plan, for pre-summarization: (measurement, budget, settings, summaries).
         self.plan_input: tuple[Measurement, Budget, Settings, Summaries, Tuning] | None = None
@@ -111,7 +161,7 @@ class Session:
             return None
         if m.entries[stub_until - 1].digest != saved["stub_digest"]:
             return None
-        return Plan(saved["lead"], cut, stub_until, stage=saved["stage"])
+        return Plan(saved["lead"], cut, stub_until, stage=saved["stage"], summary_tokens=saved.get("summary_tokens", 0))
 
     def _archive(self, runtime: Runtime, entries: Sequence[Entry]) -> None:
         if entries:
@@ -168,9 +218,9 @@ class Session:
                         cache_hits=outcome.report.cache_hits if outcome.report else 0,
                         summarizer=outcome.report.summarizer if outcome.report else None, forced=force)
         self.signature = signature if outcome.compacted else None
-        self.last = self._figures(m, budget, outcome, settings, measurer)
-        self.last.update(summarizer=summarizer.identity, window_note=runtime.window_notes.get(event.model.id),
-                         precompact_at=settings.precompact_at if inner.tiered else None)
+        self.last = LastTurn(self._figures(m, budget, outcome, measurer, summarizer.identity),
+                             summarizer=summarizer.identity, window_note=runtime.window_notes.get(event.model.id),
+                             precompact_at=settings.precompact_at if inner.tiered else None)
         return outcome
 
     def _summaries(self, runtime: Runtime, settings: Settings, summarizer: Any, measurer: Measurer,
@@ -205,6 +255,7 @@ class Session:
         plan, report = outcome.plan, outcome.report
         self.state["anchor"] = {
             "lead": plan.lead, "cut": plan.cut, "stub_until": plan.stub_until, "stage": plan.stage,
+            "summary_tokens": plan.summary_tokens,
             "cut_digest": m.entries[plan.cut - 1].digest if plan.cut > plan.lead else "",
             "stub_digest": m.entries[plan.stub_until - 1].digest if plan.stub_until > 0 else "",
             "fingerprint": fingerprint,
@@ -225,14 +276,16 @@ class Session:
             text += ")"
         return text
 
-    def _figures(self, m: Measurement, budget: Any, outcome: Outcome, settings: Settings, measurer: Measurer) -> dict[str, Any]:
-        roles = m.roles
-        return {
-            "messages": len(m.entries), "roles": dict(sorted(roles.items())),
-            "tokens": m.total, "system_tokens": m.system_tokens, "tool_tokens": m.tool_tokens,
-            "sent_tokens": outcome.tokens_after, "compacted": outcome.compacted,
-            "window": budget.window, "window_source": budget.window_source,
-            "trigger": budget.trigger, "target": budget.target,
-            "tokenizer": measurer.counter.name, "ratio": measurer.counter.ratio,
-            "notices": list(outcome.notices),
-        }
+    def _figures(self, m: Measurement, budget: Budget, outcome: Outcome, measurer: Measurer,
+                 summarizer: str) -> CompactionStats:
+        report = outcome.report
+        return CompactionStats(
+            session=self.key, tokens_before=outcome.tokens_before, tokens_after=outcome.tokens_after,
+            window=budget.window, window_source=budget.window_source, trigger=budget.trigger, target=budget.target,
+            fits=outcome.fits, reason=outcome.reason, compacted=outcome.compacted, stage=outcome.plan.stage,
+            folded=outcome.folded, chunks=report.chunks if report else 0,
+            cache_hits=report.cache_hits if report else 0, fallbacks=report.fallbacks if report else 0,
+            summarizer=report.summarizer if report else summarizer, notices=tuple(outcome.notices),
+            messages=len(m.entries), roles=tuple(sorted(m.roles.items())), system_tokens=m.system_tokens,
+            tool_tokens=m.tool_tokens, tokenizer=measurer.counter.name, chars_per_token=measurer.counter.ratio,
+        )

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from context_compactor.hookspecs import Command, HookContext, hookimpl
+from context_compactor.hookspecs import Command, CompactionStats, HookContext, hookimpl
+from context_compactor.session import LastTurn
 
 
 @hookimpl
@@ -27,11 +28,15 @@ def compact_now(args: str, ctx: HookContext) -> str:
         outcome = session.compact(session.last_event, runtime)
     if not outcome.compacted:
         reason = "; ".join(outcome.notices) or "nothing is old enough to fold into a summary yet"
+        if not outcome.fits:
+            return f"context-compactor: cannot fit: {outcome.reason or reason}."
         return f"context-compactor: nothing compacted ({reason})."
     text = (f"context-compactor: compacted {outcome.tokens_before:,} -> {outcome.tokens_after:,} tokens; "
             f"{outcome.folded} earlier messages are now a summary. The next model call uses it.")
     if outcome.report and outcome.report.fallbacks:
         text += f" (The summary model failed for {outcome.report.fallbacks} chunk(s); the built-in summary was used.)"
+    if not outcome.fits:
+        text += f" It still does not fit the window: {outcome.reason}."
     return text
 
 
@@ -43,21 +48,21 @@ def context_stats(args: str, ctx: HookContext) -> str:
     return format_stats(session.last, session.state, extra)
 
 
-def _calibration_line(last: dict[str, Any]) -> str | None:
-    measured = last.get("measured_tokens")
+def _calibration_line(last: LastTurn, stats: CompactionStats) -> str | None:
+    measured = last.measured_tokens
     if not measured:
         return None
-    estimate = last.get("measured_estimate") or last["sent_tokens"]
+    estimate = last.measured_estimate or stats.tokens_after
     line = (f"- last measured by the provider: {measured:,} prompt tokens; our estimate of that prompt: "
             f"{estimate:,} ({(estimate - measured) / measured:+.0%})")
-    calibrated = last.get("calibrated_estimate")
+    calibrated = last.calibrated_estimate
     if calibrated:
         line += f", {calibrated:,} ({(calibrated - measured) / measured:+.0%}) with the ratio calibrated from it"
     return line
 
 
-def _summary_lines(last: dict[str, Any], state: dict[str, Any], extra: dict[str, Any]) -> list[str]:
-    name = last.get("summarizer") or "extractive"
+def _summary_lines(last: LastTurn, stats: CompactionStats, state: dict[str, Any], extra: dict[str, Any]) -> list[str]:
+    name = last.summarizer or "extractive"
     if not name.startswith("llm:"):
         return ["- summaries: the built-in extractive summary (no summary model: set summaryModel, or "
                 "summarizeWithSessionModel when the host passes the model's URL)"]
@@ -76,10 +81,9 @@ def _summary_lines(last: dict[str, Any], state: dict[str, Any], extra: dict[str,
         lines.append("- built-in summary used instead of the model in this conversation: "
                      + ", ".join(f"{k} {n}" for k, n in sorted(used.items()))
                      + f" (last: {state.get('last_fallback', {}).get('error', '?')})")
-    trigger = last["trigger"]
-    share = last.get("precompact_at")
+    share = last.precompact_at
     if share:
-        line = f"- pre-summarization: from {int(share * trigger):,} tokens sent ({share:.0%} of the trigger)"
+        line = f"- pre-summarization: from {int(share * stats.trigger):,} tokens sent ({share:.0%} of the trigger)"
         lines.append(line + ("; a job is running now" if extra.get("presummarizing") else ""))
     return lines
 
@@ -88,52 +92,67 @@ def _pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.0f}%" if whole else "n/a"
 
 
-def _next_turn(last: dict[str, Any]) -> str:
-    room = last["trigger"] - last["sent_tokens"]
-    if last["compacted"] and room >= 0:
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
+def _next_turn(stats: CompactionStats) -> str:
+    room = stats.trigger - stats.tokens_after
+    if stats.compacted and room >= 0:
         return f"keeps the current summary; compacts again after about {room:,} more tokens"
-    if last["tokens"] > last["trigger"]:
+    if stats.tokens_before > stats.trigger:
         return "compacts"
     return f"no compaction needed; compacts after about {room:,} more tokens"
 
 
-def format_stats(last: dict[str, Any], state: dict[str, Any], extra: dict[str, Any] | None = None) -> str:
+def _source(stats: CompactionStats, note: str | None) -> str:
+    return {"config": "from the config", "host": "reported by the host",
+            "probe": note or "reported by the model server",
+            "error": note or "stated by the model server in a context-length error",
+            "override": "overflow recovery: the size the server stated",
+            "default": "DEFAULT: unknown model, set contextWindow" + (f"; {note}" if note else ""),
+            }.get(stats.window_source, stats.window_source)
+
+
+def _last_compaction(state: dict[str, Any]) -> str:
+    done = state.get("last_compaction")
+    if not done:
+        return "- last compaction: none yet"
+    return (f"- last compaction: {done['at']}, {done['tokens_before']:,} -> {done['tokens_after']:,} tokens, "
+            f"{done['folded']} messages summarized by {done['summarizer']} ({done['chunks']} chunks, "
+            f"{done['cache_hits']} from cache, {done['fallbacks']} fallbacks); "
+            f"{_plural(state.get('compactions', 0), 'compaction')} in all")
+
+
+def format_stats(last: LastTurn, state: dict[str, Any], extra: dict[str, Any] | None = None) -> str:
     """The ``/context-stats`` report as readable text (``extra``: what the runtime knows beyond the session)."""
-    if not last:
+    stats = last.stats
+    if stats is None:
         return "context-compactor: no model call seen in this conversation yet; nothing to report."
-    roles = ", ".join(f"{n} {role}" for role, n in last["roles"].items())
-    window = last["window"]
-    note = last.get("window_note")
-    source = {"config": "from the config", "host": "reported by the host",
-              "probe": note or "reported by the model server",
-              "error": note or "stated by the model server in a context-length error",
-              "override": "overflow recovery: the size the server stated",
-              "default": "DEFAULT: unknown model, set contextWindow" + (f"; {note}" if note else ""),
-              }.get(last["window_source"], last["window_source"])
+    roles = ", ".join(f"{n} {role}" for role, n in stats.roles)
+    window = stats.window
     lines = [
         "context-compactor stats",
-        f"- messages: {last['messages']} ({roles})",
-        f"- prompt: ~{last['tokens']:,} tokens estimated (system {last['system_tokens']:,}, tool schemas "
-        f"{last['tool_tokens']:,}; {last['tokenizer']}, {last['ratio']:g} chars/token)",
+        f"- messages: {stats.messages} ({roles})",
+        f"- prompt: ~{stats.tokens_before:,} tokens estimated (system {stats.system_tokens:,}, tool schemas "
+        f"{stats.tool_tokens:,}; {stats.tokenizer}, {stats.chars_per_token:g} chars/token)",
     ]
-    calibration = _calibration_line(last)
+    calibration = _calibration_line(last, stats)
     if calibration:
         lines.append(calibration)
     lines += [
-        f"- context window: {window:,} tokens ({source})",
-        f"- sent to the model: ~{last['sent_tokens']:,} tokens, {_pct(last['sent_tokens'], window)} of the window",
-        f"- trigger: {last['trigger']:,} tokens; target after compaction: {last['target']:,} tokens",
-        f"- next turn: {_next_turn(last)}",
+        f"- context window: {window:,} tokens ({_source(stats, last.window_note)})",
+        f"- sent to the model: ~{stats.tokens_after:,} tokens, {_pct(stats.tokens_after, window)} of the window",
     ]
-    done = state.get("last_compaction")
-    if done:
-        lines.append(
-            f"- last compaction: {done['at']}, {done['tokens_before']:,} -> {done['tokens_after']:,} tokens, "
-            f"{done['folded']} messages summarized by {done['summarizer']} ({done['chunks']} chunks, "
-            f"{done['cache_hits']} from cache, {done['fallbacks']} fallbacks); {state.get('compactions', 0)} compactions in all")
-    else:
-        lines.append("- last compaction: none yet")
-    lines += _summary_lines(last, state, extra or {})
-    for notice in last.get("notices", []):
+    if not stats.fits:
+        lines.append(f"- does not fit: {stats.reason or 'the prompt is larger than the window'} "
+                     "(the smallest prompt we could build was sent; the model server may refuse or cut it)")
+    lines += [
+        f"- trigger: {stats.trigger:,} tokens; target after compaction: {stats.target:,} tokens",
+        f"- next turn: {_next_turn(stats)}",
+        _last_compaction(state),
+    ]
+    lines += _summary_lines(last, stats, state, extra or {})
+    for notice in stats.notices:
         lines.append(f"- note: {notice}")
     return "\n".join(lines)

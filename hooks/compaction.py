@@ -1,5 +1,9 @@
 """``before_agent_start``: measure the prompt and, over the trigger, hand back the projection.
 
+A result (with typed :class:`~context_compactor.hookspecs.CompactionStats`) comes back whenever
+the prompt changed, there is something to tell the user, or the prompt cannot fit the window;
+a quiet unchanged turn returns None, so other extensions may still answer.
+
 Fails open: any exception becomes one structured warning and "no change", so the host sends the
 full history, as if we were not there.
 """
@@ -22,18 +26,10 @@ def before_agent_start(event: BeforeAgentStartEvent, ctx: HookContext) -> Before
         session = runtime.session(ctx.session_key)
         with session.lock:
             outcome = session.compact(event, runtime)
+            stats = session.last.stats
     except Exception as exc:  # noqa: BLE001 - fail open, by contract
         logger.warning("compaction.failed", session=ctx.session_key, error=f"{type(exc).__name__}: {exc}")
         return None
-    stats = {
-        "tokens_before": outcome.tokens_before, "tokens_after": outcome.tokens_after,
-        "compacted": outcome.compacted, "stage": outcome.plan.stage, "folded": outcome.folded,
-        "window": session.last["window"], "window_source": session.last["window_source"],
-        "trigger": session.last["trigger"], "target": session.last["target"],
-    }
-    if outcome.report is not None:
-        stats.update(chunks=outcome.report.chunks, cache_hits=outcome.report.cache_hits,
-                     summarizer=outcome.report.summarizer, fallbacks=outcome.report.fallbacks)
-    if not outcome.compacted and not outcome.notices:
+    if not outcome.compacted and not outcome.notices and outcome.fits:
         return None
     return BeforeAgentStartResult(messages=outcome.messages, notices=outcome.notices, stats=stats)

@@ -41,7 +41,7 @@ def test_context_stats_describes_the_last_compaction(pm, make_runtime, run_hook)
     runtime = make_runtime()
     run_hook(runtime, chat(60), window=8192)
     text = command(pm, runtime, "context-stats")
-    assert "messages summarized by extractive" in text and "1 compactions in all" in text
+    assert "messages summarized by extractive" in text and "1 compaction in all" in text
     assert "next turn: keeps the current summary; compacts again after about" in text
 
 
@@ -79,3 +79,26 @@ def test_commands_are_per_session(pm, make_runtime, run_hook):
     run_hook(runtime, chat(20), window=32768, session="b")
     command(pm, runtime, "compact-now", session="a")
     assert run_hook(runtime, chat(20), window=32768, session="b") is None
+
+
+def test_context_stats_says_when_the_last_turn_did_not_fit(pm, make_runtime, run_hook):
+    """A turn that could not fit the window shows a "does not fit" line with the reason."""
+    runtime = make_runtime()
+    run_hook(runtime, [{"role": "user", "content": "hi"}], window=1000, system_prompt="y" * 8000)
+    text = command(pm, runtime, "context-stats")
+    assert "- does not fit: " in text and "above the 1,000-token context window" in text
+
+
+def test_context_stats_has_no_fit_line_when_it_fits(pm, make_runtime, run_hook):
+    """A turn that fits the window shows no "does not fit" line."""
+    runtime = make_runtime()
+    run_hook(runtime, chat(60), window=8192)
+    assert "does not fit" not in command(pm, runtime, "context-stats")
+
+
+def test_compact_now_says_when_the_prompt_cannot_fit(pm, make_runtime, run_hook):
+    """/compact-now on a prompt that cannot fit the window says "cannot fit" and why."""
+    runtime = make_runtime()
+    run_hook(runtime, [{"role": "user", "content": "hi"}], window=1000, system_prompt="y" * 8000)
+    reply = command(pm, runtime, "compact-now")
+    assert reply.startswith("context-compactor: cannot fit: ") and "1,000-token context window" in reply

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
+import pytest
 import structlog
 from convo import assistant, chat, orphans, system, tool, user, words
 
 from context_compactor.engine import Measurer
+from context_compactor.hookspecs import CompactionStats
 from context_compactor.tokens import CharCounter
 
 
@@ -145,6 +148,29 @@ def test_system_prompt_above_the_window_changes_nothing_and_says_why(make_runtim
     result = run_hook(runtime, [user("hi")], window=1000, system_prompt="y" * 8000)
     assert result.messages is None
     assert "above the 1,000-token context window" in result.notices[0]
+
+
+def test_a_prompt_that_cannot_fit_returns_typed_stats_with_the_reason(make_runtime, run_hook):
+    """When nothing can fit, the hook still returns a result whose typed stats say fits=False and why."""
+    runtime = make_runtime()
+    result = run_hook(runtime, [user("hi")], window=1000, system_prompt="y" * 8000, session="big")
+    assert isinstance(result.stats, CompactionStats)
+    assert result.stats.fits is False and result.stats.tokens_after > result.stats.window == 1000
+    assert result.stats.reason and "above the 1,000-token context window" in result.stats.reason
+    assert result.stats.session == "big" and result.stats.window_source == "host"
+
+
+def test_stats_are_the_sessions_typed_figures(make_runtime, run_hook):
+    """The result's stats are frozen, typed, and the same object the session keeps for /context-stats."""
+    runtime = make_runtime()
+    result = run_hook(runtime, chat(60), window=8192)
+    stats = result.stats
+    assert stats is runtime.session("s1").last.stats
+    assert (stats.fits, stats.reason, stats.compacted, stats.window, stats.trigger) == (True, None, True, 8192, 6144)
+    assert stats.folded > 0 and stats.chunks > 0 and stats.summarizer == "extractive"
+    assert stats.notices == tuple(result.notices) and stats.as_dict()["notices"] == list(result.notices)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        stats.fits = False  # type: ignore[misc]
 
 
 def test_same_input_gives_the_same_bytes(make_runtime, run_hook):

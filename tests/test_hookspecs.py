@@ -79,7 +79,8 @@ def test_after_turn_learns_the_chars_per_token_ratio(make_runtime):
     pm = get_plugin_manager()
     model = ModelInfo(id="local/m")
     ctx = HookContext(session_key="s", runtime=runtime, model=model)
-    messages = [{"role": "user", "content": "x" * 6000}]
+    # A leading system message: the host handed over the whole prompt, so all of the count is calibration.
+    messages = [{"role": "system", "content": "s"}, {"role": "user", "content": "x" * 6000}]
     for _ in range(10):  # the provider says 2 characters per token
         pm.hook.after_turn(event=AfterTurnEvent(messages=messages, model=model, usage=Usage(prompt_tokens=3004)), ctx=ctx)
     ratio, samples = runtime.store.calibration("local/m")
@@ -93,3 +94,13 @@ def test_after_turn_ignores_missing_usage(make_runtime):
     ctx = HookContext(session_key="s", runtime=runtime, model=ModelInfo(id="m"))
     pm.hook.after_turn(event=AfterTurnEvent(messages=[{"role": "user", "content": "hi"}], model=ctx.model), ctx=ctx)
     assert runtime.store.calibration("m") is None
+
+
+def test_compaction_stats_are_read_by_attribute_and_only_by_field_name():
+    """The typed stats answer their field names (also by key, for older callers) and refuse any other name."""
+    stats = hookspecs.CompactionStats(session="s", tokens_before=10, tokens_after=8, window=100,
+                                      window_source="config", trigger=75, target=50, notices=("n",))
+    assert (stats.fits, stats["tokens_after"], stats.get("stage"), stats.get("sent_tokens", "none")) == (True, 8, 0, "none")
+    with pytest.raises(KeyError):
+        stats["sent_tokens"]
+    assert dict(stats)["notices"] == ("n",) and stats.as_dict()["notices"] == ["n"]

@@ -1,0 +1,179 @@
+"""The Python API: compaction in one call, or one object per conversation.
+
+    from context_compactor import compact, Compactor
+
+    result = compact(messages, context_window=8192, keep_recent_tokens=4000)
+    send(result.messages)            # the projection, or ``messages`` itself when nothing changed
+    result.stats.fits                # False: even the smallest prompt is above the window (see .reason)
+
+    with Compactor(context_window=8192) as compactor:    # keeps the session's state across turns
+        for turn in conversation:
+            send(compactor.compact(history).messages)
+
+Both run the same hooks as every other host (``before_agent_start`` through a plugin manager), on
+a runtime of their own. Options are the snake_case names of the settings (``keep_recent_tokens``,
+``compact_at``, ``summary_model``, ...); an unknown one is a TypeError that names it. Nothing is
+written to disk unless ``store`` names a SQLite file, and nothing to stdout: log lines go to the
+standard ``logging`` logger ``context_compactor``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from pydantic import ValidationError
+
+from . import ensure_logging
+from .hookspecs import BeforeAgentStartEvent, CompactionStats, HookContext, Message, ModelInfo
+from .messages import validate_messages
+from .plugins import get_plugin_manager
+from .runtime import Runtime
+from .settings import Settings
+from .store import Store
+
+__all__ = ["CompactResult", "Compactor", "compact"]
+
+_NOT_OPTIONS = frozenset({"models", "store_path"})  # given as arguments (store=), or only in a config file
+_fresh = itertools.count(1)
+
+
+@dataclass(frozen=True)
+class CompactResult:
+    """What to send the model: ``messages`` (the projection, or the input list itself when nothing
+    changed; kept messages are the caller's own objects) and the ``stats`` of the decision."""
+
+    messages: list[Message]
+    stats: CompactionStats
+
+    @property
+    def notices(self) -> tuple[str, ...]:
+        """What the user may want to know (never sent to the model)."""
+        return self.stats.notices
+
+
+def option_names() -> list[str]:
+    """The options ``compact`` and ``Compactor`` accept, by the snake_case names of the settings."""
+    return sorted(set(Settings.model_fields) - _NOT_OPTIONS - {"context_window"})
+
+
+def _settings(context_window: int, options: dict[str, Any]) -> Settings:
+    known = option_names()
+    for name in options:
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+            snake = "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
+            if snake in known and snake not in close:
+                close.insert(0, snake)
+            hint = f"; did you mean {' or '.join(close)}?" if close else f"; known options: {', '.join(known)}"
+            raise TypeError(f"context_compactor: unknown option {name!r}{hint}")
+    if isinstance(context_window, bool) or not isinstance(context_window, int) or context_window <= 0:
+        raise ValueError(f"context_compactor: context_window must be a positive number of tokens, "
+                         f"not {context_window!r}")
+    try:
+        return Settings(**{"context_window": context_window, **options})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise ValueError(f"context_compactor: option {where}: {first['msg']} (got {first.get('input')!r})") from None
+
+
+class Compactor:
+    """One conversation's compaction across turns: its measurer, last plan and summary cache are
+    kept, so a turn after the first costs work proportional to what is new.
+
+    ``context_window`` is the model's window in tokens; ``model`` its id (for calibration and
+    per-model settings); ``store`` a SQLite file for the summary cache, the archive of what left
+    the prompt and the session's state (None: in memory, gone with the object); ``session`` names
+    the conversation in that store. ``options``: the settings by their snake_case names.
+    """
+
+    def __init__(self, *, context_window: int, model: str | None = None, store: str | Path | None = None,
+                 session: str | None = None, **options: Any) -> None:
+        ensure_logging()
+        settings = _settings(context_window, options)
+        path = ":memory:" if store is None else str(store)
+        self._runtime = Runtime(settings, store=Store.open(path, max_entries=settings.cache_max_entries),
+                                persist_sessions=store is not None)
+        self._pm = get_plugin_manager(load_entry_points=False)
+        self._model = ModelInfo(id=model or "unknown")
+        self._ctx = HookContext(session_key=session or f"api:{next(_fresh)}", runtime=self._runtime,
+                                model=self._model)
+        self._closed = False
+
+    @property
+    def session(self) -> str:
+        """The key of this conversation (in the store, and in ``stats.session``)."""
+        return self._ctx.session_key
+
+    def compact(self, messages: Sequence[Message], tools: Sequence[dict[str, Any]] | None = None,
+                system: str | None = None) -> CompactResult:
+        """The prompt to send for this turn: ``messages`` is the whole history (never changed),
+        ``tools`` the tool schemas and ``system`` a system prompt sent beside the messages (both are
+        counted, not returned)."""
+        if self._closed:
+            raise RuntimeError("context_compactor: this Compactor is closed; make a new one")
+        history = messages if isinstance(messages, list) else list(messages)
+        validate_messages(history)
+        event = BeforeAgentStartEvent(messages=history, system_prompt=system or "", tools=list(tools or []),
+                                      model=self._model)
+        result = self._pm.hook.before_agent_start(event=event, ctx=self._ctx)
+        stats = result.stats if result is not None else None
+        if stats is None:
+            session = self._runtime.session(self.session)
+            stats = session.last.stats if session.last_event is event else None
+        if stats is None:  # the hook did not run the engine (enabled: false, or it failed open)
+            stats = self._unchanged(event)
+        sent = result.messages if result is not None and result.messages is not None else history
+        return CompactResult(sent, stats)
+
+    def _unchanged(self, event: BeforeAgentStartEvent) -> CompactionStats:
+        from .engine import Measurer, budget_for
+
+        runtime = self._runtime
+        settings = runtime.settings_for(event.model)
+        counter = runtime.counter_for(settings, event.model)
+        total = Measurer(counter, settings.message_overhead_tokens).measure(
+            event.messages, event.system_prompt, event.tools).total
+        window, source = runtime.window_for(settings, event.model)
+        budget = budget_for(window, source, max_tokens=settings.max_tokens,
+                            compact_at=settings.compact_at, compact_to=settings.compact_to)
+        fits = total <= window
+        return CompactionStats(session=self.session, tokens_before=total, tokens_after=total, window=window,
+                               window_source=source, trigger=budget.trigger, target=budget.target, fits=fits,
+                               reason=None if fits else f"the prompt ({total:,} tokens) is above the "
+                               f"{window:,}-token window and compaction did not run",
+                               messages=len(event.messages), tokenizer=counter.name,
+                               chars_per_token=counter.ratio)
+
+    def close(self) -> None:
+        """Stop background work and close the store (idempotent)."""
+        if not self._closed:
+            self._closed = True
+            self._runtime.close()
+
+    def __enter__(self) -> Compactor:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+
+def compact(messages: Sequence[Message], *, context_window: int, tools: Sequence[dict[str, Any]] | None = None,
+            system: str | None = None, model: str | None = None, store: str | Path | None = None,
+            **options: Any) -> CompactResult:
+    """Compact one prompt: what to send a model with ``context_window`` tokens instead of ``messages``.
+
+    ``options`` are the settings by their snake_case names (``keep_recent_tokens=4000``,
+    ``compact_at=0.8``, ``tokenizer="o200k_base"``, ...). Without ``store`` nothing is kept; with
+    it, chunk summaries are cached there and the messages that leave the prompt are archived.
+    For a conversation that goes on, a :class:`Compactor` keeps the work of earlier turns.
+    """
+    with Compactor(context_window=context_window, model=model, store=store, **options) as compactor:
+        return compactor.compact(messages, tools=tools, system=system)
