@@ -3,12 +3,18 @@
     summaries(key, text, summarizer, created, last_used)   bounded; least recently used go first
     sessions(session_key, state, updated)                   JSON: last compaction, stats, anchor
     calibration(model, ratio, samples, updated)             chars-per-token learned per model
-    archive(id, session_key, digest, role, message, archived_at)
-                                                            append-only: every message that leaves
-                                                            the prompt, written before it leaves
+    archive(id, session_key, digest, role, message, archived_at, idx, turn, tool)
+                                                            every message that leaves the prompt,
+                                                            written before it leaves; ``idx`` is its
+                                                            position in the session's history
+    archive_fts, meta                                       the full-text index (see ``archive.py``)
 
-A file that is not a database, or is damaged, is set aside (``<name>.corrupt-<time>``) with a
-warning and a new one is built: losing a cache never stops a conversation.
+``PRAGMA user_version`` is the schema version; :data:`MIGRATIONS` takes any earlier file to the
+current one in a transaction, so an upgrade keeps the archive. Only a file SQLite calls damaged
+(SQLITE_CORRUPT, SQLITE_NOTADB, or a failed quick check) is set aside (``<name>.corrupt-<time>``),
+and every row still readable in it is copied into the new store. The file is 0600 in a 0700 folder:
+it holds whole conversations. Retention (``archiveMaxMb``, ``archiveMaxDays``) drops the oldest
+sessions first and gives the space back.
 """
 
 from __future__ import annotations
@@ -18,17 +24,24 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import structlog
 
+from . import archive as fts
+from .archive import Hit, Original, Ref
 from .errors import StoreError
 
 logger = structlog.get_logger("context_compactor")
 
-SCHEMA = """
+__all__ = ["Hit", "Original", "Retention", "SessionInfo", "Store", "StoreError", "default_store_path"]
+
+# The schema of the first release (version 0): every later one starts from it and migrates.
+LEGACY_SCHEMA = """
 CREATE TABLE IF NOT EXISTS summaries (
     key TEXT PRIMARY KEY, text TEXT NOT NULL, summarizer TEXT NOT NULL,
     created REAL NOT NULL, last_used REAL NOT NULL);
@@ -44,6 +57,61 @@ CREATE TABLE IF NOT EXISTS archive (
 """
 
 
+def _v1_positions_and_index(db: sqlite3.Connection) -> None:
+    """Messages carry their history index, turn and tool; the same message at two places is two
+    rows; the full-text index starts empty and catches up from id 0."""
+    db.execute("""CREATE TABLE archive_v1 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, session_key TEXT NOT NULL, digest TEXT NOT NULL,
+        role TEXT NOT NULL, message TEXT NOT NULL, archived_at REAL NOT NULL,
+        idx INTEGER, turn INTEGER, tool TEXT)""")
+    db.execute("INSERT INTO archive_v1(id, session_key, digest, role, message, archived_at) "
+               "SELECT id, session_key, digest, role, message, archived_at FROM archive ORDER BY id")
+    db.execute("DROP TABLE archive")
+    db.execute("ALTER TABLE archive_v1 RENAME TO archive")
+    db.execute("CREATE UNIQUE INDEX archive_once ON archive(session_key, digest, ifnull(idx, -1))")
+    db.execute("CREATE INDEX archive_position ON archive(session_key, idx)")
+    db.execute("CREATE INDEX archive_age ON archive(archived_at)")
+    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    db.execute("INSERT INTO meta VALUES ('fts_upto', '0'), ('fts_version', ?)", (str(fts.FTS_VERSION),))
+    for statement in fts.FTS_SCHEMA:
+        db.execute(statement)
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1_positions_and_index,)
+SCHEMA_VERSION = len(MIGRATIONS)
+QUICK_CHECK_MAX_BYTES = 256 << 20  # larger files skip the full-page check at open (it reads every page)
+ARCHIVE_MAX_MB, ARCHIVE_MAX_DAYS = 1024.0, 180.0  # the defaults of archiveMaxMb and archiveMaxDays
+_CORRUPT, _NOTADB, _FULL, _READONLY, _CANTOPEN, _IOERR = 11, 26, 13, 8, 14, 10
+
+
+class _Damaged(sqlite3.DatabaseError):
+    """The quick check found damage that SQLite did not raise by itself."""
+
+
+@dataclass(frozen=True, slots=True)
+class Retention:
+    """How much archive to keep: ``max_mb`` of database, ``max_days`` since a session's last
+    archived message (None or 0: no limit)."""
+
+    max_mb: float | None = ARCHIVE_MAX_MB
+    max_days: float | None = ARCHIVE_MAX_DAYS
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> Retention:
+        """``archiveMaxMb`` / ``archiveMaxDays`` from the settings, these defaults where they are absent."""
+        return cls(max_mb=getattr(settings, "archive_max_mb", ARCHIVE_MAX_MB),
+                   max_days=getattr(settings, "archive_max_days", ARCHIVE_MAX_DAYS))
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    session: str
+    messages: int
+    chars: int
+    first_archived: float
+    last_archived: float
+
+
 class Store:
     """Thread-safe access to the SQLite store; open with :meth:`open`."""
 
@@ -55,13 +123,12 @@ class Store:
         self._db = self._connect()
 
     @classmethod
-    def open(cls, path: str | Path, *, max_entries: int = 20000) -> Store:
-        """Open (or create) the store at ``path``; a damaged file is set aside and rebuilt.
+    def open(cls, path: str | Path, *, max_entries: int = 20000, retention: Retention | None = None) -> Store:
+        """Open (or create) the store at ``path``; a damaged file is set aside and its rows salvaged.
 
-        Only a regular file that SQLite cannot open or read as a sound database is set aside. A
-        folder in the way, a database another process holds locked, or a full disk is reported
-        (StoreError) and left alone: moving a live WAL database away from its other users would
-        break them.
+        A folder in the way, a database another process holds locked, a full disk or a read-only
+        place is reported (StoreError) and left alone: moving a live WAL database away from its
+        other users would break them. With ``retention``, the archive is pruned to it once opened.
         """
         if str(path) == ":memory:":
             try:
@@ -69,17 +136,19 @@ class Store:
             except sqlite3.Error as exc:
                 raise StoreError(f"cannot open an in-memory store: {exc}") from exc
         try:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-            if os.path.exists(path) and not os.path.isfile(path):
-                raise StoreError(f"{path}: is not a file (point the store at a file path)", path=str(path))
-            return cls(path, max_entries=max_entries)
+            _prepare(Path(path))
+            store = cls(path, max_entries=max_entries)
         except sqlite3.Error as exc:
             if not _damaged(exc):
-                raise StoreError(f"{path}: cannot open the store: {exc} (check the folder is writable and "
-                                 "that no other process holds the database locked)", path=str(path)) from exc
-            return cls._rebuild(path, max_entries, exc)
+                raise _store_error(exc, str(path), "open the store") from exc
+            store = cls._rebuild(path, max_entries, exc)
         except OSError as exc:
-            raise StoreError(f"{path}: cannot create the store's folder: {exc.strerror}", path=str(path)) from exc
+            raise StoreError(f"{path}: cannot create the store: {exc.strerror} (check that its folder "
+                             f"{Path(path).parent} is writable, or point --store/storePath elsewhere)",
+                             path=str(path)) from exc
+        if retention is not None:
+            store.prune(retention)
+        return store
 
     @classmethod
     def _rebuild(cls, path: str | Path, max_entries: int, exc: sqlite3.Error) -> Store:
@@ -93,27 +162,36 @@ class Store:
             for suffix in ("", "-wal", "-shm"):
                 if os.path.exists(f"{path}{suffix}"):
                     os.replace(f"{path}{suffix}", f"{aside}{suffix}")
+            _prepare(Path(path))
+            store = cls(path, max_entries=max_entries)
         except OSError as move:
             raise StoreError(f"{path}: the store is damaged ({exc}) and cannot be moved aside: {move.strerror}",
                              path=str(path)) from exc
-        logger.warning("store.rebuilt", path=str(path), moved_to=aside, error=str(exc))
-        try:
-            return cls(path, max_entries=max_entries)
         except sqlite3.Error as again:
-            raise StoreError(f"{path}: cannot create the store: {again}", path=str(path)) from again
+            raise _store_error(again, str(path), "create the store") from again
+        copied = _salvage(aside, store._db)
+        logger.warning("store.rebuilt", path=str(path), moved_to=aside, error=str(exc), **copied)
+        return store
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
         try:
             db.execute("PRAGMA busy_timeout=30000")
+            if not db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone():  # these only take before the first table
+                db.execute("PRAGMA auto_vacuum=INCREMENTAL")
+                # Archived messages run to kilobytes: on 4 KiB pages most spill into overflow chains,
+                # and writing a cold compaction's 3,000 of them took three times as long.
+                db.execute("PRAGMA page_size=16384")
             if self.path != ":memory:":
                 _enable_wal(db)
             db.execute("PRAGMA synchronous=NORMAL")
-            ok = db.execute("PRAGMA quick_check").fetchone()
-            if not ok or ok[0] != "ok":
-                raise sqlite3.DatabaseError(f"integrity check failed: {ok}")
-            db.executescript(SCHEMA)
-        except Exception:
+            db.execute("PRAGMA cache_size=-16384")  # KiB: a cold compaction's batch fits without spilling
+            if self.path == ":memory:" or os.path.getsize(self.path) <= QUICK_CHECK_MAX_BYTES:
+                ok = db.execute("PRAGMA quick_check").fetchone()
+                if not ok or ok[0] != "ok":
+                    raise _Damaged(f"integrity check failed: {ok[0] if ok else 'no answer'}")
+            _migrate(db, self.path)
+        except BaseException:
             db.close()
             raise
         return db
@@ -121,6 +199,17 @@ class Store:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    @contextmanager
+    def _using(self, doing: str) -> Iterator[sqlite3.Connection]:
+        """The connection, under the lock; SQLite errors leave as StoreError saying what went wrong."""
+        with self._lock:
+            try:
+                yield self._db
+            except sqlite3.Error as exc:
+                if self._db.in_transaction:  # SQLite rolls back by itself on a full disk
+                    self._db.execute("ROLLBACK")
+                raise _store_error(exc, self.path, doing) from exc
 
     # --- summaries ---------------------------------------------------------------------------
 
@@ -130,17 +219,17 @@ class Store:
         return self._clock
 
     def get(self, key: str) -> str | None:
-        with self._lock:
-            row = self._db.execute("SELECT text FROM summaries WHERE key = ?", (key,)).fetchone()
+        with self._using("read a summary") as db:
+            row = db.execute("SELECT text FROM summaries WHERE key = ?", (key,)).fetchone()
             if row is not None:
-                self._db.execute("UPDATE summaries SET last_used = ? WHERE key = ?", (self._now(), key))
+                db.execute("UPDATE summaries SET last_used = ? WHERE key = ?", (self._now(), key))
         return row[0] if row else None
 
     def put(self, key: str, text: str, summarizer: str) -> None:
         """Store a summary; the cache never holds more than ``max_entries`` afterwards."""
-        with self._lock:
+        with self._using("save a summary") as db:
             now = self._now()
-            self._db.execute(
+            db.execute(
                 "INSERT INTO summaries(key, text, summarizer, created, last_used) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT(key) DO UPDATE SET text = excluded.text, last_used = excluded.last_used",
                 (key, text, summarizer, now, now),
@@ -150,26 +239,24 @@ class Store:
 
     def evict(self) -> int:
         """Drop the least recently used summaries above ``max_entries``; returns how many."""
-        with self._lock:
-            (count,) = self._db.execute("SELECT COUNT(*) FROM summaries").fetchone()
+        with self._using("evict summaries") as db:
+            (count,) = db.execute("SELECT COUNT(*) FROM summaries").fetchone()
             extra = count - self.max_entries
             if extra <= 0:
                 return 0
-            self._db.execute(
-                "DELETE FROM summaries WHERE key IN (SELECT key FROM summaries ORDER BY last_used, key LIMIT ?)",
-                (extra,),
-            )
+            db.execute("DELETE FROM summaries WHERE key IN (SELECT key FROM summaries ORDER BY last_used, key LIMIT ?)",
+                       (extra,))
             return int(extra)
 
     def summary_count(self) -> int:
-        with self._lock:
-            return int(self._db.execute("SELECT COUNT(*) FROM summaries").fetchone()[0])
+        with self._using("count summaries") as db:
+            return int(db.execute("SELECT COUNT(*) FROM summaries").fetchone()[0])
 
     # --- sessions and calibration --------------------------------------------------------------
 
     def session(self, session_key: str) -> dict[str, Any]:
-        with self._lock:
-            row = self._db.execute("SELECT state FROM sessions WHERE session_key = ?", (session_key,)).fetchone()
+        with self._using("read a session") as db:
+            row = db.execute("SELECT state FROM sessions WHERE session_key = ?", (session_key,)).fetchone()
         if not row:
             return {}
         try:
@@ -179,22 +266,24 @@ class Store:
             return {}
         return state if isinstance(state, dict) else {}
 
+    load_session = session
+
     def save_session(self, session_key: str, state: dict[str, Any]) -> None:
-        with self._lock:
-            self._db.execute(
+        with self._using("save a session") as db:
+            db.execute(
                 "INSERT INTO sessions(session_key, state, updated) VALUES (?, ?, ?) "
                 "ON CONFLICT(session_key) DO UPDATE SET state = excluded.state, updated = excluded.updated",
                 (session_key, json.dumps(state, sort_keys=True), time.time()),
             )
 
     def calibration(self, model: str) -> tuple[float, int] | None:
-        with self._lock:
-            row = self._db.execute("SELECT ratio, samples FROM calibration WHERE model = ?", (model,)).fetchone()
+        with self._using("read a calibration") as db:
+            row = db.execute("SELECT ratio, samples FROM calibration WHERE model = ?", (model,)).fetchone()
         return (float(row[0]), int(row[1])) if row else None
 
     def save_calibration(self, model: str, ratio: float, samples: int) -> None:
-        with self._lock:
-            self._db.execute(
+        with self._using("save a calibration") as db:
+            db.execute(
                 "INSERT INTO calibration(model, ratio, samples, updated) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT(model) DO UPDATE SET ratio = excluded.ratio, samples = excluded.samples, "
                 "updated = excluded.updated",
@@ -203,25 +292,44 @@ class Store:
 
     # --- archive --------------------------------------------------------------------------------
 
-    def archive(self, session_key: str, items: Iterable[tuple[str, str, Any]]) -> int:
-        """Append (digest, role, message) rows for a session; returns how many were new."""
-        now = time.time()
-        rows = [(session_key, d, role, json.dumps(msg, ensure_ascii=False, default=str), now) for d, role, msg in items]
-        if not rows:
+    def archive(self, session_key: str, items: Iterable[tuple[Any, ...]]) -> int:
+        """Append rows for a session in one transaction; returns how many were new.
+
+        A row is ``(digest, role, message)``, ``(digest, role, message, index)`` with the message's
+        0-based position in the session's history, or ``(..., index, turn)``. The tool name comes
+        from the message; without a turn, it is the number of user messages archived up to the
+        message (by index). The same message at the same index is stored once.
+        """
+        batch = [_row(item) for item in items]
+        if not batch:
             return 0
-        with self._lock:
-            before = self._db.total_changes
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.executemany(
-                    "INSERT OR IGNORE INTO archive(session_key, digest, role, message, archived_at) VALUES (?, ?, ?, ?, ?)",
-                    rows,
-                )
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            return self._db.total_changes - before
+        now = time.time()
+        tools = fts.tools_of([message for _d, _r, message, _i, _t in batch])
+        with self._using("archive messages") as db:
+            turns = self._turns(db, session_key, batch)
+            rows = [(session_key, d, role, json.dumps(msg, ensure_ascii=False, default=str), now, i, turn, tool)
+                    for (d, role, msg, i, _t), turn, tool in zip(batch, turns, tools)]
+            before = db.total_changes
+            db.execute("BEGIN IMMEDIATE")
+            db.executemany("INSERT OR IGNORE INTO archive(session_key, digest, role, message, archived_at, idx, turn, "
+                           "tool) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            db.execute("COMMIT")
+            return db.total_changes - before
+
+    @staticmethod
+    def _turns(db: sqlite3.Connection, session_key: str, batch: list[tuple[Any, ...]]) -> list[int | None]:
+        indexes = [i for _d, _r, _m, i, t in batch if i is not None and t is None]
+        if not indexes:
+            return [t for *_rest, t in batch]
+        lowest = min(indexes)
+        (users,) = db.execute("SELECT COUNT(*) FROM archive WHERE session_key = ? AND role = 'user' AND idx < ?",
+                              (session_key, lowest)).fetchone()
+        by_index = sorted((i, role) for _d, role, _m, i, _t in batch if i is not None)
+        turn_at: dict[int, int] = {}
+        for i, role in by_index:
+            users += role == "user"
+            turn_at[i] = users
+        return [t if t is not None else (turn_at[i] if i is not None else None) for _d, _r, _m, i, t in batch]
 
     def archived(self, session_key: str, digest_prefix: str | None = None) -> list[dict[str, Any]]:
         """Archived messages of a session, oldest first (optionally those whose digest starts so)."""
@@ -230,9 +338,175 @@ class Store:
         if digest_prefix:  # a literal prefix: LIKE would read '_' and '%' as wildcards
             query += " AND substr(digest, 1, length(?)) = ?"
             args += [digest_prefix, digest_prefix]
-        with self._lock:
-            rows = self._db.execute(query + " ORDER BY id", args).fetchall()
+        with self._using("read the archive") as db:
+            rows = db.execute(query + " ORDER BY id", args).fetchall()
         return [{"digest": d, "role": r, "message": json.loads(m)} for d, r, m in rows]
+
+    def index_pending(self) -> int:
+        """Bring the full-text index up to date with the archive; returns how many rows it added."""
+        with self._using("index the archive") as db:
+            return fts.index_pending(db)
+
+    def search(self, query: str, session: str | None = None, limit: int = 5) -> list[Hit]:
+        """The best BM25 matches for any of the query's words, in one session or all of them.
+
+        The query is plain words: FTS5 syntax in it is searched for, never obeyed. A query with no
+        words raises InputError. On a store that cannot be written, rows not indexed yet are missed
+        (with a warning) rather than the search failing.
+        """
+        if limit <= 0:
+            raise fts.InputError(f"limit {limit}: give a number of results above 0")
+        try:
+            self.index_pending()
+        except StoreError as exc:
+            logger.warning("store.search_index_stale", path=self.path, error=str(exc))
+        with self._using("search the archive") as db:
+            return fts.search(db, query, session, limit)
+
+    def fetch(self, ref: Ref, offset: int = 0, limit_chars: int = 8000) -> Original | None:
+        """An archived message by row id or ``(session, index)``, with the page of its text that
+        starts at ``offset``; None when there is no such message."""
+        with self._using("read the archive") as db:
+            return fts.fetch(db, ref, offset, limit_chars)
+
+    def sessions(self) -> list[SessionInfo]:
+        """The archived sessions, most recently archived first."""
+        with self._using("list the archive") as db:
+            rows = db.execute("SELECT session_key, COUNT(*), SUM(length(message)), MIN(archived_at), MAX(archived_at) "
+                              "FROM archive GROUP BY session_key ORDER BY MAX(archived_at) DESC, session_key").fetchall()
+        return [SessionInfo(*row) for row in rows]
+
+    def size_bytes(self) -> int:
+        """The store's size on disk: the database file and its WAL (pages in use for ':memory:')."""
+        if self.path == ":memory:":
+            with self._using("measure the store") as db:
+                return int(db.execute("PRAGMA page_count").fetchone()[0] * db.execute("PRAGMA page_size").fetchone()[0])
+        return sum(os.path.getsize(p) for p in (self.path, f"{self.path}-wal") if os.path.exists(p))
+
+    def prune(self, retention: Retention) -> int:
+        """Apply ``retention``: sessions idle past ``max_days`` go, then the oldest sessions' messages
+        until the archive fits ``max_mb``; the space goes back to the disk. Returns rows removed."""
+        with self._using("prune the archive") as db:
+            removed = fts.prune(db, retention.max_mb, retention.max_days, time.time())
+        if removed:
+            logger.info("store.pruned", path=self.path, rows=removed, size_bytes=self.size_bytes())
+        return removed
+
+
+# What a damaged file's rows are copied by, per table: its columns in every schema version.
+_SALVAGED = {"summaries": "key, text, summarizer, created, last_used", "sessions": "session_key, state, updated",
+             "calibration": "model, ratio, samples, updated",
+             "archive": "id, session_key, digest, role, message, archived_at"}
+
+
+def _salvage(aside: str, into: sqlite3.Connection) -> dict[str, int]:
+    """Copy every row still readable in a damaged file into the new store; returns counts per table."""
+    copied: dict[str, int] = {}
+    try:
+        old = sqlite3.connect(aside, isolation_level=None)
+    except sqlite3.Error:
+        return copied
+    try:
+        columns = _SALVAGED | {"archive": _SALVAGED["archive"] + _archive_v1_columns(old)}
+        for table, cols in columns.items():
+            rows = list(_readable(old, table, cols))
+            into.execute("BEGIN IMMEDIATE")
+            into.executemany(f"INSERT OR IGNORE INTO {table}({cols}) VALUES ({','.join('?' * (cols.count(',') + 1))})",
+                             rows)
+            into.execute("COMMIT")
+            copied[f"salvaged_{table}"] = len(rows)
+    finally:
+        old.close()
+    return copied
+
+
+def _archive_v1_columns(db: sqlite3.Connection) -> str:
+    try:
+        have = {row[1] for row in db.execute("PRAGMA table_info(archive)")}
+    except sqlite3.Error:
+        return ""
+    return ", idx, turn, tool" if {"idx", "turn", "tool"} <= have else ""
+
+
+def _readable(db: sqlite3.Connection, table: str, cols: str, tries: int = 64) -> Iterator[tuple[Any, ...]]:
+    """The rows of ``table`` in rowid order, stepping over damaged stretches (further each time)."""
+    last, step = -(1 << 62), 1
+    for _ in range(tries):
+        try:
+            for row in db.execute(f"SELECT rowid, {cols} FROM {table} WHERE rowid > ? ORDER BY rowid", (last,)):
+                last = row[0]
+                yield tuple(row[1:])
+            return
+        except sqlite3.Error:
+            if last == -(1 << 62):
+                return  # the table's root is unreadable: nothing to step over to
+            last, step = last + step, step * 2
+
+
+def _row(item: tuple[Any, ...]) -> tuple[str, str, Any, int | None, int | None]:
+    if not 3 <= len(item) <= 5:
+        raise StoreError(f"an archive row has {len(item)} fields: give (digest, role, message[, index[, turn]])")
+    index = item[3] if len(item) > 3 else None
+    turn = item[4] if len(item) > 4 else None
+    if index is not None and (not isinstance(index, int) or index < 0):
+        raise StoreError(f"archive row {item[0]!r}: index {index!r} is not a position in the history (an int >= 0)")
+    return (str(item[0]), str(item[1]), item[2], index, turn)
+
+
+def _prepare(path: Path) -> None:
+    """Create the folder 0700 and the file 0600 (tightening ones we own), before SQLite opens it."""
+    folder = path.parent
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise StoreError(f"{path}: is not a file (point the store at a file path)", path=str(path))
+    if not folder.exists():
+        folder.mkdir(parents=True, mode=0o700)
+        os.chmod(folder, 0o700)  # mkdir's mode passes through the umask
+    elif folder.name == "context-compactor" and _ours(folder):  # never chmod a shared folder like /tmp
+        os.chmod(folder, 0o700)
+    if not os.path.exists(path):
+        if not os.access(folder, os.W_OK):
+            raise PermissionError(13, "its folder is not writable")
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(f"{path}{suffix}") and _ours(Path(f"{path}{suffix}")):
+            os.chmod(f"{path}{suffix}", 0o600)
+
+
+def _ours(path: Path) -> bool:
+    try:
+        st = path.stat()
+    except OSError:
+        return False
+    return st.st_uid == os.geteuid() and st.st_mode & 0o077 != 0
+
+
+def _migrate(db: sqlite3.Connection, path: str) -> None:
+    """Take the file to :data:`SCHEMA_VERSION`, one migration at a time, in one transaction."""
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if version == SCHEMA_VERSION:
+        return
+    if version > SCHEMA_VERSION:
+        raise StoreError(f"{path}: written by a newer context-compactor (schema {version}; this one reads up to "
+                         f"{SCHEMA_VERSION}); upgrade context-compactor, or point --store/storePath elsewhere",
+                         path=path)
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]  # another process may have done it
+        fresh = not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'archive'").fetchone()
+        if version == 0:
+            for statement in LEGACY_SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+        for step in MIGRATIONS[version:]:
+            step(db)
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    if version < SCHEMA_VERSION and not fresh:
+        logger.info("store.migrated", path=path, from_version=version, to_version=SCHEMA_VERSION)
 
 
 def _enable_wal(db: sqlite3.Connection, patience: float = 30.0) -> None:
@@ -248,25 +522,53 @@ def _enable_wal(db: sqlite3.Connection, patience: float = 30.0) -> None:
                 db.execute("PRAGMA journal_mode=WAL")
             return
         except sqlite3.OperationalError as exc:
-            if _damaged(exc) or time.monotonic() > deadline:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
                 raise
             time.sleep(0.01)
 
 
-# Errors that say nothing about the file itself: setting the store aside would not help, and for a
-# database that another process holds (busy, locked) it would pull a live file from under it.
-# SQLite's primary result codes BUSY, LOCKED, NOMEM, INTERRUPT, IOERR, FULL (numbers: the sqlite3
-# module names them only from Python 3.11).
-_TRANSIENT = {5, 6, 7, 9, 10, 13}
-_TRANSIENT_WORDS = ("locked", "busy", "disk i/o", "out of memory", "disk is full", "interrupted")
-
-
 def _damaged(exc: sqlite3.Error) -> bool:
-    """Whether an error says the file is damaged or unreadable (not busy, locked, or out of space)."""
+    """Whether an error says the file itself is damaged: SQLITE_CORRUPT, SQLITE_NOTADB, a failed check.
+
+    Anything else (busy, locked, full, read-only, a schema error from a release we do not know)
+    says nothing against the file, and setting it aside would lose or break a good archive.
+    """
+    if isinstance(exc, _Damaged):
+        return True
     code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11+: the extended result code
     if code is not None:
-        return (code & 0xFF) not in _TRANSIENT
-    return not any(word in str(exc).lower() for word in _TRANSIENT_WORDS)
+        return (code & 0xFF) in (_CORRUPT, _NOTADB)
+    text = str(exc).lower()
+    return "malformed" in text or "not a database" in text
+
+
+def _store_error(exc: sqlite3.Error, path: str, doing: str) -> StoreError:
+    """One line that says what failed, where, and what to do about it."""
+    code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
+    text = str(exc).lower()
+    folder = os.path.dirname(os.path.abspath(path)) if path != ":memory:" else ""
+    if code == _FULL or "disk is full" in text or (code == _IOERR and folder and _free_mb(folder) < 1):
+        msg = (f"{path}: the disk is full (could not {doing}; {_free_mb(folder):.1f} MB free in {folder}): "
+               "free some space, or lower archiveMaxMb")
+    elif code == _READONLY or "readonly" in text or "read-only" in text:
+        msg = (f"{path}: the store is read-only (could not {doing}): the file, its folder or its filesystem does "
+               "not accept writes; make it writable, or point --store/storePath at a writable place")
+    elif code == _CANTOPEN and folder and not os.access(folder, os.W_OK):
+        msg = (f"{path}: cannot {doing}: the folder {folder} is not writable; make it writable, or point "
+               "--store/storePath at a writable place")
+    elif code in (5, 6) or "locked" in text:
+        msg = f"{path}: cannot {doing}: another process holds the database locked ({exc}); try again"
+    else:
+        msg = f"{path}: cannot {doing}: {exc}"
+    return StoreError(msg, path=path)
+
+
+def _free_mb(folder: str) -> float:
+    try:
+        st = os.statvfs(folder)
+    except OSError:
+        return float("inf")
+    return st.f_bavail * st.f_frsize / 1e6
 
 
 def default_store_path() -> Path:
