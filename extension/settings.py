@@ -4,7 +4,8 @@ Option names follow the OpenClaw context-compactor plugin config (``maxTokens``,
 ``keepRecentTokens``, ``summaryMaxTokens``, ``charsPerToken``, ``summaryModel``, ``enabled``), so a
 config written for it keeps working. Values come from, lowest to highest priority: defaults, the
 environment (``CONTEXT_COMPACTOR_<SNAKE_NAME>``), a JSON config file, explicit arguments.
-Per-model overrides live under ``models`` as ``{"<glob on provider/model id>": {...}}``.
+Per-model overrides live under ``models`` as ``{"<glob on provider/model id>": {...}}``; they beat
+the file's top-level values, but not an explicit argument (a command-line flag beats a config file).
 """
 
 from __future__ import annotations
@@ -199,12 +200,27 @@ def _explain(error: ValidationError, source: str) -> ConfigError:
     return ConfigError(f"{source}: {key}: {message}", key=key)
 
 
+def _without(models: dict[str, Any], flags: dict[str, Any]) -> dict[str, Any]:
+    """The file's per-model overrides without the options given explicitly (flags beat config files)."""
+    names = {_field_name(key) for key in flags}
+    return {pattern: {k: v for k, v in tuning.items() if _field_name(k) not in names}
+            if isinstance(tuning, dict) else tuning for pattern, tuning in models.items()}
+
+
+def _field_name(key: str) -> str:
+    for name, info in Settings.model_fields.items():
+        if key in (name, info.alias):
+            return name
+    return key
+
+
 def load_settings(
     config_file: str | Path | None = None, overrides: dict[str, Any] | None = None
 ) -> Settings:
     """Build settings from the environment, an optional JSON config file and explicit overrides.
 
     The file may be a bare options object, or an OpenClaw plugin entry (``{"config": {...}}``).
+    An override (a command-line flag) also beats the file's ``models`` globs for that option.
     Raises ConfigError naming the file and the key on anything malformed.
     """
     values: dict[str, Any] = {}
@@ -227,7 +243,10 @@ def load_settings(
         if not isinstance(data, dict):
             raise ConfigError(f"{path}: expected a JSON object of options, got {type(data).__name__}")
         values.update(data)
-    values.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    flags = {k: v for k, v in (overrides or {}).items() if v is not None}
+    if isinstance(values.get("models"), dict) and "models" not in flags:
+        values["models"] = _without(values["models"], flags)
+    values.update(flags)
     try:
         return Settings(**values)
     except ValidationError as exc:

@@ -46,7 +46,7 @@ def test_defaults_match_the_architecture_table() -> None:
     assert DEFAULT_CONTEXT_WINDOW == 8192
     assert (s.compact_at, s.compact_to) == (0.75, 0.5)
     assert s.keep_recent_tokens == 2000
-    assert s.summary_max_tokens == 1000
+    assert s.summary_max_tokens is None  # "auto": the room the target leaves after the tail
     assert s.chars_per_token == 4
     assert s.chunk_tokens == 16000
     assert s.max_tool_result_tokens == 4000
@@ -103,6 +103,19 @@ def test_overrides_win_over_the_file(write_config: Any) -> None:
     path = write_config({"keepRecentTokens": 100, "contextWindow": 4096})
     s = load_settings(path, {"keepRecentTokens": 50, "contextWindow": None})
     assert (s.keep_recent_tokens, s.context_window) == (50, 4096)
+
+
+def test_a_flag_beats_a_models_glob_in_the_file(write_config: Any) -> None:
+    """--context-window on the command line wins over the file's per-model contextWindow for a matching model."""
+    path = write_config({"models": {"ollama/*": {"contextWindow": 32768, "keepRecentTokens": 300}}})
+    s = load_settings(path, {"contextWindow": 8192}).for_model("ollama/llama3")
+    assert (s.context_window, s.keep_recent_tokens) == (8192, 300)
+
+
+def test_without_a_flag_the_glob_beats_the_files_top_level(write_config: Any) -> None:
+    """Within one file, the per-model glob still beats the top-level value (by Python name too)."""
+    path = write_config({"contextWindow": 8192, "models": {"ollama/*": {"context_window": 4096}}})
+    assert load_settings(path, {"keepRecentTokens": 10}).for_model("ollama/llama3").context_window == 4096
 
 
 def test_unknown_key_names_the_key_and_the_file(write_config: Any) -> None:
