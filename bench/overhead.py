@@ -29,8 +29,9 @@ Two regimes:
   push the projection over the trigger, when it recompacts (counted in the ``recomp.`` column;
   ``warm p99`` includes those calls, ``reuse p99`` leaves them out).
 
-Targets (issue 2, "Benchmark"): warm p50 at 2,000 messages <= 2 ms, and warm p50 at 10,000
-messages no more than 6x the 2,000-message figure. Each case runs in a child process of its own
+Targets: warm p50 at 2,000 messages under 1 ms (issue 11; issue 2 asked <= 2 ms), and warm p50 at
+10,000 messages no more than 6x the 2,000-message figure (issue 2). Cold figures beside the peers:
+``bench/peers.py``. Each case runs in a child process of its own
 so that memory figures do not inherit the arenas of the case before (``--in-process`` to skip).
 The figures are printed, never asserted: this is not a test. The header shows the load average:
 on a busy machine warm figures move by tens of percent, so compare runs made under similar load.
@@ -70,7 +71,7 @@ from generate_session import generate  # noqa: E402
 
 SIZES = (100, 1_000, 2_000, 10_000)
 WINDOWS = {"measure": 1_000_000_000, "compacted": 8192}
-TARGET_P50_MS = 2.0
+TARGET_P50_MS = 1.0
 TARGET_RATIO = 6.0
 MODEL = "bench/model"
 SESSION = "bench-session"

@@ -113,7 +113,12 @@ def digest(message: Any) -> str:
     :func:`_canonical`), not over sorted JSON: JSON escapes every newline and quote of a long tool
     result, which cost four times the hashing itself.
     """
-    return hashlib.sha256(_canonical(message).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    text = _canonical(message)
+    try:
+        raw = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (from a JSON "\\ud800" escape): hash it all the same
+        raw = text.encode("utf-8", "surrogatepass")
+    return hashlib.sha256(raw).hexdigest()[:32]
 
 
 def _canonical(value: Any) -> str:
@@ -263,7 +268,9 @@ def validate_messages(data: Any, where: str = "messages") -> list[dict[str, Any]
             raise InputError("message has no 'role'", where=spot)
         if role not in ROLES:
             raise InputError(f"unknown role {role!r} (expected one of {', '.join(ROLES)})", where=f"{spot}.role")
-        _check_content(message.get("content"), f"{spot}.content", role)
+        content = message.get("content")
+        if type(content) is not str:  # most content is a string: nothing more to check
+            _check_content(content, f"{spot}.content", role)
         if role == "assistant" and message.get("tool_calls") is not None:
             open_calls.update(_check_tool_calls(message["tool_calls"], f"{spot}.tool_calls"))
         if role == "tool":
