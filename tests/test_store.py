@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from structlog.testing import capture_logs
 
-from context_compactor.errors import StoreError
+from context_compactor.archive import parse_ref
+from context_compactor.errors import InputError, StoreError
 from context_compactor.store import Store, default_store_path
 
 
@@ -257,21 +258,24 @@ def test_garbage_file_is_set_aside_and_rebuilt(store_path: Path) -> None:
     rebuilt.close()
 
 
-def test_damaged_database_is_set_aside_and_rebuilt(store_path: Path) -> None:
-    """A real database whose pages were overwritten fails its check and is set aside too."""
+def test_damaged_database_is_set_aside_and_its_readable_rows_copied(store_path: Path) -> None:
+    """A database whose pages were overwritten is set aside, and the rows still readable in it come back."""
     made = Store.open(store_path)
-    for i in range(300):
-        made.put(f"key-{i}", "summary text " * 20, "x")
+    messages = {f"d{i}": {"role": "user", "content": f"message {i} " + "padding " * 200} for i in range(400)}
+    made.archive("s1", [(d, "user", m, i) for i, (d, m) in enumerate(messages.items())])
     made.close()
-    with sqlite3.connect(store_path) as db:
-        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     data = bytearray(store_path.read_bytes())
-    data[4096 * 2:4096 * 4] = b"\xff" * (4096 * 2)  # clobber pages past the header
+    page = 16384
+    data[page * 20:page * 22] = b"\xff" * (page * 2)  # clobber two pages in the middle of the archive
     store_path.write_bytes(bytes(data))
     with capture_logs() as logs:
         rebuilt = Store.open(store_path)
     assert [entry["event"] for entry in logs] == ["store.rebuilt"]
-    assert rebuilt.summary_count() == 0
+    salvaged = rebuilt.archived("s1")
+    assert 0 < len(salvaged) < len(messages)
+    assert all(messages[row["digest"]] == row["message"] for row in salvaged)
+    assert logs[0]["salvaged_archive"] == len(salvaged)
+    assert rebuilt.search("message", session="s1", limit=3)
     rebuilt.close()
 
 
@@ -391,3 +395,181 @@ def test_reader_sees_rows_another_connection_committed(tmp_path: Path) -> None:
     assert len(_rows(path, "archive")) == 1
     writer.close()
     reader.close()
+
+
+# --- positions, turns, tools ----------------------------------------------------------------------
+
+def call(call_id: str, name: str, arguments: str) -> dict[str, Any]:
+    return {"role": "assistant", "content": None,
+            "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}]}
+
+
+def result(call_id: str, text: str) -> dict[str, Any]:
+    return {"role": "tool", "tool_call_id": call_id, "content": text}
+
+
+CONVERSATION: list[dict[str, Any]] = [
+    {"role": "user", "content": "Please move the web server to port 8787 and keep the logs in /var/log/app."},
+    call("c1", "edit_file", '{"path": "config.yaml", "port": 8787}'),
+    result("c1", "wrote config.yaml: port 8787"),
+    {"role": "assistant", "content": "Done: the server listens on 8787 now."},
+    {"role": "user", "content": "Run the database migration next."},
+    call("c2", "run_shell", '{"cmd": "alembic upgrade head"}'),
+    result("c2", "INFO  Running upgrade 41ab -> 42cd, add invoices table"),
+]
+
+
+def archive_conversation(store: Store, session: str = "s1", messages: list[dict[str, Any]] = CONVERSATION) -> None:
+    store.archive(session, [(f"{session}-d{i}", m["role"], m, i) for i, m in enumerate(messages)])
+
+
+def test_archive_rows_carry_index_turn_and_tool(store: Store) -> None:
+    """A row with an index keeps it; the turn counts user messages up to it; the tool comes from the calls."""
+    archive_conversation(store)
+    got = [store.fetch(("s1", i)) for i in range(len(CONVERSATION))]
+    assert [(o.index, o.turn, o.tool) for o in got if o] == [
+        (0, 1, None), (1, 1, "edit_file"), (2, 1, "edit_file"), (3, 1, None),
+        (4, 2, None), (5, 2, "run_shell"), (6, 2, "run_shell")]
+
+
+def test_turn_counts_users_archived_in_earlier_batches(store: Store) -> None:
+    """A later batch continues the turn count from the user messages already archived before it."""
+    store.archive("s1", [(f"d{i}", m["role"], m, i) for i, m in enumerate(CONVERSATION[:3])])
+    store.archive("s1", [(f"d{i}", m["role"], m, i) for i, m in enumerate(CONVERSATION) if i >= 3])
+    assert [store.fetch(("s1", i)).turn for i in (3, 4, 6)] == [1, 2, 2]  # type: ignore[union-attr]
+
+
+def test_a_given_turn_is_kept(store: Store) -> None:
+    """A five-field row's turn is stored as given."""
+    store.archive("s1", [("d", "user", {"role": "user", "content": "x"}, 9, 4)])
+    assert store.fetch(("s1", 9)).turn == 4  # type: ignore[union-attr]
+
+
+def test_same_message_at_two_positions_is_two_rows(store: Store) -> None:
+    """The same message at two indexes is kept twice, so either citation resolves; at one index, once."""
+    ok = {"role": "user", "content": "ok"}
+    assert store.archive("s1", [("d", "user", ok, 3), ("d", "user", ok, 9)]) == 2
+    assert store.archive("s1", [("d", "user", ok, 9)]) == 0
+    assert [store.fetch(("s1", i)) is not None for i in (3, 9, 4)] == [True, True, False]
+
+
+@pytest.mark.parametrize("row", [("d", "user"), ("d", "user", {}, -1), ("d", "user", {}, "3"), ("d", "u", {}, 1, 2, 3)])
+def test_malformed_archive_rows_are_refused(store: Store, row: tuple[Any, ...]) -> None:
+    """A row with the wrong number of fields or an index that is not an int >= 0 raises StoreError, writing nothing."""
+    with pytest.raises(StoreError, match="archive row"):
+        store.archive("s1", [("ok", "user", {}), row])
+    assert store.archived("s1") == []
+
+
+# --- search and fetch ------------------------------------------------------------------------------
+
+
+def test_search_finds_a_message_by_other_forms_of_its_words(store: Store) -> None:
+    """A query with different word forms (stemming) finds the message, with its place and a snippet."""
+    archive_conversation(store)
+    hits = store.search("which port does the server listen on", session="s1", limit=3)
+    assert hits[0].session == "s1" and hits[0].index in (0, 2, 3)
+    assert "8787" in hits[0].snippet
+    assert {h.index for h in hits} <= {0, 1, 2, 3}
+
+
+def test_search_ranks_the_message_with_more_matching_words_first(store: Store) -> None:
+    """BM25: the message that holds more of the query's words ranks above one that holds fewer."""
+    archive_conversation(store)
+    hits = store.search("migration invoices table", session="s1")
+    assert hits[0].index == 6 and hits[0].tool == "run_shell" and hits[0].turn == 2
+    assert hits == sorted(hits, key=lambda h: -h.score)
+
+
+def test_search_within_a_session_sees_only_that_session(store: Store) -> None:
+    """A session filter returns only that session's rows; without it, every session's."""
+    archive_conversation(store, "s1")
+    archive_conversation(store, "s2")
+    assert {h.session for h in store.search("port", session="s2", limit=10)} == {"s2"}
+    assert {h.session for h in store.search("port", limit=10)} == {"s1", "s2"}
+    assert store.search("port", session="nobody") == []
+
+
+def test_search_sees_rows_archived_just_before(store: Store) -> None:
+    """Rows archived a moment ago are searchable at once (the index catches up before a search)."""
+    archive_conversation(store)
+    store.search("port")
+    store.archive("s1", [("late", "user", {"role": "user", "content": "the deploy key is zebra-42"}, 7)])
+    assert [h.index for h in store.search("deploy key")] == [7]
+
+
+def test_search_respects_the_limit(store: Store) -> None:
+    """At most ``limit`` hits come back."""
+    archive_conversation(store)
+    assert len(store.search("port server config upgrade migration", limit=2)) == 2
+
+
+@pytest.mark.parametrize("query", ['"port', "port*", "NEAR(port server", "port AND OR NOT", "text: port",
+                                   "sess:port", "-port ^server", "port)", "{text sess}: port", "port'; DROP TABLE archive; --"])
+def test_fts_syntax_in_a_query_is_searched_for_not_obeyed(store: Store, query: str) -> None:
+    """Quotes, operators, column filters and SQL in a query never raise; the words in it still match."""
+    archive_conversation(store)
+    hits = store.search(query, limit=10)
+    assert any("8787" in h.snippet for h in hits)
+
+
+@pytest.mark.parametrize("query", ["", "   ", '"*"', "()", "-- !"])
+def test_a_query_without_words_is_bad_input(store: Store, query: str) -> None:
+    """A query with no word characters raises InputError naming the query."""
+    with pytest.raises(InputError, match="no words"):
+        store.search(query)
+
+
+def test_a_query_of_stopwords_still_searches(store: Store) -> None:
+    """When every word is a stopword, the stopwords are searched rather than nothing."""
+    archive_conversation(store)
+    assert store.search("the", limit=10)
+
+
+def test_fetch_pages_a_long_original(store: Store) -> None:
+    """fetch() returns a page of the text with where the next page starts, None on the last page."""
+    body = "".join(f"line {i:04d}\n" for i in range(1000))
+    store.archive("s1", [("d", "tool", result("c9", body), 12)])
+    first = store.fetch(("s1", 12), limit_chars=4000)
+    assert first is not None and first.text == body[:4000] and first.next_offset == 4000
+    assert first.total_chars == len(body) and first.message == result("c9", body)
+    pages, offset = [], 0
+    while True:
+        page = store.fetch(first.id, offset=offset, limit_chars=4000)
+        assert page is not None
+        pages.append(page.text)
+        if page.next_offset is None:
+            break
+        offset = page.next_offset
+    assert "".join(pages) == body
+
+
+def test_fetch_of_an_unknown_message_is_none(store: Store) -> None:
+    """An id or (session, index) with no row reads as None."""
+    archive_conversation(store)
+    assert store.fetch(999) is None
+    assert store.fetch(("s1", 99)) is None
+    assert store.fetch(("nobody", 0)) is None
+
+
+def test_fetch_shows_tool_calls_as_text(store: Store) -> None:
+    """An assistant message with only tool calls pages as one line per call, name and arguments."""
+    archive_conversation(store)
+    got = store.fetch(("s1", 1))
+    assert got is not None and got.text == '-> edit_file {"path": "config.yaml", "port": 8787}'
+
+
+@pytest.mark.parametrize(("text", "session", "expected"), [
+    ("42", None, 42), ("main#12", None, ("main", 12)), ("agent:main#abc#3", None, ("agent:main#abc", 3)),
+    ("12", "main", ("main", 12)), ("#12", "main", ("main", 12))])
+def test_parse_ref_reads_ids_and_citations(text: str, session: str | None, expected: Any) -> None:
+    """A row id, SESSION#INDEX (the last '#' splits) and an index with a session all parse."""
+    assert parse_ref(text, session) == expected
+
+
+@pytest.mark.parametrize(("text", "session"), [("", None), ("abc", None), ("#3", None), ("main#", None),
+                                               ("main#-1", None), ("x", "main"), ("1.5", None)])
+def test_parse_ref_refuses_what_is_not_an_id(text: str, session: str | None) -> None:
+    """Anything else raises InputError quoting it."""
+    with pytest.raises(InputError, match="not a"):
+        parse_ref(text, session)
