@@ -11,15 +11,30 @@ the offsets the editor in ``configpatch`` needs to change a file without touchin
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
 from context_compactor.errors import InputError
 
-IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
-NUMBER = re.compile(r"[+-]?(?:Infinity|NaN|0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)")
+IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")  # the keys we write bare; any ES5 identifier is read
+# No leading zeros ("01" is not JSON5); "5." and ".5" are.
+NUMBER = re.compile(r"[+-]?(?:Infinity|NaN|0[xX][0-9a-fA-F]+|(?:(?:0|[1-9]\d*)(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)")
 ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
-SPACE = " \t\r\n\ufeff\u00a0\u2028\u2029\v\f"
+LINE_ENDS = "\n\r\u2028\u2029"
+# JSON5 white space: ES5's, that is tab, VT, FF, BOM and every Unicode space separator (Zs), plus line ends.
+SPACE = "\t\v\f\ufeff\u0020\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
+        "\u202f\u205f\u3000" + LINE_ENDS
+_LETTERS = ("Lu", "Ll", "Lt", "Lm", "Lo", "Nl")
+_PARTS = ("Mn", "Mc", "Nd", "Pc")
+
+
+def ident_char(c: str, first: bool) -> bool:
+    """Whether ``c`` may start (``first``) or continue an ES5 identifier, as JSON5 keys are."""
+    if c.isascii():
+        return c.isalpha() or c in "$_" or (not first and c.isdigit())
+    category = unicodedata.category(c)
+    return category in _LETTERS or (not first and (category in _PARTS or c in "\u200c\u200d"))
 
 
 class PatchError(InputError):
@@ -69,8 +84,8 @@ class _Parser:
             if c in SPACE:
                 self.i += 1
             elif t.startswith("//", self.i):
-                end = t.find("\n", self.i)
-                self.i = n if end < 0 else end
+                while self.i < n and t[self.i] not in LINE_ENDS:
+                    self.i += 1
             elif t.startswith("/*", self.i):
                 end = t.find("*/", self.i + 2)
                 if end < 0:
@@ -103,14 +118,22 @@ class _Parser:
             text = self.string()
             return Node(start, self.i, text)
         for word, val in (("true", True), ("false", False), ("null", None)):
-            if t.startswith(word, start) and not IDENT.match(t, start + len(word)):
+            if t.startswith(word, start) and not self.word_goes_on(start + len(word)):
                 self.i += len(word)
                 return Node(start, self.i, val)
         match = NUMBER.match(t, start)
         if match:
             self.i = match.end()
+            if self.word_goes_on(self.i) or t[self.i : self.i + 1] == ".":
+                raw = t[start : self.i + 1]
+                zero = re.match(r"[+-]?0\d", raw) is not None
+                raise self.fail(f"not a number: {raw!r}" + (" (JSON5 numbers have no leading zeros)" if zero else ""), start)
             return Node(start, self.i, _number(match.group()))
         raise self.fail(f"expected a value, found {c!r}")
+
+    def word_goes_on(self, at: int) -> bool:
+        c = self.text[at : at + 1]
+        return bool(c) and (c == "\\" or ident_char(c, False))
 
     def string(self) -> str:
         t, quote = self.text, self.text[self.i]
@@ -123,7 +146,7 @@ class _Parser:
             if c == quote:
                 self.i += 1
                 return "".join(out)
-            if c == "\n":
+            if c in "\n\r":
                 raise self.fail("a line break inside a string (end the string first)")
             if c == "\\":
                 self.i += 1
@@ -136,9 +159,13 @@ class _Parser:
                     out.append(chr(int(digits, 16)))
                     self.i += 1 + size
                     continue
-                if e in ("\n", "\r"):
+                if e and e in LINE_ENDS:
                     self.i += 2 if t.startswith("\r\n", self.i) else 1
                     continue
+                if e in "123456789" and e or (e == "0" and t[self.i + 1 : self.i + 2].isdigit()):
+                    raise self.fail(f"bad escape \\{t[self.i : self.i + (2 if e == '0' else 1)]} in a string (digits cannot be escaped)")
+                if not e:
+                    raise self.fail("a string is never closed")
                 out.append(ESCAPES.get(e, e))
                 self.i += 1
                 continue
@@ -146,13 +173,27 @@ class _Parser:
             self.i += 1
 
     def key(self) -> str:
-        if self.text[self.i : self.i + 1] in ("'", '"'):
+        """A quoted key, or a bare one: an ES5 identifier (Unicode letters, \\uXXXX escapes)."""
+        t = self.text
+        if t[self.i : self.i + 1] in ("'", '"'):
             return self.string()
-        match = IDENT.match(self.text, self.i)
-        if not match:
-            raise self.fail(f"expected a key or '}}', found {self.text[self.i : self.i + 1]!r}")
-        self.i = match.end()
-        return match.group()
+        out: list[str] = []
+        while self.i < len(t):
+            c = t[self.i]
+            if c == "\\":
+                digits = t[self.i + 2 : self.i + 6]
+                if t[self.i + 1 : self.i + 2] != "u" or not re.fullmatch(r"[0-9a-fA-F]{4}", digits):
+                    raise self.fail("bad \\u escape in a key")
+                out.append(chr(int(digits, 16)))
+                self.i += 6
+            elif ident_char(c, not out):
+                out.append(c)
+                self.i += 1
+            else:
+                break
+        if not out:
+            raise self.fail(f"expected a key or '}}', found {t[self.i : self.i + 1]!r}")
+        return "".join(out)
 
     def container(self, node: Node, close: str, missing: str) -> Node:
         """An object or a list, from its opening bracket to ``close``: each member or item and its comma."""
