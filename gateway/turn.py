@@ -148,18 +148,28 @@ class ChatTurn:
         return target if target > 0 else None
 
     async def recover(self, overflow: Overflow) -> bool:
-        """Force a compaction that fits what the server said; False when nothing smaller can be sent."""
+        """Compact again for what the server said; False when nothing smaller can be sent.
+
+        The window the server stated becomes the model's window (it caps a larger configured one for
+        every later turn, see :meth:`Runtime.window_for`), and the compaction goes through
+        ``before_agent_start`` like any turn's. When that window is no smaller than the one this turn
+        was planned for (or the server named none), the runtime learns :meth:`recovery_window` instead.
+        """
         self.gw.unchanged.pop(self.key, None)  # the next turn's prompt will not go out as written either
-        if overflow.window:
-            self.gw.runtime.learn_window(self.model.id, overflow.window, "error")
-        elif self.tokens_after:
+        if not overflow.window and self.tokens_after:
             self.refused = min(self.refused or self.tokens_after, self.tokens_after)
-        window = self.recovery_window(overflow)
-        if window is None:
+        planned = self.gw.runtime.session(self.key).last.get("window")
+        window = overflow.window if self.window is None else None
+        if window is None or (planned and window >= planned):
+            window = self.recovery_window(overflow)
+            if window is not None and planned:
+                window = min(window, math.floor(SHRINK * planned))
+        if not window or window <= 0:
             return False
         self.window = window
+        self.gw.runtime.learn_window(self.model.id, window, "error")
         async with self.gw.locks.hold(self.key):
-            smaller = await self.gw.in_thread(self._recompact, window)
+            smaller = await self.gw.in_thread(self._recompact)
         logger.info("gateway.overflow", session=self.key, model=self.model.id, stated_window=overflow.window,
                     server_tokens=overflow.prompt_tokens, retry_window=window, retried=smaller,
                     tokens_after=self.tokens_after)
@@ -167,23 +177,27 @@ class ChatTurn:
             self.retries += 1
         return smaller
 
-    def _recompact(self, window: int) -> bool:
-        """Compact for ``window``: first the engine's normal ladder (which ends by shrinking what is left to
-        fit the window), then a forced fold when that changed nothing (our estimate was under the trigger)."""
+    def _recompact(self) -> bool:
+        """Run ``before_agent_start`` again (the runtime now plans for the window just learned): first as
+        any turn, then forced, when that changed nothing (our estimate was under the trigger)."""
         session = self.gw.runtime.session(self.key)
         before = self.tokens_after
         for force in (False, True):
-            try:
+            if force:
                 with session.lock:
-                    outcome = session.compact(self.event, self.gw.runtime, window=window, force=force)
+                    session.request_compaction(None)
+            try:
+                result = self.gw.pm.hook.before_agent_start(event=self.event, ctx=self.ctx())
             except Exception as exc:  # noqa: BLE001 - fail open: the upstream's error goes back unchanged
-                logger.warning("gateway.hook_failed", hook="overflow_compaction", session=self.key,
+                logger.warning("gateway.hook_failed", hook="before_agent_start", session=self.key,
                                error=f"{type(exc).__name__}: {exc}")
                 return False
-            if outcome.messages is not None and (before is None or outcome.tokens_after < before):
-                self.sent, self.compacted = list(outcome.messages), True
-                self.tokens_after = outcome.tokens_after
-                self.notices = list(outcome.notices)
+            after = result.stats.tokens_after if result is not None and result.stats is not None else None
+            if result is not None and result.messages is not None and after is not None and (
+                    before is None or after < before):
+                self.sent, self.compacted = list(result.messages), True
+                self.tokens_after = after
+                self.notices = list(result.notices)
                 return True
         return False
 

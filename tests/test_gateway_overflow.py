@@ -127,3 +127,55 @@ def test_a_window_the_server_states_is_used_before_any_overflow(tmp_path: Path) 
             gateway_for(up.url, tmp_path) as gw:
         converse(sdk(gw.url), 25)
     assert all(r.prompt_tokens < 3000 for r in turns(up))
+
+
+def test_a_stated_window_caps_a_larger_configured_one(tmp_path: Path) -> None:
+    """In front of a 2,048-token llama.cpp server with contextWindow 8192, only the first overflow is retried."""
+    with fake_upstream(context_window=2048, overflow_style="llama-server") as up, \
+            gateway_for(up.url, tmp_path, settings={"contextWindow": 8192}) as gw:
+        client = sdk(gw.url)
+        messages = converse(client, 10)
+        window = gw.runtime.window_for(gw.runtime.settings, ModelInfo(id="fake-model"))
+        stats = client.chat.completions.create(
+            model="fake-model", messages=[*messages, {"role": "user", "content": "/context-stats"}])
+    statuses = [r.status for r in turns(up)]
+    assert statuses.count(400) <= 1 and statuses.count(200) == 10, statuses
+    assert window == (2048, "error")
+    text = stats.choices[0].message.content or ""
+    assert "context window: 2,048 tokens (stated by the server" in text, text
+
+
+def test_the_stats_right_after_a_recovery_show_the_window_the_next_turn_uses(tmp_path: Path) -> None:
+    """After the turn that overflowed, /context-stats shows the stated window, as the next turn plans for it."""
+    with fake_upstream(context_window=2048, overflow_style="llama-server") as up, \
+            gateway_for(up.url, tmp_path, settings={"contextWindow": 8192}) as gw:
+        client = sdk(gw.url)
+        messages = [{"role": "user", "content": turn_text(i)} if i % 2 == 0 else
+                    {"role": "assistant", "content": turn_text(i)} for i in range(15)]
+        raw = client.chat.completions.with_raw_response.create(model="fake-model", messages=messages)
+        stats = client.chat.completions.create(
+            model="fake-model", messages=[*messages, {"role": "user", "content": "/context-stats"}])
+        planned = gw.runtime.window_for(gw.runtime.settings_for(ModelInfo(id="fake-model")), ModelInfo(id="fake-model"))
+    assert raw.headers["x-context-compactor-retries"] == "1" and planned == (2048, "error")
+    assert "context window: 2,048 tokens (stated by the server" in (stats.choices[0].message.content or "")
+
+
+def test_overflow_recovery_goes_through_the_before_agent_start_hook(tmp_path: Path) -> None:
+    """The retry's smaller prompt comes from before_agent_start: a plugin's hook sees the call and the stated window."""
+    from context_compactor.hookspecs import BeforeAgentStartEvent, HookContext, hookimpl
+
+    seen: list[tuple[int, str]] = []
+
+    class Watcher:
+        @hookimpl(tryfirst=True)
+        def before_agent_start(self, event: BeforeAgentStartEvent, ctx: HookContext) -> None:
+            seen.append(ctx.runtime.window_for(ctx.runtime.settings_for(event.model), event.model))
+
+    with fake_upstream(context_window=2000, overflow_style="vllm") as up, \
+            gateway_for(up.url, tmp_path, settings={"contextWindow": 8192}) as gw:
+        gw.app.pm.register(Watcher())
+        messages = [{"role": "user", "content": turn_text(i)} if i % 2 == 0 else
+                    {"role": "assistant", "content": turn_text(i)} for i in range(15)]
+        sdk(gw.url).chat.completions.create(model="fake-model", messages=messages)
+    assert [r.status for r in turns(up)] == [400, 200]
+    assert seen[0] == (8192, "config") and (2000, "error") in seen[1:]

@@ -143,6 +143,26 @@ def test_the_context_length_error_carries_the_stated_window() -> None:
     assert raised.value.kind == "context_length" and raised.value.context_window == 2048 and len(seen) == 1
 
 
+@pytest.mark.parametrize("status,body,window", [
+    (400, {"error": {"code": 400, "message": "request (2735 tokens) exceeds the available context size (2048 tokens), "
+                     "try increasing it", "type": "exceed_context_size_error", "n_prompt_tokens": 2735, "n_ctx": 2048}},
+     2048),
+    (400, {"error": "Trying to keep the first 2735 tokens when context the overflows. However, the model is loaded "
+                    "with context length of only 2048 tokens, which is not enough."}, 2048),
+    (500, {"error": {"code": 500, "message": "the request exceeds the available context size (2048 tokens)",
+                     "type": "server_error"}}, 2048),
+    (400, {"error": {"message": "Your input exceeds the context window of this model.",
+                     "code": "context_length_exceeded"}}, None),
+])
+def test_every_servers_overflow_is_a_context_length_error_not_retried(status: int, body: dict[str, object],
+                                                                      window: int | None) -> None:
+    """llama.cpp's, LM Studio's, a 500 overflow and a sizeless one are 'context_length' with the stated window, asked once."""
+    seen, handler = script(httpx.Response(status, json=body))
+    with pytest.raises(ModelError) as raised:
+        chat(client_for(handler), openai(), [], 10)
+    assert raised.value.kind == "context_length" and raised.value.context_window == window and len(seen) == 1
+
+
 def test_malformed_bodies_are_a_failure_not_a_crash() -> None:
     """A 200 that is not JSON, or JSON of another shape, is 'malformed'."""
     for body in (b"<html>oops</html>", b'{"choices": []}', b'{"message": 3}'):

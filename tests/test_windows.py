@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from fakes import OVERFLOW_STYLES, overflow_body
 
+from context_compactor.hookspecs import AfterTurnEvent, HookContext, ModelInfo, Usage
+from context_compactor.plugins import get_plugin_manager
+from context_compactor.runtime import Runtime
+from context_compactor.settings import Settings
+from context_compactor.store import Store
 from context_compactor.windows import OverheadFit, is_context_error, read, read_body, stated_window
+
+MODEL = ModelInfo(id="m")
 
 LLAMA_SERVER = {"error": {"code": 400, "message": "request (5000 tokens) exceeds the available context size "
                           "(4096 tokens), try increasing it", "type": "exceed_context_size_error",
@@ -115,3 +123,33 @@ def test_overhead_over_growing_turns_does_not_absorb_a_wrong_ratio() -> None:
 def test_overhead_is_never_negative() -> None:
     """A provider that counts fewer tokens than our estimate gives an overhead of 0, not a negative one."""
     assert OverheadFit().add(chars=4000, framing=0, reported=500, ratio=4.0) == 0
+
+
+def test_a_larger_prompt_the_server_accepted_lifts_a_stated_window(tmp_path: Path) -> None:
+    """A stated 2,048 caps contextWindow 8192 until a turn reports 3,000 prompt tokens accepted; then 8192 again."""
+    runtime = Runtime(Settings(contextWindow=8192), store=Store.open(tmp_path / "s.sqlite"))
+    pm = get_plugin_manager(load_entry_points=False)
+    ctx = HookContext("s", runtime, MODEL)
+    error = "request (2500 tokens) exceeds the available context size (2048 tokens), try increasing it"
+    pm.hook.after_turn(event=AfterTurnEvent(messages=[{"role": "user", "content": "hi"}], model=MODEL, error=error), ctx=ctx)
+    capped = runtime.window_for(runtime.settings, MODEL)
+    pm.hook.after_turn(event=AfterTurnEvent(messages=[{"role": "user", "content": "x" * 12000}], model=MODEL,
+                                            usage=Usage(prompt_tokens=3000)), ctx=ctx)
+    lifted = runtime.window_for(runtime.settings, MODEL)
+    runtime.close()
+    assert capped == (2048, "error") and lifted == (8192, "config")
+
+
+def test_the_fixed_overhead_of_a_host_that_keeps_its_system_prompt_is_learned(tmp_path: Path) -> None:
+    """With no system prompt nor tools handed over, the provider's count minus our estimate is the session's overhead."""
+    runtime = Runtime(Settings(), store=Store.open(tmp_path / "s.sqlite"))
+    pm = get_plugin_manager(load_entry_points=False)
+    messages = [{"role": "user", "content": "word " * 800}]  # 4,000 chars: 1,000 tokens + 4 framing at 4 chars/token
+    for key, system in (("hidden", ""), ("shown", "You are an agent.")):
+        pm.hook.after_turn(event=AfterTurnEvent(messages=messages, system_prompt=system, model=MODEL,
+                                                usage=Usage(prompt_tokens=12_304)), ctx=HookContext(key, runtime, MODEL))
+    overheads = runtime.fixed_overhead("hidden"), runtime.fixed_overhead("shown"), runtime.fixed_overhead("unseen")
+    ratio = runtime.calibration(MODEL.id)
+    runtime.close()
+    assert overheads == (11_300, 0, 0)
+    assert ratio is not None and ratio[1] == 1  # only the session that showed its whole prompt moved the ratio
