@@ -285,9 +285,10 @@ def prune(db: sqlite3.Connection, max_mb: float | None, max_days: float | None, 
         raise
     if removed:
         if db.execute("PRAGMA auto_vacuum").fetchone()[0] == 2:
-            db.execute("PRAGMA incremental_vacuum").fetchall()  # one page per step: run it to the end
+            db.executescript("PRAGMA incremental_vacuum;")  # one page per step: executescript steps to the end
         else:  # a file from before auto_vacuum: the whole file is rewritten once
             db.execute("VACUUM")
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()  # the freed pages leave the WAL too
     return removed
 
 
@@ -302,13 +303,17 @@ def _oldest(db: sqlite3.Connection, excess: float) -> list[int]:
     per_char = _used_bytes(db) / max(1.0, chars)  # pages include the index, the cache and overhead
     ids: list[int] = []
     freed = 0.0
-    for row_id, size in db.execute(
-            "SELECT a.id, length(a.message) FROM archive AS a JOIN (SELECT session_key, MAX(archived_at) AS last "
-            "FROM archive GROUP BY session_key) AS s ON s.session_key = a.session_key ORDER BY s.last, a.id"):
-        if freed >= excess:
-            break
-        ids.append(row_id)
-        freed += size * per_char
+    rows = db.execute(
+        "SELECT a.id, length(a.message) FROM archive AS a JOIN (SELECT session_key, MAX(archived_at) AS last "
+        "FROM archive GROUP BY session_key) AS s ON s.session_key = a.session_key ORDER BY s.last, a.id")
+    try:
+        for row_id, size in rows:
+            if freed >= excess:
+                break
+            ids.append(row_id)
+            freed += size * per_char
+    finally:
+        rows.close()  # a statement left open would keep the vacuum from freeing pages
     return ids
 
 

@@ -178,10 +178,10 @@ class Store:
         try:
             db.execute("PRAGMA busy_timeout=30000")
             if not db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone():  # these only take before the first table
-                db.execute("PRAGMA auto_vacuum=INCREMENTAL")
                 # Archived messages run to kilobytes: on 4 KiB pages most spill into overflow chains,
                 # and writing a cold compaction's 3,000 of them took three times as long.
-                db.execute("PRAGMA page_size=16384")
+                db.execute("PRAGMA page_size=16384")  # before auto_vacuum, which fixes the page size
+                db.execute("PRAGMA auto_vacuum=INCREMENTAL")
             if self.path != ":memory:":
                 _enable_wal(db)
             db.execute("PRAGMA synchronous=NORMAL")
@@ -430,16 +430,14 @@ def _archive_v1_columns(db: sqlite3.Connection) -> str:
 
 def _readable(db: sqlite3.Connection, table: str, cols: str, tries: int = 64) -> Iterator[tuple[Any, ...]]:
     """The rows of ``table`` in rowid order, stepping over damaged stretches (further each time)."""
-    last, step = -(1 << 62), 1
+    last, step = 0, 1  # our tables' rowids start at 1
     for _ in range(tries):
         try:
             for row in db.execute(f"SELECT rowid, {cols} FROM {table} WHERE rowid > ? ORDER BY rowid", (last,)):
-                last = row[0]
+                last, step = row[0], 1
                 yield tuple(row[1:])
             return
         except sqlite3.Error:
-            if last == -(1 << 62):
-                return  # the table's root is unreadable: nothing to step over to
             last, step = last + step, step * 2
 
 

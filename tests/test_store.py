@@ -16,7 +16,8 @@ from structlog.testing import capture_logs
 
 from context_compactor.archive import parse_ref
 from context_compactor.errors import InputError, StoreError
-from context_compactor.store import Store, default_store_path
+from context_compactor import store as store_module
+from context_compactor.store import Retention, Store, default_store_path
 
 
 @pytest.fixture
@@ -266,7 +267,7 @@ def test_damaged_database_is_set_aside_and_its_readable_rows_copied(store_path: 
     made.close()
     data = bytearray(store_path.read_bytes())
     page = 16384
-    data[page * 20:page * 22] = b"\xff" * (page * 2)  # clobber two pages in the middle of the archive
+    data[page * 30:page * 32] = b"\xff" * (page * 2)  # clobber two pages in the middle of the archive
     store_path.write_bytes(bytes(data))
     with capture_logs() as logs:
         rebuilt = Store.open(store_path)
@@ -573,3 +574,328 @@ def test_parse_ref_refuses_what_is_not_an_id(text: str, session: str | None) -> 
     """Anything else raises InputError quoting it."""
     with pytest.raises(InputError, match="not a"):
         parse_ref(text, session)
+
+
+# --- schema versions and migrations ---------------------------------------------------------------
+
+# The schema of the first release (store.py before schema versions), verbatim: files it wrote must open.
+RELEASE_0_SCHEMA = """
+CREATE TABLE IF NOT EXISTS summaries (
+    key TEXT PRIMARY KEY, text TEXT NOT NULL, summarizer TEXT NOT NULL,
+    created REAL NOT NULL, last_used REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS summaries_last_used ON summaries(last_used);
+CREATE TABLE IF NOT EXISTS sessions (
+    session_key TEXT PRIMARY KEY, state TEXT NOT NULL, updated REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS calibration (
+    model TEXT PRIMARY KEY, ratio REAL NOT NULL, samples INTEGER NOT NULL, updated REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS archive (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, session_key TEXT NOT NULL, digest TEXT NOT NULL,
+    role TEXT NOT NULL, message TEXT NOT NULL, archived_at REAL NOT NULL,
+    UNIQUE(session_key, digest));
+"""
+
+
+def write_release_0_store(path: Path, messages: int = 300) -> list[tuple[Any, ...]]:
+    """A store as the first release wrote it (WAL, its schema, its inserts); returns its archive rows."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.executescript(RELEASE_0_SCHEMA)
+        db.execute("INSERT INTO summaries VALUES ('k', 'kept summary', 'llm', 1, 2)")
+        db.execute("INSERT INTO sessions VALUES ('s1', '{\"compactions\": 3}', 5)")
+        db.execute("INSERT INTO calibration VALUES ('m', 3.5, 7, 5)")
+        db.executemany("INSERT OR IGNORE INTO archive(session_key, digest, role, message, archived_at) VALUES (?, ?, ?, ?, ?)",
+                       [(f"s{i % 3}", f"d{i}", "user", f'{{"role": "user", "content": "old fact {i} kiwi"}}', 1000.0 + i)
+                        for i in range(messages)])
+        return db.execute("SELECT id, session_key, digest, role, message, archived_at FROM archive ORDER BY id").fetchall()
+
+
+def test_a_first_release_store_opens_with_every_row(store_path: Path) -> None:
+    """A store written with the first release's schema migrates in place: every row kept, searchable, logged."""
+    rows = write_release_0_store(store_path)
+    with capture_logs() as logs:
+        upgraded = Store.open(store_path)
+    assert [(e["event"], e["from_version"]) for e in logs] == [("store.migrated", 0)]
+    assert list(store_path.parent.glob("*.corrupt-*")) == []
+    with sqlite3.connect(store_path) as db:
+        assert db.execute("SELECT id, session_key, digest, role, message, archived_at FROM archive ORDER BY id"
+                          ).fetchall() == rows
+        assert db.execute("PRAGMA user_version").fetchone()[0] == store_module.SCHEMA_VERSION
+    assert upgraded.get("k") == "kept summary" and upgraded.session("s1") == {"compactions": 3}
+    assert upgraded.calibration("m") == (3.5, 7)
+    assert len(upgraded.search("kiwi", limit=1000)) == len(rows)
+    assert upgraded.fetch(rows[0][0]) is not None
+    upgraded.close()
+
+
+def test_migrated_and_new_stores_have_the_same_schema(tmp_path: Path) -> None:
+    """A migrated first-release file ends with exactly the tables and indexes of a new one."""
+    write_release_0_store(tmp_path / "old.sqlite", messages=3)
+    Store.open(tmp_path / "old.sqlite").close()
+    Store.open(tmp_path / "new.sqlite").close()
+
+    def schema(path: Path) -> list[Any]:
+        with sqlite3.connect(path) as db:
+            return db.execute("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name").fetchall()
+
+    assert schema(tmp_path / "old.sqlite") == schema(tmp_path / "new.sqlite")
+
+
+def test_a_later_schema_change_keeps_every_row(store_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A release that adds a column and an index (a new migration) opens this release's file with every row."""
+    first = Store.open(store_path)
+    archive_conversation(first)
+    first.put("k", "v", "x")
+    first.close()
+
+    def add_pinned(db: sqlite3.Connection) -> None:
+        db.execute("ALTER TABLE archive ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0")
+        db.execute("CREATE INDEX archive_pinned ON archive(pinned)")
+
+    monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, add_pinned))
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", len(store_module.MIGRATIONS))
+    with capture_logs() as logs:
+        upgraded = Store.open(store_path)
+    assert [e["event"] for e in logs] == ["store.migrated"]
+    assert [row["message"] for row in upgraded.archived("s1")] == CONVERSATION
+    assert upgraded.get("k") == "v" and upgraded.search("invoices", session="s1")[0].index == 6
+    upgraded.close()
+
+
+def test_a_store_from_a_newer_release_is_refused_and_left_alone(store_path: Path) -> None:
+    """A file with a schema version above ours raises StoreError saying to upgrade; it is not set aside."""
+    Store.open(store_path).close()
+    with sqlite3.connect(store_path) as db:
+        db.execute(f"PRAGMA user_version = {store_module.SCHEMA_VERSION + 1}")
+    with pytest.raises(StoreError, match="newer context-compactor"):
+        Store.open(store_path)
+    assert list(store_path.parent.glob("*.corrupt-*")) == []
+
+
+def test_an_sql_error_is_not_taken_for_damage(store_path: Path) -> None:
+    """A sound file whose tables do not fit (a plain SQLITE_ERROR) raises StoreError and stays where it is."""
+    store_path.parent.mkdir(parents=True)
+    with sqlite3.connect(store_path) as db:
+        db.execute("CREATE TABLE archive (id INTEGER PRIMARY KEY, note TEXT)")
+        db.execute("INSERT INTO archive VALUES (1, 'mine')")
+    with capture_logs() as logs, pytest.raises(StoreError, match="cannot open the store"):
+        Store.open(store_path)
+    assert [e["event"] for e in logs] == []
+    assert list(store_path.parent.glob("*.corrupt-*")) == []
+    assert _rows(store_path, "archive") == [(1, "mine")]
+
+
+def test_processes_opening_a_first_release_store_at_once_migrate_it_once(tmp_path: Path) -> None:
+    """Four processes opening an old file together all succeed, and every row is there once."""
+    path, go = tmp_path / "shared.sqlite", tmp_path / "go"
+    rows = write_release_0_store(path)
+    opener = ("import os, sys, time\nfrom context_compactor.store import Store\n"
+              "while not os.path.exists(sys.argv[2]): time.sleep(0.002)\n"
+              "Store.open(sys.argv[1]).close()\n")
+    procs = [subprocess.Popen([sys.executable, "-c", opener, str(path), str(go)], stderr=subprocess.PIPE, text=True)
+             for _ in range(4)]
+    time.sleep(0.2)
+    go.touch()
+    errors = [p.communicate(timeout=120)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4, errors
+    assert len(_rows(path, "archive")) == len(rows)
+
+
+# --- files, folders, faults ------------------------------------------------------------------------
+
+
+def test_store_file_is_private_and_its_folder_too(store: Store, store_path: Path) -> None:
+    """A new store file is 0600 (its WAL files too) in a 0700 folder: it holds whole conversations."""
+    store.archive("s1", [("d", "user", {"content": "secret"}, 0)])
+    assert store_path.stat().st_mode & 0o777 == 0o600
+    assert Path(f"{store_path}-wal").stat().st_mode & 0o777 == 0o600
+    assert store_path.parent.stat().st_mode & 0o777 == 0o700
+
+
+def test_an_existing_readable_store_is_made_private(store_path: Path) -> None:
+    """A store and its context-compactor folder left readable by others are tightened on open."""
+    Store.open(store_path).close()
+    os.chmod(store_path, 0o644)
+    os.chmod(store_path.parent, 0o755)
+    Store.open(store_path).close()
+    assert store_path.stat().st_mode & 0o777 == 0o600
+    assert store_path.parent.stat().st_mode & 0o777 == 0o700
+
+
+def test_a_shared_folder_keeps_its_mode(tmp_path: Path) -> None:
+    """A store put in an existing folder not of our own (like /tmp) leaves that folder's mode alone."""
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o777)
+    os.chmod(shared, 0o777)
+    Store.open(shared / "s.sqlite").close()
+    assert shared.stat().st_mode & 0o777 == 0o777
+    assert (shared / "s.sqlite").stat().st_mode & 0o777 == 0o600
+
+
+@pytest.fixture
+def small_fs(tmp_path: Path) -> Iterator[Path]:
+    """A 2 MB tmpfs mounted for the test (unmounted after)."""
+    mount = tmp_path / "fs"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)], check=True)
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=True)
+
+
+def test_a_full_disk_says_so(small_fs: Path) -> None:
+    """Archiving on a full disk raises StoreError saying the disk is full and what to do; the store still reads."""
+    store = Store.open(small_fs / "store.sqlite")
+    store.archive("s1", [("first", "user", {"content": "kept"}, 0)])
+    with pytest.raises(StoreError) as raised:
+        for i in range(1, 200):
+            store.archive("s1", [(f"d{i}", "user", {"content": os.urandom(8192).hex()}, i)])
+    message = str(raised.value)
+    assert "disk is full" in message and "archiveMaxMb" in message and str(small_fs) in message
+    assert "cannot rollback" not in message
+    got = store.fetch(("s1", 0))
+    assert got is not None and got.message == {"content": "kept"}
+    store.close()
+
+
+def test_a_read_only_filesystem_says_so(small_fs: Path) -> None:
+    """A store on a filesystem remounted read-only raises 'read-only' on open, and nothing is set aside."""
+    path = small_fs / "store.sqlite"
+    store = Store.open(path)
+    store.archive("s1", [("d0", "user", {"content": "kept"}, 0)])
+    store.close()
+    subprocess.run(["mount", "-o", "remount,ro", str(small_fs)], check=True)
+    with capture_logs() as logs, pytest.raises(StoreError, match="read-only|not writable") as raised:
+        Store.open(path)
+    assert "damaged" not in str(raised.value)
+    assert [e["event"] for e in logs] == []
+    assert sorted(p.name for p in small_fs.iterdir() if "corrupt" in p.name) == []
+
+
+READ_ONLY_FOLDER = r"""
+import sys
+from context_compactor.errors import StoreError
+from context_compactor.store import Store
+try:
+    Store.open(sys.argv[1])
+except StoreError as exc:
+    print(exc)
+    sys.exit(0)
+sys.exit("opened a store in a read-only folder")
+"""
+
+
+def test_a_read_only_folder_without_a_store_says_so(tmp_path: Path) -> None:
+    """An unprivileged user opening a store in a folder it may not write gets 'not writable', and no file appears."""
+    import tempfile  # a folder outside pytest's 0700 tmp root, so the unprivileged user can reach it
+    root = Path(tempfile.mkdtemp(prefix="cc-ro-"))
+    try:
+        os.chmod(root, 0o755)
+        folder = root / "context-compactor"
+        folder.mkdir()
+        os.chmod(folder, 0o555)
+        run = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c",
+                              READ_ONLY_FOLDER, str(folder / "store.sqlite")], capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stderr
+        assert "not writable" in run.stdout and str(folder) in run.stdout
+        assert "corrupt" not in run.stdout + run.stderr and "rebuilt" not in run.stderr
+        assert list(folder.iterdir()) == []
+    finally:
+        os.chmod(root / "context-compactor", 0o755)
+        subprocess.run(["rm", "-rf", str(root)], check=True)
+
+
+# --- retention and size ----------------------------------------------------------------------------
+
+
+def age(path: Path, session: str, days: float) -> None:
+    """Make a session's archive look ``days`` old."""
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE archive SET archived_at = ? WHERE session_key = ?", (time.time() - days * 86400, session))
+        db.execute("UPDATE sessions SET updated = ? WHERE session_key = ?", (time.time() - days * 86400, session))
+
+
+def test_sessions_idle_past_max_days_are_pruned(store: Store, store_path: Path) -> None:
+    """Sessions whose last archived message is older than max_days go, with their state; newer ones stay."""
+    for session in ("old", "new"):
+        archive_conversation(store, session)
+        store.save_session(session, {"n": 1})
+    age(store_path, "old", 40)
+    assert store.prune(Retention(max_mb=None, max_days=30)) == len(CONVERSATION)
+    assert [s.session for s in store.sessions()] == ["new"]
+    assert store.session("old") == {} and store.session("new") == {"n": 1}
+    assert {h.session for h in store.search("port", limit=20)} == {"new"}
+
+
+def test_oldest_sessions_go_first_until_the_archive_fits(store_path: Path) -> None:
+    """Over max_mb, whole sessions go oldest first, the file shrinks, and the index forgets them too."""
+    store = Store.open(store_path)
+    for n, session in enumerate(("a", "b", "c", "d")):
+        rows = [(f"{session}{i}", "tool", result("c", f"{session} log {i} " + os.urandom(1500).hex()), i) for i in range(200)]
+        store.archive(session, rows)
+        age(store_path, session, 10 - n)  # a is the oldest
+    store.index_pending()
+    store.close()  # the last connection folds the WAL into the file
+    store = Store.open(store_path)
+    before = store.size_bytes()
+    with capture_logs() as logs:
+        removed = store.prune(Retention(max_mb=before / 2e6, max_days=None))
+    assert removed >= 400 and [e["event"] for e in logs] == ["store.pruned"]
+    left = {s.session for s in store.sessions()}
+    assert "d" in left and "a" not in left and ("c" in left or "b" not in left)
+    assert store.size_bytes() < before * 0.75
+    assert {h.session for h in store.search("log", limit=1000)} == left
+    store.close()
+    with sqlite3.connect(store_path) as db:
+        assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        db.execute("INSERT INTO archive_fts(archive_fts) VALUES ('integrity-check')")
+
+
+def test_a_store_within_its_retention_loses_nothing(store: Store) -> None:
+    """prune() under both limits removes no row."""
+    archive_conversation(store)
+    assert store.prune(Retention(max_mb=100, max_days=30)) == 0
+    assert len(store.archived("s1")) == len(CONVERSATION)
+
+
+def test_open_with_retention_prunes(store_path: Path) -> None:
+    """Store.open(retention=...) applies it once the file is open."""
+    first = Store.open(store_path)
+    archive_conversation(first, "old")
+    first.close()
+    age(store_path, "old", 400)
+    again = Store.open(store_path, retention=Retention(max_mb=None, max_days=365))
+    assert again.sessions() == []
+    again.close()
+
+
+def test_retention_reads_settings_with_defaults() -> None:
+    """Retention.from_settings reads archive_max_mb / archive_max_days, defaults where a field is missing."""
+    class Old:
+        pass
+
+    class New:
+        archive_max_mb = 50.0
+        archive_max_days = None
+
+    assert Retention.from_settings(Old()) == Retention()
+    assert Retention.from_settings(New()) == Retention(max_mb=50.0, max_days=None)
+
+
+def test_size_on_disk_grows_with_the_archive(store: Store) -> None:
+    """size_bytes() counts the file and its WAL, and grows as messages are archived."""
+    empty = store.size_bytes()
+    store.archive("s1", [(f"d{i}", "user", {"content": os.urandom(2000).hex()}, i) for i in range(100)])
+    assert store.size_bytes() > empty + 400_000
+    assert Store.open(":memory:").size_bytes() > 0
+
+
+def test_sessions_lists_counts_newest_first(store: Store, store_path: Path) -> None:
+    """sessions() gives each session's message count and dates, the most recently archived first."""
+    archive_conversation(store, "old")
+    archive_conversation(store, "new")
+    age(store_path, "old", 1)
+    listed = store.sessions()
+    assert [(s.session, s.messages) for s in listed] == [("new", 7), ("old", 7)]
+    assert listed[1].last_archived < listed[0].first_archived
