@@ -108,6 +108,9 @@ class _MemoSummaries:
     def __init__(self, inner: Summaries, session: Session) -> None:
         self.inner, self.session = inner, session
 
+    def ledger_costs(self, entries: Sequence[Entry], start: int, stop: int) -> list[int]:
+        return self.inner.ledger_costs(entries, start, stop)
+
     def region(self, entries: Sequence[Entry], start: int, stop: int, budget: int) -> SummaryReport:
         key = (start, stop, entries[stop - 1].digest, budget, self.inner.summarizer.identity)
         memo = self.session.summary_memo

@@ -1,54 +1,97 @@
-"""What the extractive summary pulls out of a transcript: pure functions over message views.
+"""What the ledger takes from each message: pure functions from message views to ledger items.
 
-Each extractor returns items in the order they appear; the renderer in
-:mod:`context_compactor.summarizer.fallback` decides what fits. Items are copied verbatim (clipped
-only when very long), because exact strings are what summaries lose first.
+Structure first: files come from the names and arguments of the tools that wrote them, errors
+from tool results that failed (a flagged error, a non-zero exit, a traceback from a command),
+never from file contents that were only read; the user's words are kept verbatim. Text patterns
+are used only where there is no structure (decisions in the assistant's prose, identifiers).
+Items are copied verbatim (clipped only when very long), because exact strings are what
+summaries lose first. See :mod:`.ledger` for how items merge and render.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+import shlex
+from collections.abc import Iterator, Sequence
 
-from context_compactor.messages import View
+from context_compactor.messages import ToolCall, View
+
+from .ledger import Item, values
 
 MAX_ITEM_CHARS = 600
+SCAN_HEAD, SCAN_TAIL = 3000, 3000  # a long text is scanned at its start and its end only
+OWN_BLOCK = "[context-compactor: summary of "
 
+_TRIVIAL = {"ok", "okay", "yes", "y", "no", "continue", "go on", "thanks", "thank you", "sure", "go", "next",
+            "done", "k", "great", "perfect", "cool", "nice", "go ahead", "proceed", "ok thanks", "lgtm"}
 _CORRECTION = re.compile(
-    r"^\s*(actually\b|no[,.!]|nope\b|instead\b|correction\b|scratch that|change of plan|wait[,.]|"
-    r"sorry[,.]|update:|rather\b|forget (that|what)|never ?mind)|\binstead of\b|\bnot .{1,40} but\b",
-    re.IGNORECASE,
-)
-_TRIVIAL = {"ok", "okay", "yes", "y", "no", "continue", "go on", "thanks", "thank you", "sure", "go", "next", "done", "k"}
-_PATH = re.compile(
-    r"(?<![\w/.:-])((?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]+|[\w-]+\.(?:py|js|mjs|ts|tsx|jsx|json|json5|md|toml|"
-    r"ya?ml|txt|sh|rs|go|c|h|cc|cpp|hpp|java|kt|rb|php|cfg|ini|lock|sql|html|css|csv|env|log|gguf|sqlite))(?![\w/])"
-)
-_SHELL_TOOL = re.compile(r"(bash|shell|exec|run|terminal|command|cmd|sh|execute|process)", re.IGNORECASE)
-_ERROR_LINE = re.compile(
-    r"(\b\w*(Error|Exception)\b|Traceback|\berror\b|\bERROR\b|FAILED|\bfatal:|\bpanic:|No such file|not found|"
-    r"[Pp]ermission denied|[Cc]onnection refused|exit(ed)? (code|status|with) [1-9]|Segmentation fault|timed? ?out)"
-)
+    r"^\W*(sorry|actually|correction|wait|oops|no[,.!]|nope|scratch that|change of plan|my (bad|mistake))|"
+    r"^.{0,24}\b(update|change|correction|revision)\s*:|"
+    r"\bI meant\b|\bI mean\b|\bshould (have been|be)\b.{0,40}\bnot\b|\binstead of\b|\bnot .{1,40}, but\b|"
+    r"\bmake (that|it)\b",
+    re.IGNORECASE)
+_RULE = re.compile(
+    r"\b(never|always|don'?t|do not|must|mustn'?t|should|shouldn'?t|make sure|avoid|only|prefer|please use|"
+    r"from now on|remember|keep|no more than|at most|at least|required?|forbidden|not allowed|stick to|use)\b",
+    re.IGNORECASE)
+_LABEL = re.compile(r"^\W*[A-Z][A-Z ]{2,30}:")  # "FACT:", "SAFETY RULE:": the user marked it
+_FILLER_QUESTION = re.compile(r"\?\s*$")
 _DECISION = re.compile(
-    r"\b(decided|decide to|we'll|we will|I'll use|I will use|going with|chose|choose|switch(ed)? to|"
-    r"instead of|the plan is|the fix is|root cause|settled on|opted for|prefer)\b",
-    re.IGNORECASE,
-)
-_IDENTIFIERS = (
-    re.compile(r"https?://[^\s\"'<>)\]]+"),
-    re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"),
-    re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}\b"),
-    re.compile(r"\b(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|[\w-]+\.local):\d{2,5}\b"),
-    re.compile(r"\bport\s+\d{2,5}\b", re.IGNORECASE),
-    re.compile(r"(?<![\d.])v?\d+\.\d+\.\d+(?![.\d])(?:[-+][\w.]+)?"),
-    re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d+\b"),
-    re.compile(r"(?<![\w&])#\d{2,}\b"),
-)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+    r"\b(decision:|decided|decide to|we'll (?:use|go with|keep|switch)|we will (?:use|go with|keep)|going with|"
+    r"go with|rather than|instead of|opted for|settled on|chose|choosing|the plan is|the fix is|root cause|"
+    r"switch(?:ed)? to|i'll use|i will use)",
+    re.IGNORECASE)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[])|\n+")
+_SHELL_TOOL = re.compile(r"bash|shell|exec|run|terminal|command|cmd|^sh$|process|execute", re.IGNORECASE)
+_READ_TOOL = re.compile(r"read|view|open|cat|get_?file|fetch|search|grep|glob|find|list|^ls|web|browse|lookup",
+                        re.IGNORECASE)
+_WRITE_TOOL = re.compile(r"write|create|save|put_?file|new_?file", re.IGNORECASE)
+_EDIT_TOOL = re.compile(r"edit|replace|patch|modify|update|insert|apply|change", re.IGNORECASE)
+_DELETE_TOOL = re.compile(r"delete|remove|unlink|^rm$", re.IGNORECASE)
+_MOVE_TOOL = re.compile(r"move|rename|^mv$", re.IGNORECASE)
+_TODO_TOOL = re.compile(r"^(todo_?write|todowrite|update_?plan|todo)$", re.IGNORECASE)
+_PATH_KEYS = ("path", "file_path", "filePath", "filename", "file", "target_file", "target", "relative_path")
+_READ_COMMANDS = {"cat", "head", "tail", "less", "more", "grep", "rg", "ls", "find", "wc", "tree", "stat", "file",
+                  "awk", "diff", "echo", "pwd", "which", "type", "du", "df", "env", "printenv", "nl"}
+
+_FAILED_RUN = re.compile(
+    r"Traceback \(most recent call last\)|\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|"
+    r"return code)[\s:=]+[1-9]|^FAILED |^ERROR[: ]|\bfatal:|^error(?:\[\w+\])?:|npm ERR!|^panic:|"
+    r"command not found|\bfailed with\b|\d+ failed\b|Segmentation fault|Permission denied|No such file or directory",
+    re.IGNORECASE | re.MULTILINE)
+_EXIT_ZERO = re.compile(r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode)[\s:=]+0\b", re.IGNORECASE)
+_EXCEPTION_LINE = re.compile(r"^(?:E\s+)?((?:[\w.]+\.)?\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault)\b:.*)$",
+                             re.MULTILINE)
+_FAILED_LINE = re.compile(r"^(FAILED .+)$", re.MULTILINE)
+_ERROR_WORD_LINE = re.compile(
+    r"^(.*(?:\berror\b|\bError\b|\bERROR\b|fatal:|ERR!|panic:|failed|not found|denied|refused).*)$", re.MULTILINE)
+
+# Identifiers, as whole tokens (split on spaces, quotes and brackets; never inside a word).
+_URL = re.compile(r"^https?://\S+$")
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+_PREFIXED = re.compile(r"^[A-Za-z][A-Za-z0-9]{1,15}(?:[-_][A-Za-z0-9]+)*[-_](?=[0-9a-zA-Z]*\d)[0-9a-zA-Z]{5,}$")
+_TICKET = re.compile(r"^[A-Z][A-Z0-9]{1,9}-\d+$")
+_HOSTPORT = re.compile(r"^(?:localhost|[\w-]+(?:\.[\w-]+)*|\d{1,3}(?:\.\d{1,3}){3}):\d{2,5}$")
+_IP = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
+_VERSION = re.compile(r"^v?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?$")
+_SHA = re.compile(r"^(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}$")
+_PORT = re.compile(r"\bport\s+(\d{2,5})\b", re.IGNORECASE)
+_SECRET = re.compile(r"^(?:sk|pk|rk|ghp|gho|ghs|xox[abp]|AKIA|glpat)[-_]", re.IGNORECASE)
 
 
-SCAN_HEAD, SCAN_TAIL = 4000, 4000  # a long message is scanned at its start and its end only
+def clip(text: str, limit: int = MAX_ITEM_CHARS) -> str:
+    """One line, at most ``limit`` characters (head and tail kept, the cut marked)."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    half = (limit - 7) // 2
+    return f"{text[:half]} [...] {text[-half:]}"
+
+
+def one_line(name: str, limit: int = 60) -> str:
+    """A name as one short line: content never becomes structure (headings, list items)."""
+    return clip(name.replace("#", "").replace("\n", " ").replace("\r", " "), limit)
 
 
 def scanned(text: str) -> str:
@@ -58,139 +101,354 @@ def scanned(text: str) -> str:
     return text[:SCAN_HEAD] + "\n" + text[-SCAN_TAIL:]
 
 
-def clip(text: str, limit: int = MAX_ITEM_CHARS) -> str:
-    """One line, at most ``limit`` characters (head and tail kept, the cut marked)."""
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    half = (limit - 5) // 2
-    return f"{text[:half]} [...] {text[-half:]}"
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
 
 
-_WORD = re.compile(r"[A-Za-z0-9_./-]{3,}")
-_STOP = {"the", "and", "for", "with", "that", "this", "instead", "actually", "keep", "use", "not", "but", "now", "please"}
-SUPERSEDED = "(partly superseded by a later instruction) "
-
-
-def _words(text: str) -> set[str]:
-    return {w.lower() for w in _WORD.findall(text)} - _STOP
-
-
-def instructions(views: Sequence[View]) -> list[str]:
-    """The user's own messages, verbatim; a later correction wins over the instruction it replaces.
-
-    A correction ("actually ...", "... instead of ...") replaces the latest earlier instruction that
-    shares at least two words with it: a short single sentence is dropped, anything longer (it may
-    hold other standing rules) is kept and marked as partly superseded.
-    """
-    kept: list[str] = []
-    for view in views:
-        if view.role != "user":
-            continue
-        text = view.text.strip()
-        if not text or text.lower().strip(".! ") in _TRIVIAL:
-            continue
-        if _CORRECTION.search(text):
-            words = _words(text)
-            for j in range(len(kept) - 1, -1, -1):
-                if len(words & _words(kept[j])) >= 2:
-                    if len(kept[j]) < 120 and len(_SENTENCE.split(kept[j].strip())) == 1:
-                        del kept[j]
-                    elif not kept[j].startswith(SUPERSEDED):
-                        kept[j] = SUPERSEDED + kept[j]
-                    break
-        kept.append(clip(text))
-    return kept
-
-
-def _arguments(raw: str) -> dict[str, object]:
+def arguments(raw: str) -> dict[str, object]:
     try:
         value = json.loads(raw)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}
 
 
-def commands(views: Sequence[View]) -> list[str]:
-    """Shell commands the assistant ran (from tool calls), verbatim."""
-    found = []
-    for view in views:
-        for call in view.calls:
-            if not _SHELL_TOOL.search(call.name):
-                continue
-            args = _arguments(call.arguments)
-            command = next((args[k] for k in ("command", "cmd", "script", "code", "input") if isinstance(args.get(k), str)), None)
-            if command is None and call.arguments and not args:
-                command = call.arguments
-            if command:
-                found.append(clip(str(command), 300))
-    return found
+# --- per message ----------------------------------------------------------------------------------
 
 
-def paths(views: Sequence[View]) -> list[str]:
-    """File paths named in tool-call arguments and in text."""
-    found: list[str] = []
-    for view in views:
-        for call in view.calls:
-            args = _arguments(call.arguments)
-            for key in ("path", "file_path", "filePath", "filename", "file", "target", "cwd", "directory"):
-                value = args.get(key)
-                if isinstance(value, str) and value:
-                    found.append(value)
-            found.extend(m.group(1) for m in _PATH.finditer(call.arguments))
-        found.extend(m.group(1) for m in _PATH.finditer(scanned(view.text)))
-    return [p for p in found if len(p) <= 200 and not p.startswith(("http:", "https:")) and "://" not in p]
+class Extractor:
+    """Extracts ledger items from the messages of a region, in order; remembers tool calls so a
+    result is read with the call that asked for it."""
 
+    def __init__(self) -> None:
+        self.calls: dict[str, ToolCall] = {}
+        self.last_call: ToolCall | None = None
 
-def errors(views: Sequence[View]) -> list[str]:
-    """Exact error lines from tool results (and assistant reports of failures)."""
-    found = []
-    for view in views:
-        if view.role not in ("tool", "assistant"):
-            continue
-        lines = [line.strip() for line in scanned(view.text).splitlines() if line.strip()]
-        hits = [line for line in lines if _ERROR_LINE.search(line)]
+    def items(self, view: View, index: int) -> list[Item]:
+        if view.role == "user":
+            return user_items(view.text, index)
         if view.role == "assistant":
-            hits = [h for h in hits if len(h) < 300][:1]
-        # The last error lines of a traceback carry the exception; keep at most two per message.
-        for line in hits[-2:]:
-            prefix = f"{view.tool_name}: " if view.tool_name else ""
-            found.append(prefix + clip(line, 300))
-        if view.is_error and not hits and lines:
-            found.append(clip(lines[-1], 300))
-    return found
+            for call in view.calls:
+                if call.id:
+                    self.calls[call.id] = call
+                self.last_call = call
+            return assistant_items(view, index)
+        if view.role == "tool":
+            call = self.calls.get(view.call_id or "") or (self.last_call if not view.call_id else None)
+            return tool_items(view, call, index)
+        return []
 
 
-def decisions(views: Sequence[View]) -> list[str]:
-    found = []
-    for view in views:
-        if view.role != "assistant" or not view.text:
+def user_items(text: str, index: int) -> list[Item]:
+    text = text.strip()
+    if text.startswith(OWN_BLOCK):  # our own block, carried in a user turn: the rest is the user's
+        end = text.find("[end of summary; the conversation continues verbatim below]")
+        text = text[end + 62:].strip() if end >= 0 else ""
+    if not text or text.lower().strip(".!? ") in _TRIVIAL or text.startswith("/context-stats"):
+        return []
+    items: list[Item] = []
+    corrects: tuple[tuple[str, str], ...] = ()
+    if _CORRECTION.search(text[:400]):
+        corrects = tuple(("", v) for v in values(text)[:4])
+    if len(text) <= MAX_ITEM_CHARS:
+        standing = _standing(text, corrects)
+        items.append(Item("instruction" if standing else "request", masked_key(text) if standing else text.lower(),
+                          clip(text), index, corrects=corrects, rank=_rank(text, corrects)))
+    else:
+        # A long message (a pasted log, a spec): its rule sentences verbatim, and its head.
+        for sentence in sentences(scanned(text)):
+            if 8 <= len(sentence) <= MAX_ITEM_CHARS and _standing(sentence, ()):
+                items.append(Item("instruction", masked_key(sentence), clip(sentence), index, corrects=corrects,
+                                  rank=_rank(sentence, corrects)))
+        items.append(Item("request", text[:200].lower(), clip(text, 300), index))
+    items.append(Item("goal", "goal", "Latest request: " + clip(text, 400), index))
+    items.extend(identifier_items(text, index, strong_only=False))
+    return items
+
+
+def _standing(text: str, corrects: tuple[tuple[str, str], ...]) -> bool:
+    """Whether a user's words are a standing instruction or fact (kept first), not a passing request:
+    a rule, a correction, a label the user put on it, or a statement carrying values."""
+    if corrects or _LABEL.match(text) or _RULE.search(text):
+        return True
+    return not _FILLER_QUESTION.search(text) and bool(values(text)) and len(text) <= 300
+
+
+_STRONG = re.compile(r"\b(never|always|must|mustn'?t|do not|don'?t|make sure|forbidden|not allowed|under no|"
+                     r"required|from now on|no more than|at most|at least)\b", re.IGNORECASE)
+
+
+def _rank(text: str, corrects: tuple[tuple[str, str], ...]) -> int:
+    """How surely a user's words must survive: a correction or a label, a strong rule, a value."""
+    if corrects or _LABEL.match(text):
+        return 3
+    if _STRONG.search(text):
+        return 2
+    return 1 if values(text) else 0
+
+
+def masked_key(text: str) -> str:
+    """What an instruction is about, its values masked: a later one with other values replaces it."""
+    return re.sub(r"[$€£]?[\w.@:/+-]*\d[\w.@:/+-]*", "#", text.lower())
+
+
+def assistant_items(view: View, index: int) -> list[Item]:
+    items: list[Item] = []
+    text = view.text.strip()
+    if text:
+        for sentence in sentences(scanned(text)):
+            if 16 <= len(sentence) <= 500 and _DECISION.search(sentence):
+                items.append(Item("decision", sentence.lower(), clip(sentence, 400), index))
+        items.extend(identifier_items(text, index, strong_only=False))
+        items.append(Item("state", "said", "Last said: " + clip(text, 400), index))
+    for call in view.calls:
+        items.extend(call_items(call, index))
+    return items
+
+
+def call_items(call: ToolCall, index: int) -> list[Item]:
+    name = one_line(call.name)
+    args = arguments(call.arguments)
+    items: list[Item] = []
+    if _TODO_TOOL.search(call.name):
+        task = task_item(args, index)
+        return [task] if task is not None else []
+    command = shell_command(call, args)
+    if command is not None:
+        items.append(Item("command", command, f"`{clip(command, 300)}`", index))
+        items.extend(Item("file", path, f"{path}: {action}", index) for path, action in shell_writes(command))
+    else:
+        items.extend(Item("file", path, f"{path}: {action}", index) for path, action in tool_writes(call.name, args))
+    short = {k: v for k, v in args.items() if isinstance(v, str) and len(v) <= 300}
+    for value in short.values():
+        items.extend(identifier_items(value, index, strong_only=False))
+    items.append(Item("state", "action", f"Last action: {name} {clip(call.arguments, 160)}", index))
+    return items
+
+
+def task_item(args: dict[str, object], index: int) -> Item | None:
+    entries = args.get("todos") or args.get("plan") or args.get("items")
+    if not isinstance(entries, list):
+        return None
+    open_tasks = []
+    for entry in entries:
+        if not isinstance(entry, dict):
             continue
-        for sentence in _SENTENCE.split(scanned(view.text)):
-            if 12 <= len(sentence) <= 400 and _DECISION.search(sentence):
-                found.append(clip(sentence, 300))
-    return found
+        label = entry.get("content") or entry.get("step") or entry.get("title") or entry.get("task")
+        status = str(entry.get("status", "")).lower()
+        if isinstance(label, str) and status not in ("completed", "done", "cancelled"):
+            open_tasks.append(f"{clip(label, 160)} ({status or 'open'})")
+    text = "Open tasks: " + "; ".join(open_tasks) if open_tasks else "Open tasks: none (all completed)"
+    return Item("goal", "tasks", text, index)
 
 
-def identifiers(views: Sequence[View]) -> list[str]:
-    found: list[str] = []
-    for view in views:
-        texts: Iterable[str] = (scanned(view.text), *(scanned(c.arguments) for c in view.calls))
-        for text in texts:
-            for pattern in _IDENTIFIERS:
-                found.extend(m.group(0).rstrip(".,;:") for m in pattern.finditer(text))
-    return found
+def shell_command(call: ToolCall, args: dict[str, object]) -> str | None:
+    if not _SHELL_TOOL.search(call.name):
+        return None
+    for key in ("command", "cmd", "script", "code", "input"):
+        value = args.get(key)
+        if isinstance(value, str):
+            return value.strip()
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return " ".join(str(v) for v in value)
+    if call.arguments and not args:
+        return call.arguments.strip()
+    return None
 
 
-def last_state(views: Sequence[View]) -> list[str]:
-    """What the assistant last said, in a line: where things stood when these turns ended."""
-    for view in reversed(views):
-        if view.role == "assistant" and view.text.strip():
-            return [clip(view.text.strip(), 400)]
+def tool_writes(name: str, args: dict[str, object]) -> list[tuple[str, str]]:
+    """(path, what was done) for a file tool's call, from its name and arguments."""
+    patch = next((v for k, v in args.items() if k in ("patch", "diff", "input") and isinstance(v, str)), None)
+    if patch is not None and ("*** " in patch or "+++ " in patch):
+        return patch_writes(patch)
+    path = next((v for k in _PATH_KEYS if isinstance(v := args.get(k), str) and v), None)
+    if path is None or len(path) > 300 or "\n" in path:
+        return []
+    if _READ_TOOL.search(name) and not (_WRITE_TOOL.search(name) or _EDIT_TOOL.search(name)):
+        return []
+    if _DELETE_TOOL.search(name):
+        return [(path, "deleted")]
+    if _MOVE_TOOL.search(name):
+        dest = next((v for k in ("destination", "dest", "new_path", "to", "target_path") if isinstance(v := args.get(k), str)), None)
+        return [(path, f"moved to {dest}"), (dest, f"moved from {path}")] if dest else [(path, "moved")]
+    if _WRITE_TOOL.search(name):
+        return [(path, "written")]
+    if _EDIT_TOOL.search(name):
+        return [(path, "edited")]
     return []
 
 
-def dedupe_keep_last(items: Sequence[str]) -> list[str]:
-    """Items once each, in the order of their last occurrence."""
-    last = {item: i for i, item in enumerate(items)}
-    return [item for i, item in enumerate(items) if last[item] == i]
+_PATCH_LINE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+)$|^\+\+\+ (?:b/)?(\S+)|^--- (?:a/)?(\S+)", re.MULTILINE)
+
+
+def patch_writes(patch: str) -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    minus = None
+    for m in _PATCH_LINE.finditer(patch):
+        if m.group(1):
+            found.append((m.group(2).strip(), {"Add": "created", "Update": "edited", "Delete": "deleted"}[m.group(1)]))
+        elif m.group(4):
+            minus = m.group(4)
+        elif m.group(3):
+            if m.group(3) == "/dev/null":
+                if minus:
+                    found.append((minus, "deleted"))
+            else:
+                found.append((m.group(3), "created" if minus == "/dev/null" else "edited"))
+    return found
+
+
+_SEGMENTS = re.compile(r"&&|\|\||;|\n|\|")
+_REDIRECT = re.compile(r"(?<![<>&\d])>>?\s*([^\s;&|<>]+)")
+
+
+def shell_writes(command: str) -> list[tuple[str, str]]:
+    """(path, what was done) for the files a shell command writes, moves or deletes."""
+    found: list[tuple[str, str]] = []
+    for m in _REDIRECT.finditer(command):
+        target = m.group(1)
+        if not target.startswith(("/dev/", "&")):
+            found.append((target, "written"))
+    for segment in _SEGMENTS.split(command.split("<<", 1)[0] if "<<" in command else command):
+        try:
+            words = shlex.split(segment, comments=True)
+        except ValueError:
+            words = segment.split()
+        while words and ("=" in words[0] or words[0] in ("sudo", "env", "then", "do")):
+            words = words[1:]
+        if not words:
+            continue
+        head, rest = words[0], [w for w in words[1:] if not w.startswith("-")]
+        if head == "rm" or head == "unlink" or (head == "git" and rest[:1] == ["rm"]):
+            found.extend((p, "deleted") for p in (rest[1:] if head == "git" else rest))
+        elif head in ("mv", "cp") and len(rest) >= 2:
+            verb = "moved" if head == "mv" else "copied"
+            found.append((rest[-1], f"{verb} from {' '.join(rest[:-1])}"))
+            if head == "mv":
+                found.extend((p, f"moved to {rest[-1]}") for p in rest[:-1])
+        elif head == "touch" or head == "mkdir":
+            found.extend((p, "created") for p in rest)
+        elif head == "sed" and any(w.startswith("-i") for w in words[1:]) and len(rest) >= 2:
+            found.append((rest[-1], "edited"))
+        elif head == "tee":
+            found.extend((p, "written") for p in rest)
+        elif head == "git" and rest[:1] == ["mv"] and len(rest) >= 3:
+            found.append((rest[-1], f"moved from {rest[1]}"))
+    return [(p, a) for p, a in found if 0 < len(p) <= 300 and "$" not in p]
+
+
+def tool_items(view: View, call: ToolCall | None, index: int) -> list[Item]:
+    name = one_line(call.name if call else (view.tool_name or "tool"))
+    args = arguments(call.arguments) if call else {}
+    command = shell_command(call, args) if call else None
+    reads = is_read(call, command)
+    text = scanned(view.text)
+    failed = view.is_error or (not reads and bool(_FAILED_RUN.search(text)) and not _only_exit_zero(text))
+    key = f"{name} {command if command is not None else (call.arguments if call else '')}"[:400]
+    items: list[Item] = []
+    if failed:
+        line = error_line(text)
+        if line:
+            where = f" (from {name}: `{clip(command, 120)}`)" if command else f" (from {name})"
+            items.append(Item("error", f"{key}\n{line}", clip(line, 400) + where, index))
+    elif not reads:
+        items.append(Item("success", key, "", index))
+    if not reads:
+        items.extend(identifier_items(text, index, strong_only=True)[:6])
+    return items
+
+
+def is_read(call: ToolCall | None, command: str | None) -> bool:
+    if call is None:
+        return False
+    if command is not None:
+        first = command.split(None, 1)[0] if command.split() else ""
+        return first in _READ_COMMANDS or command.startswith(("git show", "git diff", "git log", "sed -n"))
+    return bool(_READ_TOOL.search(call.name)) and not (_WRITE_TOOL.search(call.name) or _EDIT_TOOL.search(call.name))
+
+
+def _only_exit_zero(text: str) -> bool:
+    return bool(_EXIT_ZERO.search(text)) and "Traceback" not in text and not re.search(r"(?m)^FAILED ", text)
+
+
+def error_line(text: str) -> str:
+    """The line that says what failed: the exception, else the failed test, else an error line."""
+    exceptions = _EXCEPTION_LINE.findall(text)
+    if exceptions:
+        return exceptions[-1].strip()
+    failed = _FAILED_LINE.findall(text)
+    if failed:
+        return failed[0].strip()
+    lines = _ERROR_WORD_LINE.findall(text)
+    if lines:
+        return lines[0].strip()
+    rest = [line.strip() for line in text.splitlines() if line.strip()]
+    return rest[-1] if rest else ""
+
+
+# --- identifiers ----------------------------------------------------------------------------------
+
+
+def identifier_items(text: str, index: int, *, strong_only: bool) -> list[Item]:
+    """Whole identifier tokens of ``text``, each with a few words of what it names."""
+    items: list[Item] = []
+    seen: set[str] = set()
+    if len(text) > SCAN_HEAD + SCAN_TAIL:
+        text = scanned(text)
+    for token, start in _tokens(text):
+        if token in seen or not _is_identifier(token, strong_only):
+            continue
+        seen.add(token)
+        items.append(Item("identifier", token, f"{token}: {_context(text, start, token)}", index))
+    if not strong_only:
+        for m in _PORT.finditer(text):
+            token = m.group(0)
+            if token.lower() not in seen:
+                seen.add(token.lower())
+                items.append(Item("identifier", token.lower(), f"{token}: {_context(text, m.start(), token)}", index))
+    return items
+
+
+# Only tokens with a digit, or URLs, can be identifiers: one scan finds just those.
+_CANDIDATE = re.compile(r"[^\s\"'`<>()\[\]{},;]*\d[^\s\"'`<>()\[\]{},;]*|https?://[^\s\"'`<>()\[\]{},;]+")
+
+
+def _tokens(text: str) -> Iterator[tuple[str, int]]:
+    for m in _CANDIDATE.finditer(text):
+        token = m.group(0).rstrip(".,:;!?")
+        if 5 <= len(token) <= 200:
+            yield token, m.start()
+
+
+def _is_identifier(token: str, strong_only: bool) -> bool:
+    if _SECRET.match(token):
+        return False
+    if _URL.match(token) or _UUID.match(token) or _TICKET.match(token):
+        return True
+    if _PREFIXED.match(token) and not token.startswith(("test_", "tests/")) and "/" not in token:
+        return any(c.isdigit() for c in token.rsplit("-", 1)[-1].rsplit("_", 1)[-1])
+    if strong_only:
+        return False
+    return bool(_HOSTPORT.match(token) or _IP.match(token) or _VERSION.match(token) or _SHA.match(token))
+
+
+def _context(text: str, start: int, token: str) -> str:
+    """The words around a token in its line: what it names."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    line = text[line_start: line_end if line_end >= 0 else len(text)]
+    at = start - line_start
+    before = line[max(0, at - 70): at]
+    after = line[at + len(token): at + len(token) + 40]
+    if at > 70:
+        before = before.split(" ", 1)[-1]
+    return clip(f"{before}{token}{after}".strip(), 180)
+
+
+def extract(views: Sequence[View], start: int) -> list[Item]:
+    """Every item of ``views`` (the messages ``start``, ``start + 1``, ...), in order."""
+    extractor = Extractor()
+    items: list[Item] = []
+    for offset, view in enumerate(views):
+        items.extend(extractor.items(view, start + offset))
+    return items

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .measure import Entry, Measurement, Measurer
@@ -93,6 +93,10 @@ def compact(
 
     ``anchor`` is the last plan (reused while it fits); ``archived_upto`` says that every message
     before that index that this plan drops was archived on an earlier call.
+
+    Fit is checked, not assumed: the prompt built is measured with the same counter, and while it
+    is above the window the plan is tightened (a smaller block, then more folded and cut). When
+    nothing can fit, the outcome says so (``fits`` False, with the reason).
     """
     stub_tokens = _stub_tokens(measurer)
     plan = None
@@ -102,26 +106,52 @@ def compact(
                      summary_max=tuning.summary_max_tokens, stub_tokens=stub_tokens)
     if plan is None and not force and m.total <= budget.trigger:
         return Outcome(None, Plan(0, 0, 0, estimate=m.total), m.total, m.total)
-    if plan is None:
-        plan = Planner(m, budget, keep_recent=tuning.keep_recent_tokens,
-                       max_tool_result=tuning.max_tool_result_tokens,
-                       summary_max=tuning.summary_max_tokens, stub_tokens=stub_tokens).plan(force=force)
+    ledger_costs = getattr(summaries, "ledger_costs", None)
+    costs = (lambda start, stop: ledger_costs(m.entries, start, stop)) if ledger_costs else None
+
+    def planner(within: Budget) -> Planner:
+        return Planner(m, within, keep_recent=tuning.keep_recent_tokens, max_tool_result=tuning.max_tool_result_tokens,
+                       summary_max=tuning.summary_max_tokens, stub_tokens=stub_tokens, ledger_costs=costs)
+
+    reused = plan is not None
+    current = None
+    if plan is None:  # a reused plan needs no planner: warm turns read only the kept tail
+        current = planner(budget)
+        plan = current.plan(force=force)
     if not plan.changes:
         if not plan.fits:
-            return Outcome(None, plan, m.total, m.total, notices=list(plan.notices), fits=False,
-                           reason=plan.notices[0] if plan.notices else "the prompt does not fit the window")
+            return _cannot_fit(m, plan, plan.notices[0] if plan.notices else "the prompt does not fit the window")
+        if m.total > budget.window:
+            return _cannot_fit(m, plan, f"the prompt ({m.total:,} tokens) is above the {budget.window:,}-token window "
+                                        "and nothing in it can be folded or cut")
         return Outcome(None, plan, m.total, m.total, notices=list(plan.notices))
-    entries = m.entries
-    report = None
-    block = None
-    if plan.cut > plan.lead:
-        report = summaries.region(entries, plan.lead, plan.cut, tuning.summary_max_tokens)
-        block = summary_block(report.text, plan.folded, note)
-    archive(changed_entries(entries, plan, archived_upto))
-    messages, replaced = build(entries, plan, block, measurer.overhead)
-    after = m.fixed_tokens + m.span(0, plan.lead) + m.span(plan.cut, len(entries))
-    for index, message in replaced.items():
-        after += measurer.cost(message) - (entries[index].tokens if index >= 0 else 0)
+    within = budget
+    for _ in range(6):
+        if current is not None and not reused and plan.cut > plan.lead:
+            plan = replace(plan, summary_tokens=_block_room(current.kept_estimate(plan.cut, plan.stub_until),
+                                                            within, tuning))
+        messages, replaced, after, report = _build(measurer, m, plan, summaries, note)
+        if after <= budget.window:
+            break
+        # Over the window: tighten against a smaller budget, by the measured overshoot.
+        over = after - budget.window
+        window = max(1, within.window - over - 8)
+        within = Budget(window, min(within.trigger, window), min(within.target, window), within.window_source)
+        current = planner(within)
+        tighter = current.plan(force=True)
+        if not tighter.changes:
+            break
+        plan, reused = tighter, False
+    if after > budget.window:
+        reason = (f"the smallest prompt it could build needs {after:,} tokens, above the {budget.window:,}-token "
+                  "window (the system prompt, tool schemas and the current turn are never folded)")
+        if after >= m.total or not replaced:
+            return _cannot_fit(m, plan, reason)
+        # The best it has, smaller than the original, and said to be too large.
+        archive(changed_entries(m.entries, plan, archived_upto))
+        return Outcome(messages, replace(plan, fits=False), m.total, after, plan.folded, report,
+                       [*plan.notices, f"context-compactor: cannot fit: {reason}"], fits=False, reason=reason)
+    archive(changed_entries(m.entries, plan, archived_upto))
     if not replaced:
         return Outcome(None, plan, m.total, m.total, notices=[
             "nothing is old enough to fold into a summary yet: the whole conversation is recent"])
@@ -129,3 +159,34 @@ def compact(
         return Outcome(None, plan, m.total, m.total, notices=[
             f"the compacted prompt ({after:,} tokens) would not be smaller than the original ({m.total:,})"])
     return Outcome(messages, plan, m.total, after, plan.folded, report, list(plan.notices))
+
+
+def _block_room(kept: int, budget: Budget, tuning: Tuning) -> int:
+    """The block's size: the room the target leaves after everything else (``kept``: the fixed
+    part and the kept messages as the plan sends them), at most ``summaryMaxTokens``, at least a
+    minimal block, frame included. It stays with the plan, so a reused plan rebuilds the same
+    block, byte for byte."""
+    room = budget.target - kept - BLOCK_FRAME_TOKENS
+    return max(MIN_SUMMARY_TOKENS, min(tuning.summary_max_tokens, room)) + BLOCK_FRAME_TOKENS
+
+
+def _build(measurer: Measurer, m: Measurement, plan: Plan, summaries: Summaries,
+           note: str | None) -> tuple[list[Any], dict[int, Any], int, SummaryReport | None]:
+    """The projection of ``plan`` and its measured size."""
+    entries = m.entries
+    report = None
+    block = None
+    if plan.cut > plan.lead:
+        ledger_budget = max(MIN_SUMMARY_TOKENS, plan.summary_tokens - BLOCK_FRAME_TOKENS)
+        report = summaries.region(entries, plan.lead, plan.cut, ledger_budget)
+        block = summary_block(report.text, plan.folded, note)
+    messages, replaced = build(entries, plan, block, measurer.overhead)
+    after = m.fixed_tokens + m.span(0, plan.lead) + m.span(plan.cut, len(entries))
+    for index, message in replaced.items():
+        after += measurer.cost(message) - (entries[index].tokens if index >= 0 else 0)
+    return messages, replaced, after, report
+
+
+def _cannot_fit(m: Measurement, plan: Plan, reason: str) -> Outcome:
+    return Outcome(None, replace(plan, fits=False), m.total, m.total, notices=[f"context-compactor: cannot fit: {reason}"],
+                   fits=False, reason=reason)

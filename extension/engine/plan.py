@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from itertools import accumulate
 
@@ -26,7 +27,7 @@ from .measure import Measurement
 
 STUB_MAX_CHARS = 240  # a stub line is at most this long (tool name and first line are clipped)
 MARKER_TOKENS = 40  # what the "[... cut ...]" marker of a truncated message costs, at most
-BLOCK_FRAME_TOKENS = 48  # header and footer of the compacted-context block
+BLOCK_FRAME_TOKENS = 36  # header and footer of the compacted-context block (about 130 characters)
 
 
 @dataclass(frozen=True)
@@ -49,10 +50,11 @@ class Plan:
     estimate: int = 0
     fits: bool = True
     notices: tuple[str, ...] = ()
+    summary_tokens: int = 0  # what the block of this plan cost when it was built (0: not built yet)
 
     @property
     def changes(self) -> bool:
-        return self.stage > 0 and self.fits
+        return self.stage > 0
 
     @property
     def folded(self) -> int:
@@ -88,11 +90,16 @@ class Planner:
     """Plans one prompt. ``stub_tokens`` and ``cut_tokens`` price a stub and a truncation."""
 
     def __init__(self, m: Measurement, budget: Budget, *, keep_recent: int, max_tool_result: int,
-                 summary_max: int, stub_tokens: int) -> None:
+                 summary_max: int, stub_tokens: int, ledger_costs: Callable[[int, int], list[int]] | None = None,
+                 shape: Shape | None = None) -> None:
         self.m, self.budget = m, budget
-        self.shape = shape_of(m)
+        self.shape = shape or shape_of(m)
         self.keep_recent = keep_recent
         self.summary_bound = summary_max + BLOCK_FRAME_TOKENS
+        # What the block needs when it folds up to each cut (the ledger at its natural size, up to
+        # its bound): folding no more than needed keeps the most verbatim. Built on first use.
+        self._ledger_costs = ledger_costs
+        self._costs: list[int] | None = None
         entries = m.entries
         tool = [e.view.role == "tool" for e in entries]
         self.is_tool = tool
@@ -108,11 +115,25 @@ class Planner:
 
     def estimate(self, cut: int, stub_until: int) -> int:
         """Tokens of the projection for this cut and stub boundary (summary at its bound)."""
+        return self.summary_at(cut) + self.kept_estimate(cut, stub_until)
+
+    def kept_estimate(self, cut: int, stub_until: int) -> int:
+        """Tokens of everything but the block: the fixed part, the lead, the kept messages."""
         stub_until = max(stub_until, cut)
         n = self.shape.n
-        summary = self.summary_bound if cut > self.shape.lead else 0
-        return (self.fixed + summary + self.p_stub[stub_until] - self.p_stub[cut]
-                + self.p_kept[n] - self.p_kept[stub_until])
+        return self.fixed + self.p_stub[stub_until] - self.p_stub[cut] + self.p_kept[n] - self.p_kept[stub_until]
+
+    def summary_at(self, cut: int) -> int:
+        """What the block costs when the messages before ``cut`` are folded."""
+        lead = self.shape.lead
+        if cut <= lead:
+            return 0
+        if self._ledger_costs is None:
+            return self.summary_bound
+        if self._costs is None:
+            self._costs = self._ledger_costs(lead, self.shape.turn_start)
+        at = min(cut - lead, len(self._costs) - 1)
+        return min(self.summary_bound, BLOCK_FRAME_TOKENS + self._costs[at])
 
     def make(self, cut: int, stub_until: int, stage: int, notices: tuple[str, ...] = (),
              truncate: dict[int, int] | None = None) -> Plan:
@@ -219,12 +240,10 @@ class Planner:
                 continue
             truncate[i] = cap
             est -= size(i) - cap - MARKER_TOKENS
-        if est > b.window:
-            return Plan(s.lead, s.lead, s.lead, stage=0, estimate=self.m.total, fits=False, notices=(
-                f"nothing compacted: even with every old turn folded and the current turn cut down, the prompt "
-                f"needs about {est:,} tokens, above the {b.window:,}-token window",))
         notices.append("the largest remaining messages were cut to their head and tail")
-        return replace(self.make(cut, stub_until, 4, tuple(notices), truncate), estimate=est)
+        # Still above the window: the smallest plan there is, marked as not fitting (the caller
+        # measures it and says so).
+        return replace(self.make(cut, stub_until, 4, tuple(notices), truncate), estimate=est, fits=est <= b.window)
 
 
 def reuse(m: Measurement, anchor: Plan, budget: Budget, *, max_tool_result: int, summary_max: int,
@@ -237,7 +256,8 @@ def reuse(m: Measurement, anchor: Plan, budget: Budget, *, max_tool_result: int,
     entries = m.entries
     cap_cost = max_tool_result + MARKER_TOKENS
     est = m.fixed_tokens + m.span(0, anchor.lead)
-    est += summary_max + BLOCK_FRAME_TOKENS if anchor.cut > anchor.lead else 0
+    if anchor.cut > anchor.lead:
+        est += anchor.summary_tokens or summary_max + BLOCK_FRAME_TOKENS
     truncate = {}
     for i in range(anchor.cut, len(entries)):
         entry = entries[i]
@@ -254,7 +274,8 @@ def reuse(m: Measurement, anchor: Plan, budget: Budget, *, max_tool_result: int,
             return None
     if est > budget.trigger:
         return None
-    return Plan(anchor.lead, anchor.cut, anchor.stub_until, truncate, anchor.stage, est, True, anchor.notices)
+    return Plan(anchor.lead, anchor.cut, anchor.stub_until, truncate, anchor.stage, est, True, anchor.notices,
+                anchor.summary_tokens)
 
 
 def budget_for(window: int, window_source: str, *, max_tokens: int | None, compact_at: float,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..messages import prepend_text, user_message, with_text
+from ..messages import TEXT_PARTS, prepend_text, user_message, with_text
 from .measure import Entry
 from .plan import STUB_MAX_CHARS, Plan
 
@@ -50,15 +50,12 @@ def truncated_text(entry: Entry, cap_tokens: int, overhead: int) -> str:
 
 
 def summary_block(summary: str, folded: int, note: str | None = None) -> str:
-    lines = [
-        f"[context-compactor: summary of {folded} earlier message{'s' if folded != 1 else ''} of this "
-        "conversation, replaced to fit the model's context window; the user still sees them in full "
-        "and the originals are archived]"
-    ]
+    lines = [f"[context-compactor: ledger of {folded} earlier message{'s' if folded != 1 else ''}, folded to fit the "
+             "window; originals archived, cited as [#n]]"]
     if note:
         lines.append(f"Focus requested by the user: {note}")
     lines.append(summary.strip() or "(nothing in those messages needed keeping)")
-    lines.append("[end of summary; the conversation continues verbatim below]")
+    lines.append("[end of ledger]")
     return "\n".join(lines)
 
 
@@ -72,8 +69,12 @@ def build(entries: Sequence[Entry], plan: Plan, block: str | None, overhead: int
     if block is not None and plan.cut > plan.lead:
         first = entries[plan.cut] if plan.cut < len(entries) else None
         if first is not None and first.view.role == "user":
-            # Strict templates refuse two user messages in a row: carry the summary in the user turn.
-            replaced[plan.cut] = prepend_text(first.message, block)
+            # Strict templates refuse two user messages in a row: carry the summary in the user turn
+            # (cut to its head and tail first, when the plan cuts it).
+            base = first.message
+            if plan.cut in plan.truncate:
+                base = cut_text(base, truncated_text(first, plan.truncate[plan.cut], overhead))
+            replaced[plan.cut] = prepend_text(base, block)
         else:
             replaced[-1] = user_message(block)
             out.append(replaced[-1])
@@ -88,11 +89,23 @@ def build(entries: Sequence[Entry], plan: Plan, block: str | None, overhead: int
             replaced[i] = with_text(entry.message, stub_text(entry, names.get(entry.view.call_id or "")))
             out.append(replaced[i])
         elif i in plan.truncate:
-            replaced[i] = with_text(entry.message, truncated_text(entry, plan.truncate[i], overhead))
+            replaced[i] = cut_text(entry.message, truncated_text(entry, plan.truncate[i], overhead))
             out.append(replaced[i])
         else:
             out.append(entry.message)
     return out, replaced
+
+
+def cut_text(message: dict[str, Any], text: str) -> dict[str, Any]:
+    """A copy of ``message`` whose text is ``text``; its non-text parts (images, audio) are kept."""
+    content = message.get("content")
+    if not isinstance(content, list):
+        return with_text(message, text)
+    others = [part for part in content if not (isinstance(part, str) or (isinstance(part, dict)
+                                                                     and part.get("type") in TEXT_PARTS))]
+    changed = dict(message)
+    changed["content"] = [{"type": "text", "text": text}, *others]
+    return changed
 
 
 def changed_entries(entries: Sequence[Entry], plan: Plan, since: int = 0) -> list[Entry]:

@@ -24,11 +24,12 @@ answered in time leaves this turn to the deterministic summary (counted as a fal
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import structlog
 
@@ -38,6 +39,7 @@ from .measure import Entry
 
 logger = structlog.get_logger("context_compactor")
 
+NARRATIVE_TOKENS = 300  # what a model writes below the ledger: where things stood, open questions
 FAN_IN = 4  # chunk summaries per model merge; bench/cost.py compares 2, 3 and 4
 
 
@@ -92,6 +94,7 @@ class SummaryReport:
     merges: int = 0
     open_messages: int = 0  # messages of the open chunk (deterministic summary, by design)
     open_tokens: int = 0
+    left_out: int = 0  # ledger items left out for room
 
 
 @dataclass
@@ -125,9 +128,16 @@ class Summaries:
         """The budget of one chunk summary (and of one merged group) on the tiered way."""
         return max(64, budget // 4)
 
+    @property
+    def ledgered(self) -> bool:
+        """Whether the block is a session ledger (the built-in summarizer can build one)."""
+        return hasattr(self.fallback, "items")
+
     def region(self, entries: Sequence[Entry], start: int, stop: int, budget: int) -> SummaryReport:
         report = SummaryReport(text="", summarizer=self.summarizer.identity)
-        if self.tiered:
+        if self.ledgered:
+            self._ledger(entries, start, stop, budget, report)
+        elif self.tiered:
             self._tiered(entries, start, stop, budget, report)
         else:
             self._flat(entries, start, stop, budget, report)
@@ -137,9 +147,55 @@ class Summaries:
         """Make (and cache) the model summaries a later ``region(start, >= stop)`` will need."""
         report = SummaryReport(text="", summarizer=self.summarizer.identity)
         leaf = self.leaf_budget(budget)
-        pieces = self._leaves(entries, closed_chunks(entries, start, stop, self.chunk_units), leaf, report)
+        closed = closed_chunks(entries, start, stop, self.chunk_units)
+        if self.ledgered:  # the model writes the narrative of the newest closed chunk only
+            self._leaves(entries, closed[-2:], NARRATIVE_TOKENS, report)
+            return report
+        pieces = self._leaves(entries, closed, leaf, report)
         self._rollup(pieces, budget - leaf, leaf, report)
         return report
+
+    def items(self, entries: Sequence[Entry], start: int, stop: int) -> list[Any]:
+        part = entries[start:stop]
+        return self.fallback.items([e.message for e in part], [e.view for e in part], start)  # type: ignore[attr-defined]
+
+    def ledger_costs(self, entries: Sequence[Entry], start: int, stop: int) -> list[int]:
+        """``costs[i]``: about what the ledger of ``entries[start:start + i]`` needs, in tokens
+        (each distinct item once, at its first sight): what folding up to a cut adds to the block."""
+        costs = [0] * (stop - start + 1)
+        seen: set[tuple[str, str]] = set()
+        total = 0
+        count = self.count
+        for item in self.items(entries, start, stop):
+            slot = (item.section, item.key)
+            if slot not in seen and item.section != "success":
+                seen.add(slot)
+                total += count(item.text) + 6
+            costs[item.src - start + 1] = total
+        for i in range(1, len(costs)):
+            costs[i] = max(costs[i], costs[i - 1])
+        return costs
+
+    # --- the ledger ------------------------------------------------------------------------------
+
+    def _ledger(self, entries: Sequence[Entry], start: int, stop: int, budget: int, report: SummaryReport) -> None:
+        """The ledger of the region; with a model, the narrative of its newest closed chunk below it."""
+        narrative = ""
+        if self.tiered and budget >= 2 * NARRATIVE_TOKENS:
+            closed = closed_chunks(entries, start, stop, self.chunk_units)
+            report.chunks = len(closed)
+            if closed:
+                first, end = closed[-1]
+                piece = self._chunk(entries[first:end], NARRATIVE_TOKENS, report)
+                if piece.model:
+                    narrative = _checked_narrative(piece.text, entries[start:stop], report)
+        extra = self.count(narrative) + 24 if narrative else 0
+        text, left_out = self.fallback.ledger(self.items(entries, start, stop),  # type: ignore[attr-defined]
+                                              max(64, budget - extra), self.count)
+        report.left_out = left_out
+        report.chunks = max(report.chunks, 1)
+        report.text = text + (f"\n## Narrative (written by the summary model; the items above are exact)\n"
+                              f"{narrative.strip()}" if narrative else "")
 
     # --- the two ways --------------------------------------------------------------------------
 
@@ -275,3 +331,27 @@ class Summaries:
         report.errors.append(error)
         logger.warning("summary.fallback", summarizer=self.summarizer.identity, kind=kind, error=error)
 
+
+
+_INVENTED = re.compile(r"```|(?<![\w/.-])(?:[\w.-]+/)+[\w.-]+|\b[\w-]+\.(?:py|js|ts|json|md|toml|ya?ml|sh|rs|go)\b|"
+                       r"\b[0-9a-f]{7,40}\b|\b[A-Z][A-Z0-9]{1,9}-\d+\b")
+
+
+def _checked_narrative(text: str, region: Sequence[Entry], report: SummaryReport) -> str:
+    """The model's text, unless it names paths, ids or code that the originals do not contain."""
+    originals = None
+    for m in _INVENTED.finditer(text):
+        token = m.group(0)
+        if token == "```":
+            bad = token
+        else:
+            if originals is None:
+                originals = "\n".join(e.view.text + "".join(c.arguments for c in e.view.calls) for e in region)
+            bad = token if token not in originals else ""
+        if bad:
+            report.failures["invented"] += 1
+            report.errors.append(f"the summary model's text names {bad[:60]!r}, which the folded messages do not "
+                                 "contain; its narrative was left out")
+            logger.warning("summary.rejected", summarizer=report.summarizer, token=bad[:60])
+            return ""
+    return text

@@ -1,0 +1,286 @@
+"""The session ledger: the state of the work, in typed sections, each item citing its source message.
+
+The compacted-context block is a ledger, not a digest. Items come from the structure of the
+original messages (roles, tool names and arguments, failed results; see :mod:`.extract`) and are
+merged over the whole folded region:
+
+- the same thing seen again (a file edited twice, an error repeated) is one item, citing the
+  latest message, with the last thing done to it;
+- a user's correction replaces the value it corrects, everywhere, shown as "new (was old)", so a
+  stale value never survives alone;
+- an error is marked resolved when the same command later succeeded.
+
+:func:`render` writes the sections within a token budget. When room runs out, items are dropped
+by priority (the user's instructions last) and the block says how many were left out and how to
+get them back. Same items, same budget, same bytes.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+
+CountTokens = Callable[[str], int]
+
+# Sections in the order they are written, with their titles.
+TITLES: dict[str, str] = {
+    "instruction": "User instructions (verbatim; corrections applied)",
+    "goal": "Current goal and open tasks",
+    "decision": "Decisions",
+    "error": "Errors (exact)",
+    "file": "Files changed (last action)",
+    "identifier": "Identifiers",
+    "request": "Earlier requests of the user",
+    "command": "Commands run",
+    "state": "Where things stood",
+}
+# The order in which sections are given room: a later one is the first to lose items.
+PRIORITY = ("instruction", "goal", "error", "decision", "file", "identifier", "state", "request", "command")
+# The share of the budget each section is sure of before the rest is shared out by priority.
+SHARES = {"instruction": 0.30, "goal": 0.08, "error": 0.14, "decision": 0.12, "file": 0.12,
+          "identifier": 0.10, "state": 0.04, "request": 0.06, "command": 0.04}
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One ledger line. ``key`` says what it is about (two items with the same key are one thing)."""
+
+    section: str
+    key: str
+    text: str
+    src: int  # the message it came from (its index in the session's history)
+    first: int = -1  # the first message it came from, when it was seen more than once
+    seen: int = 1
+    resolved: bool = False
+    # For a correction: the values it replaces, as (old, new) pairs.
+    corrects: tuple[tuple[str, str], ...] = ()
+    rank: int = 0  # within a section, a higher rank is given room first
+
+    def line(self) -> str:
+        # A corrected item cites where it was said and where it was corrected.
+        cite = f"#{self.first}, #{self.src}" if 0 <= self.first < self.src and "(was " in self.text else f"#{self.src}"
+        seen = f" (seen {self.seen} times)" if self.seen > 2 and self.section in ("error", "command") else ""
+        return f"{self.text}{seen} [{cite}]"
+
+
+def merge(items: Iterable[Item]) -> list[Item]:
+    """One ledger from items in history order: duplicates joined, corrections applied, errors resolved."""
+    ordered: dict[tuple[str, str], Item] = {}
+    corrections: list[Item] = []
+    successes: dict[str, int] = {}  # command key -> last message where it succeeded
+    for item in items:
+        if item.section == "success":
+            successes[item.key] = item.src
+            continue
+        if item.corrects:
+            corrections.append(item)
+        slot = (item.section, item.key)
+        old = ordered.pop(slot, None)  # re-inserted at the end: sections stay in order of last sight
+        if old is not None:
+            first = old.first if old.first >= 0 else old.src
+            item = replace(item, first=first, seen=old.seen + item.seen, text=_joined(old, item))
+        ordered[slot] = item
+    merged = list(ordered.values())
+    if successes:
+        merged = [_resolve(i, successes) for i in merged]
+    for correction in corrections:
+        correction = _with_olds(correction, merged)
+        if correction.corrects:
+            merged = [_apply(correction, i) for i in merged]
+    goal = ordered.get(("goal", "goal"))
+    if goal is not None:  # the latest request is the goal; not listed twice
+        merged = [i for i in merged if not (i.section == "request" and i.src == goal.src)]
+    return merged
+
+
+_VALUE = re.compile(r"[$€£]?[\w.@:/+-]*\d[\w.@:/+-]*|[\w.-]+/[\w./-]+")
+_CORRECTABLE = ("instruction", "request", "identifier", "decision")
+
+
+def values(text: str) -> list[str]:
+    """Value-like tokens (with a digit or a slash) of a text: what a correction may replace."""
+    found = (v.rstrip(".,:;!?)") for v in _VALUE.findall(text))
+    return [v for v in found if len(v) >= 2]
+
+
+def _shape(value: str) -> str:
+    return re.sub(r"\d+", "0", value)
+
+
+def _word_before(text: str, value: str) -> str:
+    at = text.find(value)
+    words = re.findall(r"[A-Za-z]{3,}", text[max(0, at - 40):at]) if at >= 0 else []
+    return words[-1].lower() if words else ""
+
+
+def _with_olds(correction: Item, merged: list[Item]) -> Item:
+    """The correction with the value each new value replaces found in the items before it: the
+    latest earlier value of the same shape (digits aside), named by the same word when it is a
+    bare number."""
+    pairs = []
+    for old, new in correction.corrects:
+        if old:
+            pairs.append((old, new))
+            continue
+        bare = not re.search(r"[A-Za-z]", _shape(new))
+        named = _word_before(correction.text, new)
+        # The user's own words first (what a correction corrects), then the rest; the latest first.
+        for item in sorted((i for i in merged if i.section in _CORRECTABLE and i.src < correction.src),
+                           key=lambda i: (i.section not in ("instruction", "request"), -i.src)):
+            match = next((v for v in values(item.text) if v != new and _shape(v) == _shape(new)
+                          and (not bare or (named and _word_before(item.text, v) == named))), None)
+            if match:
+                pairs.append((match, new))
+                break
+    return replace(correction, corrects=tuple(pairs))
+
+
+def _joined(old: Item, new: Item) -> str:
+    if new.section in ("instruction", "request") and old.text != new.text:
+        # The same sentence with other values: the later one stands, the values it replaced shown.
+        olds = [v for v in values(old.text.split(" (was ", 1)[0]) if v not in new.text]
+        return f"{new.text} (was {', '.join(olds)})" if olds else new.text
+    if new.section == "file" and old.text != new.text and "(earlier:" not in new.text:
+        before = old.text.split(": ", 1)[-1].split(" (earlier:", 1)[0]
+        now = new.text.split(": ", 1)[-1]
+        return new.text if before == now else f"{new.text} (earlier: {before})"
+    return new.text
+
+
+def _resolve(item: Item, successes: dict[str, int]) -> Item:
+    if item.section != "error" or item.resolved:
+        return item
+    command = item.key.split("\n", 1)[0]
+    at = successes.get(command)
+    if at is not None and at > item.src:
+        return replace(item, resolved=True, text=f"{item.text} (resolved: succeeded later [#{at}])")
+    return item
+
+
+def _apply(correction: Item, item: Item) -> Item:
+    """``item`` with the values ``correction`` replaced, shown as "new (was old)"; the correction
+    itself and later items are left alone."""
+    if item is correction or item.src >= correction.src or item.section not in _CORRECTABLE:
+        return item
+    text = item.text
+    for old, new in correction.corrects:
+        if old in text and new not in text:
+            text = _sub_whole(text, old, f"{new} (was {old})")
+    if text == item.text:
+        return item
+    return replace(item, text=text, src=max(item.src, correction.src),
+                   first=item.first if item.first >= 0 else item.src)
+
+
+def _sub_whole(text: str, old: str, new: str) -> str:
+    return re.sub(rf"(?<![\w./-]){re.escape(old)}(?![\w/-]|\.\w)", lambda _: new, text)
+
+
+# --- rendering ---------------------------------------------------------------------------------
+
+
+def render(items: Sequence[Item], budget: int, count: CountTokens) -> tuple[str, int]:
+    """The ledger text within ``budget`` tokens, and how many items were left out.
+
+    Each section first gets its share; what is left goes to sections in :data:`PRIORITY` order.
+    Within a section the newest items win, except user instructions, which are kept oldest first
+    (standing rules are set early) after every correction.
+    """
+    by_section: dict[str, list[Item]] = {s: [] for s in TITLES}
+    for item in items:
+        by_section.setdefault(item.section, []).append(item)
+    order = {s: _preference(s, by_section[s]) for s in by_section}
+    cost = {s: [count(f"- {by_section[s][i].line()}\n") for i in range(len(by_section[s]))] for s in by_section}
+    header = {s: count(f"## {TITLES.get(s, s)}\n") for s in by_section}
+    chosen: dict[str, set[int]] = {s: set() for s in by_section}
+    spent = 0
+    footer = count("[00000 items left out for room; recall_history finds them]\n")
+    room = max(0, budget - footer)
+
+    def take(section: str, allowance: float) -> None:
+        nonlocal spent
+        used = sum(cost[section][i] for i in chosen[section]) + (header[section] if chosen[section] else 0)
+        for i in order[section]:
+            if i in chosen[section]:
+                continue
+            extra = cost[section][i] + (0 if chosen[section] else header[section])
+            if used + extra > allowance or spent + extra > room:
+                continue
+            chosen[section].add(i)
+            used += extra
+            spent += extra
+
+    sections = [s for s in PRIORITY if by_section.get(s)] + [s for s in by_section if s not in PRIORITY and by_section[s]]
+    for section in sections:
+        take(section, math.floor(room * SHARES.get(section, 0.04)))
+    for section in sections:
+        take(section, room)
+    left_out = sum(len(by_section[s]) - len(chosen[s]) for s in sections)
+    text = _join(by_section, chosen, left_out)
+    while text and count(text) > budget:  # sums of parts can round differently from the whole
+        section = next(s for s in reversed(sections) if chosen[s])
+        chosen[section].discard(_last(order[section], chosen[section]))
+        left_out += 1
+        text = _join(by_section, chosen, left_out)
+    return text, left_out
+
+
+def _last(order: list[int], chosen: set[int]) -> int:
+    return next(i for i in reversed(order) if i in chosen)
+
+
+def _preference(section: str, items: list[Item]) -> list[int]:
+    """Indices of ``items`` in the order they are given room."""
+    n = len(items)
+    if section == "instruction":
+        # Corrections and rules first, then the rest; oldest first within each.
+        return sorted(range(n), key=lambda i: (-items[i].rank, i))
+    if section == "error":
+        return sorted(range(n), key=lambda i: (items[i].resolved, -i))  # open errors first
+    return list(range(n - 1, -1, -1))
+
+
+def _join(by_section: dict[str, list[Item]], chosen: dict[str, set[int]], left_out: int) -> str:
+    lines: list[str] = []
+    for section, title in TITLES.items():
+        if chosen.get(section):
+            lines.append(f"## {title}")
+            lines.extend(f"- {by_section[section][i].line()}" for i in sorted(chosen[section]))
+    if left_out:
+        lines.append(f"[{left_out} item{'s' if left_out != 1 else ''} left out for room; recall_history finds them]")
+    return "\n".join(lines)
+
+
+_SECTION_OF = {title: section for section, title in TITLES.items()}
+_CITE = re.compile(r"^(.*?)(?: \(seen (\d+) times\))? \[#(\d+)(?:, #(\d+))?\]$")
+
+
+def parse_items(text: str) -> list[Item]:
+    """Read a rendered ledger back into items (to merge ledgers rendered separately)."""
+    items: list[Item] = []
+    section: str | None = None
+    for line in text.splitlines():
+        if line.startswith("## "):
+            title = line[3:].strip()
+            section = _SECTION_OF.get(title, title)
+        elif line.startswith("- ") and section is not None:
+            body = line[2:]
+            m = _CITE.match(body)
+            if m:
+                first, last = int(m.group(3)), int(m.group(4) or m.group(3))
+                body = m.group(1)
+                items.append(Item(section, _key_of(section, body), body, last, first if first < last else -1,
+                                  int(m.group(2) or 1), "(resolved:" in body))
+            else:
+                items.append(Item(section, _key_of(section, body), body, -1))
+    return items
+
+
+def _key_of(section: str, text: str) -> str:
+    if section in ("file", "identifier"):
+        return text.split(": ", 1)[0]
+    if section in ("goal", "state"):
+        return text.split(":", 1)[0]
+    return text.lower()
