@@ -81,7 +81,7 @@ class Gateway:
         """Note whether a turn's hooks left its prompt alone and had nothing to say, for the next turn's
         early send."""
         self.unchanged.pop(turn.key, None)
-        if turn.changed or turn.notices or not turn.tokens_before or not turn.trigger:
+        if turn.changed or turn.notices or not turn.fits or not turn.tokens_before or not turn.trigger:
             return
         self.unchanged[turn.key] = (turn.model.id, turn.tokens_before / max(1, len(turn.raw)), turn.trigger)
         if len(self.unchanged) > MAX_UNCHANGED:

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 
-from context_compactor.hookspecs import AfterTurnEvent, BeforeAgentStartEvent, HookContext, ModelInfo, Usage
+from context_compactor.hookspecs import (AfterTurnEvent, BeforeAgentStartEvent, CompactionStats, HookContext,
+                                        ModelInfo, Usage)
 
 from .asgi import Headers, ascii_header
 from .overflow import Overflow
@@ -46,6 +47,8 @@ class ChatTurn:
         self.tokens_after: int | None = None
         self.trigger: int | None = None
         self.compacted = False
+        self.fits = True
+        self.reason: str | None = None  # why the prompt cannot fit the window, when it cannot
         self.notices: list[str] = []
         self.retries = 0
         self.window: int | None = None  # the last window override of overflow recovery
@@ -93,7 +96,7 @@ class ChatTurn:
             logger.warning("gateway.hook_failed", hook="before_agent_start", session=self.key,
                            error=f"{type(exc).__name__}: {exc}")
             return
-        self._measured()
+        self._measured(result.stats if result is not None else None)
         if result is None:
             return
         self.notices = list(result.notices)
@@ -102,10 +105,19 @@ class ChatTurn:
         if result.prepend_context:
             self.sent = prepend_system(self.sent, result.prepend_context)
 
-    def _measured(self) -> None:
-        last = self.gw.runtime.session(self.key).last
-        self.tokens_before, self.tokens_after = last.get("tokens"), last.get("sent_tokens")
-        self.trigger = last.get("trigger")
+    def _measured(self, stats: CompactionStats | None) -> None:
+        """Take the figures of the hook's decision: from its result, else (a quiet unchanged turn) the
+        session's record of this same event."""
+        if stats is None:
+            session = self.gw.runtime.session(self.key)
+            stats = session.last.stats if session.last_event is self.event else None
+        if stats is None:
+            return
+        self.tokens_before, self.tokens_after, self.trigger = stats.tokens_before, stats.tokens_after, stats.trigger
+        self.fits, self.reason = stats.fits, stats.reason
+        if not stats.fits:
+            logger.warning("gateway.cannot_fit", session=self.key, model=self.model.id, tokens=stats.tokens_after,
+                           window=stats.window, reason=stats.reason)
 
     def payload(self) -> bytes:
         """The request body for the upstream: the client's own bytes when nothing had to change."""
@@ -158,7 +170,8 @@ class ChatTurn:
         self.gw.unchanged.pop(self.key, None)  # the next turn's prompt will not go out as written either
         if not overflow.window and self.tokens_after:
             self.refused = min(self.refused or self.tokens_after, self.tokens_after)
-        planned = self.gw.runtime.session(self.key).last.get("window")
+        planned_stats = self.gw.runtime.session(self.key).last.stats
+        planned = planned_stats.window if planned_stats is not None else None
         window = overflow.window if self.window is None else None
         if window is None or (planned and window >= planned):
             window = self.recovery_window(overflow)
@@ -198,6 +211,7 @@ class ChatTurn:
                 self.sent, self.compacted = list(result.messages), True
                 self.tokens_after = after
                 self.notices = list(result.notices)
+                self.fits, self.reason = result.stats.fits, result.stats.reason
                 return True
         return False
 
@@ -249,6 +263,9 @@ class ChatTurn:
             out.append((b"x-context-compactor-retries", str(self.retries).encode()))
         if self.notices:
             out.append((b"x-context-compactor-notice", ascii_header(" | ".join(self.notices))))
+        if not self.fits:  # sent as the best prompt there is; the server may refuse or cut it
+            out.append((b"x-context-compactor-warning",
+                        ascii_header(f"cannot fit: {self.reason or 'the prompt is above the window'}")))
         return out
 
     def announcement(self) -> str | None:
@@ -260,7 +277,8 @@ class ChatTurn:
     def log_fields(self) -> dict[str, Any]:
         usage = self.usage or {}
         return {"session": self.key, "model": self.model.id, "stream": self.stream, "status": self.status,
-                "compacted": self.compacted, "tokens_before": self.tokens_before, "tokens_after": self.tokens_after,
+                "compacted": self.compacted, "fits": self.fits, "tokens_before": self.tokens_before,
+                "tokens_after": self.tokens_after,
                 "retries": self.retries, "prompt_tokens": usage.get("prompt_tokens"), "error": self.error}
 
 

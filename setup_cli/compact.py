@@ -1,4 +1,9 @@
-"""``compact`` and ``stats``: run the hooks on a conversation read from a file, like any host would."""
+"""``compact`` and ``stats``: run the hooks on a conversation read from a file, like any host would.
+
+``compact`` writes the best prompt there is and one verdict line on stderr: ``compacted: ...``,
+``unchanged (under the trigger): ...``, ``cannot fit: <why>`` (exit 3) or ``failed: <why>``
+(exit 1; the conversation is written unchanged, as any host would send it).
+"""
 
 from __future__ import annotations
 
@@ -8,17 +13,23 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
+import structlog
+import structlog.testing
+
 from context_compactor.engine import Measurer, budget_for
 from context_compactor.errors import CompactorError, InputError
-from context_compactor.hookspecs import BeforeAgentStartEvent, HookContext, ModelInfo
+from context_compactor.hookspecs import BeforeAgentStartEvent, CompactionStats, HookContext, ModelInfo
 from context_compactor.messages import validate_messages
 from context_compactor.plugins import get_plugin_manager
 from context_compactor.runtime import Runtime
 from context_compactor.settings import load_settings
 from context_compactor.store import Store, default_store_path
+
+logger = structlog.get_logger("context_compactor")
 
 
 def _size(n: float) -> str:
@@ -86,74 +97,138 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def _run(args: argparse.Namespace, store_default: str) -> tuple[Any, Any, list[dict[str, Any]], Runtime, str]:
-    name = "stdin" if args.input == "-" else args.input
-    messages, tools = conversation(read_input(args.input, int(args.max_input_mb * 2**20)), name)
-    settings = load_settings(args.config, _overrides(args))
-    store = Store.open(args.store or store_default, max_entries=settings.cache_max_entries)
-    runtime = Runtime(settings, store=store, persist_sessions=False)
-    key = "cli:" + hashlib.sha256(json.dumps(messages[:2], sort_keys=True).encode()).hexdigest()[:16]
-    ctx = HookContext(session_key=key, runtime=runtime, model=ModelInfo(id=args.model))
-    event = BeforeAgentStartEvent(messages=messages, tools=tools, model=ctx.model)
-    result = get_plugin_manager().hook.before_agent_start(event=event, ctx=ctx)
-    return result, event, messages, runtime, key
+def _store(args: argparse.Namespace, default: str, max_entries: int) -> Store:
+    path = args.store or default
+    if path != ":memory:" and Path(path).is_dir():
+        raise InputError("is a folder; give a file name for the store (or ':memory:' to keep nothing)",
+                         where=f"--store {path}")
+    return Store.open(path, max_entries=max_entries)
 
 
-def _figures(runtime: Runtime, event: BeforeAgentStartEvent) -> dict[str, Any]:
-    """The figures of a prompt sent unchanged because the hook did not run the engine (disabled)."""
-    settings = runtime.settings_for(event.model)
-    measurer = Measurer(runtime.counter_for(settings, event.model), settings.message_overhead_tokens)
-    total = measurer.measure(event.messages, event.system_prompt, event.tools).total
-    window, source = runtime.window_for(settings, event.model)
-    budget = budget_for(window, source, max_tokens=settings.max_tokens,
-                        compact_at=settings.compact_at, compact_to=settings.compact_to)
-    return {"tokens": total, "sent_tokens": total, "window": window, "window_source": source,
-            "trigger": budget.trigger, "target": budget.target}
+class Run:
+    """One run of ``before_agent_start`` on a conversation read from a file, as any host would."""
+
+    def __init__(self, args: argparse.Namespace, store_default: str) -> None:
+        name = "stdin" if args.input == "-" else args.input
+        self.messages, tools = conversation(read_input(args.input, int(args.max_input_mb * 2**20)), name)
+        settings = load_settings(args.config, _overrides(args))
+        self.runtime = Runtime(settings, store=_store(args, store_default, settings.cache_max_entries),
+                               persist_sessions=False)
+        self.key = "cli:" + hashlib.sha256(json.dumps(self.messages[:2], sort_keys=True).encode()).hexdigest()[:16]
+        ctx = HookContext(session_key=self.key, runtime=self.runtime, model=ModelInfo(id=args.model))
+        self.event = BeforeAgentStartEvent(messages=self.messages, tools=tools, model=ctx.model)
+        self.enabled = self.runtime.settings_for(ctx.model).enabled
+        with structlog.testing.capture_logs() as logs:  # a failure is reported as the verdict, not as a log line
+            self.result = get_plugin_manager().hook.before_agent_start(event=self.event, ctx=ctx)
+        self.failure = next((str(log.get("error")) for log in logs if log["event"] == "compaction.failed"), None)
+        for log in logs:
+            if log["event"] != "compaction.failed":
+                _relog(log)
+        self.stats = self._stats()
+
+    def _stats(self) -> CompactionStats:
+        """The figures of this run: the hook's, or (disabled, or failed open) the prompt measured as it is."""
+        if self.result is not None and self.result.stats is not None:
+            return self.result.stats
+        session = self.runtime.session(self.key)
+        if session.last_event is self.event and session.last.stats is not None:
+            return session.last.stats
+        return self._measured()
+
+    def _measured(self) -> CompactionStats:
+        runtime, event = self.runtime, self.event
+        settings = runtime.settings_for(event.model)
+        counter = runtime.counter_for(settings, event.model)
+        m = Measurer(counter, settings.message_overhead_tokens).measure(event.messages, event.system_prompt, event.tools)
+        window, source = runtime.window_for(settings, event.model)
+        budget = budget_for(window, source, max_tokens=settings.max_tokens,
+                            compact_at=settings.compact_at, compact_to=settings.compact_to)
+        fits = m.total <= window
+        return CompactionStats(session=self.key, tokens_before=m.total, tokens_after=m.total, window=window,
+                               window_source=source, trigger=budget.trigger, target=budget.target, fits=fits,
+                               reason=None if fits else f"the conversation ({m.total:,} tokens) is above the "
+                               f"{window:,}-token window and was not compacted",
+                               messages=len(m.entries), roles=tuple(sorted(m.roles.items())),
+                               system_tokens=m.system_tokens, tool_tokens=m.tool_tokens, tokenizer=counter.name,
+                               chars_per_token=counter.ratio)
+
+    @property
+    def sent(self) -> list[dict[str, Any]]:
+        """The best prompt there is: the projection, or the conversation as it came."""
+        result = self.result
+        return result.messages if result is not None and result.messages is not None else self.messages
+
+    def close(self) -> None:
+        self.runtime.close()
+
+
+def _relog(log: MutableMapping[str, Any]) -> None:
+    """Send a captured log line on to the configured loggers."""
+    fields = {k: v for k, v in log.items() if k not in ("event", "log_level")}
+    getattr(logger, str(log.get("log_level", "info")))(log["event"], **fields)
+
+
+def verdict(run: Run) -> tuple[str, int]:
+    """The one line that says what happened, and the exit code: 0 done, 1 failed, 3 cannot fit."""
+    stats, sent = run.stats, run.sent
+    figures = (f"{stats.tokens_before:,} -> {stats.tokens_after:,} tokens, {len(run.messages)} -> {len(sent)} "
+               f"messages (window {stats.window:,}, trigger {stats.trigger:,})")
+    if run.failure is not None:
+        return f"failed: {run.failure}; the conversation was written unchanged ({figures})", 1
+    if not run.enabled:  # the user turned compaction off: not ours to judge the fit
+        return f"unchanged (disabled by enabled: false): {figures}", 0
+    if not stats.fits:
+        return f"cannot fit: {stats.reason or 'the prompt is above the window'} (wrote the smallest prompt: {figures})", 3
+    if stats.compacted:
+        return f"compacted: {figures}", 0
+    if stats.tokens_before <= stats.trigger:
+        return f"unchanged (under the trigger): {figures}", 0
+    return f"unchanged (over the trigger, within the window): {figures}", 0
 
 
 def run_compact(args: argparse.Namespace) -> int:
-    result, event, messages, runtime, key = _run(args, str(default_store_path()))
+    run = Run(args, str(default_store_path()))
     try:
-        last = runtime.session(key).last or _figures(runtime, event)
-        enabled = runtime.settings_for(event.model).enabled
+        stats, out = run.stats, run.sent
     finally:
-        runtime.close()
-    out = result.messages if result is not None and result.messages is not None else messages
-    stats = {
-        "tokens_before": last.get("tokens", 0), "tokens_after": last.get("sent_tokens", 0),
-        "compacted": result is not None and result.messages is not None,
-        "messages_before": len(messages), "messages_after": len(out),
-        "context_window": last.get("window"), "window_source": last.get("window_source"),
-        "trigger": last.get("trigger"), "target": last.get("target"),
-        **{k: v for k, v in (result.stats if result else {}).items() if k in ("stage", "folded", "chunks", "cache_hits", "summarizer", "fallbacks")},
-        "notices": list(result.notices) if result else [],
-    }
-    text = json.dumps({"messages": out, "stats": stats} if args.json else out, ensure_ascii=False, indent=None if args.json else 2)
-    _write(text + "\n", args.output)
-    if not args.json:
-        verdict = ("compacted" if stats["compacted"] else "unchanged (under the trigger)" if enabled
-                   else "unchanged (disabled by enabled: false)")
-        print(f"context-compactor: {verdict}: {stats['tokens_before']:,} -> {stats['tokens_after']:,} tokens, "
-              f"{len(messages)} -> {len(out)} messages (window {stats['context_window']:,}, "
-              f"trigger {stats['trigger']:,})", file=sys.stderr)
-        for notice in stats["notices"][1:] if stats["compacted"] else stats["notices"]:
+        run.close()
+    line, code = verdict(run)
+    if args.json:
+        figures = {
+            "tokens_before": stats.tokens_before, "tokens_after": stats.tokens_after, "fits": stats.fits,
+            "reason": stats.reason, "compacted": stats.compacted, "failed": run.failure,
+            "messages_before": len(run.messages), "messages_after": len(out),
+            "context_window": stats.window, "window_source": stats.window_source,
+            "trigger": stats.trigger, "target": stats.target, "stage": stats.stage, "folded": stats.folded,
+            "chunks": stats.chunks, "cache_hits": stats.cache_hits, "summarizer": stats.summarizer,
+            "fallbacks": stats.fallbacks, "notices": list(stats.notices), "session": stats.session,
+        }
+        _write(json.dumps({"messages": out, "stats": figures}, ensure_ascii=False) + "\n", args.output)
+    else:
+        _write(json.dumps(out, ensure_ascii=False, indent=2) + "\n", args.output)
+    if code == 3:  # one line: the reason is the notice
+        print(f"context-compactor: {line}", file=sys.stderr)
+    elif not args.json or code:
+        print(f"context-compactor: {line}", file=sys.stderr)
+        notices = stats.notices[1:] if stats.compacted else stats.notices
+        for notice in () if code else notices:
             print(f"context-compactor: {notice}", file=sys.stderr)
-    return 0
+    return code
 
 
 def run_stats(args: argparse.Namespace) -> int:
     from context_compactor.hooks.commands import format_stats
 
-    _result, event, _messages, runtime, key = _run(args, ":memory:")
+    run = Run(args, ":memory:")
     try:
-        session = runtime.session(key)
-        if not runtime.settings_for(event.model).enabled:
-            print(f"context-compactor: compaction is disabled for model {event.model.id!r} (enabled: false); "
+        session = run.runtime.session(run.key)
+        if not run.enabled:
+            print(f"context-compactor: compaction is disabled for model {run.event.model.id!r} (enabled: false); "
                   "the conversation is sent unchanged.")
         else:
             print(format_stats(session.last, session.state))
     finally:
-        runtime.close()
+        run.close()
     return 0
 
 

@@ -6,7 +6,9 @@
     context-compactor serve --upstream URL [...]                    the OpenAI-compatible gateway
     context-compactor archive search|show|sessions [...]            search and read the archive
 
-Exit codes: 0 ok, 1 failed, 2 bad input or usage, 130 interrupted.
+Exit codes: 0 ok, 1 failed, 2 bad input or usage, 3 the prompt cannot fit the window (``compact``:
+the smallest prompt is still written), 130 interrupted. A reader that goes away early (``| head``)
+is not a failure: exit 0, quietly.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import structlog
 
@@ -40,22 +43,42 @@ examples:
 """
 
 
+def _size(kind: type[int] | type[float], minimum: float, what: str) -> Any:
+    """An argparse type: a number of ``kind`` at least ``minimum``, else a usage error naming the flag."""
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid {kind.__name__} value: {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be {what}, not {text}")
+        return value
+
+    return parse
+
+
+TOKENS = _size(int, 1, "a positive number of tokens")
+SOME_TOKENS = _size(int, 0, "zero or a positive number of tokens")
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("input", help='conversation file (JSON), or "-" for stdin')
-    parser.add_argument("--context-window", type=int, metavar="N",
+    parser.add_argument("--context-window", type=TOKENS, metavar="N",
                         help="the model's context window in tokens (default: contextWindow from --config, else 8192)")
-    parser.add_argument("--max-tokens", type=int, metavar="N", help="compact when the prompt passes N tokens (default: 0.75 x window)")
-    parser.add_argument("--keep-recent-tokens", type=int, metavar="N", help="tokens of recent turns kept verbatim (default 2000)")
-    parser.add_argument("--summary-max-tokens", type=int, metavar="N", help="size of the summary block (default 1000)")
-    parser.add_argument("--chars-per-token", type=float, metavar="X", help="characters per token for estimates (default 4)")
+    parser.add_argument("--max-tokens", type=TOKENS, metavar="N", help="compact when the prompt passes N tokens (default: 0.75 x window)")
+    parser.add_argument("--keep-recent-tokens", type=SOME_TOKENS, metavar="N", help="tokens of recent turns kept verbatim (default 2000)")
+    parser.add_argument("--summary-max-tokens", type=TOKENS, metavar="N",
+                        help="cap on the summary block (default: the room the target leaves after the recent turns)")
+    parser.add_argument("--chars-per-token", type=_size(float, 1e-9, "a positive number"), metavar="X",
+                        help="characters per token for estimates (default 4)")
     parser.add_argument("--tokenizer", choices=["chars", "cl100k_base", "o200k_base"], help="how to count tokens (default chars)")
     parser.add_argument("--model", default="unknown", metavar="ID", help="model id, for per-model overrides in --config")
     parser.add_argument("--config", metavar="FILE", help="JSON file of options (OpenClaw plugin option names)")
     parser.add_argument("--store", metavar="PATH",
                         help="SQLite store for the summary cache and archive (default: $OPENCLAW_STATE_DIR or "
                              "~/.openclaw, /context-compactor/store.sqlite; ':memory:' keeps nothing)")
-    parser.add_argument("--max-input-mb", type=float, default=256, metavar="MB",
-                        help="refuse inputs larger than this (default 256)")
+    parser.add_argument("--max-input-mb", type=_size(float, 1e-9, "a positive number of megabytes"), default=256,
+                        metavar="MB", help="refuse inputs larger than this (default 256)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log each compaction step to stderr")
 
 
@@ -122,9 +145,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("context-compactor: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        # The reader went away (`| head`): point stdout at devnull so the flush at exit stays quiet.
+        # The reader went away (`| head`): it has what it wanted, so this is no failure. Point stdout at
+        # devnull so the flush at exit stays quiet.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+        return 0
 
 
 if __name__ == "__main__":

@@ -273,7 +273,7 @@ def test_default_store_lives_under_openclaw_state_dir(cli: Any, tmp_path: Path) 
 
 
 def test_closed_pipe_exits_quietly(cli: Any) -> None:
-    """When the reader stops early (`| head`), the command ends without a traceback or 'Exception ignored'."""
+    """When the reader stops early, the command exits 0 without a traceback or 'Exception ignored'."""
     proc = subprocess.Popen([str(SCRIPT), "compact", str(SESSION), "--context-window", "1000000", "--json",
                              "--store", ":memory:"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=cli.env)
@@ -282,8 +282,68 @@ def test_closed_pipe_exits_quietly(cli: Any) -> None:
     proc.stdout.close()
     err = proc.stderr.read().decode()
     proc.wait(timeout=60)
-    assert proc.returncode == 1
-    assert err == ""
+    assert (proc.returncode, err) == (0, "")
+
+
+def test_piped_into_head_exits_0_quietly(cli: Any, tmp_path: Path) -> None:
+    """`compact ... | head -c 100`: head exits after 100 bytes, and compact exits 0 with nothing on stderr."""
+    err_path = tmp_path / "stderr.txt"
+    with err_path.open("wb") as err:
+        writer = subprocess.Popen(command("compact", SESSION, "--context-window", "1000000", "--store", ":memory:"),
+                                  stdout=subprocess.PIPE, stderr=err, env=cli.env, cwd=tmp_path)
+        assert writer.stdout is not None
+        head = subprocess.run(["head", "-c", "100"], stdin=writer.stdout, capture_output=True, timeout=60)
+        writer.stdout.close()  # only head holds the read end now: when it exits, the pipe is closed
+        writer.wait(timeout=60)
+    assert head.returncode == 0 and len(head.stdout) == 100
+    assert writer.returncode == 0
+    assert "Traceback" not in err_path.read_text() and "Exception ignored" not in err_path.read_text()
+
+
+def big_system(tmp_path: Path) -> Path:
+    """A conversation whose system prompt alone is larger than a 1,024-token window."""
+    path = tmp_path / "big-system.json"
+    path.write_text(json.dumps([{"role": "system", "content": "Follow the rules. " * 600},
+                                {"role": "user", "content": "hi"}]), encoding="utf-8")
+    return path
+
+
+def test_cannot_fit_exits_3_with_one_line_and_writes_the_best_prompt(cli: Any, tmp_path: Path) -> None:
+    """A system prompt above the window: exit 3, one "cannot fit: <why>" line, and the prompt still written."""
+    done = cli("compact", big_system(tmp_path), "--context-window", "1024", "--store", ":memory:")
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.count("\n") == 1
+    assert done.stderr.startswith("context-compactor: cannot fit: ") and "1,024-token" in done.stderr
+    assert json.loads(done.stdout)[-1] == {"role": "user", "content": "hi"}
+
+
+def test_cannot_fit_json_says_fits_false_with_the_reason(cli: Any, tmp_path: Path) -> None:
+    """With --json, a prompt that cannot fit has fits false, the reason and the session in its stats."""
+    done = cli("compact", big_system(tmp_path), "--context-window", "1024", "--store", ":memory:", "--json")
+    assert done.returncode == 3
+    stats = json.loads(done.stdout)["stats"]
+    assert stats["fits"] is False and "1,024-token" in stats["reason"]
+    assert stats["session"].startswith("cli:") and stats["tokens_after"] > 1024
+
+
+def test_the_example_session_at_256_tokens_cannot_fit(cli: Any) -> None:
+    """The example session at a 256-token window cannot fit: exit 3 and "cannot fit", never "unchanged"."""
+    done = cli("compact", SESSION, "--context-window", "256", "--store", ":memory:")
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.startswith("context-compactor: cannot fit: ") and "unchanged" not in done.stderr
+
+
+def test_a_fitting_prompt_has_fits_true_and_no_reason(compacted: tuple[Any, Path]) -> None:
+    """--json stats of a compaction that fits: fits true, reason null, and the session key."""
+    stats = json.loads(compacted[0].stdout)["stats"]
+    assert (stats["fits"], stats["reason"]) == (True, None) and stats["session"].startswith("cli:")
+
+
+def test_under_the_trigger_the_verdict_says_so(cli: Any, small: Path) -> None:
+    """A conversation under the trigger gets the verdict "unchanged (under the trigger)" and exit 0."""
+    done = cli("compact", small, "--context-window", "8192", "--store", ":memory:")
+    assert done.returncode == 0
+    assert done.stderr.startswith("context-compactor: unchanged (under the trigger): ")
 
 
 # --- stats -----------------------------------------------------------------------------------------
@@ -440,16 +500,20 @@ def test_malformed_config_exits_2(cli: Any, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("flag", "value", "key"), [
-    ("--context-window", "0", "contextWindow"),
+    ("--context-window", "0", "--context-window"),
+    ("--context-window", "-5", "--context-window"),
+    ("--keep-recent-tokens", "-1", "--keep-recent-tokens"),
+    ("--max-tokens", "-100", "--max-tokens"),
+    ("--max-input-mb", "-1", "--max-input-mb"),
     ("--chars-per-token", "100", "charsPerToken"),
     ("--summary-max-tokens", "1", "summaryMaxTokens"),
 ])
 def test_out_of_range_flag_exits_2(cli: Any, flag: str, value: str, key: str) -> None:
-    """A flag value outside its range exits 2 with one line naming the option."""
-    done = cli("compact", SESSION, flag, value, "--store", ":memory:")
+    """A flag value outside its range (a negative size included) exits 2 with an error line naming the option."""
+    done = cli("compact", SESSION, f"{flag}={value}", "--store", ":memory:")
     assert done.returncode == 2
-    assert len(done.stderr.splitlines()) == 1
-    assert key in done.stderr
+    errors = [line for line in done.stderr.splitlines() if "error" in line or line.startswith("context-compactor:")]
+    assert len(errors) == 1 and key in errors[0], done.stderr
 
 
 def test_output_into_a_missing_folder_exits_2(cli: Any, tmp_path: Path) -> None:
@@ -471,13 +535,13 @@ def test_output_onto_a_folder_exits_2(cli: Any, tmp_path: Path) -> None:
 
 
 def test_store_path_that_is_a_folder_is_left_alone(cli: Any, tmp_path: Path) -> None:
-    """--store naming a folder fails with one line (exit 1) and never moves or changes the folder."""
+    """--store naming a folder is bad input (exit 2, like -o) with one line, and the folder is never touched."""
     folder = tmp_path / "mystuff"
     folder.mkdir()
     (folder / "notes.txt").write_text("keep me")
     done = cli("compact", SESSION, "--store", folder)
-    assert done.returncode == 1
-    assert len(done.stderr.splitlines()) == 1
+    assert done.returncode == 2
+    assert len(done.stderr.splitlines()) == 1 and "--store" in done.stderr and "is a folder" in done.stderr
     assert (folder / "notes.txt").read_text() == "keep me"
     assert not list(tmp_path.glob("mystuff.corrupt-*"))
 

@@ -271,3 +271,22 @@ def test_later_compactions_archive_what_they_drop_too(make_runtime, run_hook):
     for message in messages:
         if message not in result.messages and json.dumps(message["content"])[1:-1] not in sent:
             assert message in archived
+
+
+def test_serve_passes_a_prompt_that_cannot_fit_through_with_a_warning_header(tmp_path):
+    """The gateway host acts on fits=False: the request goes upstream as the client wrote it, the reply
+    carries x-context-compactor-warning with the reason, and the gateway logs one gateway.cannot_fit line."""
+    import openai
+    from fakes.harness import fake_upstream, gateway_for
+
+    messages = [system("Follow the rules. " * 600), user("hi")]
+    with fake_upstream() as up, gateway_for(up.url, tmp_path, settings={"contextWindow": 1024}) as gw:
+        client = openai.OpenAI(base_url=gw.url + "/v1", api_key="x", max_retries=0, timeout=30)
+        with structlog.testing.capture_logs() as logs:
+            raw = client.chat.completions.with_raw_response.create(model="m", messages=messages)
+    warning = raw.headers["x-context-compactor-warning"]
+    assert warning.startswith("cannot fit: ") and "1,024-token" in warning
+    assert raw.headers["x-context-compactor-compacted"] == "0"
+    assert up.app.chats()[-1].body["messages"] == messages
+    lines = [log for log in logs if log["event"] == "gateway.cannot_fit"]
+    assert len(lines) == 1 and lines[0]["log_level"] == "warning" and lines[0]["window"] == 1024
