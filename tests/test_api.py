@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -155,3 +157,13 @@ def test_messages_that_are_not_a_conversation_are_refused_with_the_spot() -> Non
     bad: list[Any] = [{"role": "user", "content": "hi"}, {"role": "wizard", "content": "x"}]
     with pytest.raises(Exception, match=r"messages\[1\]\.role: unknown role 'wizard'"):
         compact(bad, context_window=WINDOW)
+
+
+def test_the_readme_example_runs() -> None:
+    """The first Python example under "For host authors" in the README runs as written, from the repo root."""
+    root = Path(__file__).resolve().parent.parent
+    section = (root / "README.md").read_text(encoding="utf-8").split("## For host authors", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "fits: True" in done.stdout and done.stderr == ""
