@@ -308,11 +308,11 @@ class Bridge:
         sent = result.messages if result is not None and result.messages is not None else conv.messages
         self._remember(key, Turn(conv, sent, model, _positive(params.get("tokenBudget")),
                                  _positive(params.get("reserveTokens"))))
-        last = runtime.session(key).last
+        stats = runtime.session(key).last.stats
         prompt_tokens = len(str(params.get("prompt") or "")) // 4
         reply: dict[str, Any] = {"messages": None, "notices": list(result.notices) if result else [],
-                                 "stats": dict(result.stats) if result else {},
-                                 "estimatedTokens": max(0, int(last.get("sent_tokens", 0)) - prompt_tokens)}
+                                 "stats": result.stats.as_dict() if result and result.stats else {},
+                                 "estimatedTokens": max(0, (stats.tokens_after if stats else 0) - prompt_tokens)}
         if result is not None and result.messages is not None:
             reply["messages"] = restore(result.messages, conv, host)
         return reply
@@ -383,10 +383,10 @@ class Bridge:
         """A forced compaction (OpenClaw's ``/compact``, or its overflow recovery): ``/compact-now``."""
         ctx = self._ctx(params)
         text = self.command({**params, "name": "compact-now", "args": ""})["text"]
-        last = ctx.runtime.session(ctx.session_key).last
-        done = bool(last.get("compacted")) and "nothing compacted" not in text and "will be compacted" not in text
-        return {"compacted": done, "reason": text, "tokensBefore": last.get("tokens"),
-                "tokensAfter": last.get("sent_tokens")}
+        stats = ctx.runtime.session(ctx.session_key).last.stats
+        done = stats is not None and stats.compacted and "nothing compacted" not in text and "will be compacted" not in text
+        return {"compacted": done, "reason": text, "tokensBefore": stats.tokens_before if stats else None,
+                "tokensAfter": stats.tokens_after if stats else None}
 
     def handle(self, request: dict[str, Any]) -> None:
         number, method = request.get("id"), str(request.get("method") or "")

@@ -219,7 +219,8 @@ def schedule(runtime: Runtime, session: Session, model: ModelInfo) -> bool:
     if plan_input is None:
         return False
     m, budget, settings, summaries, tuning = plan_input
-    if not summaries.tiered or session.last.get("sent_tokens", 0) < settings.precompact_at * budget.trigger:
+    sent = session.last.stats.tokens_after if session.last.stats is not None else 0
+    if not summaries.tiered or sent < settings.precompact_at * budget.trigger:
         return False
     entries = m.entries
     lead = next((i for i, e in enumerate(entries) if e.view.role != "system"), len(entries))

@@ -41,8 +41,8 @@ def _record(event: AfterTurnEvent, ctx: HookContext) -> None:
     runtime = ctx.runtime
     session = runtime.session(ctx.session_key)
     reported = event.usage.prompt_tokens if event.usage else None
-    session.last["measured_tokens"] = reported
-    session.last["error"] = event.error
+    session.last.measured_tokens = reported
+    session.last.error = event.error
     if not reported:
         return
     settings = runtime.settings_for(event.model)
@@ -55,7 +55,7 @@ def _record(event: AfterTurnEvent, ctx: HookContext) -> None:
     ratio = current[0] if current else settings.chars_per_token
     hidden = _hidden_prompt(event)
     known = runtime.fixed_overhead(ctx.session_key) if hidden else 0
-    session.last["measured_estimate"] = math.ceil(chars.total / ratio) + overhead + known
+    session.last.measured_estimate = math.ceil(chars.total / ratio) + overhead + known
     runtime.lift_window(event.model.id, reported)
     if hidden:  # calibrate the ratio on what the host handed over, the fixed part taken off the count
         overhead += runtime.learn_overhead(ctx.session_key, chars.total, overhead, reported, ratio)
@@ -64,7 +64,7 @@ def _record(event: AfterTurnEvent, ctx: HookContext) -> None:
     updated = calibrated_ratio(ratio, chars.total, reported, overhead)
     if updated is not None and updated != ratio:
         runtime.learn_ratio(event.model.id, updated)
-        session.last["calibrated_estimate"] = math.ceil(chars.total / updated) + overhead
+        session.last.calibrated_estimate = math.ceil(chars.total / updated) + overhead
         logger.info("calibration.updated", model=event.model.id, ratio=updated, reported=reported, chars=chars.total)
 
 
