@@ -145,8 +145,7 @@ def format_stats(last: LastTurn, state: dict[str, Any], extra: dict[str, Any] | 
         f"- sent to the model: ~{stats.tokens_after:,} tokens, {_pct(stats.tokens_after, window)} of the window",
     ]
     if not stats.fits:
-        lines.append(f"- does not fit: {stats.reason or 'the prompt is larger than the window'} "
-                     "(the smallest prompt we could build was sent; the model server may refuse or cut it)")
+        lines.append(f"- does not fit: {stats.reason or 'the prompt is larger than the window'}")
     lines += [
         f"- trigger: {stats.trigger:,} tokens; target after compaction: {stats.target:,} tokens",
         f"- next turn: {_next_turn(stats)}",
@@ -154,5 +153,6 @@ def format_stats(last: LastTurn, state: dict[str, Any], extra: dict[str, Any] | 
     ]
     lines += _summary_lines(last, stats, state, extra or {})
     for notice in stats.notices:
-        lines.append(f"- note: {notice}")
+        if stats.fits or not stats.reason or stats.reason not in notice:  # the fit line says it already
+            lines.append(f"- note: {notice}")
     return "\n".join(lines)

@@ -339,6 +339,19 @@ def test_a_fitting_prompt_has_fits_true_and_no_reason(compacted: tuple[Any, Path
     assert (stats["fits"], stats["reason"]) == (True, None) and stats["session"].startswith("cli:")
 
 
+def test_a_failing_compaction_says_failed_and_writes_the_conversation_unchanged(cli: Any, tmp_path: Path) -> None:
+    """When the archive refuses writes, compact exits 1 with one "failed: <why>" line and writes the input as it is."""
+    path = tmp_path / "refusing.sqlite"
+    Store.open(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TRIGGER refuse BEFORE INSERT ON archive BEGIN SELECT RAISE(ABORT, 'archive says no'); END")
+    done = cli("compact", SESSION, "--context-window", "8192", "--store", path)
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("context-compactor: failed: ")
+    assert "archive says no" in done.stderr and "written unchanged" in done.stderr
+    assert json.loads(done.stdout) == json.loads(SESSION.read_text())["messages"]
+
+
 def test_under_the_trigger_the_verdict_says_so(cli: Any, small: Path) -> None:
     """A conversation under the trigger gets the verdict "unchanged (under the trigger)" and exit 0."""
     done = cli("compact", small, "--context-window", "8192", "--store", ":memory:")
