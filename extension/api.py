@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from . import ensure_logging
+from .errors import InputError
 from .hookspecs import BeforeAgentStartEvent, CompactionStats, HookContext, Message, ModelInfo
 from .messages import validate_messages
 from .plugins import get_plugin_manager
@@ -105,6 +107,7 @@ class Compactor:
         self._ctx = HookContext(session_key=session or f"api:{next(_fresh)}", runtime=self._runtime,
                                 model=self._model)
         self._closed = False
+        self._seen: list[Message] = []  # the last history checked, for checking only what is new
 
     @property
     def session(self) -> str:
@@ -119,7 +122,7 @@ class Compactor:
         if self._closed:
             raise RuntimeError("context_compactor: this Compactor is closed; make a new one")
         history = messages if isinstance(messages, list) else list(messages)
-        validate_messages(history)
+        self._validate(history)
         event = BeforeAgentStartEvent(messages=history, system_prompt=system or "", tools=list(tools or []),
                                       model=self._model)
         result = self._pm.hook.before_agent_start(event=event, ctx=self._ctx)
@@ -131,6 +134,27 @@ class Compactor:
             stats = self._unchanged(event)
         sent = result.messages if result is not None and result.messages is not None else history
         return CompactResult(sent, stats)
+
+    def _validate(self, history: list[Message]) -> None:
+        """Check the messages; when the history grew from the last turn's (the same objects in front),
+        check only what is new, from the last assistant turn of calls on (a warm turn must not cost a
+        pass over thousands of messages). Any doubt is settled by the full check, which names the spot."""
+        seen, start = self._seen, 0
+        if 0 < len(seen) <= len(history) and all(map(operator.is_, seen, history)):
+            start = len(seen)
+            while start > 0 and history[start - 1].get("role") == "tool":
+                start -= 1
+            if start > 0 and history[start - 1].get("tool_calls"):
+                start -= 1
+        if start and start >= len(history):
+            return  # nothing new
+        try:
+            validate_messages(history[start:] if start else history)
+        except InputError:
+            if not start:
+                raise
+            validate_messages(history)
+        self._seen = list(history)
 
     def _unchanged(self, event: BeforeAgentStartEvent) -> CompactionStats:
         from .engine import Measurer, budget_for

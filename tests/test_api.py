@@ -167,3 +167,23 @@ def test_the_readme_example_runs() -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "fits: True" in done.stdout and done.stderr == ""
+
+
+def test_a_bad_message_added_on_a_later_turn_is_refused_with_its_index() -> None:
+    """A Compactor checks what each turn adds: a tool result answering no call is refused, naming its index."""
+    messages = chat(3)
+    with Compactor(context_window=WINDOW) as compactor:
+        compactor.compact(messages)
+        with pytest.raises(Exception, match=rf"messages\[{len(messages)}\]: tool message answers call 'nope'"):
+            compactor.compact([*messages, {"role": "tool", "tool_call_id": "nope", "content": "x"}])
+
+
+def test_a_tool_result_answering_the_last_turns_call_is_accepted() -> None:
+    """A turn may add the result of a call the previous turn's last assistant message made."""
+    call = {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c9", "type": "function", "function": {"name": "bash", "arguments": '{"command": "ls"}'}}]}
+    messages = [*chat(3), call]
+    with Compactor(context_window=WINDOW) as compactor:
+        compactor.compact(messages)
+        result = compactor.compact([*messages, {"role": "tool", "tool_call_id": "c9", "content": "README.md"}])
+    assert result.stats.messages == len(messages) + 1
