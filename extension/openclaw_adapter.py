@@ -29,7 +29,7 @@ Message = dict[str, Any]
 Recipe = list[int | Message]
 
 OUR_COMMANDS = ("context-stats", "compact-now")
-SUMMARY_PREFIX = "[context-compactor: summary of"  # how the engine's compacted block opens
+SUMMARY_PREFIX = "[context-compactor: ledger of"  # how the engine's compacted block opens
 CURRENT = -1  # origin of the current user turn (the host appends it itself)
 
 

@@ -18,7 +18,7 @@ import structlog
 from .engine import Budget, Measurer, Outcome, Plan, Tuning, budget_for, compact
 from .engine.chunks import effective_chunk_tokens
 from .engine.measure import Entry, Measurement
-from .engine.summaries import SummaryReport, Summaries
+from .engine.summaries import NARRATIVE_TOKENS, SummaryReport, Summaries
 from .hookspecs import BeforeAgentStartEvent, CompactionStats
 
 if TYPE_CHECKING:
@@ -241,9 +241,12 @@ class Session:
         # Chunks are sized in units at the configured ratio, not the calibrated one, so that
         # calibration never moves a chunk boundary (see engine.chunks).
         nominal = settings.chars_per_token if measurer.counter.name == "chars" else 1.0
-        return Summaries(summarizer, runtime.fallback, runtime.store, count, chunk,
-                         runner=runtime.background, deadline=time.monotonic() + settings.summary_timeout_seconds,
-                         tiered=True, chunk_units=int(chunk * nominal))
+        summaries = Summaries(summarizer, runtime.fallback, runtime.store, count, chunk,
+                              runner=runtime.background, deadline=time.monotonic() + settings.summary_timeout_seconds,
+                              tiered=True, chunk_units=int(chunk * nominal))
+        # The narrative's size follows the settings, not the turn's room, so its cache key is stable.
+        summaries.narrative_tokens = min(NARRATIVE_TOKENS, max(64, tuning.summary_max_tokens // 4))
+        return summaries
 
     def _count_fallbacks(self, runtime: Runtime, report: SummaryReport) -> None:
         """Fallbacks by kind, kept with the session for /context-stats."""

@@ -21,7 +21,7 @@ from .ledger import Item, values
 
 MAX_ITEM_CHARS = 600
 SCAN_HEAD, SCAN_TAIL = 3000, 3000  # a long text is scanned at its start and its end only
-OWN_BLOCK = "[context-compactor: summary of "
+OWN_BLOCK = "[context-compactor: ledger of "
 
 _TRIVIAL = {"ok", "okay", "yes", "y", "no", "continue", "go on", "thanks", "thank you", "sure", "go", "next",
             "done", "k", "great", "perfect", "cool", "nice", "go ahead", "proceed", "ok thanks", "lgtm"}
@@ -142,8 +142,8 @@ class Extractor:
 def user_items(text: str, index: int) -> list[Item]:
     text = text.strip()
     if text.startswith(OWN_BLOCK):  # our own block, carried in a user turn: the rest is the user's
-        end = text.find("[end of summary; the conversation continues verbatim below]")
-        text = text[end + 62:].strip() if end >= 0 else ""
+        end = text.find("[end of ledger]")
+        text = text[end + len("[end of ledger]"):].strip() if end >= 0 else ""
     if not text or text.lower().strip(".!? ") in _TRIVIAL or text.startswith("/context-stats"):
         return []
     items: list[Item] = []

@@ -105,14 +105,14 @@ def test_over_trigger_returns_a_recipe(child: Child) -> None:
     """Over the trigger: a summary message first, then indexes of the host's kept messages."""
     child.request("configure", {"config": {"maxTokens": 3000, "keepRecentTokens": 500}})
     recipe = assemble(child, 20)["result"]["messages"]
-    assert isinstance(recipe[0], dict) and recipe[0]["content"].startswith("[context-compactor: summary of")
+    assert isinstance(recipe[0], dict) and recipe[0]["content"].startswith("[context-compactor: ledger of")
     assert all(isinstance(i, int) for i in recipe[1:]) and recipe[-1] == 39
 
 
 def test_session_model_writes_the_summary(child: Child) -> None:
     """With llm offered, summaries are asked of the host's llm.complete, for the request in progress."""
     child.request("configure", {"config": {"maxTokens": 3000, "keepRecentTokens": 500}, "llm": True, "model": "fake/m"})
-    recipe = assemble(child, 20, answer=lambda params: {"text": SECTIONS})["result"]["messages"]
+    recipe = assemble(child, 120, answer=lambda params: {"text": SECTIONS})["result"]["messages"]
     assert child.calls and child.calls[0]["method"] == "llm.complete"
     assert "You maintain the working memory" in child.calls[0]["params"]["systemPrompt"]
     assert "LLM-SUMMARY" in json.dumps(recipe)
@@ -121,7 +121,7 @@ def test_session_model_writes_the_summary(child: Child) -> None:
 def test_llm_failure_falls_back(child: Child) -> None:
     """When the host's llm.complete fails, the built-in summary is used and the turn goes on."""
     child.request("configure", {"config": {"maxTokens": 3000, "keepRecentTokens": 500}, "llm": True})
-    reply = assemble(child, 20)
+    reply = assemble(child, 120)
     assert reply["result"]["messages"] and "LLM-SUMMARY" not in json.dumps(reply)
     assert any("built-in summary" in n for n in reply["result"]["notices"])
 

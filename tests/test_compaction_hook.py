@@ -60,8 +60,8 @@ def test_summary_block_is_marked_and_counts_the_folded_messages(make_runtime, ru
     runtime = make_runtime()
     result = run_hook(runtime, chat(60), window=8192)
     block = result.messages[1]["content"]
-    assert block.startswith(f"[context-compactor: summary of {result.stats['folded']} earlier messages")
-    assert "[end of summary" in block
+    assert block.startswith(f"[context-compactor: ledger of {result.stats['folded']} earlier messages")
+    assert "[end of ledger]" in block
 
 
 def test_summary_is_merged_into_a_kept_user_turn_to_keep_roles_alternating(make_runtime, run_hook):

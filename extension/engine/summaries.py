@@ -39,7 +39,7 @@ from .measure import Entry
 
 logger = structlog.get_logger("context_compactor")
 
-NARRATIVE_TOKENS = 300  # what a model writes below the ledger: where things stood, open questions
+NARRATIVE_TOKENS = 300  # at most what a model writes below the ledger: where things stood, open questions
 FAN_IN = 4  # chunk summaries per model merge; bench/cost.py compares 2, 3 and 4
 
 
@@ -122,6 +122,7 @@ class Summaries:
         self.chunk_units = chunk_units or chunk_tokens * 4
         self.fan_in = max(2, fan_in)
         self.should_stop = should_stop
+        self.narrative_tokens = NARRATIVE_TOKENS
 
     @staticmethod
     def leaf_budget(budget: int) -> int:
@@ -149,7 +150,7 @@ class Summaries:
         leaf = self.leaf_budget(budget)
         closed = closed_chunks(entries, start, stop, self.chunk_units)
         if self.ledgered:  # the model writes the narrative of the newest closed chunk only
-            self._leaves(entries, closed[-2:], NARRATIVE_TOKENS, report)
+            self._leaves(entries, closed[-3:][::-1], self.narrative_tokens, report)  # newest first
             return report
         pieces = self._leaves(entries, closed, leaf, report)
         self._rollup(pieces, budget - leaf, leaf, report)
@@ -181,14 +182,12 @@ class Summaries:
     def _ledger(self, entries: Sequence[Entry], start: int, stop: int, budget: int, report: SummaryReport) -> None:
         """The ledger of the region; with a model, the narrative of its newest closed chunk below it."""
         narrative = ""
-        if self.tiered and budget >= 2 * NARRATIVE_TOKENS:
+        if self.summarizer is not self.fallback and budget >= self.narrative_tokens + 128:
             closed = closed_chunks(entries, start, stop, self.chunk_units)
             report.chunks = len(closed)
             if closed:
-                first, end = closed[-1]
-                piece = self._chunk(entries[first:end], NARRATIVE_TOKENS, report)
-                if piece.model:
-                    narrative = _checked_narrative(piece.text, entries[start:stop], report)
+                narrative = self._narrative(entries, closed, report)
+                narrative = _checked_narrative(narrative, entries[start:stop], report) if narrative else ""
         extra = self.count(narrative) + 24 if narrative else 0
         text, left_out = self.fallback.ledger(self.items(entries, start, stop),  # type: ignore[attr-defined]
                                               max(64, budget - extra), self.count)
@@ -196,6 +195,23 @@ class Summaries:
         report.chunks = max(report.chunks, 1)
         report.text = text + (f"\n## Narrative (written by the summary model; the items above are exact)\n"
                               f"{narrative.strip()}" if narrative else "")
+
+    def _narrative(self, entries: Sequence[Entry], closed: list[tuple[int, int]], report: SummaryReport) -> str:
+        """The model's text for the newest closed chunk; while that is not ready and a slightly older
+        one is (prepared ahead), the older one now and the newest in the background for later."""
+        s = self.summarizer
+        keys = [chunk_key(s.identity, s.prompt_version, self.narrative_tokens, entries[a:b]) for a, b in closed[-3:]]
+        ready = next((self.cache.get(k) for k in reversed(keys[:-1]) if self.cache.get(k) is not None), None)
+        if self.cache.get(keys[-1]) is None and ready is not None:
+            deadline, self.deadline = self.deadline, time.monotonic()  # ask, but do not wait
+            first, end = closed[-1]
+            self._chunk(entries[first:end], self.narrative_tokens, SummaryReport(text=""))
+            self.deadline = deadline
+            report.cache_hits += 1
+            return ready
+        first, end = closed[-1]
+        piece = self._chunk(entries[first:end], self.narrative_tokens, report)
+        return piece.text if piece.model else ""
 
     # --- the two ways --------------------------------------------------------------------------
 
