@@ -187,3 +187,15 @@ def test_a_tool_result_answering_the_last_turns_call_is_accepted() -> None:
         compactor.compact(messages)
         result = compactor.compact([*messages, {"role": "tool", "tool_call_id": "c9", "content": "README.md"}])
     assert result.stats.messages == len(messages) + 1
+
+
+def test_a_program_that_configured_structlog_keeps_its_configuration() -> None:
+    """The API routes logs to the stdlib only while structlog is unconfigured: a host's own setup wins."""
+    import structlog
+    import structlog.testing
+
+    captured = structlog.testing.LogCapture()
+    structlog.configure(processors=[captured])
+    compact(chat(60), context_window=WINDOW)
+    assert [e for e in captured.entries if e["event"] == "compaction.done"]
+    assert structlog.get_config()["processors"] == [captured]
