@@ -1,47 +1,113 @@
 """Writing a config file so that a reader sees the old text or the new one, never half of either.
 
 The new text goes to a temporary file in the same folder, is flushed to disk, takes the old file's
-mode, and is renamed over it, after one backup copy of the old file. A symlinked config keeps its
-link (its target is replaced). Anything that goes wrong leaves the file unchanged: PatchError.
+mode, and is renamed over it; the backup copy of the old file is written the same way. A symlinked
+config keeps its link (its target is replaced). Anything that goes wrong leaves the file
+unchanged: PatchError. The text is written as given: line ends and a byte order mark stay as the
+caller has them.
+
+A process killed between creating its temporary file and renaming it (kill -9) leaves the file
+behind. Its name carries the writer's pid (``.openclaw.json.cc-tmp-<pid>-<random>``), so the next
+write removes those of ours whose writer is gone, and nothing else.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
+import re
+import secrets
 from pathlib import Path
 
 from .json5parse import PatchError
 
+TEMP_TAG = "cc-tmp"
+_TEMP = re.compile(rf"^\.(?P<name>.+)\.{TEMP_TAG}-(?P<pid>\d+)-[0-9a-f]{{8}}$")
 
-def write_atomic(path: Path, text: str, *, backup: Path | None = None) -> None:
-    """Write ``text`` to ``path`` atomically; the old file is first copied to ``backup``.
 
-    A symlink stays a symlink (its target is replaced); the file keeps its mode. A file without
-    any write bit is refused, even for root: someone made it read-only on purpose.
+def temp_path(target: Path) -> Path:
+    """Where a write of ``target`` puts its text first (named after this process)."""
+    return target.parent / f".{target.name}.{TEMP_TAG}-{os.getpid()}-{secrets.token_hex(4)}"
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, and is someone else's
+    return True
+
+
+def clean_stale(folder: Path, names: tuple[str, ...]) -> list[Path]:
+    """Remove our temporary files for ``names`` in ``folder`` whose writing process is gone."""
+    removed: list[Path] = []
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return removed
+    for entry in entries:
+        match = _TEMP.match(entry.name)
+        if match and match["name"] in names and not _alive(int(match["pid"])):
+            try:
+                entry.unlink()
+                removed.append(entry)
+            except OSError:
+                pass
+    return removed
+
+
+def check_writable(path: Path) -> None:
+    """Refuse (PatchError) when ``path`` could not be replaced: no write bit, or a folder we cannot write.
+
+    A file without any write bit is refused even for root: someone made it read-only on purpose.
     """
     target = Path(os.path.realpath(path))
     if target.exists() and not target.stat().st_mode & 0o222:
         raise PatchError(f"{path} is read-only (the file was left unchanged; make it writable, "
                          "or add the lines below by hand)")
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        raise PatchError(f"{path}: its folder {target.parent} is not writable (nothing was changed)")
+
+
+def check_folder(folder: Path) -> None:
+    """Refuse (PatchError) when ``folder`` could not be created or written (its nearest existing parent)."""
+    existing = next((p for p in (folder, *folder.parents) if p.exists()), Path("/"))
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise PatchError(f"{folder}: {existing} is not a writable folder (nothing was changed)")
+
+
+def _replace(target: Path, data: bytes, mode: int) -> None:
+    tmp = temp_path(target)
     try:
-        mode = target.stat().st_mode & 0o7777 if target.exists() else 0o600
-        if backup is not None and target.exists():
-            shutil.copy2(target, backup)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    except OSError as exc:
-        raise PatchError(f"{path}: cannot write: {exc.strerror or exc} (the file was left unchanged)") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, target)
-    except BaseException as exc:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise PatchError(f"{path}: cannot write: {exc.strerror or exc} (the file was left unchanged)") from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
         raise
+
+
+def write_atomic(path: Path, text: str, *, backup: Path | None = None) -> None:
+    """Write ``text`` to ``path`` atomically; the old file is first copied (atomically) to ``backup``.
+
+    A symlink stays a symlink (its target is replaced); the file keeps its mode.
+    """
+    check_writable(path)
+    target = Path(os.path.realpath(path))
+    clean_stale(target.parent, (target.name,))
+    if backup is not None:
+        clean_stale(Path(os.path.realpath(backup)).parent, (Path(os.path.realpath(backup)).name,))
+    try:
+        mode = target.stat().st_mode & 0o7777 if target.exists() else 0o600
+        if backup is not None and target.exists():
+            _replace(Path(os.path.realpath(backup)), target.read_bytes(), mode)
+        _replace(target, text.encode("utf-8"), mode)
+    except OSError as exc:
+        raise PatchError(f"{path}: cannot write: {exc.strerror or exc} (the file was left unchanged)") from None

@@ -11,14 +11,22 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import re
 import shutil
 import subprocess
 import sys
+from typing import Any
 
 from context_compactor.errors import CompactorError, InputError
 
+from .atomicwrite import check_folder, check_writable
 from .configpatch import Document, write_atomic
 from .install import Paths
+from .json5parse import Node, PatchError, parse
+
+# Keys whose values are never printed (diffs, snippets, messages): apiKey, token, password, ...
+SECRET_KEY = re.compile(r"(?i)(?:key|token|secret|password|passwd|credentials?|authorization|auth|bearer)$")
+HIDDEN = "***"
 
 
 def add_where(p: argparse.ArgumentParser) -> None:
@@ -31,19 +39,66 @@ def add_where(p: argparse.ArgumentParser) -> None:
 
 
 def load(paths: Paths) -> tuple[str, Document]:
-    """The config's text as it is now, and a Document to edit."""
+    """The config's text exactly as it is now (BOM and line ends included), and a Document to edit."""
     try:
-        old = paths.config.read_text(encoding="utf-8")
+        raw = paths.config.read_bytes()
     except OSError as exc:
         raise CompactorError(f"{paths.config}: cannot read: {exc.strerror or exc}") from None
+    try:
+        old = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PatchError(f"{paths.config}: not UTF-8 text (byte {exc.start}); the file was left unchanged") from None
     return old, Document(old, str(paths.config))
 
 
+def hide_secrets(text: str) -> str:
+    """``text`` (JSON5) with the value of every secret-named key replaced by ``"***"``."""
+    try:
+        root = parse(text)
+    except PatchError:
+        return text
+    spans: list[tuple[int, int]] = []
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        node, secret = stack.pop()
+        if secret and node.kind == "scalar" and node.value not in (None, True, False):
+            spans.append((node.start, node.end))
+        stack.extend((m.node, secret or bool(SECRET_KEY.search(m.key))) for m in node.members)
+        stack.extend((item, secret) for item in node.items)
+    for start, end in sorted(spans, reverse=True):
+        text = text[:start] + f'"{HIDDEN}"' + text[end:]
+    return text
+
+
+def secret_values(value: Any, secret: bool = False) -> set[str]:
+    """The values under secret-named keys in ``value`` (a dict from ``--set``), as text."""
+    if isinstance(value, dict):
+        return set().union(*(secret_values(v, secret or bool(SECRET_KEY.search(str(k)))) for k, v in value.items()))
+    if isinstance(value, list):
+        return set().union(*(secret_values(v, secret) for v in value))
+    return {str(value)} if secret and value not in (None, True, False) and str(value) else set()
+
+
+def scrub(text: str, secrets: set[str]) -> str:
+    """``text`` with each of ``secrets`` replaced by ``***`` (the longest first)."""
+    for secret in sorted(secrets, key=len, reverse=True):
+        text = text.replace(secret, HIDDEN)
+    return text
+
+
 def show_diff(paths: Paths, old: str, new: str) -> None:
-    """Print the change to the config as a unified diff (nothing when there is none)."""
+    """Print the change to the config as a unified diff (nothing when there is none); secrets hidden."""
     if new != old:
-        print("".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
+        print("".join(difflib.unified_diff(hide_secrets(old).splitlines(True), hide_secrets(new).splitlines(True),
                                            f"{paths.config} (now)", f"{paths.config} (after)")), end="")
+
+
+def check_can_write(paths: Paths, *, config: bool, plugin: bool) -> None:
+    """Before anything is touched: refuse (PatchError) when the config or the plugin folder cannot be written."""
+    if config:
+        check_writable(paths.config)
+    if plugin:
+        check_folder(paths.plugin)
 
 
 def confirm(args: argparse.Namespace, question: str) -> bool:
@@ -80,12 +135,14 @@ def validate(paths: Paths) -> tuple[bool | None, str]:
     return done.returncode == 0, (done.stdout + done.stderr).strip()
 
 
-def write_config(paths: Paths, old: str, new: str, *, what: str) -> tuple[bool | None, str]:
-    """Write ``new`` over the config (after one backup) and validate it; returns what validate said.
+def write_config(paths: Paths, old: str, new: str, *, what: str, backup: bool) -> tuple[bool | None, str]:
+    """Write ``new`` over the config and validate it; returns what validate said.
 
-    When OpenClaw rejects it, ``old`` is written back and CompactorError names ``what`` was rejected.
+    ``backup``: copy the config as it is now to ``paths.backup`` first (setup's first write only, so
+    that the backup stays the config from before setup). When OpenClaw rejects the new text,
+    ``old`` is written back and CompactorError names ``what`` was rejected.
     """
-    write_atomic(paths.config, new, backup=paths.backup)
+    write_atomic(paths.config, new, backup=paths.backup if backup else None)
     ok, output = validate(paths)
     if ok is False:
         write_atomic(paths.config, old)

@@ -26,12 +26,23 @@ class Document:
     """A JSON5 text and the edits made to it; every edit is parsed again at once."""
 
     def __init__(self, text: str, name: str = "openclaw.json") -> None:
-        self.text, self.name = text, name
-        self.root = parse(text, name)
+        # A byte order mark and CRLF line ends are set aside here and put back by ``text``, so
+        # that an edit undone gives back the very bytes of the file (the editor writes "\n").
+        self.bom = text[:1] == "\ufeff"
+        src = text[1:] if self.bom else text
+        self.crlf = "\r\n" in src and src.count("\n") == src.count("\r\n")
+        self.src, self.name = src.replace("\r\n", "\n") if self.crlf else src, name
+        self.root = parse(self.src, name)
         if self.root.kind not in ("object", "empty"):
             raise PatchError(f"{name}: the top level is not an object {{ ... }}")
-        self.unit = _indent_unit(text)
-        self.quote_keys = _quotes_keys(text, self.root)
+        self.unit = _indent_unit(self.src)
+        self.quote_keys = _quotes_keys(self.src, self.root)
+
+    @property
+    def text(self) -> str:
+        """The document as it would be written: with the file's own BOM and line ends."""
+        body = self.src.replace("\n", "\r\n") if self.crlf else self.src
+        return ("\ufeff" if self.bom else "") + body
 
     @property
     def data(self) -> dict[str, Any]:
@@ -39,25 +50,27 @@ class Document:
 
     def find(self, path: Sequence[str]) -> Node | None:
         node: Node | None = self.root
-        for name in path:
+        for depth, name in enumerate(path):
             if node is None or node.kind != "object":
                 return None
             matches = [m for m in node.members if m.key == name]
             if len(matches) > 1:
-                raise PatchError(f"{self.name}: the key {'.'.join(path)} appears twice; remove one copy first")
+                where = ", ".join("line {} column {}".format(*position(self.src, m.start)) for m in matches)
+                raise PatchError(f"{self.name}: the key {'.'.join(path[: depth + 1])} appears {len(matches)} times "
+                                 f"({where}); remove all but one copy first")
             node = matches[0].node if matches else None
         return node
 
     def _edit(self, edits: list[tuple[int, int, str]]) -> None:
-        text = self.text
+        text = self.src
         for start, end, new in sorted(edits, reverse=True):
             text = text[:start] + new + text[end:]
-        self.text, self.root = text, parse(text, self.name)
+        self.src, self.root = text, parse(text, self.name)
 
     def set(self, path: Sequence[str], value: Any) -> None:
         """Set ``path`` to ``value``, creating the objects on the way; other keys stay as they are."""
         if self.root.kind == "empty":
-            self._edit([(0, len(self.text), self.render({}, 0) + "\n")])
+            self._edit([(0, len(self.src), self.render({}, 0) + "\n")])
         for depth in range(len(path)):
             parent = self.find(path[:depth])
             if parent is None or parent.kind != "object":
@@ -70,8 +83,22 @@ class Document:
                 return
         node = self.find(path)
         assert node is not None
-        inline = "\n" not in self.text[node.start : node.end] and node.kind != "scalar"
+        inline = "\n" not in self.src[node.start : node.end] and node.kind != "scalar"
         self._edit([(node.start, node.end, self.render(value, self._level(node.start), inline))])
+
+    def source(self, path: Sequence[str]) -> str | None:
+        """The text of the value at ``path``, exactly as written (comments inside it kept)."""
+        node = self.find(path)
+        return None if node is None else self.src[node.start : node.end]
+
+    def set_source(self, path: Sequence[str], source: str) -> None:
+        """Put ``source`` (JSON5 text, such as :meth:`source` gave) as the value at ``path``."""
+        parse(source, self.name)
+        if self.find(path) is None:
+            self.set(path, None)
+        node = self.find(path)
+        assert node is not None
+        self._edit([(node.start, node.end, source)])
 
     def delete(self, path: Sequence[str]) -> bool:
         """Remove the member at ``path`` (with its comma); False when it is not there."""
@@ -84,7 +111,7 @@ class Document:
         spans = [(m.start, m.node.end, m.comma) for m in parent.members]
         self._edit(self._removal(spans, index))
         parent = self.find(path[:-1])
-        if parent is not None and not parent.members and not self.text[parent.start + 1 : parent.end - 1].strip():
+        if parent is not None and not parent.members and not self.src[parent.start + 1 : parent.end - 1].strip():
             self._edit([(parent.start, parent.end, "{}")])  # an emptied object closes up again
         return True
 
@@ -110,14 +137,14 @@ class Document:
     # --- text mechanics --------------------------------------------------------------------------
 
     def _level(self, offset: int) -> int:
-        start = self.text.rfind("\n", 0, offset) + 1
-        indent = len(self.text[start:offset]) - len(self.text[start:offset].lstrip(" \t"))
+        start = self.src.rfind("\n", 0, offset) + 1
+        indent = len(self.src[start:offset]) - len(self.src[start:offset].lstrip(" \t"))
         return indent // max(1, len(self.unit))
 
     def _insert(self, parent: Node, key: str, value: Any) -> None:
         level = self._level(parent.start) + 1
         last = parent.members[-1] if parent.members else None
-        if last is not None and "\n" in self.text[parent.start : last.start]:
+        if last is not None and "\n" in self.src[parent.start : last.start]:
             level = self._level(last.start)
         inline = self._inline(parent, last.node.end if last else None)
         member = f"{self.key_text(key)}: {self.render(value, level, inline)}"
@@ -126,13 +153,13 @@ class Document:
     def _inline(self, node: Node, last_end: int | None) -> bool:
         """Whether ``node`` is written on one line (an empty one: inside another one-line container)."""
         if last_end is not None:
-            return "\n" not in self.text[node.start : last_end]
-        before = self.text[self.text.rfind("\n", 0, node.start) + 1 : node.start]
+            return "\n" not in self.src[node.start : last_end]
+        before = self.src[self.src.rfind("\n", 0, node.start) + 1 : node.start]
         return "{" in before or "[" in before
 
     def _add(self, node: Node, last: tuple[int, int, int | None] | None, entry: str) -> None:
         """Insert ``entry`` as the new last member or item of ``node`` (``last``: the current last one)."""
-        t = self.text
+        t = self.src
         close = node.end - 1
         base = self.unit * self._level(node.start)
         if last is None:
@@ -161,7 +188,7 @@ class Document:
 
     def _removal(self, spans: list[tuple[int, int, int | None]], index: int) -> list[tuple[int, int, str]]:
         """The edits that take out member or item ``index`` (of ``spans``: start, end, comma)."""
-        t = self.text
+        t = self.src
         start, end, comma = spans[index]
         stop = comma + 1 if comma is not None else end
         line_start = t.rfind("\n", 0, start) + 1
@@ -192,7 +219,7 @@ class Document:
             if not value:
                 return "{}"
             body = ",\n".join(f"{inner}{self.key_text(k)}: {self.render(v, level + 1)}" for k, v in value.items())
-            return "{\n" + body + ("," if _trailing_style(self.text) else "") + "\n" + pad + "}"
+            return "{\n" + body + ("," if _trailing_style(self.src) else "") + "\n" + pad + "}"
         if isinstance(value, list):
             return "[" + ", ".join(self.render(v, level + 1, True) for v in value) + "]"
         return _scalar(value)

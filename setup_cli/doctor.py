@@ -1,17 +1,19 @@
 """``doctor``: check an OpenClaw gateway's context-compactor setup and explain what is wrong.
 
 Each check prints one line, ``ok``, ``warn`` or ``FAIL``, with the fix for anything not ok: config
-parses, plugin entry and slot, files present and ours, the recorded Python works, the model server
-answers, the context window and where it comes from, the store is writable. Exit 0 when nothing
-failed, 1 otherwise.
+parses, plugin entry and slot, files present and ours, the bridge starts with the recorded Python
+and answers its handshake, the model server answers, the context window and where it comes from,
+the store is writable. Exit 0 when nothing failed, 1 otherwise. Doctor writes nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import tempfile
+from pathlib import Path
 from typing import Any
 
 from context_compactor.errors import CompactorError
@@ -80,17 +82,43 @@ def check_files(paths: Paths, say: Report) -> dict[str, Any] | None:
     return marker
 
 
-def check_python(marker: dict[str, Any], say: Report) -> None:
+def check_bridge(paths: Paths, marker: dict[str, Any], config: dict[str, Any], say: Report) -> None:
+    """Start the bridge as index.js does, with the recorded Python, and check its handshake.
+
+    ``configure`` (the plugin's settings, with an in-memory store so that doctor writes nothing)
+    and ``ping`` must both be answered; stdin then closes and the bridge exits on its own.
+    """
     exe = str(marker.get("python") or "python3")
+    lines = [{"id": 1, "method": "configure", "params": {"config": {**config, "storePath": ":memory:"}, "llm": False}},
+             {"id": 2, "method": "ping", "params": {}}]
+    env = {**os.environ, "OPENCLAW_STATE_DIR": str(paths.home), "PYTHONIOENCODING": "utf-8"}
     try:
-        done = subprocess.run([exe, "-c", "import context_compactor.bridge"], capture_output=True, text=True, timeout=60)
+        done = subprocess.run([exe, "-m", "context_compactor.bridge"], input="".join(json.dumps(x) + "\n" for x in lines),
+                              capture_output=True, text=True, timeout=60, env=env)
     except (OSError, subprocess.TimeoutExpired) as exc:
-        say("FAIL", f"Python {exe} does not run: {exc} (rerun setup with the Python that has context-compactor)")
+        say("FAIL", f"the bridge ({exe} -m context_compactor.bridge) does not run: {exc} "
+                    "(rerun setup with the Python that has context-compactor)")
         return
-    if done.returncode:
-        say("FAIL", f"Python {exe} cannot import context_compactor.bridge: {done.stderr.strip().splitlines()[-1:]}")
-    else:
-        say("ok", f"Python {exe} runs the bridge")
+    replies = _replies(done.stdout)
+    configured, pong = replies.get(1) or {}, replies.get(2) or {}
+    if (configured.get("result") or {}).get("ok") and (pong.get("result") or {}).get("pong"):
+        say("ok", f"the bridge answers its handshake ({exe}; summaries: {configured['result'].get('summarizer')})")
+        return
+    why = (configured.get("error") or {}).get("message") or (done.stderr.strip().splitlines() or ["no answer"])[-1]
+    say("FAIL", f"the bridge ({exe} -m context_compactor.bridge) fails its handshake: {why} "
+                f"(exit code {done.returncode}; rerun setup with the Python that has context-compactor)")
+
+
+def _replies(stdout: str) -> dict[Any, dict[str, Any]]:
+    out: dict[Any, dict[str, Any]] = {}
+    for line in stdout.splitlines():
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(msg, dict):
+            out[msg.get("id")] = msg
+    return out
 
 
 def check_model(data: dict[str, Any], say: Report) -> None:
@@ -118,9 +146,15 @@ def check_model(data: dict[str, Any], say: Report) -> None:
 
 
 def check_store(paths: Paths, config: dict[str, Any], say: Report) -> None:
-    folder = os.path.dirname(str(config.get("storePath") or paths.data / "store.sqlite"))
+    """Whether the store's folder can be written; creates nothing (a missing folder: its nearest parent)."""
+    folder = Path(os.path.dirname(str(config.get("storePath") or paths.data / "store.sqlite")))
+    if not folder.is_dir():
+        parent = next((p for p in folder.parents if p.is_dir()), Path("/"))
+        writable = os.access(parent, os.W_OK | os.X_OK)
+        say("ok" if writable else "FAIL", f"store folder {folder} does not exist yet; "
+            + (f"it can be created in {parent}" if writable else f"{parent} is not writable"))
+        return
     try:
-        os.makedirs(folder, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder):
             pass
         say("ok", f"store folder {folder} is writable")
@@ -135,7 +169,7 @@ def run_doctor(args: argparse.Namespace) -> int:
     data = check_config(paths, say)
     marker = check_files(paths, say)
     if marker is not None:
-        check_python(marker, say)
+        check_bridge(paths, marker, (data or {}).get("_plugin_config") or {}, say)
     if data is not None:
         check_model(data, say)
         check_store(paths, data.get("_plugin_config") or {}, say)

@@ -48,12 +48,20 @@ def locate(home: str | None, config: str | None = None, *, must_exist: bool = Tr
     $OPENCLAW_CONFIG_PATH, else ``<home>/openclaw.json``. Refuses when neither is there."""
     base = Path(home or os.environ.get("OPENCLAW_STATE_DIR") or Path.home() / ".openclaw").expanduser()
     cfg = Path(config or os.environ.get("OPENCLAW_CONFIG_PATH") or base / "openclaw.json").expanduser()
+    if home and not config and os.environ.get("OPENCLAW_CONFIG_PATH") and not _inside(cfg, base):
+        print(f"warning: --home is {base} but $OPENCLAW_CONFIG_PATH points to {cfg}: the config there is the one "
+              f"used, with the plugin files in {base}; pass --config, or unset OPENCLAW_CONFIG_PATH, if that is "
+              "not what you mean", file=sys.stderr)
     if must_exist and not base.is_dir():
         raise InputError(f"no OpenClaw gateway home at {base} (run `openclaw onboard` first, or pass --home)")
     if must_exist and not cfg.is_file():
         raise InputError(f"no OpenClaw config at {cfg} (run `openclaw onboard` or `openclaw config set ...` first, "
                          "or point OPENCLAW_CONFIG_PATH at it)")
     return Paths(base, cfg)
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder))
 
 
 def read_marker(folder: Path) -> dict[str, Any] | None:

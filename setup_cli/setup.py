@@ -29,7 +29,20 @@ import argparse
 import sys
 from typing import Any
 
-from .changes import add_where, go_ahead, load, show_diff, validate, write_config
+from context_compactor.errors import InputError
+
+from .changes import (
+    add_where,
+    check_can_write,
+    go_ahead,
+    hide_secrets,
+    load,
+    scrub,
+    secret_values,
+    show_diff,
+    validate,
+    write_config,
+)
 from .configpatch import Document, PatchError
 from .install import (
     BACKUP_SUFFIX,
@@ -67,13 +80,17 @@ __all__ = [
 def run_setup(args: argparse.Namespace) -> int:
     paths = locate(args.home, args.config)
     sets = parse_sets(args.set or [])
+    hidden = secret_values(sets)
     old, doc = load(paths)
+    previous_entry = doc.source(ENTRY)  # the user's own entry, as written, for uninstall to put back
     try:
         plan = plan_setup(doc, preset=args.preset, sets=sets, force=args.force)
     except PatchError as exc:
-        print(f"context-compactor: {exc}\nAdd these lines to {paths.config} by hand, merged with what is there:\n"
-              f"{snippet(sets)}", file=sys.stderr)
+        print(f"context-compactor: {scrub(str(exc), hidden)}\nAdd these lines to {paths.config} by hand, merged with "
+              f"what is there:\n{hide_secrets(snippet(sets))}", file=sys.stderr)
         return 2
+    except InputError as exc:
+        raise InputError(scrub(str(exc), hidden)) from None
     files = files_state(paths)
     new = plan.doc.text
     print(f"OpenClaw home: {paths.home}\nconfig: {paths.config}")
@@ -85,17 +102,22 @@ def run_setup(args: argparse.Namespace) -> int:
         what = {"absent": "install", "stale": "update", "foreign": "move the existing folder aside and install"}[files]
         print(f"files: {what} {paths.plugin} ({', '.join(FILES)}; Python {sys.executable})")
     for note in plan.notes:
-        print(f"note: {note}")
+        print(f"note: {scrub(note, hidden)}")
+    check_can_write(paths, config=new != old, plugin=files != "ours")  # before anything is touched
     stop = go_ahead(args, "Apply these changes?")
     if stop is not None:
         return stop
     marker = read_marker(paths.plugin) or {}
+    # What was there before the first setup; a later run keeps the first run's record.
     extra = {"previousSlot": marker.get("previousSlot", plan.previous_slot),
              "addedToAllow": bool(marker.get("addedToAllow")) or plan.added_to_allow,
-             "created": marker.get("created") or plan.created}
-    aside = install_files(paths, extra)
+             "created": marker.get("created") or plan.created,
+             "previousEntry": marker.get("previousEntry") if marker else previous_entry,
+             "createdExtensions": marker.get("createdExtensions", False) if marker else not paths.plugin.parent.exists()}
+    aside = install_files(paths, extra)  # first: OpenClaw validates the config against the installed plugin
     if new != old:
-        ok, output = write_config(paths, old, new, what="the patched config")
+        ok, output = write_config(paths, old, new, what="the patched config",
+                                  backup=not marker or not paths.backup.exists())
         print(f"validated: {'yes' if ok else output}")
     if aside:
         print(f"moved the folder that was there to {aside} (uninstall puts it back)")

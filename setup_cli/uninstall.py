@@ -1,9 +1,12 @@
 """``uninstall``: take the extension out of an OpenClaw gateway, and only what setup put in.
 
-Our keys come out of ``openclaw.json`` (the plugin entry; the contextEngine slot goes back to what
-the marker says it was; our allowlist item, and objects setup created when they are empty again),
-then our plugin folder, our data (unless ``--keep-data``) and the config backup. A folder that
-setup moved aside is put back; a folder without our marker is not ours and stays.
+Our keys come out of ``openclaw.json`` (the plugin entry, or the entry the user had before setup,
+as it was written; the contextEngine slot goes back to what the marker says it was; our allowlist
+item, and objects setup created when they are empty again), then our plugin folder, the
+``extensions/`` folder if setup created it and it is empty, and our data (unless ``--keep-data``).
+A folder that setup moved aside is put back; a folder without our marker is not ours and stays.
+The backup of the config from before setup is removed only when the config is that file again,
+byte for byte; otherwise it stays, and uninstall says where.
 """
 
 from __future__ import annotations
@@ -13,16 +16,20 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from .changes import add_where, go_ahead, load, show_diff, write_config
+from .changes import add_where, check_can_write, go_ahead, load, show_diff, write_config
 from .configpatch import Document
-from .install import locate, read_marker
+from .install import Paths, locate, read_marker
 from .plugin import ENTRY, MARKER, PLUGIN_ID, SLOT
 
 
 def plan_uninstall(doc: Document, marker: dict[str, Any]) -> list[str]:
     """Take our keys out of ``doc``: the entry, the slot (back to what it was), our allowlist item."""
     done: list[str] = []
-    if doc.delete(ENTRY):
+    previous = marker.get("previousEntry")
+    if isinstance(previous, str) and doc.find(ENTRY) is not None:
+        doc.set_source(ENTRY, previous)
+        done.append(f"plugins.entries.{PLUGIN_ID} is as it was before setup")
+    elif doc.delete(ENTRY):
         done.append(f"removed plugins.entries.{PLUGIN_ID}")
     slot = doc.find(SLOT)
     if slot is not None and slot.value == PLUGIN_ID:
@@ -49,9 +56,9 @@ def run_uninstall(args: argparse.Namespace) -> int:
     done = plan_uninstall(doc, marker)
     new = doc.text
     foreign = paths.plugin.exists() and not marker
-    files = [p for p in (paths.plugin if marker else None, paths.data if not args.keep_data else None,
-                         paths.backup) if p is not None and p.exists()]
-    if new == old and not files and not marker.get("movedAside"):
+    files = [p for p in (paths.plugin if marker else None, paths.data if not args.keep_data else None)
+             if p is not None and p.exists()]
+    if new == old and not files and not marker.get("movedAside") and not paths.backup.exists():
         print("context-compactor is not set up here; nothing changed.")
         return 0
     show_diff(paths, old, new)
@@ -61,24 +68,42 @@ def run_uninstall(args: argparse.Namespace) -> int:
         print(f"restore: {marker['movedAside']} -> {paths.plugin}")
     if foreign:
         print(f"note: {paths.plugin} is not ours (no {MARKER}); it stays")
+    check_can_write(paths, config=new != old, plugin=False)  # before anything is touched
     stop = go_ahead(args, "Uninstall?")
     if stop is not None:
         return stop
     if new != old:
-        write_config(paths, old, new, what="the config without our keys")
+        write_config(paths, old, new, what="the config without our keys", backup=False)
     if marker:
         shutil.rmtree(paths.plugin, ignore_errors=True)
     aside = marker.get("movedAside")
     if aside and Path(aside).exists() and not paths.plugin.exists():
         shutil.move(aside, paths.plugin)
+    if marker.get("createdExtensions") and paths.plugin.parent.is_dir() and not any(paths.plugin.parent.iterdir()):
+        paths.plugin.parent.rmdir()  # setup made it, and nothing else lives there
     if not args.keep_data:
         shutil.rmtree(paths.data, ignore_errors=True)
-    paths.backup.unlink(missing_ok=True)  # the config is back as it was before setup
     for line in done:
         print(line)
+    print(_settle_backup(paths))
     print("context-compactor is uninstalled." + (" Its data stays in " + str(paths.data) if args.keep_data else ""))
     print("\nOne command left: openclaw gateway restart")
     return 0
+
+
+def _settle_backup(paths: Paths) -> str:
+    """Remove the backup when the config is that file again; otherwise keep it, and say so."""
+    if not paths.backup.exists():
+        return "backup of the config: none"
+    try:
+        same = paths.backup.read_bytes() == paths.config.read_bytes()
+    except OSError:
+        same = False
+    if same:
+        paths.backup.unlink()
+        return "the config is byte for byte what it was before setup; its backup is removed"
+    return (f"kept the backup of the config from before setup: {paths.backup} (the config differs from it now; "
+            "compare the two, then delete the backup)")
 
 
 def add_parser(sub: Any) -> None:

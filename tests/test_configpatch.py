@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -98,11 +99,19 @@ def test_refuses_non_object_parent() -> None:
         doc.set(["plugins", "slots", "contextEngine"], "cc")
 
 
-def test_refuses_duplicate_keys_on_the_path() -> None:
-    """Two copies of a key on the path are ambiguous: refused."""
-    doc = Document('{ plugins: {}, plugins: {} }')
-    with pytest.raises(PatchError, match="appears twice"):
-        doc.set(["plugins", "slots"], {})
+@pytest.mark.parametrize("depth", [0, 1, 2])
+def test_refuses_duplicate_keys_on_the_path(depth: int) -> None:
+    """Two copies of a key on the path are refused, and the error names that key and where both copies are."""
+    path = ["plugins", "entries", "context-compactor"]
+    key = path[depth]
+    text = "{\n" + "".join(f'{"  " * (i + 1)}"{n}": {{\n' for i, n in enumerate(path[:depth]))
+    text += f'{"  " * (depth + 1)}"{key}": {{}},\n{"  " * (depth + 1)}"{key}": {{}}\n'
+    text += "".join(f'{"  " * (i + 1)}}}\n' for i in reversed(range(depth))) + "}\n"
+    doc = Document(text)
+    named = ".".join(path[: depth + 1])
+    with pytest.raises(PatchError, match=rf"the key {re.escape(named)} appears 2 times \(line {depth + 2} column "
+                                         rf"\d+, line {depth + 3} column \d+\)"):
+        doc.set([*path, "enabled"], True)
 
 
 def test_write_atomic_keeps_mode_and_backup(tmp_path: Path) -> None:

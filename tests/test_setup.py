@@ -9,12 +9,15 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import structlog
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from conftest import need
 from context_compactor.setup_cli import setup as setup_mod
 from context_compactor.setup_cli.configpatch import parse
@@ -211,8 +214,7 @@ def test_uninstall_leaves_nothing_of_ours(home: Path) -> None:
     (home / "context-compactor").mkdir(exist_ok=True)
     assert run(home, "uninstall", "--yes") == 0
     assert (home / "openclaw.json").read_text() == text
-    assert sorted(p.name for p in home.iterdir()) == ["extensions", "openclaw.json"]
-    assert list((home / "extensions").iterdir()) == []
+    assert sorted(p.name for p in home.iterdir()) == ["openclaw.json"]  # extensions/ was setup's: gone too
     validate(home)
 
 
@@ -223,7 +225,7 @@ def test_doctor_reports(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
     assert run(home, "doctor") == 0
     out = capsys.readouterr().out
-    assert "runs the bridge" in out and "no problems found" in out
+    assert "the bridge answers its handshake" in out and "no problems found" in out
     text = (home / "openclaw.json").read_text().replace('"contextEngine": "context-compactor"', '"contextEngine": "legacy"')
     (home / "openclaw.json").write_text(text)
     assert run(home, "doctor") == 1
@@ -250,3 +252,173 @@ def test_setup_asks_first(home: Path, capsys: pytest.CaptureFixture[str]) -> Non
     (home / "openclaw.json").write_text("{}\n")
     assert run(home, "setup") == 2
     assert "--yes" in capsys.readouterr().err and (home / "openclaw.json").read_text() == "{}\n"
+
+
+# --- issue 14: secrets, bytes, order of checks, leftovers --------------------------------------------
+
+
+@pytest.fixture
+def quick(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A gateway home without openclaw on PATH: setup and uninstall skip validation (not what these tests check)."""
+    for name in ("OPENCLAW_CONFIG_PATH", "OPENCLAW_STATE_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "user"))
+    monkeypatch.setenv("PATH", os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep)
+                                               if not (Path(p) / "openclaw").exists()))
+    state = tmp_path / "quick"
+    state.mkdir()
+    return state
+
+
+def tree(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+_secret = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789-_", min_size=6, max_size=30).map(
+    lambda s: "sk-" + s)
+
+
+@given(key=_secret, token=_secret, complete=st.booleans())
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_dry_run_never_prints_a_secret(quick: Path, capsys: pytest.CaptureFixture[str], key: str, token: str,
+                                       complete: bool) -> None:
+    """--set summaryModel.apiKey=... and a gateway token already in the file never reach the output, ok or refused."""
+    (quick / "openclaw.json").write_text(json.dumps({"gateway": {"auth": {"mode": "token", "token": token}}}, indent=2))
+    extra = ["--set", "summaryModel.baseUrl=http://127.0.0.1:9/v1", "--set", "summaryModel.model=m"] if complete else []
+    code = run(quick, "setup", "--dry-run", "--set", f"summaryModel.apiKey={key}", *extra)
+    out, err = capsys.readouterr()
+    assert code == (0 if complete else 2)
+    assert key not in out + err and token not in out + err
+    assert ('"apiKey": "***"' in out) == complete
+
+
+def test_refused_patch_hides_the_secret_in_the_snippet(quick: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """When the file cannot be patched, the by-hand snippet shows the secret as ***."""
+    (quick / "openclaw.json").write_text('{ plugins: "off" }\n')
+    assert run(quick, "setup", "--yes", "--set", "summaryModel.apiKey=sk-hidden-1234") == 2
+    err = capsys.readouterr().err
+    assert "sk-hidden-1234" not in err and '"apiKey": "***"' in err
+
+
+_configs = st.sampled_from([
+    "{}\n",
+    '{\n  "gateway": {\n    "mode": "local"\n  }\n}\n',
+    "// mine\n{\n  gateway: { mode: 'local' }, // local only\n  /* plugins */\n  plugins: {\n    entries: {},\n  },\n}\n",
+    '{\n  "plugins": {\n    "allow": ["memory-core"],\n    "entries": {\n      "other": { "enabled": true }\n    }\n  }\n}',
+])
+
+
+@given(text=_configs, crlf=st.booleans(), bom=st.booleans())
+@settings(max_examples=16, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_line_ends_and_bom_are_kept(quick: Path, text: str, crlf: bool, bom: bool) -> None:
+    """setup keeps CRLF line ends and a BOM as found, and uninstall gives back the very bytes."""
+    raw = ("\ufeff" if bom else "") + (text.replace("\n", "\r\n") if crlf else text)
+    config = quick / "openclaw.json"
+    config.write_bytes(raw.encode("utf-8"))
+    assert run(quick, "setup", "--yes") == 0
+    after = config.read_bytes()
+    assert after.startswith(b"\xef\xbb\xbf") == bom
+    assert (after.count(b"\n") == after.count(b"\r\n")) if crlf else b"\r" not in after
+    assert run(quick, "uninstall", "--yes") == 0
+    assert config.read_bytes() == raw.encode("utf-8")
+    assert tree(quick) == ["openclaw.json"]
+
+
+PRIOR = """{
+  plugins: {
+    entries: {
+      // tried it last year; off for now
+      "context-compactor": { enabled: false, config: { maxTokens: 5000 /* small box */ } },
+    },
+  },
+}
+"""
+
+
+def test_uninstall_puts_back_the_entry_that_was_there(quick: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A pre-existing plugins.entries["context-compactor"] (disabled, own settings, comments) comes back as written."""
+    (quick / "openclaw.json").write_text(PRIOR)
+    assert run(quick, "setup", "--yes") == 0
+    assert config_data(quick)["plugins"]["entries"][ID]["enabled"] is True
+    assert run(quick, "setup", "--yes", "--set", "maxTokens=7000") == 0  # a second run keeps the first one's record
+    assert run(quick, "uninstall", "--yes") == 0
+    assert (quick / "openclaw.json").read_text() == PRIOR
+    assert "as it was before setup" in capsys.readouterr().out
+    assert tree(quick) == ["openclaw.json"]  # the backup equals the config again: removed
+
+
+def test_uninstall_keeps_the_backup_when_the_config_moved_on(quick: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """When the config is not byte for byte the one from before setup, the backup stays and uninstall says where."""
+    (quick / "openclaw.json").write_text(PRIOR)
+    assert run(quick, "setup", "--yes") == 0
+    config = quick / "openclaw.json"
+    config.write_text(config.read_text().replace("plugins: {", "gateway: { mode: 'local' },\n  plugins: {", 1))
+    assert run(quick, "uninstall", "--yes") == 0
+    backup = quick / "openclaw.json.context-compactor.bak"
+    assert backup.read_text() == PRIOR and str(backup) in capsys.readouterr().out
+    assert config_data(quick)["plugins"]["entries"][ID] == {"enabled": False, "config": {"maxTokens": 5000}}
+
+
+def test_read_only_config_is_refused_before_anything_is_touched(quick: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A read-only config: setup refuses before it moves a foreign folder aside or installs any file."""
+    (quick / "openclaw.json").write_text("{}\n")
+    os.chmod(quick / "openclaw.json", 0o444)
+    theirs = quick / "extensions" / ID
+    theirs.mkdir(parents=True)
+    (theirs / "index.js").write_text("// someone else's")
+    before = tree(quick)
+    assert run(quick, "setup", "--yes") == 2
+    assert "read-only" in capsys.readouterr().err
+    assert tree(quick) == before and (theirs / "index.js").read_text() == "// someone else's"
+
+
+def test_temp_files_of_a_killed_setup_are_cleaned(quick: Path) -> None:
+    """A writer killed with -9 leaves its temp file; the next setup removes it, and leaves a live writer's alone."""
+    (quick / "openclaw.json").write_text("{}\n")
+    code = ("import os, signal, sys; from pathlib import Path; "
+            "from context_compactor.setup_cli.atomicwrite import temp_path; "
+            "[temp_path(Path(a)).write_text('half') for a in sys.argv[1:]]; os.kill(os.getpid(), signal.SIGKILL)")
+    killed = subprocess.run([sys.executable, "-c", code, str(quick / "openclaw.json"),
+                             str(quick / "openclaw.json.context-compactor.bak")], timeout=60)
+    assert killed.returncode == -9
+    orphans = [p.name for p in quick.iterdir() if ".cc-tmp-" in p.name]
+    assert len(orphans) == 2
+    from context_compactor.setup_cli.atomicwrite import temp_path
+
+    live = temp_path(quick / "openclaw.json")  # this process: alive
+    live.write_text("in progress")
+    assert run(quick, "setup", "--yes") == 0
+    assert [p.name for p in quick.iterdir() if ".cc-tmp-" in p.name] == [live.name]
+
+
+def test_doctor_creates_nothing_when_nothing_is_installed(quick: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """doctor on a gateway without us reports what is missing and leaves the home as it was."""
+    (quick / "openclaw.json").write_text("{}\n")
+    before = tree(quick)
+    assert run(quick, "doctor") == 1
+    assert "run `context-compactor setup`" in capsys.readouterr().out
+    assert tree(quick) == before
+
+
+def test_doctor_fails_a_bridge_that_does_not_answer(quick: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """doctor starts the bridge with the recorded Python: one that cannot run it is a failure, not "no problems"."""
+    (quick / "openclaw.json").write_text("{}\n")
+    assert run(quick, "setup", "--yes") == 0
+    marker = quick / "extensions" / ID / ".context-compactor.json"
+    marker.write_text(json.dumps({**json.loads(marker.read_text()), "python": "/bin/false"}))
+    capsys.readouterr()
+    assert run(quick, "doctor") == 1
+    out = capsys.readouterr().out
+    assert "fails its handshake" in out and "no problems found" not in out
+
+
+def test_home_and_config_path_in_different_places_warns(quick: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """--home A with OPENCLAW_CONFIG_PATH inside B: a warning names both before anything happens."""
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "openclaw.json").write_text("{}\n")
+    monkeypatch.setenv("OPENCLAW_CONFIG_PATH", str(other / "openclaw.json"))
+    assert run(quick, "setup", "--dry-run") == 0
+    err = capsys.readouterr().err
+    assert "warning: --home is" in err and str(other / "openclaw.json") in err
