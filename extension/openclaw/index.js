@@ -5,8 +5,8 @@
 //
 // Fail open: if the child cannot start, dies, answers with an error or not in time, the history
 // goes to the model unchanged and the gateway log says why. A child that dies is started again on
-// a later call, after a pause that doubles with each death in a row (1 s up to 5 min) and goes back
-// to nothing once a child has served a turn: never off for good, never a restart loop.
+// a later call, after a pause that doubles with each death in a row (1 s up to 5 min) and is 1 s
+// again once a child has served a turn: never off for good, never a tight restart loop.
 //
 // OpenClaw 2026.9.6 imports this module several times per process and builds a new engine object
 // per turn, so the child and all state live on globalThis. It calls commitTurn (not ingest or
