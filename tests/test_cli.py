@@ -221,12 +221,12 @@ def test_compact_is_deterministic(cli: Any, tmp_path: Path, compacted: tuple[Any
 
 
 def test_warm_cache_gives_the_same_prompt(cli: Any, tmp_path: Path) -> None:
-    """A second run served from the summary cache writes the same prompt bytes as the cold run."""
+    """A second run over the same store writes the same prompt bytes as the cold run (the built-in
+    ledger is rebuilt from the messages, not read from the summary cache)."""
     shared = tmp_path / "shared.sqlite"
     args = ("compact", SESSION, "--context-window", "8192", "--store", shared)
     cold, warm = cli(*args, text=False), cli(*args, text=False)
-    assert cold.stdout == warm.stdout
-    assert compact_json(cli, *args[1:])["stats"]["cache_hits"] > 0
+    assert cold.stdout == warm.stdout and cold.stdout
 
 
 def test_compact_with_tiktoken_counts_tokens(cli: Any) -> None:
