@@ -38,6 +38,7 @@ FTS_SCHEMA = (
 )
 INDEX_BATCH = 2000  # rows per indexing transaction: other writers wait at most one batch
 MAX_TERMS = 16
+SAMPLE_ROWS = 2000  # the latest rows a term's share of documents is judged by
 SNIPPET_CHARS = 200
 # Words that match nearly every message: dropping them keeps a search fast and its ranking sharp.
 STOPWORDS = frozenset(
@@ -198,7 +199,7 @@ def unindex(db: sqlite3.Connection, ids: Sequence[int]) -> None:
 
 def search(db: sqlite3.Connection, query: str, session: str | None, limit: int) -> list[Hit]:
     """The ``limit`` best BM25 matches for ``query`` (any of its words), in one session or all."""
-    terms = query_terms(query)
+    terms = _discriminating(db, query_terms(query))
     rows = db.execute(
         "SELECT a.id, a.session_key, a.idx, a.role, a.turn, a.tool, a.message, f.rank FROM "
         "(SELECT rowid, rank FROM archive_fts WHERE archive_fts MATCH ? ORDER BY rank LIMIT ?) AS f "
@@ -207,6 +208,23 @@ def search(db: sqlite3.Connection, query: str, session: str | None, limit: int) 
     return [Hit(id=i, session=s, index=idx, role=r, turn=turn, tool=tool,
                 snippet=snippet(message_text(_loads(m)), terms), score=round(-rank, 4))
             for i, s, idx, r, turn, tool, m, rank in rows]
+
+
+def _discriminating(db: sqlite3.Connection, terms: list[str]) -> list[str]:
+    """The terms without those in most messages (the rarest one is kept if all are).
+
+    BM25 gives a term found in over half the documents no weight at all, yet counts all of them
+    for it: at 1M messages that count was 50 ms a frequent word. A sample of the latest rows tells
+    such words apart in well under a millisecond each, so they are left out of the match.
+    """
+    upto = int(db.execute("SELECT value FROM meta WHERE key = 'fts_upto'").fetchone()[0])
+    since = max(0, upto - SAMPLE_ROWS)
+    if upto - since < 200 or len(terms) < 2:  # too few rows to judge by, or nothing to choose between
+        return terms
+    counts = {t: db.execute("SELECT count(*) FROM archive_fts WHERE archive_fts MATCH ? AND rowid > ?",
+                            (f'text : "{t}"', since)).fetchone()[0] for t in terms}
+    kept = [t for t in terms if counts[t] * 2 <= upto - since]
+    return kept or [min(terms, key=counts.__getitem__)]
 
 
 def fetch(db: sqlite3.Connection, ref: Ref, offset: int, limit_chars: int) -> Original | None:

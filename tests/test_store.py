@@ -899,3 +899,11 @@ def test_sessions_lists_counts_newest_first(store: Store, store_path: Path) -> N
     listed = store.sessions()
     assert [(s.session, s.messages) for s in listed] == [("new", 7), ("old", 7)]
     assert listed[1].last_archived < listed[0].first_archived
+
+
+def test_words_in_most_messages_do_not_drown_a_rare_one(store: Store) -> None:
+    """A query mixing a word found everywhere with a rare one finds the rare one's message first; all-common still answers."""
+    store.archive("s1", [(f"d{i}", "user", {"role": "user", "content": f"status update number {i} build green"}, i)
+                         for i in range(400)] + [("x", "user", {"role": "user", "content": "status: the pelican landed"}, 400)])
+    assert store.search("status pelican", session="s1")[0].index == 400
+    assert len(store.search("status build", session="s1", limit=3)) == 3
