@@ -72,7 +72,7 @@ def test_summary_is_merged_into_a_kept_user_turn_to_keep_roles_alternating(make_
     roles = [m["role"] for m in result.messages]
     assert all(not (a == b == "user") for a, b in zip(roles, roles[1:]))
     merged = result.messages[1]
-    assert merged["role"] == "user" and "summary of" in merged["content"]
+    assert merged["role"] == "user" and "ledger of" in merged["content"]
     original = next(m for m in messages if m["content"] and merged["content"].endswith(m["content"]))
     assert original["role"] == "user"
 
