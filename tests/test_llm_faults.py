@@ -64,7 +64,7 @@ def turn(runtime: Runtime, messages: list[dict[str, Any]], session: str = "s") -
 
 
 def summary_of(result: Any) -> str:
-    return next(m["content"] for m in result.messages if "[context-compactor: summary of" in str(m.get("content")))
+    return next(m["content"] for m in result.messages if "[context-compactor: ledger of" in str(m.get("content")))
 
 
 def test_a_model_summary_is_used_and_cached(fake: FakeModelServer, runtime_for: Any) -> None:

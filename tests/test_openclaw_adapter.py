@@ -92,7 +92,7 @@ def test_recipe_keeps_host_objects_and_pairs(pm: Any, make_runtime: Any) -> None
     host = session(12)
     runtime = make_runtime(maxTokens=3000, keepRecentTokens=800, summaryMaxTokens=300)
     _, recipe = compacted(pm, runtime, host, "now what?")
-    assert isinstance(recipe[0], dict) and "[context-compactor: summary of" in recipe[0]["content"]
+    assert isinstance(recipe[0], dict) and "[context-compactor: ledger of" in recipe[0]["content"]
     out = [host[item] if isinstance(item, int) else item for item in recipe]
     kept = [item for item in recipe if isinstance(item, int)]
     assert kept == sorted(kept) and kept[-1] == len(host) - 1
@@ -123,7 +123,7 @@ def test_summary_merged_into_current_turn_comes_back_alone(pm: Any, make_runtime
     runtime = make_runtime(maxTokens=1200, keepRecentTokens=0, summaryMaxTokens=200)
     _, recipe = compacted(pm, runtime, host, "current question " + "word " * 50)
     assert recipe and isinstance(recipe[0], dict) and recipe[0]["role"] == "user"
-    assert recipe[0]["content"].startswith("[context-compactor: summary of")
+    assert recipe[0]["content"].startswith("[context-compactor: ledger of")
     assert "current question" not in recipe[0]["content"]
 
 
