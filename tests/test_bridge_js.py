@@ -37,7 +37,7 @@ def test_plugin_compacts_through_the_python_child(tmp_path: Path) -> None:
     assert out["info"]["ownsCompaction"] is False and out["info"]["transcriptSemantics"]["currentTurnFence"]
     for result in out["results"]:
         assert not result["same"] and result["kept"] >= 1 and result["count"] < 24
-        assert result["first"].startswith("[context-compactor: summary of")
+        assert result["first"].startswith("[context-compactor: ledger of")
     assert out["commit"] == {"status": "committed"} and out["dup"] == {"status": "duplicate"}
     assert out["stats"].startswith("context-compactor stats")
     assert sum("started the Python bridge" in m for _, m in out["logs"]) == 1  # one child for all engines

@@ -50,7 +50,7 @@ def test_fifty_sessions_twenty_turns_never_mix(tmp_path: Path) -> None:
         owner = request.headers["x-session-id"][1:]
         text = json.dumps(request.body["messages"])
         assert set(TAG.findall(text)) == {owner}, f"request of session {owner} names {set(TAG.findall(text))}"
-        summarized += "[context-compactor: summary of" in text
+        summarized += "[context-compactor: ledger of" in text
     assert summaries, "no summary was asked of the model: the check below would be empty"
     for request in summaries:
         assert len(set(TAG.findall(json.dumps(request.body["messages"])))) == 1

@@ -108,7 +108,7 @@ def test_openclaw_through_the_gateway_sends_bounded_prompts_and_keeps_its_transc
     requests = [r for r in up.app.chats() if isinstance(r.body, dict) and r.body.get("tools")]  # agent turns
     assert len(requests) >= TURNS and all(r.status == 200 for r in requests), [(r.status, r.prompt_tokens) for r in requests]
     assert max(r.prompt_tokens for r in requests) < WINDOW
-    compacted = [r for r in requests if "[context-compactor: summary of" in json.dumps(r.body["messages"])]
+    compacted = [r for r in requests if "[context-compactor: ledger of" in json.dumps(r.body["messages"])]
     assert compacted, "the gateway never compacted: the turns were meant to pass the trigger"
     last = requests[-1].body["messages"]
     texts = [text_of(m.get("content"), "\n") for m in last]

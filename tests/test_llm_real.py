@@ -126,7 +126,7 @@ def test_a_real_summary_comes_back_and_is_cached(llama_server: str, tmp_path: Pa
         result = hook_turn(runtime, agent_session(14))
         health = runtime.summary_health()["llm:smollm2"]
         assert result.stats["summarizer"] == "llm:smollm2" and health["successes"] >= 1, (health, result.notices)
-        block = next(m["content"] for m in result.messages if "[context-compactor: summary of" in str(m["content"]))
+        block = next(m["content"] for m in result.messages if "[context-compactor: ledger of" in str(m["content"]))
         assert "\n## " in block and "\n- " in block
         again = Runtime(runtime.settings, store=runtime.store)
         second = hook_turn(again, agent_session(14), session="other")

@@ -35,7 +35,7 @@ WORDS = 500  # about 1,000 tokens a turn: compaction every few turns at maxToken
 MAX_TOKENS = 6000
 SESSION = "E2E"
 KEY = "agent:main:explicit:e2e"
-BLOCK = "[context-compactor: summary of"
+BLOCK = "[context-compactor: ledger of"
 CONFIG = """// an OpenClaw config as a user might have it: JSON5, with comments
 {
   gateway: { mode: "local", port: %(gw)d, bind: "loopback", auth: { mode: "token", token: "%(token)s" } },
