@@ -100,7 +100,7 @@ class Compactor:
         ensure_logging()
         settings = _settings(context_window, options)
         path = ":memory:" if store is None else str(store)
-        self._runtime = Runtime(settings, store=Store.open(path, max_entries=settings.cache_max_entries),
+        self._runtime = Runtime(settings, store=Store.for_settings(path, settings),
                                 persist_sessions=store is not None)
         self._pm = get_plugin_manager(load_entry_points=False)
         self._model = ModelInfo(id=model or "unknown")

@@ -47,8 +47,8 @@ class Runtime:
 
         self.settings = settings
         self.persist_sessions = persist_sessions
-        self.store = store if store is not None else Store.open(
-            settings.store_path or default_store_path(), max_entries=settings.cache_max_entries)
+        self.store = store if store is not None else Store.for_settings(
+            settings.store_path or default_store_path(), settings)
         self.fallback = ExtractiveSummarizer()
         self.summarizer = summarizer if summarizer is not None else self.fallback
         self._sessions: OrderedDict[str, Session] = OrderedDict()

@@ -166,10 +166,10 @@ class Session:
             return None
         return Plan(saved["lead"], cut, stub_until, stage=saved["stage"], summary_tokens=saved.get("summary_tokens", 0))
 
-    def _archive(self, runtime: Runtime, entries: Sequence[Entry]) -> None:
-        if entries:
-            runtime.store.archive(self.key, ((e.digest, e.view.role, e.message) for e in entries))
-            for entry in entries:
+    def _archive(self, runtime: Runtime, gone: Sequence[tuple[int, Entry]]) -> None:
+        if gone:
+            runtime.store.archive(self.key, ((e.digest, e.view.role, e.message, i) for i, e in gone))
+            for _, entry in gone:
                 entry.archived = True
 
     def compact(self, event: BeforeAgentStartEvent, runtime: Runtime, *, window: int | None = None,
@@ -182,6 +182,10 @@ class Session:
         settings = runtime.settings_for(event.model)
         measurer = self._measurer(runtime, settings, event.model)
         m = measurer.measure(event.messages, event.system_prompt, event.tools)
+        if not event.system_prompt and not event.tools:
+            # A host that keeps its system prompt and tools to itself (OpenClaw): what the provider
+            # counts beyond our estimate, learned per session, is part of the whole prompt.
+            m.system_tokens += runtime.fixed_overhead(self.key)
         window, source = (window, "override") if window else runtime.window_for(settings, event.model)
         budget = budget_for(window, source, max_tokens=settings.max_tokens,
                             compact_at=settings.compact_at, compact_to=settings.compact_to)

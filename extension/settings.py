@@ -118,6 +118,9 @@ class Settings(BaseSettings):
     announce: bool = False
     store_path: str | None = Field(default=None, alias="storePath")
     cache_max_entries: int = Field(default=20000, ge=16, alias="cacheMaxEntries")
+    # The archive's retention: the oldest sessions go first past either limit (0: no limit).
+    archive_max_mb: float = Field(default=1024.0, ge=0, alias="archiveMaxMb")
+    archive_max_days: float = Field(default=180.0, ge=0, alias="archiveMaxDays")
     models: dict[str, Tuning] = Field(default_factory=dict)
     _per_model: _Memo = PrivateAttr(default_factory=lambda: _Memo())
 

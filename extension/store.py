@@ -123,6 +123,11 @@ class Store:
         self._db = self._connect()
 
     @classmethod
+    def for_settings(cls, path: str | Path, settings: Any) -> Store:
+        """The store at ``path`` with the settings' cache size and archive retention."""
+        return cls.open(path, max_entries=settings.cache_max_entries, retention=Retention.from_settings(settings))
+
+    @classmethod
     def open(cls, path: str | Path, *, max_entries: int = 20000, retention: Retention | None = None) -> Store:
         """Open (or create) the store at ``path``; a damaged file is set aside and its rows salvaged.
 

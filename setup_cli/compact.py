@@ -97,12 +97,12 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def _store(args: argparse.Namespace, default: str, max_entries: int) -> Store:
+def _store(args: argparse.Namespace, default: str, settings: Any) -> Store:
     path = args.store or default
     if path != ":memory:" and Path(path).is_dir():
         raise InputError("is a folder; give a file name for the store (or ':memory:' to keep nothing)",
                          where=f"--store {path}")
-    return Store.open(path, max_entries=max_entries)
+    return Store.for_settings(path, settings)
 
 
 class Run:
@@ -112,7 +112,7 @@ class Run:
         name = "stdin" if args.input == "-" else args.input
         self.messages, tools = conversation(read_input(args.input, int(args.max_input_mb * 2**20)), name)
         settings = load_settings(args.config, _overrides(args))
-        self.runtime = Runtime(settings, store=_store(args, store_default, settings.cache_max_entries),
+        self.runtime = Runtime(settings, store=_store(args, store_default, settings),
                                persist_sessions=False)
         self.key = "cli:" + hashlib.sha256(json.dumps(self.messages[:2], sort_keys=True).encode()).hexdigest()[:16]
         ctx = HookContext(session_key=self.key, runtime=self.runtime, model=ModelInfo(id=args.model))

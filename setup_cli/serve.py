@@ -98,8 +98,7 @@ def run_serve(args: argparse.Namespace) -> int:
     host, port = sock.getsockname()[:2]
     config = dataclasses.replace(config, port=port)
     try:
-        runtime = Runtime(settings, store=Store.open(args.store or default_store_path(),
-                                                     max_entries=settings.cache_max_entries))
+        runtime = Runtime(settings, store=Store.for_settings(args.store or default_store_path(), settings))
     except BaseException:
         sock.close()
         raise

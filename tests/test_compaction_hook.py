@@ -290,3 +290,19 @@ def test_serve_passes_a_prompt_that_cannot_fit_through_with_a_warning_header(tmp
     assert up.app.chats()[-1].body["messages"] == messages
     lines = [log for log in logs if log["event"] == "gateway.cannot_fit"]
     assert len(lines) == 1 and lines[0]["log_level"] == "warning" and lines[0]["window"] == 1024
+
+
+def test_a_learned_fixed_overhead_counts_toward_the_trigger(make_runtime, run_hook):
+    """Where the host keeps its system prompt and tools to itself, the overhead the provider reported
+    beyond our estimate is part of the whole prompt: a history under the trigger alone compacts with it."""
+    messages = [user(words(90, i)) if i % 2 == 0 else assistant(words(90, i)) for i in range(40)]
+    plain = make_runtime()
+    assert run_hook(plain, messages, window=8192) is None  # under the 6,144 trigger alone
+    hidden = make_runtime()
+    overhead = 0
+    for chars, reported in ((10_000, 2_600 + 2_500), (30_000, 7_600 + 2_500)):  # two turns: 2,500 fixed
+        overhead = hidden.learn_overhead("s1", chars, 0, reported, 4.0)
+    assert overhead > 2000
+    result = run_hook(hidden, messages, window=8192)
+    assert result is not None and result.stats.compacted
+    assert result.stats.tokens_before >= tokens(messages) + overhead

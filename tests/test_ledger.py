@@ -139,3 +139,26 @@ def test_long_session_keeps_the_planted_facts_at_32k():
     assert stale_only == []
     kept = sum(f.value in text for f in facts)
     assert kept >= 0.9 * len(facts)
+
+
+def test_citations_name_archived_messages(tmp_path: Path):
+    """Every [#n] the ledger cites is in the archive under that position, holding what the item says."""
+    import re
+
+    from context_compactor.store import Store
+
+    path = tmp_path / "store.sqlite"
+    result = compact(SESSION * 30, context_window=1024, store=path, session="s1")
+    block = result.messages[0]["content"]
+    cites = {int(n) for n in re.findall(r"#(\d+)\]", block)}
+    assert cites
+    store = Store.open(path)
+    try:
+        for n in cites:
+            original = store.fetch(("s1", n))
+            assert original is not None and original.index == n
+        line = next(line for line in block.splitlines() if "Never run migration 0042" in line)
+        cited = int(re.search(r"#(\d+)", line).group(1))  # type: ignore[union-attr]
+        assert "Never run migration 0042" in store.fetch(("s1", cited)).text  # type: ignore[union-attr]
+    finally:
+        store.close()

@@ -82,7 +82,7 @@ def compact(
     budget: Budget,
     tuning: Tuning,
     summaries: Summaries,
-    archive: Callable[[Sequence[Entry]], None],
+    archive: Callable[[Sequence[tuple[int, Entry]]], None],
     *,
     anchor: Plan | None = None,
     force: bool = False,

@@ -23,11 +23,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from itertools import accumulate
 
-from .measure import Measurement
+from .measure import Entry, Measurement
 
 STUB_MAX_CHARS = 240  # a stub line is at most this long (tool name and first line are clipped)
 MARKER_TOKENS = 40  # what the "[... cut ...]" marker of a truncated message costs, at most
 BLOCK_FRAME_TOKENS = 36  # header and footer of the compacted-context block (about 130 characters)
+
+
+def stubbed(entry: Entry) -> bool:
+    """Whether a message in the stub range is replaced by a stub: a tool result longer than any stub.
+    The one rule for it: the planner's estimate, the projection and the archive all ask here."""
+    return entry.view.role == "tool" and len(entry.view.text) > STUB_MAX_CHARS
 
 
 @dataclass(frozen=True)
@@ -107,10 +113,9 @@ class Planner:
         self.truncate = {i: max_tool_result for i, e in enumerate(entries)
                          if tool[i] and i >= self.shape.lead and e.tokens > cap_cost}
         kept = [cap_cost if i in self.truncate else e.tokens for i, e in enumerate(entries)]
-        stubbed = [stub_tokens if tool[i] and len(e.view.text) > STUB_MAX_CHARS else k
-                   for i, (e, k) in enumerate(zip(entries, kept))]
+        stubs = [stub_tokens if stubbed(e) else k for e, k in zip(entries, kept)]
         self.p_kept = [0, *accumulate(kept)]
-        self.p_stub = [0, *accumulate(stubbed)]
+        self.p_stub = [0, *accumulate(stubs)]
         self.fixed = m.fixed_tokens + m.span(0, self.shape.lead)
 
     def estimate(self, cut: int, stub_until: int) -> int:
@@ -262,7 +267,7 @@ def reuse(m: Measurement, anchor: Plan, budget: Budget, *, max_tool_result: int,
     for i in range(anchor.cut, len(entries)):
         entry = entries[i]
         if entry.view.role == "tool":
-            if i < anchor.stub_until and len(entry.view.text) > STUB_MAX_CHARS:
+            if i < anchor.stub_until and stubbed(entry):
                 est += stub_tokens
                 continue
             if entry.tokens > cap_cost:

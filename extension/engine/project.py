@@ -12,7 +12,7 @@ from typing import Any
 
 from ..messages import TEXT_PARTS, prepend_text, user_message, with_text
 from .measure import Entry
-from .plan import STUB_MAX_CHARS, Plan
+from .plan import STUB_MAX_CHARS, Plan, stubbed
 
 
 def ref(entry: Entry) -> str:
@@ -84,7 +84,7 @@ def build(entries: Sequence[Entry], plan: Plan, block: str | None, overhead: int
         entry = entries[i]
         if i in replaced:
             out.append(replaced[i])
-        elif i < plan.stub_until and entry.view.role == "tool" and len(entry.view.text) > STUB_MAX_CHARS:
+        elif i < plan.stub_until and stubbed(entry):
             # A result shorter than any stub stays as it is: a stub would only make it longer.
             replaced[i] = with_text(entry.message, stub_text(entry, names.get(entry.view.call_id or "")))
             out.append(replaced[i])
@@ -108,13 +108,15 @@ def cut_text(message: dict[str, Any], text: str) -> dict[str, Any]:
     return changed
 
 
-def changed_entries(entries: Sequence[Entry], plan: Plan, since: int = 0) -> list[Entry]:
-    """Every message whose full text leaves the prompt under ``plan`` and is not archived yet.
+def changed_entries(entries: Sequence[Entry], plan: Plan, since: int = 0) -> list[tuple[int, Entry]]:
+    """Every message whose full text leaves the prompt under ``plan`` and is not archived yet, with its
+    position in the history (what the ledger cites as ``[#n]``).
 
     Messages before ``since`` were handled on an earlier call and are not looked at again.
     """
-    gone = [e for e in entries[max(plan.lead, since) : plan.cut] if not e.archived]
-    gone += [e for e in entries[max(plan.cut, since) : plan.stub_until]
-             if e.view.role == "tool" and len(e.view.text) > STUB_MAX_CHARS and not e.archived]
-    gone += [entries[i] for i in sorted(plan.truncate) if not entries[i].archived]
+    gone = [(i, entries[i]) for i in range(max(plan.lead, since), plan.cut) if not entries[i].archived]
+    gone += [(i, entries[i]) for i in range(max(plan.cut, since), plan.stub_until)
+             if stubbed(entries[i]) and not entries[i].archived]
+    gone += [(i, entries[i]) for i in sorted(plan.truncate) if not entries[i].archived]
     return gone
+
