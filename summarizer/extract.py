@@ -55,12 +55,25 @@ _PATH_KEYS = ("path", "file_path", "filePath", "filename", "file", "target_file"
 _READ_COMMANDS = {"cat", "head", "tail", "less", "more", "grep", "rg", "ls", "find", "wc", "tree", "stat", "file",
                   "awk", "diff", "echo", "pwd", "which", "type", "du", "df", "env", "printenv", "nl"}
 
-_FAILED_RUN = re.compile(
-    r"Traceback \(most recent call last\)|\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|"
-    r"return code)[\s:=]+[1-9]|^FAILED |^ERROR[: ]|\bfatal:|^error(?:\[\w+\])?:|npm ERR!|^panic:|"
-    r"command not found|\bfailed with\b|\d+ failed\b|Segmentation fault|Permission denied|No such file or directory",
-    re.IGNORECASE | re.MULTILINE)
+# A command failed: a non-zero exit, a traceback, a failed test, an error line. Cheap substring checks
+# first; the regex reads only the tail, where a command's verdict is.
+_FAILED_WORDS = ("Traceback (most recent call last)", "\nFAILED ", "npm ERR!", "command not found", "Segmentation fault",
+                 "Permission denied", "No such file or directory", "fatal:", "panic:")
+_FAILED_TAIL = re.compile(
+    r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|return code)[\s:=]+[1-9]|^ERROR[: ]|"
+    r"^error(?:\[\w+\])?:|\bfailed with\b|\b\d+ failed\b", re.IGNORECASE | re.MULTILINE)
 _EXIT_ZERO = re.compile(r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode)[\s:=]+0\b", re.IGNORECASE)
+TAIL_CHARS = 1500
+
+
+def failed_run(text: str) -> bool:
+    """Whether a command's output says it failed (an explicit exit code 0 says it did not)."""
+    tail = text[-TAIL_CHARS:]
+    if _EXIT_ZERO.search(tail):
+        return "Traceback (most recent call last)" in text or "\nFAILED " in text
+    return any(word in text for word in _FAILED_WORDS) or bool(_FAILED_TAIL.search(tail))
+
+
 _EXCEPTION_LINE = re.compile(r"^(?:E\s+)?((?:[\w.]+\.)?\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault)\b:.*)$",
                              re.MULTILINE)
 _FAILED_LINE = re.compile(r"^(FAILED .+)$", re.MULTILINE)
@@ -124,14 +137,18 @@ class Extractor:
         self.calls: dict[str, ToolCall] = {}
         self.last_call: ToolCall | None = None
 
+    def remember(self, view: View) -> None:
+        """Note an assistant message's calls (its items are known already)."""
+        for call in view.calls:
+            if call.id:
+                self.calls[call.id] = call
+            self.last_call = call
+
     def items(self, view: View, index: int) -> list[Item]:
         if view.role == "user":
             return user_items(view.text, index)
         if view.role == "assistant":
-            for call in view.calls:
-                if call.id:
-                    self.calls[call.id] = call
-                self.last_call = call
+            self.remember(view)
             return assistant_items(view, index)
         if view.role == "tool":
             call = self.calls.get(view.call_id or "") or (self.last_call if not view.call_id else None)
@@ -343,7 +360,7 @@ def tool_items(view: View, call: ToolCall | None, index: int) -> list[Item]:
     command = shell_command(call, args) if call else None
     reads = is_read(call, command)
     text = scanned(view.text)
-    failed = view.is_error or (not reads and bool(_FAILED_RUN.search(text)) and not _only_exit_zero(text))
+    failed = view.is_error or (not reads and failed_run(text))
     key = f"{name} {command if command is not None else (call.arguments if call else '')}"[:400]
     items: list[Item] = []
     if failed:
@@ -353,8 +370,9 @@ def tool_items(view: View, call: ToolCall | None, index: int) -> list[Item]:
             items.append(Item("error", f"{key}\n{line}", clip(line, 400) + where, index))
     elif not reads:
         items.append(Item("success", key, "", index))
-    if not reads:
-        items.extend(identifier_items(text, index, strong_only=True)[:6])
+    if not reads:  # ids a command printed sit in its first or last lines
+        head_tail = text if len(text) <= 2 * TAIL_CHARS else text[:TAIL_CHARS] + "\n" + text[-TAIL_CHARS:]
+        items.extend(identifier_items(head_tail, index, strong_only=True)[:6])
     return items
 
 
@@ -365,10 +383,6 @@ def is_read(call: ToolCall | None, command: str | None) -> bool:
         first = command.split(None, 1)[0] if command.split() else ""
         return first in _READ_COMMANDS or command.startswith(("git show", "git diff", "git log", "sed -n"))
     return bool(_READ_TOOL.search(call.name)) and not (_WRITE_TOOL.search(call.name) or _EDIT_TOOL.search(call.name))
-
-
-def _only_exit_zero(text: str) -> bool:
-    return bool(_EXIT_ZERO.search(text)) and "Traceback" not in text and not re.search(r"(?m)^FAILED ", text)
 
 
 def error_line(text: str) -> str:
@@ -410,7 +424,8 @@ def identifier_items(text: str, index: int, *, strong_only: bool) -> list[Item]:
 
 
 # Only tokens with a digit, or URLs, can be identifiers: one scan finds just those.
-_CANDIDATE = re.compile(r"[^\s\"'`<>()\[\]{},;]*\d[^\s\"'`<>()\[\]{},;]*|https?://[^\s\"'`<>()\[\]{},;]+")
+_SEP = r"\s\"'`<>()\[\]{},;"
+_CANDIDATE = re.compile(rf"(?<![^{_SEP}])(?=[^{_SEP}]{{5}})[^{_SEP}]*\d[^{_SEP}]*|https?://[^{_SEP}]+")
 
 
 def _tokens(text: str) -> Iterator[tuple[str, int]]:

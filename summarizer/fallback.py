@@ -40,7 +40,7 @@ class ExtractiveSummarizer:
             hit = memo.get(id(message))
             if hit is not None and hit[0] is message and (not hit[1] or hit[1][0].src == index):
                 if view.calls:  # a later result is read with its call
-                    extractor.items(view, index)
+                    extractor.remember(view)
                 found.extend(hit[1])
                 continue
             items = extractor.items(view, index)
