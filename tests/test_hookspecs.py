@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import inspect
-from pathlib import Path
 
 import pluggy
 import pytest
+from convo import chat
 
 from context_compactor import hookspecs
 from context_compactor.hookspecs import AfterTurnEvent, HookContext, ModelInfo, Usage, hookimpl
 from context_compactor.plugins import DEFAULT_PLUGINS, commands, get_plugin_manager
 
 HOOKS = [name for name, fn in inspect.getmembers(hookspecs, inspect.isfunction) if hasattr(fn, "openclaw_spec")]
-TESTS = "\n".join(p.read_text() for p in Path(__file__).parent.glob("test_*.py"))
 
 
 def test_the_contract_declares_the_three_hooks():
@@ -25,12 +24,6 @@ def test_the_contract_declares_the_three_hooks():
 def test_every_hookspec_has_a_docstring(name):
     """A hook without a docstring is a contract nobody can read."""
     assert (getattr(hookspecs, name).__doc__ or "").strip()
-
-
-@pytest.mark.parametrize("name", HOOKS)
-def test_every_hookspec_has_a_test(name):
-    """Some test calls the hook through a plugin manager."""
-    assert f"hook.{name}(" in TESTS
 
 
 def test_plugin_manager_registers_the_built_in_hooks():
@@ -65,18 +58,26 @@ def test_an_extension_can_answer_before_agent_start_first():
     assert pm.hook.before_agent_start(event=event, ctx=None) is sentinel
 
 
-def test_register_commands_provides_compact_now_and_context_stats():
+def test_before_agent_start_compacts_through_the_built_in_hook(pm, make_runtime):
+    """Called through the plugin manager over the trigger, the built-in compaction returns a smaller prompt."""
+    model = ModelInfo(id="test/model", context_window=8192)
+    ctx = HookContext(session_key="s", runtime=make_runtime(), model=model)
+    messages = chat(60)
+    result = pm.hook.before_agent_start(event=hookspecs.BeforeAgentStartEvent(messages=messages, model=model), ctx=ctx)
+    assert result is not None and result.stats.compacted
+    assert len(result.messages) < len(messages) and result.messages[-1] is messages[-1]
+
+
+def test_register_commands_provides_compact_now_and_context_stats(pm):
     """The built-in commands are registered through the register_commands hook."""
-    pm = get_plugin_manager()
     names = {c.name for batch in pm.hook.register_commands() for c in batch}
     assert {"compact-now", "context-stats"} <= names
     assert commands(pm)["compact-now"].accepts_args
 
 
-def test_after_turn_learns_the_chars_per_token_ratio(make_runtime):
+def test_after_turn_learns_the_chars_per_token_ratio(pm, make_runtime):
     """Provider-reported prompt tokens move the model's ratio toward the truth, and it is persisted."""
     runtime = make_runtime()
-    pm = get_plugin_manager()
     model = ModelInfo(id="local/m")
     ctx = HookContext(session_key="s", runtime=runtime, model=model)
     # A leading system message: the host handed over the whole prompt, so all of the count is calibration.
@@ -87,10 +88,9 @@ def test_after_turn_learns_the_chars_per_token_ratio(make_runtime):
     assert samples >= 5 and 1.9 <= ratio < 2.3
 
 
-def test_after_turn_ignores_missing_usage(make_runtime):
+def test_after_turn_ignores_missing_usage(pm, make_runtime):
     """Without a usage report nothing is learned and nothing fails."""
     runtime = make_runtime()
-    pm = get_plugin_manager()
     ctx = HookContext(session_key="s", runtime=runtime, model=ModelInfo(id="m"))
     pm.hook.after_turn(event=AfterTurnEvent(messages=[{"role": "user", "content": "hi"}], model=ctx.model), ctx=ctx)
     assert runtime.store.calibration("m") is None
@@ -104,3 +104,25 @@ def test_compaction_stats_are_read_by_attribute_and_only_by_field_name():
     with pytest.raises(KeyError):
         stats["sent_tokens"]
     assert dict(stats)["notices"] == ("n",) and stats.as_dict()["notices"] == ["n"]
+
+
+# The test here that calls each hook through a plugin manager and checks what a built-in implementation did.
+HOOK_TESTS = {
+    "before_agent_start": test_before_agent_start_compacts_through_the_built_in_hook,
+    "after_turn": test_after_turn_learns_the_chars_per_token_ratio,
+    "register_commands": test_register_commands_provides_compact_now_and_context_stats,
+}
+
+
+@pytest.mark.parametrize("name", HOOKS)
+def test_every_hookspec_has_a_test(name):
+    """Each hook has a test in this module that calls it through the plugin manager (it runs here too)."""
+    assert name in HOOK_TESTS, f"hookspecs.{name} has no test: add one to tests/test_hookspecs.py and to HOOK_TESTS"
+    assert f"pm.hook.{name}(" in inspect.getsource(HOOK_TESTS[name])
+
+
+@pytest.mark.parametrize("name", HOOKS)
+def test_every_hookspec_has_a_built_in_implementation(name, pm):
+    """A hook no built-in module implements is a contract the product never keeps."""
+    owners = {impl.plugin_name for impl in getattr(pm.hook, name).get_hookimpls()}
+    assert owners & set(DEFAULT_PLUGINS), f"hookspecs.{name}: no module in DEFAULT_PLUGINS implements it"
