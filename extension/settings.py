@@ -121,6 +121,16 @@ class Settings(BaseSettings):
     # The archive's retention: the oldest sessions go first past either limit (0: no limit).
     archive_max_mb: float = Field(default=1024.0, ge=0, alias="archiveMaxMb")
     archive_max_days: float = Field(default=180.0, ge=0, alias="archiveMaxDays")
+    # The agent-loop behaviours (issue 13): each one can be switched off.
+    strip_thinking: bool = Field(default=True, alias="stripThinking")
+    fold_failed_calls: bool = Field(default=True, alias="foldFailedCalls")
+    refuse_repeated_failures: bool = Field(default=True, alias="refuseRepeatedFailures")
+    retry_garbled_tool_calls: bool = Field(default=True, alias="retryGarbledToolCalls")
+    side_questions: bool = Field(default=True, alias="sideQuestions")
+    task_reminder_every: int = Field(default=4, ge=0, alias="taskReminderEvery")  # 0: never
+    reopen_on_bigger_window: bool = Field(default=True, alias="reopenOnBiggerWindow")
+    loop_breakers: bool = Field(default=True, alias="loopBreakers")
+    save_state_reminder: bool = Field(default=False, alias="saveStateReminder")
     models: dict[str, Tuning] = Field(default_factory=dict)
     _per_model: _Memo = PrivateAttr(default_factory=lambda: _Memo())
 
