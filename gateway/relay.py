@@ -21,7 +21,9 @@ from .asgi import Headers, Send, dumps, send_bytes, send_error
 from .http1 import Response, split_target
 from .overflow import EMPTY_STREAM, Overflow, detect
 from .sse import EventSplitter, StreamWatch, content_chunk, error_event
-from .upstream import UpstreamBroken, UpstreamError, response_headers
+from context_compactor.redact import redact, redact_bytes
+
+from .upstream import UpstreamBroken, UpstreamError, bearer, response_headers
 
 if TYPE_CHECKING:
     from .app import Gateway
@@ -39,6 +41,7 @@ class Relay:
         self.target = split_target(gw.config.base + "/chat/completions")
         self.started = False  # the client's response has begun (status and headers sent)
         self.responded = False  # set just before the last byte goes out
+        self.secret = bearer(headers)  # the key the upstream gets: redacted from whatever it answers
 
     async def run(self, *, early: bool = False) -> None:
         """Send the turn and relay the answer. ``early``: send the client's request before the turn's
@@ -109,7 +112,9 @@ class Relay:
     async def _error(self, response: Response, body: bytes, overflow: Overflow | None) -> None:
         turn = self.turn
         turn.status = response.status_code
-        turn.error = (overflow.message if overflow else body[:300].decode("utf-8", "replace")) or f"HTTP {turn.status}"
+        body = redact_bytes(body, self.secret)  # after detect(): classified on what the server said
+        text = redact(overflow.message, self.secret) if overflow else body[:300].decode("utf-8", "replace")
+        turn.error = text or f"HTTP {turn.status}"
         self.responded = True
         await send_bytes(self.send, response.status_code, body, [*response_headers(response), *turn.headers()])
 
@@ -117,6 +122,7 @@ class Relay:
         """A non-streamed answer: usage and reply read for after_turn, bytes passed on unchanged."""
         turn = self.turn
         turn.status = response.status_code
+        body = redact_bytes(body, self.secret)
         data = _json(body)
         if isinstance(data, dict):
             turn.usage = data.get("usage") if isinstance(data.get("usage"), dict) else None
@@ -136,7 +142,7 @@ class Relay:
         (an empty stream, or an overflow error as its first event) is returned as an Overflow instead."""
         turn = self.turn
         watch = StreamWatch(strip_usage=not turn.client_usage)
-        splitter = EventSplitter()
+        splitter = EventSplitter(self.secret)
         started = False
         notice = turn.announcement()
         try:
