@@ -12,14 +12,21 @@ import time
 import uuid
 from typing import Any
 
+from context_compactor.redact import redact_bytes
+
 _SEPARATORS = (b"\n\n", b"\r\n\r\n", b"\r\r")
 
 
 class EventSplitter:
-    """Cuts a byte stream into whole events (each with its blank-line terminator)."""
+    """Cuts a byte stream into whole events (each with its blank-line terminator).
 
-    def __init__(self) -> None:
+    ``secret``: a key the upstream was sent; an event that echoes it has it redacted (whole events
+    are redacted, so a key is never cut in two by the network's chunking).
+    """
+
+    def __init__(self, secret: str | None = None) -> None:
         self._buf = b""
+        self.secret = secret
 
     def feed(self, data: bytes) -> list[bytes]:
         buf = self._buf + data if self._buf else data
@@ -36,12 +43,14 @@ class EventSplitter:
             events.append(buf[start : end + width])
             start = end + width
         self._buf = buf[start:]
+        if self.secret:
+            return [redact_bytes(event, self.secret) for event in events]
         return events
 
     def rest(self) -> bytes:
         """Whatever arrived after the last complete event (an unterminated event at the end)."""
         rest, self._buf = self._buf, b""
-        return rest
+        return redact_bytes(rest, self.secret) if self.secret else rest
 
 
 def event_data(event: bytes) -> bytes | None:

@@ -5,7 +5,9 @@ also carries its own deadline, enforced while the body arrives, so a server that
 cannot hold a call longer than that. Bounded retries with exponential backoff on connection
 errors, 429 (honouring ``Retry-After``) and 5xx; none on other 4xx. ``httpx`` errors become
 :class:`~context_compactor.summarizer.ModelError` here. API keys go in a header and nowhere else:
-they are never part of an error message, a log line or a repr.
+they are never part of an error message, a log line or a repr. A server that echoes the key back
+(in an error or in the summary itself) has it redacted from everything read out of its body, after
+the error was classified on the raw body (see :mod:`context_compactor.redact`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from context_compactor.redact import redact
 from context_compactor.windows import read_body
 
 from . import ModelError
@@ -89,7 +92,7 @@ def payload(endpoint: Endpoint, messages: Sequence[dict[str, str]], max_tokens: 
 
 
 def parse_reply(endpoint: Endpoint, body: bytes, name: str) -> Reply:
-    """The text of a 200 answer in either protocol; raises ModelError ``malformed``."""
+    """The text of a 200 answer in either protocol, the endpoint's key redacted; raises ModelError ``malformed``."""
     try:
         data = json.loads(body)
         if endpoint.api == "ollama":
@@ -105,20 +108,21 @@ def parse_reply(endpoint: Endpoint, body: bytes, name: str) -> Reply:
         if text is not None and not isinstance(text, str):
             raise TypeError(f"content is {type(text).__name__}")
     except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
-        snippet = body[:120].decode("utf-8", "replace")
-        raise ModelError(f"{name} answered with a body that is not a chat completion ({type(exc).__name__}: {exc}; "
+        snippet = redact(body[:300].decode("utf-8", "replace"), endpoint.api_key)[:120]
+        detail = redact(f"{type(exc).__name__}: {exc}", endpoint.api_key)
+        raise ModelError(f"{name} answered with a body that is not a chat completion ({detail}; "
                          f"starts {snippet!r})", kind="malformed", summarizer=name) from None
-    return Reply(text or "", reason == "length", prompt, completion)
+    return Reply(redact(text or "", endpoint.api_key), reason == "length", prompt, completion)
 
 
-def _error_text(body: bytes) -> str:
+def _error_text(body: bytes, secret: str | None = None) -> str:
     try:
         data = json.loads(body)
         error = data.get("error", data.get("detail", data))
         text = error.get("message", error) if isinstance(error, dict) else error
     except (ValueError, AttributeError):
         text = body.decode("utf-8", "replace")
-    return " ".join(str(text).split())[:300]
+    return redact(" ".join(str(text).split()), secret)[:300]  # redacted before the cut: no key half kept
 
 
 def retry_after(value: str | None, now: float | None = None) -> float | None:
@@ -137,14 +141,13 @@ def retry_after(value: str | None, now: float | None = None) -> float | None:
 
 
 def _status_error(status: int, body: bytes, headers: httpx.Headers, name: str, secret: str | None = None) -> ModelError:
-    text = _error_text(body)
-    if secret:
-        text = text.replace(secret, "[redacted]")  # some servers echo the key they refused
-    message = f"{name} answered HTTP {status}: {text}"
-    if status == 429:
-        return ModelError(message, kind="rate_limited", summarizer=name, retry_after=retry_after(headers.get("retry-after")))
+    """The ModelError for a non-200 answer: classified on the raw body, then worded with ``secret`` redacted
+    (some servers echo the key they refused; redacting first could hide the words that classify it)."""
     # Before the 5xx rule: some servers answer an overflow with a 500, and retrying it cannot help.
     stated = read_body(status, body)
+    message = f"{name} answered HTTP {status}: {_error_text(body, secret)}"
+    if status == 429:
+        return ModelError(message, kind="rate_limited", summarizer=name, retry_after=retry_after(headers.get("retry-after")))
     if stated is not None:
         return ModelError(message, kind="context_length", summarizer=name, context_window=stated.window)
     if status >= 500:
