@@ -1,0 +1,303 @@
+"""``recall_history``: the model's way back to messages folded out of the prompt, in every host.
+
+The tool is one schema and one answer function; hosts only carry it:
+
+- ``serve`` adds :func:`openai_tool` to the upstream request once a session has compacted and
+  answers the model's calls with :func:`answer` (see ``gateway/owned_tools.py``);
+- OpenClaw registers it as a plugin tool whose ``execute`` asks the bridge (method ``recall``),
+  which calls :func:`answer`.
+
+:func:`auto_recall` is the other half (issue 12, item 3): when the user's new message strongly
+matches archived text that is no longer in the prompt, a short cited snippet goes into the ledger
+block (see ``hooks/compaction.py``).
+
+With a ``query`` the answer lists the best matches (``#n``: the message's position in the
+session's history, the same number the ledger cites as ``[#n]``), with role, turn and a snippet;
+with an ``id`` it is that message's original text, a page at a time. A session only ever reads its
+own archive.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from context_compactor.archive import Hit, message_text, query_terms, snippet
+from context_compactor.errors import InputError, StoreError
+from context_compactor.store import Store
+
+TOOL_NAME = "recall_history"
+# At most 120 tokens (tests/test_recall.py counts it): it is sent with every request once a session
+# has compacted.
+DESCRIPTION = ("Earlier messages of this conversation were folded out of your context and archived; the "
+               "ledger cites them as [#n]. Search them with query (words to look for): you get the best "
+               "matches as #n with a snippet. Read one in full with id (e.g. \"#412\"); long texts come in "
+               "pages: pass the offset it gives.")
+PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "query": {"type": "string", "description": "words to search for"},
+        "id": {"type": "string", "description": "a message to read, as cited: #412"},
+        "offset": {"type": "integer", "minimum": 0, "description": "where the page starts"},
+    },
+    "additionalProperties": False,
+}
+SEARCH_LIMIT = 5
+PAGE_CHARS = 6000
+# Automatic recall: the snippet's size, and what a "strong" match is.
+AUTO_MAX_TOKENS = 300
+AUTO_MIN_TERMS = 2  # a match shares at least this many of the message's distinct words ...
+AUTO_MIN_SHARE = 0.6  # ... and at least this share of them
+AUTO_HITS = 2  # hits quoted at most
+AUTO_SNIPPET_CHARS = 480  # per hit: two fit the cap
+_ROW = re.compile(r"^\s*row[:#\s]*(\d+)\s*$", re.IGNORECASE)
+
+
+def openai_tool() -> dict[str, Any]:
+    """The tool as an OpenAI chat ``tools`` entry."""
+    return {"type": "function", "function": {"name": TOOL_NAME, "description": DESCRIPTION, "parameters": PARAMETERS}}
+
+
+def parse_arguments(arguments: str | Mapping[str, Any] | None) -> dict[str, Any]:
+    """The call's arguments as a dict (a model's JSON string, or a host's object); {} when unreadable."""
+    if isinstance(arguments, Mapping):
+        return dict(arguments)
+    if not arguments:
+        return {}
+    try:
+        value = json.loads(arguments)
+    except ValueError:
+        return {"query": str(arguments)}  # a model that wrote bare words meant them as the query
+    return value if isinstance(value, dict) else {"query": str(value)}
+
+
+def answer(store: Store, session: str, arguments: str | Mapping[str, Any] | None) -> str:
+    """The tool's result for one call, as text for the model; never raises for bad input.
+
+    ``id`` (``#412``, ``412`` or ``row:17`` for a message archived without its position) returns the
+    original, ``PAGE_CHARS`` at a time from ``offset``; else ``query`` returns the best matches.
+    """
+    args = parse_arguments(arguments)
+    try:
+        if args.get("id") not in (None, ""):
+            return _original(store, session, str(args["id"]), _offset(args.get("offset")))
+        query = str(args.get("query") or "").strip()
+        if not query:
+            return f"{TOOL_NAME}: give query (words to search for) or id (a message as cited, e.g. #412)"
+        return _matches(store, session, query)
+    except InputError as exc:
+        return f"{TOOL_NAME}: {exc}"
+    except StoreError as exc:
+        return f"{TOOL_NAME}: the archive cannot be read right now ({exc})"
+
+
+def _offset(value: Any) -> int:
+    try:
+        return max(0, int(value or 0))
+    except (TypeError, ValueError):
+        raise InputError(f"offset {value!r} is not a number (give the offset a previous page named)") from None
+
+
+def cite(hit: Hit | Any) -> str:
+    """How a message is named to the model: ``#n`` (its history position), else ``row:<id>``."""
+    return f"#{hit.index}" if hit.index is not None else f"row:{hit.id}"
+
+
+def _who(role: str, tool: str | None, turn: int | None) -> str:
+    who = f"{role} {tool}" if tool and role in ("tool", "assistant") else role
+    return f"{who}, turn {turn}" if turn is not None else who
+
+
+def _matches(store: Store, session: str, query: str) -> str:
+    hits = store.search(query, session=session, limit=SEARCH_LIMIT)
+    if not hits:
+        return (f"no archived message of this conversation matches {query!r} (only messages folded out of your "
+                "context are archived; what is still in your context is not)")
+    lines = [f"{len(hits)} archived message{'s' if len(hits) != 1 else ''} match {query!r}, best first; read one "
+             "with id:"]
+    lines += [f"{cite(h)} ({_who(h.role, h.tool, h.turn)}): {h.snippet}" for h in hits]
+    return "\n".join(lines)
+
+
+def _original(store: Store, session: str, raw: str, offset: int) -> str:
+    row = _ROW.match(raw)
+    original = store.fetch(int(row.group(1)) if row else _index(raw, session), offset, PAGE_CHARS)
+    if original is None or original.session != session:  # another session's rows are not this one's to read
+        return (f"{TOOL_NAME}: no archived message {raw.strip()} in this conversation (search with query to find "
+                "the #n of a message)")
+    head = f"{cite(original)} ({_who(original.role, original.tool, original.turn)})"
+    if original.offset >= original.total_chars and original.total_chars:
+        return f"{head}: offset {offset} is past its end ({original.total_chars:,} characters)"
+    if original.offset == 0 and original.next_offset is None:
+        return f"{head}, original text:\n{original.text}"
+    end = original.offset + len(original.text)
+    more = (f"\n[more: call again with id \"{cite(original)}\" and offset {original.next_offset}]"
+            if original.next_offset is not None else "\n[end of message]")
+    return (f"{head}, characters {original.offset:,}-{end:,} of {original.total_chars:,}:\n{original.text}{more}")
+
+
+def _index(raw: str, session: str) -> tuple[str, int]:
+    text = raw.strip().strip("[]")
+    number = text[1:] if text.startswith("#") else text
+    if not number.isdigit():
+        raise InputError(f"{raw!r} is not a message id (give the number cited as [#n], e.g. #412)")
+    return (session, int(number))
+
+
+# --- automatic recall ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Recalled:
+    """What automatic recall adds to the ledger block: ``text`` and the messages it cites."""
+
+    text: str
+    cited: tuple[str, ...]
+
+
+def auto_recall(store: Store, session: str, message: str, in_prompt: Iterable[int], prompt_text: str,
+                count: Any, max_tokens: int = AUTO_MAX_TOKENS) -> Recalled | None:
+    """A short cited snippet of archived text the user's ``message`` strongly matches, or None.
+
+    Strong: a hit shares at least ``AUTO_MIN_TERMS`` and ``AUTO_MIN_SHARE`` of the message's distinct
+    words (after stopwords). A hit whose message is still in the prompt (``in_prompt``: history
+    positions sent verbatim) or whose snippet is already in ``prompt_text`` (the ledger quoted it) is
+    skipped. ``count(text) -> tokens`` sizes the snippet to ``max_tokens``.
+    """
+    try:
+        terms = query_terms(message)
+    except InputError:
+        return None
+    if len(terms) < AUTO_MIN_TERMS:
+        return None
+    try:
+        hits = store.search(message, session=session, limit=SEARCH_LIMIT)
+    except (InputError, StoreError):
+        return None
+    kept = set(in_prompt)
+    prompt = _words(prompt_text)
+    lines: list[str] = []
+    cited: list[str] = []
+    for hit in hits:
+        if hit.index is not None and hit.index in kept:
+            continue
+        text = _fetch_text(store, hit)
+        if _share(terms, text) < max(AUTO_MIN_SHARE, AUTO_MIN_TERMS / len(terms)) or _quoted(hit.snippet, prompt):
+            continue
+        line = f"[{cite(hit)}] {_who(hit.role, hit.tool, hit.turn)}: {snippet(text, terms, AUTO_SNIPPET_CHARS)}"
+        body = _block(lines + [line])
+        if count(body) > max_tokens:
+            break
+        lines.append(line)
+        cited.append(cite(hit))
+        if len(lines) >= AUTO_HITS:
+            break
+    return Recalled(_block(lines), tuple(cited)) if lines else None
+
+
+def _block(lines: Sequence[str]) -> str:
+    return "\n".join(["Recalled from the archive for the user's latest message (recall_history reads more):",
+                      *lines])
+
+
+def _fetch_text(store: Store, hit: Hit) -> str:
+    try:
+        original = store.fetch(hit.id, 0, 1 << 20)
+    except (InputError, StoreError):
+        return hit.snippet
+    return original.text if original is not None else hit.snippet
+
+
+def _share(terms: Sequence[str], text: str) -> float:
+    """The share of ``terms`` found in ``text`` (a term's first five letters stand for its stem)."""
+    lower = text.lower()
+    found = sum(1 for t in terms if (t[:5] if len(t) > 5 else t) in lower)
+    return found / len(terms)
+
+
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def _quoted(snippet: str, prompt_words: str, span: int = 8) -> bool:
+    """Whether the snippet's core (a run of ``span`` of its words) is already in the prompt."""
+    words = re.findall(r"\w+", snippet.lower())
+    if len(words) < span:
+        return " ".join(words) in prompt_words if words else True
+    runs = [" ".join(words[i:i + span]) for i in range(0, len(words) - span + 1, span // 2)]
+    present = sum(1 for run in runs if run in prompt_words)
+    return present * 2 >= len(runs)
+
+
+def prompt_text(messages: Iterable[Any]) -> str:
+    """The text of a projection, as the archive would index it."""
+    return "\n".join(message_text(m) for m in messages)
+
+
+# --- ranking against the session ----------------------------------------------------------------
+
+CANDIDATES = 60  # BM25 candidates re-ranked per search
+CALL_WEIGHT = 0.8  # how much of its call's score a tool result inherits (the call says what it is)
+TIE = 0.02  # scores within this share of each other count as equal: the later message wins
+_SUFFIXES = ("ations", "ation", "ures", "ure", "ing", "ed", "es", "s")
+
+
+def expand(query: str) -> str:
+    """The query with each word's bare stem added ("failure" -> "fail"), so that BM25's porter stems,
+    which keep "failur" and "fail" apart, still meet across a word's forms."""
+    words = re.findall(r"\w+", query)
+    extra = []
+    for word in words:
+        lower = word.lower()
+        for suffix in _SUFFIXES:
+            if lower.endswith(suffix) and len(lower) - len(suffix) >= 4:
+                extra.append(lower[: -len(suffix)])
+                break
+    return " ".join([query, *[e for e in dict.fromkeys(extra) if e not in (w.lower() for w in words)]])
+
+
+def search(store: Store, query: str, session: str, limit: int = SEARCH_LIMIT) -> list[Hit]:
+    """The best matches for ``query`` among a session's archived messages, ranked for recall.
+
+    BM25 (``Store.search``) finds the candidates; they are then scored against the session: a tool
+    result also counts what its call matched (``bash {"command": "git rev-parse HEAD"}`` is what a
+    bare hash answers), and of messages that match about as well (within ``TIE``), the later one
+    comes first: in a conversation, a later statement replaces an earlier one. Raises InputError
+    for a query with no words.
+    """
+    hits = store.search(expand(query), session=session, limit=CANDIDATES)
+    if not hits:
+        return []
+    scores: dict[int, float] = {h.id: h.score for h in hits}
+    pool: dict[int, Hit] = {h.id: h for h in hits}
+    for hit in hits:
+        if hit.index is None or hit.role != "assistant" or not hit.tool:
+            continue
+        for result in _results_of(store, session, hit.index):
+            if result.id not in pool:
+                pool[result.id] = result
+                scores[result.id] = 0.0
+            scores[result.id] = max(scores[result.id], CALL_WEIGHT * hit.score)
+    best = max(scores.values())
+    ranked = sorted(pool.values(), key=lambda h: (-round(scores[h.id] / best / TIE), -(h.index or 0), h.id))
+    return [_rescored(h, scores[h.id]) for h in ranked[:limit]]
+
+
+def _results_of(store: Store, session: str, index: int, most: int = 8) -> list[Hit]:
+    """The tool results that follow an assistant's calls at ``index``, as hits."""
+    out = []
+    for i in range(index + 1, index + 1 + most):
+        original = store.fetch((session, i), 0, 400)
+        if original is None or original.role != "tool":
+            break
+        out.append(Hit(id=original.id, session=session, index=original.index, role=original.role, turn=original.turn,
+                       tool=original.tool, snippet=" ".join(original.text.split())[:200], score=0.0))
+    return out
+
+
+def _rescored(hit: Hit, score: float) -> Hit:
+    return Hit(id=hit.id, session=hit.session, index=hit.index, role=hit.role, turn=hit.turn, tool=hit.tool,
+               snippet=hit.snippet, score=round(score, 4))
