@@ -31,10 +31,6 @@ _CORRECTION = re.compile(
     r"\bI meant\b|\bI mean\b|\bshould (have been|be)\b.{0,40}\bnot\b|\binstead of\b|\bnot .{1,40}, but\b|"
     r"\bmake (that|it)\b",
     re.IGNORECASE)
-_RULE = re.compile(
-    r"\b(never|always|don'?t|do not|must|mustn'?t|should|shouldn'?t|make sure|avoid|only|prefer|please use|"
-    r"from now on|remember|keep|no more than|at most|at least|required?|forbidden|not allowed|stick to|use)\b",
-    re.IGNORECASE)
 _LABEL = re.compile(r"^\W*[A-Z][A-Z ]{2,30}:")  # "FACT:", "SAFETY RULE:": the user marked it
 _FILLER_QUESTION = re.compile(r"\?\s*$")
 _DECISION = re.compile(
@@ -76,6 +72,7 @@ def failed_run(text: str) -> bool:
 
 _EXCEPTION_LINE = re.compile(r"^(?:E\s+)?((?:[\w.]+\.)?\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault)\b:.*)$",
                              re.MULTILINE)
+_EXIT_LINE = re.compile(r"^(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode)\b", re.IGNORECASE)
 _FAILED_LINE = re.compile(r"^(FAILED .+)$", re.MULTILINE)
 _ERROR_WORD_LINE = re.compile(
     r"^(.*(?:\berror\b|\bError\b|\bERROR\b|fatal:|ERR!|panic:|failed|not found|denied|refused).*)$", re.MULTILINE)
@@ -186,9 +183,11 @@ def user_items(text: str, index: int) -> list[Item]:
 def _standing(text: str, corrects: tuple[tuple[str, str], ...]) -> bool:
     """Whether a user's words are a standing instruction or fact (kept first), not a passing request:
     a rule, a correction, a label the user put on it, or a statement carrying values."""
-    if corrects or _LABEL.match(text) or _RULE.search(text):
+    if corrects or _LABEL.match(text) or _STRONG.search(text):
         return True
-    return not _FILLER_QUESTION.search(text) and bool(values(text)) and len(text) <= 300
+    # A statement carrying a number-like value ("the tenant id is 19ad...", "budget is $956").
+    return (not _FILLER_QUESTION.search(text) and len(text) <= 300
+            and any(any(c.isdigit() for c in v) for v in values(text)))
 
 
 _STRONG = re.compile(r"\b(never|always|must|mustn'?t|do not|don'?t|make sure|forbidden|not allowed|under no|"
@@ -316,7 +315,7 @@ def patch_writes(patch: str) -> list[tuple[str, str]]:
 
 
 _SEGMENTS = re.compile(r"&&|\|\||;|\n|\|")
-_REDIRECT = re.compile(r"(?<![<>&\d])>>?\s*([^\s;&|<>]+)")
+_REDIRECT = re.compile(r"(?<![<>&\d=-])>>?\s*([^\s;&|<>]+)")
 
 
 def shell_writes(command: str) -> list[tuple[str, str]]:
@@ -366,7 +365,7 @@ def tool_items(view: View, call: ToolCall | None, index: int) -> list[Item]:
     if failed:
         line = error_line(text)
         if line:
-            where = f" (from {name}: `{clip(command, 120)}`)" if command else f" (from {name})"
+            where = f" (`{clip(command, 80)}`)" if command else f" ({name})"
             items.append(Item("error", f"{key}\n{line}", clip(line, 400) + where, index))
     elif not reads:
         items.append(Item("success", key, "", index))
@@ -393,9 +392,9 @@ def error_line(text: str) -> str:
     failed = _FAILED_LINE.findall(text)
     if failed:
         return failed[0].strip()
-    lines = _ERROR_WORD_LINE.findall(text)
-    if lines:
-        return lines[0].strip()
+    lines = [line for line in _ERROR_WORD_LINE.findall(text) if not _EXIT_LINE.match(line.strip())]
+    if lines:  # the last one: a command's own verdict comes after its progress lines
+        return lines[-1].strip()
     rest = [line.strip() for line in text.splitlines() if line.strip()]
     return rest[-1] if rest else ""
 
@@ -453,11 +452,13 @@ def _context(text: str, start: int, token: str) -> str:
     line_end = text.find("\n", start)
     line = text[line_start: line_end if line_end >= 0 else len(text)]
     at = start - line_start
-    before = line[max(0, at - 70): at]
-    after = line[at + len(token): at + len(token) + 40]
-    if at > 70:
+    before = line[max(0, at - 50): at]
+    after = line[at + len(token): at + len(token) + 24]
+    if at > 50:
         before = before.split(" ", 1)[-1]
-    return clip(f"{before}{token}{after}".strip(), 180)
+    if len(after) == 24:
+        after = after.rsplit(" ", 1)[0]
+    return clip(f"{before}{token}{after}".strip(), 120)
 
 
 def extract(views: Sequence[View], start: int) -> list[Item]:

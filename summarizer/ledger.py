@@ -39,8 +39,8 @@ TITLES: dict[str, str] = {
 # The order in which sections are given room: a later one is the first to lose items.
 PRIORITY = ("instruction", "goal", "error", "decision", "file", "identifier", "state", "request", "command")
 # The share of the budget each section is sure of before the rest is shared out by priority.
-SHARES = {"instruction": 0.30, "goal": 0.08, "error": 0.14, "decision": 0.12, "file": 0.12,
-          "identifier": 0.10, "state": 0.04, "request": 0.06, "command": 0.04}
+SHARES = {"instruction": 0.30, "goal": 0.08, "error": 0.15, "decision": 0.14, "file": 0.14,
+          "identifier": 0.12, "state": 0.04, "request": 0.02, "command": 0.01}
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +89,9 @@ def merge(items: Iterable[Item]) -> list[Item]:
         correction = _with_olds(correction, merged)
         if correction.corrects:
             merged = [_apply(correction, i) for i in merged]
+    # An identifier already written out in the user's words, a decision or an error is not listed twice.
+    said = "\n".join(i.text for i in merged if i.section in ("instruction", "decision", "error"))
+    merged = [i for i in merged if not (i.section == "identifier" and i.key in said)]
     goal = ordered.get(("goal", "goal"))
     if goal is not None:  # the latest request is the goal; not listed twice
         merged = [i for i in merged if not (i.section == "request" and i.src == goal.src)]

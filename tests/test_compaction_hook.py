@@ -135,8 +135,8 @@ def test_long_tool_loop_in_one_turn_is_stubbed_with_a_notice(make_runtime, run_h
     for i in range(30):
         messages += [assistant("", [(f"c{i}", "bash", {"command": f"step {i}"})]), tool(f"c{i}", "out\n" * 400)]
     result = run_hook(runtime, messages, window=4000)
-    assert result.stats["stage"] == 4
-    assert any("current turn were replaced by stubs" in n for n in result.notices)
+    assert result.stats["stage"] >= 3
+    assert any("tool results" in n and "replaced by stubs" in n for n in result.notices)
     assert result.stats["tokens_after"] <= 4000
     assert result.messages[-1] is messages[-1]
     assert not orphans(result.messages)

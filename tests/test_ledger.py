@@ -41,7 +41,7 @@ SESSION = [
                    ("c4", "bash", {"command": "rm -f old/lock_pg.py && sed -i 's/a/b/' setup.cfg"})]),
     tool("c3", "ok"),
     tool("c4", "exit code: 0"),
-    user("The build is bld-7b096ddc7d, ticket OPS-4821, see https://ci.example.dev/b/7b096ddc7d."),
+    assistant("The build is bld-7b096ddc7d (ticket OPS-4821), log at https://ci.example.dev/b/7b096ddc7d."),
     user("Sorry, I meant port 9090, not the old one."),
     assistant("", [("c5", "bash", {"command": "alembic upgrade head"})]),
     tool("c5", "INFO upgraded\nexit code: 0"),

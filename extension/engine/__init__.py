@@ -22,6 +22,7 @@ __all__ = ["Budget", "Measurer", "Outcome", "Plan", "Tuning", "budget_for", "com
 
 
 MIN_SUMMARY_TOKENS = 64  # a smaller summary says nothing worth its frame
+MIN_TOOL_RESULT_TOKENS = 256  # a tool result is never cut below this by the window's size
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,10 @@ class Tuning:
         keep = min(keep_recent_tokens, budget.target // 2)
         room = max(MIN_SUMMARY_TOKENS, budget.target - keep - BLOCK_FRAME_TOKENS)
         summary = room if summary_max_tokens is None else min(summary_max_tokens, room)
-        return cls(keep, summary, max_tool_result_tokens)
+        # One tool result in the recent tail gets at most a quarter of the target, so that on a small
+        # window it cannot take the room of the tail and the ledger together.
+        tool_result = min(max_tool_result_tokens, max(MIN_TOOL_RESULT_TOKENS, budget.target // 4))
+        return cls(keep, summary, tool_result)
 
 
 @dataclass

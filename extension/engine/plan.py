@@ -190,9 +190,30 @@ class Planner:
             if plan.estimate <= b.window:  # a forced fold to the tail may still be too large
                 return plan
         folded = self.make(tail, stub_until, 3)
+        if folded.estimate > target:
+            folded = self._stub_recent(folded, target)
         if folded.estimate <= b.window:
             return folded
         return self._shrink(tail, stub_until)
+
+    def _stub_recent(self, plan: Plan, target: int) -> Plan:
+        """Older tool results of the recent turns as stubs, oldest first, until the target is met: the
+        ledger of everything folded is worth more than old tool output kept verbatim. The results of
+        the last tool round stay as they are."""
+        last_round = max((i for i in range(plan.cut, self.shape.n)
+                          if self.m.entries[i].view.role == "assistant" and self.m.entries[i].view.calls), default=None)
+        if last_round is None:
+            return plan
+        stub_until = plan.stub_until
+        for i in range(plan.stub_until, last_round):
+            if self.is_tool[i]:
+                stub_until = i + 1
+                if self.estimate(plan.cut, stub_until) <= target:
+                    break
+        if stub_until == plan.stub_until:
+            return plan
+        return self.make(plan.cut, stub_until, 3, (*plan.notices, "older tool results of the recent turns were "
+                                                   "replaced by stubs, to leave the ledger room"))
 
     def _fold_cut(self, tail: int, stub_until: int, target: int, force: bool) -> int | None:
         """The smallest cut (preferring the start of a user turn) that meets the target."""
