@@ -26,7 +26,7 @@ CountTokens = Callable[[str], int]
 
 # Sections in the order they are written, with their titles.
 TITLES: dict[str, str] = {
-    "instruction": "User instructions (verbatim; corrections applied)",
+    "instruction": "User instructions (verbatim)",
     "goal": "Current goal and open tasks",
     "decision": "Decisions",
     "error": "Errors (exact)",
@@ -199,7 +199,7 @@ def render(items: Sequence[Item], budget: int, count: CountTokens) -> tuple[str,
     header = {s: count(f"## {TITLES.get(s, s)}\n") for s in by_section}
     chosen: dict[str, set[int]] = {s: set() for s in by_section}
     spent = 0
-    footer = count("[00000 items left out for room; recall_history finds them]\n")
+    footer = count("[00000 more items in the archive: recall_history]\n")
     room = max(0, budget - footer)
 
     def take(section: str, allowance: float) -> None:
@@ -252,7 +252,7 @@ def _join(by_section: dict[str, list[Item]], chosen: dict[str, set[int]], left_o
             lines.append(f"## {title}")
             lines.extend(f"- {by_section[section][i].line()}" for i in sorted(chosen[section]))
     if left_out:
-        lines.append(f"[{left_out} item{'s' if left_out != 1 else ''} left out for room; recall_history finds them]")
+        lines.append(f"[{left_out} more item{'s' if left_out != 1 else ''} in the archive: recall_history]")
     return "\n".join(lines)
 
 

@@ -116,7 +116,7 @@ def test_fits_its_budget_and_says_what_was_left_out():
         assert count(text) <= budget
     text = ledger(messages, 300)
     assert "Never deploy on Fridays." in text
-    assert "left out for room" in text
+    assert "more items in the archive: recall_history" in text
 
 
 def test_same_input_same_bytes():

@@ -50,8 +50,8 @@ def truncated_text(entry: Entry, cap_tokens: int, overhead: int) -> str:
 
 
 def summary_block(summary: str, folded: int, note: str | None = None) -> str:
-    lines = [f"[context-compactor: ledger of {folded} earlier message{'s' if folded != 1 else ''}, folded to fit the "
-             "window; originals archived, cited as [#n]]"]
+    lines = [f"[context-compactor: ledger of {folded} earlier message{'s' if folded != 1 else ''}; [#n] cites an "
+             "archived original]"]
     if note:
         lines.append(f"Focus requested by the user: {note}")
     lines.append(summary.strip() or "(nothing in those messages needed keeping)")
