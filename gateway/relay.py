@@ -20,6 +20,7 @@ import structlog
 from .asgi import Headers, Send, dumps, send_bytes, send_error
 from .http1 import Response, split_target
 from .overflow import EMPTY_STREAM, Overflow, detect
+from .owned_tools import Rounds
 from .sse import EventSplitter, StreamWatch, content_chunk, error_event
 from context_compactor.redact import redact, redact_bytes
 
@@ -67,6 +68,8 @@ class Relay:
         if response is None:
             response = await self._send()
         self.gw.upstream_waiting()  # the model is thinking: a good moment for queued bookkeeping
+        if self.turn.owned and response.status_code < 400:  # the gateway answers its own tools' calls
+            response = Rounds(self.turn, response, self.turn.owned, self._post, self.gw.in_thread)  # type: ignore[assignment]
         try:
             content_type = (response.header(b"content-type") or b"").decode("latin-1")
             if response.status_code >= 400:
@@ -89,7 +92,10 @@ class Relay:
             await response.aclose()
 
     def _send(self) -> Awaitable[Response]:
-        return self.gw.client.request("POST", self.target, self.headers, self.turn.payload())
+        return self._post(self.turn.payload())
+
+    def _post(self, body: bytes) -> Awaitable[Response]:
+        return self.gw.client.request("POST", self.target, self.headers, body)
 
     async def _early(self) -> Response | None:
         """Send the client's bytes while the hooks run; None when they changed the prompt, after that

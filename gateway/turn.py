@@ -57,6 +57,7 @@ class ChatTurn:
         self.usage: dict[str, Any] | None = None
         self.error: str | None = None
         self.status = 0
+        self.owned: dict[str, Any] = {}  # the gateway's own tools this turn offers (see owned_tools.py)
 
     def ctx(self) -> HookContext:
         return HookContext(session_key=self.key, runtime=self.gw.runtime, model=self.model)
@@ -87,6 +88,7 @@ class ChatTurn:
         """Run ``before_agent_start`` (in a worker thread, under the session lock)."""
         async with self.gw.locks.hold(self.key):
             await self.gw.in_thread(self._before)
+        self.owned = self.gw.owned_tools.offered(self)
         self.gw.remember(self)
 
     def _before(self) -> None:
@@ -119,17 +121,23 @@ class ChatTurn:
             logger.warning("gateway.cannot_fit", session=self.key, model=self.model.id, tokens=stats.tokens_after,
                            window=stats.window, reason=stats.reason)
 
-    def payload(self) -> bytes:
-        """The request body for the upstream: the client's own bytes when nothing had to change."""
+    def payload(self, extra: list[Any] | None = None) -> bytes:
+        """The request body for the upstream: the client's own bytes when nothing had to change.
+
+        The gateway's own tools this turn offers are added to the client's; ``extra`` messages (the
+        owned-tool rounds so far) follow the conversation.
+        """
         ask_usage = self.stream and not self.client_usage
-        if self.sent is self.body["messages"]:
+        if self.sent is self.body["messages"] and not self.owned and not extra:
             if not ask_usage:
                 return self.raw
             if "stream_options" not in self.body and b"\x00" not in self.raw[:4]:  # UTF-8: one member added in front
                 start = self.raw.index(b"{") + 1
                 return self.raw[:start] + b'"stream_options":{"include_usage":true},' + self.raw[start:]
         body = dict(self.body)
-        body["messages"] = self.sent
+        body["messages"] = [*self.sent, *extra] if extra else self.sent
+        if self.owned:
+            body["tools"] = [*(self.body.get("tools") or []), *(tool.schema() for tool in self.owned.values())]
         if ask_usage:
             options = self.body.get("stream_options")
             body["stream_options"] = {**(options if isinstance(options, dict) else {}), "include_usage": True}

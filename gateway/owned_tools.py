@@ -1,0 +1,272 @@
+"""Tools the gateway itself offers the model and answers inside a turn (``recall_history`` first).
+
+    OwnedTool          what a tool is: a name, its OpenAI schema, when it is offered, how a call is answered
+    OwnedTools         the gateway's set; ``offered(turn)`` says which go into this turn's request
+    Rounds             one turn's upstream answer, with the owned calls answered and the turn continued
+
+The client never sees an owned tool. When the model's reply calls only owned tools, the gateway
+answers them (in a worker thread: answers may read the store), appends the assistant message and
+the results to the conversation, and sends the continued request upstream, up to ``MAX_ROUNDS``
+times; the client receives one answer: streamed events are relayed as they come, except that the
+events from the first tool call on are held until the round ends (then dropped when they were owned
+calls, relayed otherwise), and a round's ``[DONE]`` only goes out with the last round. A reply
+that mixes owned calls with the client's own reaches the client with the owned calls taken out
+(the model may ask again next turn). The client's own tools and calls are never touched.
+
+The relay sees a :class:`Rounds` as if it were the upstream's response: status, headers, then the
+bytes (streamed or whole) of all rounds, so overflow recovery, usage and ``after_turn`` work as for
+any answer.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+import structlog
+
+from .sse import DONE, EventSplitter, encode, event_data
+
+if TYPE_CHECKING:
+    from .http1 import Response
+    from .turn import ChatTurn
+
+logger = structlog.get_logger("context_compactor")
+
+MAX_ROUNDS = 4  # owned-tool rounds per turn; the model's last answer goes to the client after that
+
+
+class OwnedTool(Protocol):
+    """A tool the gateway offers and answers itself."""
+
+    name: str
+
+    def schema(self) -> dict[str, Any]:
+        """The OpenAI ``tools`` entry sent upstream."""
+
+    def offered(self, turn: ChatTurn) -> bool:
+        """Whether this turn's request carries the tool (called after the turn's hooks ran)."""
+
+    def answer(self, arguments: str, turn: ChatTurn) -> str:
+        """The tool result for one call (``arguments``: the model's JSON text); blocking, must not raise."""
+
+
+class OwnedTools:
+    """The tools a gateway owns."""
+
+    def __init__(self, tools: Sequence[OwnedTool] = ()) -> None:
+        self.tools = {tool.name: tool for tool in tools}
+
+    def offered(self, turn: ChatTurn) -> dict[str, OwnedTool]:
+        """The tools to add to this turn's request: offered, and not named like one of the client's."""
+        theirs = {_tool_name(t) for t in turn.body.get("tools") or []}
+        out: dict[str, OwnedTool] = {}
+        for name, tool in self.tools.items():
+            try:
+                if name not in theirs and tool.offered(turn):
+                    out[name] = tool
+            except Exception as exc:  # noqa: BLE001 - a tool that cannot say is not offered
+                logger.warning("gateway.owned_tool_failed", tool=name, session=turn.key, error=str(exc))
+        return out
+
+
+class RecallTool:
+    """``recall_history`` over the gateway's store, offered once the session has compacted."""
+
+    name = "recall_history"
+
+    def schema(self) -> dict[str, Any]:
+        from context_compactor.hooks.recall import openai_tool
+
+        return openai_tool()
+
+    def offered(self, turn: ChatTurn) -> bool:
+        return turn.compacted or bool(turn.gw.runtime.session(turn.key).state.get("compactions"))
+
+    def answer(self, arguments: str, turn: ChatTurn) -> str:
+        from context_compactor.hooks.recall import answer
+
+        return answer(turn.gw.runtime.store, turn.key, arguments)
+
+
+def default_tools() -> OwnedTools:
+    return OwnedTools([RecallTool()])
+
+
+Send = Callable[[bytes], Awaitable["Response"]]
+
+
+class Rounds:
+    """The upstream's answer to one turn, owned-tool rounds included, shaped like a Response."""
+
+    def __init__(self, turn: ChatTurn, first: Response, tools: dict[str, OwnedTool], send: Send,
+                 run: Callable[..., Awaitable[Any]]) -> None:
+        """``send(body)`` posts a continued request upstream; ``run(fn, *args)`` runs a blocking call
+        in a worker thread."""
+        self.turn, self.current, self.tools, self._send, self._run = turn, first, tools, send, run
+        self.status_code = first.status_code
+        self.headers = first.headers
+        self.rounds = 0
+        self.messages: list[Any] = []  # what the owned rounds added to the conversation
+
+    def header(self, name: bytes) -> bytes | None:
+        return self.current.header(name)
+
+    async def aclose(self) -> None:
+        await self.current.aclose()
+
+    # --- whole answers ------------------------------------------------------------------------
+
+    async def read(self) -> bytes:
+        """The last round's body: earlier rounds only called owned tools."""
+        body = await self.current.read()
+        while self.rounds < MAX_ROUNDS and self.current.status_code < 400:
+            data = _json(body)
+            message = _message(data)
+            calls = (message or {}).get("tool_calls") or []
+            owned = [c for c in calls if _call_name(c) in self.tools]
+            if not owned:
+                return body
+            if len(owned) < len(calls):  # mixed: the client gets its own calls only
+                message["tool_calls"] = [c for c in calls if _call_name(c) not in self.tools]  # type: ignore[index]
+                return json.dumps(data, ensure_ascii=False).encode("utf-8")
+            if not await self._continue(message, owned):  # type: ignore[arg-type]
+                return body
+            body = await self.current.read()
+        self.status_code = self.current.status_code
+        return body
+
+    # --- streams ------------------------------------------------------------------------------
+
+    async def iter_bytes(self) -> AsyncIterator[bytes]:
+        while True:
+            held: list[bytes] = []
+            calls: dict[int, dict[str, Any]] = {}
+            content: list[str] = []
+            splitter = EventSplitter()
+            async for data in self.current.iter_bytes():
+                out = []
+                for event in splitter.feed(data):
+                    if held or _observe(event, calls, content):
+                        held.append(event)
+                    else:
+                        out.append(event)
+                if out:
+                    yield b"".join(out)
+            rest = splitter.rest()
+            if rest:
+                held.append(rest)
+            owned = [c for c in calls.values() if c["function"]["name"] in self.tools]
+            if not owned or self.rounds >= MAX_ROUNDS:
+                yield b"".join(held)
+                return
+            if len(owned) < len(calls):
+                yield b"".join(_without(held, {i for i, c in calls.items() if c in owned}))
+                return
+            message = {"role": "assistant", "content": "".join(content) or None,
+                       "tool_calls": [calls[i] for i in sorted(calls)]}
+            if not await self._continue(message, owned):
+                yield b"".join(held)
+                return
+            if self.current.status_code >= 400:  # the continued request failed: say so inside the stream
+                body = (await self.current.read()).decode("utf-8", "replace")[:500]
+                yield encode({"error": {"message": f"context-compactor: the upstream refused the turn continued "
+                                                   f"after {', '.join(self.tools)}: {body}",
+                                        "type": "upstream_error", "code": "owned_tool_continuation"}})
+                yield DONE
+                return
+
+    # --- one round ----------------------------------------------------------------------------
+
+    async def _continue(self, message: dict[str, Any], owned: list[dict[str, Any]]) -> bool:
+        """Answer the owned calls and send the continued request; False when it could not be sent."""
+        results = []
+        for call in owned:
+            tool = self.tools[_call_name(call)]
+            arguments = str(call.get("function", {}).get("arguments") or "")
+            try:
+                text = await self._run(tool.answer, arguments, self.turn)
+            except Exception as exc:  # noqa: BLE001 - the model is told, the turn goes on
+                text = f"{tool.name} failed: {type(exc).__name__}: {exc}"
+            results.append({"role": "tool", "tool_call_id": call.get("id") or "", "content": text})
+        self.messages += [message, *results]
+        self.rounds += 1
+        logger.info("gateway.owned_tool", session=self.turn.key, tools=[_call_name(c) for c in owned],
+                    round=self.rounds)
+        previous = self.current
+        try:
+            self.current = await self._send(self.turn.payload(extra=self.messages))
+        except Exception as exc:  # noqa: BLE001 - the round's own answer stands
+            logger.warning("gateway.owned_tool_failed", session=self.turn.key, error=f"{type(exc).__name__}: {exc}")
+            return False
+        await previous.aclose()
+        return True
+
+
+def _observe(event: bytes, calls: dict[int, dict[str, Any]], content: list[str]) -> bool:
+    """Read one stream event into ``calls``/``content``; True when it carries a tool call."""
+    data = event_data(event)
+    if data is None or data == b"[DONE]":
+        return False
+    chunk = _json(data)
+    choices = chunk.get("choices") if isinstance(chunk, dict) else None
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        return False
+    delta = choices[0].get("delta") or {}
+    if isinstance(delta.get("content"), str):
+        content.append(delta["content"])
+    found = False
+    for part in delta.get("tool_calls") or ():
+        if not isinstance(part, dict):
+            continue
+        found = True
+        slot = calls.setdefault(int(part.get("index", 0)), {"id": "", "type": "function",
+                                                             "function": {"name": "", "arguments": ""}})
+        if part.get("id"):
+            slot["id"] = part["id"]
+        function = part.get("function") or {}
+        slot["function"]["name"] += function.get("name") or ""
+        slot["function"]["arguments"] += function.get("arguments") or ""
+    return found
+
+
+def _without(events: list[bytes], drop: set[int]) -> list[bytes]:
+    """The held events with the tool-call deltas of the indexes in ``drop`` taken out."""
+    out = []
+    for event in events:
+        data = event_data(event)
+        chunk = _json(data) if data is not None and data != b"[DONE]" else None
+        choices = chunk.get("choices") if isinstance(chunk, dict) else None
+        if not (isinstance(choices, list) and choices and isinstance(choices[0], dict)
+                and (choices[0].get("delta") or {}).get("tool_calls")):
+            out.append(event)
+            continue
+        delta = choices[0]["delta"]
+        kept = [p for p in delta["tool_calls"] if int(p.get("index", 0)) not in drop]
+        if kept or delta.get("content") or choices[0].get("finish_reason"):
+            out.append(encode({**chunk, "choices": [{**choices[0], "delta": {**delta, "tool_calls": kept}}, *choices[1:]]}))  # type: ignore[dict-item]
+    return out
+
+
+def _message(data: Any) -> dict[str, Any] | None:
+    choices = data.get("choices") if isinstance(data, dict) else None
+    if isinstance(choices, list) and choices and isinstance(choices[0], dict):
+        message = choices[0].get("message")
+        return message if isinstance(message, dict) else None
+    return None
+
+
+def _call_name(call: Any) -> str:
+    return str((call.get("function") or {}).get("name") or "") if isinstance(call, dict) else ""
+
+
+def _tool_name(tool: Any) -> str:
+    return str((tool.get("function") or {}).get("name") or "") if isinstance(tool, dict) else ""
+
+
+def _json(data: bytes) -> Any:
+    try:
+        return json.loads(data)
+    except ValueError:
+        return None
