@@ -174,7 +174,7 @@ def auto_recall(store: Store, session: str, message: str, in_prompt: Iterable[in
     if len(terms) < AUTO_MIN_TERMS:
         return None
     try:
-        hits = store.search(message, session=session, limit=SEARCH_LIMIT)
+        hits = search(store, message, session)
     except (InputError, StoreError):
         return None
     kept = set(in_prompt)
