@@ -49,6 +49,7 @@ def manifest() -> dict[str, Any]:
         "description": "Keeps long conversations inside the model's context window: old turns are folded "
                        "into a cached summary for the model, the transcript is never changed.",
         "kind": "context-engine", "activation": {"onStartup": True}, "configSchema": config_schema(),
+        "contracts": {"tools": ["recall_history"]},  # the plugin tool index.js registers (issue 12)
     }
 
 
