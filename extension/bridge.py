@@ -8,8 +8,10 @@ to it over stdin/stdout, one JSON object per line::
     bridge -> plugin   {"call": 3, "method": "llm.complete", "params": {...}}   (a summary from the
     plugin -> bridge   {"reply": 3, "result": {"text": ...}}                     session model)
 
-Methods: ``configure`` (the plugin's config; answered before anything else is read),
-``assemble``, ``commit``, ``command``, ``compact``, ``ping``. The bridge runs the same hooks as
+Methods: ``configure`` (the plugin's config; answered before anything else is read; its reply
+carries the ``recall_history`` tool's description and parameters), ``assemble`` (its reply says
+whether the session has compacted: the plugin offers the tool from then on), ``commit``,
+``command``, ``compact``, ``recall`` (a call of the tool), ``ping``. The bridge runs the same hooks as
 every other host, through :func:`get_plugin_manager` and a :class:`Runtime`: no second engine.
 stdout carries protocol lines only (fd 1 is pointed at stderr, so a stray print cannot break the
 protocol); logs go to stderr, which the plugin copies into the gateway's log.
@@ -271,7 +273,9 @@ class Bridge:
             old.close()
         identity = self.runtime.summarizer.identity
         logger.info("bridge.configured", summarizer=identity, store=self.runtime.store.path)
-        return {"ok": True, "summarizer": identity, "commands": sorted(self.commands)}
+        from .hooks.recall import openai_tool
+
+        return {"ok": True, "summarizer": identity, "commands": sorted(self.commands), "recall": openai_tool()["function"]}
 
     def _rt(self) -> Runtime:
         if self.runtime is None:
@@ -315,6 +319,7 @@ class Bridge:
                                  "estimatedTokens": max(0, (stats.tokens_after if stats else 0) - prompt_tokens)}
         if result is not None and result.messages is not None:
             reply["messages"] = restore(result.messages, conv, host)
+        reply["recall"] = bool(stats and stats.compacted) or bool(runtime.session(key).state.get("compactions"))
         return reply
 
     def _remember(self, key: str, turn: Turn) -> None:
@@ -388,11 +393,18 @@ class Bridge:
         return {"compacted": done, "reason": text, "tokensBefore": stats.tokens_before if stats else None,
                 "tokensAfter": stats.tokens_after if stats else None}
 
+    def recall(self, params: dict[str, Any]) -> dict[str, Any]:
+        """A call of the ``recall_history`` plugin tool: the session's archive, searched or read."""
+        from .hooks.recall import answer
+
+        key = str(params.get("sessionKey") or params.get("sessionId") or "default")
+        return {"text": answer(self._rt().store, key, params.get("arguments"))}
+
     def handle(self, request: dict[str, Any]) -> None:
         number, method = request.get("id"), str(request.get("method") or "")
         _serving.id = number
         handler = {"configure": self.configure, "assemble": self.assemble, "commit": self.commit,
-                   "command": self.command, "compact": self.compact, "ping": lambda p: {"pong": True}}.get(method)
+                   "command": self.command, "compact": self.compact, "recall": self.recall, "ping": lambda p: {"pong": True}}.get(method)
         try:
             if handler is None:
                 raise CompactorError(f"unknown method {method!r}")

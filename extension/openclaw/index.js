@@ -43,6 +43,8 @@ const G = (globalThis.__contextCompactor ??= {
   child: null, starts: 0, deaths: 0, retryAt: 0, lastDeath: null, nextId: 1, pending: new Map(),
   committed: new Set(), api: null, configJson: null, warning: null, exitHooked: false,
 });
+G.recallable ??= new Set(); // session keys that have compacted: recall_history is offered to them
+G.recallSpec ??= null; // the tool's description and parameters, from the bridge's configure reply
 
 function log() {
   const l = G.api?.logger;
@@ -234,10 +236,11 @@ async function request(method, params, timeoutMs) {
   const configJson = JSON.stringify(configureParams());
   if (G.configJson !== configJson) {
     G.configJson = configJson;
-    await rawRequest("configure", JSON.parse(configJson), 30000).catch((e) => {
+    const configured = await rawRequest("configure", JSON.parse(configJson), 30000).catch((e) => {
       G.configJson = null;
       throw e;
     });
+    if (configured?.recall) G.recallSpec = configured.recall;
   }
   return rawRequest(method, params, timeoutMs);
 }
@@ -286,6 +289,7 @@ function makeEngine() {
           tokenBudget: params?.tokenBudget, model, reserveTokens: rs.limits?.maxOutputTokens ?? null,
         }, (summarySeconds() + 10) * 1000);
         for (const n of r?.notices ?? []) log().info(n);
+        if (r?.recall) for (const k of [sessionKey(params), params?.sessionId]) if (k) G.recallable.add(k);
         if (!Array.isArray(r?.messages)) return { messages, estimatedTokens: r?.estimatedTokens ?? unchanged.estimatedTokens };
         const out = r.messages.map((item) => (typeof item === "number" ? messages[item] : item));
         if (out.some((m) => !m || typeof m !== "object")) throw new Error("the bridge named a message that is not there");
@@ -348,6 +352,29 @@ function makeEngine() {
   };
 }
 
+// recall_history: a plugin tool, offered to a session once it has compacted (nothing is added before);
+// its description and parameters come from the bridge (hooks/recall.py), its calls are answered there.
+function registerRecall(api) {
+  if (typeof api.registerTool !== "function") return;
+  api.registerTool((ctx) => {
+    const key = ctx?.sessionKey ?? ctx?.sessionId;
+    const spec = G.recallSpec;
+    if (!key || !spec || !(G.recallable.has(key) || (ctx?.sessionId && G.recallable.has(ctx.sessionId)))) return null;
+    return {
+      name: spec.name, label: "Recall history", description: spec.description, parameters: spec.parameters,
+      async execute(_id, params) {
+        let text;
+        try {
+          text = (await request("recall", { sessionKey: key, arguments: params ?? {} }, 15000))?.text;
+        } catch (e) {
+          text = `recall_history is not available: ${e?.message ?? e}`;
+        }
+        return { content: [{ type: "text", text: text ?? "recall_history: no answer" }], details: {} };
+      },
+    };
+  }, { name: "recall_history" });
+}
+
 function registerCommand(api, spec) {
   api.registerCommand({
     name: spec.name, description: spec.description, acceptsArgs: spec.acceptsArgs,
@@ -373,5 +400,6 @@ export default {
     if (!G.api || api.registrationMode === "full" || G.api.registrationMode !== "full") G.api = api;
     api.registerContextEngine(ID, () => makeEngine());
     for (const spec of COMMANDS) registerCommand(api, spec);
+    registerRecall(api);
   },
 };
