@@ -21,7 +21,7 @@ from .asgi import Headers, Send, dumps, send_bytes, send_error
 from .http1 import Response, split_target
 from .overflow import EMPTY_STREAM, Overflow, detect
 from .owned_tools import Rounds
-from .sse import EventSplitter, StreamWatch, content_chunk, error_event
+from .sse import EventSplitter, StreamWatch, announced, error_event
 from context_compactor.redact import redact, redact_bytes
 
 from .upstream import UpstreamBroken, UpstreamError, bearer, response_headers
@@ -160,8 +160,8 @@ class Relay:
                 for event in events:
                     if watch.keep(event):
                         kept.append(event)
-                    if notice and watch.first is not None:  # right after the reply's first chunk
-                        kept.append(content_chunk(watch.first, notice))
+                    if notice and watch.first is not None:  # the reply's first chunk: the notice before its text
+                        kept[-1] = announced(kept[-1], watch.first, notice)
                         notice = None
                 out = b"".join(kept)
                 if not started:
@@ -190,7 +190,10 @@ class Relay:
             await self._end(watch, tail, None)
             return None
         message = (f"context-compactor: the upstream model server at {self.gw.config.base} ended the stream "
-                   "before the reply was finished (no finish_reason, no [DONE])")
+                   f"before the reply was finished ({watch.missing()}; a single-slot server does this when another "
+                   "request interrupts it)")
+        logger.warning("gateway.stream_incomplete", session=turn.key, model=turn.model.id, events=watch.events,
+                       done=watch.done)
         await self._end(watch, tail + error_event(message, "upstream_stream_incomplete"), message)
         return None
 
