@@ -2,7 +2,15 @@
 
     POST /v1/chat/completions     compaction (hooks), then the upstream: see turn.py and relay.py
     GET  /context-compactor/health  the gateway's own liveness answer (no key needed, says nothing)
-    anything else                 passed to the upstream unchanged (``/v1/x`` under its base URL)
+    GET  /context-compactor/ready   readiness: 200 when the upstream answers, else 503 (no key needed)
+    GET  /metrics                 Prometheus counters (see metrics.py; the client key when one is set)
+    anything else                 passed to the upstream unchanged (``/v1/x`` under its base URL), the
+                                  path exactly as received (``%2F`` stays ``%2F``)
+
+The upstream key never reaches a client: whatever the upstream answers has it redacted. The
+gateway's own model calls (summaries, window probes) to the upstream wait until none of its
+clients' requests is in flight there (:class:`~context_compactor.summarizer.client.IdleGate`): a
+single-slot local server would otherwise interrupt or delay the client's turn for them.
 
 Plain ASGI, no framework: the gateway sits on every model call, so each layer it does not need
 is latency it would add.
@@ -27,11 +35,13 @@ from context_compactor.hookspecs import Command, HookContext, ModelInfo
 from context_compactor.messages import validate_messages
 from context_compactor.plugins import commands as registered_commands
 from context_compactor.plugins import get_plugin_manager
+from context_compactor.redact import StreamRedactor
 from context_compactor.runtime import Runtime
+from context_compactor.summarizer.client import IdleGate, add_gate
 
 from . import sse
-from .asgi import (JSON_TYPE, BodyTooLarge, ClientGone, Receive, Scope, Send, dumps, header, read_body, send_bytes,
-                   send_error)
+from .asgi import (JSON_TYPE, BodyTooLarge, ClientGone, Headers, Message, Receive, Scope, Send, ascii_header, dumps,
+                   header, read_body, send_bytes, send_error)
 from .commands import find_command
 from .config import GatewayConfig
 from .owned_tools import default_tools
@@ -39,12 +49,17 @@ from .relay import Relay
 from .sessions import KeyedLocks, session_key
 from .turn import ChatTurn
 from .http1 import Client, split_target
+from .metrics import Metrics
 from .upstream import UpstreamError, bearer, make_client, request_headers, response_headers
 
 logger = structlog.get_logger("context_compactor")
 
 CHAT_PATHS = frozenset({"/v1/chat/completions", "/chat/completions"})
 HEALTH_PATH = "/context-compactor/health"
+READY_PATH = "/context-compactor/ready"
+METRICS_PATH = "/metrics"
+READY_TIMEOUT = 5.0  # seconds the readiness check waits for the upstream
+LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
 MAX_PENDING = 1024  # after_turn futures kept before the finished ones are swept
 MAX_UNCHANGED = 4096  # sessions whose last turn went out unchanged, remembered for early sends
 AFTER_TURN_DELAY = 0.1  # seconds: a queued after_turn starts after this when no upstream wait comes first
@@ -71,13 +86,25 @@ class Gateway:
         self._timer: asyncio.TimerHandle | None = None
         # per session whose last turn went out as the client wrote it: (model, tokens per byte, trigger)
         self.unchanged: dict[str, tuple[str, float, int]] = {}
+        self.metrics = Metrics()
+        # The runtime's model calls to our upstream wait while a client's request is in flight there.
+        self.gate = IdleGate()
+        add_gate(runtime.http, self.gate)
+        self.in_flight = 0
 
     @property
     def client(self) -> Client:
         """The upstream client, made on first use (inside the server's event loop)."""
         if self._client is None:
-            self._client = make_client(self.config)
+            self._client = make_client(self.config, self._activity)
         return self._client
+
+    def _activity(self, change: int) -> None:
+        self.in_flight += change
+        if change > 0:
+            self.gate.enter(self.config.base)
+        else:
+            self.gate.leave(self.config.base)
 
     def remember(self, turn: ChatTurn) -> None:
         """Note whether a turn's hooks left its prompt alone and had nothing to say, for the next turn's
@@ -167,6 +194,9 @@ class Gateway:
             if message["type"] == "lifespan.startup":
                 logger.info("gateway.started", upstream=self.config.base, host=self.config.host, port=self.config.port,
                             auth=self.config.api_key is not None)
+                if self.config.api_key is None and self.config.host not in LOOPBACK:
+                    logger.warning("gateway.open_to_network", host=self.config.host, port=self.config.port,
+                                   fix=OPEN_WARNING)
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 await self.aclose()
@@ -178,6 +208,9 @@ class Gateway:
         path = scope["path"]
         if path == HEALTH_PATH:
             await send_bytes(send, 200, b'{"status":"ok"}', [JSON_TYPE])
+            return
+        if path == READY_PATH:
+            await self.ready(send)
             return
         if not self.authorized(scope):
             logger.info("gateway.unauthorized", path=path)
@@ -196,6 +229,11 @@ class Gateway:
             return
         except ClientGone:
             return
+        if path == METRICS_PATH and scope["method"] == "GET":
+            text = self.metrics.render(idle_waits=self.gate.waits, in_flight=self.in_flight,
+                                       summary_seconds=self.gate.drain())
+            await send_bytes(send, 200, text, [(b"content-type", b"text/plain; version=0.0.4; charset=utf-8")])
+            return
         if scope["method"] == "POST" and path in CHAT_PATHS:
             await self.chat(scope, receive, send, raw)
         else:
@@ -212,12 +250,17 @@ class Gateway:
 
     async def chat(self, scope: Scope, receive: Receive, send: Send, raw: bytes) -> None:
         started = time.perf_counter()
-        body = _chat_body(raw)
-        if isinstance(body, str):
-            logger.info("gateway.passthrough", reason=body)
+        parsed = _chat_body(raw)
+        if isinstance(parsed, str):
+            logger.info("gateway.passthrough", reason=parsed)
             await self.proxy(scope, send, raw)
             return
+        body, warnings = parsed
         key = session_key(header(scope, b"x-session-id"), body)
+        if warnings:
+            logger.warning("gateway.orphan_tool_results", session=key, problems=warnings,
+                           fix="each tool message's tool_call_id must equal the id of a call made before it")
+            send = _with_headers(send, [(b"x-context-compactor-warning", ascii_header("; ".join(warnings)))])
         found = find_command(body["messages"], self.commands)
         if found is not None:
             await self.command(send, body, key, *found)
@@ -237,7 +280,42 @@ class Gateway:
             turn.error = "the client disconnected before the reply was finished"
             turn.status = 499
         turn.finish()
+        self._count(turn)
         logger.info("gateway.request", **turn.log_fields(), ms=round(1000 * (time.perf_counter() - started), 2))
+
+    def _count(self, turn: ChatTurn) -> None:
+        """Add a finished turn to the metrics."""
+        session = self.runtime.session(turn.key)
+        stats = session.last.stats if session.last_event is turn.event else None
+        self.metrics.turn(turn.key, turn.status, turn.compacted, turn.tokens_before, turn.tokens_after,
+                          stats.fallbacks if stats is not None else 0)
+        if turn.status >= 400 and turn.status != 499:
+            self.metrics.upstream_error(str(turn.status))
+
+    async def ready(self, send: Send) -> None:
+        """200 when the upstream answers ``GET /models`` (any status but 401, 403 and 5xx), else 503 saying why."""
+        target = split_target(self.config.base + "/models")
+        problem: str | None = None
+        try:
+            response = await asyncio.wait_for(
+                self.client.request("GET", target, request_headers([], self.config), b""), READY_TIMEOUT)
+            try:
+                await asyncio.wait_for(response.read(), READY_TIMEOUT)
+            finally:
+                await response.aclose()
+            if response.status_code in (401, 403):
+                problem = f"the upstream refused the gateway's key (HTTP {response.status_code}); check the upstream key"
+            elif response.status_code >= 500:
+                problem = f"the upstream answered HTTP {response.status_code}"
+        except UpstreamError as exc:
+            problem = str(exc)
+        except asyncio.TimeoutError:
+            problem = f"the upstream did not answer within {READY_TIMEOUT:g}s"
+        if problem is None:
+            await send_bytes(send, 200, b'{"status":"ready"}', [JSON_TYPE])
+            return
+        logger.warning("gateway.not_ready", error=problem)
+        await send_bytes(send, 503, dumps({"status": "unavailable", "error": problem}), [JSON_TYPE])
 
     async def guarded(self, receive: Receive, relay: Relay, work: Callable[[], Awaitable[None]]) -> bool:
         """Run ``work`` and cancel it when the client goes away; True when it did.
@@ -304,14 +382,18 @@ class Gateway:
     async def proxy(self, scope: Scope, send: Send, raw: bytes) -> None:
         """Pass a request to the upstream and its answer back, both unchanged."""
         query = scope.get("query_string") or b""
-        target = split_target(self.config.target(scope["path"])) + ("?" + query.decode("latin-1") if query else "")
+        target = split_target(self.config.target(raw_path(scope))) + ("?" + query.decode("latin-1") if query else "")
+        headers = request_headers(scope["headers"], self.config)
         try:
-            response = await self.client.request(scope["method"], target,
-                                                 request_headers(scope["headers"], self.config), raw)
+            response = await self.client.request(scope["method"], target, headers, raw)
         except UpstreamError as problem:
             logger.warning("gateway.upstream_failed", path=scope["path"], error=str(problem))
+            self.metrics.upstream_error(problem.code)
             await send_error(send, problem.status, str(problem), problem.code, kind="upstream_error")
             return
+        if response.status_code >= 400:
+            self.metrics.upstream_error(str(response.status_code))
+        clean = StreamRedactor(bearer(headers))  # an upstream that echoes its key: never to the client
         started = False
         try:
             async for chunk in response.iter_bytes():
@@ -319,7 +401,7 @@ class Gateway:
                     started = True
                     await send({"type": "http.response.start", "status": response.status_code,
                                 "headers": response_headers(response)})
-                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                await send({"type": "http.response.body", "body": clean.feed(chunk), "more_body": True})
             if not started:
                 await send({"type": "http.response.start", "status": response.status_code,
                             "headers": response_headers(response)})
@@ -329,12 +411,40 @@ class Gateway:
                 return
         finally:
             await response.aclose()
-        await send({"type": "http.response.body", "body": b"", "more_body": False})
+        await send({"type": "http.response.body", "body": clean.flush(), "more_body": False})
         logger.info("gateway.proxy", method=scope["method"], path=scope["path"], status=response.status_code)
 
 
-def _chat_body(raw: bytes) -> dict[str, Any] | str:
-    """The parsed chat request, or why it is passed through untouched (we compact only what we understand)."""
+OPEN_WARNING = ("anyone who can reach this address can use the upstream model (and its key); start the gateway "
+                "with --api-key or $CONTEXT_COMPACTOR_API_KEY, or listen on 127.0.0.1")
+
+
+def raw_path(scope: Scope) -> str:
+    """The request path exactly as the client wrote it (``%2F`` stays ``%2F``): ASGI's ``path`` is decoded."""
+    raw = scope.get("raw_path")
+    if isinstance(raw, bytes) and raw:
+        return raw.split(b"?", 1)[0].decode("latin-1")
+    return str(scope["path"])
+
+
+def _with_headers(send: Send, extra: Headers) -> Send:
+    """``send`` that adds ``extra`` to the response's headers."""
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", []), *extra]}
+        await send(message)
+    return sending
+
+
+def _chat_body(raw: bytes) -> tuple[dict[str, Any], list[str]] | str:
+    """The parsed chat request and what was wrong but handled, or why it is passed through untouched (we
+    compact only what we understand).
+
+    A tool message that answers no earlier call (its ``tool_call_id`` differs, if only in letter case)
+    is compacted as the engine treats an orphan: as user text carrying the result (see
+    :func:`adopt_orphans`), with a warning; the client's bytes still go out as written when nothing
+    has to change.
+    """
     try:
         body = json.loads(raw)
     except ValueError:
@@ -343,6 +453,36 @@ def _chat_body(raw: bytes) -> dict[str, Any] | str:
         return "the body has no messages list"
     try:
         validate_messages(body["messages"])
+        return body, []
+    except InputError as exc:
+        first = exc
+    messages, warnings = adopt_orphans(body["messages"])
+    if not warnings:
+        return f"the messages are not a conversation we can compact: {first}"
+    try:
+        validate_messages(messages)
     except InputError as exc:
         return f"the messages are not a conversation we can compact: {exc}"
-    return body
+    return {**body, "messages": messages}, warnings
+
+
+def adopt_orphans(messages: list[Any]) -> tuple[list[Any], list[str]]:
+    """``messages`` with each tool message that answers no earlier call made plain user text (as the
+    OpenClaw adapter does with results whose call is gone), and a line on each."""
+    out: list[Any] = []
+    warnings: list[str] = []
+    calls: set[str] = set()
+    for i, message in enumerate(messages):
+        if isinstance(message, dict) and message.get("role") == "assistant" and isinstance(message.get("tool_calls"), list):
+            calls.update(c["id"] for c in message["tool_calls"] if isinstance(c, dict) and isinstance(c.get("id"), str))
+        call_id = message.get("tool_call_id") if isinstance(message, dict) and message.get("role") == "tool" else None
+        if isinstance(call_id, str) and call_id not in calls:
+            near = next((c for c in calls if c.lower() == call_id.lower()), None)
+            hint = f" (call {near!r} differs only in letter case)" if near else ""
+            warnings.append(f"messages[{i}] answers call {call_id!r}, which no earlier assistant message made{hint}; "
+                            "compacted as user text")
+            content = message.get("content")
+            text = content if isinstance(content, str) else "" if content is None else json.dumps(content, ensure_ascii=False)
+            message = {"role": "user", "content": f"[result of an earlier tool call]\n{text}"}
+        out.append(message)
+    return out, warnings

@@ -24,7 +24,7 @@ import asyncio
 import ssl
 import time
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from urllib.parse import urlsplit
 
 import httptools
@@ -244,8 +244,12 @@ class Client:
     """Keep-alive HTTP/1.1 connections to one origin (the scheme, host and port of ``base_url``)."""
 
     def __init__(self, base_url: str, *, connect_timeout: float, read_timeout: float, write_timeout: float,
-                 pool_timeout: float, max_connections: int, max_idle: int = 128, keepalive_expiry: float = 30.0) -> None:
+                 pool_timeout: float, max_connections: int, max_idle: int = 128, keepalive_expiry: float = 30.0,
+                 activity: Callable[[int], None] | None = None) -> None:
+        """``activity`` is told +1 when a request takes a connection and -1 when its response is done
+        with it (the gateway's own summaries wait while requests are in flight)."""
         parts = urlsplit(base_url)
+        self.activity = activity
         self.url = base_url
         self.tls = parts.scheme == "https"
         self.host = parts.hostname or "127.0.0.1"
@@ -305,8 +309,13 @@ class Client:
                 return Response(self, conn)
             raise AssertionError("unreachable")
         except BaseException:
-            self._slots.release()
+            self._free_slot()
             raise
+
+    def _free_slot(self) -> None:
+        self._slots.release()
+        if self.activity is not None:
+            self.activity(-1)
 
     async def _acquire_slot(self) -> None:
         if self._closed:
@@ -318,6 +327,8 @@ class Client:
                 raise self.timed_out(f"waiting for one of its {self._max_connections} connections") from None
         else:
             await self._slots.acquire()
+        if self.activity is not None:
+            self.activity(1)
 
     async def _connection(self, fresh: bool) -> tuple[_Connection, bool]:
         while self._idle and not fresh:
@@ -375,7 +386,7 @@ class Client:
             self._idle.append(conn)
         else:
             conn._close()
-        self._slots.release()
+        self._free_slot()
 
     async def aclose(self) -> None:
         """Close the idle connections; those in use close when their responses are closed."""

@@ -80,9 +80,9 @@ class StreamWatch:
         data = event_data(event)
         if data is None:
             return True
-        if data == b"[DONE]":
+        if data == b"[DONE]":  # held back when no finish_reason came: the relay ends the stream with an error
             self.done = True
-            return True
+            return self.finish_reason is not None
         try:
             chunk = json.loads(data)
         except ValueError:
@@ -125,8 +125,17 @@ class StreamWatch:
 
     @property
     def complete(self) -> bool:
-        """True when the stream ended the way a finished stream ends."""
-        return self.done or self.finish_reason is not None
+        """True when the stream ended the way a finished stream ends: with a ``finish_reason``.
+
+        A ``[DONE]`` alone is not enough: llama-cpp-python, interrupted by another request, ends
+        the stream after a chunk or two with ``[DONE]`` and no finish reason, and a client would take
+        the cut-off text for the whole reply.
+        """
+        return self.finish_reason is not None
+
+    def missing(self) -> str:
+        """What an incomplete stream lacked, for the error it ends with."""
+        return "no finish_reason, then [DONE]" if self.done else "no finish_reason, no [DONE]"
 
     def reply(self) -> dict[str, Any]:
         message: dict[str, Any] = {"role": "assistant", "content": "".join(self._text)}
@@ -174,6 +183,24 @@ def content_chunk(first: dict[str, Any] | None, text: str) -> bytes:
     base = {k: first[k] for k in ("id", "object", "created", "model") if first and k in first}
     base.setdefault("object", "chat.completion.chunk")
     return encode({**base, "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]})
+
+
+def announced(event: bytes, first: dict[str, Any], notice: str) -> bytes:
+    """The reply's first chunk (``event``, parsed as ``first``) with ``notice`` before its text.
+
+    When the chunk carries text, the notice joins it in front (one chunk: the role still comes first
+    and nothing of the reply precedes the notice); otherwise (the usual role-only opening) a chunk
+    with the notice follows it.
+    """
+    try:
+        delta = first["choices"][0]["delta"]
+        text = delta.get("content")
+    except (KeyError, IndexError, TypeError, AttributeError):
+        text = None
+    if isinstance(text, str) and text:
+        choice = {**first["choices"][0], "delta": {**delta, "content": notice + text}}
+        return encode({**first, "choices": [choice, *first["choices"][1:]]})
+    return event + content_chunk(first, notice)
 
 
 def error_event(message: str, code: str) -> bytes:

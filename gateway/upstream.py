@@ -11,6 +11,7 @@ The client (:mod:`.http1`) raises these itself, with messages that name the URL 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from context_compactor.errors import CompactorError
@@ -55,14 +56,16 @@ class UpstreamBroken(UpstreamError):
     code = "upstream_broken"
 
 
-def make_client(config: GatewayConfig) -> Client:
+def make_client(config: GatewayConfig, activity: Callable[[int], None] | None = None) -> Client:
     """The one client the gateway uses for the upstream (see :mod:`.http1`): explicit timeouts, a
-    bounded pool, no proxies from the environment (a loopback model server must not go through one)."""
+    bounded pool, no proxies from the environment (a loopback model server must not go through one).
+    ``activity`` hears of each request in flight (+1) and done (-1)."""
     from .http1 import Client
 
     return Client(config.base, connect_timeout=config.connect_timeout, read_timeout=config.read_timeout,
                   write_timeout=config.write_timeout, pool_timeout=config.pool_timeout,
-                  max_connections=config.max_connections, max_idle=min(config.max_connections, 128))
+                  max_connections=config.max_connections, max_idle=min(config.max_connections, 128),
+                  activity=activity)
 
 
 def request_headers(raw: list[tuple[bytes, bytes]], config: GatewayConfig) -> list[tuple[bytes, bytes]]:

@@ -30,6 +30,113 @@ from . import ModelError
 
 MAX_BODY_BYTES = 4_000_000
 PURPOSE_HEADER = "x-context-compactor-purpose"
+IDLE_QUIET = 0.25  # seconds an upstream must have been idle: an agent's next request often follows at once
+IDLE_MAX_WAIT = 600.0  # a summary gives up waiting for an idle upstream after this (it fails, the fallback is used)
+
+
+def origin(url: str) -> str:
+    """``scheme://host:port`` of a URL (the default port spelled out), to compare servers by."""
+    parts = urlsplit(url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    return f"{parts.scheme}://{(parts.hostname or '').lower()}:{port}"
+
+
+class IdleGate:
+    """Client requests in flight per upstream; our own calls to that upstream wait until there are none.
+
+    A single-slot local server (llama-cpp-python, a llama.cpp server with one slot) interrupts or
+    queues behind the running request when another arrives, so a summary sent while an agent's
+    turn streams cuts that stream off or doubles its wait. The gateway counts its clients'
+    requests here (:meth:`enter`, :meth:`leave`, from its event loop); the summary client waits in
+    :meth:`wait_idle` before its deadline starts, and :meth:`hook` (an httpx request hook, also on
+    window probes) waits at most the request's own timeout. Thread-safe.
+    """
+
+    def __init__(self, *, quiet: float = IDLE_QUIET, max_wait: float = IDLE_MAX_WAIT) -> None:
+        self.quiet, self.max_wait = quiet, max_wait
+        self._busy: dict[str, int] = {}
+        self._idle_since: dict[str, float] = {}
+        self._cond = threading.Condition()
+        self.waits = 0  # calls that found the upstream busy
+        self.waited_seconds = 0.0
+        self._latencies: list[float] = []  # seconds of summary calls, until :meth:`drain`
+
+    def observe(self, seconds: float) -> None:
+        """Note how long one summary call took (for the gateway's ``/metrics``)."""
+        with self._cond:
+            if len(self._latencies) < 100_000:
+                self._latencies.append(seconds)
+
+    def drain(self) -> list[float]:
+        with self._cond:
+            out, self._latencies = self._latencies, []
+            return out
+
+    def enter(self, url: str) -> None:
+        with self._cond:
+            key = origin(url)
+            self._busy[key] = self._busy.get(key, 0) + 1
+
+    def leave(self, url: str) -> None:
+        with self._cond:
+            key = origin(url)
+            left = self._busy.get(key, 0) - 1
+            if left > 0:
+                self._busy[key] = left
+                return
+            self._busy.pop(key, None)
+            self._idle_since[key] = time.monotonic()
+            self._cond.notify_all()
+
+    def busy(self, url: str) -> int:
+        """Client requests in flight at the server of ``url`` now."""
+        with self._cond:
+            return self._busy.get(origin(url), 0)
+
+    def wait_idle(self, url: str, *, timeout: float | None = None, stop: threading.Event | None = None) -> float:
+        """Block until no client request has been in flight at ``url``'s server for ``quiet`` seconds (or
+        ``timeout``, default ``max_wait``, passed, or ``stop`` was set); the seconds waited."""
+        key = origin(url)
+        started = time.monotonic()
+        until = started + (self.max_wait if timeout is None else timeout)
+        waited = False
+        with self._cond:
+            while not (stop is not None and stop.is_set()):
+                now = time.monotonic()
+                left = until - now
+                quiet_left = self.quiet - (now - self._idle_since.get(key, 0.0))
+                if left <= 0 or (not self._busy.get(key) and quiet_left <= 0):
+                    break
+                waited = True
+                self._cond.wait(min(left, quiet_left if not self._busy.get(key) else 0.5))
+            seconds = time.monotonic() - started
+            if waited:
+                self.waits += 1
+                self.waited_seconds += seconds
+        return seconds
+
+    def hook(self, request: httpx.Request) -> None:
+        """httpx request hook: wait for an idle server at most this request's own pool timeout."""
+        timeout = request.extensions.get("timeout") or {}
+        self.wait_idle(str(request.url), timeout=timeout.get("pool") or timeout.get("read") or 5.0)
+
+
+def gate_of(client: httpx.Client) -> IdleGate | None:
+    """The :class:`IdleGate` a client's request hooks wait on, if any."""
+    for hook in client.event_hooks.get("request", ()):
+        owner = getattr(hook, "__self__", None)
+        if isinstance(owner, IdleGate):
+            return owner
+    return None
+
+
+def add_gate(client: httpx.Client, gate: IdleGate) -> None:
+    """Make every request of ``client`` wait for ``gate`` (see :meth:`IdleGate.hook`)."""
+    if gate_of(client) is gate:
+        return
+    hooks = client.event_hooks
+    hooks["request"] = [*hooks.get("request", ()), gate.hook]
+    client.event_hooks = hooks
 
 
 @dataclass(frozen=True)
@@ -195,6 +302,26 @@ RETRYABLE = ("connection", "rate_limited", "server_error")
 def chat(client: httpx.Client, endpoint: Endpoint, messages: Sequence[dict[str, str]], max_tokens: int, *,
          retries: int = 2, backoff: float = 0.5, stop: threading.Event | None = None) -> Reply:
     """One summary call, with up to ``retries`` retries; raises ModelError when it cannot succeed."""
+    name = endpoint.model
+    gate = gate_of(client)
+    if gate is not None:  # a gateway's clients go first; the time spent waiting is not this call's
+        waited = gate.wait_idle(endpoint.root, stop=stop)
+        if stop is not None and stop.is_set():
+            raise ModelError(f"{name}: stopped while waiting for {endpoint.where} to be idle", kind="timeout",
+                             summarizer=name)
+        if waited >= gate.max_wait and gate.busy(endpoint.root):
+            raise ModelError(f"{name} at {endpoint.where} was busy with clients' requests for {waited:.0f}s",
+                             kind="timeout", summarizer=name)
+    started = time.monotonic()
+    try:
+        return _chat(client, endpoint, messages, max_tokens, retries, backoff, stop)
+    finally:
+        if gate is not None:
+            gate.observe(time.monotonic() - started)
+
+
+def _chat(client: httpx.Client, endpoint: Endpoint, messages: Sequence[dict[str, str]], max_tokens: int,
+          retries: int, backoff: float, stop: threading.Event | None) -> Reply:
     name = endpoint.model
     deadline = time.monotonic() + endpoint.timeout
     body = payload(endpoint, messages, max_tokens)

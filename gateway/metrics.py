@@ -1,0 +1,106 @@
+"""The gateway's counters, served at ``/metrics`` in the Prometheus text format (version 0.0.4).
+
+    context_compactor_requests_total{status="200"}          chat requests answered, by status
+    context_compactor_compactions_total                     requests whose prompt was compacted
+    context_compactor_tokens_before_total / _after_total    estimated prompt tokens, as received and as sent
+    context_compactor_summary_fallbacks_total               chunk summaries the built-in summarizer wrote
+                                                            because the model failed
+    context_compactor_summary_seconds (histogram)           latency of the summary model's calls
+    context_compactor_summary_idle_waits_total              summary calls that waited for clients' requests
+    context_compactor_upstream_errors_total{code="..."}     upstream answers >= 400 and failures to reach it
+    context_compactor_sessions                              sessions seen since the start
+    context_compactor_requests_in_flight                    client requests at the upstream now
+
+Counters only grow while the process lives (Prometheus handles restarts). The same names as the
+proxies people already run expose, so one dashboard fits.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+MAX_SESSIONS_COUNTED = 1_000_000
+BUCKETS = (0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0)
+PREFIX = "context_compactor_"
+
+
+@dataclass
+class Histogram:
+    """Cumulative buckets, sum and count of observed seconds."""
+
+    buckets: tuple[float, ...] = BUCKETS
+    counts: list[int] = field(default_factory=lambda: [0] * (len(BUCKETS) + 1))
+    total: float = 0.0
+
+    def observe(self, seconds: float) -> None:
+        self.total += seconds
+        for i, bound in enumerate(self.buckets):
+            if seconds <= bound:
+                self.counts[i] += 1
+        self.counts[-1] += 1
+
+    def lines(self, name: str) -> list[str]:
+        out = [f'{name}_bucket{{le="{bound:g}"}} {n}' for bound, n in zip(self.buckets, self.counts)]
+        return [*out, f'{name}_bucket{{le="+Inf"}} {self.counts[-1]}', f"{name}_sum {self.total:.6f}",
+                f"{name}_count {self.counts[-1]}"]
+
+
+@dataclass
+class Metrics:
+    """What ``/metrics`` reports; updated from the gateway's event loop (one request at a time)."""
+
+    requests: Counter[str] = field(default_factory=Counter)
+    compactions: int = 0
+    tokens_before: int = 0
+    tokens_after: int = 0
+    fallbacks: int = 0
+    upstream_errors: Counter[str] = field(default_factory=Counter)
+    sessions: set[str] = field(default_factory=set)
+    summary: Histogram = field(default_factory=Histogram)
+
+    def turn(self, key: str, status: int, compacted: bool, before: int | None, after: int | None,
+             fallbacks: int) -> None:
+        """Count one chat request."""
+        self.requests[str(status)] += 1
+        self.compactions += int(compacted)
+        self.tokens_before += before or 0
+        self.tokens_after += after if after is not None else before or 0
+        self.fallbacks += fallbacks
+        if len(self.sessions) < MAX_SESSIONS_COUNTED:
+            self.sessions.add(key)
+
+    def upstream_error(self, code: str) -> None:
+        self.upstream_errors[code] += 1
+
+    def render(self, *, idle_waits: int, in_flight: int, summary_seconds: Iterable[float] = ()) -> bytes:
+        """The text exposition; ``summary_seconds``: latencies observed since the last render."""
+        for seconds in summary_seconds:
+            self.summary.observe(seconds)
+        p = PREFIX
+        lines = [f"# HELP {p}requests_total Chat completion requests answered, by HTTP status.",
+                 f"# TYPE {p}requests_total counter",
+                 *(f'{p}requests_total{{status="{s}"}} {n}' for s, n in sorted(self.requests.items()))]
+        lines += _counter(f"{p}compactions_total", "Requests whose prompt was compacted.", self.compactions)
+        lines += _counter(f"{p}tokens_before_total", "Estimated prompt tokens as the clients sent them.",
+                          self.tokens_before)
+        lines += _counter(f"{p}tokens_after_total", "Estimated prompt tokens as sent upstream.", self.tokens_after)
+        lines += _counter(f"{p}summary_fallbacks_total",
+                          "Chunk summaries written by the built-in summarizer because the model failed.", self.fallbacks)
+        lines += [f"# HELP {p}summary_seconds Latency of the summary model's calls.",
+                  f"# TYPE {p}summary_seconds histogram", *self.summary.lines(f"{p}summary_seconds")]
+        lines += _counter(f"{p}summary_idle_waits_total",
+                          "Summary calls that waited until no client request was in flight upstream.", idle_waits)
+        lines += [f"# HELP {p}upstream_errors_total Upstream answers >= 400 and failures to reach it, by code.",
+                  f"# TYPE {p}upstream_errors_total counter",
+                  *(f'{p}upstream_errors_total{{code="{c}"}} {n}' for c, n in sorted(self.upstream_errors.items()))]
+        lines += [f"# HELP {p}sessions Sessions seen since the start.", f"# TYPE {p}sessions gauge",
+                  f"{p}sessions {len(self.sessions)}"]
+        lines += [f"# HELP {p}requests_in_flight Client requests at the upstream now.",
+                  f"# TYPE {p}requests_in_flight gauge", f"{p}requests_in_flight {in_flight}"]
+        return ("\n".join(lines) + "\n").encode()
+
+
+def _counter(name: str, text: str, value: int) -> list[str]:
+    return [f"# HELP {name} {text}", f"# TYPE {name} counter", f"{name} {value}"]
