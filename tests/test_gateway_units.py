@@ -43,14 +43,14 @@ def test_every_server_shape_is_recognised(style: str) -> None:
     assert found is not None and found.window == 4096 and found.prompt_tokens == 5000
 
 
-@pytest.mark.parametrize("text", [
-    "The number of tokens to keep from the initial prompt is greater than the context length (n_keep: 10247 >= n_ctx: 4096).",
-    "Cannot truncate prompt with n_keep (15028) >= n_ctx (7424)",
+@pytest.mark.parametrize(("text", "window"), [
+    ("The number of tokens to keep from the initial prompt is greater than the context length (n_keep: 10247 >= n_ctx: 4096).", 4096),
+    ("Cannot truncate prompt with n_keep (15028) >= n_ctx (7424)", 7424),
 ])
-def test_lm_studio_n_keep_messages_are_recognised(text: str) -> None:
-    """LM Studio's n_keep wording names n_ctx; it is read as the window."""
+def test_lm_studio_n_keep_messages_are_recognised(text: str, window: int) -> None:
+    """LM Studio's n_keep wording names n_ctx; it is read as the window (never n_keep)."""
     found = detect(400, json.dumps({"error": text}).encode())
-    assert found is not None and found.window in (4096, 7424)
+    assert found is not None and found.window == window
 
 
 def test_openai_message_without_numbers_is_still_an_overflow() -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
 import pytest
 
 from context_compactor.messages import ToolCall, View
@@ -98,8 +101,48 @@ def test_a_long_transcript_is_clipped_to_what_the_model_reads() -> None:
     assert count(text) <= 1100 and "keep port 9090" in text and "characters cut for the summary" in text
 
 
+class Counted:
+    """A model summarizer that counts the calls that reach it."""
+
+    identity = "fake-model"
+    remote = True
+
+    def __init__(self, prompt_version: str) -> None:
+        self.prompt_version, self.calls = prompt_version, 0
+
+    def summarize(self, views: Sequence[Any], budget: int, count: Callable[[str], int]) -> str:
+        self.calls += 1
+        return "The agent worked through the messages in order."
+
+    def merge(self, summaries: Sequence[str], budget: int, count: Callable[[str], int]) -> str:
+        self.calls += 1
+        return summaries[-1]
+
+
+class Cache(dict[str, str]):
+    def put(self, key: str, text: str, summarizer: str) -> None:
+        self[key] = text
+
+
 def test_the_prompt_version_is_part_of_the_cache_identity() -> None:
-    """The model summarizer reports the prompts' version, which every cache key includes."""
+    """The model summarizer reports the prompts' version, and a new version misses the cache that the old one
+    filled (the same version hits it)."""
+    from context_compactor.engine import Measurer
+    from context_compactor.engine.summaries import Summaries
+    from context_compactor.summarizer.fallback import ExtractiveSummarizer
     from context_compactor.summarizer.llm import LLMSummarizer
+    from context_compactor.tokens import CharCounter
 
     assert LLMSummarizer.prompt_version == prompts.PROMPT_VERSION
+    history = [{"role": "user" if i % 2 else "assistant", "content": f"m{i} " + "x" * 400} for i in range(60)]
+    entries = Measurer(CharCounter(4.0), 4).measure(history).entries
+    cache: Cache = Cache()
+
+    def calls(version: str) -> int:
+        model = Counted(version)
+        Summaries(model, ExtractiveSummarizer(), cache, count, 250, tiered=True, chunk_units=1000).region(entries, 0, 50, 2000)
+        return model.calls
+
+    assert calls("v1") > 0
+    assert calls("v1") == 0
+    assert calls("v2") > 0
