@@ -148,7 +148,7 @@ class Rounds:
             async for data in self.current.iter_bytes():
                 out = []
                 for event in splitter.feed(data):
-                    if held or _observe(event, calls, content):
+                    if _observe(event, calls, content) or held:
                         held.append(event)
                     else:
                         out.append(event)

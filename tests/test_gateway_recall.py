@@ -1,0 +1,126 @@
+"""recall_history in ``serve``: offered once a session has compacted, answered by the gateway inside the
+turn, the client seeing only the final answer (openai SDK, streamed and not), its own tools untouched."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import openai
+import pytest
+from fakes.chat import text_of
+from fakes.harness import Upstream, gateway_for
+from fakes.server import ServerThread
+from fakes.upstream import Behaviour, FakeUpstream
+
+ORIGINAL = ("DEPLOY_TOKEN=TOKEN-93c1f\nDEPLOY_CLUSTER=staging-eu-2\nROTATE_ON=first-monday\n"
+            "# the staging cluster deploy token: never paste it into chat logs")
+QUESTION = "What was the deploy token for the staging cluster?"
+TOOLS = [{"type": "function", "function": {"name": "read_file", "description": "Read a file",
+                                           "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}}}]
+
+
+class RecallingModel(FakeUpstream):
+    """A scripted model: asked a question it cannot see the answer to, it searches with recall_history,
+    reads the best hit by its id, and answers with the original text it got back."""
+
+    def _reply(self, body: dict[str, Any], n: int) -> dict[str, Any]:
+        messages = body["messages"]
+        last = messages[-1] if messages else {}
+        offered = any(t.get("function", {}).get("name") == "recall_history" for t in body.get("tools") or [])
+        if last.get("role") == "tool" and str(last.get("tool_call_id", "")).startswith("recall-"):
+            result = text_of(last.get("content"))
+            if str(last["tool_call_id"]) == "recall-search":
+                first = re.search(r"^(#\d+) \(tool", result, re.MULTILINE)
+                return _call("recall-read", {"id": first.group(1) if first else "#0"})
+            return {"role": "assistant", "content": "From the archive: " + result.split("\n", 1)[-1]}
+        if offered and last.get("role") == "user" and text_of(last.get("content")) == QUESTION:
+            return _call("recall-search", {"query": "deploy token staging cluster"})
+        return super()._reply(body, n)
+
+
+def _call(call_id: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    return {"role": "assistant", "content": None, "tool_calls": [
+        {"id": call_id, "type": "function", "function": {"name": "recall_history", "arguments": json.dumps(arguments)}}]}
+
+
+@pytest.fixture
+def upstream() -> Iterator[Upstream]:
+    app = RecallingModel(Behaviour())
+    server = ServerThread(app).start()
+    try:
+        yield Upstream(server=server, app=app)
+    finally:
+        app.closing = True
+        server.stop()
+
+
+def long_history(question: str) -> list[dict[str, Any]]:
+    """A conversation whose early tool result (ORIGINAL) is folded away at an 8k window, ending on ``question``."""
+    call = {"id": "c1", "type": "function", "function": {"name": "bash", "arguments": '{"command": "cat deploy.env"}'}}
+    messages: list[dict[str, Any]] = [{"role": "system", "content": "You are a careful coding agent."},
+                                      {"role": "user", "content": "Check the deploy settings."},
+                                      {"role": "assistant", "content": None, "tool_calls": [call]},
+                                      {"role": "tool", "tool_call_id": "c1", "content": ORIGINAL},
+                                      {"role": "assistant", "content": "Read them."}]
+    for i in range(24):
+        messages.append({"role": "user", "content": f"step {i}: " + f"refactor-module-{i} " * 90})
+        messages.append({"role": "assistant", "content": f"done {i}: " + f"edited-file-{i} " * 90})
+    messages.append({"role": "user", "content": question})
+    return messages
+
+
+def sdk(url: str) -> openai.OpenAI:
+    return openai.OpenAI(base_url=url + "/v1", api_key="unused", max_retries=0, timeout=30)
+
+
+def _offers_recall(body: dict[str, Any]) -> bool:
+    return any(t.get("function", {}).get("name") == "recall_history" for t in body.get("tools") or [])
+
+
+def test_nothing_is_added_before_the_first_compaction(upstream: Upstream, tmp_path: Path) -> None:
+    """A session that never compacted sends the client's request without the recall tool."""
+    with gateway_for(upstream.url, tmp_path, settings={"contextWindow": 8000}) as gw:
+        sdk(gw.url).chat.completions.create(model="m", messages=[{"role": "user", "content": QUESTION}])
+    body = upstream.app.chats()[-1].body
+    assert "tools" not in body and body["messages"] == [{"role": "user", "content": QUESTION}]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_the_model_recalls_a_folded_message_and_the_client_sees_only_the_answer(
+        upstream: Upstream, tmp_path: Path, stream: bool) -> None:
+    """The model searches, reads the original by id, and answers with it; the client gets that answer alone."""
+    messages = long_history(QUESTION)
+    with gateway_for(upstream.url, tmp_path, settings={"contextWindow": 8000}) as gw:
+        client = sdk(gw.url)
+        if stream:
+            chunks = list(client.chat.completions.create(model="m", messages=messages, stream=True,
+                                                         extra_headers={"X-Session-Id": "r1"}))
+            text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+            calls = [tc for c in chunks if c.choices for tc in (c.choices[0].delta.tool_calls or [])]
+            finish = [c.choices[0].finish_reason for c in chunks if c.choices and c.choices[0].finish_reason]
+        else:
+            reply = client.chat.completions.create(model="m", messages=messages, extra_headers={"X-Session-Id": "r1"})
+            text, calls = reply.choices[0].message.content or "", reply.choices[0].message.tool_calls or []
+            finish = [reply.choices[0].finish_reason]
+    sent = upstream.app.chats()
+    assert [_offers_recall(r.body) for r in sent] == [True, True, True]
+    assert ORIGINAL not in json.dumps(sent[0].body["messages"])  # folded away: only the archive has it
+    assert ORIGINAL in text_of(sent[-1].body["messages"][-1]["content"])  # the tool gave the original back
+    assert text == "From the archive: " + ORIGINAL
+    assert calls == [] and finish == ["stop"]
+
+
+def test_a_clients_own_tool_call_passes_untouched(upstream: Upstream, tmp_path: Path) -> None:
+    """With recall offered, the model's call to the client's own tool reaches the client as the model made it."""
+    messages = long_history("please use a tool to read setup.py")
+    with gateway_for(upstream.url, tmp_path, settings={"contextWindow": 8000}) as gw:
+        chunks = list(sdk(gw.url).chat.completions.create(model="m", messages=messages, tools=TOOLS, stream=True))
+    calls = [tc for c in chunks if c.choices for tc in (c.choices[0].delta.tool_calls or [])]
+    body = upstream.app.chats()[-1].body
+    assert body["tools"][: len(TOOLS)] == TOOLS and _offers_recall(body)
+    assert calls[0].function.name == "read_file" and len(upstream.app.chats()) == 1
+    assert [c.choices[0].finish_reason for c in chunks if c.choices and c.choices[0].finish_reason] == ["tool_calls"]
