@@ -38,16 +38,16 @@ def before_agent_start(event: BeforeAgentStartEvent, ctx: HookContext) -> Before
         session = runtime.session(ctx.session_key)
         with session.lock:
             outcome = session.compact(event, runtime)
-            stats = session.last.stats
+            stats, sent = session.last.stats, session.sent  # sent: with the agent-loop transforms
             if outcome.compacted and stats is not None:
                 outcome.messages, stats = _with_recall(event, ctx, outcome.messages or [], stats, session)
                 session.last.stats = stats
     except Exception as exc:  # noqa: BLE001 - fail open, by contract
         logger.warning("compaction.failed", session=ctx.session_key, error=f"{type(exc).__name__}: {exc}")
         return None
-    if not outcome.compacted and not outcome.notices and outcome.fits:
+    if sent is None and not outcome.notices and outcome.fits:
         return None
-    return BeforeAgentStartResult(messages=outcome.messages, notices=outcome.notices, stats=stats)
+    return BeforeAgentStartResult(messages=sent, notices=outcome.notices, stats=stats)
 
 
 END_OF_LEDGER = "[end of ledger]"
