@@ -7,6 +7,7 @@ with digests of the messages it cuts after, and reused only when those messages 
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Sequence
@@ -18,6 +19,9 @@ import structlog
 from .engine import Budget, Measurer, Outcome, Plan, Tuning, budget_for, compact
 from .engine.chunks import effective_chunk_tokens
 from .engine.measure import Entry, Measurement
+from .engine.plan import stubbed
+from .loop import Loop, LoopOptions, Prepared, append_reminder, call_key, reminder_text
+from .messages import digest
 from .engine.summaries import NARRATIVE_TOKENS, SummaryReport, Summaries
 from .hookspecs import BeforeAgentStartEvent, CompactionStats
 
@@ -30,6 +34,8 @@ logger = structlog.get_logger("context_compactor")
 # Whether the model-summary chunk also stays under the prompt's growth between compactions
 # (trigger minus target); see bench/cost.py for what each choice costs.
 CHUNK_TRACKS_GROWTH = True
+STUCK_TURNS = 3  # fresh compactions in a row that stay above the trigger before the last plan is kept
+REFETCH_TURNS = 3  # a stubbed or folded result fetched again within this many user turns is a re-read loop
 
 
 def fallback_notice(report: SummaryReport, timeout: float) -> str:
@@ -66,6 +72,10 @@ class LastTurn:
     measured_estimate: int | None = None
     calibrated_estimate: int | None = None
     error: str | None = None
+    thinking_saved: int = 0  # tokens of earlier thinking left out of the last prompt
+    failed_folded: int = 0  # older failed calls shown as one line in it
+    side_dropped: int = 0  # messages of earlier /btw side questions left out of it
+    reminded: bool = False  # the open tasks (or the save-state request) were restated in it
 
     # Transitional: the dict this class replaced was read and written by key in modules not yet
     # moved to the attributes. The old keys map here; anything else is a KeyError.
@@ -139,6 +149,12 @@ class Session:
         # The inputs of the last plan, for pre-summarization: (measurement, budget, settings, summaries).
         self.plan_input: tuple[Measurement, Budget, Settings, Summaries, Tuning] | None = None
         self.presummarized: tuple[Any, ...] | None = None  # what the last pre-summarization job covered
+        self.loop = Loop()  # the agent-loop pre-transforms' memo (extension/loop.py)
+        self.prepared: Prepared | None = None  # what they made of the last history
+        self.sent: list[Any] | None = None  # what the last call sends, when not the host's history as it is
+        self.reminded: dict[int, tuple[Any, str, Any]] = {}  # the memo of the last reminder
+        self.reopened = False  # the last call dropped a plan made for a smaller window
+        self.watched_upto = 0  # results before this index were put on the re-read watch already
 
     def request_compaction(self, note: str | None) -> None:
         self.force, self.note = True, note or None
@@ -152,10 +168,23 @@ class Session:
             self.measurer.overhead = settings.message_overhead_tokens
         return self.measurer
 
-    def _anchor(self, m: Measurement, fingerprint: list[Any]) -> Plan | None:
+    def _anchor(self, m: Measurement, fingerprint: list[Any], reopen: bool = True) -> Plan | None:
+        """The last plan, if it was made for these settings and still lines up with the history.
+
+        A plan made for a smaller window is dropped when the window grows (``reopen``, the
+        default): the prompt is derived again from the originals, with less folded. With
+        ``reopenOnBiggerWindow`` off it stays in force while it fits.
+        """
         saved = self.state.get("anchor")
-        if not saved or saved.get("fingerprint") != fingerprint:
+        self.reopened = False
+        if not saved:
             return None
+        if saved.get("fingerprint") != fingerprint:
+            old = saved.get("fingerprint") or [0]
+            bigger = old[0] < fingerprint[0] and old[-1] == fingerprint[-1]
+            self.reopened = bigger and reopen
+            if not bigger or reopen:
+                return None
         n = len(m.entries)
         cut, stub_until = saved["cut"], saved["stub_until"]
         if not (saved["lead"] <= cut <= stub_until <= n and saved["lead"] < stub_until):
@@ -180,8 +209,9 @@ class Session:
         server stated in its error); ``force`` compacts even under the trigger.
         """
         settings = runtime.settings_for(event.model)
+        prepared = self.prepared = self.loop.prepare(event.messages, LoopOptions.of(settings))
         measurer = self._measurer(runtime, settings, event.model)
-        m = measurer.measure(event.messages, event.system_prompt, event.tools)
+        m = measurer.measure(prepared.messages, event.system_prompt, event.tools)
         if not event.system_prompt and not event.tools:
             # A host that keeps its system prompt and tools to itself (OpenClaw): what the provider
             # counts beyond our estimate, learned per session, is part of the whole prompt.
@@ -196,10 +226,18 @@ class Session:
         summaries = _MemoSummaries(inner, self)
         force, note = self.force or force, self.note
         fingerprint = [budget.window, budget.trigger, budget.target, *tuning.__dict__.values(), measurer.counter.name]
-        anchor = self._anchor(m, fingerprint)
+        anchor = self._anchor(m, fingerprint, settings.reopen_on_bigger_window)
+        if self.reopened:
+            logger.info("compaction.reopened", session=self.key, window=budget.window)
         # What an unchanged history already had archived need not be looked at again.
         done = min(self.archived_upto, m.first_changed)
-        outcome = compact(measurer, m, budget, tuning, summaries,  # type: ignore[arg-type]
+        holding = settings.loop_breakers and bool(self.state.get("holding"))
+        if holding and m.total <= budget.trigger:
+            holding = self._release("the prompt is under the trigger again")
+        # Stuck above the trigger: keep the last plan while the prompt fits the window.
+        engine_budget = Budget(budget.window, budget.window, budget.target, budget.window_source) if holding else budget
+        self._archive_folds(runtime, prepared)
+        outcome = compact(measurer, m, engine_budget, tuning, summaries,  # type: ignore[arg-type]
                           lambda gone: self._archive(runtime, gone), anchor=anchor, force=force, note=note,
                           archived_upto=done)
         if outcome.compacted:  # every message before the cut is now archived
@@ -214,6 +252,9 @@ class Session:
         self.last_event = event
         plan = outcome.plan
         signature = (plan.lead, plan.cut, plan.stub_until, tuple(sorted(plan.truncate.items())))
+        fresh = outcome.compacted and (signature != self.signature or force)
+        if settings.loop_breakers:
+            self._loop_breakers(m, budget, outcome, fresh, measurer, prepared)
         if outcome.compacted and (signature != self.signature or force):
             self._remember(m, outcome, summarizer.identity, fingerprint)
             if runtime.persist_sessions:
@@ -225,10 +266,132 @@ class Session:
                         cache_hits=outcome.report.cache_hits if outcome.report else 0,
                         summarizer=outcome.report.summarizer if outcome.report else None, forced=force)
         self.signature = signature if outcome.compacted else None
+        reminded = self._send(event, settings, prepared, outcome, fresh, m, budget, measurer)
         self.last = LastTurn(self._figures(m, budget, outcome, measurer, summarizer.identity),
                              summarizer=summarizer.identity, window_note=runtime.window_notes.get(event.model.id),
-                             precompact_at=settings.precompact_at if inner.tiered else None)
+                             precompact_at=settings.precompact_at if inner.tiered else None,
+                             thinking_saved=self._thinking_tokens(prepared, measurer),
+                             failed_folded=prepared.folded, side_dropped=prepared.dropped,
+                             reminded=reminded)
         return outcome
+
+    # --- the agent-loop behaviours (extension/loop.py) -----------------------------------------
+
+    @staticmethod
+    def _thinking_tokens(prepared: Prepared, measurer: Measurer) -> int:
+        per_token = measurer.counter.ratio if measurer.counter.name == "chars" else 4.0
+        return round(prepared.saved_chars / per_token)
+
+    def _archive_folds(self, runtime: Runtime, prepared: Prepared) -> None:
+        """The full text of each failed call folded to one line goes to the archive (once)."""
+        if prepared.fresh_folds:
+            runtime.store.archive(self.key, ((digest(orig), "tool", orig, i) for i, orig in prepared.fresh_folds))
+
+    def _send(self, event: BeforeAgentStartEvent, settings: Settings, prepared: Prepared, outcome: Outcome,
+              fresh: bool, m: Measurement, budget: Budget, measurer: Measurer) -> bool:
+        """What this call sends (``self.sent``): the projection or the prepared history, with the
+        reminder when due; True when the reminder is in it."""
+        sent = outcome.messages if outcome.messages is not None else prepared.messages
+        btw_turn = prepared.btw_turn
+        due = not btw_turn and self.loop.reminder_due(prepared.todo, len(event.messages),
+                                                      settings.task_reminder_every, fresh)
+        save = settings.save_state_reminder and not btw_turn and self._save_state_due(
+            m.total, budget, settings, len(event.messages), fresh)
+        text = reminder_text(prepared.todo if due else None, save)
+        if text:
+            sent = append_reminder(sent, text, self.reminded)
+            outcome.tokens_after += measurer.text_tokens(text)
+        self.sent = None if sent is event.messages else sent
+        return bool(text)
+
+    def _save_state_due(self, total: int, budget: Budget, settings: Settings, length: int, fresh: bool) -> bool:
+        """Once as the prompt passes ``precompactAt`` of the trigger (again after each compaction)."""
+        told = self.state.get("save_state_told")
+        if fresh:
+            self.state["save_state_told"] = None
+            return False
+        if told is not None:
+            return bool(told == length)  # the same turn again (a retry)
+        if total >= settings.precompact_at * budget.trigger:
+            self.state["save_state_told"] = length
+            return True
+        return False
+
+    def _release(self, why: str) -> bool:
+        self.state["holding"] = None
+        self.state["stuck_turns"] = 0
+        logger.info("loop_breaker.released", session=self.key, why=why)
+        return False
+
+    def _loop_breakers(self, m: Measurement, budget: Budget, outcome: Outcome, fresh: bool, measurer: Measurer,
+                       prepared: Prepared) -> None:
+        """Compaction that keeps firing above the trigger, and stubbed content fetched again."""
+        if fresh and outcome.tokens_after > budget.trigger:
+            self.state["stuck_turns"] = turns = self.state.get("stuck_turns", 0) + 1
+            if turns >= STUCK_TURNS and not self.state.get("holding"):
+                why = (f"compaction fired on {turns} turns in a row and the prompt stayed above the "
+                       f"{budget.trigger:,}-token trigger ({outcome.tokens_after:,} tokens after compacting: the "
+                       "system prompt, tool schemas and recent turns alone are that large); the last plan is kept "
+                       f"until the prompt reaches the {budget.window:,}-token window. Raise contextWindow or "
+                       "compactAt, or lower keepRecentTokens")
+                self.state["holding"] = why
+                outcome.notices.append(f"context-compactor: stopped recompacting: {why}")
+                logger.warning("loop_breaker.holding", session=self.key, turns=turns, trigger=budget.trigger,
+                               tokens_after=outcome.tokens_after)
+        elif fresh and self.state.get("stuck_turns"):
+            self.state["stuck_turns"] = 0
+            if self.state.get("holding"):
+                self._release("a compaction got under the trigger")
+        self._refetches(m, outcome, fresh, measurer, prepared)
+
+    def _refetches(self, m: Measurement, outcome: Outcome, fresh: bool, measurer: Measurer,
+                   prepared: Prepared) -> None:
+        entries, plan = m.entries, outcome.plan
+        turn = m.roles.get("user", 0)
+        watch: dict[str, list[int]] = self.state.setdefault("refetch_watch", {})
+        pinned: list[str] = self.state.setdefault("pinned", [])
+        if watch:  # calls of the current tool loop that fetch again what a compaction took out
+            for index in range(max(0, prepared.last_user), len(entries)):
+                for call in entries[index].view.calls:
+                    key = json.dumps(call_key(call.name, call.arguments))
+                    seen = watch.get(key)
+                    if seen is None or index < seen[1]:  # a call made before the compaction
+                        continue
+                    del watch[key]
+                    if turn - seen[0] <= REFETCH_TURNS and key not in pinned:
+                        pinned.append(key)
+                        note = (f"context-compactor: {call.name} fetched again what compaction had stubbed or "
+                                "folded; its results stay verbatim for the rest of this session")
+                        outcome.notices.append(note)
+                        logger.info("loop_breaker.pinned", session=self.key, tool=call.name)
+            for key in [k for k, (t, _n) in watch.items() if turn - t > REFETCH_TURNS]:
+                del watch[key]
+        if fresh:
+            calls = {c.id: c for e in entries[plan.lead:plan.stub_until] for c in e.view.calls}
+            for i in range(max(plan.lead, min(self.watched_upto, plan.cut)), plan.stub_until):
+                entry = entries[i]
+                made = calls.get(entry.view.call_id or "") if entry.view.role == "tool" else None
+                if made is not None and (i < plan.cut or stubbed(entry)):
+                    watch[json.dumps(call_key(made.name, made.arguments))] = [turn, len(entries)]
+            self.watched_upto = plan.stub_until
+        if pinned and outcome.messages is not None and plan.stub_until > plan.cut:
+            self._unstub(m, outcome, set(pinned), measurer)
+
+    @staticmethod
+    def _unstub(m: Measurement, outcome: Outcome, pinned: set[str], measurer: Measurer) -> None:
+        """Put the originals of pinned results back where the plan stubbed them."""
+        entries, plan = m.entries, outcome.plan
+        out = list(outcome.messages or [])
+        offset = len(out) - (len(entries) - plan.cut)
+        calls = {c.id: c for e in entries[plan.cut:plan.stub_until] for c in e.view.calls}
+        for i in range(plan.cut, plan.stub_until):
+            entry, j = entries[i], i + offset
+            call = calls.get(entry.view.call_id or "")
+            if call is None or out[j] is entry.message or json.dumps(call_key(call.name, call.arguments)) not in pinned:
+                continue
+            outcome.tokens_after += entry.tokens - measurer.cost(out[j])
+            out[j] = entry.message
+        outcome.messages = out
 
     def _summaries(self, runtime: Runtime, settings: Settings, summarizer: Any, measurer: Measurer,
                    budget: Budget, tuning: Tuning) -> Summaries:

@@ -1,0 +1,575 @@
+"""The agent-loop behaviours (issue 13): pure functions over OpenAI chat messages, and their memo.
+
+Before measuring, :meth:`Loop.prepare` applies, on every turn and under the trigger too:
+
+- **earlier thinking left out**: before the last user turn, assistant messages lose their
+  ``reasoning_content`` / ``reasoning`` / ``reasoning_details`` / ``thinking`` fields, their
+  ``<think>...</think>`` blocks and their thinking content parts. In the current tool loop (after
+  the last user turn) only unsigned thinking parts and ``<think>`` blocks go: signed thinking
+  blocks and reasoning fields stay, since providers that sign thinking (Anthropic) or interleave it
+  with tool calls (DeepSeek, Kimi) want them back within the loop;
+- **older failed calls folded**: a failed tool result outside the last ``RECENT_ROUNDS`` tool rounds
+  becomes one line (the tool, its arguments in short, the first error line);
+- **side questions left out**: a ``/btw`` user message before the last user turn, and its answer
+  (everything up to the next user message), are dropped. While the current turn is itself a
+  ``/btw``, the earlier side questions stay (a side question sees the earlier ones), except those
+  before a ``/btw clear``.
+
+After the engine, :func:`append_reminder` restates the open items of the latest todo call
+(``todo_write`` / ``TodoWrite`` ``{"todos": [{"content", "status"}]}``, ``update_plan``
+``{"plan": [{"step", "status"}]}``) in the last message, marked as a reminder, when
+:meth:`Loop.reminder_due` says so; the same place carries the optional save-state reminder.
+
+Identity: a message no transform changes is passed through as the host's own object; a changed
+one is memoised (by the identity of its original), so the same input gives the very same new
+object on every turn and the measurer's memo stays warm. Work per turn follows what is new: the
+decisions about messages before the earliest index a later message can still change (the last
+user turn, the first recent tool round) are kept from the previous call while the history only
+grows.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .messages import TEXT_PARTS, ToolCall, view_of, with_text
+from .summarizer.extract import arguments, clip, error_line, failed_run, is_read, shell_command
+
+RECENT_ROUNDS = 3  # tool rounds (an assistant message with calls, and its results) never folded
+REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_details", "thinking")
+THINKING_PARTS = frozenset({"thinking", "redacted_thinking", "reasoning"})
+TODO_TOOLS = frozenset({"todo_write", "todowrite", "update_plan", "updateplan"})
+DONE = frozenset({"completed", "complete", "done", "cancelled", "canceled"})
+REMINDER_HEAD = "[context-compactor reminder, not a new request]"
+FOLD_HEAD = "[failed call folded by context-compactor"
+SAVE_STATE_TEXT = ("Older turns of this conversation will soon be summarized to make room. Before that, write down "
+                   "what you must not lose (decisions, file paths, open tasks, identifiers) with your tools, "
+                   "then carry on with the task.")
+
+_THINK = re.compile(r"<(think|thinking)>.*?</\1>\s*", re.DOTALL)
+_THINK_OPEN_END = re.compile(r"^.*?</(?:think|thinking)>\s*", re.DOTALL)  # a template that drops the opening tag
+
+
+class _Drop:
+    """The decision "leave this message out" (a side question or its answer)."""
+
+    def __repr__(self) -> str:
+        return "DROP"
+
+
+DROP = _Drop()
+
+
+@dataclass(frozen=True)
+class LoopOptions:
+    """Which pre-transforms run (from the settings: stripThinking, foldFailedCalls, sideQuestions)."""
+
+    strip_thinking: bool = True
+    fold_failed_calls: bool = True
+    side_questions: bool = True
+    recent_rounds: int = RECENT_ROUNDS
+
+    @classmethod
+    def of(cls, settings: Any) -> LoopOptions:
+        return cls(settings.strip_thinking, settings.fold_failed_calls, settings.side_questions)
+
+    @property
+    def any(self) -> bool:
+        return self.strip_thinking or self.fold_failed_calls or self.side_questions
+
+
+# --- one message at a time -------------------------------------------------------------------------
+
+
+def text_of(message: Any) -> str:
+    content = message.get("content") if isinstance(message, dict) else None
+    if type(content) is str:
+        return content
+    return view_of(message).text if isinstance(message, dict) else ""
+
+
+def strip_think_text(text: str) -> str:
+    """``text`` without its ``<think>`` blocks (and without the head of one whose opening tag the
+    template dropped)."""
+    if "</think" not in text:
+        return text
+    text = _THINK.sub("", text)
+    if "</think" in text:
+        text = _THINK_OPEN_END.sub("", text, count=1)
+    return text
+
+
+def strip_thinking(message: Any, current_loop: bool) -> tuple[Any, int] | None:
+    """``message`` without its thinking, and the characters that saved; None when there is none.
+
+    ``current_loop``: the message is in the current tool loop, where signed thinking blocks and
+    reasoning fields stay.
+    """
+    if not isinstance(message, dict) or message.get("role") != "assistant":
+        return None
+    changed: dict[str, Any] | None = None
+    saved = 0
+    if not current_loop:
+        for name in REASONING_FIELDS:
+            if name in message:
+                if changed is None:
+                    changed = dict(message)
+                value = changed.pop(name)
+                saved += len(value) if isinstance(value, str) else len(json.dumps(value, default=str))
+    content = message.get("content")
+    if isinstance(content, str):
+        if "</think" in content:
+            text = strip_think_text(content)
+            if text != content:
+                changed = changed if changed is not None else dict(message)
+                changed["content"], saved = text, saved + len(content) - len(text)
+    elif isinstance(content, list):
+        parts, cut = _strip_parts(content, current_loop)
+        if cut:
+            changed = changed if changed is not None else dict(message)
+            changed["content"], saved = parts, saved + cut
+    return (changed, saved) if changed is not None else None
+
+
+def _strip_parts(content: list[Any], current_loop: bool) -> tuple[list[Any], int]:
+    parts: list[Any] = []
+    cut = 0
+    for part in content:
+        kind = part.get("type") if isinstance(part, dict) else None
+        if kind in THINKING_PARTS:
+            signed = kind == "redacted_thinking" or bool(part.get("signature"))
+            if current_loop and signed:
+                parts.append(part)
+            else:
+                cut += len(str(part.get("thinking") or part.get("text") or part.get("data") or ""))
+            continue
+        if kind in TEXT_PARTS and isinstance(part.get("text"), str) and "</think" in part["text"]:
+            text = strip_think_text(part["text"])
+            cut += len(part["text"]) - len(text)
+            part = {**part, "text": text}
+        parts.append(part)
+    return parts, cut
+
+
+def is_failed(message: Any, call: ToolCall | None) -> bool:
+    """Whether a tool result says its call failed: flagged, or a command's output that reads as a failure."""
+    view = view_of(message)
+    if view.is_error:
+        return True
+    args = arguments(call.arguments) if call else {}
+    command = shell_command(call, args) if call else None
+    return not is_read(call, command) and failed_run(view.text)
+
+
+def fold_line(message: Any, call: ToolCall | None) -> str:
+    """The one line that stands for an older failed call."""
+    name = clip(call.name if call else str(message.get("name") or "tool"), 60)
+    args = clip(call.arguments, 100) if call else ""
+    first = clip(error_line(view_of(message).text), 200) or "(no error text)"
+    return f"{FOLD_HEAD}: {name}({args}) -> {first}; the full output is in the archive]"
+
+
+def fold_failed(message: Any, call: ToolCall | None) -> Any | None:
+    """A failed tool result as one line; None when it did not fail or is already that short."""
+    if not isinstance(message, dict) or message.get("role") not in ("tool", "function"):
+        return None
+    if not is_failed(message, call):
+        return None
+    line = fold_line(message, call)
+    if len(text_of(message)) <= len(line):
+        return None
+    return with_text(message, line)
+
+
+def is_btw(message: Any) -> bool:
+    """A ``/btw`` side question (a user message whose text opens with ``/btw``)."""
+    if not isinstance(message, dict) or message.get("role") != "user":
+        return False
+    text = text_of(message).lstrip()
+    return text[:4].lower() == "/btw" and (len(text) == 4 or text[4].isspace())
+
+
+def is_btw_clear(message: Any) -> bool:
+    return is_btw(message) and text_of(message).strip()[4:].strip().lower() == "clear"
+
+
+def without_btw(text: str) -> str:
+    """A side question's text without the command."""
+    stripped = text.lstrip()
+    return stripped[4:].lstrip() if stripped[:4].lower() == "/btw" else text
+
+
+# --- the open tasks --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Todo:
+    """The latest todo-style call: where it is, and its open items as ``(status, text)``."""
+
+    index: int
+    tool: str
+    open: tuple[tuple[str, str], ...]
+
+
+def todo_of(call: ToolCall, index: int) -> Todo | None:
+    """The open items of a todo-style call; None when the call is not one (or its arguments are not JSON)."""
+    if call.name.lower() not in TODO_TOOLS:
+        return None
+    try:
+        args = json.loads(call.arguments or "{}")
+    except ValueError:
+        return None
+    if not isinstance(args, dict):
+        return None
+    items = args.get("todos") if isinstance(args.get("todos"), list) else args.get("plan")
+    if not isinstance(items, list):
+        return None
+    found: list[tuple[str, str]] = []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        text = item.get("content") or item.get("step") or item.get("title") or item.get("task")
+        status = str(item.get("status") or "pending").strip().lower()
+        if isinstance(text, str) and text.strip() and status not in DONE:
+            found.append((status, clip(text, 300)))
+    return Todo(index, call.name, tuple(found))
+
+
+def latest_todo(messages: Sequence[Any], start: int = 0) -> Todo | None:
+    """The latest todo-style call in ``messages[start:]`` (scanning from the end)."""
+    for i in range(len(messages) - 1, start - 1, -1):
+        message = messages[i]
+        if isinstance(message, dict) and message.get("role") == "assistant" and message.get("tool_calls"):
+            for call in reversed(view_of(message).calls):
+                todo = todo_of(call, i)
+                if todo is not None:
+                    return todo
+    return None
+
+
+def reminder_text(todo: Todo | None, save_state: bool = False) -> str | None:
+    """The reminder block: the open tasks (completed ones left out), and the save-state request."""
+    lines: list[str] = []
+    if todo is not None and todo.open:
+        lines.append(f"Open tasks from your latest {todo.tool} call (keep working on them; this restates them, "
+                     "it is not a new request):")
+        lines += [f"- [{status}] {text}" for status, text in todo.open]
+    if save_state:
+        lines.append(SAVE_STATE_TEXT)
+    return f"{REMINDER_HEAD}\n" + "\n".join(lines) if lines else None
+
+
+def with_reminder(message: dict[str, Any], text: str) -> dict[str, Any]:
+    """A copy of ``message`` with the reminder after its content."""
+    changed = dict(message)
+    content = message.get("content")
+    if isinstance(content, list):
+        changed["content"] = [*content, {"type": "text", "text": text}]
+    else:
+        changed["content"] = f"{content or ''}\n\n{text}" if content else text
+    return changed
+
+
+# --- failed and garbled calls (for the gateway's and the host's tool-call checks) ----------------
+
+
+def call_key(name: str, args: str) -> tuple[str, str]:
+    """A call "exactly as written": its tool and its arguments (as JSON, key order ignored)."""
+    try:
+        value = json.loads(args) if args else {}
+        return name, json.dumps(value, sort_keys=True, separators=(",", ":"))
+    except ValueError:
+        return name, args.strip()
+
+
+def failures(messages: Sequence[Any]) -> dict[tuple[str, str], tuple[int, str]]:
+    """Per call as written (:func:`call_key`): how many times it failed, and its last error line."""
+    calls: dict[str, ToolCall] = {}
+    out: dict[tuple[str, str], tuple[int, str]] = {}
+    for message in messages:
+        if not isinstance(message, dict):
+            continue
+        role = message.get("role")
+        if role == "assistant" and message.get("tool_calls"):
+            for call in view_of(message).calls:
+                calls[call.id] = call
+        elif role == "tool":
+            made = calls.get(str(message.get("tool_call_id")))
+            if made is None:
+                continue
+            text = text_of(message)
+            folded = text.startswith(FOLD_HEAD)
+            if folded or is_failed(message, made):
+                key = call_key(made.name, made.arguments)
+                line = text.split(" -> ", 1)[-1] if folded else error_line(view_of(message).text)
+                count = out.get(key, (0, ""))[0]
+                out[key] = (count + 1, clip(line, 300))
+    return out
+
+
+def refusal(name: str, args: str, failed: dict[tuple[str, str], tuple[int, str]], times: int = 2) -> str | None:
+    """The answer to a call that already failed ``times`` times exactly as written; None to let it run."""
+    count, line = failed.get(call_key(name, args), (0, ""))
+    if count < times:
+        return None
+    return (f"context-compactor refused this call: {name} with these exact arguments already failed {count} times "
+            f"(last error: {line or 'no error text'}). Running it again as written will fail the same way: change "
+            "the arguments, try another approach, or tell the user what blocks you.")
+
+
+def garbled(name: str, args: Any, tools: Sequence[Any] | None = None) -> str | None:
+    """What is wrong with a tool call's arguments (not a JSON object, or an unknown tool); None when fine."""
+    known = {t.get("function", {}).get("name") for t in tools or () if isinstance(t, dict)}
+    if known and name not in known:
+        return f"there is no tool named {name!r}; the tools are: {', '.join(sorted(str(k) for k in known))}"
+    if isinstance(args, dict):
+        return None
+    if not isinstance(args, str):
+        return f"the arguments of {name} must be a JSON object, got {type(args).__name__}"
+    try:
+        value = json.loads(args) if args.strip() else {}
+    except ValueError as exc:
+        return f"the arguments of {name} are not valid JSON ({exc}): {clip(args, 200)}"
+    if not isinstance(value, dict):
+        return f"the arguments of {name} must be a JSON object, got {type(value).__name__}"
+    return None
+
+
+# --- the per-session memo ------------------------------------------------------------------------
+
+
+@dataclass
+class Prepared:
+    """What :meth:`Loop.prepare` made of a history."""
+
+    messages: list[Any]
+    saved_chars: int = 0  # thinking left out
+    folded: int = 0  # failed calls folded
+    dropped: int = 0  # side-question messages left out
+    todo: Todo | None = None
+    last_user: int = -1
+    origin: list[int] = field(default_factory=list)  # index in the history of each message sent (when changed)
+    btw_turn: bool = False  # the current turn is a /btw side question
+    fresh_folds: list[tuple[int, Any]] = field(default_factory=list)  # (index, original) folded for the first time
+
+
+def last_user_index(messages: Sequence[Any]) -> int:
+    for i in range(len(messages) - 1, -1, -1):
+        message = messages[i]
+        if isinstance(message, dict) and message.get("role") == "user":
+            return i
+    return -1
+
+
+def rounds_start(messages: Sequence[Any], rounds: int) -> int:
+    """The index of the first of the last ``rounds`` tool rounds (0 when there are no more than that)."""
+    seen = 0
+    for i in range(len(messages) - 1, -1, -1):
+        message = messages[i]
+        if isinstance(message, dict) and message.get("role") == "assistant" and message.get("tool_calls"):
+            seen += 1
+            if seen >= rounds:
+                return i
+    return 0
+
+
+class Loop:
+    """One session's pre-transform memo (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._options: LoopOptions | None = None
+        self._in: list[Any] = []
+        self._stable = 0  # decisions before this index hold for any history that extends self._in
+        self._decided: list[tuple[int, Any, int]] = []  # (index, replacement or DROP, chars saved), index < _stable
+        self._calls: dict[str, ToolCall] = {}  # the calls made before _stable, by id
+        self._todo: Todo | None = None  # the latest todo call before _stable
+        self._memo: dict[int, tuple[Any, Any, Any]] = {}  # id(original) -> (original, replacement)
+        self._reminded: tuple[int, int] | None = None  # (todo index, history length) of the last reminder
+        self._fresh: list[tuple[int, Any]] = []  # failed calls folded by this call and never before
+        self.last: Prepared | None = None
+
+    def prepare(self, messages: list[Any], options: LoopOptions) -> Prepared:
+        """``messages`` with the pre-transforms applied (the very list when nothing changed)."""
+        if not options.any:
+            last_user = last_user_index(messages)
+            self.last = Prepared(messages, todo=latest_todo(messages), last_user=last_user,
+                                 btw_turn=last_user >= 0 and is_btw(messages[last_user]) and options.side_questions)
+            return self.last
+        if options != self._options:
+            self._options, self._in, self._stable, self._decided = options, [], 0, []
+            self._calls, self._todo = {}, None
+        known = len(self._in)
+        grown = 0 < known <= len(messages) and self._in == messages[:known]
+        start = self._stable if grown else 0
+        decided = self._decided if grown else []
+        calls = dict(self._calls) if grown else {}
+        todo = self._todo if grown else None
+        last_user = last_user_index(messages)
+        btw_turn = options.side_questions and last_user >= 0 and is_btw(messages[last_user])
+        if btw_turn:  # the earlier side questions come back: decide everything again, keep nothing
+            start, decided, calls, todo = 0, [], {}, None
+        fold_before = rounds_start(messages, options.recent_rounds) if options.fold_failed_calls else 0
+        memo: dict[int, tuple[Any, Any, Any]] = {}
+        todos: list[Todo] = []
+        suffix = self._decide(messages, start, last_user, fold_before, btw_turn, options, calls, todos, memo)
+        self._memo = memo
+        fresh, self._fresh = self._fresh, []
+        stable = min(last_user if last_user >= 0 else 0, fold_before if options.fold_failed_calls else len(messages))
+        if not btw_turn:
+            self._remember(messages, decided, suffix, calls, stable)
+            self._todo = next((t for t in reversed(todos) if t.index < stable), todo)
+        todo = todos[-1] if todos else todo
+        every = decided + suffix if decided else suffix
+        self.last = self._build(messages, every, todo, last_user)
+        self.last.btw_turn, self.last.fresh_folds = btw_turn, fresh
+        return self.last
+
+    def _decide(self, messages: list[Any], start: int, last_user: int, fold_before: int, btw_turn: bool,
+                options: LoopOptions, calls: dict[str, ToolCall], todos: list[Todo],
+                memo: dict[int, tuple[Any, Any, Any]]) -> list[tuple[int, Any, int]]:
+        out: list[tuple[int, Any, int]] = []
+        dropping = options.side_questions and self._in_side_question(messages, start, last_user, btw_turn)
+        kept_btw = _kept_side_questions(messages, last_user) if btw_turn else 0
+        old = self._memo
+        for i in range(start, len(messages)):
+            message = messages[i]
+            if not isinstance(message, dict):
+                continue
+            role = message.get("role")
+            if role == "user":
+                dropping = options.side_questions and i < last_user and is_btw(message) and not (
+                    btw_turn and i >= kept_btw and not is_btw_clear(message))
+                if dropping:
+                    out.append((i, DROP, 0))
+                continue
+            if dropping:
+                out.append((i, DROP, 0))
+                continue
+            if role == "assistant":
+                if message.get("tool_calls"):
+                    for call in view_of(message).calls:
+                        calls[call.id] = call
+                        found = todo_of(call, i)
+                        if found is not None:
+                            todos.append(found)
+                if options.strip_thinking:
+                    current = i > last_user
+                    self._change(out, memo, old, i, message, current, lambda m, cur=current: strip_thinking(m, cur))
+            elif role in ("tool", "function") and options.fold_failed_calls and i < fold_before:
+                made = calls.get(str(message.get("tool_call_id")))
+                self._change(out, memo, old, i, message, made, lambda m, c=made: _as_change(fold_failed(m, c)))
+        return out
+
+    def _change(self, out: list[tuple[int, Any, int]], memo: dict[int, tuple[Any, Any, Any]],
+                old: dict[int, tuple[Any, Any, Any]], i: int, message: Any, flag: Any, make: Any) -> None:
+        """Decide one message, through the memo: the same original (and context) gives the same new object."""
+        key = id(message)
+        seen = old.get(key)
+        if seen is not None and seen[0] is message and seen[1] == flag:
+            memo[key] = seen
+            if seen[2] is not None:
+                out.append((i, seen[2][0], seen[2][1]))
+            return
+        change = make(message)
+        memo[key] = (message, flag, change)
+        if change is not None:
+            out.append((i, change[0], change[1]))
+            if message.get("role") != "assistant":  # a fold
+                self._fresh.append((i, message))
+
+    def _in_side_question(self, messages: list[Any], start: int, last_user: int, btw_turn: bool) -> bool:
+        """Whether ``messages[start]`` is inside an earlier side question's answer."""
+        for i in range(start - 1, -1, -1):
+            message = messages[i]
+            if isinstance(message, dict) and message.get("role") == "user":
+                return i < last_user and is_btw(message) and not btw_turn
+        return False
+
+    def _remember(self, messages: list[Any], decided: list[tuple[int, Any, int]],
+                  suffix: list[tuple[int, Any, int]], calls: dict[str, ToolCall], stable: int) -> None:
+        every = decided + suffix
+        cut = bisect_left(every, stable, key=lambda d: d[0])
+        self._decided = every[:cut]
+        self._in = list(messages)
+        self._stable = stable
+        self._calls = calls  # calls after stable are kept too: harmless, their ids are unique
+
+    def _build(self, messages: list[Any], decided: list[tuple[int, Any, int]], todo: Todo | None,
+               last_user: int) -> Prepared:
+        if not decided:
+            return Prepared(messages, todo=todo, last_user=last_user)
+        out: list[Any] = []
+        origin: list[int] = []
+        prev = 0
+        saved = folded = dropped = dropped_before = 0
+        for i, change, chars in decided:
+            if i > prev:
+                out += messages[prev:i]
+                origin += range(prev, i)
+            prev = i + 1
+            if change is DROP:
+                dropped += 1
+                dropped_before += i < last_user
+                continue
+            out.append(change)
+            origin.append(i)
+            saved += chars
+            if change.get("role") != "assistant":
+                folded += 1
+        out += messages[prev:]
+        origin += range(prev, len(messages))
+        user = last_user - dropped_before if last_user >= 0 else -1
+        return Prepared(out, saved, folded, dropped, todo, user, origin)
+
+    # --- the reminder ----------------------------------------------------------------------------
+
+    def reminder_due(self, todo: Todo | None, length: int, every: int, compacted: bool) -> bool:
+        """Whether the open tasks are restated this turn: every ``every`` messages after the todo call
+        (or after the last restatement), right after a compaction, and again on a repeat of the turn
+        that restated them (a retry sends the same prompt)."""
+        if todo is None or not todo.open or every <= 0:
+            return False
+        last = self._reminded
+        if last is not None and last[0] == todo.index and last[1] == length:
+            return True
+        base = last[1] if last is not None and last[0] == todo.index else todo.index + 1
+        if compacted or length - base >= every:
+            self._reminded = (todo.index, length)
+            return True
+        return False
+
+
+def _as_change(message: Any | None) -> tuple[Any, int] | None:
+    return None if message is None else (message, 0)
+
+
+def _kept_side_questions(messages: list[Any], last_user: int) -> int:
+    """While a ``/btw`` is the current turn, earlier side questions from this index on stay (after the
+    last ``/btw clear``)."""
+    for i in range(last_user - 1, -1, -1):
+        if is_btw_clear(messages[i]):
+            return i + 1
+    return 0
+
+
+def append_reminder(messages: list[Any], text: str, memo: dict[int, tuple[Any, str, Any]]) -> list[Any]:
+    """``messages`` with ``text`` after the content of the last user or tool message (within the last
+    two messages); the changed message is memoised, so a repeat of the turn sends the same object."""
+    n = len(messages)
+    for i in range(n - 1, max(-1, n - 3), -1):
+        message = messages[i]
+        if isinstance(message, dict) and message.get("role") in ("user", "tool"):
+            seen = memo.get(id(message))
+            if seen is not None and seen[0] is message and seen[1] == text:
+                changed = seen[2]
+            else:
+                changed = with_reminder(message, text)
+            memo.clear()
+            memo[id(message)] = (message, text, changed)
+            return [*messages[:i], changed, *messages[i + 1:]]
+    return messages
