@@ -102,6 +102,10 @@ def run_serve(args: argparse.Namespace) -> int:
     except BaseException:
         sock.close()
         raise
+    if client_key is None and host not in ("127.0.0.1", "::1", "localhost"):
+        print(f"context-compactor: warning: listening on {host} without a client key: anyone who can reach "
+              f"port {port} can use the upstream model (and its key); set --api-key or $CONTEXT_COMPACTOR_API_KEY, "
+              "or listen on 127.0.0.1", file=sys.stderr, flush=True)
     print(f"context-compactor: serving http://{_url_host(host)}:{port}/v1 -> {config.base} "
           f"(client key {'required' if client_key else 'not required'}; Ctrl-C or SIGTERM stops)",
           file=sys.stderr, flush=True)
