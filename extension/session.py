@@ -155,6 +155,7 @@ class Session:
         self.reminded: dict[int, tuple[Any, str, Any]] = {}  # the memo of the last reminder
         self.reopened = False  # the last call dropped a plan made for a smaller window
         self.watched_upto = 0  # results before this index were put on the re-read watch already
+        self.calls_checked = 0  # calls before this index were checked against the re-read watch
 
     def request_compaction(self, note: str | None) -> None:
         self.force, self.note = True, note or None
@@ -351,7 +352,7 @@ class Session:
         watch: dict[str, list[int]] = self.state.setdefault("refetch_watch", {})
         pinned: list[str] = self.state.setdefault("pinned", [])
         if watch:  # calls of the current tool loop that fetch again what a compaction took out
-            for index in range(max(0, prepared.last_user), len(entries)):
+            for index in range(min(self.calls_checked, len(entries)), len(entries)):
                 for call in entries[index].view.calls:
                     key = json.dumps(call_key(call.name, call.arguments))
                     seen = watch.get(key)
@@ -366,6 +367,7 @@ class Session:
                         logger.info("loop_breaker.pinned", session=self.key, tool=call.name)
             for key in [k for k, (t, _n) in watch.items() if turn - t > REFETCH_TURNS]:
                 del watch[key]
+        self.calls_checked = len(entries)
         if fresh:
             calls = {c.id: c for e in entries[plan.lead:plan.stub_until] for c in e.view.calls}
             for i in range(max(plan.lead, min(self.watched_upto, plan.cut)), plan.stub_until):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from context_compactor.hookspecs import Command, CompactionStats, HookContext, hookimpl
@@ -88,6 +89,28 @@ def _summary_lines(last: LastTurn, stats: CompactionStats, state: dict[str, Any]
     return lines
 
 
+def _loop_lines(last: LastTurn, state: dict[str, Any]) -> list[str]:
+    """What the agent-loop behaviours did to the last prompt, and the loop breakers' state."""
+    done = []
+    if last.thinking_saved:
+        done.append(f"earlier thinking left out (~{last.thinking_saved:,} tokens saved)")
+    if last.failed_folded:
+        done.append(f"{_plural(last.failed_folded, 'older failed call')} shown as one line")
+    if last.side_dropped:
+        done.append(f"{_plural(last.side_dropped, 'side-question message')} (/btw) left out")
+    if last.reminded:
+        done.append("the open tasks restated at the end")
+    lines = [f"- agent loop, last prompt: {'; '.join(done)}"] if done else []
+    if state.get("holding"):
+        lines.append(f"- loop breaker: stopped recompacting: {state['holding']}")
+    pinned = state.get("pinned") or []
+    if pinned:
+        tools = sorted({json.loads(key)[0] for key in pinned})
+        lines.append(f"- loop breaker: {_plural(len(pinned), 'call')} ({', '.join(tools)}) fetched again what "
+                     "compaction had stubbed; their results are no longer stubbed in this session")
+    return lines
+
+
 def _pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.0f}%" if whole else "n/a"
 
@@ -152,6 +175,7 @@ def format_stats(last: LastTurn, state: dict[str, Any], extra: dict[str, Any] | 
         _last_compaction(state),
     ]
     lines += _summary_lines(last, stats, state, extra or {})
+    lines += _loop_lines(last, state)
     for notice in stats.notices:
         if stats.fits or not stats.reason or stats.reason not in notice:  # the fit line says it already
             lines.append(f"- note: {notice}")

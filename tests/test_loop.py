@@ -1,0 +1,381 @@
+"""The agent-loop behaviours of issue 13, one at a time: extension/loop.py and Session.compact."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from context_compactor import Compactor
+from context_compactor.loop import (FOLD_HEAD, REMINDER_HEAD, Loop, LoopOptions, failures, garbled, refusal,
+                                    strip_think_text)
+from context_compactor.plugins import get_plugin_manager
+from context_compactor.store import Store
+from convo import assistant, system, tool, user, words
+
+Message = dict[str, Any]
+
+TRACE = ("Traceback (most recent call last):\n  File \"app.py\", line 3, in <module>\n"
+         + "\n".join(f"  frame {i} {words(12, i)}" for i in range(30))
+         + "\nModuleNotFoundError: No module named 'flask'\nexit code 1")
+
+
+def thinking_session() -> list[Message]:
+    return [
+        system("You are a coding agent."),
+        user("Fix the build."),
+        {"role": "assistant", "content": "<think>I should look at the Makefile first. " + words(80) + "</think>Looking.",
+         "reasoning_content": "hidden " + words(100)},
+        user("Go on."),
+        {"role": "assistant", "content": [{"type": "thinking", "thinking": words(90), "signature": "sig1"},
+                                          {"type": "text", "text": "Done with step one."}]},
+        user("And now?"),
+        {"role": "assistant", "content": "", "reasoning_content": words(50), "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "bash", "arguments": '{"command": "make"}'}}]},
+        tool("c1", "ok"),
+        {"role": "assistant", "content": [{"type": "thinking", "thinking": words(40), "signature": "sig2"},
+                                          {"type": "thinking", "thinking": "unsigned " + words(10)},
+                                          {"type": "text", "text": "<think>scratch</think>Built."}]},
+    ]
+
+
+def prepare(messages: list[Message], **options: Any) -> Any:
+    return Loop().prepare(messages, LoopOptions(**options))
+
+
+# --- 1. earlier thinking ------------------------------------------------------------------------
+
+
+def test_thinking_before_the_last_user_turn_is_left_out() -> None:
+    """reasoning_content, <think> blocks and thinking parts go from every assistant message before the last user turn."""
+    out = prepare(thinking_session()).messages
+    last_user = max(i for i, m in enumerate(out) if m["role"] == "user")
+    for message in out[:last_user]:
+        if message["role"] == "assistant":
+            assert "reasoning_content" not in message
+            assert "<think>" not in json.dumps(message)
+            assert all(p.get("type") != "thinking" for p in message["content"] if isinstance(p, dict)) \
+                if isinstance(message["content"], list) else True
+    assert out[2]["content"] == "Looking."
+
+
+def test_the_current_tool_loop_keeps_signed_thinking_and_reasoning_only() -> None:
+    """After the last user turn, a signed thinking block and reasoning_content stay; unsigned parts and <think> go."""
+    out = prepare(thinking_session()).messages
+    assert out[6]["reasoning_content"]
+    parts = out[8]["content"]
+    assert [p.get("signature") for p in parts if p["type"] == "thinking"] == ["sig2"]
+    assert parts[-1]["text"] == "Built."
+
+
+def test_the_history_is_untouched_and_unchanged_messages_are_the_hosts_objects() -> None:
+    """The input list and its dicts are never mutated; a message nothing changes is passed through as itself."""
+    history = thinking_session()
+    before = copy.deepcopy(history)
+    out = prepare(history).messages
+    assert history == before
+    assert out[1] is history[1] and out[7] is history[7]
+
+
+def test_a_changed_message_is_the_same_object_on_every_turn() -> None:
+    """The memo hands back the very same stripped dict for the same original, turn after turn."""
+    history = thinking_session()
+    loop = Loop()
+    first = loop.prepare(history, LoopOptions()).messages
+    grown = [*history, user("next"), assistant("fine")]
+    second = loop.prepare(grown, LoopOptions()).messages
+    assert second[2] is first[2] and second[4] is first[4]
+
+
+def test_the_tokens_saved_are_counted() -> None:
+    """The characters left out are reported, so /context-stats can say what stripping saved."""
+    prepared = prepare(thinking_session())
+    assert prepared.saved_chars > 1000
+
+
+def test_strip_thinking_off_changes_nothing() -> None:
+    """stripThinking false: the prompt keeps every thinking block (and is the very input list)."""
+    history = thinking_session()
+    assert prepare(history, strip_thinking=False).messages is history
+
+
+def test_a_think_block_whose_opening_tag_the_template_dropped() -> None:
+    """Text up to a stray </think> is reasoning too."""
+    assert strip_think_text("plan a b c</think>\nAnswer") == "Answer"
+
+
+# --- 2. the task reminder ------------------------------------------------------------------------
+
+
+def todo_session(extra: int = 6) -> list[Message]:
+    todos = {"todos": [{"content": "Write the parser", "status": "completed"},
+                       {"content": "Add the CLI flag", "status": "in_progress"},
+                       {"content": "Document the option", "status": "pending"}]}
+    history = [system("agent"), user("Plan and do it."),
+               assistant("", [("t1", "todo_write", todos)]), tool("t1", "ok")]
+    for i in range(extra // 2):
+        history += [user(f"step {i}"), assistant(f"did {i}")]
+    return [*history, user("carry on")]
+
+
+def test_open_tasks_are_restated_in_the_last_two_messages() -> None:
+    """When due, the open items (not the completed one) sit in the last two messages, marked as a reminder."""
+    with Compactor(context_window=100_000) as compactor:
+        out = compactor.compact(todo_session()).messages
+    tail = json.dumps(out[-2:])
+    assert "Add the CLI flag" in tail and "Document the option" in tail
+    assert "Write the parser" not in tail
+    assert REMINDER_HEAD in tail and "not a new request" in tail
+
+
+def test_update_plan_items_are_read_too() -> None:
+    """update_plan {"plan": [{"step", "status"}]} is a todo-style call."""
+    history = [user("go"), assistant("", [("p1", "update_plan", {"plan": [{"step": "Migrate the DB", "status": "pending"},
+                                                                          {"step": "Old", "status": "done"}]})]),
+               tool("p1", "ok"), user("a"), assistant("b"), user("c"), assistant("d"), user("e")]
+    with Compactor(context_window=100_000) as compactor:
+        out = compactor.compact(history).messages
+    assert "Migrate the DB" in out[-1]["content"] and "Old" not in out[-1]["content"]
+
+
+def test_the_reminder_comes_every_n_messages() -> None:
+    """taskReminderEvery 4: shown when 4 messages have passed since the last time, not on the turns between."""
+    history = todo_session(extra=4)
+    shown = []
+    with Compactor(context_window=100_000, task_reminder_every=4) as compactor:
+        for i in range(6):
+            out = compactor.compact(history).messages
+            shown.append(REMINDER_HEAD in json.dumps(out[-2:]))
+            history = [*history, assistant(f"r{i}"), user(f"u{i}")]
+    assert shown == [True, False, True, False, True, False]
+
+
+def test_no_reminder_when_every_task_is_done_or_it_is_off() -> None:
+    """Nothing open, or taskReminderEvery 0: no reminder."""
+    done = todo_session()
+    done[2] = assistant("", [("t1", "todo_write", {"todos": [{"content": "x", "status": "completed"}]})])
+    with Compactor(context_window=100_000) as compactor:
+        assert compactor.compact(done).messages is done
+    history = todo_session()
+    with Compactor(context_window=100_000, task_reminder_every=0) as compactor:
+        assert compactor.compact(history).messages is history
+
+
+def test_the_reminder_follows_a_compaction() -> None:
+    """Right after a compaction the open tasks are restated, even before taskReminderEvery messages passed."""
+    history = todo_session(extra=0)[:-1]
+    history += [m for i in range(30) for m in (user(f"q{i} " + words(150, i)), assistant(f"a{i} " + words(150, i)))]
+    history.append(user("now"))
+    with Compactor(context_window=4096, task_reminder_every=1000) as compactor:
+        result = compactor.compact(history)
+    assert result.stats.compacted
+    assert "Add the CLI flag" in json.dumps(result.messages[-2:])
+
+
+# --- 3. failed calls -----------------------------------------------------------------------------
+
+
+def failing_session(rounds_after: int = 4) -> list[Message]:
+    history = [system("agent"), user("run the app"),
+               assistant("", [("f1", "bash", {"command": "python app.py"})]), tool("f1", TRACE)]
+    for i in range(rounds_after):
+        history += [assistant("", [(f"r{i}", "read_file", {"path": f"f{i}.py"})]), tool(f"r{i}", f"content {i}")]
+    return [*history, user("and?")]
+
+
+def test_an_older_failed_call_is_one_line() -> None:
+    """Outside the recent tool rounds, a failed result shows the tool, its arguments and the first error line."""
+    prepared = prepare(failing_session())
+    line = prepared.messages[3]["content"]
+    assert line.startswith(FOLD_HEAD)
+    assert "bash" in line and "python app.py" in line and "ModuleNotFoundError: No module named 'flask'" in line
+    assert prepared.folded == 1
+
+
+def test_a_failed_call_in_the_recent_rounds_stays_whole() -> None:
+    """Within the last three tool rounds the full error is kept."""
+    prepared = prepare(failing_session(rounds_after=1))
+    assert prepared.messages[3]["content"] == TRACE
+
+
+def test_the_folded_text_goes_to_the_archive(tmp_path: Any) -> None:
+    """The full output of a folded call is in the session's archive."""
+    store = str(tmp_path / "s.sqlite")
+    with Compactor(context_window=100_000, store=store, session="s1") as compactor:
+        compactor.compact(failing_session())
+    archived = Store(store).archived("s1")
+    assert any(row["message"]["content"] == TRACE for row in archived)
+
+
+def test_a_call_that_failed_twice_as_written_is_refused() -> None:
+    """Two failures of the same tool with the same arguments (key order aside): the third is refused, with the error."""
+    history = [user("x"), assistant("", [("a", "bash", {"command": "make", "cwd": "/w"})]), tool("a", TRACE),
+               assistant("", [("b", "bash", {"cwd": "/w", "command": "make"})]), tool("b", TRACE)]
+    failed = failures(history)
+    text = refusal("bash", '{"command": "make", "cwd": "/w"}', failed)
+    assert text is not None and "failed 2 times" in text and "flask" in text
+    assert refusal("bash", '{"command": "make -k", "cwd": "/w"}', failed) is None
+    assert refusal("bash", '{"command": "make", "cwd": "/w"}', failures(history[:3])) is None
+
+
+def test_garbled_arguments_are_named() -> None:
+    """Arguments that are not a JSON object, or an unknown tool, get a message that says what is wrong."""
+    tools = [{"type": "function", "function": {"name": "bash"}}]
+    assert "not valid JSON" in (garbled("bash", '{"command": "ls"', tools) or "")
+    assert "no tool named" in (garbled("sh", "{}", tools) or "")
+    assert garbled("bash", '{"command": "ls"}', tools) is None
+
+
+# --- 4. /btw side questions ----------------------------------------------------------------------
+
+
+def btw_session() -> list[Message]:
+    return [system("agent"), user("build the feature"), assistant("working"),
+            user("/btw what is the capital of Peru?"), assistant("Lima."),
+            user("continue"), assistant("continuing")]
+
+
+def test_an_earlier_side_question_and_its_answer_are_left_out() -> None:
+    """A /btw before the last user turn, and its answer, are not in the prompt."""
+    out = prepare([*btw_session(), user("next")]).messages
+    assert "Peru" not in json.dumps(out) and "Lima" not in json.dumps(out)
+    assert [m["role"] for m in out] == ["system", "user", "assistant", "user", "assistant", "user"]
+
+
+def test_a_later_side_question_sees_the_earlier_ones() -> None:
+    """While the current turn is a /btw, the earlier side questions stay in view."""
+    out = prepare([*btw_session(), user("/btw and of Chile?")]).messages
+    assert "Lima" in json.dumps(out)
+
+
+def test_btw_clear_forgets_them() -> None:
+    """After /btw clear, a later /btw no longer sees the side questions before it."""
+    history = [*btw_session(), user("/btw clear"), assistant("Forgotten."), user("more work"), assistant("ok"),
+               user("/btw and of Chile?")]
+    out = json.dumps(prepare(history).messages)
+    assert "Lima" not in out and "/btw clear" not in out and "Chile" in out
+
+
+def test_side_questions_off_keeps_them() -> None:
+    """sideQuestions false: /btw is an ordinary message."""
+    history = [*btw_session(), user("next")]
+    assert prepare(history, side_questions=False, strip_thinking=False, fold_failed_calls=False).messages is history
+
+
+# --- the memo is the same as starting fresh ------------------------------------------------------
+
+
+@pytest.mark.parametrize("cut", [5, 9, 12, 14, 17])
+def test_a_grown_history_gives_what_a_fresh_loop_gives(cut: int) -> None:
+    """The decisions kept from the last call equal those made from scratch, whatever was appended."""
+    full = [*thinking_session(), *failing_session(), *btw_session(), user("/btw q"), assistant("a"), user("z")]
+    loop = Loop()
+    for n in range(cut, len(full) + 1, 3):
+        assert loop.prepare(full[:n], LoopOptions()).messages == Loop().prepare(full[:n], LoopOptions()).messages
+
+
+# --- 6. a bigger window --------------------------------------------------------------------------
+
+
+def long_chat(n: int = 40) -> list[Message]:
+    history = [system("agent")]
+    for i in range(n):
+        history += [user(f"question {i} " + words(120, i)), assistant(f"answer {i} " + words(120, i + 1))]
+    return history
+
+
+def verbatim(messages: list[Message], history: list[Message]) -> int:
+    ids = {id(m) for m in history}
+    return sum(1 for m in messages if id(m) in ids)
+
+
+def test_a_bigger_window_reopens_the_plan(tmp_path: Any) -> None:
+    """The same session at 8k, then at 32k, is derived again from the originals: more messages verbatim."""
+    history = long_chat(60)
+    store = str(tmp_path / "s.sqlite")
+    with Compactor(context_window=8192, store=store, session="grow") as small:
+        at_8k = small.compact(history).messages
+    with Compactor(context_window=32768, store=store, session="grow") as big:
+        at_32k = big.compact(history).messages
+    assert verbatim(at_32k, history) > verbatim(at_8k, history)
+
+
+def test_reopen_off_keeps_the_small_plan(tmp_path: Any) -> None:
+    """reopenOnBiggerWindow false: the plan made at 8k stays in force at 32k while it fits."""
+    history = long_chat(60)
+    store = str(tmp_path / "s.sqlite")
+    with Compactor(context_window=8192, store=store, session="keep", reopen_on_bigger_window=False) as small:
+        at_8k = small.compact(history).messages
+    with Compactor(context_window=32768, store=store, session="keep", reopen_on_bigger_window=False) as big:
+        at_32k = big.compact(history).messages
+    assert verbatim(at_32k, history) == verbatim(at_8k, history)
+
+
+# --- 7. loop breakers ----------------------------------------------------------------------------
+
+
+def test_compaction_stuck_above_the_trigger_keeps_the_last_plan() -> None:
+    """Three fresh compactions in a row that stay above the trigger: stop, keep the plan, say why."""
+    big_system = system("rules " + words(2400))  # about 3,600 tokens of a 4,096 window: above the trigger alone
+    history = [big_system, *long_chat(6)[1:]]
+    notices: list[str] = []
+    with Compactor(context_window=4096) as compactor:
+        for i in range(6):
+            history = [*history, user(f"more {i} " + words(60, i))]
+            result = compactor.compact(history)
+            notices += result.notices
+            history = [*history, assistant(f"ok {i}")]
+        session = compactor._runtime.session(compactor.session)
+        state = session.state
+        from context_compactor.hooks.commands import format_stats
+        report = format_stats(session.last, state)
+    assert state.get("holding")
+    assert any("stopped recompacting" in n for n in notices)
+    assert "loop breaker" in report and "trigger" in report
+
+
+def test_a_stubbed_result_fetched_again_is_no_longer_stubbed() -> None:
+    """A re-read of what compaction stubbed pins that call's results verbatim for the session, and says so."""
+    body = "line " + words(900)
+    history = [system("agent"), user("read it"), assistant("", [("r1", "read_file", {"path": "big.py"})]),
+               tool("r1", body)]
+    for i in range(8):
+        history += [user(f"q{i} " + words(150, i)), assistant(f"a{i} " + words(150, i))]
+    notices: list[str] = []
+    with Compactor(context_window=6000, keep_recent_tokens=800) as compactor:
+        first = compactor.compact([*history, user("go")])
+        assert first.stats.compacted and body not in json.dumps(first.messages)
+        history = [*history, user("go"), assistant("", [("r2", "read_file", {"path": "big.py"})]), tool("r2", body),
+                   assistant("read again")]
+        for i in range(3):
+            history = [*history, user(f"then {i}")]
+            result = compactor.compact(history)
+            notices += result.notices
+            history = [*history, assistant(f"x{i}")]
+        session = compactor._runtime.session(compactor.session)
+    assert any("stay verbatim" in n for n in notices)
+    assert session.state.get("pinned")
+
+
+# --- 8. the save-state reminder -----------------------------------------------------------------
+
+
+def test_save_state_reminder_is_off_by_default_and_once_when_on() -> None:
+    """Off by default; on, the agent is told once, in the prompt, when it passes precompactAt of the trigger."""
+    history = long_chat(8)  # ~4,000 tokens
+    with Compactor(context_window=8192) as compactor:
+        assert "write down" not in json.dumps(compactor.compact(history).messages)
+    seen = []
+    with Compactor(context_window=8192, save_state_reminder=True, precompact_at=0.5) as compactor:
+        for i in range(3):
+            history = [*history, user(f"q{i}")]
+            seen.append("write down" in json.dumps(compactor.compact(history).messages[-1:]))
+            history = [*history, assistant("a")]
+    assert seen == [True, False, False]
+
+
+def test_every_hookspec_still_loads() -> None:
+    """The plugin manager still builds with the session changes (a smoke check of the wiring)."""
+    assert get_plugin_manager(load_entry_points=False).hook.before_agent_start
