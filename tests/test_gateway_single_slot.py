@@ -1,0 +1,190 @@
+"""``serve`` in front of a single-slot local server (issue 14 E1): the gateway's own summaries wait until no
+client request is in flight there, and a stream the server cut off is reported, not passed off as whole."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import openai
+import pytest
+import structlog
+from fakes.chat import DONE, chunk, chat_reply, models_list, sectioned, sse
+from fakes.harness import gateway_for
+from fakes.server import ServerThread
+
+from context_compactor.summarizer.client import IdleGate
+
+WORDS = 40
+
+
+class SingleSlot:
+    """One generation at a time, as llama-cpp-python runs: a chat request arriving while another one
+    generates interrupts it (the running stream ends with [DONE] and no finish_reason, a running
+    non-streamed answer becomes a 500). ``log`` records (what, who) in order: start, end, interrupted."""
+
+    def __init__(self, delay: float = 0.02) -> None:
+        self.delay = delay
+        self.log: list[tuple[str, str]] = []
+        self._running: asyncio.Event | None = None
+
+    def who(self, kind: str) -> list[str]:
+        return [who for what, who in self.log if what == kind]
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            while (await receive())["type"] != "lifespan.shutdown":
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+        raw = b""
+        while True:
+            message = await receive()
+            raw += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        if not scope["path"].endswith("/chat/completions"):
+            await _json(send, 200 if scope["path"].endswith("/models") else 404, models_list("m"))
+            return
+        headers = dict((k.decode(), v.decode()) for k, v in scope["headers"])
+        body = json.loads(raw)
+        who = "summary" if headers.get("x-context-compactor-purpose") == "summary" else headers.get("x-session-id", "?")
+        if self._running is not None:
+            self._running.set()  # the slot is taken over
+        stop = self._running = asyncio.Event()
+        self.log.append(("start", who))
+        try:
+            if body.get("stream"):
+                await self._stream(send, who, stop)
+            else:
+                await self._whole(send, who, stop)
+        finally:
+            if self._running is stop:
+                self._running = None
+
+    async def _pause(self, stop: asyncio.Event) -> bool:
+        """Wait one token's time; True when interrupted."""
+        try:
+            await asyncio.wait_for(stop.wait(), self.delay)
+        except asyncio.TimeoutError:
+            return False
+        return True
+
+    async def _whole(self, send: Any, who: str, stop: asyncio.Event) -> None:
+        for _ in range(10):
+            if await self._pause(stop):
+                self.log.append(("interrupted", who))
+                await _json(send, 500, {"error": {"message": "request interrupted"}})
+                return
+        self.log.append(("end", who))
+        await _json(send, 200, chat_reply(sectioned("slot") if who == "summary" else "a whole answer"))
+
+    async def _stream(self, send: Any, who: str, stop: asyncio.Event) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/event-stream")]})
+        base = {"id": "c", "model": "m", "created": 1}
+        events = [sse(chunk(base, {"role": "assistant", "content": ""}))]
+        events += [sse(chunk(base, {"content": f"w{i} "})) for i in range(WORDS)]
+        for event in events:
+            if await self._pause(stop):
+                self.log.append(("interrupted", who))
+                await send({"type": "http.response.body", "body": DONE, "more_body": False})
+                return
+            await send({"type": "http.response.body", "body": event, "more_body": True})
+        self.log.append(("end", who))
+        await send({"type": "http.response.body", "body": sse(chunk(base, {}, "stop")) + DONE, "more_body": False})
+
+
+async def _json(send: Any, status: int, body: Any) -> None:
+    await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": json.dumps(body).encode()})
+
+
+def history(turns: int) -> list[dict[str, Any]]:
+    messages: list[dict[str, Any]] = [{"role": "system", "content": "You are a careful coding agent."}]
+    for i in range(turns):
+        messages.append({"role": "user", "content": f"request {i}: " + f"detail-{i} " * 80})
+        messages.append({"role": "assistant", "content": f"answer {i}: " + f"done-{i} " * 90})
+    return messages
+
+
+def sdk(url: str) -> openai.OpenAI:
+    return openai.OpenAI(base_url=url + "/v1", api_key="unused", max_retries=0, timeout=60)
+
+
+def wait_for(condition: Any, seconds: float = 30) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_summaries_wait_until_no_client_stream_is_in_flight(tmp_path: Path) -> None:
+    """Pre-summarization starts while the agent's next turn streams; the summary waits for the end of that
+    stream, so the stream is never interrupted, and the summary is then made in the idle time."""
+    slot = SingleSlot()
+    settings = {"contextWindow": 4000, "chunkTokens": 256, "precompactAt": 0.3, "summarizeWithSessionModel": True}
+    with ServerThread(slot) as up, gateway_for(up.url, tmp_path, settings=settings) as gw:
+        client = sdk(gw.url)
+        turn = {"model": "m", "extra_headers": {"X-Session-Id": "agent"}}
+        client.chat.completions.create(messages=history(3), **turn)  # type: ignore[call-overload]
+        # At once, as an agent loop does: the first turn's bookkeeping (and its pre-summarization) starts
+        # when this request is out, while it streams.
+        chunks = list(client.chat.completions.create(messages=history(3), stream=True, **turn))  # type: ignore[call-overload]
+        assert wait_for(lambda: "summary" in slot.who("end")), f"no summary was made: {slot.log}"
+    text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    assert text.split() == [f"w{i}" for i in range(WORDS)] and chunks[-1].choices[0].finish_reason == "stop"
+    assert slot.who("interrupted") == [], slot.log
+    started = [i for i, (what, who) in enumerate(slot.log) if what == "start" and who == "summary"]
+    client_ends = [i for i, (what, who) in enumerate(slot.log) if what == "end" and who == "agent"]
+    assert started[0] > client_ends[-1], f"a summary went out while the agent's turn was in flight: {slot.log}"
+    assert gw.app.gate.waits >= 1
+
+
+def test_a_stream_the_server_cut_off_is_logged_and_ends_with_an_error(tmp_path: Path) -> None:
+    """A second client's request interrupts the first one's stream ([DONE], no finish_reason): the first
+    client gets an error event, not a short reply passed off as whole, and the log says so."""
+    slot = SingleSlot(delay=0.05)
+    with ServerThread(slot) as up, gateway_for(up.url, tmp_path) as gw, structlog.testing.capture_logs() as logs:
+        def second() -> None:
+            wait_for(lambda: slot.who("start") == ["first"])
+            time.sleep(0.1)
+            httpx.post(gw.url + "/v1/chat/completions", headers={"x-session-id": "second"}, timeout=30,
+                       json={"model": "m", "messages": [{"role": "user", "content": "me too"}]})
+
+        other = threading.Thread(target=second)
+        other.start()
+        received = []
+        with pytest.raises(openai.APIError, match="before the reply was finished.*finish_reason"):
+            for piece in sdk(gw.url).chat.completions.create(model="m", stream=True, extra_headers={"X-Session-Id": "first"},
+                                                               messages=[{"role": "user", "content": "hello"}]):
+                received.append(piece)
+        other.join()
+    assert slot.who("interrupted") == ["first"] and 0 < len(received) < WORDS
+    cut = [line for line in logs if line["event"] == "gateway.stream_incomplete"]
+    assert cut and cut[0]["session"] == "gw:first" and cut[0]["log_level"] == "warning"
+    request = next(line for line in logs if line["event"] == "gateway.request" and line["session"] == "gw:first")
+    assert "before the reply was finished" in request["error"]
+
+
+def test_the_gate_lets_a_call_through_only_after_the_last_request_left_and_a_quiet_moment() -> None:
+    """IdleGate: wait_idle returns at once for an idle server, blocks while requests are in flight at the
+    same origin (not another one), and returns once the last one left and the quiet time passed."""
+    gate = IdleGate(quiet=0.05)
+    assert gate.wait_idle("http://127.0.0.1:9/v1") < 0.05
+    gate.enter("http://127.0.0.1:9/v1")
+    assert gate.wait_idle("http://127.0.0.1:8/v1") < 0.05  # another server
+    done = threading.Event()
+    waiter = threading.Thread(target=lambda: (gate.wait_idle("http://127.0.0.1:9/chat"), done.set()))
+    waiter.start()
+    assert not done.wait(0.2)
+    gate.leave("http://127.0.0.1:9/v1")
+    assert done.wait(5)
+    waiter.join()
+    assert gate.waits == 1 and gate.busy("http://127.0.0.1:9") == 0
