@@ -181,7 +181,12 @@ def test_the_gate_lets_a_call_through_only_after_the_last_request_left_and_a_qui
     gate.enter("http://127.0.0.1:9/v1")
     assert gate.wait_idle("http://127.0.0.1:8/v1") < 0.05  # another server
     done = threading.Event()
-    waiter = threading.Thread(target=lambda: (gate.wait_idle("http://127.0.0.1:9/chat"), done.set()))
+
+    def wait() -> None:
+        gate.wait_idle("http://127.0.0.1:9/chat")
+        done.set()
+
+    waiter = threading.Thread(target=wait)
     waiter.start()
     assert not done.wait(0.2)
     gate.leave("http://127.0.0.1:9/v1")
