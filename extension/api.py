@@ -168,10 +168,11 @@ class Compactor:
         budget = budget_for(window, source, max_tokens=settings.max_tokens,
                             compact_at=settings.compact_at, compact_to=settings.compact_to)
         fits = total <= window
+        reason = None if fits else (f"the prompt ({total:,} tokens) is above the {window:,}-token window and "
+                                    "compaction did not run (see the log)")
         return CompactionStats(session=self.session, tokens_before=total, tokens_after=total, window=window,
                                window_source=source, trigger=budget.trigger, target=budget.target, fits=fits,
-                               reason=None if fits else f"the prompt ({total:,} tokens) is above the "
-                               f"{window:,}-token window and compaction did not run",
+                               reason=reason, notices=() if fits else (f"context-compactor: cannot fit: {reason}",),
                                messages=len(event.messages), tokenizer=counter.name,
                                chars_per_token=counter.ratio)
 

@@ -162,3 +162,11 @@ def test_citations_name_archived_messages(tmp_path: Path):
         assert "Never run migration 0042" in store.fetch(("s1", cited)).text  # type: ignore[union-attr]
     finally:
         store.close()
+
+
+def test_a_budget_below_any_line_gives_an_empty_ledger():
+    """When not even the "items left out" line fits, the ledger is empty rather than over its budget."""
+    s = ExtractiveSummarizer()
+    for budget in (1, 4, 8):
+        text, left_out = s.ledger(s.items(SESSION, [view_of(m) for m in SESSION], 0), budget, lambda t: len(t))
+        assert len(text) <= budget and left_out > 0
