@@ -1,7 +1,10 @@
 """Early sends: a turn that the hooks will not change goes upstream while they run.
 
-The hooks are made slow (a wrapper that sleeps after them) so that "before" and "after" are plain
-to see in the times the fake upstream received each request.
+The hooks are held (a wrapper that waits after them) so that "before" and "after" are plain to see in
+the order of events: on a turn that should go early, the hooks hold until the fake upstream has the
+request (up to 30 s, so a loaded machine only makes it slower); on a turn that must wait for them,
+they hold a moment for a request that must not come. Each assertion compares the upstream's receive
+time with the end of the hooks, an ordering, never a duration.
 """
 
 from __future__ import annotations
@@ -17,25 +20,39 @@ from fakes.harness import RunningGateway, Upstream, fake_upstream, gateway_for
 
 from context_compactor.hookspecs import BeforeAgentStartEvent, BeforeAgentStartResult, HookContext, hookimpl
 
-HOOK_DELAY = 0.3
+EARLY_WAIT = 30.0  # how long held hooks wait for a request that should go early (only a failure waits it out)
+HOLD = 0.3  # how long held hooks give a request that must not go early the chance to (wrongly) arrive
 
 
 class SlowHooks:
-    """Makes ``before_agent_start`` take ``HOOK_DELAY`` seconds longer and notes when each call ended."""
+    """Holds ``before_agent_start`` after it ran (until the upstream has the turn's request after
+    :meth:`expect_early`, else ``HOLD`` seconds) and notes when each call ended."""
 
-    def __init__(self) -> None:
+    def __init__(self, upstream: Upstream) -> None:
+        self.upstream = upstream
         self.ended: list[float] = []
+        self.sent_before: int | None = None  # set by expect_early(): the session's requests before that turn
         self.notice: str | None = None  # added to a result that has no notices
 
     @hookimpl(wrapper=True)
     def before_agent_start(self, event: BeforeAgentStartEvent,
                            ctx: HookContext) -> Generator[None, Any, BeforeAgentStartResult | None]:
+        early, seen = self.sent_before is not None, self.sent_before
+        self.sent_before = None
+        if seen is None:
+            seen = len(sessions(self.upstream))
         result = yield
-        time.sleep(HOOK_DELAY)
+        deadline = time.monotonic() + (EARLY_WAIT if early else HOLD)
+        while len(sessions(self.upstream)) == seen and time.monotonic() < deadline:
+            time.sleep(0.01)
         self.ended.append(time.monotonic())
         if self.notice is not None and (result is None or not result.notices):
             return BeforeAgentStartResult(messages=result.messages if result else None, notices=[self.notice])
         return result
+
+    def expect_early(self) -> None:
+        """The next turn should go upstream while the hooks run (it may be sent before they even start)."""
+        self.sent_before = len(sessions(self.upstream))
 
 
 @pytest.fixture
@@ -44,8 +61,8 @@ def upstream() -> Iterator[Upstream]:
         yield up
 
 
-def slowed(gw: RunningGateway) -> SlowHooks:
-    hooks = SlowHooks()
+def slowed(gw: RunningGateway, upstream: Upstream) -> SlowHooks:
+    hooks = SlowHooks(upstream)
     gw.app.pm.register(hooks)
     return hooks
 
@@ -79,14 +96,15 @@ def test_a_turn_the_hooks_leave_alone_goes_out_while_they_run(upstream: Upstream
     """The first turn of a session waits for the hooks; the next, under the trigger, does not, and still
     carries the hooks' figures in its headers."""
     with gateway_for(upstream.url, tmp_path) as gw:
-        hooks = slowed(gw)
+        hooks = slowed(gw, upstream)
         messages = conversation(2) + [user("first question")]
         first, _ = ask(gw, messages)
         messages += [{"role": "assistant", "content": "an answer"}, user("second question")]
+        hooks.expect_early()
         second, text = ask(gw, messages)
     one, two = sessions(upstream)
     assert one.at > hooks.ended[0]  # nothing known of the session yet: hooks first
-    assert two.at < hooks.ended[1] - HOOK_DELAY / 2  # sent while the hooks were still running
+    assert two.at < hooks.ended[1]  # sent while the hooks were still running
     assert two.body["messages"] == messages and text.startswith("reply #")
     assert second["x-context-compactor-compacted"] == "0"
     before, after = (int(n) for n in second["x-context-compactor-tokens"].split("->"))
@@ -97,11 +115,12 @@ def test_an_early_request_the_hooks_change_is_dropped_and_theirs_sent(upstream: 
     """When the window shrinks between turns (an overflow elsewhere, a probe), the turn that went out early
     is over the new trigger: the hooks compact it, the early request is closed, the compacted one answers."""
     with gateway_for(upstream.url, tmp_path) as gw:
-        hooks = slowed(gw)
+        hooks = slowed(gw, upstream)
         messages = conversation(3) + [user("first question")]
         ask(gw, messages)
         gw.runtime.learn_window("m", 1500, "error")
         messages += [{"role": "assistant", "content": "an answer"}, user("second question")]
+        hooks.expect_early()
         headers, text = ask(gw, messages)
         deadline = time.monotonic() + 5
         while not sessions(upstream)[1].disconnected and time.monotonic() < deadline:
@@ -117,11 +136,12 @@ def test_an_early_request_stays_when_the_hooks_only_have_something_to_say(upstre
                                                                          tmp_path: Path) -> None:
     """A notice without a changed prompt keeps the early request (no second one) and reaches the headers."""
     with gateway_for(upstream.url, tmp_path) as gw:
-        hooks = slowed(gw)
+        hooks = slowed(gw, upstream)
         messages = conversation(2) + [user("first question")]
         ask(gw, messages)
         hooks.notice = "a word from the hooks"
         messages += [{"role": "assistant", "content": "an answer"}, user("second question")]
+        hooks.expect_early()
         headers, text = ask(gw, messages)
     seen = sessions(upstream)
     assert len(seen) == 2 and seen[1].at < hooks.ended[1] and seen[1].finished and not seen[1].disconnected
@@ -131,10 +151,11 @@ def test_an_early_request_stays_when_the_hooks_only_have_something_to_say(upstre
 def test_compact_now_makes_the_next_turn_wait_for_the_hooks(upstream: Upstream, tmp_path: Path) -> None:
     """After /compact-now the next turn is compacted, so it is not sent before the hooks have run."""
     with gateway_for(upstream.url, tmp_path) as gw:
-        hooks = slowed(gw)
+        hooks = slowed(gw, upstream)
         messages = conversation(4) + [user("first question")]
         ask(gw, messages)
         messages += [{"role": "assistant", "content": "an answer"}, user("second question")]
+        hooks.expect_early()
         ask(gw, messages)
         ask(gw, [*messages, user("/compact-now")])
         messages += [{"role": "assistant", "content": "another answer"}, user("third question")]
@@ -142,4 +163,5 @@ def test_compact_now_makes_the_next_turn_wait_for_the_hooks(upstream: Upstream, 
     seen = sessions(upstream)
     assert len(seen) == 3 and seen[1].at < hooks.ended[1]  # the second turn went early
     assert seen[2].at > hooks.ended[2] and seen[2].body["messages"] != messages
-    assert headers["x-context-compactor-compacted"] == "1" and seen[2].prompt_tokens < seen[1].prompt_tokens
+    before, after = (int(n) for n in headers["x-context-compactor-tokens"].split("->"))
+    assert headers["x-context-compactor-compacted"] == "1" and after < before
