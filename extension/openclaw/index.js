@@ -359,9 +359,11 @@ function registerRecall(api) {
   api.registerTool((ctx) => {
     const key = ctx?.sessionKey ?? ctx?.sessionId;
     const spec = G.recallSpec;
+    if (process.env.CONTEXT_COMPACTOR_DEBUG) log().info(`recall_history for ${key}: ${spec && G.recallable.has(key) ? "offered" : "not yet"}`);
     if (!key || !spec || !(G.recallable.has(key) || (ctx?.sessionId && G.recallable.has(ctx.sessionId)))) return null;
     return {
       name: spec.name, label: "Recall history", description: spec.description, parameters: spec.parameters,
+      catalogMode: "direct-only", // in the model's own tool list, not behind OpenClaw's tool search: it is small
       async execute(_id, params) {
         let text;
         try {
