@@ -64,7 +64,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conformance import call_product, quiet_logs, render  # noqa: E402
+from conformance import call_product, quiet_logs, render
 
 CACHE = Path.home() / ".cache" / "context-compactor" / "compactbench"
 VERSION = "0.1.0"

@@ -28,7 +28,7 @@ import structlog
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessiongen import KINDS, Fact, Session, make_session  # noqa: E402
+from sessiongen import KINDS, Fact, Session, make_session
 
 Message = dict[str, Any]
 NAMED_SIZES = {"150k": 400, "1.2m": 3000}  # tokens -> messages, as issue 10 measured them

@@ -22,8 +22,9 @@ from __future__ import annotations
 import json
 import random
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 Message = dict[str, Any]
 KINDS = ("instruction", "file", "error", "decision", "identifier", "correction")
@@ -217,7 +218,7 @@ def _error(rng: random.Random, i: int) -> dict[str, Any]:
         (f"pip install -r requirements/{w}.txt", f"ERROR: Could not find a version that satisfies the requirement {w}-client=={n}.0.{rng.randint(1, 9)}", f"the pip failure installing the {w} client"),
         (f"pytest tests/{w}/test_api.py -q", f"TypeError: build_{w}_payload() got an unexpected keyword argument 'currency_{n}'", f"the unexpected keyword in the {w} payload builder"),
         ("python manage.py loaddata fixtures.json", f"json.decoder.JSONDecodeError: Expecting ',' delimiter: line {n} column {rng.randint(2, 80)} (char {rng.randint(3000, 90000)})", "the fixture file parse failure"),
-        (f"alembic downgrade -1", f"alembic.util.exc.CommandError: Can't locate revision identified by '{_hex(rng, 12)}'", "the missing alembic revision on downgrade"),
+        ("alembic downgrade -1", f"alembic.util.exc.CommandError: Can't locate revision identified by '{_hex(rng, 12)}'", "the missing alembic revision on downgrade"),
     ]
     command, value, query = options[i % len(options)]
     return {"value": value, "query": query, "command": command, "pytest": command.startswith("pytest")}

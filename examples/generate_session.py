@@ -68,7 +68,7 @@ def generate(messages: int = 240, seed: int = 7, big_every: int = 5, big_lines: 
             cid = f"call_{call:05d}"
             kind = rng.choice(["bash", "read_file", "write_file"])
             path = rng.choice(FILES)
-            args = {"bash": {"command": rng.choice(["pytest -q", f"python -m app.server --port 9090", f"git diff {path}", "ruff check src"])},
+            args = {"bash": {"command": rng.choice(["pytest -q", "python -m app.server --port 9090", f"git diff {path}", "ruff check src"])},
                     "read_file": {"path": path}, "write_file": {"path": path, "content": _code(rng, 8)}}[kind]
             out.append({"role": "assistant", "content": _prose(rng, 25) if rng.random() < 0.5 else "",
                         "tool_calls": [{"id": cid, "type": "function", "function": {"name": kind, "arguments": json.dumps(args)}}]})

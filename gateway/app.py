@@ -342,7 +342,7 @@ class Gateway:
         """``work``, with a bug of ours answered as an error (or an error event mid-stream), never a dropped connection."""
         try:
             await work()
-        except Exception as exc:  # noqa: BLE001 - a bug of ours must not take the connection down silently
+        except Exception as exc:  # a bug of ours must not take the connection down silently
             logger.error("gateway.failed", error=f"{type(exc).__name__}: {exc}", exc_info=True)
             relay.turn.error = f"{type(exc).__name__}: {exc}"
             message = f"context-compactor: internal error ({type(exc).__name__}); see the gateway log"

@@ -37,7 +37,7 @@ def test_a_misspelled_hook_fails_loudly():
 
     class Typo:
         @hookimpl
-        def before_agent_strat(self, event, ctx):  # noqa: ANN001
+        def before_agent_strat(self, event, ctx):
             return None
 
     with pytest.raises(pluggy.PluginValidationError):
@@ -50,7 +50,7 @@ def test_an_extension_can_answer_before_agent_start_first():
 
     class Mine:
         @hookimpl(tryfirst=True)
-        def before_agent_start(self, event, ctx):  # noqa: ANN001
+        def before_agent_start(self, event, ctx):
             return sentinel
 
     pm = get_plugin_manager(extra_plugins=[Mine()])

@@ -15,7 +15,7 @@ from context_compactor.summarizer.fallback import ExtractiveSummarizer
 from context_compactor.summarizer.ledger import parse_items
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from sessiongen import make_session  # noqa: E402
+from sessiongen import make_session
 
 
 def count(text: str) -> int:

@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-from sessiongen import BANDS, KINDS, Session, make_session, text_of  # noqa: E402
+from sessiongen import BANDS, KINDS, Session, make_session, text_of
 
 
 @pytest.fixture(scope="module")

@@ -382,7 +382,7 @@ def test_store_shared_by_processes_stays_consistent(tmp_path: Path) -> None:
 
 def _rows(path: Path, table: str) -> list[Any]:
     with sqlite3.connect(path) as db:
-        return db.execute(f"SELECT * FROM {table}").fetchall()  # noqa: S608 - fixed table names
+        return db.execute(f"SELECT * FROM {table}").fetchall()
 
 
 def test_reader_sees_rows_another_connection_committed(tmp_path: Path) -> None:
