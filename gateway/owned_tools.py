@@ -55,8 +55,14 @@ class OwnedTool(Protocol):
 class OwnedTools:
     """The tools a gateway owns."""
 
-    def __init__(self, tools: Sequence[OwnedTool] = ()) -> None:
+    def __init__(self, tools: Sequence[OwnedTool] = (), guards: Sequence[Any] = ()) -> None:
         self.tools = {tool.name: tool for tool in tools}
+        self.guards = list(guards)  # claim client tools' calls by content (gateway/loop_guards.py)
+
+    def guards_for(self, turn: ChatTurn) -> list[Any]:
+        from .loop_guards import active_guards
+
+        return active_guards(self.guards, turn)
 
     def offered(self, turn: ChatTurn) -> dict[str, OwnedTool]:
         """The tools to add to this turn's request: offered, and not named like one of the client's."""
@@ -91,7 +97,9 @@ class RecallTool:
 
 
 def default_tools() -> OwnedTools:
-    return OwnedTools([RecallTool()])
+    from .loop_guards import loop_guards
+
+    return OwnedTools([RecallTool()], loop_guards())
 
 
 Send = Callable[[bytes], Awaitable["Response"]]
@@ -101,7 +109,7 @@ class Rounds:
     """The upstream's answer to one turn, owned-tool rounds included, shaped like a Response."""
 
     def __init__(self, turn: ChatTurn, first: Response, tools: dict[str, OwnedTool], send: Send,
-                 run: Callable[..., Awaitable[Any]]) -> None:
+                 run: Callable[..., Awaitable[Any]], guards: Sequence[Any] = ()) -> None:
         """``send(body)`` posts a continued request upstream; ``run(fn, *args)`` runs a blocking call
         in a worker thread."""
         self.turn, self.current, self.tools, self._send, self._run = turn, first, tools, send, run
@@ -109,6 +117,18 @@ class Rounds:
         self.headers = first.headers
         self.rounds = 0
         self.messages: list[Any] = []  # what the owned rounds added to the conversation
+        self.guards, self._owners = list(guards), {}  # type: ignore[var-annotated]
+
+    def _owner(self, call: Any) -> Any:
+        """The owned tool (by name) or guard (by content, decided once per call) that answers ``call``."""
+        tool = self.tools.get(_call_name(call))
+        if tool is not None or not self.guards or not isinstance(call, dict):
+            return tool
+        key = (call.get("id"), _call_name(call), str((call.get("function") or {}).get("arguments")))
+        if key not in self._owners:
+            guard = next((g for g in self.guards if g.claims(call, self.turn)), None)
+            self._owners[key] = _Claimed(guard, call) if guard is not None else None
+        return self._owners[key]
 
     def header(self, name: bytes) -> bytes | None:
         return self.current.header(name)
@@ -125,11 +145,11 @@ class Rounds:
             data = _json(body)
             message = _message(data)
             calls = (message or {}).get("tool_calls") or []
-            owned = [c for c in calls if _call_name(c) in self.tools]
+            owned = [c for c in calls if self._owner(c) is not None]
             if not owned:
                 return body
             if len(owned) < len(calls):  # mixed: the client gets its own calls only
-                message["tool_calls"] = [c for c in calls if _call_name(c) not in self.tools]  # type: ignore[index]
+                message["tool_calls"] = [c for c in calls if self._owner(c) is None]  # type: ignore[index]
                 return json.dumps(data, ensure_ascii=False).encode("utf-8")
             if not await self._continue(message, owned):  # type: ignore[arg-type]
                 return body
@@ -157,7 +177,7 @@ class Rounds:
             rest = splitter.rest()
             if rest:
                 held.append(rest)
-            owned = [c for c in calls.values() if c["function"]["name"] in self.tools]
+            owned = [c for c in calls.values() if self._owner(c) is not None]
             if not owned or self.rounds >= MAX_ROUNDS:
                 yield b"".join(held)
                 return
@@ -183,7 +203,7 @@ class Rounds:
         """Answer the owned calls and send the continued request; False when it could not be sent."""
         results = []
         for call in owned:
-            tool = self.tools[_call_name(call)]
+            tool = self._owner(call)
             arguments = str(call.get("function", {}).get("arguments") or "")
             try:
                 text = await self._run(tool.answer, arguments, self.turn)
@@ -202,6 +222,16 @@ class Rounds:
             return False
         await previous.aclose()
         return True
+
+
+class _Claimed:
+    """A guard's claim on one call, shaped like an owned tool."""
+
+    def __init__(self, guard: Any, call: dict[str, Any]) -> None:
+        self.guard, self.call, self.name = guard, call, guard.name
+
+    def answer(self, arguments: str, turn: ChatTurn) -> str:
+        return str(self.guard.answer_call(self.call, turn))
 
 
 def _observe(event: bytes, calls: dict[int, dict[str, Any]], content: list[str]) -> bool:

@@ -68,8 +68,9 @@ class Relay:
         if response is None:
             response = await self._send()
         self.gw.upstream_waiting()  # the model is thinking: a good moment for queued bookkeeping
-        if self.turn.owned and response.status_code < 400:  # the gateway answers its own tools' calls
-            response = Rounds(self.turn, response, self.turn.owned, self._post, self.gw.in_thread)  # type: ignore[assignment]
+        if (self.turn.owned or self.turn.guards) and response.status_code < 400:  # calls the gateway answers
+            response = Rounds(self.turn, response, self.turn.owned, self._post, self.gw.in_thread,  # type: ignore[assignment]
+                              self.turn.guards)
         try:
             content_type = (response.header(b"content-type") or b"").decode("latin-1")
             if response.status_code >= 400:

@@ -18,6 +18,7 @@ from context_compactor.hookspecs import (AfterTurnEvent, BeforeAgentStartEvent, 
                                         ModelInfo, Usage)
 
 from .asgi import Headers, ascii_header
+from .loop_guards import is_side_question
 from .overflow import Overflow
 
 if TYPE_CHECKING:
@@ -58,6 +59,8 @@ class ChatTurn:
         self.error: str | None = None
         self.status = 0
         self.owned: dict[str, Any] = {}  # the gateway's own tools this turn offers (see owned_tools.py)
+        self.guards: list[Any] = []  # what answers client tools' calls here (loop_guards.py: refusals, retries)
+        self.btw = is_side_question(self)  # a /btw side question goes upstream without tools
 
     def ctx(self) -> HookContext:
         return HookContext(session_key=self.key, runtime=self.gw.runtime, model=self.model)
@@ -82,13 +85,14 @@ class ChatTurn:
     @property
     def changed(self) -> bool:
         """Whether the hooks changed what the model is sent."""
-        return self.sent is not self.body["messages"]
+        return self.sent is not self.body["messages"] or self.btw
 
     async def prepare(self) -> None:
         """Run ``before_agent_start`` (in a worker thread, under the session lock)."""
         async with self.gw.locks.hold(self.key):
             await self.gw.in_thread(self._before)
-        self.owned = self.gw.owned_tools.offered(self)
+        self.owned = {} if self.btw else self.gw.owned_tools.offered(self)
+        self.guards = self.gw.owned_tools.guards_for(self)
         self.gw.remember(self)
 
     def _before(self) -> None:
@@ -128,7 +132,7 @@ class ChatTurn:
         owned-tool rounds so far) follow the conversation.
         """
         ask_usage = self.stream and not self.client_usage
-        if self.sent is self.body["messages"] and not self.owned and not extra:
+        if self.sent is self.body["messages"] and not self.owned and not extra and not self.btw:
             if not ask_usage:
                 return self.raw
             if "stream_options" not in self.body and b"\x00" not in self.raw[:4]:  # UTF-8: one member added in front
@@ -138,6 +142,9 @@ class ChatTurn:
         body["messages"] = [*self.sent, *extra] if extra else self.sent
         if self.owned:
             body["tools"] = [*(self.body.get("tools") or []), *(tool.schema() for tool in self.owned.values())]
+        if self.btw:  # answered from what the conversation knows
+            for name in ("tools", "tool_choice", "parallel_tool_calls"):
+                body.pop(name, None)
         if ask_usage:
             options = self.body.get("stream_options")
             body["stream_options"] = {**(options if isinstance(options, dict) else {}), "include_usage": True}
