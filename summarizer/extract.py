@@ -60,6 +60,7 @@ _FAILED_TAIL = re.compile(
     r"^error(?:\[\w+\])?:|\bfailed with\b|\b\d+ failed\b", re.IGNORECASE | re.MULTILINE)
 _EXIT_ZERO = re.compile(r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode)[\s:=]+0\b", re.IGNORECASE)
 TAIL_CHARS = 1500
+ID_CHARS = 600  # a command's output is read for ids in its first and last this many characters
 
 
 def failed_run(text: str) -> bool:
@@ -370,7 +371,7 @@ def tool_items(view: View, call: ToolCall | None, index: int) -> list[Item]:
     elif not reads:
         items.append(Item("success", key, "", index))
     if not reads:  # ids a command printed sit in its first or last lines
-        head_tail = text if len(text) <= 2 * TAIL_CHARS else text[:TAIL_CHARS] + "\n" + text[-TAIL_CHARS:]
+        head_tail = text if len(text) <= 2 * ID_CHARS else text[:ID_CHARS] + "\n" + text[-ID_CHARS:]
         items.extend(identifier_items(head_tail, index, strong_only=True)[:6])
     return items
 
