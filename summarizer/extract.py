@@ -17,11 +17,12 @@ from collections.abc import Iterator, Sequence
 
 from context_compactor.messages import ToolCall, View
 
-from .ledger import Item, values
+from .ledger import Item, parse_items, values
 
 MAX_ITEM_CHARS = 600
 SCAN_HEAD, SCAN_TAIL = 3000, 3000  # a long text is scanned at its start and its end only
 OWN_BLOCK = "[context-compactor: ledger of "
+BLOCK_END = "[end of ledger]"
 
 _TRIVIAL = {"ok", "okay", "yes", "y", "no", "continue", "go on", "thanks", "thank you", "sure", "go", "next",
             "done", "k", "great", "perfect", "cool", "nice", "go ahead", "proceed", "ok thanks", "lgtm"}
@@ -156,12 +157,15 @@ class Extractor:
 
 def user_items(text: str, index: int) -> list[Item]:
     text = text.strip()
-    if text.startswith(OWN_BLOCK):  # our own block, carried in a user turn: the rest is the user's
-        end = text.find("[end of ledger]")
-        text = text[end + len("[end of ledger]"):].strip() if end >= 0 else ""
-    if not text or text.lower().strip(".!? ") in _TRIVIAL or text.startswith("/context-stats"):
-        return []
     items: list[Item] = []
+    if text.startswith(OWN_BLOCK):
+        # Our own block (a prompt compacted before): its items stay items, citing what they cited;
+        # the rest of the message is the user's.
+        end = text.find(BLOCK_END)
+        items.extend(parse_items(text[text.find("\n") + 1:end if end >= 0 else len(text)]))
+        text = text[end + len(BLOCK_END):].strip() if end >= 0 else ""
+    if not text or text.lower().strip(".!? ") in _TRIVIAL or text.startswith("/context-stats"):
+        return items
     corrects: tuple[tuple[str, str], ...] = ()
     if _CORRECTION.search(text[:400]):
         corrects = tuple(("", v) for v in values(text)[:4])

@@ -170,3 +170,15 @@ def test_a_budget_below_any_line_gives_an_empty_ledger():
     for budget in (1, 4, 8):
         text, left_out = s.ledger(s.items(SESSION, [view_of(m) for m in SESSION], 0), budget, lambda t: len(t))
         assert len(text) <= budget and left_out > 0
+
+
+def test_a_compacted_prompt_compacted_again_keeps_its_ledger_as_a_ledger():
+    """Compacting an already compacted prompt reads its own block back as items (one set of headings,
+    the old citations kept), never as a user instruction."""
+    first = compact(SESSION * 30, context_window=1024)
+    block = first.messages[0]["content"]
+    again = compact(list(first.messages) + [assistant("ok"), user("next " + words(900, 3))], context_window=600)
+    text = again.messages[0]["content"]
+    assert text.count("## User instructions") == 1
+    assert "Never run migration 0042 against staging." in text
+    assert block.splitlines()[0] not in text.split("\n", 1)[1]  # the old header is not nested inside
