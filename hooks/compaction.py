@@ -39,8 +39,8 @@ def before_agent_start(event: BeforeAgentStartEvent, ctx: HookContext) -> Before
         with session.lock:
             outcome = session.compact(event, runtime)
             stats, sent = session.last.stats, session.sent  # sent: with the agent-loop transforms
-            if outcome.compacted and stats is not None:
-                outcome.messages, stats = _with_recall(event, ctx, outcome.messages or [], stats, session)
+            if outcome.compacted and sent is not None and stats is not None:
+                sent, stats = _with_recall(event, ctx, sent, stats, session)
                 session.last.stats = stats
     except Exception as exc:  # noqa: BLE001 - fail open, by contract
         logger.warning("compaction.failed", session=ctx.session_key, error=f"{type(exc).__name__}: {exc}")
