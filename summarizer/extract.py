@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from dataclasses import replace
 from collections.abc import Iterator, Sequence
 
 from context_compactor.messages import ToolCall, View
@@ -159,10 +160,11 @@ def user_items(text: str, index: int) -> list[Item]:
     text = text.strip()
     items: list[Item] = []
     if text.startswith(OWN_BLOCK):
-        # Our own block (a prompt compacted before): its items stay items, citing what they cited;
-        # the rest of the message is the user's.
+        # Our own block (a prompt compacted before): its items stay items, now citing this message,
+        # whose archived text holds their earlier citations; the rest of the message is the user's.
         end = text.find(BLOCK_END)
-        items.extend(parse_items(text[text.find("\n") + 1:end if end >= 0 else len(text)]))
+        body = text[text.find("\n") + 1:end if end >= 0 else len(text)]
+        items.extend(replace(item, src=index, first=-1) for item in parse_items(body))
         text = text[end + len(BLOCK_END):].strip() if end >= 0 else ""
     if not text or text.lower().strip(".!? ") in _TRIVIAL or text.startswith("/context-stats"):
         return items

@@ -175,10 +175,14 @@ def test_a_budget_below_any_line_gives_an_empty_ledger():
 def test_a_compacted_prompt_compacted_again_keeps_its_ledger_as_a_ledger():
     """Compacting an already compacted prompt reads its own block back as items (one set of headings,
     the old citations kept), never as a user instruction."""
-    first = compact(SESSION * 30, context_window=1024)
+    history = SESSION * 30 + [user(words(300, 1)), assistant(words(300, 2)), user(words(300, 3))]
+    first = compact(history, context_window=1024)
     block = first.messages[0]["content"]
+    assert block.startswith("[context-compactor: ledger of")
+    assert sum("Never run migration 0042" in str(m["content"]) for m in first.messages) == 1  # only in the block
     again = compact(list(first.messages) + [assistant("ok"), user("next " + words(900, 3))], context_window=600)
     text = again.messages[0]["content"]
     assert text.count("## User instructions") == 1
-    assert "Never run migration 0042 against staging." in text
+    line = next(line for line in text.splitlines() if "Never run migration 0042 against staging." in line)
+    assert line.endswith("[#0]")  # the message that carries the first ledger, where its citations are archived
     assert block.splitlines()[0] not in text.split("\n", 1)[1]  # the old header is not nested inside
