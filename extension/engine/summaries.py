@@ -172,7 +172,9 @@ class Summaries:
             if slot not in seen and item.section != "success":
                 seen.add(slot)
                 total += count(item.text) + 6
-            costs[item.src - start + 1] = total
+            at = item.src - start + 1
+            if 0 < at < len(costs):  # an item's cite is the message it came from, inside the region
+                costs[at] = total
         for i in range(1, len(costs)):
             costs[i] = max(costs[i], costs[i - 1])
         return costs
