@@ -353,7 +353,6 @@ class Prepared:
     dropped: int = 0  # side-question messages left out
     todo: Todo | None = None
     last_user: int = -1
-    origin: list[int] = field(default_factory=list)  # index in the history of each message sent (when changed)
     btw_turn: bool = False  # the current turn is a /btw side question
     fresh_folds: list[tuple[int, Any]] = field(default_factory=list)  # (index, original) folded for the first time
 
@@ -391,28 +390,28 @@ class Loop:
         self._memo: dict[int, tuple[Any, Any, Any]] = {}  # id(original) -> (original, replacement)
         self._reminded: tuple[int, int] | None = None  # (todo index, history length) of the last reminder
         self._fresh: list[tuple[int, Any]] = []  # failed calls folded by this call and never before
+        self._head: _Built | None = None  # the output for messages[:_stable], from the last call
         self.last: Prepared | None = None
 
     def prepare(self, messages: list[Any], options: LoopOptions) -> Prepared:
         """``messages`` with the pre-transforms applied (the very list when nothing changed)."""
-        if not options.any:
-            last_user = last_user_index(messages)
-            self.last = Prepared(messages, todo=latest_todo(messages), last_user=last_user,
-                                 btw_turn=last_user >= 0 and is_btw(messages[last_user]) and options.side_questions)
-            return self.last
         if options != self._options:
             self._options, self._in, self._stable, self._decided = options, [], 0, []
-            self._calls, self._todo = {}, None
+            self._calls, self._todo, self._head = {}, None, None
         known = len(self._in)
         grown = 0 < known <= len(messages) and self._in == messages[:known]
+        # The output built for the stable part is reused when the host passes the very same objects
+        # (checked on a sample: an in-process host and the OpenClaw adapter do; a gateway parsing
+        # JSON does not, and gets its output rebuilt from the kept decisions).
+        same = grown and all(self._in[i] is messages[i] for i in (0, known // 2, known - 1))
         start = self._stable if grown else 0
         decided = self._decided if grown else []
-        calls = dict(self._calls) if grown else {}
+        calls = self._calls if grown else {}
         todo = self._todo if grown else None
         last_user = last_user_index(messages)
         btw_turn = options.side_questions and last_user >= 0 and is_btw(messages[last_user])
         if btw_turn:  # the earlier side questions come back: decide everything again, keep nothing
-            start, decided, calls, todo = 0, [], {}, None
+            start, decided, calls, todo, same = 0, [], {}, None, False
         fold_before = rounds_start(messages, options.recent_rounds) if options.fold_failed_calls else 0
         memo: dict[int, tuple[Any, Any, Any]] = {}
         todos: list[Todo] = []
@@ -420,13 +419,24 @@ class Loop:
         self._memo = memo
         fresh, self._fresh = self._fresh, []
         stable = min(last_user if last_user >= 0 else 0, fold_before if options.fold_failed_calls else len(messages))
+        stable = max(stable, start)
+        head = self._head if same and self._head is not None else _Built([], 0, 0, 0, 0)
+        every = suffix if same else (decided + suffix if decided else suffix)
+        lo = start if same else 0
+        cut = bisect_left(every, stable, key=_index)
+        mid = _build(messages, every[:cut], lo, stable)
+        tail = _build(messages, every[cut:], stable, len(messages))
+        prefix = head.joined(mid)
         if not btw_turn:
-            self._remember(messages, decided, suffix, calls, stable)
+            self._in, self._stable, self._calls = list(messages), stable, calls
+            self._decided = decided + suffix[:bisect_left(suffix, stable, key=_index)]
+            self._head = prefix
             self._todo = next((t for t in reversed(todos) if t.index < stable), todo)
         todo = todos[-1] if todos else todo
-        every = decided + suffix if decided else suffix
-        self.last = self._build(messages, every, todo, last_user)
-        self.last.btw_turn, self.last.fresh_folds = btw_turn, fresh
+        whole = prefix.joined(tail)
+        sent = messages if not whole.changes else whole.out
+        user = last_user - prefix.dropped - _Built.dropped_before(every[cut:], last_user) if last_user >= 0 else -1
+        self.last = Prepared(sent, whole.saved, whole.folded, whole.dropped, todo, user, btw_turn, fresh)
         return self.last
 
     def _decide(self, messages: list[Any], start: int, last_user: int, fold_before: int, btw_turn: bool,
@@ -490,42 +500,6 @@ class Loop:
                 return i < last_user and is_btw(message) and not btw_turn
         return False
 
-    def _remember(self, messages: list[Any], decided: list[tuple[int, Any, int]],
-                  suffix: list[tuple[int, Any, int]], calls: dict[str, ToolCall], stable: int) -> None:
-        every = decided + suffix
-        cut = bisect_left(every, stable, key=lambda d: d[0])
-        self._decided = every[:cut]
-        self._in = list(messages)
-        self._stable = stable
-        self._calls = calls  # calls after stable are kept too: harmless, their ids are unique
-
-    def _build(self, messages: list[Any], decided: list[tuple[int, Any, int]], todo: Todo | None,
-               last_user: int) -> Prepared:
-        if not decided:
-            return Prepared(messages, todo=todo, last_user=last_user)
-        out: list[Any] = []
-        origin: list[int] = []
-        prev = 0
-        saved = folded = dropped = dropped_before = 0
-        for i, change, chars in decided:
-            if i > prev:
-                out += messages[prev:i]
-                origin += range(prev, i)
-            prev = i + 1
-            if change is DROP:
-                dropped += 1
-                dropped_before += i < last_user
-                continue
-            out.append(change)
-            origin.append(i)
-            saved += chars
-            if change.get("role") != "assistant":
-                folded += 1
-        out += messages[prev:]
-        origin += range(prev, len(messages))
-        user = last_user - dropped_before if last_user >= 0 else -1
-        return Prepared(out, saved, folded, dropped, todo, user, origin)
-
     # --- the reminder ----------------------------------------------------------------------------
 
     def reminder_due(self, todo: Todo | None, length: int, every: int, compacted: bool) -> bool:
@@ -542,6 +516,51 @@ class Loop:
             self._reminded = (todo.index, length)
             return True
         return False
+
+
+@dataclass
+class _Built:
+    """The output for a range of the history: the messages, and what the decisions in it did."""
+
+    out: list[Any]
+    changes: int
+    saved: int
+    folded: int
+    dropped: int
+
+    def joined(self, other: _Built) -> _Built:
+        return _Built(self.out + other.out, self.changes + other.changes, self.saved + other.saved,
+                      self.folded + other.folded, self.dropped + other.dropped)
+
+    @staticmethod
+    def dropped_before(decided: list[tuple[int, Any, int]], index: int) -> int:
+        return sum(1 for i, change, _ in decided if change is DROP and i < index)
+
+
+def _index(decision: tuple[int, Any, int]) -> int:
+    return decision[0]
+
+
+def _build(messages: list[Any], decided: list[tuple[int, Any, int]], lo: int, hi: int) -> _Built:
+    """``messages[lo:hi]`` with the decisions (all within that range, in order) applied."""
+    if not decided:
+        return _Built(messages[lo:hi], 0, 0, 0, 0)
+    out: list[Any] = []
+    prev = lo
+    saved = folded = dropped = 0
+    for i, change, chars in decided:
+        if i > prev:
+            out += messages[prev:i]
+        prev = i + 1
+        if change is DROP:
+            dropped += 1
+            continue
+        out.append(change)
+        saved += chars
+        if change.get("role") != "assistant":
+            folded += 1
+    out += messages[prev:hi]
+    return _Built(out, len(decided), saved, folded, dropped)
 
 
 def _as_change(message: Any | None) -> tuple[Any, int] | None:

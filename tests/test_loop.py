@@ -276,6 +276,16 @@ def test_a_grown_history_gives_what_a_fresh_loop_gives(cut: int) -> None:
         assert loop.prepare(full[:n], LoopOptions()).messages == Loop().prepare(full[:n], LoopOptions()).messages
 
 
+@pytest.mark.parametrize("cut", [5, 12, 17])
+def test_a_host_that_sends_copies_gets_the_same_prompt(cut: int) -> None:
+    """A host that passes equal copies each turn (a gateway parsing JSON) gets what a fresh loop gives."""
+    full = [*thinking_session(), *failing_session(), *btw_session(), user("z")]
+    loop = Loop()
+    for n in range(cut, len(full) + 1, 2):
+        copies = copy.deepcopy(full[:n])
+        assert loop.prepare(copies, LoopOptions()).messages == Loop().prepare(full[:n], LoopOptions()).messages
+
+
 # --- 6. a bigger window --------------------------------------------------------------------------
 
 
