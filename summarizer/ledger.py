@@ -61,7 +61,7 @@ class Item:
     def line(self) -> str:
         # A corrected item cites where it was said and where it was corrected.
         cite = f"#{self.first}, #{self.src}" if 0 <= self.first < self.src and "(was " in self.text else f"#{self.src}"
-        seen = f" (seen {self.seen} times)" if self.seen > 2 and self.section in ("error", "command") else ""
+        seen = f" ({self.seen} times)" if self.seen > 2 and self.section in ("error", "command") else ""
         return f"{self.text}{seen} [{cite}]"
 
 
@@ -158,7 +158,7 @@ def _resolve(item: Item, successes: dict[str, int]) -> Item:
     command = item.key.split("\n", 1)[0]
     at = successes.get(command)
     if at is not None and at > item.src:
-        return replace(item, resolved=True, text=f"{item.text} (resolved: succeeded later [#{at}])")
+        return replace(item, resolved=True, text=f"{item.text} (resolved at [#{at}])")
     return item
 
 
@@ -259,7 +259,7 @@ def _join(by_section: dict[str, list[Item]], chosen: dict[str, set[int]], left_o
 
 
 _SECTION_OF = {title: section for section, title in TITLES.items()}
-_CITE = re.compile(r"^(.*?)(?: \(seen (\d+) times\))? \[#(\d+)(?:, #(\d+))?\]$")
+_CITE = re.compile(r"^(.*?)(?: \((\d+) times\))? \[#(\d+)(?:, #(\d+))?\]$")
 
 
 def parse_items(text: str) -> list[Item]:
@@ -277,7 +277,7 @@ def parse_items(text: str) -> list[Item]:
                 first, last = int(m.group(3)), int(m.group(4) or m.group(3))
                 body = m.group(1)
                 items.append(Item(section, _key_of(section, body), body, last, first if first < last else -1,
-                                  int(m.group(2) or 1), "(resolved:" in body))
+                                  int(m.group(2) or 1), "(resolved at [#" in body))
             else:
                 items.append(Item(section, _key_of(section, body), body, -1))
     return items
