@@ -11,10 +11,11 @@ from typing import Any
 
 import httpx
 import openai
+import pytest
 import structlog
 from fakes.harness import fake_upstream, gateway_for
 
-SESSIONS, TURNS = 50, 20
+SESSIONS, TURNS = 20, 12  # each turn is long, so every session compacts from about its fifth turn on
 TAG = re.compile(r"<sess-(\d\d)>")
 
 
@@ -22,15 +23,16 @@ async def one_session(client: openai.AsyncOpenAI, k: int) -> int:
     tag = f"<sess-{k:02d}>"
     messages: list[dict[str, Any]] = [{"role": "system", "content": f"Agent for {tag}."}]
     for turn in range(TURNS):
-        messages.append({"role": "user", "content": f"{tag} turn {turn}: " + f"path/{k}/{turn}.py {tag} " * 30})
+        messages.append({"role": "user", "content": f"{tag} turn {turn}: " + f"path/{k}/{turn}.py {tag} " * 60})
         reply = await client.chat.completions.create(model="fake-model", messages=messages,  # type: ignore[arg-type]
                                                      extra_headers={"X-Session-Id": f"s{k:02d}"})
         messages.append({"role": "assistant", "content": f"{tag} " + (reply.choices[0].message.content or "")})
     return len(messages)
 
 
-def test_fifty_sessions_twenty_turns_never_mix(tmp_path: Path) -> None:
-    """50 concurrent sessions x 20 turns all succeed and compact; every upstream request, the summary
+@pytest.mark.slow
+def test_concurrent_sessions_never_mix(tmp_path: Path) -> None:
+    """20 concurrent sessions x 12 turns all succeed and compact; every upstream request, the summary
     calls to the same model included, carries one session's material only."""
     settings = {"contextWindow": 3000, "summarizeWithSessionModel": True, "chunkTokens": 512}
     with fake_upstream() as up, gateway_for(up.url, tmp_path, settings=settings) as gw:
@@ -51,10 +53,10 @@ def test_fifty_sessions_twenty_turns_never_mix(tmp_path: Path) -> None:
         text = json.dumps(request.body["messages"])
         assert set(TAG.findall(text)) == {owner}, f"request of session {owner} names {set(TAG.findall(text))}"
         summarized += "[context-compactor: ledger of" in text
-    assert summaries, "no summary was asked of the model: the check below would be empty"
+    assert summaries, f"no summary was asked of the model ({summarized} compacted turns): the check below would be empty"
     for request in summaries:
         assert len(set(TAG.findall(json.dumps(request.body["messages"])))) == 1
-    assert summarized > SESSIONS * 5  # compaction did happen, in every session's later turns
+    assert summarized > SESSIONS * 5, summarized  # compaction did happen, in every session's later turns
 
 
 def test_racing_requests_of_one_session_compact_once(tmp_path: Path) -> None:
