@@ -377,6 +377,44 @@ function registerRecall(api) {
   }, { name: "recall_history" });
 }
 
+// A tool call that already failed twice exactly as written (same tool, same arguments) is blocked
+// the third time with the reason and the last error (refuseRepeatedFailures, issue 13), through
+// OpenClaw's before_tool_call / after_tool_call hooks (docs/plugins/hooks/tool-policy.md).
+G.failures ??= new Map(); // session key -> Map(call key -> {count, error})
+function stable(v) {
+  if (Array.isArray(v)) return `[${v.map(stable).join(",")}]`;
+  if (v && typeof v === "object") return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stable(v[k])}`).join(",")}}`;
+  return JSON.stringify(v ?? null);
+}
+function failureOf(event) {
+  if (event?.error) return String(event.error);
+  const r = event?.result;
+  const d = r?.details ?? {};
+  const text = Array.isArray(r?.content) ? r.content.map((c) => c?.text ?? "").join("\n") : typeof r === "string" ? r : "";
+  const failed = r?.isError || d.isError || d.error || ["error", "failed"].includes(d.status) ||
+    (typeof d.exitCode === "number" && d.exitCode !== 0) || /^(error|Error|ERROR)\b|ENOENT|Traceback \(most recent/.test(text);
+  if (!failed) return null;
+  return String(d.error ?? text.split("\n").find((l) => l.trim()) ?? "failed").slice(0, 300);
+}
+function registerGuard(api) {
+  if (typeof api.on !== "function") return;
+  const on = () => pluginConfig().refuseRepeatedFailures !== false;
+  api.on("after_tool_call", (event, ctx) => {
+    const error = on() ? failureOf(event) : null;
+    if (!error) return;
+    const key = sessionKey(ctx);
+    if (!G.failures.has(key)) { if (G.failures.size > 256) G.failures.delete(G.failures.keys().next().value); G.failures.set(key, new Map()); }
+    const calls = G.failures.get(key), call = `${event.toolName} ${stable(event.params)}`;
+    calls.set(call, { count: (calls.get(call)?.count ?? 0) + 1, error });
+  });
+  api.on("before_tool_call", (event, ctx) => {
+    const seen = on() ? G.failures.get(sessionKey(ctx))?.get(`${event.toolName} ${stable(event.params)}`) : null;
+    if (!seen || seen.count < 2) return;
+    log().info(`refused ${event.toolName}: it failed ${seen.count} times with these arguments`);
+    return { block: true, blockReason: `context-compactor refused this call: ${event.toolName} with these exact arguments already failed ${seen.count} times (last error: ${seen.error}). Running it again as written will fail the same way: change the arguments, try another approach, or tell the user what blocks you.` };
+  });
+}
+
 function registerCommand(api, spec) {
   api.registerCommand({
     name: spec.name, description: spec.description, acceptsArgs: spec.acceptsArgs,
@@ -403,5 +441,6 @@ export default {
     api.registerContextEngine(ID, () => makeEngine());
     for (const spec of COMMANDS) registerCommand(api, spec);
     registerRecall(api);
+    registerGuard(api);
   },
 };
