@@ -445,12 +445,9 @@ def main() -> int:
 
     protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     os.dup2(2, 1)  # anything printed by accident lands in the log, not in the protocol
-    level = logging.DEBUG if os.environ.get("CONTEXT_COMPACTOR_DEBUG") else logging.INFO
-    structlog.configure(
-        processors=[structlog.processors.add_log_level, structlog.dev.ConsoleRenderer(colors=False)],
-        wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
-    )
+    from .setup_cli.main import configure_logging  # the one logging setup of every entry point
+
+    configure_logging(logging.DEBUG if os.environ.get("CONTEXT_COMPACTOR_DEBUG") else logging.INFO)
     logger.info("bridge.started", pid=os.getpid(), python=sys.executable)
     try:
         serve(sys.stdin.buffer, protocol)

@@ -117,12 +117,18 @@ class _Stderr:
         sys.stderr.flush()
 
 
-def configure_logging(verbose: bool) -> None:
+def configure_logging(level: int, *, fmt: str = "console", timestamps: bool = False, cache: bool = False) -> None:
+    """The one logging setup of every entry point (this command, ``serve``, the OpenClaw bridge): structlog
+    lines at ``level`` and above on stderr (whatever ``sys.stderr`` is when a line is written), as console
+    text or JSON (``fmt``), with ISO times when ``timestamps``. ``cache``: a long-running server keeps its
+    bound loggers (faster); a CLI run in a test process must not."""
+    renderer: Any = structlog.processors.JSONRenderer() if fmt == "json" else structlog.dev.ConsoleRenderer(colors=False)
+    stamp: list[Any] = [structlog.processors.TimeStamper(fmt="iso")] if timestamps else []
     structlog.configure(
-        processors=[structlog.processors.add_log_level, structlog.dev.ConsoleRenderer(colors=False)],
-        wrapper_class=structlog.make_filtering_bound_logger(logging.INFO if verbose else logging.WARNING),
+        processors=[structlog.processors.add_log_level, *stamp, renderer],
+        wrapper_class=structlog.make_filtering_bound_logger(level),
         logger_factory=structlog.PrintLoggerFactory(_Stderr()),  # type: ignore[arg-type]
-        cache_logger_on_first_use=False,
+        cache_logger_on_first_use=cache,
     )
 
 
@@ -132,7 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return 2
-    configure_logging(getattr(args, "verbose", False))
+    configure_logging(logging.INFO if getattr(args, "verbose", False) else logging.WARNING)
     try:
         return int(args.run(args))
     except (InputError, ConfigError) as exc:

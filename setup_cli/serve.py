@@ -15,7 +15,6 @@ import os
 import sys
 from typing import Any
 
-import structlog
 from pydantic import SecretStr
 
 from context_compactor.errors import ConfigError
@@ -64,17 +63,6 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     return p
 
 
-def configure_logging(fmt: str, quiet: bool) -> None:
-    renderer: Any = (structlog.processors.JSONRenderer() if fmt == "json"
-                     else structlog.dev.ConsoleRenderer(colors=False))
-    structlog.configure(
-        processors=[structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="iso"), renderer],
-        wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING if quiet else logging.INFO),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
-        cache_logger_on_first_use=True,
-    )
-
-
 def run_serve(args: argparse.Namespace) -> int:
     from context_compactor.gateway import Gateway, GatewayConfig
     from context_compactor.gateway.config import CLIENT_KEY_ENV, secret_from_env
@@ -86,7 +74,9 @@ def run_serve(args: argparse.Namespace) -> int:
     if not args.upstream:
         raise ConfigError("serve needs --upstream URL (the model server's OpenAI base URL, e.g. "
                           "http://127.0.0.1:8080/v1) or $CONTEXT_COMPACTOR_UPSTREAM", key="upstream")
-    configure_logging(args.log_format, args.quiet)
+    from .main import configure_logging  # the one logging setup (main imports this module)
+
+    configure_logging(logging.WARNING if args.quiet else logging.INFO, fmt=args.log_format, timestamps=True, cache=True)
     client_key = SecretStr(args.api_key) if args.api_key else secret_from_env(CLIENT_KEY_ENV)
     config = GatewayConfig(
         upstream=args.upstream, host=args.host, port=args.port, api_key=client_key,
