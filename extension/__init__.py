@@ -15,7 +15,6 @@ __version__ = "0.1.0"
 
 PROJECT = "openclaw"  # pluggy project name, shared with OpenClaw-style hosts
 ENTRY_POINT_GROUP = "openclaw.extensions"
-LOGGER = "context_compactor"
 
 
 def ensure_logging() -> None:
@@ -63,5 +62,5 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(f"{__name__}.{module}"), name)
 
 
-__all__ = ["ENTRY_POINT_GROUP", "LOGGER", "PROJECT", "CompactResult", "CompactionStats", "Compactor", "compact",
+__all__ = ["ENTRY_POINT_GROUP", "PROJECT", "CompactResult", "CompactionStats", "Compactor", "compact",
            "ensure_logging"]

@@ -164,8 +164,3 @@ def merge_messages(summaries: Sequence[str], budget: int) -> list[dict[str, str]
     parts = "\n\n".join(f"<part {i} of {len(summaries)}>\n{_defuse(text)}\n</part>" for i, text in enumerate(summaries, 1))
     user = f"<summaries>\n{parts}\n</summaries>\n\nNow write the six sections of the combined summary."
     return [{"role": "system", "content": MERGE_SYSTEM.format(**_rules(budget))}, {"role": "user", "content": user}]
-
-
-def request_size(messages: Sequence[dict[str, str]]) -> str:
-    """The text of a request, for counting what a summary call sends."""
-    return json.dumps([m["content"] for m in messages], ensure_ascii=False)
