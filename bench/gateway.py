@@ -18,14 +18,22 @@ client (so that client overhead is small and the same on both paths):
   loop (memory touched again costs about 1 us a page after 20 ms idle, 30 us after 1 s), for the
   upstream and the gateway alike, so the pauses show what that costs.
 
+Every figure is taken twice through the gateway, on the same runs: with its own HTTP/1.1 client
+(:mod:`context_compactor.gateway.http1`) and with aiohttp's client in its place (``--clients``,
+issue 14 E7: the library is used if it adds no more than 0.3 ms of p50 and keeps the throughput).
+
 Prints figures; asserts nothing. Targets (issue 5): added p50 <= 2 ms at 8 KB, streaming TTFB ratio
 <= 1.1, >= 300 requests/s through the gateway on two cores.
+
+    python bench/gateway.py --serve-aiohttp serve --upstream URL ...   # (internal) the gateway on aiohttp's client
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import importlib.util
 import json
 import math
 import os
@@ -201,7 +209,89 @@ def ms(seconds: float) -> str:
     return f"{1000 * seconds:8.3f} ms"
 
 
+class AiohttpUpstream:
+    """aiohttp's client behind the interface of :class:`context_compactor.gateway.http1.Client`."""
+
+    def __init__(self, config: Any, activity: Any) -> None:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(config.base)
+        self.origin = f"{parts.scheme}://{parts.netloc}"
+        self.config, self.activity = config, activity
+        self.session: Any = None
+
+    async def request(self, method: str, target: str, headers: list[tuple[bytes, bytes]], body: bytes) -> Any:
+        import aiohttp
+
+        from context_compactor.gateway.upstream import UpstreamTimeout, UpstreamUnreachable
+
+        if self.session is None:
+            connector = aiohttp.TCPConnector(limit=self.config.max_connections, keepalive_timeout=30, ttl_dns_cache=None)
+            timeout = aiohttp.ClientTimeout(connect=self.config.connect_timeout, sock_read=self.config.read_timeout)
+            self.session = aiohttp.ClientSession(connector=connector, timeout=timeout, auto_decompress=False,
+                                                 skip_auto_headers=("User-Agent", "Accept-Encoding", "Content-Type"))
+        self.activity(1)
+        try:
+            response = await self.session.request(method, self.origin + target, data=body, allow_redirects=False,
+                                                  headers=[(k.decode("latin-1"), v.decode("latin-1")) for k, v in headers])
+        except asyncio.TimeoutError:
+            self.activity(-1)
+            raise UpstreamTimeout("timed out", url=self.origin) from None
+        except aiohttp.ClientError as exc:
+            self.activity(-1)
+            raise UpstreamUnreachable(f"cannot reach the upstream ({exc})", url=self.origin) from None
+        return AiohttpResponse(response, self.activity)
+
+    async def aclose(self) -> None:
+        if self.session is not None:
+            await self.session.close()
+
+
+class AiohttpResponse:
+    def __init__(self, response: Any, activity: Any) -> None:
+        self.response, self.activity = response, activity
+        self.status_code = response.status
+        self.headers = list(response.raw_headers)
+        self.closed = False
+
+    def header(self, name: bytes) -> bytes | None:
+        return next((v for k, v in self.headers if k.lower() == name), None)
+
+    async def iter_bytes(self) -> Any:
+        async for piece in self.response.content.iter_any():
+            yield piece
+
+    async def read(self) -> bytes:
+        return bytes(await self.response.read())
+
+    async def aclose(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.response.release()
+            self.activity(-1)
+
+
+def serve_on_aiohttp(argv: list[str]) -> int:
+    """``context-compactor serve ...`` with aiohttp's client in place of the gateway's own."""
+    import context_compactor.gateway as package
+    from context_compactor.gateway.app import Gateway
+    from context_compactor.setup_cli.main import main as cli
+
+    class OnAiohttp(Gateway):
+        @property
+        def client(self) -> Any:
+            if self.__dict__.get("_client") is None:
+                self.__dict__["_client"] = AiohttpUpstream(self.config, self._activity)
+            return self.__dict__["_client"]
+
+    package.Gateway = OnAiohttp
+    return cli(argv)
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--serve-aiohttp"]:
+        return serve_on_aiohttp(argv[1:])
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=400, help="sequential requests per latency figure")
     parser.add_argument("--seconds", type=float, default=5.0, help="duration of each throughput run")
@@ -209,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parts", default="latency,throughput,streaming",
                         help="which figures, comma-separated (default: all three)")
     parser.add_argument("--streams", type=int, default=60, help="streamed requests per streaming figure (per path)")
+    parser.add_argument("--clients", default="own,aiohttp",
+                        help="the gateway's upstream client(s) to measure, comma-separated (default: own,aiohttp)")
     args = parser.parse_args(argv)
     args.parts = {part.strip() for part in args.parts.split(",") if part.strip()}
     unknown = args.parts - {"latency", "throughput", "streaming"}
@@ -226,22 +318,30 @@ def main(argv: list[str] | None = None) -> int:
         env.update(HOME=str(work), OPENCLAW_STATE_DIR=str(work / "state"))
         fake = [sys.executable, "-m", "fakes.upstream", "--port", "0", "--reply", "ok " * 20, "--chunk-delay", "0.005"]
         with process(fake, env, r"PORT=(\d+)", work / "fake.log") as up:
-            serve = [SCRIPT, "serve", "--upstream", f"http://127.0.0.1:{up}/v1", "--port", "0",
-                     "--store", str(work / "store.sqlite"), "--context-window", "131072"]
-            with process(serve, env, r"serving http://127\.0\.0\.1:(\d+)/v1", work / "gateway.log") as gw:
-                report(up, gw, args)
+            gateways: dict[str, int] = {}
+            with contextlib.ExitStack() as stack:
+                for name in [c.strip() for c in args.clients.split(",") if c.strip()]:
+                    if name == "aiohttp" and importlib.util.find_spec("aiohttp") is None:
+                        print("aiohttp is not installed: its figures are left out (pip install aiohttp)")
+                        continue
+                    launcher = [SCRIPT] if name == "own" else [sys.executable, __file__, "--serve-aiohttp"]
+                    serve = [*launcher, "serve", "--upstream", f"http://127.0.0.1:{up}/v1", "--port", "0",
+                             "--store", str(work / f"store-{name}.sqlite"), "--context-window", "131072"]
+                    gateways[name] = stack.enter_context(
+                        process(serve, env, r"serving http://127\.0\.0\.1:(\d+)/v1", work / f"gateway-{name}.log"))
+                report(up, gateways, args)
     return 0
 
 
-def report(up: int, gw: int, args: argparse.Namespace) -> None:
+def report(up: int, gateways: dict[str, int], args: argparse.Namespace) -> None:
     print(f"context-compactor gateway benchmark ({os.cpu_count()} cores; fake upstream and gateway are separate "
           "processes; client in this one)")
-    if "latency" in args.parts:
-        latency(up, gw, args)
-    if "throughput" in args.parts:
-        throughputs(up, gw, args)
-    if "streaming" in args.parts:
-        streams(up, gw, args)
+    parts = [(name, run) for name, run in (("latency", latency), ("throughput", throughputs), ("streaming", streams))
+             if name in args.parts]
+    for _part, run in parts:  # part by part, each client in turn: both meet the machine in the same state
+        for name, gw in gateways.items():
+            print(f"\n[gateway with the {'own HTTP/1.1' if name == 'own' else name} upstream client]", end="")
+            run(up, gw, args)
 
 
 def latency(up: int, gw: int, args: argparse.Namespace) -> None:
