@@ -45,7 +45,7 @@ class SummaryModel(BaseModel):
     context_window: int | None = Field(default=None, gt=0, alias="contextWindow")
 
 
-class Tuning(BaseModel):
+class ModelOverride(BaseModel):
     """The numbers that a per-model override may change (all optional: unset means inherit)."""
 
     model_config = ConfigDict(populate_by_name=True, extra="forbid")
@@ -64,11 +64,14 @@ class Tuning(BaseModel):
     summary_model: SummaryModel | None = Field(default=None, alias="summaryModel")
 
 
-class _Memo(dict):
+Tuning = ModelOverride  # the former name (engine.Tuning is the planner's sizes, another thing)
+
+
+class _PerModelCache(dict):
     """Settings already chosen per model id; a cache, so never part of equality."""
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Memo)
+        return isinstance(other, _PerModelCache)
 
     __hash__ = None
 
@@ -131,8 +134,8 @@ class Settings(BaseSettings):
     reopen_on_bigger_window: bool = Field(default=True, alias="reopenOnBiggerWindow")
     loop_breakers: bool = Field(default=True, alias="loopBreakers")
     save_state_reminder: bool = Field(default=False, alias="saveStateReminder")
-    models: dict[str, Tuning] = Field(default_factory=dict)
-    _per_model: _Memo = PrivateAttr(default_factory=lambda: _Memo())
+    models: dict[str, ModelOverride] = Field(default_factory=dict)
+    _per_model: _PerModelCache = PrivateAttr(default_factory=lambda: _PerModelCache())
 
     @classmethod
     def settings_customise_sources(
