@@ -285,7 +285,7 @@ def search(store: Store, query: str, session: str, limit: int = SEARCH_LIMIT) ->
             scores[result.id] += CALL_WEIGHT * hit.score
     _coordinate(store, query, pool, scores)
     _corrections(store, session, pool, scores)
-    best = max(scores.values())
+    best = max(max(scores.values()), 1e-9)  # in a tiny archive every word is common, and BM25 gives 0
     ranked = sorted(pool.values(), key=lambda h: (-round(scores[h.id] / best / TIE), -(h.index or 0), h.id))
     return [_rescored(h, scores[h.id]) for h in ranked[:limit]]
 

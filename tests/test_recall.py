@@ -99,6 +99,12 @@ def test_of_equal_matches_the_later_statement_comes_first(store: Store) -> None:
     assert [h.index for h in recall.search(store, "release branch", SESSION, limit=2)] == [5, 0]
 
 
+def test_a_tiny_archive_whose_words_are_everywhere_still_answers(store: Store) -> None:
+    """When BM25 scores every match 0 (each word in every message), the matches still come back, ranked."""
+    archive(store, [user("port 8787"), tool("c1", "port 8787 set")])
+    assert sorted(h.index for h in recall.search(store, "port", SESSION)) == [0, 1]
+
+
 def test_auto_recall_quotes_a_strong_match_not_in_the_prompt(store: Store) -> None:
     """A message sharing most of its words with an archived one gets a cited snippet within the cap."""
     archive(store, [*filler(6), user("The payments mock container listens on host port 31337.")])
