@@ -69,7 +69,12 @@ def run_search(args: argparse.Namespace) -> int:
     try:
         if args.session is not None and args.session not in {s.session for s in store.sessions()}:
             raise InputError(f"no archived session {args.session!r} (list them with `context-compactor archive sessions`)")
-        hits = store.search(args.query, session=args.session, limit=args.limit)
+        if args.session is not None:  # within a session: ranked as recall_history ranks (hooks/recall.py)
+            from context_compactor.hooks.recall import search
+
+            hits = search(store, args.query, args.session, args.limit)
+        else:
+            hits = store.search(args.query, session=None, limit=args.limit)
     finally:
         store.close()
     if args.json:
