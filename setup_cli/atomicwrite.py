@@ -1,4 +1,5 @@
-"""Writing a config file so that a reader sees the old text or the new one, never half of either.
+"""Writing a file so that a reader sees the old bytes or the new ones, never half of either: the one
+helper for every file we write in place (the OpenClaw config and its backup, ``compact -o``).
 
 The new text goes to a temporary file in the same folder, is flushed to disk, takes the old file's
 mode, and is renamed over it; the backup copy of the old file is written the same way. A symlinked
@@ -92,6 +93,34 @@ def _replace(target: Path, data: bytes, mode: int) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+    _sync_folder(target.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable (best effort: some file systems cannot open a folder)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def replace_bytes(path: Path, data: bytes, new_mode: int = 0o600) -> None:
+    """Replace ``path``'s contents with ``data`` atomically and durably (fsync of the file and its folder).
+
+    A symlink stays a symlink (its target is replaced); an existing file keeps its mode, a new one gets
+    ``new_mode``. Our stale temporary files beside it are removed first. OSError on failure, with the
+    file unchanged.
+    """
+    target = Path(os.path.realpath(path))
+    clean_stale(target.parent, (target.name,))
+    mode = target.stat().st_mode & 0o7777 if target.exists() else new_mode
+    _replace(target, data, mode)
 
 
 def write_atomic(path: Path, text: str, *, backup: Path | None = None) -> None:

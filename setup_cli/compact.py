@@ -12,7 +12,6 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,8 @@ from context_compactor.plugins import get_plugin_manager
 from context_compactor.runtime import Runtime
 from context_compactor.settings import load_settings
 from context_compactor.store import Store, default_store_path
+
+from .atomicwrite import replace_bytes
 
 logger = structlog.get_logger("context_compactor")
 
@@ -248,21 +249,14 @@ def _write(text: str, output: str | None) -> None:
     target = Path(output)
     if target.is_dir():
         raise InputError("is a folder; give a file name for the output", where=output)
+    folder = Path(os.path.realpath(target)).parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        reason = "the folder does not exist" if not folder.is_dir() else "the folder is not writable"
+        raise InputError(f"cannot write here: {reason}", where=output)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        replace_bytes(target, data, _mode_for(target))  # fsync'd; a symlink keeps pointing at the new text
     except OSError as exc:
-        raise InputError(f"cannot write here: {exc.strerror or exc} (does the folder exist?)", where=output) from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        # mkstemp makes the file private (0600); give it the mode a plain write would have.
-        os.chmod(tmp, _mode_for(target))
-        os.replace(tmp, target)
-    except BaseException as exc:
-        os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise CompactorError(f"{output}: cannot write: {exc.strerror or exc} (the file was left unchanged)") from None
-        raise
+        raise CompactorError(f"{output}: cannot write: {exc.strerror or exc} (the file was left unchanged)") from None
 
 
 def _mode_for(target: Path) -> int:

@@ -537,6 +537,21 @@ def test_output_into_a_missing_folder_exits_2(cli: Any, tmp_path: Path) -> None:
     assert "nowhere/x.json" in done.stderr
 
 
+def test_output_through_a_symlink_keeps_the_link(cli: Any, tmp_path: Path) -> None:
+    """-o naming a symlink replaces the file it points to (atomically, with its mode) and leaves the link a link."""
+    out = tmp_path / "out"
+    out.mkdir()
+    real, link = out / "real.json", out / "link.json"
+    real.write_text("old")
+    real.chmod(0o640)
+    link.symlink_to(real)
+    done = cli("compact", SESSION, "--context-window", "8192", "--store", ":memory:", "-o", link)
+    assert done.returncode == 0, done.stderr
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert json.loads(real.read_text()) and (real.stat().st_mode & 0o777) == 0o640
+    assert sorted(p.name for p in out.iterdir()) == ["link.json", "real.json"]  # no temporary file left
+
+
 def test_output_onto_a_folder_exits_2(cli: Any, tmp_path: Path) -> None:
     """-o naming a folder exits 2 and leaves the folder as it was."""
     folder = tmp_path / "outdir"
