@@ -54,6 +54,7 @@ AUTO_MAX_TOKENS = 300
 AUTO_MIN_TERMS = 2  # a match shares at least this many of the message's distinct words ...
 AUTO_MIN_SHARE = 0.6  # ... and at least this share of them
 AUTO_HITS = 2  # hits quoted at most
+AUTO_PEAK, AUTO_PEER = 1.3, 2  # ... and the best match scores this much above the third best
 AUTO_SNIPPET_CHARS = 480  # per hit: two fit the cap
 _ROW = re.compile(r"^\s*row[:#\s]*(\d+)\s*$", re.IGNORECASE)
 
@@ -165,7 +166,7 @@ def auto_recall(store: Store, session: str, message: str, in_prompt: Iterable[in
     """A short cited snippet of archived text the user's ``message`` strongly matches, or None.
 
     Strong: a hit shares at least ``AUTO_MIN_TERMS`` and ``AUTO_MIN_SHARE`` of the message's distinct
-    words (after stopwords). A hit whose message is still in the prompt (``in_prompt``: history
+    words (after stopwords), and the best hit stands out (``AUTO_PEAK`` times the third's score). A hit whose message is still in the prompt (``in_prompt``: history
     positions sent verbatim) or whose snippet is already in ``prompt_text`` (the ledger quoted it) is
     skipped. ``count(text) -> tokens`` sizes the snippet to ``max_tokens``.
     """
@@ -179,6 +180,8 @@ def auto_recall(store: Store, session: str, message: str, in_prompt: Iterable[in
         hits = search(store, message, session)
     except (InputError, StoreError):
         return None
+    if len(hits) > AUTO_PEER and hits[0].score < AUTO_PEAK * hits[AUTO_PEER].score:
+        return None  # many messages match alike (filler, a repeated request): nothing stands out to recall
     kept = set(in_prompt)
     prompt = _words(prompt_text)
     lines: list[str] = []
