@@ -387,7 +387,7 @@ class Session:
         offset = len(out) - (len(entries) - plan.cut)
         calls = {c.id: c for e in entries[plan.cut:plan.stub_until] for c in e.view.calls}
         for i in range(plan.cut, plan.stub_until):
-            entry, j = entries[i], i + offset
+            entry, j = entries[i], offset + i - plan.cut
             call = calls.get(entry.view.call_id or "")
             if call is None or out[j] is entry.message or json.dumps(call_key(call.name, call.arguments)) not in pinned:
                 continue

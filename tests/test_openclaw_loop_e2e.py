@@ -27,6 +27,7 @@ from test_openclaw_e2e import CONFIG, SESSION, Gateway
 ASK = "Please read the file missing/nowhere.txt and tell me what it says."
 MISSING = {"path": "missing/nowhere.txt"}
 INTERNAL = "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>"
+pytestmark = pytest.mark.slow  # a real OpenClaw gateway: about a minute a test
 
 
 class StubbornModel(FakeUpstream):
