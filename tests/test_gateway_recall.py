@@ -3,6 +3,7 @@ turn, the client seeing only the final answer (openai SDK, streamed and not), it
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Iterator
@@ -11,7 +12,7 @@ from typing import Any
 
 import openai
 import pytest
-from fakes.chat import text_of
+from fakes.chat import chunk, text_of
 from fakes.harness import Upstream, gateway_for
 from fakes.server import ServerThread
 from fakes.upstream import Behaviour, FakeUpstream
@@ -124,3 +125,57 @@ def test_a_clients_own_tool_call_passes_untouched(upstream: Upstream, tmp_path: 
     assert body["tools"][: len(TOOLS)] == TOOLS and _offers_recall(body)
     assert calls[0].function.name == "read_file" and len(upstream.app.chats()) == 1
     assert [c.choices[0].finish_reason for c in chunks if c.choices and c.choices[0].finish_reason] == ["tool_calls"]
+
+
+class MixingModel(RecallingModel):
+    """Answers the question with two calls at once: the client's read_file and recall_history."""
+
+    def _reply(self, body: dict[str, Any], n: int) -> dict[str, Any]:
+        last = body["messages"][-1]
+        if _offers_recall(body) and last.get("role") == "user" and text_of(last.get("content")) == QUESTION:
+            both = _call("recall-search", {"query": "deploy token"})
+            both["tool_calls"].insert(0, {"id": "client-1", "type": "function",
+                                          "function": {"name": "read_file", "arguments": '{"path": "deploy.env"}'}})
+            return both
+        return super()._reply(body, n)
+
+    async def _stream(self, receive: Any, send: Any, seen: Any, body: dict[str, Any], reply: dict[str, Any],
+                      counted: dict[str, int]) -> None:
+        """Every call of the reply streamed (the base fake streams the first only), then the finish."""
+        if len(reply.get("tool_calls") or []) < 2:
+            await super()._stream(receive, send, seen, body, reply, counted)
+            return
+        seen.status = 200
+        base = {"id": "chatcmpl-mix", "model": "m", "created": 0}
+        deltas: list[dict[str, Any]] = [{"role": "assistant"}]
+        for i, call in enumerate(reply["tool_calls"]):
+            deltas.append({"tool_calls": [{"index": i, "id": call["id"], "type": "function",
+                                           "function": {"name": call["function"]["name"], "arguments": ""}}]})
+            deltas.append({"tool_calls": [{"index": i, "function": {"arguments": call["function"]["arguments"]}}]})
+        events = [chunk(base, d) for d in deltas] + [chunk(base, {}, "tool_calls")]
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"text/event-stream; charset=utf-8")]})
+        await self._events(send, seen, events, asyncio.ensure_future(receive()))
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_reply_mixing_calls_reaches_the_client_with_its_own_calls_only(tmp_path: Path, stream: bool) -> None:
+    """When the model calls the client's tool and recall_history together, the client gets its own call alone."""
+    app = MixingModel(Behaviour())
+    server = ServerThread(app).start()
+    try:
+        with gateway_for(server.url, tmp_path, settings={"contextWindow": 8000}) as gw:
+            client = sdk(gw.url)
+            if stream:
+                chunks = list(client.chat.completions.create(model="m", messages=long_history(QUESTION), tools=TOOLS,
+                                                             stream=True))
+                parts = [tc for c in chunks if c.choices for tc in (c.choices[0].delta.tool_calls or [])]
+                calls = [(p.id, p.function.name) for p in parts if p.id]
+            else:
+                reply = client.chat.completions.create(model="m", messages=long_history(QUESTION), tools=TOOLS)
+                calls = [(c.id, c.function.name) for c in reply.choices[0].message.tool_calls or []]
+    finally:
+        app.closing = True
+        server.stop()
+    assert calls == [("client-1", "read_file")]
+    assert len(app.chats()) == 1
