@@ -4,8 +4,9 @@ original text of a message our compaction folded away, and answers with it.
 The world (isolated OpenClaw, setup, the gateway) is the one of ``test_openclaw_e2e.py``; the model
 is a scripted fake on loopback. Turn 0 has the model state a fact (ORIGINAL); filler turns push the
 session past maxTokens so it compacts (OpenClaw's own compaction kept away by a 131072 window);
-then the user asks for the fact. The model, seeing ``recall_history`` among its tools, searches,
-reads the best hit by its id, and answers with what it read. Slow (about 1-2 minutes).
+then the user asks for the fact. Automatic recall quotes it in the ledger block; the model, seeing
+``recall_history`` among its tools, still searches, reads the best hit by its id, and answers with
+what it read. Slow (about 1-2 minutes).
 """
 
 from __future__ import annotations
@@ -117,7 +118,10 @@ def test_openclaw_model_recalls_a_compacted_message(world: tuple[Gateway, Upstre
     asked = [b for b in agent_requests(model)[len(before):]]
     names = [[(t.get("function") or {}).get("name") for t in b.get("tools") or []] for b in asked]
     assert asked and _offers_recall(asked[0]), f"recall_history not offered after compaction: {names} {gw.log()[-3000:]}"
-    assert ORIGINAL not in json.dumps(asked[0]["messages"]), "the message was not folded away"
+    sent = [text_of(m.get("content"), "\n") for m in asked[0]["messages"]]
+    assert not any(ORIGINAL in t and "Recalled from the archive" not in t for t in sent), "the message was not folded away"
+    # The question matches the folded message strongly: automatic recall quoted it in the ledger, cited.
+    assert any("Recalled from the archive" in t and ORIGINAL[:60] in t for t in sent), "no automatic recall snippet"
     results = [text_of(m.get("content"), "\n") for b in asked for m in b["messages"] if m.get("role") == "tool"]
     tails = [json.dumps(b["messages"][-2:])[-600:] for b in asked]
     assert any(ORIGINAL in r for r in results), f"no tool result carried the original: {results} {tails} {answer[-1500:]}"
