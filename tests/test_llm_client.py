@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable
 from email.utils import formatdate
@@ -14,7 +15,7 @@ from structlog.testing import capture_logs
 
 from context_compactor.messages import View
 from context_compactor.summarizer import ModelError
-from context_compactor.summarizer.client import Endpoint, chat, make_client, retry_after
+from context_compactor.summarizer.client import Endpoint, IdleGate, add_gate, chat, gate_of, make_client, retry_after
 from context_compactor.summarizer.llm import Health, LLMSummarizer, resolve_api
 
 KEY = "sk-test-very-secret-key"
@@ -230,3 +231,20 @@ def test_retry_after_also_pauses_the_model() -> None:
     health = Health(clock=lambda: clock[0])
     health.failed(ModelError("slow down", kind="rate_limited", retry_after=12))
     assert health.wait_left() == 12
+
+
+def test_a_gated_client_waits_for_an_idle_server_and_the_wait_is_not_the_calls_time() -> None:
+    """With an IdleGate on the client (a gateway's), a summary call waits while a client request is in flight
+    at the same server, longer than its own 0.3 s limit, then runs and succeeds; the hook alone lets a call
+    to another server through at once."""
+    seen, handler = script(httpx.Response(200, json=chat_reply("fine")))
+    client = client_for(handler)
+    gate = IdleGate(quiet=0.0)
+    add_gate(client, gate)
+    add_gate(client, gate)  # once is enough
+    assert gate_of(client) is gate and len(client.event_hooks["request"]) == 1
+    gate.enter("http://model.test/v1/chat/completions")
+    threading.Timer(0.6, gate.leave, args=("http://model.test/v1",)).start()
+    reply = chat(client, openai(timeout=0.3), [{"role": "user", "content": "x"}], 50)
+    assert reply.text == "fine" and len(seen) == 1 and gate.waits == 1 and gate.waited_seconds >= 0.5
+    assert gate.drain() and gate.drain() == []
