@@ -54,6 +54,7 @@ AUTO_MAX_TOKENS = 300
 AUTO_MIN_TERMS = 2  # a match shares at least this many of the message's distinct words ...
 AUTO_MIN_SHARE = 0.6  # ... and at least this share of them
 AUTO_HITS = 2  # hits quoted at most
+AUTO_CANDIDATES = 20  # re-ranked per user turn (the tool's own searches look at more)
 AUTO_PEAK, AUTO_PEER = 1.3, 2  # ... and the best match scores this much above the third best
 AUTO_SNIPPET_CHARS = 480  # per hit: two fit the cap
 _ROW = re.compile(r"^\s*row[:#\s]*(\d+)\s*$", re.IGNORECASE)
@@ -177,7 +178,7 @@ def auto_recall(store: Store, session: str, message: str, in_prompt: Iterable[in
     if len(terms) < AUTO_MIN_TERMS:
         return None
     try:
-        hits = search(store, message, session)
+        hits = search(store, message, session, candidates=AUTO_CANDIDATES)
     except (InputError, StoreError):
         return None
     if len(hits) > AUTO_PEER and hits[0].score < AUTO_PEAK * hits[AUTO_PEER].score:
@@ -264,7 +265,7 @@ def expand(query: str) -> str:
     return " ".join([query, *[e for e in dict.fromkeys(extra) if e not in (w.lower() for w in words)]])
 
 
-def search(store: Store, query: str, session: str, limit: int = SEARCH_LIMIT) -> list[Hit]:
+def search(store: Store, query: str, session: str, limit: int = SEARCH_LIMIT, candidates: int = CANDIDATES) -> list[Hit]:
     """The best matches for ``query`` among a session's archived messages, ranked for recall.
 
     BM25 (``Store.search``) finds the candidates; they are then scored against the session: a tool
@@ -273,7 +274,7 @@ def search(store: Store, query: str, session: str, limit: int = SEARCH_LIMIT) ->
     comes first: in a conversation, a later statement replaces an earlier one. Raises InputError
     for a query with no words.
     """
-    hits = store.search(expand(query), session=session, limit=CANDIDATES)
+    hits = store.search(expand(query), session=session, limit=max(limit, candidates))
     if not hits:
         return []
     scores: dict[int, float] = {h.id: h.score for h in hits}
