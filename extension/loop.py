@@ -171,7 +171,8 @@ def fold_line(message: Any, call: ToolCall | None) -> str:
     name = clip(call.name if call else str(message.get("name") or "tool"), 60)
     args = clip(call.arguments, 100) if call else ""
     first = clip(error_line(view_of(message).text), 200) or "(no error text)"
-    return f"{FOLD_HEAD}: {name}({args}) -> {first}; the full output is in the archive]"
+    # The error line leads, as "error: ...", so a summary that reads the folded text still sees a failure.
+    return f"error: {first} {FOLD_HEAD}: {name}({args}); the full output is in the archive]"
 
 
 def fold_failed(message: Any, call: ToolCall | None) -> Any | None:
@@ -303,10 +304,11 @@ def failures(messages: Sequence[Any]) -> dict[tuple[str, str], tuple[int, str]]:
             if made is None:
                 continue
             text = text_of(message)
-            folded = text.startswith(FOLD_HEAD)
+            folded = FOLD_HEAD in text
             if folded or is_failed(message, made):
                 key = call_key(made.name, made.arguments)
-                line = text.split(" -> ", 1)[-1] if folded else error_line(view_of(message).text)
+                line = text.split(f" {FOLD_HEAD}", 1)[0].removeprefix("error: ") if folded \
+                    else error_line(view_of(message).text)
                 count = out.get(key, (0, ""))[0]
                 out[key] = (count + 1, clip(line, 300))
     return out

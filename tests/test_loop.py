@@ -189,9 +189,26 @@ def test_an_older_failed_call_is_one_line() -> None:
     """Outside the recent tool rounds, a failed result shows the tool, its arguments and the first error line."""
     prepared = prepare(failing_session())
     line = prepared.messages[3]["content"]
-    assert line.startswith(FOLD_HEAD)
+    assert FOLD_HEAD in line and line.startswith("error: ")
     assert "bash" in line and "python app.py" in line and "ModuleNotFoundError: No module named 'flask'" in line
     assert prepared.folded == 1
+
+
+def test_the_ledger_still_sees_a_folded_failure() -> None:
+    """A folded failed call, folded again into the ledger later, is still listed there as an error."""
+    history = failing_session()
+    history += [m for i in range(30) for m in (user(f"q{i} " + words(150, i)), assistant(f"a{i} " + words(150, i)))]
+    history.append(user("now"))
+    with Compactor(context_window=4096) as compactor:
+        result = compactor.compact(history)
+    assert result.stats.compacted
+    assert "No module named 'flask'" in json.dumps(result.messages)
+
+
+def test_a_folded_call_still_counts_as_a_failure() -> None:
+    """The refusal counts a failure that is already folded to one line."""
+    folded = prepare(failing_session()).messages
+    assert failures(folded)[("bash", '{"command":"python app.py"}')][0] == 1
 
 
 def test_a_failed_call_in_the_recent_rounds_stays_whole() -> None:
