@@ -95,6 +95,17 @@ def test_the_tokens_saved_are_counted() -> None:
     assert prepared.saved_chars > 1000
 
 
+def test_context_stats_says_what_stripping_saved() -> None:
+    """/context-stats reports the tokens of earlier thinking left out of the last prompt."""
+    from context_compactor.hooks.commands import format_stats
+
+    with Compactor(context_window=100_000) as compactor:
+        compactor.compact(thinking_session())
+        session = compactor._runtime.session(compactor.session)
+        report = format_stats(session.last, session.state)
+    assert "earlier thinking left out (~" in report and session.last.thinking_saved > 250
+
+
 def test_strip_thinking_off_changes_nothing() -> None:
     """stripThinking false: the prompt keeps every thinking block (and is the very input list)."""
     history = thinking_session()
