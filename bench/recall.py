@@ -27,15 +27,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from fidelity import NAMED_SIZES, configure_logging, text_of, verbatim_indexes  # noqa: E402
-from sessiongen import Session, make_session  # noqa: E402
+from fidelity import NAMED_SIZES, configure_logging, text_of, verbatim_indexes
+from sessiongen import Session, make_session
 
-from context_compactor.hooks import recall  # noqa: E402
-from context_compactor.hookspecs import BeforeAgentStartEvent, HookContext, ModelInfo  # noqa: E402
-from context_compactor.plugins import get_plugin_manager  # noqa: E402
-from context_compactor.runtime import Runtime  # noqa: E402
-from context_compactor.settings import Settings  # noqa: E402
-from context_compactor.store import Store  # noqa: E402
+from context_compactor.hooks import recall
+from context_compactor.hookspecs import BeforeAgentStartEvent, HookContext, ModelInfo
+from context_compactor.plugins import get_plugin_manager
+from context_compactor.runtime import Runtime
+from context_compactor.settings import Settings
+from context_compactor.store import Store
 
 KEY = "recall-bench"
 

@@ -223,10 +223,10 @@ def render(items: Sequence[Item], budget: int, count: CountTokens) -> tuple[str,
     left_out = sum(len(by_section[s]) - len(chosen[s]) for s in sections)
     text = _join(by_section, chosen, left_out)
     while text and count(text) > budget:  # sums of parts can round differently from the whole
-        section = next((s for s in reversed(sections) if chosen[s]), None)
-        if section is None:  # not even the left-out line fits: the block's frame says what it is
+        last = next((s for s in reversed(sections) if chosen[s]), None)
+        if last is None:  # not even the left-out line fits: the block's frame says what it is
             return "", left_out
-        chosen[section].discard(_last(order[section], chosen[section]))
+        chosen[last].discard(_last(order[last], chosen[last]))
         left_out += 1
         text = _join(by_section, chosen, left_out)
     return text, left_out
