@@ -214,6 +214,7 @@ class Response:
         self.status_code = conn.status
         self.headers = conn.headers
         self._closed = False
+        self._active = True  # counted in the client's activity until the answer is in or closed
 
     def header(self, name: bytes) -> bytes | None:
         """The first value of a response header (``name`` in lower case)."""
@@ -230,6 +231,7 @@ class Response:
                 yield conn.take()
                 continue
             if conn.complete:
+                self._done()
                 return
             if conn.error is not None or conn.eof:
                 raise self._client.broken(conn.error or _ended_how(conn))
@@ -240,10 +242,18 @@ class Response:
         """The whole body."""
         return b"".join([chunk async for chunk in self.iter_bytes()])
 
+    def _done(self) -> None:
+        """The exchange is over for the server (the whole answer is in): tell the client's ``activity``."""
+        if self._active:
+            self._active = False
+            if self._client.activity is not None:
+                self._client.activity(-1)
+
     async def aclose(self) -> None:
         if self._closed:
             return
         self._closed = True
+        self._done()
         self._client.release(self._conn)
 
 
@@ -259,8 +269,9 @@ class Client:
     def __init__(self, base_url: str, *, connect_timeout: float, read_timeout: float, write_timeout: float,
                  pool_timeout: float, max_connections: int, max_idle: int = 128, keepalive_expiry: float = 30.0,
                  activity: Callable[[int], None] | None = None) -> None:
-        """``activity`` is told +1 when a request takes a connection and -1 when its response is done
-        with it (the gateway's own summaries wait while requests are in flight)."""
+        """``activity`` is told +1 when a request takes a connection and -1 once its whole answer is in
+        (or the response is closed, or the request failed): the gateway's own summaries wait while
+        requests are in flight, and a request whose answer is read is no longer one."""
         parts = urlsplit(base_url)
         self.activity = activity
         self.url = base_url
@@ -322,13 +333,10 @@ class Client:
                 return Response(self, conn)
             raise AssertionError("unreachable")
         except BaseException:
-            self._free_slot()
+            self._slots.release()
+            if self.activity is not None:
+                self.activity(-1)
             raise
-
-    def _free_slot(self) -> None:
-        self._slots.release()
-        if self.activity is not None:
-            self.activity(-1)
 
     async def _acquire_slot(self) -> None:
         if self._closed:
@@ -399,7 +407,7 @@ class Client:
             self._idle.append(conn)
         else:
             conn._close()
-        self._free_slot()
+        self._slots.release()
 
     async def aclose(self) -> None:
         """Close the idle connections; those in use close when their responses are closed."""

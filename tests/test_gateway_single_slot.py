@@ -15,7 +15,7 @@ import openai
 import pytest
 import structlog
 from fakes.chat import DONE, chunk, chat_reply, models_list, sectioned, sse
-from fakes.harness import gateway_for
+from fakes.harness import fake_upstream, gateway_for
 from fakes.server import ServerThread
 
 from context_compactor.summarizer.client import IdleGate
@@ -193,3 +193,18 @@ def test_the_gate_lets_a_call_through_only_after_the_last_request_left_and_a_qui
     assert done.wait(5)
     waiter.join()
     assert gate.waits == 1 and gate.busy("http://127.0.0.1:9") == 0
+
+
+def test_overflow_recovery_summaries_do_not_wait_for_the_refused_request(tmp_path: Path) -> None:
+    """The server refuses the prompt as too long: the refused request is over once its answer is read, so
+    the smaller compaction's model summaries go out at once instead of waiting out the turn's budget
+    (which would leave the built-in summary in their place)."""
+    settings = {"contextWindow": 16000, "chunkTokens": 256, "summarizeWithSessionModel": True,
+                "summaryTimeoutSeconds": 5, "precompactAt": 1.0}
+    with fake_upstream(context_window=3000, respond=lambda body, n: sectioned("s")) as up, \
+            gateway_for(up.url, tmp_path, settings=settings) as gw:
+        response = httpx.post(gw.url + "/v1/chat/completions", headers={"x-session-id": "big"}, timeout=60,
+                              json={"model": "m", "messages": history(8)})
+        stats = gw.runtime.session("gw:big").last.stats
+    assert response.status_code == 200 and response.headers["x-context-compactor-retries"] == "1"
+    assert stats is not None and stats.compacted and stats.chunks >= 1 and stats.fallbacks == 0
