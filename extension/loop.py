@@ -9,7 +9,7 @@ Before measuring, :meth:`Loop.prepare` applies, on every turn and under the trig
   blocks and reasoning fields stay, since providers that sign thinking (Anthropic) or interleave it
   with tool calls (DeepSeek, Kimi) want them back within the loop;
 - **older failed calls folded**: a failed tool result outside the last ``RECENT_ROUNDS`` tool rounds
-  becomes one line (the tool, its arguments in short, the first error line);
+  becomes its first error line and one line naming the tool and its arguments in short;
 - **side questions left out**: a ``/btw`` user message before the last user turn, and its answer
   (everything up to the next user message), are dropped. While the current turn is itself a
   ``/btw``, the earlier side questions stay (a side question sees the earlier ones), except those
@@ -171,8 +171,9 @@ def fold_line(message: Any, call: ToolCall | None) -> str:
     name = clip(call.name if call else str(message.get("name") or "tool"), 60)
     args = clip(call.arguments, 100) if call else ""
     first = clip(error_line(view_of(message).text), 200) or "(no error text)"
-    # The error line leads, as "error: ...", so a summary that reads the folded text still sees a failure.
-    return f"error: {first} {FOLD_HEAD}: {name}({args}); the full output is in the archive]"
+    # The error line comes first and the note says "failed with", so a summary that reads the folded
+    # text (once it is folded further, into the ledger) still finds the failure and its error line.
+    return f"{first}\n{FOLD_HEAD}: {name}({args}) failed with the error above; the full output is in the archive]"
 
 
 def fold_failed(message: Any, call: ToolCall | None) -> Any | None:
@@ -307,8 +308,7 @@ def failures(messages: Sequence[Any]) -> dict[tuple[str, str], tuple[int, str]]:
             folded = FOLD_HEAD in text
             if folded or is_failed(message, made):
                 key = call_key(made.name, made.arguments)
-                line = text.split(f" {FOLD_HEAD}", 1)[0].removeprefix("error: ") if folded \
-                    else error_line(view_of(message).text)
+                line = text.split("\n", 1)[0] if folded else error_line(view_of(message).text)
                 count = out.get(key, (0, ""))[0]
                 out[key] = (count + 1, clip(line, 300))
     return out

@@ -200,7 +200,7 @@ def test_an_older_failed_call_is_one_line() -> None:
     """Outside the recent tool rounds, a failed result shows the tool, its arguments and the first error line."""
     prepared = prepare(failing_session())
     line = prepared.messages[3]["content"]
-    assert FOLD_HEAD in line and line.startswith("error: ")
+    assert FOLD_HEAD in line and line.startswith("ModuleNotFoundError: No module named 'flask'\n")
     assert "bash" in line and "python app.py" in line and "ModuleNotFoundError: No module named 'flask'" in line
     assert prepared.folded == 1
 
