@@ -9,7 +9,8 @@ Before measuring, :meth:`Loop.prepare` applies, on every turn and under the trig
   blocks and reasoning fields stay, since providers that sign thinking (Anthropic) or interleave it
   with tool calls (DeepSeek, Kimi) want them back within the loop;
 - **older failed calls folded**: a failed tool result outside the last ``RECENT_ROUNDS`` tool rounds
-  becomes its first error line and one line naming the tool and its arguments in short;
+  (in batches of ``FOLD_EVERY_ROUNDS`` rounds) becomes its first error line and one line naming the
+  tool and its arguments in short;
 - **side questions left out**: a ``/btw`` user message before the last user turn, and its answer
   (everything up to the next user message), are dropped. While the current turn is itself a
   ``/btw``, the earlier side questions stay (a side question sees the earlier ones), except those
@@ -41,6 +42,9 @@ from .messages import TEXT_PARTS, ToolCall, view_of, with_text
 from .summarizer.extract import arguments, clip, error_line, failed_run, is_read, shell_command
 
 RECENT_ROUNDS = 3  # tool rounds (an assistant message with calls, and its results) never folded
+# Older rounds fold in batches of this many, so the middle of the prompt (and the server's prompt
+# cache, and our measurer's fast path) changes once every 8 rounds, not on every one.
+FOLD_EVERY_ROUNDS = 8
 REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_details", "thinking")
 THINKING_PARTS = frozenset({"thinking", "redacted_thinking", "reasoning"})
 TODO_TOOLS = frozenset({"todo_write", "todowrite", "update_plan", "updateplan"})
@@ -367,16 +371,17 @@ def last_user_index(messages: Sequence[Any]) -> int:
     return -1
 
 
-def rounds_start(messages: Sequence[Any], rounds: int) -> int:
-    """The index of the first of the last ``rounds`` tool rounds (0 when there are no more than that)."""
-    seen = 0
-    for i in range(len(messages) - 1, -1, -1):
-        message = messages[i]
-        if isinstance(message, dict) and message.get("role") == "assistant" and message.get("tool_calls"):
-            seen += 1
-            if seen >= rounds:
-                return i
-    return 0
+def round_starts(messages: Sequence[Any], start: int = 0) -> list[int]:
+    """The indexes of the tool rounds (assistant messages with calls) in ``messages[start:]``."""
+    return [i for i in range(start, len(messages)) if isinstance(messages[i], dict)
+            and messages[i].get("role") == "assistant" and messages[i].get("tool_calls")]
+
+
+def fold_boundary(rounds: Sequence[int], recent: int = RECENT_ROUNDS, every: int = FOLD_EVERY_ROUNDS) -> int:
+    """The index before which failed calls are folded: the start of the round that leaves at least
+    ``recent`` rounds after it, moved only in steps of ``every`` rounds (0: nothing to fold yet)."""
+    k = (len(rounds) - recent) // every * every
+    return rounds[k] if k > 0 else 0
 
 
 class Loop:
@@ -393,6 +398,7 @@ class Loop:
         self._reminded: tuple[int, int] | None = None  # (todo index, history length) of the last reminder
         self._fresh: list[tuple[int, Any]] = []  # failed calls folded by this call and never before
         self._head: _Built | None = None  # the output for messages[:_stable], from the last call
+        self._rounds: list[int] = []  # where the tool rounds before _stable start
         self.last: Prepared | None = None
 
     def prepare(self, messages: list[Any], options: LoopOptions) -> Prepared:
@@ -414,7 +420,8 @@ class Loop:
         btw_turn = options.side_questions and last_user >= 0 and is_btw(messages[last_user])
         if btw_turn:  # the earlier side questions come back: decide everything again, keep nothing
             start, decided, calls, todo, same = 0, [], {}, None, False
-        fold_before = rounds_start(messages, options.recent_rounds) if options.fold_failed_calls else 0
+        rounds = (self._rounds if start else []) + round_starts(messages, start)
+        fold_before = fold_boundary(rounds, options.recent_rounds) if options.fold_failed_calls else 0
         memo: dict[int, tuple[Any, Any, Any]] = {}
         todos: list[Todo] = []
         suffix = self._decide(messages, start, last_user, fold_before, btw_turn, options, calls, todos, memo)
@@ -431,6 +438,7 @@ class Loop:
         prefix = head.joined(mid)
         if not btw_turn:
             self._in, self._stable, self._calls = list(messages), stable, calls
+            self._rounds = rounds[:bisect_left(rounds, stable)]
             self._decided = decided + suffix[:bisect_left(suffix, stable, key=_index)]
             self._head = prefix
             self._todo = next((t for t in reversed(todos) if t.index < stable), todo)

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from context_compactor import Compactor
-from context_compactor.loop import (FOLD_HEAD, REMINDER_HEAD, Loop, LoopOptions, failures, garbled, refusal,
-                                    strip_think_text)
+from context_compactor.loop import (FOLD_HEAD, REMINDER_HEAD, Loop, LoopOptions, failures, fold_boundary, garbled,
+                                    refusal, strip_think_text)
 from context_compactor.plugins import get_plugin_manager
 from context_compactor.store import Store
 from convo import assistant, system, tool, user, words
@@ -188,7 +188,7 @@ def test_the_reminder_follows_a_compaction() -> None:
 # --- 3. failed calls -----------------------------------------------------------------------------
 
 
-def failing_session(rounds_after: int = 4) -> list[Message]:
+def failing_session(rounds_after: int = 10) -> list[Message]:
     history = [system("agent"), user("run the app"),
                assistant("", [("f1", "bash", {"command": "python app.py"})]), tool("f1", TRACE)]
     for i in range(rounds_after):
@@ -220,6 +220,12 @@ def test_a_folded_call_still_counts_as_a_failure() -> None:
     """The refusal counts a failure that is already folded to one line."""
     folded = prepare(failing_session()).messages
     assert failures(folded)[("bash", '{"command":"python app.py"}')][0] == 1
+
+
+def test_older_rounds_fold_in_batches() -> None:
+    """The fold boundary leaves three recent rounds and moves only every eight rounds."""
+    rounds = list(range(0, 200, 2))  # a round every other message
+    assert [fold_boundary(rounds[:n]) for n in (5, 10, 11, 12, 18, 19)] == [0, 0, 16, 16, 16, 32]
 
 
 def test_a_failed_call_in_the_recent_rounds_stays_whole() -> None:
