@@ -126,3 +126,8 @@ def test_every_hookspec_has_a_built_in_implementation(name, pm):
     """A hook no built-in module implements is a contract the product never keeps."""
     owners = {impl.plugin_name for impl in getattr(pm.hook, name).get_hookimpls()}
     assert owners & set(DEFAULT_PLUGINS), f"hookspecs.{name}: no module in DEFAULT_PLUGINS implements it"
+
+
+def test_the_pm_fixture_holds_only_the_built_in_hooks(pm):
+    """Tests see the built-in hook modules and nothing else, whatever extensions this machine has installed."""
+    assert {pm.get_name(p) for p in pm.get_plugins()} == set(DEFAULT_PLUGINS)
