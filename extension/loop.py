@@ -395,6 +395,8 @@ class Loop:
         self._calls: dict[str, ToolCall] = {}  # the calls made before _stable, by id
         self._todo: Todo | None = None  # the latest todo call before _stable
         self._memo: dict[int, tuple[Any, Any, Any]] = {}  # id(original) -> (original, replacement)
+        self._version = 0  # counts prepare() calls: what ``original`` built is for one of them
+        self._folded: tuple[int, dict[int, Any]] | None = None  # (version, id(folded call) -> its original)
         self._reminded: tuple[int, int] | None = None  # (todo index, history length) of the last reminder
         self._fresh: list[tuple[int, Any]] = []  # failed calls folded by this call and never before
         self._head: _Built | None = None  # the output for messages[:_stable], from the last call
@@ -426,6 +428,7 @@ class Loop:
         todos: list[Todo] = []
         suffix = self._decide(messages, start, last_user, fold_before, btw_turn, options, calls, todos, memo)
         self._memo = memo
+        self._version += 1
         fresh, self._fresh = self._fresh, []
         stable = min(last_user if last_user >= 0 else 0, fold_before if options.fold_failed_calls else len(messages))
         stable = max(stable, start)
@@ -511,6 +514,15 @@ class Loop:
         return False
 
     # --- the reminder ----------------------------------------------------------------------------
+
+    def original(self, message: Any) -> Any:
+        """The host's own message that a folded failed call stands for (else ``message`` itself): the
+        ledger reads the originals, never a fold, so its errors are the exact lines."""
+        if self._folded is None or self._folded[0] != self._version:
+            folds = {id(change[0]): original for original, _flag, change in self._memo.values()
+                     if change is not None and isinstance(original, dict) and original.get("role") in ("tool", "function")}
+            self._folded = (self._version, folds)
+        return self._folded[1].get(id(message), message)
 
     def reminder_due(self, todo: Todo | None, length: int, every: int, compacted: bool) -> bool:
         """Whether the open tasks are restated this turn: every ``every`` messages after the todo call

@@ -403,7 +403,9 @@ class Session:
             return measurer.text_tokens(text)
 
         if not getattr(summarizer, "remote", False):
-            return Summaries(summarizer, runtime.fallback, runtime.store, count, settings.chunk_tokens)
+            summaries = Summaries(summarizer, runtime.fallback, runtime.store, count, settings.chunk_tokens)
+            summaries.original = self.loop.original
+            return summaries
         leaf = Summaries.leaf_budget(tuning.summary_max_tokens)
         chunk = effective_chunk_tokens(settings.chunk_tokens, summarizer.readable_tokens(leaf),
                                        budget.trigger - budget.target if CHUNK_TRACKS_GROWTH else None)
@@ -415,6 +417,7 @@ class Session:
                               tiered=True, chunk_units=int(chunk * nominal))
         # The narrative's size follows the settings, not the turn's room, so its cache key is stable.
         summaries.narrative_tokens = min(NARRATIVE_TOKENS, max(64, tuning.summary_max_tokens // 4))
+        summaries.original = self.loop.original
         return summaries
 
     def _count_fallbacks(self, runtime: Runtime, report: SummaryReport) -> None:

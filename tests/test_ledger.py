@@ -186,3 +186,20 @@ def test_a_compacted_prompt_compacted_again_keeps_its_ledger_as_a_ledger():
     line = next(line for line in text.splitlines() if "Never run migration 0042 against staging." in line)
     assert line.endswith("[#0]")  # the message that carries the first ledger, where its citations are archived
     assert block.splitlines()[0] not in text.split("\n", 1)[1]  # the old header is not nested inside
+
+
+def test_a_folded_failed_call_reaches_the_ledger_as_its_exact_error():
+    """An older failed call is folded to one line in what is sent, yet the ledger reads its original:
+    the exception line is kept exactly, not the fold."""
+    exact = ("alembic.util.exc.CommandError: Can't locate revision identified by '0d4c8520b8d9' in any of the "
+             "version locations " + ", ".join(f"migrations/v{i}" for i in range(10)))  # longer than a fold keeps
+    trace = f"Traceback (most recent call last):\n  File \"boot.py\", line 3, in run\n    connect()\n{exact}\nexit code: 125"
+    history = [user("Fix the migrations."), assistant("", [("f1", "bash", {"command": "alembic downgrade -1"})]),
+               tool("f1", trace + "\n" + "noise line\n" * 40)]
+    for i in range(12):
+        history += [assistant("", [(f"c{i}", "bash", {"command": f"ls step{i}"})]), tool(f"c{i}", words(300, i))]
+    history += [user("Where are we? " + words(50, 1))]
+    result = compact(history, context_window=2048)
+    block = result.messages[0]["content"]
+    assert exact in block
+    assert "failed call folded" not in block

@@ -34,6 +34,7 @@ from typing import Any, Protocol
 import structlog
 
 from ..errors import SummarizerError
+from ..messages import view_of
 from .chunks import chunk_bounds, chunk_key, closed_chunks, merge_key
 from .measure import Entry
 
@@ -123,6 +124,9 @@ class Summaries:
         self.fan_in = max(2, fan_in)
         self.should_stop = should_stop
         self.narrative_tokens = NARRATIVE_TOKENS
+        # The message the ledger reads for one the host's prompt changed before measuring (a folded
+        # failed call: the ledger wants its exact error, not the fold); None: the message itself.
+        self.original: Callable[[Any], Any] | None = None
 
     @staticmethod
     def leaf_budget(budget: int) -> int:
@@ -157,8 +161,16 @@ class Summaries:
         return report
 
     def items(self, entries: Sequence[Entry], start: int, stop: int) -> list[Any]:
+        """The ledger items of ``entries[start:stop]``, read from the originals (see ``original``)."""
         part = entries[start:stop]
-        return self.fallback.items([e.message for e in part], [e.view for e in part], start)  # type: ignore[attr-defined]
+        messages = [e.message for e in part]
+        views = [e.view for e in part]
+        if self.original is not None:
+            for i, message in enumerate(messages):
+                source = self.original(message)
+                if source is not message:
+                    messages[i], views[i] = source, view_of(source)
+        return self.fallback.items(messages, views, start)  # type: ignore[attr-defined]
 
     def ledger_costs(self, entries: Sequence[Entry], start: int, stop: int) -> list[int]:
         """``costs[i]``: about what the ledger of ``entries[start:start + i]`` needs, in tokens
