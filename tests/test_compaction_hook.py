@@ -306,3 +306,18 @@ def test_a_learned_fixed_overhead_counts_toward_the_trigger(make_runtime, run_ho
     result = run_hook(hidden, messages, window=8192)
     assert result is not None and result.stats.compacted
     assert result.stats.tokens_before >= tokens(messages) + overhead
+
+
+def test_an_anchor_saved_without_its_block_size_gets_a_full_ledger(make_runtime, run_hook):
+    """A plan persisted by an older release (no block size) is reused with a ledger sized to the room,
+    not the minimal one."""
+    runtime = make_runtime()
+    messages = chat(60)
+    first = run_hook(runtime, messages, window=8192)
+    session = runtime.session("s1")
+    session.state["anchor"].pop("summary_tokens")
+    session.summary_memo = None
+    again = run_hook(runtime, [*messages, assistant("ok")], window=8192)
+    block = again.messages[1]["content"] if again.messages[0]["role"] == "system" else again.messages[0]["content"]
+    first_block = first.messages[1]["content"] if first.messages[0]["role"] == "system" else first.messages[0]["content"]
+    assert len(block) >= len(first_block) * 0.9

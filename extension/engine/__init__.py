@@ -131,7 +131,10 @@ def compact(
         return Outcome(None, plan, m.total, m.total, notices=list(plan.notices))
     within = budget
     for _ in range(6):
-        if current is not None and not reused and plan.cut > plan.lead:
+        if plan.cut > plan.lead and not (reused and plan.summary_tokens):
+            # A new plan's block takes the room left; a reused one keeps the size it was built with
+            # (an anchor saved without it, by an older release, is sized again).
+            current = current or planner(within)
             plan = replace(plan, summary_tokens=_block_room(current.kept_estimate(plan.cut, plan.stub_until),
                                                             within, tuning))
         messages, replaced, after, report = _build(measurer, m, plan, summaries, note)
