@@ -840,7 +840,7 @@ def test_oldest_sessions_go_first_until_the_archive_fits(store_path: Path) -> No
     store = Store.open(store_path)
     before = store.size_bytes()
     with capture_logs() as logs:
-        removed = store.prune(Retention(max_mb=before / 2e6, max_days=None))
+        removed = store.prune(Retention(max_mb=before / 2.5e6, max_days=None))  # 40%: two sessions at least, whatever the pages
     assert removed >= 400 and [e["event"] for e in logs] == ["store.pruned"]
     left = {s.session for s in store.sessions()}
     assert "d" in left and "a" not in left and ("c" in left or "b" not in left)
