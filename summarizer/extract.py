@@ -62,6 +62,7 @@ _FAILED_TAIL = re.compile(
     r"^error(?:\[\w+\])?:|\bfailed with\b|\b\d+ failed\b", re.IGNORECASE | re.MULTILINE)
 _EXIT_ZERO = re.compile(r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode)[\s:=]+0\b", re.IGNORECASE)
 TAIL_CHARS = 1500
+SHORT_OUTPUT = 300  # a command's output this short is its answer, read for every kind of id
 ID_CHARS = 600  # a command's output is read for ids in its first and last this many characters
 
 
@@ -86,6 +87,7 @@ _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4
 _PREFIXED = re.compile(r"^[A-Za-z][A-Za-z0-9]{1,15}(?:[-_][A-Za-z0-9]+)*[-_](?=[0-9a-zA-Z]*\d)[0-9a-zA-Z]{5,}$")
 _TICKET = re.compile(r"^[A-Z][A-Z0-9]{1,9}-\d+$")
 _HOSTPORT = re.compile(r"^(?:localhost|[\w-]+(?:\.[\w-]+)*|\d{1,3}(?:\.\d{1,3}){3}):\d{2,5}$")
+_SEGMENTED = re.compile(r"^[a-z][\w.-]*(?::[\w./-]+){2,}$")  # arn:aws:sqs:eu-west-1:1356...:queue, urn:...
 _IP = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
 _VERSION = re.compile(r"^v?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?$")
 _SHA = re.compile(r"^(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}$")
@@ -378,7 +380,8 @@ def tool_items(view: View, call: ToolCall | None, index: int) -> list[Item]:
         items.append(Item("success", key, "", index))
     if not reads:  # ids a command printed sit in its first or last lines
         head_tail = text if len(text) <= 2 * ID_CHARS else text[:ID_CHARS] + "\n" + text[-ID_CHARS:]
-        items.extend(identifier_items(head_tail, index, strong_only=True)[:6])
+        # A short output is an answer (a hash, an id): read like prose; a long one for strong ids only.
+        items.extend(identifier_items(head_tail, index, strong_only=len(text) > SHORT_OUTPUT)[:6])
     return items
 
 
@@ -437,6 +440,8 @@ _CANDIDATE = re.compile(rf"(?<![^{_SEP}])(?=[^{_SEP}]{{5}})[^{_SEP}]*\d[^{_SEP}]
 def _tokens(text: str) -> Iterator[tuple[str, int]]:
     for m in _CANDIDATE.finditer(text):
         token = m.group(0).rstrip(".,:;!?")
+        if "->" in token:  # a port mapping, 0.0.0.0:37200->12111/tcp: its host side
+            token = token.split("->", 1)[0]
         if 5 <= len(token) <= 200:
             yield token, m.start()
 
@@ -444,13 +449,15 @@ def _tokens(text: str) -> Iterator[tuple[str, int]]:
 def _is_identifier(token: str, strong_only: bool) -> bool:
     if _SECRET.match(token):
         return False
-    if _URL.match(token) or _UUID.match(token) or _TICKET.match(token):
+    if _URL.match(token) or _UUID.match(token) or _TICKET.match(token) or _HOSTPORT.match(token):
+        return True
+    if _SEGMENTED.match(token) and any(c.isdigit() for c in token):
         return True
     if _PREFIXED.match(token) and not token.startswith(("test_", "tests/")) and "/" not in token:
         return any(c.isdigit() for c in token.rsplit("-", 1)[-1].rsplit("_", 1)[-1])
     if strong_only:
         return False
-    return bool(_HOSTPORT.match(token) or _IP.match(token) or _VERSION.match(token) or _SHA.match(token))
+    return bool(_IP.match(token) or _VERSION.match(token) or _SHA.match(token))
 
 
 def _context(text: str, start: int, token: str) -> str:

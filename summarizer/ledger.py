@@ -38,6 +38,7 @@ TITLES: dict[str, str] = {
 }
 # The order in which sections are given room: a later one is the first to lose items.
 PRIORITY = ("instruction", "goal", "error", "decision", "file", "identifier", "state", "request", "command")
+ROUTINE = 3  # an identifier or file seen more often than this is routine (given room after the rare ones)
 # The share of the budget each section is sure of before the rest is shared out by priority.
 SHARES = {"instruction": 0.30, "goal": 0.08, "error": 0.15, "decision": 0.14, "file": 0.14,
           "identifier": 0.12, "state": 0.04, "request": 0.02, "command": 0.01}
@@ -244,6 +245,10 @@ def _preference(section: str, items: list[Item]) -> list[int]:
         return sorted(range(n), key=lambda i: (-items[i].rank, i))
     if section == "error":
         return sorted(range(n), key=lambda i: (items[i].resolved, -i))  # open errors first
+    if section in ("identifier", "file"):
+        # Something seen once or twice is what the work was about; the same port or file in every
+        # status output is routine: the rare first, the newest first within each.
+        return sorted(range(n), key=lambda i: (items[i].seen > ROUTINE, -i))
     return list(range(n - 1, -1, -1))
 
 
