@@ -439,9 +439,8 @@ _CANDIDATE = re.compile(rf"(?<![^{_SEP}])(?=[^{_SEP}]{{5}})[^{_SEP}]*\d[^{_SEP}]
 
 def _tokens(text: str) -> Iterator[tuple[str, int]]:
     for m in _CANDIDATE.finditer(text):
-        token = m.group(0).rstrip(".,:;!?")
-        if "->" in token:  # a port mapping, 0.0.0.0:37200->12111/tcp: its host side
-            token = token.split("->", 1)[0]
+        # ">" ends a token, so a port mapping (0.0.0.0:37200->12111/tcp) gives its host side, less the "-".
+        token = m.group(0).rstrip(".,:;!?-")
         if 5 <= len(token) <= 200:
             yield token, m.start()
 

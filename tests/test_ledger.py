@@ -203,3 +203,21 @@ def test_a_folded_failed_call_reaches_the_ledger_as_its_exact_error():
     block = result.messages[0]["content"]
     assert exact in block
     assert "failed call folded" not in block
+
+
+def test_ids_in_prose_and_command_answers_are_kept_whole():
+    """An ARN in prose, a hash a command answered with, and a port mapping's host side are identifiers;
+    a pytest node id is not."""
+    messages = [
+        user("Set up the dead-letter handling."),
+        assistant("The dead-letter queue is arn:aws:sqs:eu-west-1:135656129649:invoices-dlq for now."),
+        assistant("", [("c1", "bash", {"command": "git rev-parse HEAD"})]),
+        tool("c1", "87715bd1bd6d282853416d112fb3a141e4ce0828\nexit code: 0"),
+        assistant("", [("c2", "bash", {"command": "docker compose ps"})]),
+        tool("c2", "NAME   PORTS\n" + "shop-mock-1  0.0.0.0:37200->12111/tcp\n" + "x" * 400
+             + "\ntests/test_a.py::test_case_082 PASSED\nexit code: 0"),
+    ]
+    ids = {i.key for i in parse_items(ledger(messages)) if i.section == "identifier"}
+    assert {"arn:aws:sqs:eu-west-1:135656129649:invoices-dlq", "87715bd1bd6d282853416d112fb3a141e4ce0828",
+            "0.0.0.0:37200"} <= ids
+    assert not any("::" in i for i in ids)
