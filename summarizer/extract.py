@@ -225,7 +225,7 @@ def assistant_items(view: View, index: int) -> list[Item]:
             if 16 <= len(sentence) <= 500 and _DECISION.search(sentence):
                 items.append(Item("decision", sentence.lower(), clip(sentence, 400), index))
         items.extend(identifier_items(text, index, strong_only=False))
-        items.append(Item("state", "said", "Last said: " + clip(text, 400), index))
+        items.append(Item("state", "said", "Last said: " + clip(text, 240), index))
     for call in view.calls:
         items.extend(call_items(call, index))
     return items

@@ -38,7 +38,8 @@ TITLES: dict[str, str] = {
 }
 # The order in which sections are given room: a later one is the first to lose items.
 PRIORITY = ("instruction", "goal", "error", "decision", "file", "identifier", "state", "request", "command")
-ROUTINE = 3  # an identifier or file seen more often than this is routine (given room after the rare ones)
+ROUTINE = 3  # an identifier, file or error seen more often than this is routine: room after everything else
+ROUTINE_SECTIONS = frozenset({"identifier", "file", "error", "command"})
 # The share of the budget each section is sure of before the rest is shared out by priority.
 SHARES = {"instruction": 0.30, "goal": 0.08, "error": 0.15, "decision": 0.14, "file": 0.14,
           "identifier": 0.12, "state": 0.04, "request": 0.02, "command": 0.01}
@@ -188,9 +189,10 @@ def _sub_whole(text: str, old: str, new: str) -> str:
 def render(items: Sequence[Item], budget: int, count: CountTokens) -> tuple[str, int]:
     """The ledger text within ``budget`` tokens, and how many items were left out.
 
-    Each section first gets its share; what is left goes to sections in :data:`PRIORITY` order.
-    Within a section the newest items win, except user instructions, which are kept oldest first
-    (standing rules are set early) after every correction.
+    Each section first gets its share; what is left goes to sections in :data:`PRIORITY` order;
+    routine items (seen in run after run) come last of all. Within a section the newest items win,
+    except user instructions, kept by rank and then oldest first (standing rules are set early), and
+    errors, the open ones first.
     """
     by_section: dict[str, list[Item]] = {s: [] for s in TITLES}
     for item in items:
@@ -203,11 +205,14 @@ def render(items: Sequence[Item], budget: int, count: CountTokens) -> tuple[str,
     footer = count("[00000 more items in the archive: recall_history]\n")
     room = max(0, budget - footer)
 
-    def take(section: str, allowance: float) -> None:
+    routine = {s: {i for i, item in enumerate(by_section[s]) if item.seen > ROUTINE and s in ROUTINE_SECTIONS}
+               for s in by_section}
+
+    def take(section: str, allowance: float, *, routine_too: bool = False) -> None:
         nonlocal spent
         used = sum(cost[section][i] for i in chosen[section]) + (header[section] if chosen[section] else 0)
         for i in order[section]:
-            if i in chosen[section]:
+            if i in chosen[section] or (i in routine[section] and not routine_too):
                 continue
             extra = cost[section][i] + (0 if chosen[section] else header[section])
             if used + extra > allowance or spent + extra > room:
@@ -221,6 +226,8 @@ def render(items: Sequence[Item], budget: int, count: CountTokens) -> tuple[str,
         take(section, math.floor(room * SHARES.get(section, 0.04)))
     for section in sections:
         take(section, room)
+    for section in sections:  # routine items (the same file or error in every run) last of all
+        take(section, room, routine_too=True)
     left_out = sum(len(by_section[s]) - len(chosen[s]) for s in sections)
     text = _join(by_section, chosen, left_out)
     while text and count(text) > budget:  # sums of parts can round differently from the whole
@@ -244,7 +251,8 @@ def _preference(section: str, items: list[Item]) -> list[int]:
         # Corrections and rules first, then the rest; oldest first within each.
         return sorted(range(n), key=lambda i: (-items[i].rank, i))
     if section == "error":
-        return sorted(range(n), key=lambda i: (items[i].resolved, -i))  # open errors first
+        # Open errors first, then the resolved; a failure repeated in every run after the rest.
+        return sorted(range(n), key=lambda i: (items[i].resolved, items[i].seen > ROUTINE, -i))
     if section in ("identifier", "file"):
         # Something seen once or twice is what the work was about; the same port or file in every
         # status output is routine: the rare first, the newest first within each.

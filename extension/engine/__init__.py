@@ -22,6 +22,7 @@ __all__ = ["Budget", "Measurer", "Outcome", "Plan", "Tuning", "budget_for", "com
 
 
 MIN_SUMMARY_TOKENS = 64  # a smaller summary says nothing worth its frame
+GROW_MIN_TOKENS = 32  # a ledger short of the target by more than this (items left out) is grown once
 MIN_TOOL_RESULT_TOKENS = 256  # a tool result is never cut below this by the window's size
 
 
@@ -32,6 +33,7 @@ class Tuning:
     keep_recent_tokens: int
     summary_max_tokens: int
     max_tool_result_tokens: int
+    summary_auto: bool = False  # summaryMaxTokens unset: the ledger may take whatever room the target leaves
 
     @classmethod
     def fitted(cls, budget: Budget, keep_recent_tokens: int, summary_max_tokens: int | None,
@@ -51,7 +53,7 @@ class Tuning:
         # One tool result in the recent tail gets at most a quarter of the target, so that on a small
         # window it cannot take the room of the tail and the ledger together.
         tool_result = min(max_tool_result_tokens, max(MIN_TOOL_RESULT_TOKENS, budget.target // 4))
-        return cls(keep, summary, tool_result)
+        return cls(keep, summary, tool_result, summary_max_tokens is None)
 
 
 @dataclass
@@ -149,6 +151,15 @@ def compact(
         if not tighter.changes:
             break
         plan, reused = tighter, False
+    if not reused and report is not None and report.left_out and after < budget.target - GROW_MIN_TOKENS:
+        # The kept part came in under its estimate: the ledger takes the rest of the target, once.
+        room = plan.summary_tokens + budget.target - after - GROW_MIN_TOKENS // 2
+        cap = budget.target if tuning.summary_auto else tuning.summary_max_tokens + BLOCK_FRAME_TOKENS
+        grown = replace(plan, summary_tokens=min(room, cap))
+        if grown.summary_tokens > plan.summary_tokens:
+            built = _build(measurer, m, grown, summaries, note)
+            if built[2] <= budget.target:
+                plan, (messages, replaced, after, report) = grown, built
     if after > budget.window:
         reason = (f"the smallest prompt it could build needs {after:,} tokens, above the {budget.window:,}-token "
                   "window (the system prompt, tool schemas and the current turn are never folded)")
