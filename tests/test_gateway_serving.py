@@ -3,7 +3,6 @@ notice, paths as received, the open-network warning, readiness and Prometheus me
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 import httpx
 import openai
 import structlog
+from fakes.asgi import lifespan, read_body, send_events, send_json
 from fakes.chat import DONE, chunk, models_list, sse
 from fakes.harness import fake_upstream, gateway_for
 from fakes.server import ServerThread, free_port
@@ -28,23 +28,16 @@ class Recorder:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
-            while (await receive())["type"] != "lifespan.shutdown":
-                await send({"type": "lifespan.startup.complete"})
-            await send({"type": "lifespan.shutdown.complete"})
+            await lifespan(receive, send)
             return
-        while (await receive()).get("more_body"):
-            pass
+        await read_body(receive)
         self.paths.append(scope["raw_path"])
         if not scope["path"].endswith("/chat/completions"):
-            await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})
-            await send({"type": "http.response.body", "body": json.dumps(models_list("m")).encode()})
+            await send_json(send, 200, models_list("m"))
             return
         base = {"id": "c", "model": "m", "created": 1}
-        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/event-stream")]})
-        for event in (sse(chunk(base, {"role": "assistant", "content": "tags[a, b]"})), sse(chunk(base, {"content": " end"})),
-                      sse(chunk(base, {}, "stop")), DONE):
-            await send({"type": "http.response.body", "body": event, "more_body": True})
-        await send({"type": "http.response.body", "body": b""})
+        await send_events(send, (sse(chunk(base, {"role": "assistant", "content": "tags[a, b]"})),
+                                 sse(chunk(base, {"content": " end"})), sse(chunk(base, {}, "stop")), DONE))
 
 
 def history(turns: int = 12) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ import httpx
 import openai
 import pytest
 import structlog
+from fakes.asgi import headers_of, lifespan, read_body, send_json, start_events
 from fakes.chat import DONE, chunk, chat_reply, models_list, sectioned, sse
 from fakes.harness import fake_upstream, gateway_for
 from fakes.server import ServerThread
@@ -38,20 +39,13 @@ class SingleSlot:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
-            while (await receive())["type"] != "lifespan.shutdown":
-                await send({"type": "lifespan.startup.complete"})
-            await send({"type": "lifespan.shutdown.complete"})
+            await lifespan(receive, send)
             return
-        raw = b""
-        while True:
-            message = await receive()
-            raw += message.get("body", b"")
-            if not message.get("more_body"):
-                break
+        raw = await read_body(receive)
         if not scope["path"].endswith("/chat/completions"):
-            await _json(send, 200 if scope["path"].endswith("/models") else 404, models_list("m"))
+            await send_json(send, 200 if scope["path"].endswith("/models") else 404, models_list("m"))
             return
-        headers = dict((k.decode(), v.decode()) for k, v in scope["headers"])
+        headers = headers_of(scope)
         body = json.loads(raw)
         who = "summary" if headers.get("x-context-compactor-purpose") == "summary" else headers.get("x-session-id", "?")
         if self._running is not None:
@@ -79,13 +73,13 @@ class SingleSlot:
         for _ in range(10):
             if await self._pause(stop):
                 self.log.append(("interrupted", who))
-                await _json(send, 500, {"error": {"message": "request interrupted"}})
+                await send_json(send, 500, {"error": {"message": "request interrupted"}})
                 return
         self.log.append(("end", who))
-        await _json(send, 200, chat_reply(sectioned("slot") if who == "summary" else "a whole answer"))
+        await send_json(send, 200, chat_reply(sectioned("slot") if who == "summary" else "a whole answer"))
 
     async def _stream(self, send: Any, who: str, stop: asyncio.Event) -> None:
-        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/event-stream")]})
+        await start_events(send)
         base = {"id": "c", "model": "m", "created": 1}
         events = [sse(chunk(base, {"role": "assistant", "content": ""}))]
         events += [sse(chunk(base, {"content": f"w{i} "})) for i in range(WORDS)]
@@ -97,11 +91,6 @@ class SingleSlot:
             await send({"type": "http.response.body", "body": event, "more_body": True})
         self.log.append(("end", who))
         await send({"type": "http.response.body", "body": sse(chunk(base, {}, "stop")) + DONE, "more_body": False})
-
-
-async def _json(send: Any, status: int, body: Any) -> None:
-    await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", b"application/json")]})
-    await send({"type": "http.response.body", "body": json.dumps(body).encode()})
 
 
 def history(turns: int) -> list[dict[str, Any]]:
@@ -195,16 +184,29 @@ def test_the_gate_lets_a_call_through_only_after_the_last_request_left_and_a_qui
     assert gate.waits == 1 and gate.busy("http://127.0.0.1:9") == 0
 
 
-def test_overflow_recovery_summaries_do_not_wait_for_the_refused_request(tmp_path: Path) -> None:
-    """The server refuses the prompt as too long: the refused request is over once its answer is read, so
-    the smaller compaction's model summaries go out at once instead of waiting out the turn's budget
-    (which would leave the built-in summary in their place)."""
+@pytest.mark.parametrize("refusal", ["a 400 answer", "an error event opening a stream"])
+def test_overflow_recovery_summaries_do_not_wait_for_the_refused_request(tmp_path: Path, refusal: str) -> None:
+    """The server refuses the prompt as too long, with a 400 or (LM Studio, streaming) with an error event
+    opening a 200 stream: the refused request is over once the gateway has read the refusal, so the smaller
+    compaction's model summaries reach the server before the retry does, instead of waiting out the turn's
+    budget for a request nobody reads any more (which would leave the built-in summary in their place)."""
+    stream = refusal != "a 400 answer"
     settings = {"contextWindow": 16000, "chunkTokens": 256, "summarizeWithSessionModel": True,
                 "summaryTimeoutSeconds": 5, "precompactAt": 1.0}
-    with fake_upstream(context_window=3000, respond=lambda body, n: sectioned("s")) as up, \
+    with fake_upstream(context_window=3000, respond=lambda body, n: sectioned("s"), overflow_in_stream=stream,
+                       overflow_style="lmstudio" if stream else "llama-cpp-python") as up, \
             gateway_for(up.url, tmp_path, settings=settings) as gw:
-        response = httpx.post(gw.url + "/v1/chat/completions", headers={"x-session-id": "big"}, timeout=60,
-                              json={"model": "m", "messages": history(8)})
+        with httpx.stream("POST", gw.url + "/v1/chat/completions", headers={"x-session-id": "big"}, timeout=60,
+                          json={"model": "m", "messages": history(8), "stream": stream}) as response:
+            body = response.read()
         stats = gw.runtime.session("gw:big").last.stats
-    assert response.status_code == 200 and response.headers["x-context-compactor-retries"] == "1"
+        in_flight = gw.app.in_flight
+    assert response.status_code == 200 and response.headers["x-context-compactor-retries"] == "1", body[:300]
+    assert (b"[DONE]" in body and b'"error"' not in body) if stream else b'"choices"' in body
+    callers = ["summary" if r.headers.get("x-context-compactor-purpose") == "summary" else r.headers.get("x-session-id")
+               for r in up.app.requests if r.path.endswith("/chat/completions")]
+    assert callers[0] == "big" and "summary" in callers, callers
+    assert callers.index("summary") < callers.index("big", 1), \
+        f"the recovery's summaries waited for the refused request instead of going out before the retry: {callers}"
     assert stats is not None and stats.compacted and stats.chunks >= 1 and stats.fallbacks == 0
+    assert in_flight == 0

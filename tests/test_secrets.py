@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 import structlog
+from fakes.asgi import headers_of, lifespan, read_body, send_events, send_json
 from fakes.chat import DONE, chunk, chat_reply, models_list, sectioned, sse
 from fakes.harness import gateway_for
 from fakes.server import ServerThread
@@ -35,17 +36,10 @@ class EchoingUpstream:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
-            while (await receive())["type"] != "lifespan.shutdown":
-                await send({"type": "lifespan.startup.complete"})
-            await send({"type": "lifespan.shutdown.complete"})
+            await lifespan(receive, send)
             return
-        headers = dict((k.decode(), v.decode()) for k, v in scope["headers"])
-        raw = b""
-        while True:
-            message = await receive()
-            raw += message.get("body", b"")
-            if not message.get("more_body"):
-                break
+        headers = headers_of(scope)
+        raw = await read_body(receive)
         key = headers.get("authorization", "").removeprefix("Bearer ")
         summary = headers.get("x-context-compactor-purpose") == "summary"
         self.summaries += summary
@@ -63,19 +57,14 @@ class EchoingUpstream:
             await self.reply(send, 200, chat_reply(f"your key is {key}"))
 
     async def reply(self, send: Any, status: int, body: Any) -> None:
-        data = json.dumps(body).encode()
-        await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", b"application/json")]})
-        await send({"type": "http.response.body", "body": data})
+        await send_json(send, status, body)
 
     async def stream(self, send: Any, text: str) -> None:
-        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/event-stream")]})
         base = {"id": "c1", "model": "m", "created": 1}
         events = [sse(chunk(base, {"role": "assistant", "content": ""}))]
         events += [sse(chunk(base, {"content": word + " "})) for word in text.split()]
         events += [sse(chunk(base, {}, "stop")), DONE]
-        for event in events:
-            await send({"type": "http.response.body", "body": event, "more_body": True})
-        await send({"type": "http.response.body", "body": b""})
+        await send_events(send, events)
 
 
 def history(turns: int = 12) -> list[dict[str, Any]]:

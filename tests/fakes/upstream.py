@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .asgi import headers_of, lifespan, read_body, send_json
 from .chat import DONE, chunk, completion, count_tokens, models_list, sse, text_of, usage
 from .loopback import Seen, listening_socket
 
@@ -110,18 +111,10 @@ class FakeUpstream:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
-            while (await receive())["type"] != "lifespan.shutdown":
-                await send({"type": "lifespan.startup.complete"})
-            self.closing = True
-            await send({"type": "lifespan.shutdown.complete"})
+            await lifespan(receive, send, on_shutdown=self._close)
             return
-        raw = b""
-        while True:
-            message = await receive()
-            raw += message.get("body", b"")
-            if not message.get("more_body"):
-                break
-        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        raw = await read_body(receive)
+        headers = headers_of(scope)
         try:
             body = json.loads(raw) if raw else None
         except ValueError:
@@ -142,12 +135,12 @@ class FakeUpstream:
         else:
             await self._json(send, seen, 404, {"detail": "Not Found"})
 
+    def _close(self) -> None:
+        self.closing = True
+
     async def _json(self, send: Any, seen: Seen, status: int, data: Any) -> None:
         seen.status = status
-        payload = json.dumps(data).encode()
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]})
-        await send({"type": "http.response.body", "body": payload})
+        await send_json(send, status, data, sized=True)
 
     async def _sleep_until_closed(self, seconds: float = 3600, gone: Any = None) -> bool:
         """Sleep until the server stops (or the client leaves, when ``gone`` is given); True if it left."""
