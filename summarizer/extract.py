@@ -204,12 +204,10 @@ _STRONG = re.compile(r"\b(never|always|must|mustn'?t|do not|don'?t|make sure|for
 
 
 def _rank(text: str, corrects: tuple[tuple[str, str], ...]) -> int:
-    """How surely a user's words must survive: a correction or a label, a strong rule, a value."""
-    if corrects or _LABEL.match(text):
-        return 3
-    if _STRONG.search(text):
-        return 2
-    return 1 if values(text) else 0
+    """How surely a user's words must survive, the points added up: a correction or a label the user put
+    on it (2), a rule that forbids or requires (2), a value it carries (1)."""
+    return (2 * bool(corrects or _LABEL.match(text)) + 2 * bool(_STRONG.search(text))
+            + bool(any(any(c.isdigit() for c in v) for v in values(text))))
 
 
 def masked_key(text: str) -> str:

@@ -22,7 +22,7 @@ __all__ = ["Budget", "Measurer", "Outcome", "Plan", "Tuning", "budget_for", "com
 
 
 MIN_SUMMARY_TOKENS = 64  # a smaller summary says nothing worth its frame
-GROW_MIN_TOKENS = 32  # a ledger short of the target by more than this (items left out) is grown once
+GROW_MIN_TOKENS = 8  # a ledger short of the target by more than this (items left out) is grown once
 MIN_TOOL_RESULT_TOKENS = 256  # a tool result is never cut below this by the window's size
 
 
