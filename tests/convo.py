@@ -50,6 +50,16 @@ def chat(turns: int, size: int = 200, tools_every: int = 0, tool_size: int = 400
     return out
 
 
+def coding_session(turns: int = 12, details: int = 100, answers: int = 120) -> list[Message]:
+    """A coding agent's system prompt, then ``turns`` plain requests ("request i: detail-i ..." with
+    ``details`` repeats) each with its answer ("answer i: done-i ...", ``answers`` repeats)."""
+    out = [system("You are a careful coding agent.")]
+    for i in range(turns):
+        out.append(user(f"request {i}: " + f"detail-{i} " * details))
+        out.append(assistant(f"answer {i}: " + f"done-{i} " * answers))
+    return out
+
+
 def orphans(messages: list[Message]) -> list[int]:
     """Indexes of tool messages whose call is not made by an earlier assistant message in the list."""
     seen: set[str] = set()

@@ -16,6 +16,7 @@ from typing import Any
 
 import openai
 import pytest
+from convo import coding_session, user
 from fakes.harness import RunningGateway, Upstream, fake_upstream, gateway_for
 
 from context_compactor.hookspecs import BeforeAgentStartEvent, BeforeAgentStartResult, HookContext, hookimpl
@@ -76,16 +77,8 @@ def ask(gw: RunningGateway, messages: list[dict[str, Any]]) -> tuple[dict[str, s
         return dict(raw.headers), text
 
 
-def conversation(turns: int, chars: int = 1200) -> list[dict[str, Any]]:
-    messages: list[dict[str, Any]] = [{"role": "system", "content": "You are a careful coding agent."}]
-    for i in range(turns):
-        messages.append({"role": "user", "content": f"request {i}: " + f"detail-{i} " * (chars // 10)})
-        messages.append({"role": "assistant", "content": f"answer {i}: " + f"done-{i} " * (chars // 8)})
-    return messages
-
-
-def user(text: str) -> dict[str, str]:
-    return {"role": "user", "content": text}
+def conversation(turns: int) -> list[dict[str, Any]]:
+    return coding_session(turns, details=120, answers=150)
 
 
 def sessions(up: Upstream) -> list[Any]:

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import openai
 import structlog
+from convo import coding_session
 from fakes.asgi import lifespan, read_body, send_events, send_json
 from fakes.chat import DONE, chunk, models_list, sse
 from fakes.harness import fake_upstream, gateway_for
@@ -40,17 +41,9 @@ class Recorder:
                                  sse(chunk(base, {"content": " end"})), sse(chunk(base, {}, "stop")), DONE))
 
 
-def history(turns: int = 12) -> list[dict[str, Any]]:
-    messages: list[dict[str, Any]] = [{"role": "system", "content": "You are a careful coding agent."}]
-    for i in range(turns):
-        messages.append({"role": "user", "content": f"request {i}: " + f"detail-{i} " * 100})
-        messages.append({"role": "assistant", "content": f"answer {i}: " + f"done-{i} " * 120})
-    return messages
-
-
 def with_tool_case_mismatch() -> list[dict[str, Any]]:
     """A long conversation in which one tool message's tool_call_id differs from its call in letter case."""
-    messages = history()
+    messages = coding_session()
     messages[5:5] = [
         {"role": "assistant", "content": None, "tool_calls": [
             {"id": "call_AbC123", "type": "function", "function": {"name": "read_file", "arguments": '{"path": "a.py"}'}}]},
@@ -92,7 +85,7 @@ def test_the_announce_notice_comes_before_the_first_text_of_a_stream(tmp_path: P
     settings = {"contextWindow": 4000, "announce": True}
     with ServerThread(recorder) as up, gateway_for(up.url, tmp_path, settings=settings) as gw:
         client = openai.OpenAI(base_url=gw.url + "/v1", api_key="x", max_retries=0, timeout=30)
-        chunks: list[Any] = list(client.chat.completions.create(model="m", messages=history(), stream=True))  # type: ignore[arg-type]
+        chunks: list[Any] = list(client.chat.completions.create(model="m", messages=coding_session(), stream=True))  # type: ignore[arg-type]
     text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
     assert text.startswith("[context-compactor: ") and text.endswith("\n\ntags[a, b] end")
     assert chunks[0].choices[0].delta.role == "assistant"
@@ -152,7 +145,7 @@ def test_metrics_count_requests_compactions_tokens_errors_and_sessions(tmp_path:
     with fake_upstream() as up, gateway_for(up.url, tmp_path, settings=settings) as gw:
         url = gw.url + "/v1/chat/completions"
         small = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
-        httpx.post(url, json={"model": "m", "messages": history()}, headers={"x-session-id": "a"}, timeout=30)
+        httpx.post(url, json={"model": "m", "messages": coding_session()}, headers={"x-session-id": "a"}, timeout=30)
         httpx.post(url, json=small, headers={"x-session-id": "b"}, timeout=30)
         up.behaviour.status = 500
         httpx.post(url, json=small, headers={"x-session-id": "b"}, timeout=30)
@@ -176,7 +169,7 @@ def test_metrics_count_summary_latency_and_fallbacks(tmp_path: Path) -> None:
     wrote instead are counted as fallbacks."""
     settings = {"contextWindow": 4000, "chunkTokens": 256, "summarizeWithSessionModel": True}
     with fake_upstream(status=500) as up, gateway_for(up.url, tmp_path, settings=settings) as gw:
-        httpx.post(gw.url + "/v1/chat/completions", json={"model": "m", "messages": history()}, timeout=60)
+        httpx.post(gw.url + "/v1/chat/completions", json={"model": "m", "messages": coding_session()}, timeout=60)
         text = httpx.get(gw.url + "/metrics").text
     assert metric(text, "context_compactor_compactions_total") == 1
     assert metric(text, "context_compactor_summary_fallbacks_total") >= 1

@@ -14,6 +14,7 @@ import httpx
 import openai
 import pytest
 import structlog
+from convo import coding_session
 from fakes.asgi import headers_of, lifespan, read_body, send_json, start_events
 from fakes.chat import DONE, chunk, chat_reply, models_list, sectioned, sse
 from fakes.harness import fake_upstream, gateway_for
@@ -94,11 +95,7 @@ class SingleSlot:
 
 
 def history(turns: int) -> list[dict[str, Any]]:
-    messages: list[dict[str, Any]] = [{"role": "system", "content": "You are a careful coding agent."}]
-    for i in range(turns):
-        messages.append({"role": "user", "content": f"request {i}: " + f"detail-{i} " * 80})
-        messages.append({"role": "assistant", "content": f"answer {i}: " + f"done-{i} " * 90})
-    return messages
+    return coding_session(turns, details=80, answers=90)
 
 
 def sdk(url: str) -> openai.OpenAI:

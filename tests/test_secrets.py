@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 import structlog
+from convo import coding_session
 from fakes.asgi import headers_of, lifespan, read_body, send_events, send_json
 from fakes.chat import DONE, chunk, chat_reply, models_list, sectioned, sse
 from fakes.harness import gateway_for
@@ -67,14 +68,6 @@ class EchoingUpstream:
         await send_events(send, events)
 
 
-def history(turns: int = 12) -> list[dict[str, Any]]:
-    messages: list[dict[str, Any]] = [{"role": "system", "content": "You are a careful coding agent."}]
-    for i in range(turns):
-        messages.append({"role": "user", "content": f"request {i}: " + f"detail-{i} " * 100})
-        messages.append({"role": "assistant", "content": f"answer {i}: " + f"done-{i} " * 120})
-    return messages
-
-
 def stored_bytes(folder: Path) -> bytes:
     return b"".join(p.read_bytes() for p in folder.iterdir() if p.name.startswith("gateway-store"))
 
@@ -105,14 +98,14 @@ def test_the_key_echoed_to_the_summarizer_stays_out_of_logs_stats_and_the_store(
     settings = {"contextWindow": 4000, "chunkTokens": 256, "summarizeWithSessionModel": True}
     with ServerThread(app) as up, structlog.testing.capture_logs() as logs:
         with gateway_for(up.url, tmp_path, settings=settings, upstream_api_key=SecretStr(KEY)) as gw:
-            ask = {"model": "m", "messages": history()}
+            ask = {"model": "m", "messages": coding_session()}
             httpx.post(gw.url + "/v1/chat/completions", json=ask, timeout=60, headers={"x-session-id": "s"})
             deadline = time.monotonic() + 30
             while not app.summaries and time.monotonic() < deadline:
                 time.sleep(0.05)
             httpx.post(gw.url + "/v1/chat/completions", json=ask, timeout=60, headers={"x-session-id": "s"})
             stats = httpx.post(gw.url + "/v1/chat/completions", timeout=60, headers={"x-session-id": "s"}, json={
-                "model": "m", "messages": [*history(), {"role": "user", "content": "/context-stats"}]})
+                "model": "m", "messages": [*coding_session(), {"role": "user", "content": "/context-stats"}]})
             health = gw.runtime.summary_health()
     assert app.summaries, "the summarizer never asked the upstream"
     assert "context-compactor" in stats.text and KEY not in stats.text
