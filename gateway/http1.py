@@ -224,16 +224,22 @@ class Response:
         return None
 
     async def iter_bytes(self) -> AsyncIterator[bytes]:
-        """The body, as it arrives."""
+        """The body, as it arrives. The exchange stops counting as in flight as soon as its last bytes
+        are taken (a reader that stops there, at a stream's [DONE], need not ask for more) or the
+        connection broke; a reader that stops earlier ends it with :meth:`aclose`."""
         conn = self._conn
         while True:
             if conn.chunks:
-                yield conn.take()
+                data = conn.take()
+                if conn.complete:
+                    self._done()
+                yield data
                 continue
             if conn.complete:
                 self._done()
                 return
             if conn.error is not None or conn.eof:
+                self._done()
                 raise self._client.broken(conn.error or _ended_how(conn))
             if not await conn.wait(self._client.read_timeout):
                 raise self._client.timed_out("waiting for more of the answer")

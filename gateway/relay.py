@@ -76,14 +76,14 @@ class Relay:
             if response.status_code >= 400:
                 body = await response.read()
                 overflow = detect(response.status_code, body)
-                if overflow is not None and not last and await self.turn.recover(overflow):
+                if overflow is not None and not last and await self._recover(response, overflow):
                     return True
                 await self._error(response, body, overflow)
                 return False
             if self.turn.stream and content_type.startswith("text/event-stream"):
                 refused = await self._stream(response, can_retry=not last)
                 if refused is not None:
-                    if not last and await self.turn.recover(refused):
+                    if not last and await self._recover(response, refused):
                         return True
                     raise convert_empty(self.gw.config.base)
                 return False
@@ -91,6 +91,14 @@ class Relay:
             return False
         finally:
             await response.aclose()
+
+    async def _recover(self, response: Response, overflow: Overflow) -> bool:
+        """Compact smaller after ``overflow`` (see :meth:`ChatTurn.recover`), the refused response closed
+        first: nobody reads it any more, and while it is open it counts as a request in flight, so the
+        recovery's own summaries would wait out the turn's budget for it (a stream whose first event is
+        the refusal is left unread after that event)."""
+        await response.aclose()
+        return await self.turn.recover(overflow)
 
     def _send(self) -> Awaitable[Response]:
         return self._post(self.turn.payload())
