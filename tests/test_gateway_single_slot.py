@@ -19,6 +19,7 @@ from fakes.asgi import headers_of, lifespan, read_body, send_json, start_events
 from fakes.chat import DONE, chunk, chat_reply, models_list, sectioned, sse
 from fakes.harness import fake_upstream, gateway_for
 from fakes.server import ServerThread
+from fakes.upstream import overflow_body
 
 from context_compactor.summarizer.client import IdleGate
 
@@ -207,3 +208,72 @@ def test_overflow_recovery_summaries_do_not_wait_for_the_refused_request(tmp_pat
         f"the recovery's summaries waited for the refused request instead of going out before the retry: {callers}"
     assert stats is not None and stats.compacted and stats.chunks >= 1 and stats.fallbacks == 0
     assert in_flight == 0
+
+
+class HeldRefusal:
+    """An LM Studio-like server whose refusal stays open: a streamed client prompt of ``window`` tokens or
+    more (4 bytes a token) gets a 200 stream opening with the overflow error event, and nothing more until
+    the gateway lets go of it; a summary gets a sectioned answer, anything else a short stream.
+    ``callers`` records who asked, in order ("summary" or the X-Session-Id)."""
+
+    def __init__(self, window: int = 2500) -> None:
+        self.window = window
+        self.callers: list[str] = []
+        self.let_go = False  # the gateway closed the refused stream
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            while (await receive())["type"] != "lifespan.shutdown":
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+        raw = b""
+        while True:
+            message = await receive()
+            raw += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        json_type = [(b"content-type", b"application/json")]
+        if not scope["path"].endswith("/chat/completions"):
+            found = scope["path"].endswith("/models")
+            await send({"type": "http.response.start", "status": 200 if found else 404, "headers": json_type})
+            await send({"type": "http.response.body", "body": json.dumps(models_list("m")).encode()})
+            return
+        headers = {k.decode(): v.decode() for k, v in scope["headers"]}
+        who = "summary" if headers.get("x-context-compactor-purpose") == "summary" else headers.get("x-session-id", "?")
+        self.callers.append(who)
+        if who == "summary":
+            await send({"type": "http.response.start", "status": 200, "headers": json_type})
+            await send({"type": "http.response.body", "body": json.dumps(chat_reply(sectioned("s"))).encode()})
+            return
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/event-stream")]})
+        tokens = len(raw) // 4
+        if tokens >= self.window:
+            _status, error = overflow_body("lmstudio", self.window, tokens)
+            await send({"type": "http.response.body", "body": sse(error), "more_body": True})
+            self.let_go = (await receive())["type"] == "http.disconnect"
+            return
+        base = {"id": "c", "model": "m", "created": 1}
+        await send({"type": "http.response.body", "body": sse(chunk(base, {"role": "assistant", "content": "done"}))
+                    + sse(chunk(base, {}, "stop")) + DONE, "more_body": False})
+
+
+def test_a_refused_stream_left_open_is_let_go_before_the_recovery_summaries(tmp_path: Path) -> None:
+    """The refusal event opens a stream the server keeps open: the gateway, which reads nothing more of it,
+    closes it before compacting smaller, so the summaries reach the server before the retry (the
+    in-flight count cannot wait for the end of an answer nobody reads)."""
+    up_app = HeldRefusal()
+    settings = {"contextWindow": 16000, "chunkTokens": 256, "summarizeWithSessionModel": True,
+                "summaryTimeoutSeconds": 5, "precompactAt": 1.0}
+    with ServerThread(up_app) as up, gateway_for(up.url, tmp_path, settings=settings) as gw:
+        with httpx.stream("POST", gw.url + "/v1/chat/completions", headers={"x-session-id": "big"}, timeout=60,
+                          json={"model": "m", "messages": history(8), "stream": True}) as response:
+            body = response.read()
+        stats = gw.runtime.session("gw:big").last.stats
+    assert response.status_code == 200 and response.headers["x-context-compactor-retries"] == "1", body[:300]
+    assert b"[DONE]" in body and b'"error"' not in body
+    callers = up_app.callers
+    assert up_app.let_go and callers[0] == "big" and "summary" in callers, callers
+    assert callers.index("summary") < callers.index("big", 1), \
+        f"the recovery's summaries waited for the refused stream instead of going out before the retry: {callers}"
+    assert stats is not None and stats.compacted and stats.fallbacks == 0
