@@ -8,11 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import openai
 import pytest
-from fakes.chat import text_of
-from fakes.harness import Upstream, gateway_for
-from fakes.server import ServerThread
+from fakes.chat import text_of, tool_call
+from fakes.harness import Upstream, gateway_for, sdk, serve_upstream
 from fakes.upstream import Behaviour, FakeUpstream
 
 TOOLS = [{"type": "function", "function": {"name": "bash", "description": "Run a command",
@@ -40,23 +38,13 @@ class LoopingModel(FakeUpstream):
 
 
 def _call(call_id: str, arguments: str) -> dict[str, Any]:
-    return {"role": "assistant", "content": None, "tool_calls": [
-        {"id": call_id, "type": "function", "function": {"name": "bash", "arguments": arguments}}]}
+    return tool_call(call_id, "bash", arguments)
 
 
 @pytest.fixture
 def upstream() -> Iterator[Upstream]:
-    app = LoopingModel(Behaviour())
-    server = ServerThread(app).start()
-    try:
-        yield Upstream(server=server, app=app)
-    finally:
-        app.closing = True
-        server.stop()
-
-
-def sdk(url: str) -> openai.OpenAI:
-    return openai.OpenAI(base_url=url + "/v1", api_key="unused", max_retries=0, timeout=30)
+    with serve_upstream(LoopingModel(Behaviour())) as up:
+        yield up
 
 
 def failed_twice() -> list[dict[str, Any]]:

@@ -3,18 +3,15 @@ turn, the client seeing only the final answer (openai SDK, streamed and not), it
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import openai
 import pytest
-from fakes.chat import chunk, text_of
-from fakes.harness import Upstream, gateway_for
-from fakes.server import ServerThread
+from fakes.chat import offers_tool, text_of, tool_call
+from fakes.harness import Upstream, gateway_for, sdk, serve_upstream
 from fakes.upstream import Behaviour, FakeUpstream
 
 ORIGINAL = ("DEPLOY_TOKEN=TOKEN-93c1f\nDEPLOY_CLUSTER=staging-eu-2\nROTATE_ON=first-monday\n"
@@ -31,32 +28,25 @@ class RecallingModel(FakeUpstream):
     def _reply(self, body: dict[str, Any], n: int) -> dict[str, Any]:
         messages = body["messages"]
         last = messages[-1] if messages else {}
-        offered = any(t.get("function", {}).get("name") == "recall_history" for t in body.get("tools") or [])
         if last.get("role") == "tool" and str(last.get("tool_call_id", "")).startswith("recall-"):
             result = text_of(last.get("content"))
             if str(last["tool_call_id"]) == "recall-search":
                 first = re.search(r"^(#\d+) \(tool", result, re.MULTILINE)
                 return _call("recall-read", {"id": first.group(1) if first else "#0"})
             return {"role": "assistant", "content": "From the archive: " + result.split("\n", 1)[-1]}
-        if offered and last.get("role") == "user" and text_of(last.get("content")) == QUESTION:
+        if offers_tool(body, "recall_history") and last.get("role") == "user" and text_of(last.get("content")) == QUESTION:
             return _call("recall-search", {"query": "deploy token staging cluster"})
         return super()._reply(body, n)
 
 
 def _call(call_id: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    return {"role": "assistant", "content": None, "tool_calls": [
-        {"id": call_id, "type": "function", "function": {"name": "recall_history", "arguments": json.dumps(arguments)}}]}
+    return tool_call(call_id, "recall_history", arguments)
 
 
 @pytest.fixture
 def upstream() -> Iterator[Upstream]:
-    app = RecallingModel(Behaviour())
-    server = ServerThread(app).start()
-    try:
-        yield Upstream(server=server, app=app)
-    finally:
-        app.closing = True
-        server.stop()
+    with serve_upstream(RecallingModel(Behaviour())) as up:
+        yield up
 
 
 def long_history(question: str) -> list[dict[str, Any]]:
@@ -74,12 +64,8 @@ def long_history(question: str) -> list[dict[str, Any]]:
     return messages
 
 
-def sdk(url: str) -> openai.OpenAI:
-    return openai.OpenAI(base_url=url + "/v1", api_key="unused", max_retries=0, timeout=30)
-
-
 def _offers_recall(body: dict[str, Any]) -> bool:
-    return any(t.get("function", {}).get("name") == "recall_history" for t in body.get("tools") or [])
+    return offers_tool(body, "recall_history")
 
 
 def test_nothing_is_added_before_the_first_compaction(upstream: Upstream, tmp_path: Path) -> None:
@@ -139,43 +125,20 @@ class MixingModel(RecallingModel):
             return both
         return super()._reply(body, n)
 
-    async def _stream(self, receive: Any, send: Any, seen: Any, body: dict[str, Any], reply: dict[str, Any],
-                      counted: dict[str, int]) -> None:
-        """Every call of the reply streamed (the base fake streams the first only), then the finish."""
-        if len(reply.get("tool_calls") or []) < 2:
-            await super()._stream(receive, send, seen, body, reply, counted)
-            return
-        seen.status = 200
-        base = {"id": "chatcmpl-mix", "model": "m", "created": 0}
-        deltas: list[dict[str, Any]] = [{"role": "assistant"}]
-        for i, call in enumerate(reply["tool_calls"]):
-            deltas.append({"tool_calls": [{"index": i, "id": call["id"], "type": "function",
-                                           "function": {"name": call["function"]["name"], "arguments": ""}}]})
-            deltas.append({"tool_calls": [{"index": i, "function": {"arguments": call["function"]["arguments"]}}]})
-        events = [chunk(base, d) for d in deltas] + [chunk(base, {}, "tool_calls")]
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-type", b"text/event-stream; charset=utf-8")]})
-        await self._events(send, seen, events, asyncio.ensure_future(receive()))
-
 
 @pytest.mark.parametrize("stream", [False, True])
 def test_a_reply_mixing_calls_reaches_the_client_with_its_own_calls_only(tmp_path: Path, stream: bool) -> None:
     """When the model calls the client's tool and recall_history together, the client gets its own call alone."""
-    app = MixingModel(Behaviour())
-    server = ServerThread(app).start()
-    try:
-        with gateway_for(server.url, tmp_path, settings={"contextWindow": 8000}) as gw:
-            client = sdk(gw.url)
-            if stream:
-                chunks = list(client.chat.completions.create(model="m", messages=long_history(QUESTION), tools=TOOLS,
-                                                             stream=True))
-                parts = [tc for c in chunks if c.choices for tc in (c.choices[0].delta.tool_calls or [])]
-                calls = [(p.id, p.function.name) for p in parts if p.id]
-            else:
-                reply = client.chat.completions.create(model="m", messages=long_history(QUESTION), tools=TOOLS)
-                calls = [(c.id, c.function.name) for c in reply.choices[0].message.tool_calls or []]
-    finally:
-        app.closing = True
-        server.stop()
+    with serve_upstream(MixingModel(Behaviour())) as up, \
+            gateway_for(up.url, tmp_path, settings={"contextWindow": 8000}) as gw:
+        client = sdk(gw.url)
+        if stream:
+            chunks = list(client.chat.completions.create(model="m", messages=long_history(QUESTION), tools=TOOLS,
+                                                         stream=True))
+            parts = [tc for c in chunks if c.choices for tc in (c.choices[0].delta.tool_calls or [])]
+            calls = [(p.id, p.function.name) for p in parts if p.id]
+        else:
+            reply = client.chat.completions.create(model="m", messages=long_history(QUESTION), tools=TOOLS)
+            calls = [(c.id, c.function.name) for c in reply.choices[0].message.tool_calls or []]
     assert calls == [("client-1", "read_file")]
-    assert len(app.chats()) == 1
+    assert len(up.app.chats()) == 1

@@ -44,6 +44,18 @@ def count_tokens(body: dict[str, Any], chars_per_token: float = 3.5, template_to
     return math.ceil(chars / chars_per_token) + template_tokens_per_message * len(messages) + 4
 
 
+def tool_call(call_id: str, name: str, arguments: str | dict[str, Any]) -> dict[str, Any]:
+    """An assistant message calling ``name`` once; ``arguments`` as the JSON text sent (a dict is encoded)."""
+    text = arguments if isinstance(arguments, str) else json.dumps(arguments)
+    return {"role": "assistant", "content": None, "tool_calls": [
+        {"id": call_id, "type": "function", "function": {"name": name, "arguments": text}}]}
+
+
+def offers_tool(body: dict[str, Any], name: str) -> bool:
+    """Whether the chat request ``body`` offers the model a tool called ``name``."""
+    return any((t.get("function") or {}).get("name") == name for t in body.get("tools") or [])
+
+
 def usage(prompt_tokens: int, completion_tokens: int) -> dict[str, int]:
     return {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
             "total_tokens": prompt_tokens + completion_tokens}

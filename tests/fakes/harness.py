@@ -1,7 +1,7 @@
 """Running the real gateway in front of a fake upstream, on loopback, for a test.
 
     with fake_upstream() as up, gateway_for(up.url, tmp_path, settings={"contextWindow": 4000}) as gw:
-        client = openai.OpenAI(base_url=gw.url + "/v1", api_key="x")
+        client = sdk(gw.url)
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import openai
 
 from context_compactor.gateway import Gateway, GatewayConfig
 from context_compactor.runtime import Runtime
@@ -48,14 +50,25 @@ class RunningGateway(_Served):
 
 
 @contextmanager
-def fake_upstream(**behaviour: Any) -> Iterator[Upstream]:
-    app = FakeUpstream(Behaviour(**behaviour))
+def serve_upstream(app: FakeUpstream) -> Iterator[Upstream]:
+    """``app`` (a :class:`FakeUpstream`, or a scripted subclass) on uvicorn in a thread; stopped after."""
     server = ServerThread(app).start()
     try:
         yield Upstream(server=server, app=app)
     finally:
         app.closing = True
         server.stop()
+
+
+@contextmanager
+def fake_upstream(**behaviour: Any) -> Iterator[Upstream]:
+    with serve_upstream(FakeUpstream(Behaviour(**behaviour))) as upstream:
+        yield upstream
+
+
+def sdk(url: str, timeout: float = 30) -> openai.OpenAI:
+    """The openai SDK pointed at the server at ``url``, without its retries (a test sees every failure)."""
+    return openai.OpenAI(base_url=url + "/v1", api_key="unused", max_retries=0, timeout=timeout)
 
 
 @contextmanager

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .asgi import headers_of, lifespan, read_body, send_json
-from .chat import DONE, chunk, completion, count_tokens, models_list, sse, text_of, usage
+from .chat import DONE, chunk, completion, count_tokens, models_list, sse, text_of, tool_call, usage
 from .loopback import Seen, listening_socket
 
 OVERFLOW_STYLES = ("llama-cpp-python", "llama-server", "ollama", "vllm", "lmstudio", "openai")  # all state the sizes
@@ -195,9 +195,7 @@ class FakeUpstream:
         last = messages[-1] if messages else {}
         tools = body.get("tools") or []
         if tools and last.get("role") == "user" and "use a tool" in text_of(last.get("content")):
-            name = tools[0].get("function", {}).get("name", "tool")
-            return {"role": "assistant", "content": None, "tool_calls": [
-                {"id": f"call_{n}", "type": "function", "function": {"name": name, "arguments": json.dumps({"n": n})}}]}
+            return tool_call(f"call_{n}", tools[0].get("function", {}).get("name", "tool"), {"n": n})
         if self.behaviour.respond is not None:
             return {"role": "assistant", "content": self.behaviour.respond(body, n)}
         if self.behaviour.reply is not None:
@@ -212,11 +210,11 @@ class FakeUpstream:
         seen.status = 200
         base = {"id": f"chatcmpl-fake-{self._n}", "model": body.get("model", b.model_id), "created": int(time.time())}
         deltas: list[dict[str, Any]] = [{"role": "assistant"}]
-        if reply.get("tool_calls"):
-            call = reply["tool_calls"][0]
-            deltas.append({"tool_calls": [{"index": 0, "id": call["id"], "type": "function",
-                                           "function": {"name": call["function"]["name"], "arguments": ""}}]})
-            deltas.append({"tool_calls": [{"index": 0, "function": {"arguments": call["function"]["arguments"]}}]})
+        if reply.get("tool_calls"):  # each call: its name and id, then its arguments
+            for i, call in enumerate(reply["tool_calls"]):
+                deltas.append({"tool_calls": [{"index": i, "id": call["id"], "type": "function",
+                                               "function": {"name": call["function"]["name"], "arguments": ""}}]})
+                deltas.append({"tool_calls": [{"index": i, "function": {"arguments": call["function"]["arguments"]}}]})
         else:
             words = str(reply["content"]).split(" ")
             deltas += [{"content": w if i == 0 else " " + w} for i, w in enumerate(words)]
