@@ -63,6 +63,9 @@ class Runtime:
         self._http = http
         self._owns_http = http is None
         self._background: Background | None = None
+        self._indexer: threading.Thread | None = None
+        self._index_wanted = threading.Event()
+        self._closing = False
         self._llms: dict[tuple[str, str, str], Any] = {}
 
     # --- shared resources, built on first use -----------------------------------------------------
@@ -307,10 +310,34 @@ class Runtime:
             llms = list(self._llms.values())
         return {llm.identity: llm.health.snapshot() for llm in llms}
 
-    def close(self) -> None:
-        """Stop background summary work, then close the HTTP client (if ours) and the store."""
+    def index_soon(self) -> None:
+        """Bring the archive's search index up to date in the background (a cold compaction archives
+        thousands of messages: indexing them is not the turn's work)."""
         with self._lock:
-            background, llms = self._background, list(self._llms.values())
+            if self._indexer is None:
+                self._indexer = threading.Thread(target=self._index_loop, name="context-compactor-index", daemon=True)
+                self._indexer.start()
+        self._index_wanted.set()
+
+    def _index_loop(self) -> None:
+        while True:
+            self._index_wanted.wait()
+            if self._closing:
+                return
+            self._index_wanted.clear()
+            try:
+                self.store.index_pending()
+            except Exception as exc:  # noqa: BLE001 - search catches up itself; the turn is never affected
+                logger.warning("store.index_failed", error=f"{type(exc).__name__}: {exc}")
+
+    def close(self) -> None:
+        """Stop background summary work and indexing, then close the HTTP client (if ours) and the store."""
+        with self._lock:
+            background, llms, indexer = self._background, list(self._llms.values()), self._indexer
+            self._closing = True
+        self._index_wanted.set()
+        if indexer is not None:
+            indexer.join(timeout=30)
         for llm in llms:
             llm.stop.set()
         if background is not None:

@@ -201,6 +201,7 @@ class Session:
             runtime.store.archive(self.key, ((e.digest, e.view.role, e.message, i) for i, e in gone))
             for _, entry in gone:
                 entry.archived = True
+            runtime.index_soon()
 
     def compact(self, event: BeforeAgentStartEvent, runtime: Runtime, *, window: int | None = None,
                 force: bool = False) -> Outcome:

@@ -352,6 +352,13 @@ class Store:
         with self._using("index the archive") as db:
             return fts.index_pending(db)
 
+    def pending(self) -> int:
+        """How many archived rows the full-text index has not taken in yet."""
+        with self._using("read the archive") as db:
+            (upto,) = db.execute("SELECT value FROM meta WHERE key = 'fts_upto'").fetchone()
+            (count,) = db.execute("SELECT COUNT(*) FROM archive WHERE id > ?", (int(upto),)).fetchone()
+            return int(count)
+
     def search(self, query: str, session: str | None = None, limit: int = 5) -> list[Hit]:
         """The best BM25 matches for any of the query's words, in one session or all of them.
 

@@ -56,6 +56,7 @@ AUTO_MIN_SHARE = 0.6  # ... and at least this share of them
 AUTO_HITS = 2  # hits quoted at most
 AUTO_CANDIDATES = 20  # re-ranked per user turn (the tool's own searches look at more)
 AUTO_PEAK, AUTO_PEER = 1.3, 2  # ... and the best match scores this much above the third best
+AUTO_INDEX_AT_MOST = 500  # rows the turn itself may index before automatic recall (more: the next turn)
 AUTO_SNIPPET_CHARS = 480  # per hit: two fit the cap
 _ROW = re.compile(r"^\s*row[:#\s]*(\d+)\s*$", re.IGNORECASE)
 
@@ -178,6 +179,8 @@ def auto_recall(store: Store, session: str, message: str, in_prompt: Iterable[in
     if len(terms) < AUTO_MIN_TERMS:
         return None
     try:
+        if store.pending() > AUTO_INDEX_AT_MOST:
+            return None  # a cold compaction's archive is indexed in the background: recall from the next turn
         hits = search(store, message, session, candidates=AUTO_CANDIDATES)
     except (InputError, StoreError):
         return None

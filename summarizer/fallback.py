@@ -50,10 +50,6 @@ class ExtractiveSummarizer:
             memo.popitem(last=False)
         return found
 
-    def ledger(self, items: Sequence[Item], budget: int, count: CountTokens) -> tuple[str, int]:
-        """The merged ledger of ``items`` rendered within ``budget``; and how many items were left out."""
-        return render(merge(items), budget, count)
-
     # --- the summarizer protocol (chunks of views without positions; used beside model summaries) ---
 
     def summarize(self, messages: Sequence[View], budget: int, count: CountTokens) -> str:

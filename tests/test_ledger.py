@@ -12,7 +12,7 @@ from convo import assistant, tool, user, words
 from context_compactor import compact
 from context_compactor.messages import view_of
 from context_compactor.summarizer.fallback import ExtractiveSummarizer
-from context_compactor.summarizer.ledger import parse_items
+from context_compactor.summarizer.ledger import merge, parse_items, render
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from sessiongen import make_session
@@ -24,7 +24,7 @@ def count(text: str) -> int:
 
 def ledger(messages: list[dict[str, Any]], budget: int = 2000) -> str:
     s = ExtractiveSummarizer()
-    return s.ledger(s.items(messages, [view_of(m) for m in messages], 0), budget, count)[0]
+    return render(merge(s.items(messages, [view_of(m) for m in messages], 0)), budget, count)[0]
 
 
 READ_DUMP = 'def load(key):\n    if key is None:\n        raise ValueError("no cart for key: %s" % key)\n    return key\n'
@@ -168,7 +168,7 @@ def test_a_budget_below_any_line_gives_an_empty_ledger():
     """When not even the "items left out" line fits, the ledger is empty rather than over its budget."""
     s = ExtractiveSummarizer()
     for budget in (1, 4, 8):
-        text, left_out = s.ledger(s.items(SESSION, [view_of(m) for m in SESSION], 0), budget, lambda t: len(t))
+        text, left_out = render(merge(s.items(SESSION, [view_of(m) for m in SESSION], 0)), budget, lambda t: len(t))
         assert len(text) <= budget and left_out > 0
 
 

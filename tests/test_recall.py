@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -128,13 +129,15 @@ def test_the_hook_adds_recall_only_to_a_compacted_turn(make_runtime: Any, run_ho
     """Before compaction nothing is added; once compacted, a matching question gets the snippet in the ledger."""
     runtime = make_runtime()
     call = assistant("", [("c1", "bash", {"command": "docker compose ps"})])
-    fact = tool("c1", "payments mock container: listening on host port 31337 (container port 12111)\nexit code: 0")
-    question = user("which host port does the payments mock container listen on?")
+    # Prose with no id or error in it: the ledger does not keep it, so only recall can bring it back.
+    fact = tool("c1", "payments mock container: accepts only the sandbox card numbers, declines every other card"
+                      "\nexit code: 0")
+    question = user("which card numbers does the payments mock container accept?")
     assert run_hook(runtime, [user("start"), call, fact, assistant("noted"), question], window=8192) is None
     messages = [user("start"), call, fact, assistant("noted"), *chat(60)[1:], question]
     result = run_hook(runtime, messages, window=8192)
     ledger = next(m["content"] for m in result.messages if "[end of ledger]" in str(m.get("content")))
-    assert "Recalled from the archive" in ledger and "[#2] tool bash" in ledger and "31337" in ledger
+    assert "Recalled from the archive" in ledger and "[#2] tool bash" in ledger and "sandbox card numbers" in ledger
     assert ledger.index("Recalled from the archive") < ledger.index("[end of ledger]")
     assert result.stats.tokens_after <= result.stats.trigger
 
@@ -144,3 +147,30 @@ def test_the_hook_adds_nothing_when_the_user_message_matches_nothing_archived(ma
     runtime = make_runtime()
     result = run_hook(runtime, [*chat(60), user("zebra quantum marmalade?")], window=8192)
     assert result.stats.compacted and "Recalled from the archive" not in json.dumps(result.messages)
+
+
+def test_a_cold_compaction_is_indexed_in_the_background(make_runtime: Any, run_hook: Any) -> None:
+    """Thousands of archived messages are not indexed on the compaction turn: automatic recall waits for
+    the next turn, and the background indexer catches up on its own."""
+    import time
+
+    runtime = make_runtime()
+    messages = chat(700)
+    held: list[int] = []
+    original = runtime.store.index_pending
+    gate = threading.Event()
+
+    def slow_index() -> int:
+        gate.wait(10)  # hold the indexer until the turn is over
+        held.append(1)
+        return original()
+
+    runtime.store.index_pending = slow_index  # type: ignore[method-assign]
+    result = run_hook(runtime, [*messages, user("what was decided about alpha bravo charlie?")], window=8192)
+    assert result.stats.compacted and "Recalled from the archive" not in json.dumps(result.messages)
+    assert runtime.store.pending() > 500 and not held  # the turn itself indexed nothing
+    gate.set()
+    deadline = time.monotonic() + 20
+    while runtime.store.pending() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert runtime.store.pending() == 0 and held

@@ -35,6 +35,7 @@ import structlog
 
 from ..errors import SummarizerError
 from ..messages import view_of
+from ..summarizer.ledger import merge, render
 from .chunks import chunk_bounds, chunk_key, closed_chunks, merge_key
 from .measure import Entry
 
@@ -127,6 +128,7 @@ class Summaries:
         # The message the ledger reads for one the host's prompt changed before measuring (a folded
         # failed call: the ledger wants its exact error, not the fold); None: the message itself.
         self.original: Callable[[Any], Any] | None = None
+        self._merged: tuple[tuple[int, int], list[Any]] | None = None  # the last region's merged ledger
 
     @staticmethod
     def leaf_budget(budget: int) -> int:
@@ -203,8 +205,9 @@ class Summaries:
                 narrative = self._narrative(entries, closed, report)
                 narrative = _checked_narrative(narrative, entries[start:stop], report) if narrative else ""
         extra = self.count(narrative) + 24 if narrative else 0
-        text, left_out = self.fallback.ledger(self.items(entries, start, stop),  # type: ignore[attr-defined]
-                                              max(64, budget - extra), self.count)
+        if self._merged is None or self._merged[0] != (start, stop):  # one merge per region, any budget
+            self._merged = ((start, stop), merge(self.items(entries, start, stop)))
+        text, left_out = render(self._merged[1], max(64, budget - extra), self.count)
         report.left_out = left_out
         report.chunks = max(report.chunks, 1)
         report.text = text + (f"\n## Narrative (written by the summary model; the items above are exact)\n"
