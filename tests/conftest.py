@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +19,9 @@ from context_compactor.plugins import get_plugin_manager  # noqa: E402
 from context_compactor.runtime import Runtime  # noqa: E402
 from context_compactor.settings import Settings  # noqa: E402
 from context_compactor.store import Store  # noqa: E402
-from ocfakes.openclaw import INSTALL_HINT  # noqa: E402
+from fakes.harness import Upstream, serve_upstream  # noqa: E402
+from fakes.upstream import FakeUpstream  # noqa: E402
+from ocfakes.openclaw import ENV_SCRIPT, INSTALL_HINT, Gateway, openclaw_path  # noqa: E402
 
 
 def need(available: bool, what: str) -> None:
@@ -103,3 +107,21 @@ def run_hook(pm: Any) -> Any:
         return pm.hook.before_agent_start(event=event, ctx=ctx)
 
     return run
+
+
+@pytest.fixture
+def openclaw_world(tmp_path: Path) -> Iterator[Callable[[FakeUpstream], tuple[Gateway, Upstream]]]:
+    """``openclaw_world(model)``: an isolated OpenClaw under tmp_path (:class:`ocfakes.openclaw.Gateway`) and
+    ``model`` served on loopback, recording every request; OpenClaw's processes and the model stopped after."""
+    with ExitStack() as stack:
+
+        def make(model: FakeUpstream) -> tuple[Gateway, Upstream]:
+            path = openclaw_path()
+            need(path is not None, f"OpenClaw (installed by {ENV_SCRIPT})")
+            assert path is not None
+            gw = Gateway(tmp_path, path)
+            upstream = stack.enter_context(serve_upstream(model))
+            stack.callback(gw.close)  # first: OpenClaw's gateway and bridges, then the model
+            return gw, upstream
+
+        yield make

@@ -12,128 +12,29 @@ each turn ~2-3 s.
 from __future__ import annotations
 
 import json
-import os
-import re
 import shutil
-import signal
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import need
-from fakes import free_port, text_of
-from fakes.harness import Upstream, fake_upstream
-from ocfakes.fake_model import classify, respond
-from ocfakes.openclaw import ENV_SCRIPT, isolated_env, openclaw_path, start_gateway
+from fakes import text_of
+from fakes.harness import Upstream
+from fakes.upstream import Behaviour, FakeUpstream
+from ocfakes.fake_model import model_requests, respond
+from ocfakes.openclaw import BLOCK, Gateway, stop
 
 TURNS = 30
 WORDS = 500  # about 1,000 tokens a turn: compaction every few turns at maxTokens 6000
 MAX_TOKENS = 6000
-SESSION = "E2E"
 KEY = "agent:main:explicit:e2e"
-BLOCK = "[context-compactor: ledger of"
-CONFIG = """// an OpenClaw config as a user might have it: JSON5, with comments
-{
-  gateway: { mode: "local", port: %(gw)d, bind: "loopback", auth: { mode: "token", token: "%(token)s" } },
-  models: {
-    providers: {
-      fake: {
-        baseUrl: "http://127.0.0.1:%(model)d/v1", apiKey: "x", api: "openai-completions",
-        models: [{ id: "fake-model", name: "Fake", contextWindow: 131072, maxTokens: 4096, input: ["text"],
-                   reasoning: false, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } }],
-      },
-    },
-  },
-  agents: { defaults: { model: { primary: "fake/fake-model" } } }, // our model
-}
-"""
-
-
-def stop(proc: subprocess.Popen[Any], grace: float = 30.0) -> None:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(grace)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
-
-
-def pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except OSError:
-        return False
-    try:  # a zombie is gone for our purposes
-        return "zombie" not in Path(f"/proc/{pid}/status").read_text().lower()
-    except OSError:
-        return True
-
-
-class Gateway:
-    """The isolated OpenClaw world of one test: env, ports, logs and the processes it started."""
-
-    def __init__(self, root: Path, path: str) -> None:
-        self.root, self.state = root, root / "state"
-        self.gw_port, self.token = free_port(), "e2e-token"
-        self.env = isolated_env(root, path, self.token)
-        self.env.pop("CONTEXT_COMPACTOR_PYTHON", None)
-        self.procs: list[subprocess.Popen[Any]] = []
-
-    def start_gateway(self) -> subprocess.Popen[Any]:
-        proc = start_gateway(self.gw_port, self.env, self.root / "gateway.log")
-        self.procs.append(proc)
-        return proc
-
-    def log(self) -> str:
-        return (self.root / "gateway.log").read_text(errors="replace")
-
-    def run(self, *args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(list(args), capture_output=True, text=True, env=self.env, timeout=timeout)
-
-    def call(self, method: str, params: dict[str, Any]) -> Any:
-        done = self.run("openclaw", "gateway", "call", method, "--params", json.dumps(params), "--json")
-        assert done.returncode == 0, f"{method}: {done.stderr[-2000:]}"
-        return json.loads(done.stdout[done.stdout.index("{"):])
-
-    def cc(self, *args: str) -> subprocess.CompletedProcess[str]:
-        return self.run(sys.executable, "-m", "context_compactor.setup_cli.main", *args, "--home", str(self.state))
-
-    def close(self) -> None:
-        bridges = [int(p) for p in re.findall(r"started the Python bridge: .*?\(pid (\d+)\)", self.log())] \
-            if (self.root / "gateway.log").exists() else []
-        for proc in reversed(self.procs):
-            stop(proc)
-        for pid in bridges:  # the bridge ends when the gateway closes its stdin; make sure, by PID
-            deadline = time.monotonic() + 10
-            while pid_alive(pid) and time.monotonic() < deadline:
-                time.sleep(0.2)
-            if pid_alive(pid):
-                os.kill(pid, signal.SIGKILL)
 
 
 @pytest.fixture
-def world(tmp_path: Path) -> Iterator[tuple[Gateway, Upstream]]:
+def world(openclaw_world: Callable[[FakeUpstream], tuple[Gateway, Upstream]]) -> tuple[Gateway, Upstream]:
     """The isolated OpenClaw world and the fake model (in this process), which records every request."""
-    path = openclaw_path()
-    need(path is not None, f"OpenClaw (installed by {ENV_SCRIPT})")
-    assert path is not None
-    gw = Gateway(tmp_path, path)
-    with fake_upstream(respond=respond) as model:
-        try:
-            yield gw, model
-        finally:
-            gw.close()
-
-
-def model_requests(model: Upstream) -> list[dict[str, Any]]:
-    """Every chat request the fake model got, in order: ``{"kind": who asked (classify), "body": ...}``."""
-    chats = [r.body for r in list(model.app.requests) if r.path.endswith("/chat/completions")]
-    return [{"kind": classify(body), "body": body} for body in chats if isinstance(body, dict)]
+    return openclaw_world(FakeUpstream(Behaviour(respond=respond)))
 
 
 def prompt_tokens(body: dict[str, Any]) -> int:
@@ -162,8 +63,7 @@ def test_openclaw_gateway_end_to_end(world: tuple[Gateway, Upstream]) -> None:
     """setup, 30 real turns, commands through chat.send, uninstall: the prompt stays bounded, history stays whole."""
     gw, model = world
     model_port = model.server.port
-    config = gw.state / "openclaw.json"
-    config.write_text(CONFIG % {"gw": gw.gw_port, "token": gw.token, "model": model_port})
+    config = gw.write_config(model_port)
     done = gw.cc("setup", "--yes", "--preset", "8k", "--set", f"maxTokens={MAX_TOKENS}", "--set", "calibrate=false")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "validated: yes" in done.stdout and "openclaw gateway restart" in done.stdout
@@ -173,7 +73,7 @@ def test_openclaw_gateway_end_to_end(world: tuple[Gateway, Upstream]) -> None:
     for t in range(TURNS):
         text = f"Turn {t} KEEP-{t}: " + " ".join(f"w{t}x{i}" for i in range(WORDS))
         sent_total += len(text) // 4
-        turn = gw.run("openclaw", "agent", "--session-id", SESSION, "--message", text, timeout=240)
+        turn = gw.agent(text)
         assert turn.returncode == 0, f"turn {t}: {turn.stdout[-500:]} {turn.stderr[-2000:]}"
 
     requests = model_requests(model)

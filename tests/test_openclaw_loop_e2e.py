@@ -9,20 +9,16 @@ assemble calls per model request are counted from the requests the model receive
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import need
 from fakes import text_of
+from fakes.chat import tool_call
 from fakes.harness import Upstream
-from fakes.server import ServerThread
 from fakes.upstream import Behaviour, FakeUpstream
-from ocfakes.fake_model import classify
-from ocfakes.openclaw import ENV_SCRIPT, openclaw_path
-from test_openclaw_e2e import CONFIG, SESSION, Gateway
+from ocfakes.fake_model import agent_requests, classify
+from ocfakes.openclaw import Gateway
 
 ASK = "Please read the file missing/nowhere.txt and tell me what it says."
 MISSING = {"path": "missing/nowhere.txt"}
@@ -43,41 +39,24 @@ class StubbornModel(FakeUpstream):
             return {"role": "assistant", "content": "GAVE UP: " + results[-1][:400]}
         users = [text_of(m.get("content"), "\n") for m in messages if m.get("role") == "user"]
         if users and ASK in users[-1] and len(results) < 6:
-            return {"role": "assistant", "content": None, "tool_calls": [
-                {"id": f"read-{n}", "type": "function", "function": {"name": "read", "arguments": json.dumps(MISSING)}}]}
+            return tool_call(f"read-{n}", "read", MISSING)
         return {"role": "assistant", "content": f"reply #{n}: ok"}
 
 
 @pytest.fixture
-def world(tmp_path: Path) -> Iterator[tuple[Gateway, Upstream]]:
-    path = openclaw_path()
-    need(path is not None, f"OpenClaw (installed by {ENV_SCRIPT})")
-    assert path is not None
-    gw = Gateway(tmp_path, path)
-    app = StubbornModel(Behaviour())
-    server = ServerThread(app).start()
-    try:
-        yield gw, Upstream(server=server, app=app)
-    finally:
-        gw.close()
-        app.closing = True
-        server.stop()
-
-
-def agent_requests(model: Upstream) -> list[dict[str, Any]]:
-    bodies = [r.body for r in list(model.app.requests) if r.path.endswith("/chat/completions")]
-    return [b for b in bodies if isinstance(b, dict) and classify(b) == "agent"]
+def world(openclaw_world: Callable[[FakeUpstream], tuple[Gateway, Upstream]]) -> tuple[Gateway, Upstream]:
+    return openclaw_world(StubbornModel(Behaviour()))
 
 
 @pytest.mark.timeout(600)
 def test_openclaw_blocks_a_call_that_failed_twice(world: tuple[Gateway, Upstream]) -> None:
     """Two failed reads of the same path run; the third is blocked with our reason, and the model moves on."""
     gw, model = world
-    (gw.state / "openclaw.json").write_text(CONFIG % {"gw": gw.gw_port, "token": gw.token, "model": model.server.port})
+    gw.write_config(model.server.port)
     done = gw.cc("setup", "--yes", "--preset", "32k")
     assert done.returncode == 0, done.stdout + done.stderr
     gw.start_gateway()
-    run = gw.run("openclaw", "agent", "--session-id", SESSION, "--message", ASK, timeout=240)
+    run = gw.agent(ASK)
     assert run.returncode == 0, run.stdout[-500:] + run.stderr[-2000:]
     asked = agent_requests(model)
     last = asked[-1]["messages"]
@@ -93,11 +72,11 @@ def test_openclaw_blocks_a_call_that_failed_twice(world: tuple[Gateway, Upstream
 def test_refusal_off_lets_the_third_call_run(world: tuple[Gateway, Upstream]) -> None:
     """refuseRepeatedFailures false: the model reads the missing file six times, nothing is blocked."""
     gw, model = world
-    (gw.state / "openclaw.json").write_text(CONFIG % {"gw": gw.gw_port, "token": gw.token, "model": model.server.port})
+    gw.write_config(model.server.port)
     done = gw.cc("setup", "--yes", "--preset", "32k", "--set", "refuseRepeatedFailures=false")
     assert done.returncode == 0, done.stdout + done.stderr
     gw.start_gateway()
-    run = gw.run("openclaw", "agent", "--session-id", SESSION, "--message", ASK, timeout=240)
+    run = gw.agent(ASK)
     assert run.returncode == 0, run.stdout[-500:] + run.stderr[-2000:]
     results = [text_of(m.get("content"), "\n") for m in agent_requests(model)[-1]["messages"] if m.get("role") == "tool"]
     assert len(results) == 6 and not any("refused" in r for r in results), results

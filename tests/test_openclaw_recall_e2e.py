@@ -13,20 +13,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import need
 from fakes import text_of
-from fakes.chat import sectioned
+from fakes.chat import offers_tool, sectioned, tool_call
 from fakes.harness import Upstream
-from fakes.server import ServerThread
 from fakes.upstream import Behaviour, FakeUpstream
-from ocfakes.fake_model import classify
-from ocfakes.openclaw import ENV_SCRIPT, openclaw_path
-from test_openclaw_e2e import BLOCK, CONFIG, SESSION, Gateway
+from ocfakes.fake_model import agent_requests, classify
+from ocfakes.openclaw import BLOCK, Gateway
 
 ORIGINAL = ("The deploy token for the staging cluster is TOKEN-93c1f, issued by the platform team; it rotates on "
             "the first Monday of each month.")
@@ -38,12 +34,11 @@ MAX_TOKENS = 6000
 
 
 def _offers_recall(body: dict[str, Any]) -> bool:
-    return any((t.get("function") or {}).get("name") == "recall_history" for t in body.get("tools") or [])
+    return offers_tool(body, "recall_history")
 
 
 def _call(call_id: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    return {"role": "assistant", "content": None, "tool_calls": [
-        {"id": call_id, "type": "function", "function": {"name": "recall_history", "arguments": json.dumps(arguments)}}]}
+    return tool_call(call_id, "recall_history", arguments)
 
 
 class ScriptedModel(FakeUpstream):
@@ -71,39 +66,23 @@ class ScriptedModel(FakeUpstream):
 
 
 @pytest.fixture
-def world(tmp_path: Path) -> Iterator[tuple[Gateway, Upstream]]:
-    path = openclaw_path()
-    need(path is not None, f"OpenClaw (installed by {ENV_SCRIPT})")
-    assert path is not None
-    gw = Gateway(tmp_path, path)
+def world(openclaw_world: Callable[[FakeUpstream], tuple[Gateway, Upstream]]) -> tuple[Gateway, Upstream]:
+    gw, model = openclaw_world(ScriptedModel(Behaviour()))
     gw.env["CONTEXT_COMPACTOR_DEBUG"] = "1"
-    app = ScriptedModel(Behaviour())
-    server = ServerThread(app).start()
-    try:
-        yield gw, Upstream(server=server, app=app)
-    finally:
-        gw.close()
-        app.closing = True
-        server.stop()
-
-
-def agent_requests(model: Upstream) -> list[dict[str, Any]]:
-    bodies = [r.body for r in list(model.app.requests) if r.path.endswith("/chat/completions")]
-    return [b for b in bodies if isinstance(b, dict) and classify(b) == "agent"]
+    return gw, model
 
 
 @pytest.mark.timeout(900)
 def test_openclaw_model_recalls_a_compacted_message(world: tuple[Gateway, Upstream]) -> None:
     """After compaction the model gets recall_history, reads the folded message's original text, and answers with it."""
     gw, model = world
-    config = gw.state / "openclaw.json"
-    config.write_text(CONFIG % {"gw": gw.gw_port, "token": gw.token, "model": model.server.port})
+    gw.write_config(model.server.port)
     done = gw.cc("setup", "--yes", "--preset", "8k", "--set", f"maxTokens={MAX_TOKENS}", "--set", "calibrate=false")
     assert done.returncode == 0, done.stdout + done.stderr
     gw.start_gateway()
 
     def turn(text: str) -> str:
-        run = gw.run("openclaw", "agent", "--session-id", SESSION, "--message", text, timeout=240)
+        run = gw.agent(text)
         assert run.returncode == 0, f"{text[:40]}: {run.stdout[-500:]} {run.stderr[-2000:]}"
         return run.stdout
 

@@ -11,9 +11,12 @@ request; :func:`classify` says who sent one:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fakes.chat import sectioned, text_of
+
+if TYPE_CHECKING:
+    from fakes.harness import Upstream
 
 
 def classify(body: dict[str, Any]) -> str:
@@ -24,6 +27,17 @@ def classify(body: dict[str, Any]) -> str:
     if "context summarization assistant" in system:
         return "openclaw-summary"
     return "agent" if body.get("tools") else "other"
+
+
+def model_requests(model: Upstream) -> list[dict[str, Any]]:
+    """Every chat request the fake model got, in order: ``{"kind": who asked (classify), "body": ...}``."""
+    chats = [r.body for r in list(model.app.requests) if r.path.endswith("/chat/completions")]
+    return [{"kind": classify(body), "body": body} for body in chats if isinstance(body, dict)]
+
+
+def agent_requests(model: Upstream) -> list[dict[str, Any]]:
+    """The bodies of the agent turns' requests (``classify`` "agent") the fake model got, in order."""
+    return [r["body"] for r in model_requests(model) if r["kind"] == "agent"]
 
 
 def respond(body: dict[str, Any], n: int) -> str:

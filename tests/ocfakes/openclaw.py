@@ -1,16 +1,22 @@
 """The real OpenClaw for the tests: finding it (the PATH that ``../shared/tools/openclaw-env.sh`` prints),
-an environment that isolates it under a folder, and starting its gateway."""
+an environment that isolates it under a folder, starting its gateway, and :class:`Gateway`, the isolated
+OpenClaw world of one end-to-end test (its config pointing at a fake model on loopback)."""
 
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
+import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from fakes.loopback import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 # The shared install script beside the project, else the copy the project ships for CI.
@@ -85,3 +91,95 @@ def start_gateway(port: int, env: dict[str, str], log: Path, timeout: float = 12
             assert time.monotonic() < deadline, \
                 f"the OpenClaw gateway did not open its port in {timeout:.0f} s: {log.read_text(errors='replace')[-3000:]}"
             time.sleep(0.5)
+
+
+SESSION = "E2E"  # the --session-id of the end-to-end tests' turns
+BLOCK = "[context-compactor: ledger of"  # how our compacted block starts in a prompt
+CONFIG = """// an OpenClaw config as a user might have it: JSON5, with comments
+{
+  gateway: { mode: "local", port: %(gw)d, bind: "loopback", auth: { mode: "token", token: "%(token)s" } },
+  models: {
+    providers: {
+      fake: {
+        baseUrl: "http://127.0.0.1:%(model)d/v1", apiKey: "x", api: "openai-completions",
+        models: [{ id: "fake-model", name: "Fake", contextWindow: 131072, maxTokens: 4096, input: ["text"],
+                   reasoning: false, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } }],
+      },
+    },
+  },
+  agents: { defaults: { model: { primary: "fake/fake-model" } } }, // our model
+}
+"""
+
+
+def stop(proc: subprocess.Popen[Any], grace: float = 30.0) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    try:  # a zombie is gone for our purposes
+        return "zombie" not in Path(f"/proc/{pid}/status").read_text().lower()
+    except OSError:
+        return True
+
+
+class Gateway:
+    """The isolated OpenClaw world of one test: env, ports, logs and the processes it started."""
+
+    def __init__(self, root: Path, path: str) -> None:
+        self.root, self.state = root, root / "state"
+        self.gw_port, self.token = free_port(), "e2e-token"
+        self.env = isolated_env(root, path, self.token)
+        self.env.pop("CONTEXT_COMPACTOR_PYTHON", None)
+        self.procs: list[subprocess.Popen[Any]] = []
+
+    def write_config(self, model_port: int) -> Path:
+        """OpenClaw's config (:data:`CONFIG`) with its model on ``model_port``; returns its path."""
+        config = self.state / "openclaw.json"
+        config.write_text(CONFIG % {"gw": self.gw_port, "token": self.token, "model": model_port})
+        return config
+
+    def start_gateway(self) -> subprocess.Popen[Any]:
+        proc = start_gateway(self.gw_port, self.env, self.root / "gateway.log")
+        self.procs.append(proc)
+        return proc
+
+    def log(self) -> str:
+        return (self.root / "gateway.log").read_text(errors="replace")
+
+    def run(self, *args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(list(args), capture_output=True, text=True, env=self.env, timeout=timeout)
+
+    def agent(self, message: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+        """One turn of session :data:`SESSION`: ``openclaw agent --message``."""
+        return self.run("openclaw", "agent", "--session-id", SESSION, "--message", message, timeout=timeout)
+
+    def call(self, method: str, params: dict[str, Any]) -> Any:
+        done = self.run("openclaw", "gateway", "call", method, "--params", json.dumps(params), "--json")
+        assert done.returncode == 0, f"{method}: {done.stderr[-2000:]}"
+        return json.loads(done.stdout[done.stdout.index("{"):])
+
+    def cc(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return self.run(sys.executable, "-m", "context_compactor.setup_cli.main", *args, "--home", str(self.state))
+
+    def close(self) -> None:
+        bridges = [int(p) for p in re.findall(r"started the Python bridge: .*?\(pid (\d+)\)", self.log())] \
+            if (self.root / "gateway.log").exists() else []
+        for proc in reversed(self.procs):
+            stop(proc)
+        for pid in bridges:  # the bridge ends when the gateway closes its stdin; make sure, by PID
+            deadline = time.monotonic() + 10
+            while pid_alive(pid) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            if pid_alive(pid):
+                os.kill(pid, signal.SIGKILL)
