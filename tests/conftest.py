@@ -21,6 +21,7 @@ from context_compactor.settings import Settings  # noqa: E402
 from context_compactor.store import Store  # noqa: E402
 from fakes.harness import Upstream, serve_upstream  # noqa: E402
 from fakes.upstream import FakeUpstream  # noqa: E402
+from ocfakes.bridge import Child  # noqa: E402
 from ocfakes.openclaw import ENV_SCRIPT, INSTALL_HINT, Gateway, openclaw_path  # noqa: E402
 
 
@@ -107,6 +108,15 @@ def run_hook(pm: Any) -> Any:
         return pm.hook.before_agent_start(event=event, ctx=ctx)
 
     return run
+
+
+@pytest.fixture
+def child(tmp_path: Path) -> Iterator[Child]:
+    """A bridge process (its state under tmp_path) and the plugin's side of its protocol; closed after."""
+    c = Child(tmp_path)
+    yield c
+    if c.proc.poll() is None:
+        c.close()
 
 
 @pytest.fixture

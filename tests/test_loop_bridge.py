@@ -5,23 +5,12 @@ plugin gets is valid, under the trigger too."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-from test_bridge import Child
+from ocfakes.bridge import Child
 
 TRACE = "Traceback (most recent call last):\n" + "\n".join(f'  File "m{i}.py", line {i}' for i in range(40)) + \
     "\nImportError: cannot import name 'zap'\nexit code 1"
-
-
-@pytest.fixture
-def child(tmp_path: Path) -> Iterator[Child]:
-    c = Child(tmp_path)
-    yield c
-    if c.proc.poll() is None:
-        c.close()
 
 
 def openclaw_history(rounds: int = 12) -> list[dict[str, Any]]:
