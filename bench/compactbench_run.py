@@ -64,6 +64,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from conformance import Tally as ProductTally
 from conformance import call_product, quiet_logs, render
 
 CACHE = Path.home() / ".cache" / "context-compactor" / "compactbench"
@@ -128,13 +129,12 @@ def context_reader():
 
 
 @dataclass
-class Tally:
-    cycles: int = 0
-    over_window: int = 0
-    passed_through: int = 0
+class Tally(ProductTally):
+    """The product's tally (one call a cycle), and what compactbench adds: the cases with a cycle over the
+    window, the artifacts cut to its 8,000 characters, and the artifacts themselves."""
+
     over_8000_chars: int = 0
     cases_over: set = field(default_factory=set)
-    notices: dict = field(default_factory=dict)
     dumps: list = field(default_factory=list)
 
 
@@ -158,15 +158,9 @@ def make_method(budget: float, compact_to: float, encoding: Any, tally: Tally):
             # Counted like the window: the messages' contents, without the [role] prefixes of the render.
             tokens = sum(len(encoding.encode(str(m.get("content") or ""), disallowed_special=()))
                          for m in result.messages)
-            tally.cycles += 1
+            tally.count(result, passed_through=not result.compacted, over_window=tokens > window)
             if tokens > window:
-                tally.over_window += 1
                 tally.cases_over.add(Ours.case_id)
-            if not result.compacted:
-                tally.passed_through += 1
-            for notice in result.notices:
-                key = re.sub(r"\d[\d,]*", "N", notice)[:140]
-                tally.notices[key] = tally.notices.get(key, 0) + 1
             warnings = []
             if len(text) > 8000:  # compactbench's limit on summaryText
                 tally.over_8000_chars += 1
@@ -256,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         for budget in (float(b) for b in args.budgets.split(",")):
             metrics, tally, recall = asyncio.run(run_suite(suite, root, budget, args, encoding, reader))
             all_tallies.append((suite, budget, tally))
-            print(f"{suite:15} {budget:>6.0%} {metrics['cases']:>5} {len(tally.cases_over):>4} {tally.cycles:>4} "
+            print(f"{suite:15} {budget:>6.0%} {metrics['cases']:>5} {len(tally.cases_over):>4} {tally.calls:>4} "
                   f"{tally.passed_through:>8} {metrics['overall_score']:>6.3f} "
                   f"{metrics['constraint_retention']:>6.3f} {metrics['contradiction_rate']:>6.3f} "
                   f"{metrics['compression_ratio']:>5.2f} "
@@ -268,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
           "constraint retention, contradiction rate, compression ratio; recall = contains/set items held; "
           "forbid-ok = forbidden_absent items passed (with the context reader: phrase absent from the artifact)")
     for suite, budget, tally in all_tallies:
-        for notice, n in sorted(tally.notices.items(), key=lambda kv: -kv[1])[:3]:
+        for notice, n in tally.notices.most_common(3):
             print(f"  {suite} {budget:.0%}: {n}x {notice}")
         if tally.over_8000_chars:
             print(f"  {suite} {budget:.0%}: {tally.over_8000_chars} artifacts cut to 8000 chars")

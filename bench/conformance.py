@@ -127,6 +127,29 @@ def call_product(messages: list[Message], *, context_window: int, **options: Any
     return ProductResult(list(out), dict(result.stats), list(result.notices), "host path")
 
 
+@dataclass
+class Tally:
+    """What the product did over a bench's calls: how many, compacted, passed through unchanged, over the
+    window, and its notices counted by kind (numbers as N)."""
+
+    calls: int = 0
+    compacted: int = 0
+    passed_through: int = 0
+    over_window: int = 0
+    notices: Counter = field(default_factory=Counter)
+    api: str = ""
+
+    def count(self, result: ProductResult, *, passed_through: bool, over_window: bool) -> None:
+        """One call's ``result``; what counts as passed through and over the window is the bench's to say."""
+        self.api = result.api
+        self.calls += 1
+        self.compacted += result.compacted
+        self.passed_through += passed_through
+        self.over_window += over_window
+        for notice in result.notices:
+            self.notices[re.sub(r"\d[\d,]*", "N", notice)[:140]] += 1
+
+
 # --- the kit's adapter ---------------------------------------------------------------------------
 
 _ROLE_LINE = re.compile(r"^\[(system|user|assistant|tool)\] ", re.M)
@@ -157,16 +180,6 @@ def parse(text: str) -> list[Message]:
     return out
 
 
-@dataclass
-class Tally:
-    calls: int = 0
-    compacted: int = 0
-    passed_through: int = 0
-    over_window: int = 0
-    notices: Counter = field(default_factory=Counter)
-    api: str = ""
-
-
 class OursCompactor:
     """The kit's ``Compactor`` protocol over :func:`call_product`."""
 
@@ -193,18 +206,10 @@ class OursCompactor:
             messages, context_window=window, compact_at=1.0, compact_to=self.compact_to,
             keep_recent_tokens=self.keep_recent_tokens, summarize_with_session_model=False)
         text = render(result.messages)
-        tally = self.tally[self.name]
-        tally.api = result.api
-        tally.calls += 1
-        if result.compacted:
-            tally.compacted += 1
-        elif round_num == 1:
-            tally.passed_through += 1  # round 1's input is ~5x the window: unchanged means refused
         after = result.stats.get("tokens_after")
-        if after is not None and after > window:
-            tally.over_window += 1
-        for notice in result.notices:
-            tally.notices[re.sub(r"\d[\d,]*", "N", notice)[:140]] += 1
+        # round 1's input is ~5x the window: unchanged means refused
+        self.tally[self.name].count(result, passed_through=not result.compacted and round_num == 1,
+                                    over_window=after is not None and after > window)
         self.dumps.append((self.name, budget_chars, text))
         return CompactedContext(text=text, compactor_name=self.name, round_num=round_num)
 
