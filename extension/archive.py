@@ -20,7 +20,7 @@ import hashlib
 import json
 import re
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -162,10 +162,11 @@ def _positions(text: str, word: str, cap: int = 50) -> Iterable[int]:
         at, cap = text.find(word, at + 1), cap - 1
 
 
-def index_pending(db: sqlite3.Connection, batch: int = INDEX_BATCH) -> int:
-    """Index every archive row not indexed yet, ``batch`` rows per transaction; returns how many."""
+def index_pending(db: sqlite3.Connection, batch: int = INDEX_BATCH, stop: Callable[[], bool] | None = None) -> int:
+    """Index every archive row not indexed yet, ``batch`` rows per transaction, until ``stop()`` says
+    so between batches; returns how many."""
     done = 0
-    while True:
+    while stop is None or not stop():
         db.execute("BEGIN IMMEDIATE")
         try:
             upto = int(db.execute("SELECT value FROM meta WHERE key = 'fts_upto'").fetchone()[0])
@@ -182,7 +183,8 @@ def index_pending(db: sqlite3.Connection, batch: int = INDEX_BATCH) -> int:
             raise
         done += len(rows)
         if len(rows) < batch:
-            return done
+            break
+    return done
 
 
 def unindex(db: sqlite3.Connection, ids: Sequence[int]) -> None:

@@ -326,7 +326,7 @@ class Runtime:
                 return
             self._index_wanted.clear()
             try:
-                self.store.index_pending()
+                self.store.index_pending(stop=lambda: self._closing)
             except Exception as exc:  # noqa: BLE001 - search catches up itself; the turn is never affected
                 logger.warning("store.index_failed", error=f"{type(exc).__name__}: {exc}")
 

@@ -347,10 +347,11 @@ class Store:
             rows = db.execute(query + " ORDER BY id", args).fetchall()
         return [{"digest": d, "role": r, "message": json.loads(m)} for d, r, m in rows]
 
-    def index_pending(self) -> int:
-        """Bring the full-text index up to date with the archive; returns how many rows it added."""
+    def index_pending(self, stop: Callable[[], bool] | None = None) -> int:
+        """Bring the full-text index up to date with the archive (or until ``stop()`` says so, checked
+        between batches); returns how many rows it added."""
         with self._using("index the archive") as db:
-            return fts.index_pending(db)
+            return fts.index_pending(db, stop=stop)
 
     def pending(self) -> int:
         """How many archived rows the full-text index has not taken in yet."""

@@ -160,10 +160,10 @@ def test_a_cold_compaction_is_indexed_in_the_background(make_runtime: Any, run_h
     original = runtime.store.index_pending
     gate = threading.Event()
 
-    def slow_index() -> int:
+    def slow_index(**kw: Any) -> int:
         gate.wait(10)  # hold the indexer until the turn is over
         held.append(1)
-        return original()
+        return original(**kw)
 
     runtime.store.index_pending = slow_index  # type: ignore[method-assign]
     result = run_hook(runtime, [*messages, user("what was decided about alpha bravo charlie?")], window=8192)
