@@ -46,7 +46,15 @@ def context_stats(args: str, ctx: HookContext) -> str:
     session = runtime.session(ctx.session_key)
     extra: dict[str, Any] = {"health": runtime.summary_health()}
     extra["presummarizing"] = runtime.presummarizing(ctx.session_key)
+    try:
+        extra["store_bytes"] = runtime.store.size_bytes()
+    except Exception:  # noqa: BLE001 - the report goes on without the store's size
+        pass
     return format_stats(session.last, session.state, extra)
+
+
+def _size(n: int) -> str:
+    return f"{n / 1e6:,.1f} MB" if n >= 100_000 else f"{n / 1e3:,.0f} kB"
 
 
 def _calibration_line(last: LastTurn, stats: CompactionStats) -> str | None:
@@ -64,10 +72,11 @@ def _calibration_line(last: LastTurn, stats: CompactionStats) -> str | None:
 
 def _summary_lines(last: LastTurn, stats: CompactionStats, state: dict[str, Any], extra: dict[str, Any]) -> list[str]:
     name = last.summarizer or "extractive"
-    if not name.startswith("llm:"):
-        return ["- summaries: the built-in extractive summary (no summary model: set summaryModel, or "
+    if name == "extractive":
+        return ["- summaries: the session ledger, built from the messages (no summary model: set summaryModel, or "
                 "summarizeWithSessionModel when the host passes the model's URL)"]
-    line = f"- summaries: {name[4:]}"
+    # A model: "llm:<model>" (summaryModel, serve), "openclaw-llm:<model>" (OpenClaw's session model).
+    line = f"- summaries: the session ledger, with a narrative by {name.split(':', 1)[-1]}"
     health = extra.get("health", {}).get(name)
     if health:
         line += f" ({health['successes']} model calls succeeded"
@@ -175,6 +184,9 @@ def format_stats(last: LastTurn, state: dict[str, Any], extra: dict[str, Any] | 
         _last_compaction(state),
     ]
     lines += _summary_lines(last, stats, state, extra or {})
+    if (extra or {}).get("store_bytes") is not None:
+        lines.append(f"- archive and cache (the store): {_size(extra['store_bytes'])} on disk "  # type: ignore[index]
+                     "(archiveMaxMb and archiveMaxDays limit it)")
     lines += _loop_lines(last, state)
     for notice in stats.notices:
         if stats.fits or not stats.reason or stats.reason not in notice:  # the fit line says it already

@@ -56,7 +56,7 @@ def test_the_summary_model_and_pre_summarization_are_reported(tmp_path: Path) ->
     messages = [{"role": "user" if i % 2 == 0 else "assistant", "content": f"m{i} " + "text " * 240} for i in range(13)]
     stats = turn(runtime, messages)
     runtime.close()
-    assert "- summaries: sum (" in stats and "model calls succeeded" in stats
+    assert "- summaries: the session ledger, with a narrative by sum (" in stats and "model calls succeeded" in stats
     assert "- pre-summarization: from 1,843 tokens sent (60% of the trigger)" in stats
 
 
@@ -65,4 +65,20 @@ def test_without_a_model_the_stats_say_how_to_get_one(tmp_path: Path) -> None:
     runtime = Runtime(Settings(), store=Store.open(tmp_path / "s.sqlite"))
     stats = turn(runtime, [{"role": "user", "content": "hi"}])
     runtime.close()
-    assert "the built-in extractive summary" in stats and "summaryModel" in stats
+    assert "the session ledger, built from the messages" in stats and "summaryModel" in stats
+    assert "- archive and cache (the store): " in stats
+
+
+def test_a_host_session_model_is_named_with_its_record(tmp_path: Path) -> None:
+    """OpenClaw's session model ("openclaw-llm:<model>") is named like any summary model, with its record."""
+    from dataclasses import replace as with_
+
+    from context_compactor.hooks.commands import format_stats
+
+    runtime = Runtime(Settings(), store=Store.open(tmp_path / "s.sqlite"))
+    turn(runtime, [{"role": "user", "content": "hi"}])
+    last = with_(runtime.session("s").last, summarizer="openclaw-llm:qwen3:8b")
+    runtime.close()
+    health = {"openclaw-llm:qwen3:8b": {"successes": 3, "failures": {"timeout": 1}, "backoff_seconds": 0, "consecutive": 0}}
+    text = format_stats(last, {}, {"health": health})
+    assert "- summaries: the session ledger, with a narrative by qwen3:8b (3 model calls succeeded, failed: timeout 1)" in text
