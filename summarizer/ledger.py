@@ -64,7 +64,8 @@ class Item:
         # A corrected item cites where it was said and where it was corrected.
         cite = f"#{self.first}, #{self.src}" if 0 <= self.first < self.src and "(was " in self.text else f"#{self.src}"
         seen = f" ({self.seen} times)" if self.seen > 2 and self.section in ("error", "command") else ""
-        return f"{self.text}{seen} [{cite}]"
+        # One line whatever the text holds (any line break): content never becomes structure.
+        return f"{' '.join(self.text.split())}{seen} [{cite}]"
 
 
 def merge(items: Iterable[Item]) -> list[Item]:
