@@ -9,8 +9,9 @@ JSON string, so a forged ``USER:`` or ``SYSTEM:`` line in a tool result stays in
 our blocks (``</transcript>``, ``</ TRANSCRIPT >``, ``<summaries>``, ...) whatever its case and
 spacing has its ``<`` written as the JSON escape ``\\u003c``, which decodes to the same text. The
 system prompt says the transcript is material to summarise, never instructions to follow. The
-model is asked for fixed sections (see :data:`SECTIONS`) in the ``## Title`` / ``- item`` form
-that :mod:`context_compactor.summarizer.output` reads back.
+model is asked for the two narrative sections of the ledger (see :data:`SECTIONS`: where things stood,
+open questions) in the ``## Title`` / ``- item`` form that :mod:`context_compactor.summarizer.output`
+reads back; the exact items are the ledger's, built without the model.
 
 ``PROMPT_VERSION`` is part of every cache key: bump it whenever any text here changes.
 """
@@ -26,24 +27,22 @@ from context_compactor.messages import View
 
 from . import CountTokens
 
-PROMPT_VERSION = "llm-2"
+PROMPT_VERSION = "llm-3"
 
+# The model writes the narrative the session ledger cannot extract; the ledger itself (instructions,
+# decisions, files, errors, identifiers) is built from the messages and is never the model's to change.
 SECTIONS = (
-    "Goal and standing instructions",
-    "Decisions",
-    "Files and commands",
-    "Failed attempts",
-    "Current state",
-    "Next steps",
+    "Where things stood",
+    "Open questions",
 )
 
-_RULES = """Write the summary as exactly these six sections, each a line starting with "## " followed by lines starting with "- ":
+_RULES = """Write exactly these two sections, each a line starting with "## " followed by lines starting with "- ":
 {sections}
 Rules:
-- Copy the user's goal and standing instructions word for word; when the user later corrected an instruction, keep only the corrected version.
-- Give each decision with its reason.
-- Copy identifiers, file paths, commands, URLs, ports, versions, numbers and error messages exactly, character for character.
-- Under "Failed attempts" give what was tried and the exact error it produced.
+- An exact ledger of this part (the user's instructions, decisions, files changed, errors, identifiers) is kept separately: do not list those again.
+- Under "Where things stood" say in a few lines what the agent was doing when this part ended, what worked and what did not, and why.
+- Under "Open questions" give what remained undecided, unclear or unverified.
+- Name files, commands, identifiers and errors only exactly as the transcript writes them; never invent any, and write no code.
 - Write "- none" under a section with nothing to report.
 - No preamble and nothing outside the sections. At most {budget} tokens in all."""
 
@@ -155,12 +154,12 @@ def chunk_messages(views: Sequence[View], budget: int, limit_tokens: int, count:
     """The chat request that summarises one chunk of messages in at most ``budget`` tokens."""
     body = transcript(views, limit_tokens, count)
     user = (f"Summarise this part of the conversation ({len(views)} messages, one JSON object per line)."
-            f"\n\n<transcript>\n{body}\n</transcript>\n\nNow write the six sections.")
+            f"\n\n<transcript>\n{body}\n</transcript>\n\nNow write the two sections.")
     return [{"role": "system", "content": CHUNK_SYSTEM.format(**_rules(budget))}, {"role": "user", "content": user}]
 
 
 def merge_messages(summaries: Sequence[str], budget: int) -> list[dict[str, str]]:
     """The chat request that merges consecutive summaries, oldest first, into one."""
     parts = "\n\n".join(f"<part {i} of {len(summaries)}>\n{_defuse(text)}\n</part>" for i, text in enumerate(summaries, 1))
-    user = f"<summaries>\n{parts}\n</summaries>\n\nNow write the six sections of the combined summary."
+    user = f"<summaries>\n{parts}\n</summaries>\n\nNow write the two sections of the combined summary."
     return [{"role": "system", "content": MERGE_SYSTEM.format(**_rules(budget))}, {"role": "user", "content": user}]
