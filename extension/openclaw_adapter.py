@@ -8,17 +8,19 @@ OpenClaw hands a context engine its transcript rows (observed on 2026.9.6):
     toolResult  {role, toolCallId, toolName, content: [{type: "text", text}], details, isError}
     others      compactionSummary {summary}, branchSummary, custom, bashExecution: passed through
 
-:func:`to_openai` converts them (skipping the rows of our own chat commands, which must never
-reach a summary) and remembers where each came from. :func:`restore` turns the projection the
-hooks return into a *recipe* for the host: an ``int`` is "your own message at this index,
-unchanged"; a dict is a new message in OpenClaw's format (the summary, a stubbed tool result, a
-shortened message). Kept messages therefore go back as the host's very own objects.
+:func:`to_openai` converts them (skipping our own chat commands, which must never reach the model
+or a summary: their rows, and the command blocks OpenClaw merges into the user's next row) and
+remembers where each came from. :func:`restore` turns the projection the hooks return into a
+*recipe* for the host: an ``int`` is "your own message at this index, unchanged"; a dict is a new
+message in OpenClaw's format (the summary, a stubbed tool result, a shortened message, a row without
+our commands). Kept messages therefore go back as the host's very own objects.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,9 +30,11 @@ from .errors import InputError
 Message = dict[str, Any]
 Recipe = list[int | Message]
 
-OUR_COMMANDS = ("context-stats", "compact-now")
+OUR_COMMANDS = {"context-stats": False, "compact-now": True}  # name -> whether it takes arguments
 SUMMARY_PREFIX = "[context-compactor: ledger of"  # how the engine's compacted block opens
 CURRENT = -1  # origin of the current user turn (the host appends it itself)
+_INVOCATION = re.compile(r"^/\s*(\S+)(?:\s+([\s\S]*))?$")
+_COLON = re.compile(r"^/([^\s:]+)\s*:([\s\S]*)$")
 
 
 @dataclass
@@ -40,12 +44,19 @@ class Converted:
     messages: list[Message] = field(default_factory=list)
     origin: list[int] = field(default_factory=list)
     parts: dict[int, list[Any]] = field(default_factory=dict)  # converted index -> host content blocks
+    # converted index -> the host's row without our command blocks, where it had some (sent instead of it)
+    cleaned: dict[int, Message] = field(default_factory=dict)
+    commands: int = 0  # host rows left out or cleaned because they ran our commands
 
     def add(self, message: Message, origin: int, blocks: list[Any] | None = None) -> None:
         if blocks is not None:
             self.parts[len(self.messages)] = blocks
         self.messages.append(message)
         self.origin.append(origin)
+
+    def host_row(self, index: int, host: Sequence[Any]) -> Message:
+        """The host's row that converted message ``index`` stands for, as the model may see it."""
+        return self.cleaned.get(index) or host[self.origin[index]]
 
 
 def text_of(content: Any) -> str:
@@ -57,6 +68,29 @@ def text_of(content: Any) -> str:
     return ""
 
 
+def command_of(text: Any) -> str | None:
+    """The name of our command that ``text`` runs in OpenClaw, or None.
+
+    Mirrors OpenClaw's plugin-command matcher (``plugin-command-matcher.ts``): the trimmed text is
+    ``/name`` or ``/name args`` (``/name: args`` too), the name in any case, ``_`` for ``-``; a
+    command that takes no arguments is not run when given some, so "/context-stats said 40%" is
+    the user's own text.
+    """
+    if not isinstance(text, str):
+        return None
+    body = text.strip()
+    colon = _COLON.match(body)
+    if colon is not None:  # OpenClaw's normalizeCommandBody: "/name: args" is "/name args"
+        body = f"/{colon.group(1)} {colon.group(2).strip()}".rstrip()
+    match = _INVOCATION.match(body)
+    if match is None:
+        return None
+    name, args = match.group(1).lower().replace("_", "-"), (match.group(2) or "").strip()
+    if name not in OUR_COMMANDS or (args and not OUR_COMMANDS[name]):
+        return None
+    return name
+
+
 def is_our_command(message: Any) -> bool:
     """A user row that only runs our chat commands, or a reply the gateway injected for a command."""
     if not isinstance(message, dict):
@@ -66,15 +100,33 @@ def is_our_command(message: Any) -> bool:
     if message.get("role") != "user":
         return False
     content = message.get("content")
-    texts: list[Any]
     if isinstance(content, str):
-        texts = [content]
-    elif isinstance(content, list):
-        texts = [b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text"]
-    else:
-        return False
-    texts = [t.strip() for t in texts if isinstance(t, str) and t.strip()]
-    return bool(texts) and all(t.startswith("/") and (t[1:].split() or [""])[0] in OUR_COMMANDS for t in texts)
+        return command_of(content) is not None
+    return isinstance(content, list) and bool(content) and _without_commands(content) == []
+
+
+def _without_commands(blocks: list[Any]) -> list[Any]:
+    """The blocks of a user row but the text blocks that are our commands, and empty text left between."""
+    kept = [b for b in blocks if not (isinstance(b, dict) and b.get("type") == "text" and command_of(b.get("text")))]
+    if len(kept) == len(blocks):
+        return blocks
+    return [b for b in kept if not (isinstance(b, dict) and b.get("type") == "text" and not str(b.get("text") or "").strip())]
+
+
+def without_our_commands(message: Message) -> Message | None:
+    """A user row without our commands: the row itself when it has none, a copy without the command
+    blocks when OpenClaw merged command rows into it, None when nothing else is left.
+
+    OpenClaw leaves its injected command replies out of what the model is sent, so a command row and
+    the user's next turn become consecutive user rows, which it merges into one whose content is
+    the rows' blocks in order (``mergeConsecutiveUserTurns``: each string row as one text block)."""
+    if is_our_command(message):
+        return None
+    content = message.get("content")
+    if message.get("role") != "user" or not isinstance(content, list):
+        return message
+    kept = _without_commands(content)
+    return message if kept is content else {**message, "content": kept}
 
 
 def _user_parts(blocks: list[Any]) -> list[Any]:
@@ -150,7 +202,8 @@ def message_to_openai(message: Message) -> tuple[Message, list[Any] | None]:
 def to_openai(host: Sequence[Any], prompt: str | None = None, previous: Sequence[Message] = ()) -> Converted:
     """The host's history (and the current turn's text, if given) as OpenAI chat dicts.
 
-    Rows of our own chat commands are left out. A tool result whose call is not in the history
+    Rows of our own chat commands are left out, and so are the command blocks OpenClaw merged into
+    a user row (that row then goes back to the host as a changed copy). A tool result whose call is not in the history
     any more (OpenClaw compacted it away) becomes plain user text, so no cut can orphan it.
     ``previous`` is the result of the last call for this session: a message that converts to an
     equal dict at the same place is that very dict again, so the engine's per-message memo (which
@@ -163,11 +216,15 @@ def to_openai(host: Sequence[Any], prompt: str | None = None, previous: Sequence
         out.add(previous[k] if k < len(previous) and previous[k] == message else message, origin, blocks)
 
     calls: set[str] = set()
-    for i, message in enumerate(host):
-        if not isinstance(message, dict):
-            raise InputError(f"expected a message object, got {type(message).__name__}", where=f"messages[{i}]")
-        if is_our_command(message):
-            continue
+    for i, row in enumerate(host):
+        if not isinstance(row, dict):
+            raise InputError(f"expected a message object, got {type(row).__name__}", where=f"messages[{i}]")
+        message = without_our_commands(row)
+        if message is not row:
+            out.commands += 1
+            if message is None:
+                continue
+            out.cleaned[len(out.messages)] = message
         converted, blocks = message_to_openai(message)
         if converted["role"] == "assistant":
             calls.update(c["id"] for c in converted.get("tool_calls", []))
@@ -207,7 +264,7 @@ def _replaces(new: Message, old: Message) -> bool:
 
 def _back(new: Message, index: int, conv: Converted, host: Sequence[Any]) -> Message:
     """A changed message in the host's format, every field of the host's original kept."""
-    original = host[conv.origin[index]]
+    original = conv.host_row(index, host)
     role = original.get("role")
     if role == "toolResult":
         changed = {k: v for k, v in original.items() if k != "details"}  # details repeats the full text
@@ -250,7 +307,7 @@ def restore(projection: Sequence[Any], conv: Converted, host: Sequence[Any]) -> 
         recipe += _gap(pending, start, index, conv, host)
         pending, start = [], index + 1
         if conv.origin[index] != CURRENT:
-            recipe.append(conv.origin[index])
+            recipe.append(conv.cleaned.get(index, conv.origin[index]))
     recipe += _gap(pending, start, len(conv.messages), conv, host)
     return recipe
 

@@ -62,6 +62,17 @@ def test_over_trigger_returns_a_recipe(child: Child) -> None:
     assert all(isinstance(i, int) for i in recipe[1:]) and recipe[-1] == 39
 
 
+def test_merged_command_rows_are_taken_out_under_the_trigger(child: Child) -> None:
+    """Nothing to compact, but a user row with our commands merged in comes back without them (issue 14 A3)."""
+    child.request("configure", {"config": {"maxTokens": 30000}})
+    rows = history(2)
+    rows[2] = {**rows[2], "content": [{"type": "text", "text": "/context-stats"}, {"type": "text", "text": "/compact-now x"},
+                                      {"type": "text", "text": "my own words"}]}
+    reply = child.request("assemble", {"sessionKey": "s", "messages": rows, "prompt": "next", "tokenBudget": 90000})
+    assert reply["result"]["messages"] == [0, 1, {**rows[2], "content": [{"type": "text", "text": "my own words"}]}, 3]
+    assert assemble(child, 2)["result"]["messages"] is None  # without commands: unchanged, as before
+
+
 def test_session_model_writes_the_summary(child: Child) -> None:
     """With llm offered, summaries are asked of the host's llm.complete, for the request in progress."""
     child.request("configure", {"config": {"maxTokens": 3000, "keepRecentTokens": 500}, "llm": True, "model": "fake/m"})

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from context_compactor.errors import InputError
 from context_compactor.hookspecs import BeforeAgentStartEvent, HookContext, ModelInfo
 from context_compactor.openclaw_adapter import (
     CURRENT,
+    command_of,
     is_our_command,
     restore,
     to_openai,
@@ -64,6 +68,88 @@ def test_our_command_rows_are_left_out() -> None:
     assert not is_our_command(user("/other-command")) and not is_our_command(user("what is /context-stats?"))
     conv = to_openai([user("a"), merged, injected, assistant("b")])
     assert conv.origin == [0, 3]
+
+
+# --- command rows OpenClaw merged into the user's next turn (issue 14 A3) -------------------------------
+
+
+def merged(*rows: Any) -> dict[str, Any]:
+    """Consecutive user rows as OpenClaw merges them before a turn (``mergeConsecutiveUserTurns`` in
+    ``dist/embedded-agent-helpers-*.mjs``): the later row's fields, every row's blocks in order, a
+    string row as one text block. Its command replies (model "gateway-injected") are left out before,
+    which is what makes a command row and the next turn consecutive."""
+    blocks = [b for r in rows for b in ([{"type": "text", "text": r["content"]}] if isinstance(r["content"], str)
+                                        else r["content"])]
+    return {**rows[-1], "content": blocks}
+
+
+# The history OpenClaw 2026.9.6 handed assemble() on the turn after /context-stats and /compact-now
+# (recorded from the real gateway): the two command rows merged into the user's next turn.
+AFTER_COMMANDS = [
+    user("Turn 0 hello", 1), assistant("reply #1: ok", ts=2), user("Turn 1 hello", 3), assistant("reply #2: ok", ts=4),
+    merged(user("/context-stats", 5), user("/compact-now keep the KEEP ids", 6), user("Turn 2 after the commands", 7)),
+    assistant("reply #3: ok", ts=8),
+]
+
+
+@pytest.mark.parametrize("text", ["/context-stats", "  /context-stats\n", "/Context-Stats", "/context_stats",
+                                  "/context-stats:", "/ context-stats", "/compact-now", "/compact-now keep the ids",
+                                  "/compact-now: keep ids", "/compact_now focus on\nthe deploy"])
+def test_command_texts(text: str) -> None:
+    """The texts OpenClaw runs as our commands (its plugin-command matcher) are recognised as such."""
+    assert command_of(text) in ("context-stats", "compact-now")
+
+
+@pytest.mark.parametrize("text", ["what is /context-stats?", "/context-stats said 40%, why?", "/context-stats\nthen go on",
+                                  "run /compact-now later", "/compact-nowish", "/contextstats", "/other-command",
+                                  "context-stats", "/", ""])
+def test_texts_that_only_mention_a_command(text: str) -> None:
+    """A sentence that mentions a command, or gives /context-stats (which takes none) arguments, is the user's."""
+    assert command_of(text) is None
+
+
+def test_merged_command_blocks_are_removed_from_the_user_turn() -> None:
+    """The real shape: the command blocks go, the user's own block stays, and the row goes back cleaned."""
+    conv = to_openai(AFTER_COMMANDS, "Turn 3 again")
+    assert conv.messages[4] == {"role": "user", "content": [{"type": "text", "text": "Turn 2 after the commands"}]}
+    assert conv.origin == [0, 1, 2, 3, 4, 5, CURRENT] and conv.commands == 1
+    recipe = restore(conv.messages, conv, AFTER_COMMANDS)
+    assert recipe[:4] == [0, 1, 2, 3] and recipe[5] == 5
+    row = recipe[4]
+    assert isinstance(row, dict) and row == {**AFTER_COMMANDS[4], "content": [{"type": "text", "text": "Turn 2 after the commands"}]}
+    assert "/co" not in json.dumps(recipe)
+
+
+_commands = st.sampled_from(["/context-stats", "/compact-now", "/compact-now keep the ids", "/Context_Stats"])
+_own = st.text(min_size=1, max_size=30).filter(lambda t: command_of(t) is None and t.strip())
+_rows = st.lists(st.one_of(_commands.map(lambda c: ("command", c)), _own.map(lambda t: ("own", t)),
+                           st.just(("image", ""))), min_size=1, max_size=6)
+
+
+@given(rows=_rows)
+def test_any_merge_keeps_exactly_the_users_own_blocks(rows: list[tuple[str, str]]) -> None:
+    """Whatever mix of command rows, text and pictures OpenClaw merges, the model gets the user's own blocks, in order."""
+    blocks = [{"type": "image", "data": "AAAA", "mimeType": "image/png"} if kind == "image" else {"type": "text", "text": text}
+              for kind, text in rows]
+    host = [user("first", 1), assistant("ok", ts=2), {**user("x", 3), "content": blocks}, assistant("done", ts=4)]
+    conv = to_openai(host)
+    out = [host[i] if isinstance(i, int) else i for i in restore(conv.messages, conv, host)]
+    own = [b for (kind, _), b in zip(rows, blocks) if kind != "command"]
+    if own:
+        assert out[2]["content"] == own and out[2]["timestamp"] == 3
+        assert (out[2] is host[2]) == (len(own) == len(blocks))
+    else:
+        assert [m["content"] for m in out] == ["first", host[1]["content"], host[3]["content"]]
+
+
+def test_a_merged_command_never_reaches_the_ledger(pm: Any, make_runtime: Any) -> None:
+    """A merged row in the folded part: its user text is in the ledger, the command's words are not."""
+    host = [merged(user("/compact-now ALWAYS-DROP-THE-TABLES", 1), user("please keep PORT-7788 open", 2))]
+    host += session(12)
+    runtime = make_runtime(maxTokens=3000, keepRecentTokens=800, summaryMaxTokens=300)
+    _, recipe = compacted(pm, runtime, host, "now what?")
+    assert isinstance(recipe[0], dict) and "PORT-7788" in recipe[0]["content"]
+    assert "ALWAYS-DROP-THE-TABLES" not in json.dumps(recipe)
 
 
 def test_other_roles_read_as_user_text() -> None:
