@@ -101,6 +101,12 @@ def test_openclaw_gateway_end_to_end(world: tuple[Gateway, Upstream]) -> None:
     assert "last compaction:" in stats and "trigger: 6,000 tokens" in stats
     gw.call("chat.send", {"sessionKey": KEY, "message": "/compact-now keep the KEEP ids", "idempotencyKey": "cn-1"})
     assert "compacted" in last_reply(gw, "context-compactor:", rows)
+    seen = len(model_requests(model))
+    for t in range(2):  # OpenClaw merges the command rows into the first of these, seen in the second's history
+        assert gw.agent(f"after the commands {t}").returncode == 0
+    later = [json.dumps(r["body"]) for r in model_requests(model)[seen:] if r["kind"] == "agent"]
+    assert "after the commands 0" in later[-1], "the user's own text merged with the commands was lost"
+    assert not [b for b in later if "/context-stats" in b or "/compact-now" in b], "a command reached the model"
 
     for proc in gw.procs:
         stop(proc)  # the gateway; uninstall is what a user runs after stopping it
