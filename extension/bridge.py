@@ -53,6 +53,9 @@ logger = structlog.get_logger("context_compactor")
 
 STICKY_BUDGET = 0.10  # a session's window follows OpenClaw's budget only when it moves by more than this
 READ_TOKENS = 24_000  # material one summary request may carry (OpenClaw does not say the model's window here)
+# How long a summary call that outlived its turn is still awaited: its answer lands in the cache for
+# a later turn (a slow local model may take minutes on a large chunk); after this the call is dropped.
+LATE_SECONDS = 600.0
 _deadline = threading.local()
 _serving = threading.local()  # the id of the request this thread answers, sent along with our calls
 
@@ -105,6 +108,32 @@ class Channel:
         self._calls: dict[int, Future[Any]] = {}
         self._next = 0
         self._calls_lock = threading.Lock()
+        self._serving: dict[int | str | None, None] = {}  # ids of the requests being answered, oldest first
+
+    @contextmanager
+    def serving(self, number: int | str | None) -> Iterator[None]:
+        """Mark request ``number`` as being answered (calls from threads of our own are sent for it)."""
+        _serving.id = number
+        with self._calls_lock:
+            self._serving[number] = None
+        try:
+            yield
+        finally:
+            _serving.id = None
+            with self._calls_lock:
+                self._serving.pop(number, None)
+
+    def _for(self) -> int | str | None:
+        """The request a call is made for: this thread's, else the newest one being answered.
+
+        The plugin runs ``llm.complete`` in that request's async context (OpenClaw scopes model
+        calls to a turn); a summary call made by a worker thread of the engine is sent while the
+        turn that needs it is still being answered, so the newest request is that turn."""
+        number = getattr(_serving, "id", None)
+        if number is not None:
+            return number
+        with self._calls_lock:
+            return next(reversed(self._serving), None) if self._serving else None
 
     def send(self, obj: dict[str, Any]) -> None:
         """Write one line; raises (ValueError, TypeError, RecursionError) before writing anything."""
@@ -124,7 +153,7 @@ class Channel:
             number = self._next
             self._calls[number] = future
         try:
-            self.send({"call": number, "for": getattr(_serving, "id", None), "method": method, "params": params})
+            self.send({"call": number, "for": self._for(), "method": method, "params": params})
             return future.result(timeout=max(0.0, timeout))
         except FutureTimeout:
             raise HostError(f"{method}: no answer from the plugin within {timeout:.1f} s") from None
@@ -204,13 +233,23 @@ class HostSummarizer:
 
     The prompts and the checks of the answer are those of the HTTP summarizer
     (:mod:`context_compactor.summarizer.prompts`, :mod:`~context_compactor.summarizer.output`).
+    Like it, it is ``remote``: the engine makes its calls on its worker threads, waits for one only
+    as long as the turn's ``summaryTimeoutSeconds`` allows, never sends a second call for a chunk
+    whose call is still running, and caches an answer that comes late for the next turn
+    (:mod:`context_compactor.presummarize`). A call is awaited up to ``patience`` seconds.
     """
 
-    def __init__(self, channel: Channel, identity: str) -> None:
+    remote = True
+
+    def __init__(self, channel: Channel, identity: str, patience: float = LATE_SECONDS) -> None:
         from context_compactor.summarizer import prompts
 
-        self.channel, self.identity = channel, identity
+        self.channel, self.identity, self.patience = channel, identity, patience
         self.prompt_version = prompts.PROMPT_VERSION
+
+    def readable_tokens(self, budget: int) -> int:
+        """How many tokens of material one request may carry (OpenClaw does not tell the model's window)."""
+        return READ_TOKENS
 
     def summarize(self, messages: Sequence[View], budget: int, count: Callable[[str], int]) -> str:
         from context_compactor.summarizer import prompts
@@ -225,8 +264,8 @@ class HostSummarizer:
     def _ask(self, request: list[dict[str, str]], budget: int, count: Callable[[str], int]) -> str:
         from context_compactor.summarizer.output import check
 
-        at = getattr(_deadline, "at", None)
-        remaining = (at - time.monotonic()) if at else 60.0
+        at = getattr(_deadline, "at", None)  # set in a request's own thread; the engine's workers have none
+        remaining = (at - time.monotonic()) if at else self.patience
         if remaining < 0.5:
             raise SummarizerError("the summary time budget is spent", summarizer=self.identity)
         system = "\n\n".join(m["content"] for m in request if m["role"] == "system")
@@ -404,13 +443,13 @@ class Bridge:
 
     def handle(self, request: dict[str, Any]) -> None:
         number, method = request.get("id"), str(request.get("method") or "")
-        _serving.id = number
         handler = {"configure": self.configure, "assemble": self.assemble, "commit": self.commit,
                    "command": self.command, "compact": self.compact, "recall": self.recall, "ping": lambda p: {"pong": True}}.get(method)
         try:
             if handler is None:
                 raise CompactorError(f"unknown method {method!r}")
-            result = handler(dict(request.get("params") or {}))
+            with self.channel.serving(number):
+                result = handler(dict(request.get("params") or {}))
             # Inside the try: a result that cannot be written (NaN, too deep) is an error reply too.
             self.channel.send({"id": number, "result": result})
         except Exception as exc:  # noqa: BLE001 - every failure becomes an error reply: the plugin fails open

@@ -82,6 +82,41 @@ def test_session_model_writes_the_summary(child: Child) -> None:
     assert "LLM-SUMMARY" in json.dumps(recipe)
 
 
+def held_turn(child: Child, number: int, held: list[dict[str, Any]]) -> dict[str, Any]:
+    """One assemble whose llm.complete calls the host holds (collected in ``held``, not answered)."""
+    child.send({"id": number, "method": "assemble", "params": {
+        "sessionKey": "agent:main:explicit:s1", "messages": history(120), "prompt": "and now?", "tokenBudget": 90000,
+        "model": "fake/fake-model", "reserveTokens": 20000}})
+    assert child.proc.stdout is not None
+    while True:
+        msg = json.loads(child.proc.stdout.readline())
+        if "call" not in msg:
+            assert msg["id"] == number, msg
+            return msg
+        assert msg["method"] == "llm.complete" and msg["for"] == number  # sent while the turn is answered
+        held.append(msg)
+
+
+def test_a_late_summary_holds_no_turn_is_asked_once_and_serves_the_next_turn(child: Child) -> None:
+    """A host whose llm.complete answers only after the turn (issue 14 A5): the turn goes on at its time budget
+    with the ledger alone, a turn while the call is pending sends no second identical request, and the
+    turn after the late answer uses it without asking again."""
+    child.request("configure", {"config": {"maxTokens": 3000, "keepRecentTokens": 500, "summaryTimeoutSeconds": 2},
+                                "llm": True, "model": "fake/m"})
+    held: list[dict[str, Any]] = []
+    first = held_turn(child, 1001, held)  # answered although the host has not answered its call
+    assert held and first["result"]["messages"] and "LLM-SUMMARY" not in json.dumps(first)
+    assert any("did not answer within 2s" in n and "used from the next turn on" in n for n in first["result"]["notices"])
+    second = held_turn(child, 1002, held)  # the call is still pending: it is not sent again
+    assert second["result"]["messages"] == first["result"]["messages"]
+    for call in held:  # the late answers
+        child.send({"reply": call["call"], "result": {"text": SECTIONS}})
+    third = held_turn(child, 1003, held)
+    assert "LLM-SUMMARY" in json.dumps(third["result"]["messages"]) and not third["result"]["notices"]
+    requests = [json.dumps(call["params"], sort_keys=True) for call in held]
+    assert len(requests) == len(set(requests)), f"{len(requests)} requests, {len(set(requests))} different"
+
+
 def test_llm_failure_falls_back(child: Child) -> None:
     """When the host's llm.complete fails, the built-in summary is used and the turn goes on."""
     child.request("configure", {"config": {"maxTokens": 3000, "keepRecentTokens": 500}, "llm": True})

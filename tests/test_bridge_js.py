@@ -128,3 +128,54 @@ def test_deeply_nested_details_still_compact(tmp_path: Path, depth: int) -> None
     out = drive_turns(tmp_path, sys.executable, 2, backoff="0,0", depth=depth)
     assert out["same"] == [False, False]
     assert not [m for level, m in out["logs"] if level == "warn"]
+
+
+# A session model that answers llm.complete only when the driver lets it: after two turns went on without it.
+LATE_DRIVER = """
+import { createHash } from "node:crypto";
+import { pathToFileURL } from "node:url";
+const plugin = (await import(pathToFileURL(process.argv[2]).href)).default;
+const logs = [], engines = [], asked = []; // a hash of each llm.complete request
+let release;
+const gate = new Promise((r) => (release = r));
+const llm = { complete: async (req) => { asked.push(createHash("sha256").update(JSON.stringify(req)).digest("hex")); await gate; return { text: process.env.CC_ANSWER }; } };
+plugin.register({ registrationMode: "full", pluginConfig: JSON.parse(process.env.CC_CONFIG), config: {}, runtime: { llm },
+  logger: { info: (m) => logs.push(["info", m]), warn: (m) => logs.push(["warn", m]) },
+  registerContextEngine: (id, factory) => engines.push(factory), registerCommand: () => {} });
+const messages = [];
+for (let t = 0; t < 120; t++) {
+  messages.push({ role: "user", content: `turn ${t} KEEP-${t} ` + "word ".repeat(300), timestamp: t });
+  messages.push({ role: "assistant", content: [{ type: "text", text: `answer ${t}` }], timestamp: t });
+}
+const turns = [];
+const turn = async () => {
+  const r = await engines[0]({}).assemble({ sessionKey: "s1", messages, prompt: "next?", tokenBudget: 90000, model: "m" });
+  turns.push({ summary: JSON.stringify(r.messages[0]), asked: asked.length });
+};
+await turn();
+await turn();
+release();
+await new Promise((r) => setTimeout(r, 50)); // the answers are written (in microtasks) before the next request
+await turn();
+process.stdout.write(JSON.stringify({ turns, asked, logs }) + "\\n", () => process.exit(0));
+"""
+
+
+def test_a_late_session_model_answer_serves_the_next_turn(tmp_path: Path) -> None:
+    """Through index.js: llm.complete answering after two turns holds neither, is asked once per request,
+    and its answer is in the third turn's prompt (issue 14 A5)."""
+    node = shutil.which("node", path=openclaw_path() or "") or shutil.which("node")
+    need(node is not None, "Node.js")
+    driver = tmp_path / "late.mjs"
+    driver.write_text(LATE_DRIVER)
+    answer = "\n".join(f"## {t}\n- LATE-SUMMARY {t}" for t in ("Goal", "Decisions", "Current state"))
+    env = {**os.environ, "CONTEXT_COMPACTOR_PYTHON": sys.executable, "CC_ANSWER": answer, "OPENCLAW_STATE_DIR": str(tmp_path),
+           "CC_CONFIG": json.dumps({"maxTokens": 3000, "keepRecentTokens": 500, "summaryTimeoutSeconds": 2})}
+    done = subprocess.run([str(node), str(driver), str(INDEX)], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    first, second, third = out["turns"]
+    assert first["asked"] >= 1 and "[context-compactor: ledger of" in first["summary"]
+    assert "LATE-SUMMARY" not in first["summary"] + second["summary"] and "LATE-SUMMARY" in third["summary"]
+    assert len(out["asked"]) == len(set(out["asked"])), "the same summary request was sent twice"
+    assert any("did not answer within 2s" in m for _, m in out["logs"])
