@@ -220,6 +220,8 @@ def schedule(runtime: Runtime, session: Session, model: ModelInfo) -> bool:
         return False
     m, budget, settings, summaries, tuning = plan_input
     sent = session.last.stats.tokens_after if session.last.stats is not None else 0
+    if not getattr(summaries.summarizer, "between_turns", True):  # a model reachable only inside a turn (OpenClaw's)
+        return False
     if not summaries.tiered or sent < settings.precompact_at * budget.trigger:
         return False
     entries = m.entries
