@@ -240,6 +240,9 @@ class HostSummarizer:
     """
 
     remote = True
+    # OpenClaw's llm.complete works only inside a turn: between turns it fails at once ("Async work
+    # scope is closed", seen on 2026.9.6), so no pre-summarization job is started for it.
+    between_turns = False
 
     def __init__(self, channel: Channel, identity: str, patience: float = LATE_SECONDS) -> None:
         from context_compactor.summarizer import prompts

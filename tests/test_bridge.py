@@ -117,6 +117,20 @@ def test_a_late_summary_holds_no_turn_is_asked_once_and_serves_the_next_turn(chi
     assert len(requests) == len(set(requests)), f"{len(requests)} requests, {len(set(requests))} different"
 
 
+def test_no_session_model_call_between_turns(child: Child) -> None:
+    """OpenClaw's llm.complete fails outside a turn ("Async work scope is closed"), so a commit past
+    precompactAt starts no pre-summarization job for it."""
+    child.request("configure", {"config": {"maxTokens": 3000, "keepRecentTokens": 500, "precompactAt": 0.1},
+                                "llm": True, "model": "fake/m"})
+    assemble(child, 120, answer=lambda params: {"text": SECTIONS})
+    turn = [{"role": "user", "content": "and now?", "timestamp": 1},
+            {"role": "assistant", "content": [{"type": "text", "text": "ok"}], "usage": {"input": 100, "output": 5}}]
+    params = {"sessionKey": "agent:main:explicit:s1", "advancementKey": "k-9", "messages": turn, "contextWindow": 131072}
+    assert child.request("commit", params)["result"]["status"] == "committed"
+    log = child.close()
+    assert "bridge.configured" in log and "presummarize.started" not in log
+
+
 def test_llm_failure_falls_back(child: Child) -> None:
     """When the host's llm.complete fails, the built-in summary is used and the turn goes on."""
     child.request("configure", {"config": {"maxTokens": 3000, "keepRecentTokens": 500}, "llm": True})
