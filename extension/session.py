@@ -266,7 +266,9 @@ class Session:
                         tokens_after=outcome.tokens_after, folded=outcome.folded, stage=plan.stage,
                         chunks=outcome.report.chunks if outcome.report else 0,
                         cache_hits=outcome.report.cache_hits if outcome.report else 0,
-                        summarizer=outcome.report.summarizer if outcome.report else None, forced=force)
+                        summarizer=outcome.report.summarizer if outcome.report else None, forced=force,
+                        fixed_tokens=m.fixed_tokens, ledger_tokens=plan.summary_tokens,
+                        left_out=outcome.report.left_out if outcome.report else 0)
         self.signature = signature if outcome.compacted else None
         reminded = self._send(event, settings, prepared, outcome, fresh, m, budget, measurer)
         self.last = LastTurn(self._figures(m, budget, outcome, measurer, summarizer.identity),

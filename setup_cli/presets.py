@@ -2,7 +2,8 @@
 
 The window comes from ``openclaw.json`` (``models.providers.<p>.models[].contextWindow``) or, when
 the file does not state it, from asking the model's server; the preset then sizes the recent tail,
-the summary, tool results and summarizer chunks. The trigger and target need no preset: they
+tool results and summarizer chunks; the ledger takes the room the target leaves (``summaryMaxTokens``
+stays unset, "auto"). The trigger and target need no preset: they
 follow the window OpenClaw reports for each turn.
 """
 
@@ -11,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 PRESETS: dict[str, dict[str, int]] = {
-    "4k": {"keepRecentTokens": 800, "summaryMaxTokens": 500, "maxToolResultTokens": 800, "chunkTokens": 2000},
-    "8k": {"keepRecentTokens": 2000, "summaryMaxTokens": 1000, "maxToolResultTokens": 1500, "chunkTokens": 4000},
-    "32k": {"keepRecentTokens": 4000, "summaryMaxTokens": 1500, "maxToolResultTokens": 3000, "chunkTokens": 8000},
-    "128k": {"keepRecentTokens": 12000, "summaryMaxTokens": 3000, "maxToolResultTokens": 8000, "chunkTokens": 16000},
+    "4k": {"keepRecentTokens": 800, "maxToolResultTokens": 800, "chunkTokens": 2000},
+    "8k": {"keepRecentTokens": 2000, "maxToolResultTokens": 1500, "chunkTokens": 4000},
+    "32k": {"keepRecentTokens": 4000, "maxToolResultTokens": 3000, "chunkTokens": 8000},
+    "128k": {"keepRecentTokens": 12000, "maxToolResultTokens": 8000, "chunkTokens": 16000},
 }
 
 

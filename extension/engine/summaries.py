@@ -41,6 +41,8 @@ from .measure import Entry
 
 logger = structlog.get_logger("context_compactor")
 
+MIN_NARRATIVE_TOKENS = 64  # a narrative shorter than this says nothing worth a model call
+MIN_NARRATIVE_INPUT = 512  # a chunk of fewer tokens than this is not worth a model call
 NARRATIVE_TOKENS = 300  # at most what a model writes below the ledger: where things stood, open questions
 FAN_IN = 4  # chunk summaries per model merge; bench/cost.py compares 2, 3 and 4
 
@@ -198,11 +200,19 @@ class Summaries:
     def _ledger(self, entries: Sequence[Entry], start: int, stop: int, budget: int, report: SummaryReport) -> None:
         """The ledger of the region; with a model, the narrative of its newest closed chunk below it."""
         narrative = ""
-        if self.summarizer is not self.fallback and budget >= self.narrative_tokens + 128:
-            closed = closed_chunks(entries, start, stop, self.chunk_units)
+        # A model with a time budget writes at a size fixed by the settings (its narratives are prepared
+        # ahead under that key); one the host answers at once gets at most a third of the room.
+        size = self.narrative_tokens if self.tiered else min(self.narrative_tokens, budget // 3)
+        if self.summarizer is not self.fallback and size >= MIN_NARRATIVE_TOKENS and budget >= size + 128:
+            if self.tiered:  # a model with a time budget: closed chunks only, each once
+                closed = closed_chunks(entries, start, stop, self.chunk_units)
+            else:  # a model the host answers at once (OpenClaw's llm.complete): the region's last chunk
+                closed = chunk_bounds(entries, start, stop, self.chunk_tokens)[-1:]
+                if closed and sum(e.tokens for e in entries[closed[0][0]:closed[0][1]]) < MIN_NARRATIVE_INPUT:
+                    closed = []  # too little to need a model
             report.chunks = len(closed)
             if closed:
-                narrative = self._narrative(entries, closed, report)
+                narrative = self._narrative(entries, closed, report, size)
                 narrative = _checked_narrative(narrative, entries[start:stop], report) if narrative else ""
         extra = self.count(narrative) + 24 if narrative else 0
         if self._merged is None or self._merged[0] != (start, stop):  # one merge per region, any budget
@@ -213,21 +223,22 @@ class Summaries:
         report.text = text + (f"\n## Narrative (written by the summary model; the items above are exact)\n"
                               f"{narrative.strip()}" if narrative else "")
 
-    def _narrative(self, entries: Sequence[Entry], closed: list[tuple[int, int]], report: SummaryReport) -> str:
+    def _narrative(self, entries: Sequence[Entry], closed: list[tuple[int, int]], report: SummaryReport,
+                   size: int) -> str:
         """The model's text for the newest closed chunk; while that is not ready and a slightly older
         one is (prepared ahead), the older one now and the newest in the background for later."""
         s = self.summarizer
-        keys = [chunk_key(s.identity, s.prompt_version, self.narrative_tokens, entries[a:b]) for a, b in closed[-3:]]
+        keys = [chunk_key(s.identity, s.prompt_version, size, entries[a:b]) for a, b in closed[-3:]]
         ready = next((self.cache.get(k) for k in reversed(keys[:-1]) if self.cache.get(k) is not None), None)
         if self.cache.get(keys[-1]) is None and ready is not None:
             deadline, self.deadline = self.deadline, time.monotonic()  # ask, but do not wait
             first, end = closed[-1]
-            self._chunk(entries[first:end], self.narrative_tokens, SummaryReport(text=""))
+            self._chunk(entries[first:end], size, SummaryReport(text=""))
             self.deadline = deadline
             report.cache_hits += 1
             return ready
         first, end = closed[-1]
-        piece = self._chunk(entries[first:end], self.narrative_tokens, report)
+        piece = self._chunk(entries[first:end], size, report)
         return piece.text if piece.model else ""
 
     # --- the two ways --------------------------------------------------------------------------
