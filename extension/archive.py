@@ -49,9 +49,9 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 
 
 @dataclass(frozen=True, slots=True)
-class Hit:
-    """One search result. ``index`` is the message's 0-based position in its session's history (None
-    when the writer did not say); ``score`` is BM25, higher is better."""
+class Archived:
+    """Where an archived message sits: its row ``id``, its session, ``index`` (its 0-based position in
+    the session's history, None when the writer did not say), role, turn and tool."""
 
     id: int
     session: str
@@ -59,21 +59,21 @@ class Hit:
     role: str
     turn: int | None
     tool: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Hit(Archived):
+    """One search result; ``score`` is BM25, higher is better."""
+
     snippet: str
     score: float
 
 
 @dataclass(frozen=True, slots=True)
-class Original:
+class Original(Archived):
     """One archived message and a page of its text: ``text`` is ``full_text[offset:offset+limit]``;
     ``next_offset`` is where the next page starts, None on the last page."""
 
-    id: int
-    session: str
-    index: int | None
-    role: str
-    turn: int | None
-    tool: str | None
     archived_at: float
     message: Any
     text: str
