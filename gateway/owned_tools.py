@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import structlog
 
-from .sse import DONE, EventSplitter, encode, event_data
+from .sse import DONE, EventSplitter, encode, event_data, merge_call_delta
 
 if TYPE_CHECKING:
     from .http1 import Response
@@ -251,13 +251,7 @@ def _observe(event: bytes, calls: dict[int, dict[str, Any]], content: list[str])
         if not isinstance(part, dict):
             continue
         found = True
-        slot = calls.setdefault(int(part.get("index", 0)), {"id": "", "type": "function",
-                                                             "function": {"name": "", "arguments": ""}})
-        if part.get("id"):
-            slot["id"] = part["id"]
-        function = part.get("function") or {}
-        slot["function"]["name"] += function.get("name") or ""
-        slot["function"]["arguments"] += function.get("arguments") or ""
+        merge_call_delta(calls, part)
     return found
 
 

@@ -115,13 +115,7 @@ class StreamWatch:
             if isinstance(delta.get("content"), str):
                 self._text.append(delta["content"])
             for call in delta.get("tool_calls") or ():
-                slot = self._calls.setdefault(call.get("index", 0), {"id": "", "type": "function",
-                                                                     "function": {"name": "", "arguments": ""}})
-                if call.get("id"):
-                    slot["id"] = call["id"]
-                function = call.get("function") or {}
-                slot["function"]["name"] += function.get("name") or ""
-                slot["function"]["arguments"] += function.get("arguments") or ""
+                merge_call_delta(self._calls, call)
 
     @property
     def complete(self) -> bool:
@@ -206,3 +200,14 @@ def announced(event: bytes, first: dict[str, Any], notice: str) -> bytes:
 def error_event(message: str, code: str) -> bytes:
     """An error inside a stream that has already started (the openai SDK raises it as APIError)."""
     return encode({"error": {"message": message, "type": "upstream_error", "code": code}})
+
+
+def merge_call_delta(calls: dict[int, dict[str, Any]], part: dict[str, Any]) -> None:
+    """Add one streamed tool-call piece to the whole calls it builds, by its ``index``."""
+    slot = calls.setdefault(int(part.get("index", 0)), {"id": "", "type": "function",
+                                                        "function": {"name": "", "arguments": ""}})
+    if part.get("id"):
+        slot["id"] = part["id"]
+    function = part.get("function") or {}
+    slot["function"]["name"] += function.get("name") or ""
+    slot["function"]["arguments"] += function.get("arguments") or ""
