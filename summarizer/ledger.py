@@ -36,6 +36,17 @@ TITLES: dict[str, str] = {
     "command": "Commands run",
     "state": "Where things stood",
 }
+# The same sections in a tiny block (see COMPACT_BELOW): short titles, read back as the same sections.
+SHORT_TITLES: dict[str, str] = {
+    "instruction": "User instructions", "goal": "Goal", "decision": "Decided", "error": "Errors",
+    "file": "Files", "identifier": "Ids", "request": "Asked", "command": "Ran", "state": "Stood",
+}
+# A tiny ledger: a budget (tokens) below which (1) the user's instructions take the room before any
+# other section gets its share (a share of a tiny block holds one line, which would cost a user rule),
+# and (2) the block is written compact (short titles, a short left-out line, no citations) when that
+# keeps user instructions the full form leaves out. At this size a citation costs about as much as a
+# short item, and the archive is still searched by text (recall_history).
+COMPACT_BELOW = 512
 # The order in which sections are given room: a later one is the first to lose items.
 PRIORITY = ("instruction", "goal", "error", "decision", "file", "identifier", "state", "request", "command")
 ROUTINE = 3  # an identifier, file or error seen more often than this is routine: room after everything else
@@ -60,12 +71,15 @@ class Item:
     corrects: tuple[tuple[str, str], ...] = ()
     rank: int = 0  # within a section, a higher rank is given room first
 
-    def line(self) -> str:
-        # A corrected item cites where it was said and where it was corrected.
-        cite = f"#{self.first}, #{self.src}" if 0 <= self.first < self.src and "(was " in self.text else f"#{self.src}"
+    def line(self, cited: bool = True) -> str:
         seen = f" ({self.seen} times)" if self.seen > 2 and self.section in ("error", "command") else ""
         # One line whatever the text holds (any line break): content never becomes structure.
-        return f"{' '.join(self.text.split())}{seen} [{cite}]"
+        body = f"{' '.join(self.text.split())}{seen}"
+        if not cited or self.src < 0:
+            return body
+        # A corrected item cites where it was said and where it was corrected.
+        cite = f"#{self.first}, #{self.src}" if 0 <= self.first < self.src and "(was " in self.text else f"#{self.src}"
+        return f"{body} [{cite}]"
 
 
 def merge(items: Iterable[Item]) -> list[Item]:
@@ -194,16 +208,32 @@ def render(items: Sequence[Item], budget: int, count: CountTokens) -> tuple[str,
     routine items (seen in run after run) come last of all. Within a section the newest items win,
     except user instructions, kept by rank and then oldest first (standing rules are set early), and
     errors, the open ones first.
+
+    A tiny ledger (``budget`` below :data:`COMPACT_BELOW`) that has to leave items out is written
+    compact (short titles, a short left-out line, no citations) when that keeps more items.
     """
     by_section: dict[str, list[Item]] = {s: [] for s in TITLES}
     for item in items:
         by_section.setdefault(item.section, []).append(item)
-    order = {s: _preference(s, by_section[s]) for s in by_section}
-    cost = {s: [count(f"- {by_section[s][i].line()}\n") for i in range(len(by_section[s]))] for s in by_section}
-    header = {s: count(f"## {TITLES.get(s, s)}\n") for s in by_section}
+    text, left_out, rules = _render(by_section, budget, count, compact=False)
+    if rules < len(by_section["instruction"]) and budget < COMPACT_BELOW:
+        small, small_left_out, small_rules = _render(by_section, budget, count, compact=True)
+        if small_rules > rules:
+            return small, small_left_out
+    return text, left_out
+
+
+def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, *,
+            compact: bool) -> tuple[str, int, int]:
+    """The ledger text, how many items were left out, and how many user instructions were kept."""
+    cited = not compact
+    titles = SHORT_TITLES if compact else TITLES
+    cost = {s: [count(f"- {item.line(cited)}\n") for item in by_section[s]] for s in by_section}
+    order = {s: _preference(s, by_section[s], cost[s] if compact else None) for s in by_section}
+    header = {s: count(f"## {titles.get(s, s)}\n") for s in by_section}
     chosen: dict[str, set[int]] = {s: set() for s in by_section}
     spent = 0
-    footer = count("[00000 more items in the archive: recall_history]\n")
+    footer = count(_left_out_line(99999, compact) + "\n")
     room = max(0, budget - footer)
 
     routine = {s: {i for i, item in enumerate(by_section[s]) if item.seen > ROUTINE and s in ROUTINE_SECTIONS}
@@ -223,34 +253,40 @@ def render(items: Sequence[Item], budget: int, count: CountTokens) -> tuple[str,
             spent += extra
 
     sections = [s for s in PRIORITY if by_section.get(s)] + [s for s in by_section if s not in PRIORITY and by_section[s]]
+    if compact or budget < COMPACT_BELOW:
+        take("instruction", room)
     for section in sections:
         take(section, math.floor(room * SHARES.get(section, 0.04)))
     for section in sections:
         take(section, room)
     for section in sections:  # routine items (the same file or error in every run) last of all
         take(section, room, routine_too=True)
-    left_out = sum(len(by_section[s]) - len(chosen[s]) for s in sections)
-    text = _join(by_section, chosen, left_out)
+    total = sum(len(by_section[s]) for s in sections)
+
+    def join() -> str:
+        return _join(by_section, chosen, total - sum(len(chosen[s]) for s in sections), compact)
+
+    text = join()
     while text and count(text) > budget:  # sums of parts can round differently from the whole
         last = next((s for s in reversed(sections) if chosen[s]), None)
         if last is None:  # not even the left-out line fits: the block's frame says what it is
-            return "", left_out
+            return "", total, 0
         chosen[last].discard(_last(order[last], chosen[last]))
-        left_out += 1
-        text = _join(by_section, chosen, left_out)
-    return text, left_out
+        text = join()
+    return text, total - sum(len(chosen[s]) for s in sections), len(chosen["instruction"])
 
 
 def _last(order: list[int], chosen: set[int]) -> int:
     return next(i for i in reversed(order) if i in chosen)
 
 
-def _preference(section: str, items: list[Item]) -> list[int]:
-    """Indices of ``items`` in the order they are given room."""
+def _preference(section: str, items: list[Item], cost: list[int] | None = None) -> list[int]:
+    """Indices of ``items`` in the order they are given room (``cost``: a tiny block, where among
+    instructions of one rank the shorter go first, so that more of them are kept)."""
     n = len(items)
     if section == "instruction":
         # Corrections and rules first, then the rest; oldest first within each.
-        return sorted(range(n), key=lambda i: (-items[i].rank, i))
+        return sorted(range(n), key=lambda i: (-items[i].rank, cost[i] if cost else 0, i))
     if section == "error":
         # Open errors first, then the resolved; a failure repeated in every run after the rest.
         return sorted(range(n), key=lambda i: (items[i].resolved, items[i].seen > ROUTINE, -i))
@@ -261,18 +297,27 @@ def _preference(section: str, items: list[Item]) -> list[int]:
     return list(range(n - 1, -1, -1))
 
 
-def _join(by_section: dict[str, list[Item]], chosen: dict[str, set[int]], left_out: int) -> str:
+def _left_out_line(left_out: int, compact: bool) -> str:
+    if compact:
+        return f"[{left_out} more in the archive: recall_history]"
+    return f"[{left_out} more item{'s' if left_out != 1 else ''} in the archive: recall_history]"
+
+
+def _join(by_section: dict[str, list[Item]], chosen: dict[str, set[int]], left_out: int, compact: bool = False) -> str:
     lines: list[str] = []
-    for section, title in TITLES.items():
+    titles = SHORT_TITLES if compact else TITLES
+    for section in TITLES:
         if chosen.get(section):
-            lines.append(f"## {title}")
-            lines.extend(f"- {by_section[section][i].line()}" for i in sorted(chosen[section]))
+            lines.append(f"## {titles[section]}")
+            lines.extend(f"- {by_section[section][i].line(not compact)}" for i in sorted(chosen[section]))
     if left_out:
-        lines.append(f"[{left_out} more item{'s' if left_out != 1 else ''} in the archive: recall_history]")
+        lines.append(_left_out_line(left_out, compact))
     return "\n".join(lines)
 
 
-_SECTION_OF = {title: section for section, title in TITLES.items()}
+# Full and short titles both read back as their section.
+_SECTION_OF = {**{title: section for section, title in SHORT_TITLES.items()},
+               **{title: section for section, title in TITLES.items()}}
 _CITE = re.compile(r"^(.*?)(?: \((\d+) times\))? \[#(\d+)(?:, #(\d+))?\]$")
 
 

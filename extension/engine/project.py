@@ -50,8 +50,9 @@ def truncated_text(entry: Entry, cap_tokens: int, overhead: int) -> str:
 
 
 def summary_block(summary: str, folded: int, note: str | None = None) -> str:
-    lines = [f"[context-compactor: ledger of {folded} earlier message{'s' if folded != 1 else ''}; [#n] cites an "
-             "archived original]"]
+    # The note on citations only where the ledger cites (a tiny ledger is written without them).
+    cites = "; [#n] cites an archived original" if "[#" in summary else ""
+    lines = [f"[context-compactor: ledger of {folded} earlier message{'s' if folded != 1 else ''}{cites}]"]
     if note:
         lines.append(f"Focus requested by the user: {note}")
     lines.append(summary.strip() or "(nothing in those messages needed keeping)")
