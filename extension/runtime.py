@@ -42,11 +42,15 @@ class Runtime:
     """Everything the hooks share within one host process."""
 
     def __init__(self, settings: Settings, *, store: Store | None = None, summarizer: Any = None,
-                 persist_sessions: bool = True, http: httpx.Client | None = None) -> None:
+                 persist_sessions: bool = True, http: httpx.Client | None = None,
+                 archive_at_most: int | None = None) -> None:
         from context_compactor.summarizer.fallback import ExtractiveSummarizer
 
         self.settings = settings
         self.persist_sessions = persist_sessions
+        # None: archive everything that leaves the prompt. A number: a one-shot call with a store that
+        # dies with it archives a fold only that small (what automatic recall can use within the call).
+        self.archive_at_most = archive_at_most
         self.store = store if store is not None else Store.for_settings(
             settings.store_path or default_store_path(), settings)
         self.fallback = ExtractiveSummarizer()

@@ -156,6 +156,7 @@ class Session:
         self.reopened = False  # the last call dropped a plan made for a smaller window
         self.watched_upto = 0  # results before this index were put on the re-read watch already
         self.calls_checked = 0  # calls before this index were checked against the re-read watch
+        self.archived_new = False  # this turn archived rows the search index has not taken in
 
     def request_compaction(self, note: str | None) -> None:
         self.force, self.note = True, note or None
@@ -197,11 +198,13 @@ class Session:
         return Plan(saved["lead"], cut, stub_until, stage=saved["stage"], summary_tokens=saved.get("summary_tokens", 0))
 
     def _archive(self, runtime: Runtime, gone: Sequence[tuple[int, Entry]]) -> None:
+        if runtime.archive_at_most is not None and len(gone) > runtime.archive_at_most:
+            return  # a one-shot call's archive dies with it: only worth writing for this call's own recall
         if gone:
             runtime.store.archive(self.key, ((e.digest, e.view.role, e.message, i) for i, e in gone))
             for _, entry in gone:
                 entry.archived = True
-            runtime.index_soon()
+            self.archived_new = True  # the host's hook starts the background indexer once the turn is out
 
     def compact(self, event: BeforeAgentStartEvent, runtime: Runtime, *, window: int | None = None,
                 force: bool = False) -> Outcome:
@@ -288,8 +291,11 @@ class Session:
 
     def _archive_folds(self, runtime: Runtime, prepared: Prepared) -> None:
         """The full text of each failed call folded to one line goes to the archive (once)."""
-        if prepared.fresh_folds:
+        # A one-shot call (``archive_at_most`` set) reads the originals from memory; only a conversation
+        # that goes on will recall them.
+        if prepared.fresh_folds and runtime.archive_at_most is None:
             runtime.store.archive(self.key, ((digest(orig), "tool", orig, i) for i, orig in prepared.fresh_folds))
+            self.archived_new = True
 
     def _send(self, event: BeforeAgentStartEvent, settings: Settings, prepared: Prepared, outcome: Outcome,
               fresh: bool, m: Measurement, budget: Budget, measurer: Measurer) -> bool:

@@ -27,6 +27,9 @@ def compact_now(args: str, ctx: HookContext) -> str:
         if session.last_event is None:
             return "context-compactor: this conversation will be compacted before the next model call."
         outcome = session.compact(session.last_event, runtime)
+        if session.archived_new:
+            session.archived_new = False
+            runtime.index_soon()
     if not outcome.compacted:
         reason = "; ".join(outcome.notices) or "nothing is old enough to fold into a summary yet"
         if not outcome.fits:

@@ -32,6 +32,7 @@ logger = structlog.get_logger("context_compactor")
 @hookimpl
 def before_agent_start(event: BeforeAgentStartEvent, ctx: HookContext) -> BeforeAgentStartResult | None:
     runtime = ctx.runtime
+    session = None
     try:
         if not runtime.settings_for(event.model).enabled:
             return None
@@ -45,12 +46,22 @@ def before_agent_start(event: BeforeAgentStartEvent, ctx: HookContext) -> Before
     except Exception as exc:  # noqa: BLE001 - fail open, by contract
         logger.warning("compaction.failed", session=ctx.session_key, error=f"{type(exc).__name__}: {exc}")
         return None
+    finally:
+        _index_later(ctx, session)
     if sent is None and not outcome.notices and outcome.fits:
         return None
     return BeforeAgentStartResult(messages=sent, notices=outcome.notices, stats=stats)
 
 
 END_OF_LEDGER = "[end of ledger]"
+
+
+def _index_later(ctx: HookContext, session: Any) -> None:
+    """Index what this turn archived in the background, started only now: an indexer running
+    beside the compaction would take the store's lock and the CPU from the turn itself."""
+    if session is not None and session.archived_new:
+        session.archived_new = False
+        ctx.runtime.index_soon()
 
 
 def _with_recall(event: BeforeAgentStartEvent, ctx: HookContext, messages: list[Any], stats: CompactionStats,

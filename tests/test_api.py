@@ -131,6 +131,34 @@ def test_with_a_store_the_archive_keeps_what_left_the_prompt(tmp_path: Path) -> 
     assert result.stats.folded > 0 and archived >= result.stats.folded
 
 
+def _archived_rows(compactor: Compactor) -> int:
+    with compactor._runtime.store._using("count") as db:
+        return int(db.execute("select count(*) from archive").fetchone()[0])
+
+
+def test_a_one_shot_call_without_a_store_archives_only_what_its_own_recall_can_read() -> None:
+    """compact() with no store: a fold of more than the automatic recall's limit is not written to the
+    in-memory archive that dies with the call; a small fold is (recall may quote it in this very call);
+    a Compactor (a conversation that goes on) archives every fold."""
+    from context_compactor.hooks.recall import AUTO_INDEX_AT_MOST
+
+    big = chat(AUTO_INDEX_AT_MOST)  # folds far more than the limit at this window
+    small = chat(60)
+    for history, archived in ((big, False), (small, True)):
+        one = Compactor._one_shot(WINDOW, None, None, None, {})
+        try:
+            result = one.compact(history)
+            assert result.stats.compacted and result.stats.folded > 0
+            assert (_archived_rows(one) > 0) is archived, (len(history), result.stats.folded)
+        finally:
+            one.close()
+    with Compactor(context_window=WINDOW) as kept:
+        result = kept.compact(big)
+        assert _archived_rows(kept) >= result.stats.folded > AUTO_INDEX_AT_MOST
+    # The one-shot result is the same prompt as the Compactor's first turn: archiving changes no byte.
+    assert compact(big, context_window=WINDOW).messages == result.messages
+
+
 def test_a_compactor_keeps_the_session_warm_across_turns() -> None:
     """A Compactor's next turn keeps the last plan (same summary block, same bytes up front); a one-shot call
     on the same history plans afresh and folds the new turn's share."""
