@@ -49,6 +49,21 @@ _EDIT_TOOL = re.compile(r"edit|replace|patch|modify|update|insert|apply|change",
 _DELETE_TOOL = re.compile(r"delete|remove|unlink|^rm$", re.IGNORECASE)
 _MOVE_TOOL = re.compile(r"move|rename|^mv$", re.IGNORECASE)
 _TODO_TOOL = re.compile(r"^(todo_?write|todowrite|update_?plan|todo)$", re.IGNORECASE)
+_KINDS = {"shell": _SHELL_TOOL, "read": _READ_TOOL, "write": _WRITE_TOOL, "edit": _EDIT_TOOL,
+          "delete": _DELETE_TOOL, "move": _MOVE_TOOL, "todo": _TODO_TOOL}
+_NAMES: dict[str, frozenset[str]] = {}  # a session calls a handful of tools thousands of times
+
+
+def kinds(name: str) -> frozenset[str]:
+    """What a tool's name says it does ("shell", "read", "write", "edit", "delete", "move", "todo")."""
+    found = _NAMES.get(name)
+    if found is None:
+        if len(_NAMES) > 4096:
+            _NAMES.clear()
+        found = _NAMES[name] = frozenset(k for k, pattern in _KINDS.items() if pattern.search(name))
+    return found
+
+
 _PATH_KEYS = ("path", "file_path", "filePath", "filename", "file", "target_file", "target", "relative_path")
 _READ_COMMANDS = {"cat", "head", "tail", "less", "more", "grep", "rg", "ls", "find", "wc", "tree", "stat", "file",
                   "awk", "diff", "echo", "pwd", "which", "type", "du", "df", "env", "printenv", "nl"}
@@ -69,9 +84,13 @@ ID_CHARS = 600  # a command's output is read for ids in its first and last this 
 def failed_run(text: str) -> bool:
     """Whether a command's output says it failed (an explicit exit code 0 says it did not)."""
     tail = text[-TAIL_CHARS:]
-    if _EXIT_ZERO.search(tail):
+    low = tail.lower()
+    coded = "exit" in low or "return" in low
+    if coded and _EXIT_ZERO.search(tail):
         return "Traceback (most recent call last)" in text or "\nFAILED " in text
-    return any(word in text for word in _FAILED_WORDS) or bool(_FAILED_TAIL.search(tail))
+    if any(word in text for word in _FAILED_WORDS):
+        return True
+    return (coded or "error" in low or "failed" in low) and bool(_FAILED_TAIL.search(tail))
 
 
 _EXCEPTION_LINE = re.compile(r"^(?:E\s+)?((?:[\w.]+\.)?\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault)\b:.*)$",
@@ -97,6 +116,8 @@ _SECRET = re.compile(r"^(?:sk|pk|rk|ghp|gho|ghs|xox[abp]|AKIA|glpat)[-_]", re.IG
 
 def clip(text: str, limit: int = MAX_ITEM_CHARS) -> str:
     """One line, at most ``limit`` characters (head and tail kept, the cut marked)."""
+    if len(text) > 4 * limit + 64:  # a long text: only its ends can show, so only they are split
+        text = text[:2 * limit] + " " + text[-2 * limit:]
     text = " ".join(text.split())
     if len(text) <= limit:
         return text
@@ -171,43 +192,49 @@ def user_items(text: str, index: int) -> list[Item]:
     if not text or text.lower().strip(".!? ") in _TRIVIAL or text.startswith("/context-stats"):
         return items
     corrects: tuple[tuple[str, str], ...] = ()
-    if _CORRECTION.search(text[:400]):
-        corrects = tuple(("", v) for v in values(text)[:4])
+    correcting = bool(_CORRECTION.search(text[:400]))
+    found = values(text) if correcting or len(text) <= MAX_ITEM_CHARS else []
+    if correcting:
+        corrects = tuple(("", v) for v in found[:4])
     if len(text) <= MAX_ITEM_CHARS:
-        standing = _standing(text, corrects)
+        strong = bool(_STRONG.search(text))
+        standing = _standing(text, corrects, found, strong)
         items.append(Item("instruction" if standing else "request", masked_key(text) if standing else text.lower(),
-                          clip(text), index, corrects=corrects, rank=_rank(text, corrects)))
+                          clip(text), index, corrects=corrects, rank=_rank(text, corrects, found, strong)))
     else:
         # A long message (a pasted log, a spec): its rule sentences verbatim, and its head.
         for sentence in sentences(scanned(text)):
-            if 8 <= len(sentence) <= MAX_ITEM_CHARS and _standing(sentence, ()):
-                items.append(Item("instruction", masked_key(sentence), clip(sentence), index, corrects=corrects,
-                                  rank=_rank(sentence, corrects)))
+            if 8 <= len(sentence) <= MAX_ITEM_CHARS:
+                said, strong = values(sentence), bool(_STRONG.search(sentence))
+                if _standing(sentence, (), said, strong):
+                    items.append(Item("instruction", masked_key(sentence), clip(sentence), index, corrects=corrects,
+                                      rank=_rank(sentence, corrects, said, strong)))
         items.append(Item("request", text[:200].lower(), clip(text, 300), index))
     items.append(Item("goal", "goal", "Latest request: " + clip(text, 400), index))
     items.extend(identifier_items(text, index, strong_only=False))
     return items
 
 
-def _standing(text: str, corrects: tuple[tuple[str, str], ...]) -> bool:
+def _standing(text: str, corrects: tuple[tuple[str, str], ...], found: list[str], strong: bool) -> bool:
     """Whether a user's words are a standing instruction or fact (kept first), not a passing request:
-    a rule, a correction, a label the user put on it, or a statement carrying values."""
-    if corrects or _LABEL.match(text) or _STRONG.search(text):
+    a rule, a correction, a label the user put on it, or a statement carrying values (``found``:
+    ``values(text)``; ``strong``: whether it forbids or requires)."""
+    if corrects or strong or _LABEL.match(text):
         return True
     # A statement carrying a number-like value ("the tenant id is 19ad...", "budget is $956").
     return (not _FILLER_QUESTION.search(text) and len(text) <= 300
-            and any(any(c.isdigit() for c in v) for v in values(text)))
+            and any(any(c.isdigit() for c in v) for v in found))
 
 
 _STRONG = re.compile(r"\b(never|always|must|mustn'?t|do not|don'?t|make sure|forbidden|not allowed|under no|"
                      r"required|from now on|no more than|at most|at least)\b", re.IGNORECASE)
 
 
-def _rank(text: str, corrects: tuple[tuple[str, str], ...]) -> int:
+def _rank(text: str, corrects: tuple[tuple[str, str], ...], found: list[str], strong: bool) -> int:
     """How surely a user's words must survive, the points added up: a correction or a label the user put
     on it (2), a rule that forbids or requires (2), a value it carries (1)."""
-    return (2 * bool(corrects or _LABEL.match(text)) + 2 * bool(_STRONG.search(text))
-            + bool(any(any(c.isdigit() for c in v) for v in values(text))))
+    return (2 * bool(corrects or _LABEL.match(text)) + 2 * strong
+            + bool(any(any(c.isdigit() for c in v) for v in found)))
 
 
 def masked_key(text: str) -> str:
@@ -219,7 +246,8 @@ def assistant_items(view: View, index: int) -> list[Item]:
     items: list[Item] = []
     text = view.text.strip()
     if text:
-        for sentence in sentences(scanned(text)):
+        scan = scanned(text)
+        for sentence in sentences(scan) if _DECISION.search(scan) else ():
             if 16 <= len(sentence) <= 500 and _DECISION.search(sentence):
                 items.append(Item("decision", sentence.lower(), clip(sentence, 400), index))
         items.extend(identifier_items(text, index, strong_only=False))
@@ -233,7 +261,7 @@ def call_items(call: ToolCall, index: int) -> list[Item]:
     name = one_line(call.name)
     args = arguments(call.arguments)
     items: list[Item] = []
-    if _TODO_TOOL.search(call.name):
+    if "todo" in kinds(call.name):
         task = task_item(args, index)
         return [task] if task is not None else []
     command = shell_command(call, args)
@@ -266,7 +294,7 @@ def task_item(args: dict[str, object], index: int) -> Item | None:
 
 
 def shell_command(call: ToolCall, args: dict[str, object]) -> str | None:
-    if not _SHELL_TOOL.search(call.name):
+    if "shell" not in kinds(call.name):
         return None
     for key in ("command", "cmd", "script", "code", "input"):
         value = args.get(key)
@@ -287,16 +315,17 @@ def tool_writes(name: str, args: dict[str, object]) -> list[tuple[str, str]]:
     path = next((v for k in _PATH_KEYS if isinstance(v := args.get(k), str) and v), None)
     if path is None or len(path) > 300 or "\n" in path:
         return []
-    if _READ_TOOL.search(name) and not (_WRITE_TOOL.search(name) or _EDIT_TOOL.search(name)):
+    kind = kinds(name)
+    if "read" in kind and not ("write" in kind or "edit" in kind):
         return []
-    if _DELETE_TOOL.search(name):
+    if "delete" in kind:
         return [(path, "deleted")]
-    if _MOVE_TOOL.search(name):
+    if "move" in kind:
         dest = next((v for k in ("destination", "dest", "new_path", "to", "target_path") if isinstance(v := args.get(k), str)), None)
         return [(path, f"moved to {dest}"), (dest, f"moved from {path}")] if dest else [(path, "moved")]
-    if _WRITE_TOOL.search(name):
+    if "write" in kind:
         return [(path, "written")]
-    if _EDIT_TOOL.search(name):
+    if "edit" in kind:
         return [(path, "edited")]
     return []
 
@@ -389,7 +418,8 @@ def is_read(call: ToolCall | None, command: str | None) -> bool:
     if command is not None:
         first = command.split(None, 1)[0] if command.split() else ""
         return first in _READ_COMMANDS or command.startswith(("git show", "git diff", "git log", "sed -n"))
-    return bool(_READ_TOOL.search(call.name)) and not (_WRITE_TOOL.search(call.name) or _EDIT_TOOL.search(call.name))
+    kind = kinds(call.name)
+    return "read" in kind and not ("write" in kind or "edit" in kind)
 
 
 def error_line(text: str) -> str:
@@ -416,12 +446,12 @@ def identifier_items(text: str, index: int, *, strong_only: bool) -> list[Item]:
     seen: set[str] = set()
     if len(text) > SCAN_HEAD + SCAN_TAIL:
         text = scanned(text)
-    for token, start in _tokens(text):
+    for token in _tokens(text):
         if token in seen or not _is_identifier(token, strong_only):
             continue
         seen.add(token)
-        items.append(Item("identifier", token, f"{token}: {_context(text, start, token)}", index))
-    if not strong_only:
+        items.append(Item("identifier", token, f"{token}: {_context(text, _place(text, token), token)}", index))
+    if not strong_only and ("port" in text or "Port" in text or "PORT" in text):
         for m in _PORT.finditer(text):
             token = m.group(0)
             if token.lower() not in seen:
@@ -430,23 +460,54 @@ def identifier_items(text: str, index: int, *, strong_only: bool) -> list[Item]:
     return items
 
 
-# Only tokens with a digit, or URLs, can be identifiers: one scan finds just those.
+# Only tokens with a digit, or URLs, can be identifiers. Tokens are split off in C (separators made
+# spaces, then str.split), which is several times faster than a regex scan of the text; only the few
+# tokens that are identifiers are looked up again for their place.
 _SEP = r"\s\"'`<>()\[\]{},;"
-_CANDIDATE = re.compile(rf"(?<![^{_SEP}])(?=[^{_SEP}]{{5}})[^{_SEP}]*\d[^{_SEP}]*|https?://[^{_SEP}]+")
+_TO_SPACE = str.maketrans({c: " " for c in "\"'`<>()[]{},;\t\n\r\f\v\x1c\x1d\x1e\x1f\x85\xa0"})
+_DIGIT = re.compile(r"\d")
 
 
-def _tokens(text: str) -> Iterator[tuple[str, int]]:
-    for m in _CANDIDATE.finditer(text):
-        # ">" ends a token, so a port mapping (0.0.0.0:37200->12111/tcp) gives its host side, less the "-".
-        token = m.group(0).rstrip(".,:;!?-")
-        if 5 <= len(token) <= 200:
-            yield token, m.start()
+def _tokens(text: str) -> Iterator[str]:
+    for raw in text.translate(_TO_SPACE).split():
+        if len(raw) >= 5 and not raw.isalpha() and (_DIGIT.search(raw) or raw.startswith(("http://", "https://"))):
+            # ">" ends a token, so a port mapping (0.0.0.0:37200->12111/tcp) gives its host side, less the "-".
+            token = raw.rstrip(".,:;!?-")
+            if 5 <= len(token) <= 200:
+                yield token
+
+
+def _place(text: str, token: str) -> int:
+    """Where ``token`` first stands as a whole token in ``text``."""
+    at = text.find(token)
+    while at > 0 and not (text[at - 1].isspace() or text[at - 1] in _SEPARATORS):
+        at = text.find(token, at + 1)
+    return max(at, 0)
+
+
+_SEPARATORS = frozenset("\"'`<>()[]{},;")
 
 
 def _is_identifier(token: str, strong_only: bool) -> bool:
+    known = _KNOWN.get((token, strong_only))
+    if known is None:
+        if len(_KNOWN) >= _KNOWN_MAX:
+            _KNOWN.clear()
+        known = _KNOWN[(token, strong_only)] = _judge(token, strong_only)
+    return known
+
+
+# Sessions repeat their tokens (the same ports, versions and paths in run after run): each is judged once.
+_KNOWN: dict[tuple[str, bool], bool] = {}
+_KNOWN_MAX = 100_000
+_STRONG_ID = re.compile("|".join(f"(?:{p.pattern[1:-1]})" for p in (_URL, _UUID, _TICKET, _HOSTPORT)))
+_WEAK_ID = re.compile("|".join(f"(?:{p.pattern[1:-1]})" for p in (_IP, _VERSION, _SHA)))
+
+
+def _judge(token: str, strong_only: bool) -> bool:
     if _SECRET.match(token):
         return False
-    if _URL.match(token) or _UUID.match(token) or _TICKET.match(token) or _HOSTPORT.match(token):
+    if _STRONG_ID.fullmatch(token):
         return True
     if _SEGMENTED.match(token) and any(c.isdigit() for c in token):
         return True
@@ -454,7 +515,7 @@ def _is_identifier(token: str, strong_only: bool) -> bool:
         return any(c.isdigit() for c in token.rsplit("-", 1)[-1].rsplit("_", 1)[-1])
     if strong_only:
         return False
-    return bool(_IP.match(token) or _VERSION.match(token) or _SHA.match(token))
+    return bool(_WEAK_ID.fullmatch(token))
 
 
 def _context(text: str, start: int, token: str) -> str:
