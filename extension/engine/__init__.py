@@ -158,6 +158,11 @@ def compact(
         grown = replace(plan, summary_tokens=min(room, cap))
         if grown.summary_tokens > plan.summary_tokens:
             built = _build(measurer, m, grown, summaries, note)
+            over = built[2] - budget.target
+            if over > 0 and grown.summary_tokens - over > plan.summary_tokens:
+                # The ledger had not used all of its room (whole items): grown by the overshoot less, once.
+                grown = replace(grown, summary_tokens=grown.summary_tokens - over)
+                built = _build(measurer, m, grown, summaries, note)
             if built[2] <= budget.target:
                 plan, (messages, replaced, after, report) = grown, built
     if after > budget.window:
