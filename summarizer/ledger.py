@@ -228,7 +228,10 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
     """The ledger text, how many items were left out, and how many user instructions were kept."""
     cited = not compact
     titles = SHORT_TITLES if compact else TITLES
-    cost = {s: [count(f"- {item.line(cited)}\n") for item in by_section[s]] for s in by_section}
+    cost: dict[str, list[float]] = {s: [count(f"- {item.line(cited)}\n") for item in by_section[s]]
+                                    for s in by_section}
+    if compact:  # an instruction under a label it shares with others is written without it (see _join)
+        cost["instruction"] = _grouped_costs(by_section["instruction"], count)
     order = {s: _preference(s, by_section[s], cost[s] if compact else None) for s in by_section}
     header = {s: count(f"## {titles.get(s, s)}\n") for s in by_section}
     chosen: dict[str, set[int]] = {s: set() for s in by_section}
@@ -273,14 +276,39 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
             return "", total, 0
         chosen[last].discard(_last(order[last], chosen[last]))
         text = join()
+    if compact:  # a tiny text: the parts were estimated (labels shared or not), the whole is measured
+        text = _fill(text, sections, order, chosen, budget, count, join)
     return text, total - sum(len(chosen[s]) for s in sections), len(chosen["instruction"])
+
+
+FILL_TRIES = 64  # items a compact block tries against its whole measured text
+
+
+def _fill(text: str, sections: list[str], order: dict[str, list[int]], chosen: dict[str, set[int]],
+          budget: int, count: CountTokens, join: Callable[[], str]) -> str:
+    """More items, in the order they are given room, while the whole text still fits ``budget``."""
+    tries = 0
+    for section in sections:
+        for i in order[section]:
+            if i in chosen[section]:
+                continue
+            if tries >= FILL_TRIES:
+                return text
+            tries += 1
+            chosen[section].add(i)
+            bigger = join()
+            if count(bigger) <= budget:
+                text = bigger
+            else:
+                chosen[section].discard(i)
+    return text
 
 
 def _last(order: list[int], chosen: set[int]) -> int:
     return next(i for i in reversed(order) if i in chosen)
 
 
-def _preference(section: str, items: list[Item], cost: list[int] | None = None) -> list[int]:
+def _preference(section: str, items: list[Item], cost: list[float] | None = None) -> list[int]:
     """Indices of ``items`` in the order they are given room (``cost``: a tiny block, where among
     instructions of one rank the shorter go first, so that more of them are kept)."""
     n = len(items)
@@ -303,13 +331,58 @@ def _left_out_line(left_out: int, compact: bool) -> str:
     return f"[{left_out} more item{'s' if left_out != 1 else ''} in the archive: recall_history]"
 
 
+# A label the user put on an instruction ("SAFETY RULE: ..."); in a compact block the instructions
+# that share one are written under it once ("### SAFETY RULE"), and read back with it.
+_LABELED = re.compile(r"^([A-Z][A-Z ]{1,30}[A-Z]): (?=\S)")
+
+
+def _label(text: str) -> str:
+    m = _LABELED.match(text)
+    return m.group(1) if m else ""
+
+
+def _grouped_costs(items: list[Item], count: CountTokens) -> list[float]:
+    """What each instruction costs in a compact block: without its label when others share it, plus its
+    share of the label's line."""
+    labels = [_label(item.text) for item in items]
+    sharing: dict[str, int] = {}
+    for label in labels:
+        sharing[label] = sharing.get(label, 0) + 1
+    costs: list[float] = []
+    for item, label in zip(items, labels):
+        if label and sharing[label] > 1:
+            body = item.line(False)[len(label) + 2:]
+            costs.append(count(f"- {body}\n") + count(f"### {label}\n") / sharing[label])
+        else:
+            costs.append(count(f"- {item.line(False)}\n"))
+    return costs
+
+
+def _grouped_lines(items: list[Item]) -> list[str]:
+    """Compact instruction lines: the unlabelled (or alone under their label) first, then each label
+    shared by more than one, once, with its instructions below it."""
+    groups: dict[str, list[str]] = {}
+    for item in items:
+        groups.setdefault(_label(item.text), []).append(item.line(False))
+    lines = [f"- {line}" for label, group in groups.items() if not label or len(group) == 1 for line in group]
+    for label, group in groups.items():
+        if label and len(group) > 1:
+            lines.append(f"### {label}")
+            lines.extend(f"- {line[len(label) + 2:]}" for line in group)
+    return lines
+
+
 def _join(by_section: dict[str, list[Item]], chosen: dict[str, set[int]], left_out: int, compact: bool = False) -> str:
     lines: list[str] = []
     titles = SHORT_TITLES if compact else TITLES
     for section in TITLES:
         if chosen.get(section):
             lines.append(f"## {titles[section]}")
-            lines.extend(f"- {by_section[section][i].line(not compact)}" for i in sorted(chosen[section]))
+            picked = [by_section[section][i] for i in sorted(chosen[section])]
+            if compact and section == "instruction":
+                lines.extend(_grouped_lines(picked))
+            else:
+                lines.extend(f"- {item.line(not compact)}" for item in picked)
     if left_out:
         lines.append(_left_out_line(left_out, compact))
     return "\n".join(lines)
@@ -325,12 +398,15 @@ def parse_items(text: str) -> list[Item]:
     """Read a rendered ledger back into items (to merge ledgers rendered separately)."""
     items: list[Item] = []
     section: str | None = None
+    label = ""  # a compact block's "### LABEL": the instructions below it carry it
     for line in text.splitlines():
         if line.startswith("## "):
             title = line[3:].strip()
-            section = _SECTION_OF.get(title, title)
+            section, label = _SECTION_OF.get(title, title), ""
+        elif line.startswith("### ") and section == "instruction":
+            label = line[4:].strip()
         elif line.startswith("- ") and section is not None:
-            body = line[2:]
+            body = f"{label}: {line[2:]}" if label else line[2:]
             m = _CITE.match(body)
             if m:
                 first, last = int(m.group(3)), int(m.group(4) or m.group(3))
