@@ -35,11 +35,16 @@ _CORRECTION = re.compile(
     re.IGNORECASE)
 _LABEL = re.compile(r"^\W*[A-Z][A-Z ]{2,30}:")  # "FACT:", "SAFETY RULE:": the user marked it
 _FILLER_QUESTION = re.compile(r"\?\s*$")
+# A decision: a marker that says so, or a "use/keep/switch" that gives a reason or an alternative
+# (tool-use narration such as "I'll use grep to ..." is not a decision).
 _DECISION = re.compile(
-    r"\b(decision:|decided|decide to|we'll (?:use|go with|keep|switch)|we will (?:use|go with|keep)|going with|"
-    r"go with|rather than|instead of|opted for|settled on|chose|choosing|the plan is|the fix is|root cause|"
-    r"switch(?:ed)? to|i'll use|i will use)",
+    r"\b(?:decision\W{0,3}:|decided|decide to|going with|go with|rather than|instead of|opted for|opting for|"
+    r"settled on|chose|choosing|the plan is|the fix is|root cause|prefer\b.{1,80}\bover\b)",
     re.IGNORECASE)
+_DECISION_WEAK = re.compile(r"\b(?:(?:we|i|let)['\u2019]?(?:ll|s|m going to| will| are going to)? (?:use|keep|switch)|"
+                            r"switch(?:ed)? to)\b", re.IGNORECASE)
+_REASON = re.compile(r"\b(?:because|since|so that|to avoid|as it|as they|over|going forward|from now on)\b",
+                     re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[])|\n+")
 _SHELL_TOOL = re.compile(r"bash|shell|exec|run|terminal|command|cmd|^sh$|process|execute", re.IGNORECASE)
 _READ_TOOL = re.compile(r"read|view|open|cat|get_?file|fetch|search|grep|glob|find|list|^ls|web|browse|lookup",
@@ -247,8 +252,9 @@ def assistant_items(view: View, index: int) -> list[Item]:
     text = view.text.strip()
     if text:
         scan = scanned(text)
-        for sentence in sentences(scan) if _DECISION.search(scan) else ():
-            if 16 <= len(sentence) <= 500 and _DECISION.search(sentence):
+        for sentence in sentences(scan) if _DECISION.search(scan) or _DECISION_WEAK.search(scan) else ():
+            if 16 <= len(sentence) <= 500 and (_DECISION.search(sentence) or (
+                    _DECISION_WEAK.search(sentence) and _REASON.search(sentence))):
                 items.append(Item("decision", sentence.lower(), clip(sentence, 400), index))
         items.extend(identifier_items(text, index, strong_only=False))
         items.append(Item("state", "said", "Last said: " + clip(text, 240), index))
@@ -450,7 +456,7 @@ def identifier_items(text: str, index: int, *, strong_only: bool) -> list[Item]:
         if token in seen or not _is_identifier(token, strong_only):
             continue
         seen.add(token)
-        items.append(Item("identifier", token, f"{token}: {_context(text, _place(text, token), token)}", index))
+        items.append(Item("identifier", token, _named(token, _context(text, _place(text, token), token)), index))
     if not strong_only and ("port" in text or "Port" in text or "PORT" in text):
         for m in _PORT.finditer(text):
             token = m.group(0)
@@ -516,6 +522,12 @@ def _judge(token: str, strong_only: bool) -> bool:
     if strong_only:
         return False
     return bool(_WEAK_ID.fullmatch(token))
+
+
+def _named(token: str, context: str) -> str:
+    """``token: what names it``, the token written once: its place in the context marked ``~``."""
+    rest = context.replace(token, "~", 1).strip()
+    return token if rest in ("", "~") else f"{token}: {rest}"
 
 
 def _context(text: str, start: int, token: str) -> str:

@@ -1,0 +1,96 @@
+"""What the ledger takes from single messages (summarizer/extract.py): decisions as agents phrase them,
+identifier lines, and the fast token scan agreeing with the whole-token rule."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from convo import assistant, tool, user
+
+from context_compactor.messages import view_of
+from context_compactor.summarizer import extract as x
+
+
+def _items(*messages: dict) -> list[x.Item]:  # type: ignore[name-defined]
+    extractor = x.Extractor()
+    return [item for i, m in enumerate(messages) for item in extractor.items(view_of(m), i)]
+
+
+def _decisions(text: str) -> list[str]:
+    return [i.text for i in _items(assistant(text)) if i.section == "decision"]
+
+
+@pytest.mark.parametrize("text", [
+    "Decision: keep the Redis cache per tenant.",
+    "**Decision**: the importer runs nightly from now on.",
+    "I'll go with Postgres advisory locks because the queue table is already there.",
+    "We'll use uv instead of pip-tools for the lockfile.",
+    "Let's switch to httpx since requests has no HTTP/2.",
+    "I'm opting for a feature flag over a config file for this rollout.",
+    "The fix is to close the cursor before the vacuum runs.",
+    "We prefer structured logs over print statements in the worker.",
+    "Root cause: the retry loop reused a closed connection.",
+])
+def test_decisions_as_agents_write_them(text: str) -> None:
+    assert _decisions(text) == [text]
+
+
+@pytest.mark.parametrize("text", [
+    "I'll use the read_file tool to look at the settings module next.",
+    "Let me run the tests again and see what changed in the output.",
+    "Now I will keep reading the migration files one by one.",
+    "The function returns a list of rows and a cursor position.",
+])
+def test_narration_is_not_a_decision(text: str) -> None:
+    assert _decisions(text) == []
+
+
+def test_an_identifier_line_writes_the_token_once() -> None:
+    """`bld-7b096ddc7d: build ~ passed`: the token, then the words around it with its place marked."""
+    lines = [i.text for i in _items(assistant("The build bld-7b096ddc7d passed on the second try."))
+             if i.section == "identifier"]
+    assert lines == ["bld-7b096ddc7d: The build ~ passed on the second"]
+    assert [i.text for i in _items(assistant("bld-7b096ddc7d")) if i.section == "identifier"] == ["bld-7b096ddc7d"]
+
+
+def test_the_token_scan_finds_whole_tokens_only() -> None:
+    """Split on spaces, quotes, brackets, commas and semicolons; never a piece of a longer word; a
+    token's trailing punctuation trimmed; the context taken where the token stands whole."""
+    text = ('prefix-bld-1234567 then (bld-1234567), "req_9f8e7d6c5b"; see https://example.com/x '
+            "and 0.0.0.0:37200->12111/tcp.\nversion v2.14.3-rc1.")
+    tokens = list(x._tokens(text))
+    assert tokens == ["prefix-bld-1234567", "bld-1234567", "req_9f8e7d6c5b", "https://example.com/x",
+                      "0.0.0.0:37200", "12111/tcp", "v2.14.3-rc1"]  # ">" ends a token: a port mapping's host side
+    assert x._place(text, "bld-1234567") == text.index("(bld-1234567") + 1
+
+
+def test_a_failed_command_is_read_from_its_tail_whatever_the_case() -> None:
+    """The cheap word checks in front of the tail regexes keep every verdict form: exit codes in any case,
+    'N failed', 'failed with', an ERROR line; an explicit exit code 0 is a success."""
+    cases = {
+        "ran 40 tests\nEXIT CODE: 2": True,
+        "collected 12 items\n3 failed, 9 passed": True,
+        "build step failed with status 137": True,
+        "ERROR: could not resolve host": True,
+        "Process exited with code 1": True,
+        "all good\nexit code: 0": False,
+        "all good\nReturnCode=0": False,
+        "wrote 3 files": False,
+    }
+    assert {text: x.failed_run(text) for text in cases} == cases
+
+
+def test_a_users_rule_ranks_above_a_plain_value() -> None:
+    items = _items(user("Never deploy on Fridays; the freeze starts at 16:00."), user("The budget is 956 EUR."))
+    ranks = {i.text: i.rank for i in items if i.section == "instruction"}
+    assert ranks["Never deploy on Fridays; the freeze starts at 16:00."] > ranks["The budget is 956 EUR."] > 0
+
+
+def test_a_long_tool_output_gives_strong_ids_only() -> None:
+    head = "step 1.2.3 done at 10.0.0.7\n" + "x" * 2000
+    out = _items(assistant("", [("c1", "bash", {"command": "make deploy"})]),
+                 tool("c1", head + "\ndeployed as dep-4f9a2c81 to https://deploy.example.com/d/4f9a2c81\nexit code: 0"))
+    ids = {i.key for i in out if i.section == "identifier" and i.src == 1}
+    assert ids == {"dep-4f9a2c81", "https://deploy.example.com/d/4f9a2c81"}
+    assert not any(re.fullmatch(r"[\d.]+", k) for k in ids)  # the version and the IP of a long output are noise
