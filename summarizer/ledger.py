@@ -235,7 +235,7 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
     order = {s: _preference(s, by_section[s], cost[s] if compact else None) for s in by_section}
     header = {s: count(f"## {titles.get(s, s)}\n") for s in by_section}
     chosen: dict[str, set[int]] = {s: set() for s in by_section}
-    spent = 0
+    spent = 0.0
     footer = count(_left_out_line(99999, compact) + "\n")
     room = max(0, budget - footer)
 
