@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .messages import TEXT_PARTS, ToolCall, view_of, with_text
-from .summarizer.extract import arguments, clip, error_line, failed_run, is_read, shell_command
+from .summarizer.extract import arguments, clip, error_line, failed_run, is_read, scanned, shell_command
 
 RECENT_ROUNDS = 3  # tool rounds (an assistant message with calls, and its results) never folded
 # Older rounds fold in batches of this many, so the middle of the prompt (and the server's prompt
@@ -165,16 +165,18 @@ def is_failed(message: Any, call: ToolCall | None) -> bool:
     view = view_of(message)
     if view.is_error:
         return True
+    # The output's ends, as the ledger reads them (a verdict is at the end); its words before its call.
+    if not failed_run(scanned(view.text)):
+        return False
     args = arguments(call.arguments) if call else {}
-    command = shell_command(call, args) if call else None
-    return not is_read(call, command) and failed_run(view.text)
+    return not is_read(call, shell_command(call, args) if call else None)
 
 
 def fold_line(message: Any, call: ToolCall | None) -> str:
     """The one line that stands for an older failed call."""
     name = clip(call.name if call else str(message.get("name") or "tool"), 60)
     args = clip(call.arguments, 100) if call else ""
-    first = clip(error_line(view_of(message).text), 200) or "(no error text)"
+    first = clip(error_line(scanned(view_of(message).text)), 200) or "(no error text)"
     # The error line comes first and the note says "failed with", so a summary that reads the folded
     # text (once it is folded further, into the ledger) still finds the failure and its error line.
     return f"{first}\n{FOLD_HEAD}: {name}({args}) failed with the error above; the full output is in the archive]"
@@ -312,7 +314,7 @@ def failures(messages: Sequence[Any]) -> dict[tuple[str, str], tuple[int, str]]:
             folded = FOLD_HEAD in text
             if folded or is_failed(message, made):
                 key = call_key(made.name, made.arguments)
-                line = text.split("\n", 1)[0] if folded else error_line(view_of(message).text)
+                line = text.split("\n", 1)[0] if folded else error_line(scanned(view_of(message).text))
                 count = out.get(key, (0, ""))[0]
                 out[key] = (count + 1, clip(line, 300))
     return out

@@ -90,12 +90,60 @@ def failed_run(text: str) -> bool:
     """Whether a command's output says it failed (an explicit exit code 0 says it did not)."""
     tail = text[-TAIL_CHARS:]
     low = tail.lower()
-    coded = "exit" in low or "return" in low
-    if coded and _EXIT_ZERO.search(tail):
+    if len(low) != len(tail):  # a letter whose lower case is longer: positions differ, read it the slow way
+        return failed_run_by_regex(text)
+    if _at(_EXIT_ZERO_AT, tail, low, ("exit", "return")):
         return "Traceback (most recent call last)" in text or "\nFAILED " in text
     if any(word in text for word in _FAILED_WORDS):
         return True
-    return (coded or "error" in low or "failed" in low) and bool(_FAILED_TAIL.search(tail))
+    return (_at(_FAILED_CODE_AT, tail, low, ("exit", "return")) or _at(_ERROR_AT, tail, low, ("error",), line=True)
+            or _at(_FAILED_WITH_AT, tail, low, ("failed with",)) or _counted_failed(tail, low))
+
+
+def failed_run_by_regex(text: str) -> bool:
+    """:func:`failed_run` as two regexes over the tail: the definition (about 10x slower)."""
+    tail = text[-TAIL_CHARS:]
+    if _EXIT_ZERO.search(tail):
+        return "Traceback (most recent call last)" in text or "\nFAILED " in text
+    return any(word in text for word in _FAILED_WORDS) or bool(_FAILED_TAIL.search(tail))
+
+
+# The verdict regexes, each tried only where its first word stands (found by str.find on the lower-cased
+# tail): Python's regex engine has no fast scan for a case-blind alternation, and a tail is 1,500 chars.
+_CODE = r"(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode"
+_EXIT_ZERO_AT = re.compile(_CODE + r")[\s:=]+0\b", re.IGNORECASE)
+_FAILED_CODE_AT = re.compile(_CODE + r"|return code)[\s:=]+[1-9]", re.IGNORECASE)
+_ERROR_AT = re.compile(r"error(?:[: ]|\[\w+\]:)", re.IGNORECASE)
+_FAILED_WITH_AT = re.compile(r"failed with\b", re.IGNORECASE)
+_FAILED_END = re.compile(r" failed\b", re.IGNORECASE)
+
+
+def _word_char(c: str) -> bool:
+    return c.isalnum() or c == "_"
+
+
+def _at(pattern: re.Pattern[str], text: str, low: str, words: tuple[str, ...], line: bool = False) -> bool:
+    """Whether ``pattern`` matches where one of ``words`` starts a word (``line``: starts a line) in ``text``."""
+    for word in words:
+        at = low.find(word)
+        while at >= 0:
+            if (at == 0 or (text[at - 1] == "\n" if line else not _word_char(text[at - 1]))) and pattern.match(text, at):
+                return True
+            at = low.find(word, at + 1)
+    return False
+
+
+def _counted_failed(text: str, low: str) -> bool:
+    """``\\b\\d+ failed\\b``: a count of failures ("3 failed")."""
+    at = low.find(" failed")
+    while at >= 0:
+        start = at
+        while start > 0 and text[start - 1].isdigit():
+            start -= 1
+        if start < at and (start == 0 or not _word_char(text[start - 1])) and _FAILED_END.match(text, at):
+            return True
+        at = low.find(" failed", at + 1)
+    return False
 
 
 _EXCEPTION_LINE = re.compile(r"^(?:E\s+)?((?:[\w.]+\.)?\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault)\b:.*)$",

@@ -94,3 +94,20 @@ def test_a_long_tool_output_gives_strong_ids_only() -> None:
     ids = {i.key for i in out if i.section == "identifier" and i.src == 1}
     assert ids == {"dep-4f9a2c81", "https://deploy.example.com/d/4f9a2c81"}
     assert not any(re.fullmatch(r"[\d.]+", k) for k in ids)  # the version and the IP of a long output are noise
+
+
+from hypothesis import given, settings as hsettings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_VERDICT_BITS = ["exit", "EXIT", "Exit", "ed", " with", " code", " status", "_code", "return", "returncode", ":",
+                 "=", " ", "\n", "0", "1", "7", "error", "ERROR", "[E0425]", "failed", " failed", "FAILED", "with",
+                 "3", "x", "_", "-", ".", "Traceback (most recent call last)", "\nFAILED ", "npm ERR!"]
+
+
+@hsettings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_VERDICT_BITS), max_size=16), st.integers(0, 1600))
+def test_the_fast_verdict_agrees_with_its_regex_definition(bits: list[str], pad: int) -> None:
+    """failed_run looks for its words with str.find and tries the regexes only there; it must say what the
+    two regexes over the tail say, wherever the tail's cut falls (``pad`` pushes text out of the tail)."""
+    text = "y" * pad + "".join(bits)
+    assert x.failed_run(text) == x.failed_run_by_regex(text)
