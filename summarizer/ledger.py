@@ -309,12 +309,15 @@ def _last(order: list[int], chosen: set[int]) -> int:
 
 
 def _preference(section: str, items: list[Item], cost: list[float] | None = None) -> list[int]:
-    """Indices of ``items`` in the order they are given room (``cost``: a tiny block, where among
-    instructions of one rank the shorter go first, so that more of them are kept)."""
+    """Indices of ``items`` in the order they are given room (``cost``: a compact block's costs)."""
     n = len(items)
     if section == "instruction":
+        if cost is not None:
+            # A tiny block counts the user's rules kept: by the two marks that make a rule (a correction or
+            # label, a word that forbids or requires), then the shorter first; a value carried is no mark here.
+            return sorted(range(n), key=lambda i: (-(items[i].rank // 2), cost[i], i))
         # Corrections and rules first, then the rest; oldest first within each.
-        return sorted(range(n), key=lambda i: (-items[i].rank, cost[i] if cost else 0, i))
+        return sorted(range(n), key=lambda i: (-items[i].rank, i))
     if section == "error":
         # Open errors first, then the resolved; a failure repeated in every run after the rest.
         return sorted(range(n), key=lambda i: (items[i].resolved, items[i].seen > ROUTINE, -i))

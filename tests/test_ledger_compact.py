@@ -131,3 +131,16 @@ def test_the_compact_form_is_only_for_tiny_budgets():
 def test_same_session_same_bytes_in_the_compact_form():
     """The compact block is deterministic."""
     assert block_of(tiny(kit_like_session(3)).messages) == block_of(tiny(kit_like_session(3)).messages)
+
+
+def test_a_tiny_block_keeps_more_short_rules_than_one_long_one():
+    """Among rules with the same marks (a label, a word that forbids), a tiny block takes the shorter
+    first, so that more of the user's rules are kept; a value carried is no mark there."""
+    long_rule = "RULE: Never deploy the billing service on a Friday afternoon, whatever the release manager says, v2."
+    items = [Item("instruction", "a", long_rule, 1, rank=5),
+             Item("instruction", "b", "RULE: Never log card numbers.", 3, rank=4),
+             Item("instruction", "c", "RULE: Never skip the canary.", 5, rank=4),
+             *[Item("request", f"r{n}", f"filler request {n} " + "x" * 300, 7 + n) for n in range(5)]]
+    text, _ = render(items, 50, lambda t: math.ceil(len(t) / 4))  # the cited form keeps the long one alone
+    assert "Never log card numbers." in text and "Never skip the canary." in text
+    assert "[#" not in text and "filler request" not in text
