@@ -43,6 +43,17 @@ _DECISION = re.compile(
     re.IGNORECASE)
 _DECISION_WEAK = re.compile(r"\b(?:(?:we|i|let)['\u2019]?(?:ll|s|m going to| will| are going to)? (?:use|keep|switch)|"
                             r"switch(?:ed)? to)\b", re.IGNORECASE)
+_DECISION_WORDS = ("decision", "decided", "decide to", "going with", "go with", "rather than", "instead of", "opted for",
+                   "opting for", "settled on", "chose", "choosing", "the plan is", "the fix is", "root cause", "prefer")
+
+
+def may_decide(text: str) -> bool:
+    """Whether a text holds a decision marker or a "use/keep/switch": its sentences are worth reading."""
+    low = text.lower()
+    return bool((any(word in low for word in _DECISION_WORDS) and _DECISION.search(text))
+                or (("use" in low or "keep" in low or "switch" in low) and _DECISION_WEAK.search(text)))
+
+
 _REASON = re.compile(r"\b(?:because|since|so that|to avoid|as it|as they|over|going forward|from now on)\b",
                      re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[])|\n+")
@@ -195,11 +206,23 @@ def sentences(text: str) -> list[str]:
 
 
 def arguments(raw: str) -> dict[str, object]:
+    """A call's arguments as a dict ({} when they are not a JSON object); not to be changed by the caller:
+    the last few are remembered by the string's identity, since a result is read right after its call."""
+    seen = _PARSED.get(id(raw))
+    if seen is not None and seen[0] is raw:
+        return seen[1]
     try:
         value = json.loads(raw)
     except (ValueError, TypeError, RecursionError):
-        return {}
-    return value if isinstance(value, dict) else {}
+        value = {}
+    parsed: dict[str, object] = value if isinstance(value, dict) else {}
+    if len(_PARSED) >= 64:
+        _PARSED.clear()
+    _PARSED[id(raw)] = (raw, parsed)
+    return parsed
+
+
+_PARSED: dict[int, tuple[str, dict[str, object]]] = {}
 
 
 # --- per message ----------------------------------------------------------------------------------
@@ -245,12 +268,12 @@ def user_items(text: str, index: int) -> list[Item]:
     if not text or text.lower().strip(".!? ") in _TRIVIAL or text.startswith("/context-stats"):
         return items
     corrects: tuple[tuple[str, str], ...] = ()
-    correcting = bool(_CORRECTION.search(text[:400]))
+    correcting = corrects_something(text[:400])
     found = values(text) if correcting or len(text) <= MAX_ITEM_CHARS else []
     if correcting:
         corrects = tuple(("", v) for v in found[:4])
     if len(text) <= MAX_ITEM_CHARS:
-        strong = bool(_STRONG.search(text))
+        strong = is_strong(text)
         standing = _standing(text, corrects, found, strong)
         items.append(Item("instruction" if standing else "request", masked_key(text) if standing else text.lower(),
                           clip(text), index, corrects=corrects, rank=_rank(text, corrects, found, strong)))
@@ -258,7 +281,7 @@ def user_items(text: str, index: int) -> list[Item]:
         # A long message (a pasted log, a spec): its rule sentences verbatim, and its head.
         for sentence in sentences(scanned(text)):
             if 8 <= len(sentence) <= MAX_ITEM_CHARS:
-                said, strong = values(sentence), bool(_STRONG.search(sentence))
+                said, strong = values(sentence), is_strong(sentence)
                 if _standing(sentence, (), said, strong):
                     items.append(Item("instruction", masked_key(sentence), clip(sentence), index, corrects=corrects,
                                       rank=_rank(sentence, corrects, said, strong)))
@@ -281,6 +304,25 @@ def _standing(text: str, corrects: tuple[tuple[str, str], ...], found: list[str]
 
 _STRONG = re.compile(r"\b(never|always|must|mustn'?t|do not|don'?t|make sure|forbidden|not allowed|under no|"
                      r"required|from now on|no more than|at most|at least)\b", re.IGNORECASE)
+# Words every match of _STRONG / _CORRECTION holds (lower-cased): the regexes run only on a text that has
+# one; a short text costs each regex ~10 us, most of a user message's reading.
+_STRONG_WORDS = ("never", "always", "must", "do not", "don", "make sure", "forbidden", "not allowed", "under no",
+                 "required", "from now on", "no more than", "at most", "at least")
+_CORRECTION_WORDS = ("sorry", "actually", "correction", "wait", "oops", "no,", "no.", "no!", "nope", "scratch that",
+                     "change", "my bad", "my mistake", "update", "revision", "mean", "should", "instead of",
+                     "not ", "make that", "make it")
+
+
+def is_strong(text: str) -> bool:
+    """Whether the words forbid or require (never, always, must, do not, at most, ...)."""
+    low = text.lower()
+    return any(word in low for word in _STRONG_WORDS) and bool(_STRONG.search(text))
+
+
+def corrects_something(text: str) -> bool:
+    """Whether the words read as a correction (sorry, actually, I meant, instead of, ...)."""
+    low = text.lower()
+    return any(word in low for word in _CORRECTION_WORDS) and bool(_CORRECTION.search(text))
 
 
 def _rank(text: str, corrects: tuple[tuple[str, str], ...], found: list[str], strong: bool) -> int:
@@ -300,7 +342,7 @@ def assistant_items(view: View, index: int) -> list[Item]:
     text = view.text.strip()
     if text:
         scan = scanned(text)
-        for sentence in sentences(scan) if _DECISION.search(scan) or _DECISION_WEAK.search(scan) else ():
+        for sentence in sentences(scan) if may_decide(scan) else ():
             if 16 <= len(sentence) <= 500 and (_DECISION.search(sentence) or (
                     _DECISION_WEAK.search(sentence) and _REASON.search(sentence))):
                 items.append(Item("decision", sentence.lower(), clip(sentence, 400), index))
@@ -404,6 +446,7 @@ def patch_writes(patch: str) -> list[tuple[str, str]]:
     return found
 
 
+_WRITE_VERB = re.compile(r"\b(?:rm|unlink|git|mv|cp|touch|mkdir|sed|tee)\b")
 _SEGMENTS = re.compile(r"&&|\|\||;|\n|\|")
 _REDIRECT = re.compile(r"(?<![<>&\d=-])>>?\s*([^\s;&|<>]+)")
 
@@ -415,7 +458,10 @@ def shell_writes(command: str) -> list[tuple[str, str]]:
         target = m.group(1)
         if not target.startswith(("/dev/", "&")):
             found.append((target, "written"))
-    for segment in _SEGMENTS.split(command.split("<<", 1)[0] if "<<" in command else command):
+    body = command.split("<<", 1)[0] if "<<" in command else command
+    for segment in _SEGMENTS.split(body) if _WRITE_VERB.search(body) else ():
+        if not _WRITE_VERB.search(segment):
+            continue  # no verb that writes: nothing for shlex (the slow part) to find
         try:
             words = shlex.split(segment, comments=True)
         except ValueError:

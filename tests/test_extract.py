@@ -111,3 +111,30 @@ def test_the_fast_verdict_agrees_with_its_regex_definition(bits: list[str], pad:
     two regexes over the tail say, wherever the tail's cut falls (``pad`` pushes text out of the tail)."""
     text = "y" * pad + "".join(bits)
     assert x.failed_run(text) == x.failed_run_by_regex(text)
+
+
+_RULE_BITS = ["never", "Never", "ALWAYS", "must", "mustn't", "do", " not", "don't", "dont", "make", " sure", "that",
+              " it", "sorry", "Actually", "wait", "no", ",", ".", "!", "nope", "scratch", " that", "change", " of plan",
+              "my", " bad", "update", ":", "I", " meant", " mean", "should", " be", " have been", "instead", " of",
+              "not", ", but", " ", "x", "\n", "at", " most", " least", "from now on", "required", "E"]
+
+
+@hsettings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_RULE_BITS), max_size=14))
+def test_the_word_checks_agree_with_the_rule_and_correction_regexes(bits: list[str]) -> None:
+    text = "".join(bits)
+    assert x.is_strong(text) == bool(x._STRONG.search(text))
+    assert x.corrects_something(text) == bool(x._CORRECTION.search(text))
+
+
+_DECISION_BITS = ["Decision", "**", ":", "decided", "decide", " to", "going", "go", " with", "rather", " than",
+                  "instead", " of", "opted", "opting", " for", "settled", " on", "chose", "choosing", "the plan",
+                  " is", "the fix", "root", " cause", "prefer", " over", "we", "I", "let", "'", "ll", "s",
+                  " use", " keep", " switch", "switched", " ", "x", "\n", "."]
+
+
+@hsettings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_DECISION_BITS), max_size=14))
+def test_the_decision_word_check_agrees_with_the_decision_regexes(bits: list[str]) -> None:
+    text = "".join(bits)
+    assert x.may_decide(text) == bool(x._DECISION.search(text) or x._DECISION_WEAK.search(text))
