@@ -269,7 +269,7 @@ def user_items(text: str, index: int) -> list[Item]:
         return items
     corrects: tuple[tuple[str, str], ...] = ()
     correcting = corrects_something(text[:400])
-    found = values(text) if correcting or len(text) <= MAX_ITEM_CHARS else []
+    found = values(text) if correcting or len(text) <= MAX_ITEM_CHARS else ()
     if correcting:
         corrects = tuple(("", v) for v in found[:4])
     if len(text) <= MAX_ITEM_CHARS:
@@ -291,7 +291,7 @@ def user_items(text: str, index: int) -> list[Item]:
     return items
 
 
-def _standing(text: str, corrects: tuple[tuple[str, str], ...], found: list[str], strong: bool) -> bool:
+def _standing(text: str, corrects: tuple[tuple[str, str], ...], found: Sequence[str], strong: bool) -> bool:
     """Whether a user's words are a standing instruction or fact (kept first), not a passing request:
     a rule, a correction, a label the user put on it, or a statement carrying values (``found``:
     ``values(text)``; ``strong``: whether it forbids or requires)."""
@@ -325,7 +325,7 @@ def corrects_something(text: str) -> bool:
     return any(word in low for word in _CORRECTION_WORDS) and bool(_CORRECTION.search(text))
 
 
-def _rank(text: str, corrects: tuple[tuple[str, str], ...], found: list[str], strong: bool) -> int:
+def _rank(text: str, corrects: tuple[tuple[str, str], ...], found: Sequence[str], strong: bool) -> int:
     """How surely a user's words must survive, the points added up: a correction or a label the user put
     on it (2), a rule that forbids or requires (2), a value it carries (1)."""
     return (2 * bool(corrects or _LABEL.match(text)) + 2 * strong

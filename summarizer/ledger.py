@@ -53,7 +53,7 @@ ROUTINE = 3  # an identifier, file or error seen more often than this is routine
 ROUTINE_SECTIONS = frozenset({"identifier", "file", "error", "command"})
 # The share of the budget each section is sure of before the rest is shared out by priority.
 SHARES = {"instruction": 0.30, "goal": 0.08, "error": 0.15, "decision": 0.14, "file": 0.14,
-          "identifier": 0.12, "state": 0.04, "request": 0.02, "command": 0.01}
+          "identifier": 0.12, "state": 0.02, "request": 0.0, "command": 0.0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +84,9 @@ class Item:
 
 def merge(items: Iterable[Item]) -> list[Item]:
     """One ledger from items in history order: duplicates joined, corrections applied, errors resolved."""
-    ordered: dict[tuple[str, str], Item] = {}
+    # A thing seen again is joined as (latest item, first, seen, text) and made an Item once, at the end:
+    # a cold compaction meets the same port or file thousands of times.
+    joined: dict[tuple[str, str], tuple[Item, int, int, str]] = {}
     corrections: list[Item] = []
     successes: dict[str, int] = {}  # command key -> last message where it succeeded
     for item in items:
@@ -94,21 +96,27 @@ def merge(items: Iterable[Item]) -> list[Item]:
         if item.corrects:
             corrections.append(item)
         slot = (item.section, item.key)
-        old = ordered.pop(slot, None)  # re-inserted at the end: sections stay in order of last sight
-        if old is not None:
-            first = old.first if old.first >= 0 else old.src
-            item = replace(item, first=first, seen=old.seen + item.seen, text=_joined(old, item))
-        ordered[slot] = item
+        old = joined.pop(slot, None)  # re-inserted at the end: sections stay in order of last sight
+        if old is None:
+            joined[slot] = (item, item.first, item.seen, item.text)
+        else:
+            last, first, seen, text = old
+            joined[slot] = (item, first if first >= 0 else last.src, seen + item.seen, _joined(text, item))
+    ordered = {slot: item if (first, seen, text) == (item.first, item.seen, item.text)
+               else replace(item, first=first, seen=seen, text=text)
+               for slot, (item, first, seen, text) in joined.items()}
     merged = list(ordered.values())
     if successes:
         merged = [_resolve(i, successes) for i in merged]
+    known: dict[str, tuple[str, ...]] = {}  # values of the texts read so far: every correction reads them all
     for correction in corrections:
-        correction = _with_olds(correction, merged)
+        correction = _with_olds(correction, merged, known)
         if correction.corrects:
             merged = [_apply(correction, i) for i in merged]
     # An identifier already written out in the user's words, a decision or an error is not listed twice.
     said = "\n".join(i.text for i in merged if i.section in ("instruction", "decision", "error"))
-    merged = [i for i in merged if not (i.section == "identifier" and i.key in said)]
+    merged = [i for i in merged if not (i.section == "identifier"
+                                        and (i.key in said or _key_of("identifier", i.text) in said))]
     goal = ordered.get(("goal", "goal"))
     if goal is not None:  # the latest request is the goal; not listed twice
         merged = [i for i in merged if not (i.section == "request" and i.src == goal.src)]
@@ -119,10 +127,10 @@ _VALUE = re.compile(r"[$€£]?[\w.@:/+-]*\d[\w.@:/+-]*|[\w.-]+/[\w./-]+")
 _CORRECTABLE = ("instruction", "request", "identifier", "decision")
 
 
-def values(text: str) -> list[str]:
+def values(text: str) -> tuple[str, ...]:
     """Value-like tokens (with a digit or a slash) of a text: what a correction may replace."""
     found = (v.rstrip(".,:;!?)") for v in _VALUE.findall(text))
-    return [v for v in found if len(v) >= 2]
+    return tuple(v for v in found if len(v) >= 2)
 
 
 def _shape(value: str) -> str:
@@ -135,7 +143,7 @@ def _word_before(text: str, value: str) -> str:
     return words[-1].lower() if words else ""
 
 
-def _with_olds(correction: Item, merged: list[Item]) -> Item:
+def _with_olds(correction: Item, merged: list[Item], known: dict[str, tuple[str, ...]]) -> Item:
     """The correction with the value each new value replaces found in the items before it: the
     latest earlier value of the same shape (digits aside), named by the same word when it is a
     bare number."""
@@ -149,7 +157,10 @@ def _with_olds(correction: Item, merged: list[Item]) -> Item:
         # The user's own words first (what a correction corrects), then the rest; the latest first.
         for item in sorted((i for i in merged if i.section in _CORRECTABLE and i.src < correction.src),
                            key=lambda i: (i.section not in ("instruction", "request"), -i.src)):
-            match = next((v for v in values(item.text) if v != new and _shape(v) == _shape(new)
+            said = known.get(item.text)
+            if said is None:
+                said = known[item.text] = values(item.text)
+            match = next((v for v in said if v != new and _shape(v) == _shape(new)
                           and (not bare or (named and _word_before(item.text, v) == named))), None)
             if match:
                 pairs.append((match, new))
@@ -157,13 +168,14 @@ def _with_olds(correction: Item, merged: list[Item]) -> Item:
     return replace(correction, corrects=tuple(pairs))
 
 
-def _joined(old: Item, new: Item) -> str:
-    if new.section in ("instruction", "request") and old.text != new.text:
+def _joined(old: str, new: Item) -> str:
+    """The text of a thing seen again: ``old``, its text so far, and ``new``, the latest sight."""
+    if new.section in ("instruction", "request") and old != new.text:
         # The same sentence with other values: the later one stands, the values it replaced shown.
-        olds = [v for v in values(old.text.split(" (was ", 1)[0]) if v not in new.text]
+        olds = [v for v in values(old.split(" (was ", 1)[0]) if v not in new.text]
         return f"{new.text} (was {', '.join(olds)})" if olds else new.text
-    if new.section == "file" and old.text != new.text and "(earlier:" not in new.text:
-        before = old.text.split(": ", 1)[-1].split(" (earlier:", 1)[0]
+    if new.section == "file" and old != new.text and "(earlier:" not in new.text:
+        before = old.split(": ", 1)[-1].split(" (earlier:", 1)[0]
         now = new.text.split(": ", 1)[-1]
         return new.text if before == now else f"{new.text} (earlier: {before})"
     return new.text
