@@ -512,6 +512,16 @@ def tool_items(view: View, call: ToolCall | None, index: int) -> list[Item]:
     return items
 
 
+def strong_ids(text: str, limit: int = 3) -> list[str]:
+    """The strong identifiers (prefixed ids, UUIDs, URLs, host:port, tickets) at the ends of an output,
+    where a command prints them: what a one-line stub of it still names. The last ``limit`` (a command's
+    news is at its end), in the order printed."""
+    text = scanned(text)
+    head_tail = text if len(text) <= 2 * ID_CHARS else text[:ID_CHARS] + "\n" + text[-ID_CHARS:]
+    found = [item.key for item in identifier_items(head_tail, 0, strong_only=True)]
+    return found[-limit:] if limit > 0 else []
+
+
 def is_read(call: ToolCall | None, command: str | None) -> bool:
     if call is None:
         return False

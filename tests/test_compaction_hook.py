@@ -114,6 +114,24 @@ def test_old_tool_results_become_stubs_naming_the_tool(make_runtime, run_hook):
     assert not orphans(result.messages)
 
 
+def test_a_stub_names_the_ids_its_output_printed_last(make_runtime, run_hook):
+    """A stubbed command output keeps the strong ids it printed last (a port mapping on its last line, a
+    build id), within the stub's size: the model still knows where the service listens."""
+    from context_compactor.engine.plan import STUB_MAX_CHARS
+
+    runtime = make_runtime()
+    ps = ("NAME   IMAGE   STATUS   PORTS\n" + "".join(f"svc-{k}   img:{k}   Up   0.0.0.0:{6000 + k}->80/tcp\n"
+                                                  for k in range(12)) + "svc-pay   mock   Up   0.0.0.0:23868->12111/tcp\nexit code: 0")
+    messages = [user("go")]
+    for i in range(30):
+        messages += [assistant("", [(f"c{i}", "bash", {"command": "docker compose ps"})]), tool(f"c{i}", ps + "\n" * i)]
+    messages.append(user("continue"))
+    result = run_hook(runtime, messages, window=4000)
+    stubs = [m["content"] for m in result.messages if m.get("role") == "tool" and "archived by context-compactor" in m["content"]]
+    assert stubs and all(len(s) <= STUB_MAX_CHARS for s in stubs)
+    assert all("ids: " in s and s.index("0.0.0.0:23868") < s.index("first line: NAME") for s in stubs), stubs[0]
+
+
 def test_messages_leave_the_prompt_only_after_they_are_archived(make_runtime, run_hook):
     """Every folded or stubbed message is in the archive, in full, once the projection is returned."""
     runtime = make_runtime()

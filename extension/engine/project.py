@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..messages import TEXT_PARTS, prepend_text, user_message, with_text
+from ..summarizer.extract import strong_ids
 from .measure import Entry
 from .plan import STUB_MAX_CHARS, Plan, stubbed
 
@@ -29,7 +30,15 @@ def stub_text(entry: Entry, tool_name: str | None) -> str:
     view = entry.view
     first = next((line.strip() for line in view.text.splitlines() if line.strip()), "")
     name = (tool_name or view.tool_name or "tool")[:40]
-    head = f"[tool result archived by context-compactor: {name}, {entry.tokens:,} tokens, ref {ref(entry)}; first line: "
+    head = f"[tool result archived by context-compactor: {name}, {entry.tokens:,} tokens, ref {ref(entry)}; "
+    # The ids the output printed (a port mapping, a build id: often on its last line) before its first line.
+    kept: list[str] = []
+    for token in reversed(strong_ids(view.text)):  # the last printed first, while they leave room
+        if len(head) + sum(len(t) + 2 for t in kept) + len(token) + 46 > STUB_MAX_CHARS:
+            break
+        kept.insert(0, token)
+    ids = "ids: " + ", ".join(kept) if kept else ""
+    head += f"{ids}; first line: " if ids else "first line: "
     room = max(0, STUB_MAX_CHARS - len(head) - 1)
     if len(first) > room:
         first = first[: max(0, room - 3)] + "..."
