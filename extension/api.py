@@ -20,6 +20,7 @@ standard ``logging`` logger ``context_compactor``.
 from __future__ import annotations
 
 import difflib
+import functools
 import itertools
 import operator
 from collections.abc import Sequence
@@ -28,6 +29,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+import pluggy
 from pydantic import ValidationError
 
 from . import ensure_logging
@@ -85,6 +87,13 @@ def _settings(context_window: int, options: dict[str, Any]) -> Settings:
         raise ValueError(f"context_compactor: option {where}: {first['msg']} (got {first.get('input')!r})") from None
 
 
+@functools.cache
+def _plugins() -> pluggy.PluginManager:
+    """The built-in hooks, registered once per process: a plugin manager holds no conversation's state,
+    and building one costs a one-shot call a few milliseconds."""
+    return get_plugin_manager(load_entry_points=False)
+
+
 class Compactor:
     """One conversation's compaction across turns: its measurer, last plan and summary cache are
     kept, so a turn after the first costs work proportional to what is new.
@@ -118,7 +127,7 @@ class Compactor:
         self._runtime = Runtime(settings, store=Store.for_settings(path, settings),
                                 persist_sessions=store is not None,
                                 archive_at_most=AUTO_INDEX_AT_MOST if one_shot and store is None else None)
-        self._pm = get_plugin_manager(load_entry_points=False)
+        self._pm = _plugins()
         self._model = ModelInfo(id=model or "unknown")
         self._ctx = HookContext(session_key=session or f"api:{next(_fresh)}", runtime=self._runtime,
                                 model=self._model)

@@ -21,7 +21,7 @@ from .engine.chunks import effective_chunk_tokens
 from .engine.measure import Entry, Measurement
 from .engine.plan import stubbed
 from .loop import Loop, LoopOptions, Prepared, append_reminder, call_key, reminder_text
-from .messages import digest
+from .messages import ToolCall, digest
 from .engine.summaries import NARRATIVE_TOKENS, SummaryReport, Summaries
 from .hookspecs import BeforeAgentStartEvent, CompactionStats
 
@@ -36,6 +36,7 @@ logger = structlog.get_logger("context_compactor")
 CHUNK_TRACKS_GROWTH = True
 STUCK_TURNS = 3  # fresh compactions in a row that stay above the trigger before the last plan is kept
 REFETCH_TURNS = 3  # a stubbed or folded result fetched again within this many user turns is a re-read loop
+REFETCH_WATCH = 256  # the newest results a compaction takes out that are watched for a re-read
 
 
 def fallback_notice(report: SummaryReport, timeout: float) -> str:
@@ -378,12 +379,20 @@ class Session:
                 del watch[key]
         self.calls_checked = len(entries)
         if fresh:
+            # The newest results this compaction took out (a cold one takes out thousands: a model that
+            # loops fetches again what it just lost, not what left the prompt long ago).
+            first = max(plan.lead, min(self.watched_upto, plan.cut))
             calls = {c.id: c for e in entries[plan.lead:plan.stub_until] for c in e.view.calls}
-            for i in range(max(plan.lead, min(self.watched_upto, plan.cut)), plan.stub_until):
+            taken: list[ToolCall] = []
+            for i in range(plan.stub_until - 1, first - 1, -1):
                 entry = entries[i]
                 made = calls.get(entry.view.call_id or "") if entry.view.role == "tool" else None
                 if made is not None and (i < plan.cut or stubbed(entry)):
-                    watch[json.dumps(call_key(made.name, made.arguments))] = [turn, len(entries)]
+                    taken.append(made)
+                    if len(taken) >= REFETCH_WATCH:
+                        break
+            for made in reversed(taken):
+                watch[json.dumps(call_key(made.name, made.arguments))] = [turn, len(entries)]
             self.watched_upto = plan.stub_until
         if pinned and outcome.messages is not None and plan.stub_until > plan.cut:
             self._unstub(m, outcome, set(pinned), measurer)

@@ -105,7 +105,9 @@ def failed_run(text: str) -> bool:
         return failed_run_by_regex(text)
     if _at(_EXIT_ZERO_AT, tail, low, ("exit", "return")):
         return "Traceback (most recent call last)" in text or "\nFAILED " in text
-    if any(word in text for word in _FAILED_WORDS):
+    if ("Traceback (most recent call last)" in text or "\nFAILED " in text or "npm ERR!" in text
+            or "command not found" in text or "Segmentation fault" in text or "Permission denied" in text
+            or "No such file or directory" in text or "fatal:" in text or "panic:" in text):  # _FAILED_WORDS
         return True
     return (_at(_FAILED_CODE_AT, tail, low, ("exit", "return")) or _at(_ERROR_AT, tail, low, ("error",), line=True)
             or _at(_FAILED_WITH_AT, tail, low, ("failed with",)) or _counted_failed(tail, low))

@@ -101,7 +101,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 _VERDICT_BITS = ["exit", "EXIT", "Exit", "ed", " with", " code", " status", "_code", "return", "returncode", ":",
                  "=", " ", "\n", "0", "1", "7", "error", "ERROR", "[E0425]", "failed", " failed", "FAILED", "with",
-                 "3", "x", "_", "-", ".", "Traceback (most recent call last)", "\nFAILED ", "npm ERR!"]
+                 "3", "x", "_", "-", ".", *x._FAILED_WORDS]
 
 
 @hsettings(max_examples=3000, deadline=None)

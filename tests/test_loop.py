@@ -400,6 +400,26 @@ def test_a_stubbed_result_fetched_again_is_no_longer_stubbed() -> None:
     assert any("stay verbatim" in n for n in second.notices) and state.get("pinned")
 
 
+def test_a_cold_compaction_watches_only_the_newest_results_it_took_out() -> None:
+    """A first compaction that takes out thousands of results watches the newest REFETCH_WATCH of them: a
+    loop re-fetches what it just lost; the watch (kept in the session's state) stays small."""
+    from context_compactor.session import REFETCH_WATCH
+
+    history = [system("agent"), user("read everything")]
+    n = REFETCH_WATCH + 150
+    for k in range(n):
+        history += [assistant("", [(f"r{k}", "read_file", {"path": f"f{k}.py"})]), tool(f"r{k}", f"file {k} " + words(60, k))]
+    history += [assistant("read them"), user("go")]
+    with Compactor(context_window=8192) as compactor:
+        result = compactor.compact(history)
+        watch = compactor._runtime.session(compactor.session).state["refetch_watch"]
+    verbatim = {m["tool_call_id"] for m in result.messages if m.get("role") == "tool" and "archived by" not in m["content"]}
+    newest_out = max(k for k in range(n) if f"r{k}" not in verbatim)
+    watched = {json.loads(json.loads(key)[1])["path"] for key in watch}
+    assert len(watch) == REFETCH_WATCH and newest_out > REFETCH_WATCH
+    assert watched == {f"f{k}.py" for k in range(newest_out - REFETCH_WATCH + 1, newest_out + 1)}
+
+
 # --- 8. the save-state reminder -----------------------------------------------------------------
 
 
