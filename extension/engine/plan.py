@@ -210,10 +210,14 @@ class Planner:
                 stub_until = i + 1
                 if self.estimate(plan.cut, stub_until) <= target:
                     break
-        if stub_until == plan.stub_until:
+        if not self._stubs_any(plan.stub_until, stub_until):
             return plan
         return self.make(plan.cut, stub_until, 3, (*plan.notices, "older tool results of the recent turns were "
                                                    "replaced by stubs, to leave the ledger room"))
+
+    def _stubs_any(self, start: int, stop: int) -> bool:
+        """Whether a stub range grown from ``start`` to ``stop`` replaces any result by a stub."""
+        return any(self.is_tool[i] and stubbed(self.m.entries[i]) for i in range(start, stop))
 
     def _fold_cut(self, tail: int, stub_until: int, target: int, force: bool) -> int | None:
         """The smallest cut (preferring the start of a user turn) that meets the target."""
@@ -240,13 +244,15 @@ class Planner:
                 return plan
         last_tool = max((i for i in range(cut, s.n) if self.is_tool[i]), default=None)
         if last_tool is not None and last_tool > max(cut, stub_until):
-            notices.append("older tool results of the current turn were replaced by stubs")
+            start = max(cut, stub_until)
             # Oldest first, down to the target (not just the window), so the next turns have room.
-            for i in range(max(cut, stub_until), last_tool):
+            for i in range(start, last_tool):
                 if self.is_tool[i]:
                     stub_until = i + 1
                     if self.estimate(cut, stub_until) <= b.target:
                         break
+            if self._stubs_any(start, stub_until):  # a notice says only what happened
+                notices.append("older tool results of the current turn were replaced by stubs")
             plan = self.make(cut, stub_until, 4, tuple(notices))
             if plan.estimate <= b.window:
                 return plan
@@ -266,7 +272,10 @@ class Planner:
                 continue
             truncate[i] = cap
             est -= size(i) - cap - MARKER_TOKENS
-        notices.append("the largest remaining messages were cut to their head and tail")
+        if truncate != self.truncate:
+            # Only when this stage cut something: with nothing large enough to cut (a tiny current turn,
+            # a window the ledger alone overshoots at its natural size) the block is sized down instead.
+            notices.append("the largest remaining messages were cut to their head and tail")
         # Still above the window: the smallest plan there is, marked as not fitting (the caller
         # measures it and says so).
         return replace(self.make(cut, stub_until, 4, tuple(notices), truncate), estimate=est, fits=est <= b.window)
