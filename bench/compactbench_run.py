@@ -134,6 +134,7 @@ class Tally(ProductTally):
     window, the artifacts cut to its 8,000 characters, and the artifacts themselves."""
 
     over_8000_chars: int = 0
+    over_unsaid: int = 0  # cycles over the window whose result claims it fits (a bug if ever above 0)
     cases_over: set = field(default_factory=set)
     dumps: list = field(default_factory=list)
 
@@ -161,6 +162,7 @@ def make_method(budget: float, compact_to: float, encoding: Any, tally: Tally):
             tally.count(result, passed_through=not result.compacted, over_window=tokens > window)
             if tokens > window:
                 tally.cases_over.add(Ours.case_id)
+                tally.over_unsaid += bool(result.stats.get("fits", True))
             warnings = []
             if len(text) > 8000:  # compactbench's limit on summaryText
                 tally.over_8000_chars += 1
@@ -241,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.case_count} cases/template, {args.drift_cycles} drift cycles")
     print(f"our mapping: contextWindow = ceil(budget x transcript cl100k tokens), tokenizer cl100k_base, "
           f"compactAt 1.0, compactTo {args.compact_to:g}, keepRecentTokens 0, no summary model")
-    head = (f"{'suite':15} {'budget':>6} {'cases':>5} {'over':>4} {'cyc':>4} {'passthru':>8} {'score':>6} "
+    head = (f"{'suite':15} {'budget':>6} {'cases':>5} {'over':>4} {'cyc':>4} {'passthru':>8} {'unsaid':>6} {'score':>6} "
             f"{'constr':>6} {'contra':>6} {'ratio':>5} {'recall':>6} {'forbid-ok':>9}")
     print(head)
     print("-" * len(head))
@@ -251,14 +253,15 @@ def main(argv: list[str] | None = None) -> int:
             metrics, tally, recall = asyncio.run(run_suite(suite, root, budget, args, encoding, reader))
             all_tallies.append((suite, budget, tally))
             print(f"{suite:15} {budget:>6.0%} {metrics['cases']:>5} {len(tally.cases_over):>4} {tally.calls:>4} "
-                  f"{tally.passed_through:>8} {metrics['overall_score']:>6.3f} "
+                  f"{tally.passed_through:>8} {tally.over_unsaid:>6} {metrics['overall_score']:>6.3f} "
                   f"{metrics['constraint_retention']:>6.3f} {metrics['contradiction_rate']:>6.3f} "
                   f"{metrics['compression_ratio']:>5.2f} "
                   f"{recall['held'] / max(1, recall['n']):>6.1%} "
                   f"{recall['forbidden_ok'] / max(1, recall['forbidden_n']):>9.1%}")
     print()
     print("over = cases with a cycle whose artifact exceeds the window; passthru = cycles "
-          "the product left unchanged; score/constr/contra/ratio = compactbench's overall score, "
+          "the product left unchanged; unsaid = cycles over the window whose result claims it fits (fits true); "
+          "score/constr/contra/ratio = compactbench's overall score, "
           "constraint retention, contradiction rate, compression ratio; recall = contains/set items held; "
           "forbid-ok = forbidden_absent items passed (with the context reader: phrase absent from the artifact)")
     for suite, budget, tally in all_tallies:
