@@ -52,6 +52,9 @@ PRIORITY = ("instruction", "goal", "error", "decision", "file", "identifier", "s
 ROUTINE = 3  # an identifier, file or error seen more often than this is routine: room after everything else
 ROUTINE_SECTIONS = frozenset({"identifier", "file", "error", "command"})
 # The share of the budget each section is sure of before the rest is shared out by priority.
+# Not a section: what an earlier block read back (our own block, a chunk's ledger) had left out, its count
+# in ``seen`` (merge adds the counts up); render adds it to the block's left-out line.
+LEFT_OUT = "left_out"
 SHARES = {"instruction": 0.30, "goal": 0.08, "error": 0.15, "decision": 0.14, "file": 0.14,
           "identifier": 0.12, "state": 0.02, "request": 0.0, "command": 0.0}
 
@@ -223,21 +226,29 @@ def render(items: Sequence[Item], budget: int, count: CountTokens) -> tuple[str,
 
     A tiny ledger (``budget`` below :data:`COMPACT_BELOW`) that has to leave items out is written
     compact (short titles, a short left-out line, no citations) when that keeps more items.
+
+    What earlier blocks read back had left out (:data:`LEFT_OUT` items) is still in the archive: the
+    left-out line counts it too, but the count returned does not (more room cannot bring it back).
     """
     by_section: dict[str, list[Item]] = {s: [] for s in TITLES}
+    carried = 0
     for item in items:
-        by_section.setdefault(item.section, []).append(item)
-    text, left_out, rules = _render(by_section, budget, count, compact=False)
+        if item.section == LEFT_OUT:
+            carried += item.seen
+        else:
+            by_section.setdefault(item.section, []).append(item)
+    text, left_out, rules = _render(by_section, budget, count, compact=False, carried=carried)
     if rules < len(by_section["instruction"]) and budget < COMPACT_BELOW:
-        small, small_left_out, small_rules = _render(by_section, budget, count, compact=True)
+        small, small_left_out, small_rules = _render(by_section, budget, count, compact=True, carried=carried)
         if small_rules > rules:
             return small, small_left_out
     return text, left_out
 
 
 def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, *,
-            compact: bool) -> tuple[str, int, int]:
-    """The ledger text, how many items were left out, and how many user instructions were kept."""
+            compact: bool, carried: int = 0) -> tuple[str, int, int]:
+    """The ledger text, how many items were left out, and how many user instructions were kept
+    (``carried``: items earlier blocks left out, added to the left-out line only)."""
     cited = not compact
     titles = SHORT_TITLES if compact else TITLES
     cost: dict[str, list[float]] = {s: [count(f"- {item.line(cited)}\n") for item in by_section[s]]
@@ -279,7 +290,7 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
     total = sum(len(by_section[s]) for s in sections)
 
     def join() -> str:
-        return _join(by_section, chosen, total - sum(len(chosen[s]) for s in sections), compact)
+        return _join(by_section, chosen, carried + total - sum(len(chosen[s]) for s in sections), compact)
 
     text = join()
     while text and count(text) > budget:  # sums of parts can round differently from the whole
@@ -407,10 +418,12 @@ def _join(by_section: dict[str, list[Item]], chosen: dict[str, set[int]], left_o
 _SECTION_OF = {**{title: section for section, title in SHORT_TITLES.items()},
                **{title: section for section, title in TITLES.items()}}
 _CITE = re.compile(r"^(.*?)(?: \((\d+) times\))? \[#(\d+)(?:, #(\d+))?\]$")
+_LEFT_OUT_LINE = re.compile(r"^\[(\d+) more (?:items? )?in the archive: recall_history\]$")  # both forms
 
 
 def parse_items(text: str) -> list[Item]:
-    """Read a rendered ledger back into items (to merge ledgers rendered separately)."""
+    """Read a rendered ledger back into items (to merge ledgers rendered separately). Its left-out line
+    becomes a :data:`LEFT_OUT` item holding the count, so a merged ledger still counts those items."""
     items: list[Item] = []
     section: str | None = None
     label = ""  # a compact block's "### LABEL": the instructions below it carry it
@@ -430,6 +443,8 @@ def parse_items(text: str) -> list[Item]:
                                   int(m.group(2) or 1), "(resolved at [#" in body))
             else:
                 items.append(Item(section, _key_of(section, body), body, -1))
+        elif (gone := _LEFT_OUT_LINE.match(line.strip())) and int(gone.group(1)) > 0:
+            items.append(Item(LEFT_OUT, LEFT_OUT, line.strip(), -1, seen=int(gone.group(1))))
     return items
 
 

@@ -1,0 +1,79 @@
+"""Re-compaction: a compacted prompt compacted again reads its own ledger block back as items, and
+the new block's left-out line still counts what the earlier block had left out (it is in the archive)."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+import structlog
+from convo import assistant, system, user
+
+from context_compactor import compact
+from context_compactor.summarizer.ledger import LEFT_OUT, Item, merge, parse_items, render
+
+OPTIONS = {"compact_at": 1.0, "compact_to": 0.95, "keep_recent_tokens": 0, "summarize_with_session_model": False}
+LEFT_OUT_LINE = re.compile(r"\[(\d+) more (?:items? )?in the archive: recall_history\]")
+
+
+def count(text: str) -> int:
+    return math.ceil(len(text) / 4)
+
+
+def rules_session(n: int = 60) -> list[dict]:
+    """``n`` user rules with values and ``n`` assistant replies with ids: more items than a small ledger holds."""
+    out = [system("You are terse.")]
+    for t in range(n):
+        out.append(user(f"Rule {t}: never touch server-{t}.example.com on port {8000 + t}"))
+        out.append(assistant(f"Noted rule {t}; deployed build-{t * 37} to host-{t}"))
+    out.append(user("Please continue the deployment."))
+    return out
+
+
+def left_out(messages: list[dict]) -> int:
+    """The count on the left-out line of the ledger block in ``messages`` (0 when it has none)."""
+    block = next(str(m["content"]) for m in messages if "[context-compactor: ledger of" in str(m["content"]))
+    found = LEFT_OUT_LINE.search(block)
+    return int(found.group(1)) if found else 0
+
+
+@pytest.mark.parametrize("windows", [(1200, 700), (700, 300)])
+def test_recompaction_carries_the_earlier_left_out_count(windows):
+    """Compacted, then (a turn later) compacted again in a smaller window: the new block's left-out line is
+    the earlier block's count plus the items left out this time."""
+    first, second = windows
+    r1 = compact(rules_session(), context_window=first, **OPTIONS)
+    earlier = left_out(r1.messages)
+    assert earlier > 0, "round 1 must leave items out for this test to mean anything"
+    history = [*r1.messages, assistant("Continuing."), user("And now the next step, please.")]
+    with structlog.testing.capture_logs() as logs:
+        r2 = compact(history, context_window=second, **OPTIONS)
+    done = [e for e in logs if e["event"] == "compaction.done"]
+    assert r2.stats.compacted and len(done) == 1
+    assert left_out(r2.messages) == earlier + done[0]["left_out"]
+
+
+def test_parse_items_reads_the_left_out_line_in_both_forms():
+    """The full ("N more items ...") and compact ("N more in ...") left-out lines read back as the count."""
+    for line, n in (("[7 more items in the archive: recall_history]", 7), ("[1 more item in the archive: "
+                    "recall_history]", 1), ("[12 more in the archive: recall_history]", 12)):
+        items = parse_items(f"## Decisions\n- use redis [#3]\n{line}")
+        assert [(i.section, i.seen) for i in items if i.section == LEFT_OUT] == [(LEFT_OUT, n)]
+
+
+def test_merged_ledgers_add_up_their_left_out_counts():
+    """Two ledgers read back and merged: the line counts both blocks' left-out items; the count render
+    returns is only what more room could bring back (here nothing)."""
+    a = parse_items("## Decisions\n- use redis [#3]\n[4 more items in the archive: recall_history]")
+    b = parse_items("## Decisions\n- keep port 8080 [#9]\n[5 more items in the archive: recall_history]")
+    text, dropped = render(merge([*a, *b]), 400, count)
+    assert "[9 more items in the archive: recall_history]" in text and dropped == 0
+    assert "- use redis [#3]" in text and "- keep port 8080 [#9]" in text
+
+
+def test_no_left_out_line_when_nothing_was_left_out():
+    """A ledger that leaves nothing out, read from blocks that left nothing out, has no left-out line."""
+    items = parse_items("## Decisions\n- use redis [#3]")
+    text, dropped = render(merge([*items, Item("decision", "x", "keep port 8080", 5)]), 400, count)
+    assert dropped == 0 and "in the archive" not in text
