@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import InputError
-from .messages import view_of
+from .messages import View, view_of
 
 # Bump when message_text() or the tokenizer changes: the migration that bumps it rebuilds the index
 # (a contentless index deletes a row by its original values, so they must be computed the same way).
@@ -97,14 +97,15 @@ def message_text(message: Any) -> str:
     return f"{view.text}{calls}" if view.text else calls.lstrip("\n")
 
 
-def tools_of(messages: Sequence[Any]) -> list[str | None]:
-    """The tool each message is about: an assistant's calls by name, a result by its call's name."""
+def tools_of(messages: Sequence[Any], views: Sequence[View] | None = None) -> list[str | None]:
+    """The tool each message is about: an assistant's calls by name, a result by its call's name
+    (``views``: the messages read already, when the caller has them)."""
     names: dict[str, str] = {}
     out: list[str | None] = []
-    for message in messages:
+    for k, message in enumerate(messages):
         tool: str | None = None
         try:
-            view = view_of(message) if isinstance(message, dict) else None
+            view = views[k] if views is not None else view_of(message) if isinstance(message, dict) else None
         except (AttributeError, TypeError, ValueError):
             view = None
         if view is not None and view.calls:

@@ -202,7 +202,8 @@ class Session:
         if runtime.archive_at_most is not None and len(gone) > runtime.archive_at_most:
             return  # a one-shot call's archive dies with it: only worth writing for this call's own recall
         if gone:
-            runtime.store.archive(self.key, ((e.digest, e.view.role, e.message, i) for i, e in gone))
+            runtime.store.archive(self.key, [(e.digest, e.view.role, e.message, i) for i, e in gone],
+                                  [e.view for _, e in gone])
             for _, entry in gone:
                 entry.archived = True
             self.archived_new = True  # the host's hook starts the background indexer once the turn is out

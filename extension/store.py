@@ -24,7 +24,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +35,7 @@ import structlog
 from . import archive as fts
 from .archive import Hit, Original, Ref
 from .errors import StoreError
+from .messages import View
 
 logger = structlog.get_logger("context_compactor")
 
@@ -297,23 +298,25 @@ class Store:
 
     # --- archive --------------------------------------------------------------------------------
 
-    def archive(self, session_key: str, items: Iterable[tuple[Any, ...]]) -> int:
+    def archive(self, session_key: str, items: Iterable[tuple[Any, ...]], views: Sequence[View] | None = None) -> int:
         """Append rows for a session in one transaction; returns how many were new.
 
         A row is ``(digest, role, message)``, ``(digest, role, message, index)`` with the message's
         0-based position in the session's history, or ``(..., index, turn)``. The tool name comes
-        from the message; without a turn, it is the number of user messages archived up to the
-        message (by index). The same message at the same index is stored once.
+        from the message (``views``: the rows' messages read already, one per row); without a turn,
+        it is the number of user messages archived up to the message (by index). The same message at
+        the same index is stored once.
         """
         batch = [_row(item) for item in items]
         if not batch:
             return 0
         now = time.time()
-        tools = fts.tools_of([message for _d, _r, message, _i, _t in batch])
+        tools = fts.tools_of([message for _d, _r, message, _i, _t in batch], views)
+        texts = [_MESSAGE_JSON.encode(message) for _d, _r, message, _i, _t in batch]  # before the lock
         with self._using("archive messages") as db:
             turns = self._turns(db, session_key, batch)
-            rows = [(session_key, d, role, json.dumps(msg, ensure_ascii=False, default=str), now, i, turn, tool)
-                    for (d, role, msg, i, _t), turn, tool in zip(batch, turns, tools)]
+            rows = [(session_key, d, role, text, now, i, turn, tool)
+                    for (d, role, _m, i, _t), text, turn, tool in zip(batch, texts, turns, tools)]
             before = db.total_changes
             db.execute("BEGIN IMMEDIATE")
             db.executemany("INSERT OR IGNORE INTO archive(session_key, digest, role, message, archived_at, idx, turn, "
@@ -455,6 +458,11 @@ def _readable(db: sqlite3.Connection, table: str, cols: str, tries: int = 64) ->
             return
         except sqlite3.Error:
             last, step = last + step, step * 2
+
+
+# One encoder for every archived message: json.dumps with options builds a new one per call, a
+# quarter of the time a cold compaction spends writing its fold.
+_MESSAGE_JSON = json.JSONEncoder(ensure_ascii=False, default=str)
 
 
 def _row(item: tuple[Any, ...]) -> tuple[str, str, Any, int | None, int | None]:

@@ -227,6 +227,14 @@ def arguments(raw: str) -> dict[str, object]:
 _PARSED: dict[int, tuple[str, dict[str, object]]] = {}
 
 
+def forget() -> None:
+    """Drop what this module remembers across calls (tool kinds by name, identifier verdicts, parsed
+    arguments): a benchmark of cold compaction starts from nothing."""
+    _NAMES.clear()
+    _KNOWN.clear()
+    _PARSED.clear()
+
+
 # --- per message ----------------------------------------------------------------------------------
 
 
