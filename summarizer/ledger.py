@@ -452,5 +452,9 @@ def _key_of(section: str, text: str) -> str:
     if section in ("file", "identifier"):
         return text.split(": ", 1)[0]
     if section in ("goal", "state"):
-        return text.split(":", 1)[0]
+        label = text.split(":", 1)[0]
+        return _READ_KEYS.get(label, label)  # the key extraction gives the same line: a later one replaces it
     return text.lower()
+
+
+_READ_KEYS = {"Latest request": "goal", "Open tasks": "tasks", "Last said": "said", "Last action": "action"}

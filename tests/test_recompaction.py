@@ -77,3 +77,19 @@ def test_no_left_out_line_when_nothing_was_left_out():
     items = parse_items("## Decisions\n- use redis [#3]")
     text, dropped = render(merge([*items, Item("decision", "x", "keep port 8080", 5)]), 400, count)
     assert dropped == 0 and "in the archive" not in text
+
+
+def test_recompaction_keeps_one_goal_line_the_latest():
+    """The block read back and the newer folded turns give one "Latest request" line, the newer one, not
+    the old block's beside it (the line read back is keyed as extraction keys it)."""
+    session = [system("You are terse.")]
+    for t in range(40):
+        session += [user(f"Step {t}: deploy build-{t * 37} to host-{t} now"), assistant(f"Deployed build-{t * 37}.")]
+    r1 = compact([*session, user("Deploy build-9999 next.")], context_window=900, **OPTIONS)
+    history = [*r1.messages, assistant("Deployed build-9999."), user("Roll back build-1480 to host-40."),
+               assistant("Rolled back."), user("Now check the logs of host-40.")]
+    r2 = compact(history, context_window=500, **OPTIONS)
+    assert r2.stats.compacted
+    block = next(str(m["content"]) for m in r2.messages if "[context-compactor: ledger of" in str(m["content"]))
+    goals = [line for line in block.splitlines() if "Latest request" in line]
+    assert len(goals) == 1 and "Step 7:" not in goals[0], goals  # the old block's goal was "Step 7"
