@@ -179,7 +179,8 @@ def verdict(run: Run) -> tuple[str, int]:
     if not run.enabled:  # the user turned compaction off: not ours to judge the fit
         return f"unchanged (disabled by enabled: false): {figures}", 0
     if not stats.fits:
-        return f"cannot fit: {stats.reason or 'the prompt is above the window'} (wrote the smallest prompt: {figures})", 3
+        wrote = "the smallest prompt it could build" if stats.compacted else "the conversation unchanged"
+        return f"cannot fit: {stats.reason or 'the prompt is above the window'} (wrote {wrote}: {figures})", 3
     if stats.compacted:
         return f"compacted: {figures}", 0
     if stats.tokens_before <= stats.trigger:

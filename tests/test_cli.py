@@ -326,11 +326,21 @@ def test_cannot_fit_json_says_fits_false_with_the_reason(cli: Any, tmp_path: Pat
     assert stats["session"].startswith("cli:") and stats["tokens_after"] > 1024
 
 
-def test_the_example_session_at_256_tokens_cannot_fit(cli: Any) -> None:
-    """The example session at a 256-token window cannot fit: exit 3 and "cannot fit", never "unchanged"."""
-    done = cli("compact", SESSION, "--context-window", "256", "--store", ":memory:")
+def test_the_example_session_at_128_tokens_cannot_fit(cli: Any) -> None:
+    """The example session at a 128-token window (its system prompt alone takes more) cannot fit: exit 3,
+    "cannot fit" with the reason, and the conversation written as it came."""
+    done = cli("compact", SESSION, "--context-window", "128", "--store", ":memory:")
     assert done.returncode == 3, done.stderr
-    assert done.stderr.startswith("context-compactor: cannot fit: ") and "unchanged" not in done.stderr
+    assert done.stderr.startswith("context-compactor: cannot fit: ") and "system prompt" in done.stderr
+    assert "(wrote the conversation unchanged: " in done.stderr
+
+
+def test_the_example_session_at_256_tokens_fits_with_a_last_resort_ledger(cli: Any) -> None:
+    """At 256 tokens the usual smallest ledger is too big: the ledger shrinks below it and the prompt fits."""
+    done = cli("compact", SESSION, "--context-window", "256", "--store", ":memory:", "--json")
+    assert done.returncode == 0, done.stderr
+    stats = json.loads(done.stdout)["stats"]
+    assert stats["fits"] and stats["compacted"] and stats["tokens_after"] <= 256
 
 
 def test_a_fitting_prompt_has_fits_true_and_no_reason(compacted: tuple[Any, Path]) -> None:

@@ -110,3 +110,23 @@ def test_a_window_too_small_for_anything_says_so():
     """A system prompt above the window: nothing can fit, and the result says why."""
     result = compact([system(words(2000, 1)), user("hi")], context_window=256)
     assert result.stats.fits is False and "window" in (result.stats.reason or "")
+
+
+def test_a_window_too_small_for_the_usual_ledger_gets_a_smaller_one_that_fits() -> None:
+    """compactbench's 75-token windows: the usual smallest ledger (64 tokens) would be over the window; the
+    ledger shrinks below it and grows into the window (not only the target), keeping the user's rule."""
+    from convo import assistant, user
+
+    from context_compactor import compact
+
+    messages = [user("Hi, I am setting up the repo."), assistant("Great, happy to help with that."),
+                user("Critical: never commit directly to the main branch. That is a hard rule."),
+                assistant("Understood, I will never commit to main."), user("Also we use pytest for tests."),
+                assistant("Noted."), user("By the way, do you read much fiction?"),
+                assistant("I do not read, but I can discuss books."),
+                user("OK, given all that, what do you suggest as the next step?")]
+    result = compact(messages, context_window=75, tokenizer="cl100k_base", compact_at=1.0, compact_to=0.7,
+                     keep_recent_tokens=0)
+    assert result.stats.compacted and result.stats.fits and result.stats.tokens_after <= 75
+    assert "never commit directly to the main branch" in result.messages[0]["content"]
+    assert result.messages[-1]["content"].endswith(messages[-1]["content"])  # the block rides on the current turn

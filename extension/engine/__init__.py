@@ -21,7 +21,8 @@ from .summaries import SummaryReport, Summaries
 __all__ = ["Budget", "Measurer", "Outcome", "Plan", "Tuning", "budget_for", "compact"]
 
 
-MIN_SUMMARY_TOKENS = 64  # a smaller summary says nothing worth its frame
+MIN_SUMMARY_TOKENS = 64  # a smaller summary says nothing worth its frame...
+LAST_SUMMARY_TOKENS = 24  # ...unless the prompt is over the window: then a rule or two, to fit
 GROW_MIN_TOKENS = 8  # a ledger short of the target by more than this (items left out) is grown once
 MIN_TOOL_RESULT_TOKENS = 256  # a tool result is never cut below this by the window's size
 
@@ -132,18 +133,21 @@ def compact(
                                         "and nothing in it can be folded or cut")
         return Outcome(None, plan, m.total, m.total, notices=list(plan.notices))
     within = budget
+    floor = MIN_SUMMARY_TOKENS
     for _ in range(6):
         if plan.cut > plan.lead and not (reused and plan.summary_tokens):
             # A new plan's block takes the room left; a reused one keeps the size it was built with
             # (an anchor saved without it, by an older release, is sized again).
             current = current or planner(within)
             plan = replace(plan, summary_tokens=_block_room(current.kept_estimate(plan.cut, plan.stub_until),
-                                                            within, tuning))
+                                                            within, tuning, floor))
         messages, replaced, after, report = _build(measurer, m, plan, summaries, note)
         if after <= budget.window:
             break
-        # Over the window: tighten against a smaller budget, by the measured overshoot.
+        # Over the window: tighten against a smaller budget, by the measured overshoot; the ledger may
+        # now go below its usual minimum.
         over = after - budget.window
+        floor = LAST_SUMMARY_TOKENS
         window = max(1, within.window - over - 8)
         within = Budget(window, min(within.trigger, window), min(within.target, window), within.window_source)
         current = planner(within)
@@ -151,19 +155,22 @@ def compact(
         if not tighter.changes:
             break
         plan, reused = tighter, False
-    if not reused and report is not None and report.left_out and after < budget.target - GROW_MIN_TOKENS:
+    # Where the ledger may grow to: the target; when even the target's plan was over the window, the
+    # window itself (the target cannot be kept anyway: the most the window holds beats the least).
+    goal = budget.target if floor == MIN_SUMMARY_TOKENS else budget.window
+    if not reused and report is not None and report.left_out and after < goal - GROW_MIN_TOKENS:
         # The kept part came in under its estimate: the ledger takes the rest of the target, once.
-        room = plan.summary_tokens + budget.target - after - GROW_MIN_TOKENS // 2
-        cap = budget.target if tuning.summary_auto else tuning.summary_max_tokens + BLOCK_FRAME_TOKENS
+        room = plan.summary_tokens + goal - after - GROW_MIN_TOKENS // 2
+        cap = goal if tuning.summary_auto else tuning.summary_max_tokens + BLOCK_FRAME_TOKENS
         grown = replace(plan, summary_tokens=min(room, cap))
         if grown.summary_tokens > plan.summary_tokens:
             built = _build(measurer, m, grown, summaries, note)
-            over = built[2] - budget.target
+            over = built[2] - goal
             if over > 0 and grown.summary_tokens - over > plan.summary_tokens:
                 # The ledger had not used all of its room (whole items): grown by the overshoot less, once.
                 grown = replace(grown, summary_tokens=grown.summary_tokens - over)
                 built = _build(measurer, m, grown, summaries, note)
-            if built[2] <= budget.target:
+            if built[2] <= goal:
                 plan, (messages, replaced, after, report) = grown, built
     if after > budget.window:
         reason = (f"the smallest prompt it could build needs {after:,} tokens, above the {budget.window:,}-token "
@@ -184,13 +191,13 @@ def compact(
     return Outcome(messages, plan, m.total, after, plan.folded, report, list(plan.notices))
 
 
-def _block_room(kept: int, budget: Budget, tuning: Tuning) -> int:
+def _block_room(kept: int, budget: Budget, tuning: Tuning, floor: int = MIN_SUMMARY_TOKENS) -> int:
     """The block's size: the room the target leaves after everything else (``kept``: the fixed
     part and the kept messages as the plan sends them), at most ``summaryMaxTokens``, at least a
     minimal block, frame included. It stays with the plan, so a reused plan rebuilds the same
     block, byte for byte."""
     room = budget.target - kept - BLOCK_FRAME_TOKENS
-    return max(MIN_SUMMARY_TOKENS, min(tuning.summary_max_tokens, room)) + BLOCK_FRAME_TOKENS
+    return max(floor, min(tuning.summary_max_tokens, room)) + BLOCK_FRAME_TOKENS
 
 
 def _build(measurer: Measurer, m: Measurement, plan: Plan, summaries: Summaries,
@@ -200,7 +207,7 @@ def _build(measurer: Measurer, m: Measurement, plan: Plan, summaries: Summaries,
     report = None
     block = None
     if plan.cut > plan.lead:
-        ledger_budget = max(MIN_SUMMARY_TOKENS, plan.summary_tokens - BLOCK_FRAME_TOKENS)
+        ledger_budget = max(LAST_SUMMARY_TOKENS, plan.summary_tokens - BLOCK_FRAME_TOKENS)
         report = summaries.region(entries, plan.lead, plan.cut, ledger_budget)
         block = summary_block(report.text, plan.folded, note)
     messages, replaced = build(entries, plan, block, measurer.overhead)

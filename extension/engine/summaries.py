@@ -217,7 +217,7 @@ class Summaries:
         extra = self.count(narrative) + 24 if narrative else 0
         if self._merged is None or self._merged[0] != (start, stop):  # one merge per region, any budget
             self._merged = ((start, stop), merge(self.items(entries, start, stop)))
-        text, left_out = render(self._merged[1], max(64, budget - extra), self.count)
+        text, left_out = render(self._merged[1], max(0, budget - extra), self.count)
         report.left_out = left_out
         report.chunks = max(report.chunks, 1)
         report.text = text + (f"\n## Narrative (written by the summary model; the items above are exact)\n"
