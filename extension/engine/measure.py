@@ -30,6 +30,7 @@ class Entry:
     tokens: int = 0
     archived: bool = False  # already written to the archive
     _digest: str | None = None
+    stub: tuple[str | None, int, str] | None = None  # (tool name, tokens, the stub made): warm turns reuse it
 
     @property
     def digest(self) -> str:

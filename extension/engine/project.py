@@ -26,7 +26,15 @@ def call_names(entries: Sequence[Entry]) -> dict[str, str]:
 
 
 def stub_text(entry: Entry, tool_name: str | None) -> str:
-    """One line that stands for an archived tool result."""
+    """One line that stands for an archived tool result (made once per message and tool name)."""
+    if entry.stub is not None and entry.stub[:2] == (tool_name, entry.tokens):
+        return entry.stub[2]
+    text = _stub_text(entry, tool_name)
+    entry.stub = (tool_name, entry.tokens, text)
+    return text
+
+
+def _stub_text(entry: Entry, tool_name: str | None) -> str:
     view = entry.view
     first = next((line.strip() for line in view.text.splitlines() if line.strip()), "")
     name = (tool_name or view.tool_name or "tool")[:40]
