@@ -165,11 +165,11 @@ def is_failed(message: Any, call: ToolCall | None) -> bool:
     view = view_of(message)
     if view.is_error:
         return True
-    # The output's ends, as the ledger reads them (a verdict is at the end); its words before its call.
-    if not failed_run(scanned(view.text)):
+    # A read's output is data (a file's "return" and "error" are not the call's verdict); the ends of
+    # any other output are read as the ledger reads them (a verdict is at the end).
+    if is_read(call, shell_command(call, arguments(call.arguments)) if call else None):
         return False
-    args = arguments(call.arguments) if call else {}
-    return not is_read(call, shell_command(call, args) if call else None)
+    return failed_run(scanned(view.text))
 
 
 def fold_line(message: Any, call: ToolCall | None) -> str:
