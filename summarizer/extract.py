@@ -14,7 +14,7 @@ import json
 import re
 import shlex
 from dataclasses import replace
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from context_compactor.messages import ToolCall, View
 
@@ -588,13 +588,33 @@ _TO_SPACE = str.maketrans({c: " " for c in "\"'`<>()[]{},;\t\n\r\f\v\x1c\x1d\x1e
 _DIGIT = re.compile(r"\d")
 
 
-def _tokens(text: str) -> Iterator[str]:
+def _tokens(text: str) -> list[str]:
+    if text.isascii():  # almost every text: bytes translate and split several times faster than str's
+        return [raw.decode() for raw in _byte_tokens(text.encode())]
+    out = []
     for raw in text.translate(_TO_SPACE).split():
         if len(raw) >= 5 and not raw.isalpha() and (_DIGIT.search(raw) or raw.startswith(("http://", "https://"))):
             # ">" ends a token, so a port mapping (0.0.0.0:37200->12111/tcp) gives its host side, less the "-".
             token = raw.rstrip(".,:;!?-")
             if 5 <= len(token) <= 200:
-                yield token
+                out.append(token)
+    return out
+
+
+def _byte_tokens(data: bytes) -> list[bytes]:
+    """:func:`_tokens` of an ASCII text, as bytes (the same separators: bytes.split() leaves out the
+    four ASCII separators str.split() takes as spaces, so the table adds them)."""
+    out = []
+    for raw in [r for r in data.translate(_BYTES_TO_SPACE).split() if len(r) >= 5 and not r.isalpha()]:
+        if _BYTE_DIGIT.search(raw) or raw.startswith((b"http://", b"https://")):
+            token = raw.rstrip(b".,:;!?-")
+            if 5 <= len(token) <= 200:
+                out.append(token)
+    return out
+
+
+_BYTES_TO_SPACE = bytes.maketrans(b"\"'`<>()[]{},;\x1c\x1d\x1e\x1f", b" " * 17)
+_BYTE_DIGIT = re.compile(rb"\d")
 
 
 def _place(text: str, token: str) -> int:

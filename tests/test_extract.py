@@ -138,3 +138,11 @@ _DECISION_BITS = ["Decision", "**", ":", "decided", "decide", " to", "going", "g
 def test_the_decision_word_check_agrees_with_the_decision_regexes(bits: list[str]) -> None:
     text = "".join(bits)
     assert x.may_decide(text) == bool(x._DECISION.search(text) or x._DECISION_WEAK.search(text))
+
+
+@hsettings(max_examples=2000, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab9Z0-_.:/;,'\"`()[]{}<>!? \t\n\r\x0b\x0c\x1c\x1d\x1e\x1fhtps")), max_size=80))
+def test_the_ascii_token_scan_agrees_with_the_unicode_one(text: str) -> None:
+    """An ASCII text is split as bytes (the fast path); a text with any other character as str. Both must
+    give the same tokens: " é" (one short token) sends the same text down the str path."""
+    assert x._tokens(text) == x._tokens(text + " \u00e9")
