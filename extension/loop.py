@@ -182,11 +182,12 @@ def fold_line(message: Any, call: ToolCall | None) -> str:
     return f"{first}\n{FOLD_HEAD}: {name}({args}) failed with the error above; the full output is in the archive]"
 
 
-def fold_failed(message: Any, call: ToolCall | None) -> Any | None:
-    """A failed tool result as one line; None when it did not fail or is already that short."""
+def fold_failed(message: Any, call: ToolCall | None, failed: bool | None = None) -> Any | None:
+    """A failed tool result as one line; None when it did not fail or is already that short
+    (``failed``: :func:`is_failed`, when the caller knows it)."""
     if not isinstance(message, dict) or message.get("role") not in ("tool", "function"):
         return None
-    if not is_failed(message, call):
+    if not (is_failed(message, call) if failed is None else failed):
         return None
     line = fold_line(message, call)
     if len(text_of(message)) <= len(line):
@@ -401,6 +402,7 @@ class Loop:
         self._folded: tuple[int, dict[int, Any]] | None = None  # (version, id(folded call) -> its original)
         self._reminded: tuple[int, int] | None = None  # (todo index, history length) of the last reminder
         self._fresh: list[tuple[int, Any]] = []  # failed calls folded by this call and never before
+        self._verdicts: dict[int, tuple[Any, ToolCall | None, bool]] = {}  # id(result) -> (result, call, failed)
         self._head: _Built | None = None  # the output for messages[:_stable], from the last call
         self._rounds: list[int] = []  # where the tool rounds before _stable start
         self.last: Prepared | None = None
@@ -428,6 +430,7 @@ class Loop:
         fold_before = fold_boundary(rounds, options.recent_rounds) if options.fold_failed_calls else 0
         memo: dict[int, tuple[Any, Any, Any]] = {}
         todos: list[Todo] = []
+        self._verdicts = {}
         suffix = self._decide(messages, start, last_user, fold_before, btw_turn, options, calls, todos, memo)
         self._memo = memo
         self._version += 1
@@ -487,8 +490,19 @@ class Loop:
                     self._change(out, memo, old, i, message, current, lambda m, cur=current: strip_thinking(m, cur))
             elif role in ("tool", "function") and options.fold_failed_calls and i < fold_before:
                 made = calls.get(str(message.get("tool_call_id")))
-                self._change(out, memo, old, i, message, made, lambda m, c=made: _as_change(fold_failed(m, c)))
+                self._change(out, memo, old, i, message, made, lambda m, c=made: _as_change(self._fold(m, c)))
         return out
+
+    def _fold(self, message: Any, call: ToolCall | None) -> Any | None:
+        """fold_failed, with the verdict kept for the ledger (it reads the same output with the same call)."""
+        failed = is_failed(message, call) if isinstance(message, dict) and message.get("role") in ("tool", "function") else False
+        self._verdicts[id(message)] = (message, call, failed)
+        return fold_failed(message, call, failed)
+
+    def verdict(self, message: Any) -> tuple[ToolCall | None, bool] | None:
+        """(the call, whether its result failed) as the last ``prepare`` judged ``message``, if it did."""
+        seen = self._verdicts.get(id(message))
+        return (seen[1], seen[2]) if seen is not None and seen[0] is message else None
 
     def _change(self, out: list[tuple[int, Any, int]], memo: dict[int, tuple[Any, Any, Any]],
                 old: dict[int, tuple[Any, Any, Any]], i: int, message: Any, flag: Any, make: Any) -> None:

@@ -423,7 +423,7 @@ class Session:
 
         if not getattr(summarizer, "remote", False):
             summaries = Summaries(summarizer, runtime.fallback, runtime.store, count, settings.chunk_tokens)
-            summaries.original = self.loop.original
+            summaries.original, summaries.verdict = self.loop.original, self.loop.verdict
             return summaries
         leaf = Summaries.leaf_budget(tuning.summary_max_tokens)
         chunk = effective_chunk_tokens(settings.chunk_tokens, summarizer.readable_tokens(leaf),
@@ -436,7 +436,7 @@ class Session:
                               tiered=True, chunk_units=int(chunk * nominal))
         # The narrative's size follows the settings, not the turn's room, so its cache key is stable.
         summaries.narrative_tokens = min(NARRATIVE_TOKENS, max(64, tuning.summary_max_tokens // 4))
-        summaries.original = self.loop.original
+        summaries.original, summaries.verdict = self.loop.original, self.loop.verdict
         return summaries
 
     def _count_fallbacks(self, runtime: Runtime, report: SummaryReport) -> None:

@@ -253,7 +253,8 @@ class Extractor:
                 self.calls[call.id] = call
             self.last_call = call
 
-    def items(self, view: View, index: int) -> list[Item]:
+    def items(self, view: View, index: int, hint: tuple[ToolCall | None, bool] | None = None) -> list[Item]:
+        """The items of one message; ``hint``: (call, failed) as a tool result was judged already."""
         if view.role == "user":
             return user_items(view.text, index)
         if view.role == "assistant":
@@ -261,7 +262,8 @@ class Extractor:
             return assistant_items(view, index)
         if view.role == "tool":
             call = self.calls.get(view.call_id or "") or (self.last_call if not view.call_id else None)
-            return tool_items(view, call, index)
+            failed = hint[1] if hint is not None and hint[0] == call else None
+            return tool_items(view, call, index, failed)
         return []
 
 
@@ -499,13 +501,14 @@ def shell_writes(command: str) -> list[tuple[str, str]]:
     return [(p, a) for p, a in found if 0 < len(p) <= 300 and "$" not in p]
 
 
-def tool_items(view: View, call: ToolCall | None, index: int) -> list[Item]:
+def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | None = None) -> list[Item]:
     name = one_line(call.name if call else (view.tool_name or "tool"))
     args = arguments(call.arguments) if call else {}
     command = shell_command(call, args) if call else None
     reads = is_read(call, command)
     text = scanned(view.text)
-    failed = view.is_error or (not reads and failed_run(text))
+    if failed is None:
+        failed = view.is_error or (not reads and failed_run(text))
     key = f"{name} {command if command is not None else (call.arguments if call else '')}"[:400]
     items: list[Item] = []
     if failed:

@@ -9,7 +9,7 @@ within its budget (:func:`.ledger.render`). Same input, same bytes out.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from context_compactor.messages import View
@@ -30,8 +30,10 @@ class ExtractiveSummarizer:
     def __init__(self) -> None:
         self._memo: OrderedDict[int, tuple[Any, list[Item]]] = OrderedDict()
 
-    def items(self, messages: Sequence[Any], views: Sequence[View], start: int) -> list[Item]:
-        """Every ledger item of the messages ``start, start + 1, ...`` (host objects and their views)."""
+    def items(self, messages: Sequence[Any], views: Sequence[View], start: int,
+              verdict: Callable[[Any], tuple[Any, bool] | None] | None = None) -> list[Item]:
+        """Every ledger item of the messages ``start, start + 1, ...`` (host objects and their views);
+        ``verdict(message)``: (call, failed) where a tool result was judged already."""
         extractor = x.Extractor()
         memo = self._memo
         found: list[Item] = []
@@ -43,7 +45,8 @@ class ExtractiveSummarizer:
                     extractor.remember(view)
                 found.extend(hit[1])
                 continue
-            items = extractor.items(view, index)
+            hint = verdict(message) if verdict is not None and view.role == "tool" else None
+            items = extractor.items(view, index, hint)
             memo[id(message)] = (message, items)
             found.extend(items)
         while len(memo) > MEMO_MESSAGES:

@@ -146,3 +146,24 @@ def test_the_ascii_token_scan_agrees_with_the_unicode_one(text: str) -> None:
     """An ASCII text is split as bytes (the fast path); a text with any other character as str. Both must
     give the same tokens: " é" (one short token) sends the same text down the str path."""
     assert x._tokens(text) == x._tokens(text + " \u00e9")
+
+
+def test_the_loop_verdicts_give_the_ledger_it_would_find_itself() -> None:
+    """The ledger takes a tool result's failed/succeeded from the agent-loop pre-pass (which judged the same
+    output with the same call) instead of reading it again: the items are the same either way."""
+    from sessiongen import make_session
+
+    from context_compactor.loop import Loop, LoopOptions
+    from context_compactor.settings import Settings
+    from context_compactor.summarizer.fallback import ExtractiveSummarizer
+
+    messages = list(make_session(seed=2, messages=600).messages)
+    loop = Loop()
+    loop.prepare(messages, LoopOptions.of(Settings(contextWindow=8192)))
+    views = [view_of(m) for m in messages]
+    judged = sum(loop.verdict(m) is not None for m in messages)
+    failed = sum(bool(v) and v[1] for v in map(loop.verdict, messages))
+    assert judged > 100 and failed > 5  # the pre-pass judged most results, some of them failures
+    fresh = ExtractiveSummarizer().items(messages, views, 0)
+    hinted = ExtractiveSummarizer().items(messages, views, 0, loop.verdict)
+    assert hinted == fresh and any(i.section == "error" for i in fresh)

@@ -130,6 +130,8 @@ class Summaries:
         # The message the ledger reads for one the host's prompt changed before measuring (a folded
         # failed call: the ledger wants its exact error, not the fold); None: the message itself.
         self.original: Callable[[Any], Any] | None = None
+        # What the agent-loop pre-pass judged of a tool result: (its call, whether it failed), or None.
+        self.verdict: Callable[[Any], Any] | None = None
         self._merged: tuple[tuple[int, int], list[Any]] | None = None  # the last region's merged ledger
 
     @staticmethod
@@ -174,7 +176,7 @@ class Summaries:
                 source = self.original(message)
                 if source is not message:
                     messages[i], views[i] = source, view_of(source)
-        return self.fallback.items(messages, views, start)  # type: ignore[attr-defined]
+        return self.fallback.items(messages, views, start, self.verdict)  # type: ignore[attr-defined]
 
     def ledger_costs(self, entries: Sequence[Entry], start: int, stop: int) -> list[int]:
         """``costs[i]``: about what the ledger of ``entries[start:start + i]`` needs, in tokens
