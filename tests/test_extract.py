@@ -151,6 +151,10 @@ def test_the_ascii_token_scan_agrees_with_the_unicode_one(text: str) -> None:
 def test_the_loop_verdicts_give_the_ledger_it_would_find_itself() -> None:
     """The ledger takes a tool result's failed/succeeded from the agent-loop pre-pass (which judged the same
     output with the same call) instead of reading it again: the items are the same either way."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
     from sessiongen import make_session
 
     from context_compactor.loop import Loop, LoopOptions
