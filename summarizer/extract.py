@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from dataclasses import replace
 from collections.abc import Sequence
 
 from context_compactor.messages import ToolCall, View
@@ -275,7 +274,7 @@ def user_items(text: str, index: int) -> list[Item]:
         # whose archived text holds their earlier citations; the rest of the message is the user's.
         end = text.find(BLOCK_END)
         body = text[text.find("\n") + 1:end if end >= 0 else len(text)]
-        items.extend(replace(item, src=index, first=-1) for item in parse_items(body))
+        items.extend(item._replace(src=index, first=-1) for item in parse_items(body))
         text = text[end + len(BLOCK_END):].strip() if end >= 0 else ""
     if not text or text.lower().strip(".!? ") in _TRIVIAL or text.startswith("/context-stats"):
         return items
