@@ -106,27 +106,11 @@ class Compactor:
 
     def __init__(self, *, context_window: int, model: str | None = None, store: str | Path | None = None,
                  session: str | None = None, **options: Any) -> None:
-        self._setup(context_window, model, store, session, options, one_shot=False)
-
-    @classmethod
-    def _one_shot(cls, context_window: int, model: str | None, store: str | Path | None, session: str | None,
-                  options: dict[str, Any]) -> Compactor:
-        """The Compactor behind :func:`compact`: one call, then closed."""
-        compactor = cls.__new__(cls)
-        compactor._setup(context_window, model, store, session, options, one_shot=True)
-        return compactor
-
-    def _setup(self, context_window: int, model: str | None, store: str | Path | None, session: str | None,
-               options: dict[str, Any], *, one_shot: bool) -> None:
         ensure_logging()
         settings = _settings(context_window, options)
         path = ":memory:" if store is None else str(store)
-        # One call with no store: what leaves the prompt is archived only where this call's own
-        # automatic recall can read it (a cold fold of thousands of messages would be written for nobody).
-        from context_compactor.hooks.recall import AUTO_INDEX_AT_MOST
         self._runtime = Runtime(settings, store=Store.for_settings(path, settings),
-                                persist_sessions=store is not None,
-                                archive_at_most=AUTO_INDEX_AT_MOST if one_shot and store is None else None)
+                                persist_sessions=store is not None)
         self._pm = _plugins()
         self._model = ModelInfo(id=model or "unknown")
         self._ctx = HookContext(session_key=session or f"api:{next(_fresh)}", runtime=self._runtime,
@@ -225,6 +209,5 @@ def compact(messages: Sequence[Message], *, context_window: int, tools: Sequence
     it, chunk summaries are cached there and the messages that leave the prompt are archived.
     For a conversation that goes on, a :class:`Compactor` keeps the work of earlier turns.
     """
-    session = options.pop("session", None)  # a Compactor's name for the conversation in the store
-    with Compactor._one_shot(context_window, model, store, session, options) as compactor:
+    with Compactor(context_window=context_window, model=model, store=store, **options) as compactor:
         return compactor.compact(messages, tools=tools, system=system)

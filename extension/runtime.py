@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 MAX_SESSIONS_IN_MEMORY = 256
 REPROBE_SECONDS = 600.0
+INDEX_GRACE_SECONDS = 0.05  # the background indexer starts this long after a turn asks for it
 logger = structlog.get_logger("context_compactor")
 
 
@@ -42,15 +43,11 @@ class Runtime:
     """Everything the hooks share within one host process."""
 
     def __init__(self, settings: Settings, *, store: Store | None = None, summarizer: Any = None,
-                 persist_sessions: bool = True, http: httpx.Client | None = None,
-                 archive_at_most: int | None = None) -> None:
+                 persist_sessions: bool = True, http: httpx.Client | None = None) -> None:
         from context_compactor.summarizer.fallback import ExtractiveSummarizer
 
         self.settings = settings
         self.persist_sessions = persist_sessions
-        # None: archive everything that leaves the prompt. A number: a one-shot call with a store that
-        # dies with it archives a fold only that small (what automatic recall can use within the call).
-        self.archive_at_most = archive_at_most
         self.store = store if store is not None else Store.for_settings(
             settings.store_path or default_store_path(), settings)
         self.fallback = ExtractiveSummarizer()
@@ -70,6 +67,7 @@ class Runtime:
         self._indexer: threading.Thread | None = None
         self._index_wanted = threading.Event()
         self._closing = False
+        self._closed = threading.Event()
         self._llms: dict[tuple[str, str, str], Any] = {}
 
     # --- shared resources, built on first use -----------------------------------------------------
@@ -326,7 +324,9 @@ class Runtime:
     def _index_loop(self) -> None:
         while True:
             self._index_wanted.wait()
-            if self._closing:
+            # A moment's grace after the turn: a caller that closes right away (a one-shot compact())
+            # is not kept waiting for rows nobody will read.
+            if self._closing or self._closed.wait(INDEX_GRACE_SECONDS):
                 return
             self._index_wanted.clear()
             try:
@@ -339,6 +339,7 @@ class Runtime:
         with self._lock:
             background, llms, indexer = self._background, list(self._llms.values()), self._indexer
             self._closing = True
+        self._closed.set()
         self._index_wanted.set()
         if indexer is not None:
             indexer.join(timeout=30)

@@ -199,11 +199,13 @@ class Session:
         return Plan(saved["lead"], cut, stub_until, stage=saved["stage"], summary_tokens=saved.get("summary_tokens", 0))
 
     def _archive(self, runtime: Runtime, gone: Sequence[tuple[int, Entry]]) -> None:
-        if runtime.archive_at_most is not None and len(gone) > runtime.archive_at_most:
-            return  # a one-shot call's archive dies with it: only worth writing for this call's own recall
         if gone:
-            runtime.store.archive(self.key, [(e.digest, e.view.role, e.message, i) for i, e in gone],
-                                  [e.view for _, e in gone])
+            views = [e.view for _, e in gone]
+            if runtime.store.in_memory:  # written when the store is next read, or after the turn
+                runtime.store.archive_later(
+                    self.key, lambda: [(e.digest, e.view.role, e.message, i) for i, e in gone], len(gone), views)
+            else:
+                runtime.store.archive(self.key, [(e.digest, e.view.role, e.message, i) for i, e in gone], views)
             for _, entry in gone:
                 entry.archived = True
             self.archived_new = True  # the host's hook starts the background indexer once the turn is out
@@ -293,10 +295,13 @@ class Session:
 
     def _archive_folds(self, runtime: Runtime, prepared: Prepared) -> None:
         """The full text of each failed call folded to one line goes to the archive (once)."""
-        # A one-shot call (``archive_at_most`` set) reads the originals from memory; only a conversation
-        # that goes on will recall them.
-        if prepared.fresh_folds and runtime.archive_at_most is None:
-            runtime.store.archive(self.key, ((digest(orig), "tool", orig, i) for i, orig in prepared.fresh_folds))
+        folds = prepared.fresh_folds
+        if folds:
+            rows = lambda: [(digest(orig), "tool", orig, i) for i, orig in folds]  # noqa: E731
+            if runtime.store.in_memory:
+                runtime.store.archive_later(self.key, rows, len(folds))
+            else:
+                runtime.store.archive(self.key, rows())
             self.archived_new = True
 
     def _send(self, event: BeforeAgentStartEvent, settings: Settings, prepared: Prepared, outcome: Outcome,

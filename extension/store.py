@@ -122,6 +122,11 @@ class Store:
         self._lock = threading.RLock()
         self._clock = 0.0
         self._db = self._connect()
+        # An in-memory store takes archive rows as promises (archive_later) and writes them when it is
+        # next used, or the background indexer does, after the turn: nothing outlives the process anyway.
+        self._deferred: list[tuple[str, Callable[[], list[tuple[Any, ...]]], int, Sequence[View] | None]] = []
+        self._deferred_lock = threading.Lock()
+        self._flushing = False
 
     @classmethod
     def for_settings(cls, path: str | Path, settings: Any) -> Store:
@@ -204,12 +209,42 @@ class Store:
 
     def close(self) -> None:
         with self._lock:
+            self._deferred = []
             self._db.close()
 
+    @property
+    def in_memory(self) -> bool:
+        return self.path == ":memory:"
+
+    def archive_later(self, session_key: str, rows: Callable[[], list[tuple[Any, ...]]], count: int,
+                      views: Sequence[View] | None = None) -> None:
+        """Archive ``rows()`` (``count`` of them; see :meth:`archive`) before the store is next read.
+
+        For an in-memory store: the rows are in the archive for every reader (each access writes what
+        is owed first), but a turn does not wait for them (the background indexer writes them after
+        it). The messages are held by reference until then.
+        """
+        with self._deferred_lock:
+            self._deferred.append((session_key, rows, count, views))
+
+    def _flush(self) -> None:
+        """Write the rows owed by archive_later (under the store's lock)."""
+        with self._deferred_lock:
+            owed, self._deferred = self._deferred, []
+        self._flushing = True
+        try:
+            for session_key, rows, _count, views in owed:
+                self.archive(session_key, rows(), views)
+        finally:
+            self._flushing = False
+
     @contextmanager
-    def _using(self, doing: str) -> Iterator[sqlite3.Connection]:
-        """The connection, under the lock; SQLite errors leave as StoreError saying what went wrong."""
+    def _using(self, doing: str, *, flush: bool = True) -> Iterator[sqlite3.Connection]:
+        """The connection, under the lock, with the rows owed by archive_later written first (unless
+        ``flush`` is off); SQLite errors leave as StoreError saying what went wrong."""
         with self._lock:
+            if flush and self._deferred and not self._flushing:
+                self._flush()
             try:
                 yield self._db
             except sqlite3.Error as exc:
@@ -359,12 +394,13 @@ class Store:
     def pending(self) -> int:
         """How many archived rows the full-text index has not taken in yet (an upper bound: rows
         retention deleted before the index took them in are still counted)."""
-        with self._using("read the archive") as db:
+        with self._using("read the archive", flush=False) as db:  # rows owed count, unwritten
+            owed = sum(count for _key, _rows, count, _views in self._deferred)
             (upto,) = db.execute("SELECT value FROM meta WHERE key = 'fts_upto'").fetchone()
             # Row ids only grow, and rows past the index's mark are never deleted before it takes them
             # in: the highest id less the mark is their number, without reading the rows.
             (top,) = db.execute("SELECT max(id) FROM archive").fetchone()
-            return max(0, int(top or 0) - int(upto))
+            return max(0, int(top or 0) - int(upto)) + owed
 
     def search(self, query: str, session: str | None = None, limit: int = 5) -> list[Hit]:
         """The best BM25 matches for any of the query's words, in one session or all of them.

@@ -131,32 +131,34 @@ def test_with_a_store_the_archive_keeps_what_left_the_prompt(tmp_path: Path) -> 
     assert result.stats.folded > 0 and archived >= result.stats.folded
 
 
-def _archived_rows(compactor: Compactor) -> int:
-    with compactor._runtime.store._using("count") as db:
-        return int(db.execute("select count(*) from archive").fetchone()[0])
+def test_an_in_memory_archive_is_written_after_the_turn_and_before_any_read() -> None:
+    """Without a store the folded messages are owed to the in-memory archive when the turn returns (a
+    cold fold of thousands is not written on the turn's time); pending() counts them, and the first
+    read of the store writes them, so every reader finds every folded message."""
+    with Compactor(context_window=WINDOW) as compactor:
+        runtime = compactor._runtime
+        runtime.index_soon = lambda: None  # type: ignore[method-assign] # keep the background writer out
+        history = chat(300)
+        result = compactor.compact(history)
+        store = runtime.store
+        owed = sum(count for _k, _rows, count, _views in store._deferred)
+        assert result.stats.compacted and owed >= result.stats.folded > 0
+        assert store.pending() >= owed
+        archived = store.archived(compactor.session)  # a read: what was owed is written first
+        assert not store._deferred and len(archived) >= result.stats.folded
+        assert archived[0]["message"] == history[1]  # the first folded message, as the caller gave it
 
 
-def test_a_one_shot_call_without_a_store_archives_only_what_its_own_recall_can_read() -> None:
-    """compact() with no store: a fold of more than the automatic recall's limit is not written to the
-    in-memory archive that dies with the call; a small fold is (recall may quote it in this very call);
-    a Compactor (a conversation that goes on) archives every fold."""
-    from context_compactor.hooks.recall import AUTO_INDEX_AT_MOST
-
-    big = chat(AUTO_INDEX_AT_MOST)  # folds far more than the limit at this window
-    small = chat(60)
-    for history, archived in ((big, False), (small, True)):
-        one = Compactor._one_shot(WINDOW, None, None, None, {})
-        try:
-            result = one.compact(history)
-            assert result.stats.compacted and result.stats.folded > 0
-            assert (_archived_rows(one) > 0) is archived, (len(history), result.stats.folded)
-        finally:
-            one.close()
-    with Compactor(context_window=WINDOW) as kept:
-        result = kept.compact(big)
-        assert _archived_rows(kept) >= result.stats.folded > AUTO_INDEX_AT_MOST
-    # The one-shot result is the same prompt as the Compactor's first turn: archiving changes no byte.
-    assert compact(big, context_window=WINDOW).messages == result.messages
+def test_a_file_store_archives_before_the_turn_returns(tmp_path: Path) -> None:
+    """With a store file the archive is written on the turn itself (the invariant that a message leaves the
+    prompt only once it is archived holds across a crash): another connection sees the rows at once."""
+    path = tmp_path / "store.sqlite"
+    with Compactor(context_window=WINDOW, store=path) as compactor:
+        result = compactor.compact(chat(300))
+        assert not compactor._runtime.store._deferred
+        with sqlite3.connect(path) as db:
+            (rows,) = db.execute("select count(*) from archive").fetchone()
+        assert rows >= result.stats.folded > 0
 
 
 def test_a_compactor_keeps_the_session_warm_across_turns() -> None:
