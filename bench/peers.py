@@ -19,10 +19,11 @@ What each one does with the same input (so the ratios are read against the work 
 - **ours** (the one-shot ``compact()``, the figure the targets are for): measures every message
   (tool calls included), applies the agent-loop pre-pass, plans a cut that keeps tool calls with
   their results, and builds the session ledger from every folded message with the built-in
-  extractive summarizer, to an 8,192-token window. With no store and no later turn it writes a fold
-  to its in-memory archive only when that fold is small enough for this call's own recall to read.
-- **ours, Compactor**: the first turn of a conversation that goes on (a fresh ``Compactor``, in
-  memory): the same, plus every folded message written to the archive for later recall.
+  extractive summarizer, to an 8,192-token window. What it folds is owed to its in-memory archive:
+  written when the store is next read, or by the background indexer after the call (here the call
+  closes first, so never).
+- **ours, store file**: the same with ``store=`` a new SQLite file, as the CLI, ``serve`` and
+  OpenClaw run it: every folded message is written to the archive on disk before the call returns.
 - **llm-context-budget** ``pack_messages(context_tokens=8192)``: counts only the text content,
   keeps the last 16 messages (trimmed from the front to fit) and folds the rest with its
   extractive summarizer (one clipped line per dropped message).
@@ -124,17 +125,19 @@ def ours() -> Callable[[list[Message]], Run]:
     return run
 
 
-def ours_first_turn() -> Callable[[list[Message]], Run]:
-    """The first turn of a conversation that goes on: a fresh ``Compactor`` (in-memory store), which
-    also archives every message it folds (a one-shot ``compact()`` has no later turn to recall them)."""
-    from context_compactor import Compactor
+def ours_with_a_store_file() -> Callable[[list[Message]], Run]:
+    """``compact(..., store=<a new SQLite file>)``: the archive is written to disk before the call
+    returns (what the CLI, ``serve`` and OpenClaw do with their store)."""
+    import tempfile
+
+    from context_compactor import compact
 
     def run(messages: list[Message]) -> Run:
         forget()
-        start = time.perf_counter()
-        with Compactor(context_window=WINDOW) as compactor:
-            result = compactor.compact(messages)
-        ms = (time.perf_counter() - start) * 1000
+        with tempfile.TemporaryDirectory() as folder:
+            start = time.perf_counter()
+            result = compact(messages, context_window=WINDOW, store=Path(folder) / "store.sqlite")
+            ms = (time.perf_counter() - start) * 1000
         return Run(ms, result.stats.tokens_after)
     return run
 
@@ -197,7 +200,8 @@ def chatcram() -> Callable[[list[Message]], Run]:
 
 
 CONTESTANTS: dict[str, Callable[[], Callable[[list[Message]], Run]]] = {
-    "ours": ours, "ours, Compactor": ours_first_turn, "llm-context-budget": llm_context_budget, "chatcram": chatcram}
+    "ours": ours, "ours, store file": ours_with_a_store_file, "llm-context-budget": llm_context_budget,
+    "chatcram": chatcram}
 
 
 # --- running ------------------------------------------------------------------------------------
