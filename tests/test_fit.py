@@ -130,3 +130,19 @@ def test_a_window_too_small_for_the_usual_ledger_gets_a_smaller_one_that_fits() 
     assert result.stats.compacted and result.stats.fits and result.stats.tokens_after <= 75
     assert "never commit directly to the main branch" in result.messages[0]["content"]
     assert result.messages[-1]["content"].endswith(messages[-1]["content"])  # the block rides on the current turn
+
+
+def test_a_cannot_fit_reason_names_what_takes_the_window() -> None:
+    """The reason says whether the part never folded (system prompt, tool schemas, current turn: here two
+    images) is itself above the window, or fits and the smallest ledger block is what tips it over."""
+    from convo import assistant, system, user
+
+    from context_compactor import compact
+
+    image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}
+    messages = [system("sys"), user("rule: never do X " * 30), assistant("ok " * 300),
+                {"role": "user", "content": [{"type": "text", "text": "look"}, image, image]}]
+    over = compact(messages, context_window=1000, compact_at=0.6, compact_to=0.5).stats
+    assert not over.fits and "current turn, never folded, take 1,5" in (over.reason or ""), over.reason
+    tipped = compact(messages, context_window=1530, compact_at=0.6, compact_to=0.5).stats
+    assert not tipped.fits and "and the smallest ledger block the rest" in (tipped.reason or ""), tipped.reason

@@ -173,8 +173,12 @@ def compact(
             if built[2] <= goal:
                 plan, (messages, replaced, after, report) = grown, built
     if after > budget.window:
+        core = m.fixed_tokens + m.span(plan.cut, len(m.entries))  # what is never folded, as it came
+        why = (f"the system prompt, tool schemas and current turn, never folded, take {core:,}" if core > budget.window
+               else f"the system prompt, tool schemas and current turn take {core:,} and the smallest ledger "
+                    "block the rest")
         reason = (f"the smallest prompt it could build needs {after:,} tokens, above the {budget.window:,}-token "
-                  "window (the system prompt, tool schemas and the current turn are never folded)")
+                  f"window ({why})")
         if after >= m.total or not replaced:
             return _cannot_fit(m, plan, reason)
         # The best it has, smaller than the original, and said to be too large.
