@@ -93,3 +93,19 @@ def test_recompaction_keeps_one_goal_line_the_latest():
     block = next(str(m["content"]) for m in r2.messages if "[context-compactor: ledger of" in str(m["content"]))
     goals = [line for line in block.splitlines() if "Latest request" in line]
     assert len(goals) == 1 and "Step 7:" not in goals[0], goals  # the old block's goal was "Step 7"
+
+
+def test_a_block_riding_on_the_current_turn_is_written_smaller_not_cut_through():
+    """A compacted prompt sent again with no new turn carries its block in the current user turn; when that
+    turn must shrink, the block's items are rendered again into the room (whole lines, the left-out count
+    carried), never cut through the middle of an item, and the user's words stay whole."""
+    first = compact(rules_session(), context_window=700, **OPTIONS)
+    current = first.messages[-1]["content"]
+    assert current.startswith("[context-compactor: ledger of") and current.endswith("Please continue the deployment.")
+    second = compact(first.messages, context_window=250, **OPTIONS)
+    text = second.messages[-1]["content"]
+    assert second.stats.fits and "characters cut by context-compactor" not in text
+    assert text.startswith("[context-compactor: ledger of") and text.endswith("[end of ledger]\n\nPlease continue the deployment.")
+    kept = [i for i in parse_items(text.split("\n", 1)[1].split("[end of ledger]")[0]) if i.section != LEFT_OUT]
+    assert kept and all(i.text in current for i in kept)  # whole items of the earlier block
+    assert left_out(second.messages) > left_out(first.messages)

@@ -7,11 +7,13 @@ same bytes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 from ..messages import TEXT_PARTS, prepend_text, user_message, with_text
-from ..summarizer.extract import strong_ids
+from ..summarizer.extract import BLOCK_END, OWN_BLOCK, strong_ids
+from ..summarizer.ledger import parse_items, render
 from .measure import Entry
 from .plan import STUB_MAX_CHARS, Plan, stubbed
 
@@ -54,16 +56,38 @@ def _stub_text(entry: Entry, tool_name: str | None) -> str:
 
 
 def truncated_text(entry: Entry, cap_tokens: int, overhead: int) -> str:
-    """The head and tail of a message's text within ``cap_tokens``, the cut marked in the middle."""
+    """The head and tail of a message's text within ``cap_tokens``, the cut marked in the middle; a
+    message that opens with our own ledger block keeps the block a block, written smaller."""
     text = entry.view.text
     per_token = len(text) / max(1, entry.tokens - overhead)
     keep = max(64, int(cap_tokens * per_token))
     if keep >= len(text):
         return text
+    if text.startswith(OWN_BLOCK) and BLOCK_END in text:
+        smaller = _smaller_block(text, keep, per_token)
+        if smaller is not None:
+            return smaller
     head, tail = int(keep * 0.6), keep - int(keep * 0.6)
     cut = len(text) - head - tail
     marker = f"\n[... {cut:,} characters cut by context-compactor; full text archived as {ref(entry)} ...]\n"
     return f"{text[:head]}{marker}{text[len(text) - tail:]}"
+
+
+def _smaller_block(text: str, keep: int, per_token: float) -> str | None:
+    """``text`` (our ledger block, then the user's words) within ``keep`` characters: the block's items
+    rendered again into the room the words leave, whole, instead of cut through the middle of one
+    (a compacted prompt sent again with no new turn carries its block in the current turn). None when
+    the words alone take the room."""
+    end = text.index(BLOCK_END)
+    header, _, body = text[:end].partition("\n")
+    words = text[end + len(BLOCK_END):]
+    room = keep - len(header) - len(words) - len(BLOCK_END) - 2
+    if room <= 0:
+        return None
+    chars_per_token = max(per_token, 0.1)
+    ledger, _left_out = render(parse_items(body), int(room / chars_per_token),
+                               lambda t: math.ceil(len(t) / chars_per_token))
+    return f"{header}\n{ledger.strip()}\n{BLOCK_END}{words}"
 
 
 def summary_block(summary: str, folded: int, note: str | None = None) -> str:
