@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from context_compactor.messages import ToolCall, View
 
-from .ledger import Item, parse_items, values
+from .ledger import Item, masked_key, parse_items, values
 
 MAX_ITEM_CHARS = 600
 SCAN_HEAD, SCAN_TAIL = 3000, 3000  # a long text is scanned at its start and its end only
@@ -341,11 +341,6 @@ def _rank(text: str, corrects: tuple[tuple[str, str], ...], found: Sequence[str]
     on it (2), a rule that forbids or requires (2), a value it carries (1)."""
     return (2 * bool(corrects or _LABEL.match(text)) + 2 * strong
             + bool(any(any(c.isdigit() for c in v) for v in found)))
-
-
-def masked_key(text: str) -> str:
-    """What an instruction is about, its values masked: a later one with other values replaces it."""
-    return re.sub(r"[$€£]?[\w.@:/+-]*\d[\w.@:/+-]*", "#", text.lower())
 
 
 def assistant_items(view: View, index: int) -> list[Item]:

@@ -132,6 +132,14 @@ _VALUE = re.compile(r"[$€£]?[\w.@:/+-]*\d[\w.@:/+-]*|[\w.-]+/[\w./-]+")
 _CORRECTABLE = ("instruction", "request", "identifier", "decision")
 
 
+def masked_key(text: str) -> str:
+    """What an instruction is about, its values masked: a later one with other values replaces it."""
+    return _MASK.sub("#", text.lower())
+
+
+_MASK = re.compile(r"[$€£]?[\w.@:/+-]*\d[\w.@:/+-]*")
+
+
 def values(text: str) -> tuple[str, ...]:
     """Value-like tokens (with a digit or a slash) of a text: what a correction may replace."""
     found = (v.rstrip(".,:;!?)") for v in _VALUE.findall(text))
@@ -453,6 +461,8 @@ def parse_items(text: str) -> list[Item]:
 def _key_of(section: str, text: str) -> str:
     if section in ("file", "identifier"):
         return text.split(": ", 1)[0]
+    if section == "instruction":  # as extraction keys it: a later one with other values replaces it
+        return masked_key(text.split(" (was ", 1)[0])
     if section in ("goal", "state"):
         label = text.split(":", 1)[0]
         return _READ_KEYS.get(label, label)  # the key extraction gives the same line: a later one replaces it

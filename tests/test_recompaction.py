@@ -109,3 +109,13 @@ def test_a_block_riding_on_the_current_turn_is_written_smaller_not_cut_through()
     kept = [i for i in parse_items(text.split("\n", 1)[1].split("[end of ledger]")[0]) if i.section != LEFT_OUT]
     assert kept and all(i.text in current for i in kept)  # whole items of the earlier block
     assert left_out(second.messages) > left_out(first.messages)
+
+
+def test_instructions_read_back_are_keyed_as_extraction_keys_them():
+    """Two instructions of an earlier block that differ only in their values are one instruction read back,
+    the later standing with the value it replaced, as when they are extracted from the user's messages."""
+    body = ("## User instructions (verbatim)\n"
+            "- Next: fix what fails (ticket APP-120). [#3]\n"
+            "- Next: fix what fails (ticket APP-144). [#9]\n")
+    merged = [i for i in merge(parse_items(body)) if i.section == "instruction"]
+    assert [i.text for i in merged] == ["Next: fix what fails (ticket APP-144). (was APP-120)"]
