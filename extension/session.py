@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
@@ -198,17 +198,22 @@ class Session:
             return None
         return Plan(saved["lead"], cut, stub_until, stage=saved["stage"], summary_tokens=saved.get("summary_tokens", 0))
 
+    def _to_archive(self, runtime: Runtime, rows: Callable[[], list[tuple[Any, ...]]], count: int,
+                    views: Sequence[Any] | None = None) -> None:
+        """Rows for the archive: a file store writes them now; an in-memory one is owed them (written
+        when it is next read, or by the background indexer after the turn)."""
+        if runtime.store.in_memory:
+            runtime.store.archive_later(self.key, rows, count, views)
+        else:
+            runtime.store.archive(self.key, rows(), views)
+        self.archived_new = True  # the host's hook starts the background indexer once the turn is out
+
     def _archive(self, runtime: Runtime, gone: Sequence[tuple[int, Entry]]) -> None:
         if gone:
-            views = [e.view for _, e in gone]
-            if runtime.store.in_memory:  # written when the store is next read, or after the turn
-                runtime.store.archive_later(
-                    self.key, lambda: [(e.digest, e.view.role, e.message, i) for i, e in gone], len(gone), views)
-            else:
-                runtime.store.archive(self.key, [(e.digest, e.view.role, e.message, i) for i, e in gone], views)
+            self._to_archive(runtime, lambda: [(e.digest, e.view.role, e.message, i) for i, e in gone], len(gone),
+                             [e.view for _, e in gone])
             for _, entry in gone:
                 entry.archived = True
-            self.archived_new = True  # the host's hook starts the background indexer once the turn is out
 
     def compact(self, event: BeforeAgentStartEvent, runtime: Runtime, *, window: int | None = None,
                 force: bool = False) -> Outcome:
@@ -297,12 +302,7 @@ class Session:
         """The full text of each failed call folded to one line goes to the archive (once)."""
         folds = prepared.fresh_folds
         if folds:
-            rows = lambda: [(digest(orig), "tool", orig, i) for i, orig in folds]  # noqa: E731
-            if runtime.store.in_memory:
-                runtime.store.archive_later(self.key, rows, len(folds))
-            else:
-                runtime.store.archive(self.key, rows())
-            self.archived_new = True
+            self._to_archive(runtime, lambda: [(digest(orig), "tool", orig, i) for i, orig in folds], len(folds))
 
     def _send(self, event: BeforeAgentStartEvent, settings: Settings, prepared: Prepared, outcome: Outcome,
               fresh: bool, m: Measurement, budget: Budget, measurer: Measurer) -> bool:
