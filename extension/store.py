@@ -233,8 +233,15 @@ class Store:
             owed, self._deferred = self._deferred, []
         self._flushing = True
         try:
-            for session_key, rows, _count, views in owed:
-                self.archive(session_key, rows(), views)
+            for k, (session_key, rows, _count, views) in enumerate(owed):
+                try:
+                    self.archive(session_key, rows(), views)
+                except BaseException:
+                    # The reader sees the error; the batches after this one stay owed (this one would
+                    # fail every read after it).
+                    with self._deferred_lock:
+                        self._deferred[:0] = owed[k + 1:]
+                    raise
         finally:
             self._flushing = False
 

@@ -48,6 +48,8 @@ _DECISION_WORDS = ("decision", "decided", "decide to", "going with", "go with", 
 
 def may_decide(text: str) -> bool:
     """Whether a text holds a decision marker or a "use/keep/switch": its sentences are worth reading."""
+    if not text.isascii():
+        return bool(_DECISION.search(text) or _DECISION_WEAK.search(text))
     low = text.lower()
     return bool((any(word in low for word in _DECISION_WORDS) and _DECISION.search(text))
                 or (("use" in low or "keep" in low or "switch" in low) and _DECISION_WEAK.search(text)))
@@ -100,7 +102,7 @@ def failed_run(text: str) -> bool:
     """Whether a command's output says it failed (an explicit exit code 0 says it did not)."""
     tail = text[-TAIL_CHARS:]
     low = tail.lower()
-    if len(low) != len(tail):  # a letter whose lower case is longer: positions differ, read it the slow way
+    if not tail.isascii():  # case-blind matching of other letters (ı, ſ) and digits: the regex decides
         return failed_run_by_regex(text)
     if _at(_EXIT_ZERO_AT, tail, low, ("exit", "return")):
         return "Traceback (most recent call last)" in text or "\nFAILED " in text
@@ -150,7 +152,7 @@ def _counted_failed(text: str, low: str) -> bool:
     at = low.find(" failed")
     while at >= 0:
         start = at
-        while start > 0 and text[start - 1].isdigit():
+        while start > 0 and text[start - 1].isdecimal():
             start -= 1
         if start < at and (start == 0 or not _word_char(text[start - 1])) and _FAILED_END.match(text, at):
             return True
@@ -181,12 +183,14 @@ _SECRET = re.compile(r"^(?:sk|pk|rk|ghp|gho|ghs|xox[abp]|AKIA|glpat)[-_]", re.IG
 
 def clip(text: str, limit: int = MAX_ITEM_CHARS) -> str:
     """One line, at most ``limit`` characters (head and tail kept, the cut marked)."""
-    if len(text) > 4 * limit + 64:  # a long text: only its ends can show, so only they are split
-        text = text[:2 * limit] + " " + text[-2 * limit:]
+    half = (limit - 7) // 2
+    if len(text) > 4 * limit + 64:  # a long text: only its ends can show, so only they are split...
+        head, tail = " ".join(text[:2 * limit].split()), " ".join(text[-2 * limit:].split())
+        if len(head) > limit and len(tail) > limit:  # ...unless they are mostly spaces
+            return f"{head[:half]} [...] {tail[-half:]}"
     text = " ".join(text.split())
     if len(text) <= limit:
         return text
-    half = (limit - 7) // 2
     return f"{text[:half]} [...] {text[-half:]}"
 
 
@@ -326,12 +330,16 @@ _CORRECTION_WORDS = ("sorry", "actually", "correction", "wait", "oops", "no,", "
 
 def is_strong(text: str) -> bool:
     """Whether the words forbid or require (never, always, must, do not, at most, ...)."""
+    if not text.isascii():
+        return bool(_STRONG.search(text))
     low = text.lower()
     return any(word in low for word in _STRONG_WORDS) and bool(_STRONG.search(text))
 
 
 def corrects_something(text: str) -> bool:
     """Whether the words read as a correction (sorry, actually, I meant, instead of, ...)."""
+    if not text.isascii():
+        return bool(_CORRECTION.search(text))
     low = text.lower()
     return any(word in low for word in _CORRECTION_WORDS) and bool(_CORRECTION.search(text))
 
@@ -567,7 +575,8 @@ def identifier_items(text: str, index: int, *, strong_only: bool) -> list[Item]:
         if token in seen or not _is_identifier(token, strong_only):
             continue
         seen.add(token)
-        items.append(Item("identifier", token, _named(token, _context(text, _place(text, token), token)), index))
+        items.append(Item("identifier", token, _named(token, _context(text, _place(text, token), token, mark=True)),
+                          index))
     if not strong_only and ("port" in text or "Port" in text or "PORT" in text):
         for m in _PORT.finditer(text):
             token = m.group(0)
@@ -587,15 +596,21 @@ _DIGIT = re.compile(r"\d")
 
 def _tokens(text: str) -> list[str]:
     if text.isascii():  # almost every text: bytes translate and split several times faster than str's
-        return [raw.decode() for raw in _byte_tokens(text.encode())]
-    out = []
-    for raw in text.translate(_TO_SPACE).split():
-        if len(raw) >= 5 and not raw.isalpha() and (_DIGIT.search(raw) or raw.startswith(("http://", "https://"))):
-            # ">" ends a token, so a port mapping (0.0.0.0:37200->12111/tcp) gives its host side, less the "-".
-            token = raw.rstrip(".,:;!?-")
-            if 5 <= len(token) <= 200:
-                out.append(token)
+        out = [raw.decode() for raw in _byte_tokens(text.encode())]
+    else:
+        out = []
+        for raw in text.translate(_TO_SPACE).split():
+            if len(raw) >= 5 and not raw.isalpha() and (_DIGIT.search(raw) or raw.startswith(("http://", "https://"))):
+                # ">" ends a token, so a port mapping (0.0.0.0:37200->12111/tcp) gives its host side, less the "-".
+                token = raw.rstrip(".,:;!?-")
+                if 5 <= len(token) <= 200:
+                    out.append(token)
+    if "://" in text:  # a URL glued to what names it (API_URL=https://..., href=https://...)
+        out += [url for url in _GLUED_URL.findall(text) if 5 <= len(url) <= 200]
     return out
+
+
+_GLUED_URL = re.compile(r"(?<=[^\s\"'`<>()\[\]{},;])https?://[^\s\"'`<>()\[\]{},;]*[^\s\"'`<>()\[\]{},;.:!?-]")
 
 
 def _byte_tokens(data: bytes) -> list[bytes]:
@@ -615,11 +630,24 @@ _BYTE_DIGIT = re.compile(rb"\d")
 
 
 def _place(text: str, token: str) -> int:
-    """Where ``token`` first stands as a whole token in ``text``."""
+    """Where ``token`` first stands as a whole token in ``text`` (a URL may be glued to what names it)."""
     at = text.find(token)
-    while at > 0 and not (text[at - 1].isspace() or text[at - 1] in _SEPARATORS):
+    glued = token.startswith(("http://", "https://"))
+    while at >= 0 and not ((glued or _edge(text, at - 1)) and _edge(text, _after(text, at + len(token)))):
         at = text.find(token, at + 1)
     return max(at, 0)
+
+
+def _after(text: str, end: int) -> int:
+    """Past the punctuation a token was trimmed of (as _tokens trims it)."""
+    while end < len(text) and text[end] in ".,:;!?-":
+        end += 1
+    return end
+
+
+def _edge(text: str, at: int) -> bool:
+    """Whether position ``at`` is outside the text or a separator: a token starts or ends next to it."""
+    return at < 0 or at >= len(text) or text[at].isspace() or text[at] in _SEPARATORS or text[at] == ">"
 
 
 _SEPARATORS = frozenset("\"'`<>()[]{},;")
@@ -656,13 +684,13 @@ def _judge(token: str, strong_only: bool) -> bool:
 
 
 def _named(token: str, context: str) -> str:
-    """``token: what names it``, the token written once: its place in the context marked ``~``."""
-    rest = context.replace(token, "~", 1).strip()
+    """``token: what names it``, the token written once (``context`` has its place marked ``~``)."""
+    rest = context.strip()
     return token if rest in ("", "~") else f"{token}: {rest}"
 
 
-def _context(text: str, start: int, token: str) -> str:
-    """The words around a token in its line: what it names."""
+def _context(text: str, start: int, token: str, *, mark: bool = False) -> str:
+    """The words around a token in its line: what it names (``mark``: the token itself written ``~``)."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", start)
     line = text[line_start: line_end if line_end >= 0 else len(text)]
@@ -673,7 +701,7 @@ def _context(text: str, start: int, token: str) -> str:
         before = before.split(" ", 1)[-1]
     if len(after) == 24:
         after = after.rsplit(" ", 1)[0]
-    return clip(f"{before}{token}{after}".strip(), 120)
+    return clip(f"{before}{'~' if mark else token}{after}".strip(), 120)
 
 
 def extract(views: Sequence[View], start: int) -> list[Item]:

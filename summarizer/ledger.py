@@ -134,7 +134,7 @@ _CORRECTABLE = ("instruction", "request", "identifier", "decision")
 
 def masked_key(text: str) -> str:
     """What an instruction is about, its values masked: a later one with other values replaces it."""
-    return _MASK.sub("#", text.lower())
+    return _MASK.sub("#", " ".join(text.lower().split()))  # read back, an item is one line
 
 
 _MASK = re.compile(r"[$€£]?[\w.@:/+-]*\d[\w.@:/+-]*")

@@ -101,7 +101,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 _VERDICT_BITS = ["exit", "EXIT", "Exit", "ed", " with", " code", " status", "_code", "return", "returncode", ":",
                  "=", " ", "\n", "0", "1", "7", "error", "ERROR", "[E0425]", "failed", " failed", "FAILED", "with",
-                 "3", "x", "_", "-", ".", *x._FAILED_WORDS]
+                 "3", "x", "_", "-", ".", "\u00b2", "\u0131", "\u017f", *x._FAILED_WORDS]
 
 
 @hsettings(max_examples=3000, deadline=None)
@@ -116,7 +116,8 @@ def test_the_fast_verdict_agrees_with_its_regex_definition(bits: list[str], pad:
 _RULE_BITS = ["never", "Never", "ALWAYS", "must", "mustn't", "do", " not", "don't", "dont", "make", " sure", "that",
               " it", "sorry", "Actually", "wait", "no", ",", ".", "!", "nope", "scratch", " that", "change", " of plan",
               "my", " bad", "update", ":", "I", " meant", " mean", "should", " be", " have been", "instead", " of",
-              "not", ", but", " ", "x", "\n", "at", " most", " least", "from now on", "required", "E"]
+              "not", ", but", " ", "x", "\n", "at", " most", " least", "from now on", "required", "E",
+              "requ\u0131red", "wa\u0131t"]
 
 
 @hsettings(max_examples=3000, deadline=None)
@@ -171,3 +172,25 @@ def test_the_loop_verdicts_give_the_ledger_it_would_find_itself() -> None:
     fresh = ExtractiveSummarizer().items(messages, views, 0)
     hinted = ExtractiveSummarizer().items(messages, views, 0, loop.verdict)
     assert hinted == fresh and any(i.section == "error" for i in fresh)
+
+
+def test_a_url_glued_to_what_names_it_is_an_identifier() -> None:
+    """API_URL=https://... (a setting, an href): the URL is found where it starts, and named by its line."""
+    text = "Set API_URL=https://api.example.com/orders in .env and restart"
+    assert [i.text for i in x.identifier_items(text, 0, strong_only=False)] == [
+        "https://api.example.com/orders: Set API_URL=~ in .env and restart"]
+    assert x.strong_ids(text) == ["https://api.example.com/orders"]
+
+
+def test_an_identifier_is_named_where_it_stands_whole() -> None:
+    """10.0.0.1 after 10.0.0.12: its context is its own line and the ~ stands at its own place."""
+    items = x.identifier_items("first try 10.0.0.12 failed\nthe db lives at 10.0.0.1 now", 0, strong_only=False)
+    assert [i.text for i in items] == ["10.0.0.12: first try ~ failed", "10.0.0.1: the db lives at ~ now"]
+    same_line = x.identifier_items("ports 10.0.0.12 and 10.0.0.1 are open", 0, strong_only=False)
+    assert same_line[1].text == "10.0.0.1: ports 10.0.0.12 and ~ are open"
+
+
+def test_clip_of_a_text_mostly_spaces_keeps_every_word() -> None:
+    assert x.clip("word1 " + " " * 3000 + "word2 " + " " * 3000 + "word3") == "word1 word2 word3"
+    long = "H" * 700 + " " * 2000 + "T" * 700
+    assert x.clip(long) == x.clip(" ".join(long.split()))  # the ends, as if the whole were split

@@ -119,3 +119,31 @@ def test_instructions_read_back_are_keyed_as_extraction_keys_them():
             "- Next: fix what fails (ticket APP-144). [#9]\n")
     merged = [i for i in merge(parse_items(body)) if i.section == "instruction"]
     assert [i.text for i in merged] == ["Next: fix what fails (ticket APP-144). (was APP-120)"]
+
+
+def test_a_multi_line_instruction_read_back_is_replaced_by_its_new_value():
+    """An instruction over two lines is one line once written; read back, it keys as the user's two lines
+    do, so a later one with another value replaces it ("(was 8080)")."""
+    from context_compactor.summarizer.extract import user_items
+
+    first = user_items("Never deploy on Fridays.\nAlways run the tests on port 8080 first.", 3)
+    back = parse_items(render(merge(first), 400, count)[0])
+    later = user_items("Never deploy on Fridays.\nAlways run the tests on port 9090 first.", 9)
+    rules = [i.text for i in merge([*back, *later]) if i.section == "instruction"]
+    assert len(rules) == 1 and "9090" in rules[0] and "(was 8080)" in rules[0], rules
+
+
+def test_a_block_written_smaller_keeps_the_focus_line_and_drops_the_citation_note():
+    """The block riding on the current turn, written smaller: a /compact-now focus note stays, and when the
+    smaller ledger is written without citations the header no longer says [#n] cites anything."""
+    from context_compactor.engine.project import _smaller_block, summary_block
+
+    body = "\n".join(f"## User instructions (verbatim)\n- Rule {k}: never touch server-{k} on port {8000 + k}. [#{k}]"
+                     for k in range(12))
+    text = summary_block(body, 30, note="the deploy") + "\n\nPlease continue."
+    smaller = _smaller_block(text, 330, 4.0)
+    assert smaller is not None and len(smaller) <= 330
+    assert "Focus requested by the user: the deploy" in smaller and smaller.endswith("[end of ledger]\n\nPlease continue.")
+    header, rest = smaller.split("\n", 1)
+    assert "- Rule 0: never touch server-0 on port 8000." in rest and "[#" not in rest  # the compact form
+    assert header == "[context-compactor: ledger of 30 earlier messages]"

@@ -907,3 +907,23 @@ def test_words_in_most_messages_do_not_drown_a_rare_one(store: Store) -> None:
                          for i in range(400)] + [("x", "user", {"role": "user", "content": "status: the pelican landed"}, 400)])
     assert store.search("status pelican", session="s1")[0].index == 400
     assert len(store.search("status build", session="s1", limit=3)) == 3
+
+
+def test_rows_owed_to_an_in_memory_archive_stay_owed_when_one_batch_fails() -> None:
+    """archive_later: a batch that fails to be written raises to the reader once; the batches after it are
+    still owed and written by the next read, never dropped with it."""
+    store = Store.open(":memory:")
+    try:
+        store.archive_later("k", lambda: [("d1", "user", {"role": "user", "content": "one"}, 0)], 1)
+
+        def broken() -> list[tuple[str, str, dict[str, str], int]]:
+            raise ValueError("cannot read the message")
+
+        store.archive_later("k", broken, 1)
+        store.archive_later("k", lambda: [("d3", "user", {"role": "user", "content": "three"}, 2)], 1)
+        assert store.pending() == 3
+        with pytest.raises(ValueError):
+            store.archived("k")
+        assert [r["digest"] for r in store.archived("k")] == ["d1", "d3"]
+    finally:
+        store.close()

@@ -80,22 +80,30 @@ def _smaller_block(text: str, keep: int, per_token: float) -> str | None:
     the words alone take the room."""
     end = text.index(BLOCK_END)
     header, _, body = text[:end].partition("\n")
+    focus = next((line for line in body.splitlines() if line.startswith(FOCUS)), "")
     words = text[end + len(BLOCK_END):]
-    room = keep - len(header) - len(words) - len(BLOCK_END) - 2
+    room = keep - len(header) - len(focus) - len(words) - len(BLOCK_END) - 3
     if room <= 0:
         return None
     chars_per_token = max(per_token, 0.1)
     ledger, _left_out = render(parse_items(body), int(room / chars_per_token),
                                lambda t: math.ceil(len(t) / chars_per_token))
-    return f"{header}\n{ledger.strip()}\n{BLOCK_END}{words}"
+    if "[#" not in ledger:  # written without citations: the header's note on them goes too
+        header = header.replace(CITES, "")
+    lines = [header, focus, ledger.strip() or "(nothing in those messages needed keeping)", BLOCK_END]
+    return "\n".join(line for line in lines if line) + words
+
+
+FOCUS = "Focus requested by the user: "
+CITES = "; [#n] cites an archived original"
 
 
 def summary_block(summary: str, folded: int, note: str | None = None) -> str:
     # The note on citations only where the ledger cites (a tiny ledger is written without them).
-    cites = "; [#n] cites an archived original" if "[#" in summary else ""
+    cites = CITES if "[#" in summary else ""
     lines = [f"[context-compactor: ledger of {folded} earlier message{'s' if folded != 1 else ''}{cites}]"]
     if note:
-        lines.append(f"Focus requested by the user: {note}")
+        lines.append(f"{FOCUS}{note}")
     lines.append(summary.strip() or "(nothing in those messages needed keeping)")
     lines.append("[end of ledger]")
     return "\n".join(lines)
