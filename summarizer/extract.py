@@ -278,7 +278,7 @@ def user_items(text: str, index: int) -> list[Item]:
         # whose archived text holds their earlier citations; the rest of the message is the user's.
         end = text.find(BLOCK_END)
         body = text[text.find("\n") + 1:end if end >= 0 else len(text)]
-        items.extend(item._replace(src=index, first=-1) for item in parse_items(body))
+        items.extend(item._replace(src=index, first=-1) for item in read_back(body))
         text = text[end + len(BLOCK_END):].strip() if end >= 0 else ""
     if not text or text.lower().strip(".!? ") in _TRIVIAL or text.startswith("/context-stats"):
         return items
@@ -342,6 +342,13 @@ def corrects_something(text: str) -> bool:
         return bool(_CORRECTION.search(text))
     low = text.lower()
     return any(word in low for word in _CORRECTION_WORDS) and bool(_CORRECTION.search(text))
+
+
+def read_back(body: str) -> list[Item]:
+    """The items of our own block's body, the user's instructions ranked again as when they were said
+    (a block does not write ranks: a rule that forbids must still outrank a plain value)."""
+    return [item._replace(rank=_rank(item.text, (), values(item.text), is_strong(item.text)))
+            if item.section == "instruction" else item for item in parse_items(body)]
 
 
 def _rank(text: str, corrects: tuple[tuple[str, str], ...], found: Sequence[str], strong: bool) -> int:

@@ -147,3 +147,18 @@ def test_a_block_written_smaller_keeps_the_focus_line_and_drops_the_citation_not
     header, rest = smaller.split("\n", 1)
     assert "- Rule 0: never touch server-0 on port 8000." in rest and "[#" not in rest  # the compact form
     assert header == "[context-compactor: ledger of 30 earlier messages]"
+
+
+def test_rules_read_back_keep_their_rank():
+    """A block does not write ranks: read back, a rule that forbids outranks a plain value again, so a
+    smaller ledger of it keeps "never touch prod" before the ports."""
+    from context_compactor.summarizer.extract import read_back
+
+    body = ("## User instructions (verbatim)\n- Use port 8080 for the API. [#3]\n"
+            "- Never touch prod without a review. [#5]\n")
+    ranks = {i.text: i.rank for i in read_back(body)}
+    assert ranks["Never touch prod without a review."] > ranks["Use port 8080 for the API."]
+    many = "## User instructions (verbatim)\n" + "".join(f"- Use port {8000 + k} for the API {k}. [#{k}]\n"
+                                                       for k in range(4)) + "- Never touch prod without review. [#9]\n"
+    kept = render(read_back(many), 40, count)[0]  # room for about two of the five
+    assert "Never touch prod without review." in kept and kept.count("Use port") < 4

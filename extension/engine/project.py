@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..messages import TEXT_PARTS, prepend_text, user_message, with_text
-from ..summarizer.extract import BLOCK_END, OWN_BLOCK, strong_ids
-from ..summarizer.ledger import parse_items, render
+from ..summarizer.extract import BLOCK_END, OWN_BLOCK, read_back, strong_ids
+from ..summarizer.ledger import render
 from .measure import Entry
 from .plan import STUB_MAX_CHARS, Plan, stubbed
 
@@ -86,7 +86,7 @@ def _smaller_block(text: str, keep: int, per_token: float) -> str | None:
     if room <= 0:
         return None
     chars_per_token = max(per_token, 0.1)
-    ledger, _left_out = render(parse_items(body), int(room / chars_per_token),
+    ledger, _left_out = render(read_back(body), int(room / chars_per_token),
                                lambda t: math.ceil(len(t) / chars_per_token))
     if "[#" not in ledger:  # written without citations: the header's note on them goes too
         header = header.replace(CITES, "")
