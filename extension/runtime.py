@@ -66,8 +66,7 @@ class Runtime:
         self._background: Background | None = None
         self._indexer: threading.Thread | None = None
         self._index_wanted = threading.Event()
-        self._closing = False
-        self._closed = threading.Event()
+        self._closed = threading.Event()  # set by close(): background work stops
         self._llms: dict[tuple[str, str, str], Any] = {}
 
     # --- shared resources, built on first use -----------------------------------------------------
@@ -326,11 +325,11 @@ class Runtime:
             self._index_wanted.wait()
             # A moment's grace after the turn: a caller that closes right away (a one-shot compact())
             # is not kept waiting for rows nobody will read.
-            if self._closing or self._closed.wait(INDEX_GRACE_SECONDS):
+            if self._closed.wait(INDEX_GRACE_SECONDS):
                 return
             self._index_wanted.clear()
             try:
-                self.store.index_pending(stop=lambda: self._closing)
+                self.store.index_pending(stop=self._closed.is_set)
             except Exception as exc:  # noqa: BLE001 - search catches up itself; the turn is never affected
                 logger.warning("store.index_failed", error=f"{type(exc).__name__}: {exc}")
 
@@ -338,8 +337,7 @@ class Runtime:
         """Stop background summary work and indexing, then close the HTTP client (if ours) and the store."""
         with self._lock:
             background, llms, indexer = self._background, list(self._llms.values()), self._indexer
-            self._closing = True
-        self._closed.set()
+            self._closed.set()
         self._index_wanted.set()
         if indexer is not None:
             indexer.join(timeout=30)

@@ -14,6 +14,7 @@ import json
 import re
 import shlex
 from collections.abc import Sequence
+from typing import AnyStr
 
 from context_compactor.messages import ToolCall, View
 
@@ -101,14 +102,12 @@ ID_CHARS = 600  # a command's output is read for ids in its first and last this 
 def failed_run(text: str) -> bool:
     """Whether a command's output says it failed (an explicit exit code 0 says it did not)."""
     tail = text[-TAIL_CHARS:]
-    low = tail.lower()
     if not tail.isascii():  # case-blind matching of other letters (ı, ſ) and digits: the regex decides
         return failed_run_by_regex(text)
+    low = tail.lower()
     if _at(_EXIT_ZERO_AT, tail, low, ("exit", "return")):
         return "Traceback (most recent call last)" in text or "\nFAILED " in text
-    if ("Traceback (most recent call last)" in text or "\nFAILED " in text or "npm ERR!" in text
-            or "command not found" in text or "Segmentation fault" in text or "Permission denied" in text
-            or "No such file or directory" in text or "fatal:" in text or "panic:" in text):  # _FAILED_WORDS
+    if any(map(text.__contains__, _FAILED_WORDS)):  # C-level: no generator frame per word
         return True
     return (_at(_FAILED_CODE_AT, tail, low, ("exit", "return")) or _at(_ERROR_AT, tail, low, ("error",), line=True)
             or _at(_FAILED_WITH_AT, tail, low, ("failed with",)) or _counted_failed(tail, low))
@@ -603,15 +602,10 @@ _DIGIT = re.compile(r"\d")
 
 def _tokens(text: str) -> list[str]:
     if text.isascii():  # almost every text: bytes translate and split several times faster than str's
-        out = [raw.decode() for raw in _byte_tokens(text.encode())]
+        raw = text.encode().translate(_BYTES_TO_SPACE).split()
+        out = [token.decode() for token in _candidates(raw, _BYTE_DIGIT, (b"http://", b"https://"), b".,:;!?-")]
     else:
-        out = []
-        for raw in text.translate(_TO_SPACE).split():
-            if len(raw) >= 5 and not raw.isalpha() and (_DIGIT.search(raw) or raw.startswith(("http://", "https://"))):
-                # ">" ends a token, so a port mapping (0.0.0.0:37200->12111/tcp) gives its host side, less the "-".
-                token = raw.rstrip(".,:;!?-")
-                if 5 <= len(token) <= 200:
-                    out.append(token)
+        out = _candidates(text.translate(_TO_SPACE).split(), _DIGIT, ("http://", "https://"), ".,:;!?-")
     if "://" in text:  # a URL glued to what names it (API_URL=https://..., href=https://...)
         out += [url for url in _GLUED_URL.findall(text) if 5 <= len(url) <= 200]
     return out
@@ -620,18 +614,21 @@ def _tokens(text: str) -> list[str]:
 _GLUED_URL = re.compile(r"(?<=[^\s\"'`<>()\[\]{},;])https?://[^\s\"'`<>()\[\]{},;]*[^\s\"'`<>()\[\]{},;.:!?-]")
 
 
-def _byte_tokens(data: bytes) -> list[bytes]:
-    """:func:`_tokens` of an ASCII text, as bytes (the same separators: bytes.split() leaves out the
-    four ASCII separators str.split() takes as spaces, so the table adds them)."""
+def _candidates(raws: list[AnyStr], digit: re.Pattern[AnyStr], urls: tuple[AnyStr, AnyStr],
+                trailing: AnyStr) -> list[AnyStr]:
+    """The words that may be identifiers (a digit, or a URL), less trailing punctuation: ">" ends a word,
+    so a port mapping (0.0.0.0:37200->12111/tcp) gives its host side, less the "-"."""
     out = []
-    for raw in [r for r in data.translate(_BYTES_TO_SPACE).split() if len(r) >= 5 and not r.isalpha()]:
-        if _BYTE_DIGIT.search(raw) or raw.startswith((b"http://", b"https://")):
-            token = raw.rstrip(b".,:;!?-")
+    for raw in [r for r in raws if len(r) >= 5 and not r.isalpha()]:
+        if digit.search(raw) or raw.startswith(urls):
+            token = raw.rstrip(trailing)
             if 5 <= len(token) <= 200:
                 out.append(token)
     return out
 
 
+# The same separators as bytes: bytes.split() leaves out the four ASCII separators str.split() takes
+# as spaces, so the table adds them.
 _BYTES_TO_SPACE = bytes.maketrans(b"\"'`<>()[]{},;\x1c\x1d\x1e\x1f", b" " * 17)
 _BYTE_DIGIT = re.compile(rb"\d")
 

@@ -133,21 +133,22 @@ def compact(
                                         "and nothing in it can be folded or cut")
         return Outcome(None, plan, m.total, m.total, notices=list(plan.notices))
     within = budget
-    floor = MIN_SUMMARY_TOKENS
+    tightened = False  # the target's plan was over the window
     for _ in range(6):
         if plan.cut > plan.lead and not (reused and plan.summary_tokens):
             # A new plan's block takes the room left; a reused one keeps the size it was built with
             # (an anchor saved without it, by an older release, is sized again).
             current = current or planner(within)
             plan = replace(plan, summary_tokens=_block_room(current.kept_estimate(plan.cut, plan.stub_until),
-                                                            within, tuning, floor))
+                                                            within, tuning,
+                                                            LAST_SUMMARY_TOKENS if tightened else MIN_SUMMARY_TOKENS))
         messages, replaced, after, report = _build(measurer, m, plan, summaries, note)
         if after <= budget.window:
             break
         # Over the window: tighten against a smaller budget, by the measured overshoot; the ledger may
         # now go below its usual minimum.
         over = after - budget.window
-        floor = LAST_SUMMARY_TOKENS
+        tightened = True
         window = max(1, within.window - over - 8)
         within = Budget(window, min(within.trigger, window), min(within.target, window), within.window_source)
         current = planner(within)
@@ -157,7 +158,7 @@ def compact(
         plan, reused = tighter, False
     # Where the ledger may grow to: the target; when even the target's plan was over the window, the
     # window itself (the target cannot be kept anyway: the most the window holds beats the least).
-    goal = budget.target if floor == MIN_SUMMARY_TOKENS else budget.window
+    goal = budget.window if tightened else budget.target
     if not reused and report is not None and report.left_out and after < goal - GROW_MIN_TOKENS:
         # The kept part came in under its estimate: the ledger takes the rest of the target, once.
         room = plan.summary_tokens + goal - after - GROW_MIN_TOKENS // 2

@@ -73,6 +73,10 @@ def truncated_text(entry: Entry, cap_tokens: int, overhead: int) -> str:
     return f"{text[:head]}{marker}{text[len(text) - tail:]}"
 
 
+FOCUS = "Focus requested by the user: "
+CITES = "; [#n] cites an archived original"
+
+
 def _smaller_block(text: str, keep: int, per_token: float) -> str | None:
     """``text`` (our ledger block, then the user's words) within ``keep`` characters: the block's items
     rendered again into the room the words leave, whole, instead of cut through the middle of one
@@ -92,10 +96,6 @@ def _smaller_block(text: str, keep: int, per_token: float) -> str | None:
         header = header.replace(CITES, "")
     lines = [header, focus, ledger.strip() or "(nothing in those messages needed keeping)", BLOCK_END]
     return "\n".join(line for line in lines if line) + words
-
-
-FOCUS = "Focus requested by the user: "
-CITES = "; [#n] cites an archived original"
 
 
 def summary_block(summary: str, folded: int, note: str | None = None) -> str:
