@@ -286,9 +286,10 @@ def test_later_compactions_archive_what_they_drop_too(make_runtime, run_hook):
         result = run_hook(runtime, messages, window=8192)
     archived = [row["message"] for row in runtime.store.archived("s1")]
     sent = json.dumps(result.messages)
-    for message in messages:
-        if message not in result.messages and json.dumps(message["content"])[1:-1] not in sent:
-            assert message in archived
+    gone = [m for m in messages if m not in result.messages and json.dumps(m["content"])[1:-1] not in sent]
+    assert len(gone) > 100  # the property below is about many messages, not none
+    for message in gone:
+        assert message in archived
 
 
 def test_serve_passes_a_prompt_that_cannot_fit_through_with_a_warning_header(tmp_path):
