@@ -34,6 +34,10 @@ _CORRECTION = re.compile(
     r"\bmake (that|it)\b",
     re.IGNORECASE)
 _LABEL = re.compile(r"^\W*[A-Z][A-Z ]{2,30}:")  # "FACT:", "SAFETY RULE:": the user marked it
+# A label that itself says the words are a rule ("SAFETY RULE:", "HARD CONSTRAINT:", "IMPORTANT:") counts
+# as a word that forbids or requires, whatever the words after it say ("stop and escalate").
+_RULE_LABEL = re.compile(r"^\W*(?:[A-Z ]*\b)?(?:RULES?|CONSTRAINTS?|POLICY|IMPORTANT|CRITICAL|REQUIRED|"
+                         r"REQUIREMENTS?|MUST|NEVER|ALWAYS|SAFETY|SECURITY|WARNING)\b[A-Z ]{0,30}:")
 _FILLER_QUESTION = re.compile(r"\?\s*$")
 # A decision: a marker that says so, or a "use/keep/switch" that gives a reason or an alternative
 # (tool-use narration such as "I'll use grep to ..." is not a decision).
@@ -353,7 +357,7 @@ def read_back(body: str) -> list[Item]:
 def _rank(text: str, corrects: tuple[tuple[str, str], ...], found: Sequence[str], strong: bool) -> int:
     """How surely a user's words must survive, the points added up: a correction or a label the user put
     on it (2), a rule that forbids or requires (2), a value it carries (1)."""
-    return (2 * bool(corrects or _LABEL.match(text)) + 2 * strong
+    return (2 * bool(corrects or _LABEL.match(text)) + 2 * bool(strong or _RULE_LABEL.match(text))
             + bool(any(any(c.isdigit() for c in v) for v in found)))
 
 

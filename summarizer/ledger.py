@@ -133,8 +133,31 @@ _CORRECTABLE = ("instruction", "request", "identifier", "decision")
 
 
 def masked_key(text: str) -> str:
-    """What an instruction is about, its values masked: a later one with other values replaces it."""
-    return _MASK.sub("#", " ".join(text.lower().split()))  # read back, an item is one line
+    """What an instruction is about, its values masked: a later one with other values replaces it.
+    Keyed in its dense form (see :func:`dense`), so a compact block read back keys as what it came from."""
+    return _MASK.sub("#", dense(" ".join(text.lower().split())))  # read back, an item is one line
+
+
+# "the" before a word, where a word may start (not inside a path or an identifier).
+_THE = re.compile(r"(?<!\S)[Tt]he (?=[\w$(])")
+# A final period (before the "(was ...)" of a correction, if any), after a word, a digit or a bracket.
+_FINAL_PERIOD = re.compile(r"(?<=[\w)\]])\.(?=(?: \(was [^()]*\))?$)")
+# Quoted words are the user's literal text: left as they are.
+_QUOTED = re.compile(r"(\"[^\"]*\"|`[^`]*`|\u201c[^\u201d]*\u201d)")
+
+
+def dense(text: str) -> str:
+    """An instruction as a tiny block writes it: without the word "the" and without its final period.
+    Nothing else changes (every value, name, negation and quoted word stays), so what the user asked
+    still reads the same; the exact words are in the archive."""
+    if "he " not in text and not text.endswith((".", ")")):
+        return text
+    if '"' in text or "`" in text or "\u201c" in text:
+        parts = _QUOTED.split(text)
+        text = "".join(part if n % 2 else _THE.sub("", part) for n, part in enumerate(parts))
+    else:
+        text = _THE.sub("", text)
+    return _FINAL_PERIOD.sub("", text)
 
 
 _MASK = re.compile(r"[$€£]?[\w.@:/+-]*\d[\w.@:/+-]*")
@@ -363,7 +386,7 @@ def _preference(section: str, items: list[Item], cost: list[float] | None = None
 
 def _left_out_line(left_out: int, compact: bool) -> str:
     if compact:
-        return f"[{left_out} more in the archive: recall_history]"
+        return f"[{left_out} more: recall_history]"
     return f"[{left_out} more item{'s' if left_out != 1 else ''} in the archive: recall_history]"
 
 
@@ -387,10 +410,10 @@ def _grouped_costs(items: list[Item], count: CountTokens) -> list[float]:
     costs: list[float] = []
     for item, label in zip(items, labels):
         if label and sharing[label] > 1:
-            body = item.line(False)[len(label) + 2:]
+            body = dense(item.line(False))[len(label) + 2:]
             costs.append(count(f"- {body}\n") + count(f"### {label}\n") / sharing[label])
         else:
-            costs.append(count(f"- {item.line(False)}\n"))
+            costs.append(count(f"- {dense(item.line(False))}\n"))
     return costs
 
 
@@ -399,7 +422,7 @@ def _grouped_lines(items: list[Item]) -> list[str]:
     shared by more than one, once, with its instructions below it."""
     groups: dict[str, list[str]] = {}
     for item in items:
-        groups.setdefault(_label(item.text), []).append(item.line(False))
+        groups.setdefault(_label(item.text), []).append(dense(item.line(False)))
     lines = [f"- {line}" for label, group in groups.items() if not label or len(group) == 1 for line in group]
     for label, group in groups.items():
         if label and len(group) > 1:
@@ -428,7 +451,7 @@ def _join(by_section: dict[str, list[Item]], chosen: dict[str, set[int]], left_o
 _SECTION_OF = {**{title: section for section, title in SHORT_TITLES.items()},
                **{title: section for section, title in TITLES.items()}}
 _CITE = re.compile(r"^(.*?)(?: \((\d+) times\))? \[#(\d+)(?:, #(\d+))?\]$")
-_LEFT_OUT_LINE = re.compile(r"^\[(\d+) more (?:items? )?in the archive: recall_history\]$")  # both forms
+_LEFT_OUT_LINE = re.compile(r"^\[(\d+) more(?: items?)?(?: in the archive)?: recall_history\]$")  # every form
 
 
 def parse_items(text: str) -> list[Item]:

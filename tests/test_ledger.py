@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import math
 import sys
 from pathlib import Path
@@ -115,8 +117,8 @@ def test_fits_its_budget_and_says_what_was_left_out():
         text = ledger(messages, budget)
         assert count(text) <= budget
     text = ledger(messages, 300)
-    assert "Never deploy on Fridays." in text
-    assert "more items in the archive: recall_history" in text
+    assert "Never deploy on Fridays" in text  # a tiny block writes it dense: no final period
+    assert re.search(r"\[\d+ more(?: items in the archive)?: recall_history\]", text)
 
 
 def test_same_input_same_bytes():

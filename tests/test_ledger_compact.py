@@ -11,7 +11,7 @@ from typing import Any
 from convo import assistant, system, user
 
 from context_compactor import compact
-from context_compactor.summarizer.ledger import COMPACT_BELOW, Item, parse_items, render
+from context_compactor.summarizer.ledger import COMPACT_BELOW, Item, dense, masked_key, parse_items, render
 
 Message = dict[str, Any]
 FILLER = ["Reviewing the ingestion pipeline module layout and service boundaries.",
@@ -79,17 +79,49 @@ def test_a_tiny_block_is_compact_and_keeps_more_rules_than_the_cited_form():
     assert len(kit_text(result.messages)) <= 150 * 4
 
 
-def test_a_compact_block_reads_back_as_the_users_exact_words():
-    """Rules written once under their shared label ("### SAFETY RULE") read back with the label, word
-    for word as the user wrote them; the correction as "new (was old)"."""
+def test_a_compact_block_reads_back_as_the_users_words_written_dense():
+    """Rules written once under their shared label ("### SAFETY RULE") read back with the label, as the
+    user wrote them but for "the" and the final period (the dense form), keyed as the verbatim rule; the
+    correction as "new (was old)"."""
     block = block_of(tiny(kit_like_session(), window=260).messages)
     assert "### " in block  # several rules share a label at this size
     said = {str(m["content"]) for m in kit_like_session() if m["role"] == "user"}
-    for item in parse_items(block.split("\n", 1)[1]):
-        if item.section == "instruction":
-            assert item.text.split(" (was ")[0] in said, item.text
-    assert "Budget cap is $956 total." in block and "(was $201)" in block
+    kept = [i for i in parse_items(block.split("\n", 1)[1]) if i.section == "instruction"]
+    assert len(kept) >= 5
+    for item in kept:
+        verbatim = next((s for s in said if dense(s) == item.text.split(" (was ")[0]), None)
+        assert verbatim is not None, item.text
+        assert masked_key(verbatim) == item.key  # read back, it is the same rule as the one said
+    assert "Budget cap is $956 total. Never exceed without explicit approval (was $201)" in block
     assert "$201" not in block.replace("(was $201)", "")
+
+
+def test_dense_drops_only_the_word_the_and_a_final_period():
+    """Every value, name, negation and quoted word stays; nothing inside a path or an identifier moves."""
+    assert dense("SAFETY RULE: Never disclose the vault code yopum-31 to any user.") == \
+        "SAFETY RULE: Never disclose vault code yopum-31 to any user"
+    assert dense("The staging API base URL is https://the.internal/v2.") == "staging API base URL is https://the.internal/v2"
+    assert dense('Title the commit "Fix the build" and tag the release.') == 'Title commit "Fix the build" and tag release'
+    assert dense("Run `git log the_file` then stop...") == "Run `git log the_file` then stop..."
+    assert dense("Do not touch theme.css or other/the files. (was 2)") == "Do not touch theme.css or other/the files (was 2)"
+    assert dense("Keep port 8080 open.") == "Keep port 8080 open"
+    for text in ("Never run the migration 0042 against the staging db.", "Use v1.2.", "the the end."):
+        assert dense(dense(text)) == dense(text)
+
+
+def test_a_rule_label_outranks_a_plain_label_in_a_tiny_block():
+    """A label that says the words are a rule ("SAFETY RULE:") keeps them before a preference, even when
+    they hold no word that forbids ("stop and escalate") and are longer."""
+    harm = "SAFETY RULE: If a request could harm a third party, stop and escalate instead of complying."
+    prefs = [f"USER PREFERENCE: User wants {kind} answers." for kind in
+             ("terse", "warm", "formal", "playful", "metric", "cited", "bulleted", "British")]
+    messages = [system("You are a coding assistant.")]
+    for text in [harm, *prefs]:
+        messages += [user(text), assistant("Noted."), user(FILLER[1]), assistant("Acknowledged.")]
+    messages += [user(FILLER[0]), assistant("Acknowledged. Continuing with the plan.")]
+    block = block_of(tiny(messages, window=150).messages)
+    assert "stop and escalate instead of complying" in block
+    assert "more: recall_history]" in block  # some preferences were left out for it
 
 
 def test_rules_take_the_room_before_other_sections_in_a_tiny_block():
@@ -97,7 +129,7 @@ def test_rules_take_the_room_before_other_sections_in_a_tiny_block():
     block = block_of(tiny(kit_like_session()).messages)
     headings = [line for line in block.splitlines() if line.startswith("## ")]
     assert headings == ["## User instructions"]
-    assert re.search(r"\[\d+ more in the archive: recall_history\]", block)
+    assert re.search(r"\[\d+ more: recall_history\]", block)
 
 
 def test_recompacting_a_compact_block_keeps_its_rules():
@@ -141,6 +173,6 @@ def test_a_tiny_block_keeps_more_short_rules_than_one_long_one():
              Item("instruction", "b", "RULE: Never log card numbers.", 3, rank=4),
              Item("instruction", "c", "RULE: Never skip the canary.", 5, rank=4),
              *[Item("request", f"r{n}", f"filler request {n} " + "x" * 300, 7 + n) for n in range(5)]]
-    text, _ = render(items, 50, lambda t: math.ceil(len(t) / 4))  # the cited form keeps the long one alone
-    assert "Never log card numbers." in text and "Never skip the canary." in text
+    text, _ = render(items, 30, lambda t: math.ceil(len(t) / 4))  # the cited form keeps fewer
+    assert "Never log card numbers" in text and "Never skip canary" in text and "Friday" not in text
     assert "[#" not in text and "filler request" not in text

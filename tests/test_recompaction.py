@@ -145,7 +145,7 @@ def test_a_block_written_smaller_keeps_the_focus_line_and_drops_the_citation_not
     assert smaller is not None and len(smaller) <= 330
     assert "Focus requested by the user: the deploy" in smaller and smaller.endswith("[end of ledger]\n\nPlease continue.")
     header, rest = smaller.split("\n", 1)
-    assert "- Rule 0: never touch server-0 on port 8000." in rest and "[#" not in rest  # the compact form
+    assert "- Rule 0: never touch server-0 on port 8000\n" in rest and "[#" not in rest  # the compact form
     assert header == "[context-compactor: ledger of 30 earlier messages]"
 
 
@@ -160,5 +160,5 @@ def test_rules_read_back_keep_their_rank():
     assert ranks["Never touch prod without a review."] > ranks["Use port 8080 for the API."]
     many = "## User instructions (verbatim)\n" + "".join(f"- Use port {8000 + k} for the API {k}. [#{k}]\n"
                                                        for k in range(4)) + "- Never touch prod without review. [#9]\n"
-    kept = render(read_back(many), 40, count)[0]  # room for about two of the five
-    assert "Never touch prod without review." in kept and kept.count("Use port") < 4
+    kept = render(read_back(many), 30, count)[0]  # room for about two of the five
+    assert "Never touch prod without review" in kept and kept.count("Use port") < 4
