@@ -28,10 +28,10 @@ BLOCK_END = "[end of ledger]"
 _TRIVIAL = {"ok", "okay", "yes", "y", "no", "continue", "go on", "thanks", "thank you", "sure", "go", "next",
             "done", "k", "great", "perfect", "cool", "nice", "go ahead", "proceed", "ok thanks", "lgtm"}
 _CORRECTION = re.compile(
-    r"^\W*(sorry|actually|correction|wait|oops|no[,.!]|nope|scratch that|change of plan|my (bad|mistake))|"
+    r"(?:^|[.!?]\s+)\W*(sorry|actually|correction|wait|oops|no[,.!]|nope|scratch that|change of plan|my (bad|mistake))|"
     r"^.{0,24}\b(update|change|correction|revision)\s*:|"
     r"\bI meant\b|\bI mean\b|\bshould (have been|be)\b.{0,40}\bnot\b|\binstead of\b|\bnot .{1,40}, but\b|"
-    r"\bmake (that|it)\b",
+    r"\bmake (that|it)\b|\bmixed up\b|\bmisremembered\b|\bmisspoke\b|\bI was wrong\b|^\W*typo\b",
     re.IGNORECASE)
 _LABEL = re.compile(r"^\W*[A-Z][A-Z ]{2,30}:")  # "FACT:", "SAFETY RULE:": the user marked it
 # A label that itself says the words are a rule ("SAFETY RULE:", "HARD CONSTRAINT:", "IMPORTANT:") counts
@@ -288,8 +288,8 @@ def user_items(text: str, index: int) -> list[Item]:
     corrects: tuple[tuple[str, str], ...] = ()
     correcting = corrects_something(text[:400])
     found = values(text) if correcting or len(text) <= MAX_ITEM_CHARS else ()
-    if correcting:
-        corrects = tuple(("", v) for v in found[:4])
+    if correcting:  # the values from where the correction starts: what the message said before it stands
+        corrects = tuple(("", v) for v in (_correcting_values(text) or found)[:4])
     if len(text) <= MAX_ITEM_CHARS:
         strong = is_strong(text)
         standing = _standing(text, corrects, found, strong)
@@ -307,6 +307,13 @@ def user_items(text: str, index: int) -> list[Item]:
     items.append(Item("goal", "goal", "Latest request: " + clip(text, 400), index))
     items.extend(identifier_items(text, index, strong_only=False))
     return items
+
+
+def _correcting_values(text: str) -> tuple[str, ...]:
+    """The values of ``text`` from the sentence its correction starts in ("Run it on port 38869.
+    Correction: the port is 25768" corrects with 25768 only)."""
+    m = _CORRECTION.search(text[:400])
+    return values(text[m.start():]) if m else ()
 
 
 def _standing(text: str, corrects: tuple[tuple[str, str], ...], found: Sequence[str], strong: bool) -> bool:
@@ -328,7 +335,7 @@ _STRONG_WORDS = ("never", "always", "must", "do not", "don", "make sure", "forbi
                  "required", "from now on", "no more than", "at most", "at least")
 _CORRECTION_WORDS = ("sorry", "actually", "correction", "wait", "oops", "no,", "no.", "no!", "nope", "scratch that",
                      "change", "my bad", "my mistake", "update", "revision", "mean", "should", "instead of",
-                     "not ", "make that", "make it")
+                     "not ", "make that", "make it", "mixed up", "misremembered", "misspoke", "i was wrong", "typo")
 
 
 def is_strong(text: str) -> bool:

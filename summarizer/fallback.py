@@ -25,7 +25,7 @@ class ExtractiveSummarizer:
     """Ledger summaries by extraction: no model, no network, deterministic."""
 
     identity = "extractive"
-    prompt_version = "ledger-2"  # bump whenever extraction or rendering changes: it is part of every cache key
+    prompt_version = "ledger-3"  # bump whenever extraction or rendering changes: it is part of every cache key
 
     def __init__(self) -> None:
         self._memo: OrderedDict[int, tuple[Any, list[Item]]] = OrderedDict()

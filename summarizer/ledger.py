@@ -87,8 +87,13 @@ class Item(NamedTuple):
         return f"{body} [{cite}]"
 
 
-def merge(items: Iterable[Item]) -> list[Item]:
-    """One ledger from items in history order: duplicates joined, corrections applied, errors resolved."""
+def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
+    """One ledger from items in history order: duplicates joined, corrections applied, errors resolved.
+
+    ``whole``: the items are the whole history before the cut (not one chunk of it), so a correction
+    that landed in every place it corrects ("port 9090 (was 8787)") and says nothing more (no rule, no
+    label) is not listed again: the corrected item cites it. A chunk keeps its corrections: the value
+    they correct may be in an earlier chunk."""
     # A thing seen again is joined as (latest item, first, seen, text) and made an Item once, at the end:
     # a cold compaction meets the same port or file thousands of times.
     joined: dict[tuple[str, str], tuple[Item, int, int, str]] = {}
@@ -114,10 +119,18 @@ def merge(items: Iterable[Item]) -> list[Item]:
     if successes:
         merged = [_resolve(i, successes) for i in merged]
     known: dict[str, tuple[str, ...]] = {}  # values of the texts read so far: every correction reads them all
+    landed: set[tuple[str, str, int]] = set()  # corrections shown in full where they landed
     for correction in corrections:
         correction = _with_olds(correction, merged, known)
         if correction.corrects:
-            merged = [_apply(correction, i) for i in merged]
+            changed = [_apply(correction, i) for i in merged]
+            shown = "\n".join(after.text for before, after in zip(merged, changed) if after is not before)
+            if whole and correction.rank < RULE_RANK and all(f"{new} (was {old})" in shown
+                                                                for old, new in correction.corrects):
+                landed.add((correction.section, correction.key, correction.src))
+            merged = changed
+    if landed:  # a correction joined with an earlier one ("(was ...)") still holds that one's value: kept
+        merged = [i for i in merged if i.seen > 1 or (i.section, i.key, i.src) not in landed]
     # An identifier already written out in the user's words, a decision or an error is not listed twice.
     said = "\n".join(i.text for i in merged if i.section in ("instruction", "decision", "error"))
     merged = [i for i in merged if not (i.section == "identifier"
@@ -128,6 +141,7 @@ def merge(items: Iterable[Item]) -> list[Item]:
     return merged
 
 
+RULE_RANK = 4  # a user's words ranked this high hold a rule (a word that forbids or requires, a rule's label)
 _VALUE = re.compile(r"[$€£]?[\w.@:/+-]*\d[\w.@:/+-]*|[\w.-]+/[\w./-]+")
 _CORRECTABLE = ("instruction", "request", "identifier", "decision")
 
@@ -243,7 +257,9 @@ def _apply(correction: Item, item: Item) -> Item:
 
 
 def _sub_whole(text: str, old: str, new: str) -> str:
-    return re.sub(rf"(?<![\w./-]){re.escape(old)}(?![\w/-]|\.\w)", lambda _: new, text)
+    """``text`` with the whole value ``old`` replaced by ``new``; what ``old`` had replaced before ("old
+    (was older)") goes with it: the ledger shows a value and the one it replaced, not its whole history."""
+    return re.sub(rf"(?<![\w./-]){re.escape(old)}(?![\w/-]|\.\w)(?: \(was [^()]*\))*", lambda _: new, text)
 
 
 # --- rendering ---------------------------------------------------------------------------------

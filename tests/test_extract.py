@@ -117,7 +117,8 @@ _RULE_BITS = ["never", "Never", "ALWAYS", "must", "mustn't", "do", " not", "don'
               " it", "sorry", "Actually", "wait", "no", ",", ".", "!", "nope", "scratch", " that", "change", " of plan",
               "my", " bad", "update", ":", "I", " meant", " mean", "should", " be", " have been", "instead", " of",
               "not", ", but", " ", "x", "\n", "at", " most", " least", "from now on", "required", "E",
-              "requ\u0131red", "wa\u0131t"]
+              "requ\u0131red", "wa\u0131t", "mixed", " up", "misremembered", "misspoke", " was", " wrong", "typo",
+              "Typo", "I was", "\u0130"]
 
 
 @hsettings(max_examples=3000, deadline=None)

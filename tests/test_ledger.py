@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
-
 import math
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from convo import assistant, tool, user, words
 
 from context_compactor import compact
@@ -66,6 +66,58 @@ def test_a_correction_replaces_the_value_it_corrects():
     text = ledger(SESSION)
     assert "port 9090 (was 8787)" in text
     assert all("9090" in line for line in text.splitlines() if "8787" in line)
+
+
+def test_corrections_in_other_words_replace_the_value_too():
+    """ "I mixed up ...", "I misspoke", "I was wrong", "typo": the earlier value inside a longer rule is
+    replaced by the new one, so a block that has no room for the correction itself keeps no stale value."""
+    for fix in ("I mixed up the buckets: exports go to s3://acme-coupons-42431.",
+                "I misspoke, exports go to s3://acme-coupons-42431.",
+                "I was wrong about the bucket: s3://acme-coupons-42431.",
+                "Typo: s3://acme-coupons-42431."):
+        text = ledger([user("Ground rules: never run migration 0832 against staging. Upload the export to "
+                            "s3://acme-coupons-36560. Run the dev API on port 41776."), assistant("Noted."),
+                       user(fix), assistant("Noted.")])
+        assert "s3://acme-coupons-42431 (was s3://acme-coupons-36560)" in text, (fix, text)
+        assert all("42431" in line for line in text.splitlines() if "36560" in line)
+
+
+def test_a_correction_inside_a_message_corrects_with_its_own_values():
+    """ "Run it on port 38869. Correction: the port is 25768": the correction starts mid-message and
+    corrects with the values from there on; the earlier rule shows the corrected value."""
+    text = ledger([user("Run the dev API on port 37563."), assistant("Noted."),
+                   user("Run the dev API on port 38869. Correction: the dev API goes on port 25768, the other one "
+                        "is taken."), assistant("Noted.")])
+    assert "Run the dev API on port 25768 (was 37563)." in text
+    assert all("25768" in line for line in text.splitlines() if "37563" in line)
+
+
+def test_a_correction_that_landed_is_not_listed_again_in_the_whole_ledger():
+    """Over the whole history, a plain correction shown in full where it landed ("port 9090 (was 8787)",
+    citing both messages) is not a second item; one that also sets a rule is; a chunk keeps it."""
+    s = ExtractiveSummarizer()
+    messages = [user("Serve the API on port 8787."), assistant("Noted."),
+                user("Sorry, I meant port 9090, not the old one."), assistant("Noted."),
+                user("Keep the cache on port 6379."), assistant("Noted."),
+                user("Actually port 6380, and never flush it."), assistant("Noted.")]
+    items = s.items(messages, [view_of(m) for m in messages], 0)
+    whole = render(merge(items, whole=True), 2000, count)[0]
+    assert "- Serve the API on port 9090 (was 8787). [#0, #2]" in whole
+    assert "Sorry, I meant" not in whole
+    assert "Keep the cache on port 6380 (was 6379)." in whole and "never flush it" in whole
+    assert "Sorry, I meant port 9090" in render(merge(items), 2000, count)[0]
+
+
+@pytest.mark.parametrize("seed", [2, 4])
+def test_a_tight_window_keeps_no_correction_only_as_its_stale_value(seed: int):
+    """At a 4k window on a 1.2M-token session many items are left out, but never a correction while the
+    value it corrected stays (corrections said as "I mixed up ..." or in the middle of a message)."""
+    session = make_session(seed, 3000)
+    result = compact(session.messages, context_window=4096)
+    assert result.stats.fits
+    text = "\n".join(m["content"] if isinstance(m.get("content"), str) else "" for m in result.messages)
+    stale_only = [f for f in session.facts if f.kind == "correction" and f.value not in text and f.stale in text]
+    assert stale_only == []
 
 
 def test_files_come_from_the_tools_that_wrote_them():

@@ -218,7 +218,7 @@ class Summaries:
                 narrative = _checked_narrative(narrative, entries[start:stop], report) if narrative else ""
         extra = self.count(narrative) + 24 if narrative else 0
         if self._merged is None or self._merged[0] != (start, stop):  # one merge per region, any budget
-            self._merged = ((start, stop), merge(self.items(entries, start, stop)))
+            self._merged = ((start, stop), merge(self.items(entries, start, stop), whole=True))
         text, left_out = render(self._merged[1], max(0, budget - extra), self.count)
         report.left_out = left_out
         report.chunks = max(report.chunks, 1)
