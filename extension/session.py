@@ -269,6 +269,8 @@ class Session:
         fresh = outcome.compacted and (signature != self.signature or force)
         if settings.loop_breakers:
             self._loop_breakers(m, budget, outcome, fresh, measurer, prepared)
+        # What is sent, reminder included, before the notice and the record say how large it is.
+        reminded = self._send(event, settings, prepared, outcome, fresh, m, budget, measurer)
         if outcome.compacted and (signature != self.signature or force):
             self._remember(m, outcome, summarizer.identity, fingerprint)
             if runtime.persist_sessions:
@@ -282,7 +284,6 @@ class Session:
                         fixed_tokens=m.fixed_tokens, ledger_tokens=plan.summary_tokens,
                         left_out=outcome.report.left_out if outcome.report else 0)
         self.signature = signature if outcome.compacted else None
-        reminded = self._send(event, settings, prepared, outcome, fresh, m, budget, measurer)
         self.last = LastTurn(self._figures(m, budget, outcome, measurer, summarizer.identity),
                              summarizer=summarizer.identity, window_note=runtime.window_notes.get(event.model.id),
                              precompact_at=settings.precompact_at if inner.tiered else None,
@@ -316,8 +317,15 @@ class Session:
             m.total, budget, settings, len(event.messages), fresh)
         text = reminder_text(prepared.todo if due else None, save)
         if text:
-            sent = append_reminder(sent, text, self.reminded)
-            outcome.tokens_after += measurer.text_tokens(text)
+            extra = measurer.text_tokens(f"\n\n{text}")
+            if outcome.tokens_after + extra > budget.window:
+                # Fit is a promise; the reminder is not (the ledger's goal section holds the open tasks).
+                logger.info("reminder.skipped", session=self.key, tokens=extra, prompt=outcome.tokens_after,
+                            window=budget.window)
+                text = None
+            else:
+                sent = append_reminder(sent, text, self.reminded)
+                outcome.tokens_after += extra
         self.sent = None if sent is event.messages else sent
         return bool(text)
 

@@ -141,6 +141,30 @@ def test_open_tasks_are_restated_in_the_last_two_messages() -> None:
     assert REMINDER_HEAD in tail and "not a new request" in tail
 
 
+def test_a_reminder_that_would_not_fit_the_window_is_left_out() -> None:
+    """Fit is a promise, the reminder is not: a prompt the reminder would push over the window goes
+    without it (the stats and the notice count what is sent); with room, the same history gets it."""
+    history = todo_session(extra=40)
+    history[-1] = user("carry on " + "x " * 300)  # a current turn that takes most of a small window
+    bare = Compactor(context_window=100_000, task_reminder_every=0).compact(history).stats.tokens_after
+    with Compactor(context_window=bare + 30, compact_at=1.0) as compactor:  # under the trigger: not compacted
+        result = compactor.compact(history)
+    assert result.stats.fits and result.stats.tokens_after <= bare + 30
+    assert REMINDER_HEAD not in json.dumps(result.messages)
+    with Compactor(context_window=bare + 400, compact_at=1.0) as compactor:
+        result = compactor.compact(history)
+    assert REMINDER_HEAD in json.dumps(result.messages[-2:]) and result.stats.tokens_after <= bare + 400
+
+
+def test_the_compaction_notice_counts_the_reminder_it_sends() -> None:
+    """The "compacted from X to Y tokens" notice and tokens_after are the prompt sent, reminder included."""
+    history = todo_session(extra=400)
+    with Compactor(context_window=2048) as compactor:
+        result = compactor.compact(history)
+    assert result.stats.compacted and REMINDER_HEAD in json.dumps(result.messages[-2:])
+    assert f"to {result.stats.tokens_after:,} tokens" in result.stats.notices[0]
+
+
 def test_update_plan_items_are_read_too() -> None:
     """update_plan {"plan": [{"step", "status"}]} is a todo-style call."""
     history = [user("go"), assistant("", [("p1", "update_plan", {"plan": [{"step": "Migrate the DB", "status": "pending"},
