@@ -367,10 +367,10 @@ class Session:
             self.state["stuck_turns"] = 0
             if self.state.get("holding"):
                 self._release("a compaction got under the trigger")
-        self._refetches(m, outcome, fresh, measurer, prepared)
+        self._refetches(m, outcome, fresh, measurer, prepared, budget.window)
 
     def _refetches(self, m: Measurement, outcome: Outcome, fresh: bool, measurer: Measurer,
-                   prepared: Prepared) -> None:
+                   prepared: Prepared, window: int) -> None:
         entries, plan = m.entries, outcome.plan
         turn = m.roles.get("user", 0)
         watch: dict[str, list[int]] = self.state.setdefault("refetch_watch", {})
@@ -409,11 +409,12 @@ class Session:
                 watch[json.dumps(call_key(made.name, made.arguments))] = [turn, len(entries)]
             self.watched_upto = plan.stub_until
         if pinned and outcome.messages is not None and plan.stub_until > plan.cut:
-            self._unstub(m, outcome, set(pinned), measurer)
+            self._unstub(m, outcome, set(pinned), measurer, window)
 
     @staticmethod
-    def _unstub(m: Measurement, outcome: Outcome, pinned: set[str], measurer: Measurer) -> None:
-        """Put the originals of pinned results back where the plan stubbed them."""
+    def _unstub(m: Measurement, outcome: Outcome, pinned: set[str], measurer: Measurer, window: int) -> None:
+        """Put the originals of pinned results back where the plan stubbed them, while the prompt still
+        fits ``window`` (a result too large for the room left keeps its stub: fit is a promise)."""
         entries, plan = m.entries, outcome.plan
         out = list(outcome.messages or [])
         offset = len(out) - (len(entries) - plan.cut)
@@ -423,7 +424,10 @@ class Session:
             call = calls.get(entry.view.call_id or "")
             if call is None or out[j] is entry.message or json.dumps(call_key(call.name, call.arguments)) not in pinned:
                 continue
-            outcome.tokens_after += entry.tokens - measurer.cost(out[j])
+            grows = entry.tokens - measurer.cost(out[j])
+            if outcome.tokens_after + grows > window:
+                continue
+            outcome.tokens_after += grows
             out[j] = entry.message
         outcome.messages = out
 

@@ -424,6 +424,23 @@ def test_a_stubbed_result_fetched_again_is_no_longer_stubbed() -> None:
     assert any("stay verbatim" in n for n in second.notices) and state.get("pinned")
 
 
+def test_a_result_fetched_again_stays_stubbed_when_its_original_would_not_fit() -> None:
+    """Fit is a promise: an original too large for the room the window leaves keeps its stub (it had been
+    put back regardless: 4,304 tokens sent to a 4,096 window, said to fit)."""
+    history = [system("agent"), user("read the files")]
+    for k in range(6):
+        history += [assistant("", [(f"r{k}", "read_file", {"path": f"f{k}.py"})]), tool(f"r{k}", f"file {k} " + words(1200, k))]
+    history += [assistant("read them"), user("ok"), assistant("fine"), user("go")]
+    with Compactor(context_window=4096) as compactor:
+        compactor.compact(history)
+        history += [assistant("", [("x1", "read_file", {"path": "f0.py"})]), tool("x1", "file 0 " + words(1200, 0)),
+                    assistant("again"), user("next")]
+        second = compactor.compact(history)
+    assert second.stats.fits and second.stats.tokens_after <= 4096
+    kept = {m.get("tool_call_id"): m for m in second.messages if m["role"] == "tool"}
+    assert "archived by" in kept["r0"]["content"]
+
+
 def test_a_cold_compaction_watches_only_the_newest_results_it_took_out() -> None:
     """A first compaction that takes out thousands of results watches the newest REFETCH_WATCH of them: a
     loop re-fetches what it just lost; the watch (kept in the session's state) stays small."""
