@@ -10,14 +10,17 @@ Each is compacted once, from scratch, with the built-in summarizer (no model ser
 message's content and tool-call arguments). ``folded`` counts only facts whose message left the
 verbatim part of the prompt, which is what the compacted-context block has to carry; ``all``
 counts every fact. ``stale-only`` counts corrections whose new value is gone while the value it
-corrected survives (an agent would act on the wrong value): it must be 0. The figures are printed,
-never asserted: this is not a test.
+corrected survives (an agent would act on the wrong value): it must be 0. ``old`` counts
+corrections whose replaced value the ledger block still states as current (anywhere but in the
+"(was ...)" that shows what a value replaced): it should be 0 too. The figures are printed, never
+asserted: this is not a test.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from collections import defaultdict
@@ -29,6 +32,9 @@ import structlog
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from sessiongen import KINDS, Fact, Session, make_session
+
+# How the product's compacted-context block opens and ends (its output format).
+OWN_BLOCK, BLOCK_END = "[context-compactor: ledger of", "[end of ledger]"
 
 Message = dict[str, Any]
 NAMED_SIZES = {"150k": 400, "1.2m": 3000}  # tokens -> messages, as issue 10 measured them
@@ -139,6 +145,9 @@ def score(session: Session, compacted: list[Message]) -> dict[str, Any]:
     tally: dict[str, dict[str, list[int]]] = {"all": defaultdict(lambda: [0, 0]), "folded": defaultdict(lambda: [0, 0])}
     lost: dict[str, list[Fact]] = defaultdict(list)
     stale_only: list[Fact] = []
+    as_current: list[Fact] = []
+    block = next((text_of(m) for m in compacted if OWN_BLOCK in text_of(m)), "").split(BLOCK_END)[0]
+    block = re.sub(r"\(was [^()]*\)", "", block)  # what a value replaced, shown as such
     for fact in session.facts:
         kept = fact.value in prompt
         groups = ["all"] + (["folded"] if fact.index not in verbatim else [])
@@ -149,8 +158,11 @@ def score(session: Session, compacted: list[Message]) -> dict[str, Any]:
             lost[fact.kind].append(fact)
         if fact.stale and not kept and fact.stale in prompt:
             stale_only.append(fact)
+        if fact.kind == "correction" and fact.stale and fact.stale in block:
+            as_current.append(fact)
     return {"all": dict(tally["all"]), "folded": dict(tally["folded"]), "lost": lost,
-            "stale_only": stale_only, "verbatim": len(verbatim), "prompt_chars": len(prompt)}
+            "stale_only": stale_only, "as_current": as_current, "verbatim": len(verbatim),
+            "prompt_chars": len(prompt)}
 
 
 # --- running and printing -----------------------------------------------------------------------
@@ -190,12 +202,12 @@ def print_size(label: str, session: Session, cases: list[dict[str, Any]], show_l
     tokens = session.chars() // 4
     print(f"\n{label}: {len(session.messages):,} messages, ~{tokens:,} tokens, {len(session.facts)} facts, seed {session.seed}")
     kinds = "  ".join(f"{SHORT[k]:>6}" for k in KINDS)
-    print(f"{'window':>7} {'count':>6}  {kinds}  {'total':>7}  {'stale':>5}  {'prompt':>7} {'fits':>4} {'kept':>5} {'secs':>6}")
+    print(f"{'window':>7} {'count':>6}  {kinds}  {'total':>7}  {'stale':>5} {'old':>3}  {'prompt':>7} {'fits':>4} {'kept':>5} {'secs':>6}")
     for case in cases:
         for group in ("folded", "all"):
             tally = case[group]
             row = "  ".join(f"{cell(tally.get(k)):>6}" for k in KINDS)
-            tail = (f"{len(case['stale_only']):>5}  {case['prompt_tokens']:>7,}{'~' if case['estimated'] else ' '}"
+            tail = (f"{len(case['stale_only']):>5} {len(case['as_current']):>3}  {case['prompt_tokens']:>7,}{'~' if case['estimated'] else ' '}"
                     f"{'yes' if case['fits'] else 'NO':>4} {case['verbatim']:>5} {case['seconds']:>6.2f}"
                     if group == "folded" else "")
             print(f"{case['window'] if group == 'folded' else '':>7} {group:>6}  {row}  {cell(total(tally)):>7}  {tail}")
@@ -205,6 +217,8 @@ def print_size(label: str, session: Session, cases: list[dict[str, Any]], show_l
                 print(f"          lost {kind}: {values}")
             for f in case["stale_only"]:
                 print(f"          stale only: [{f.index}] {f.value} (kept: {f.stale})")
+            for f in case["as_current"]:
+                print(f"          old value stated as current: [{f.index}] {f.stale} (now {f.value})")
 
 
 def record(label: str, session: Session, case: dict[str, Any]) -> dict[str, Any]:
@@ -214,6 +228,7 @@ def record(label: str, session: Session, case: dict[str, Any]) -> dict[str, Any]
             "window": case["window"], "prompt_tokens": case["prompt_tokens"], "fits": case["fits"],
             "seconds": round(case["seconds"], 3), "verbatim_messages": case["verbatim"],
             "folded": case["folded"], "all": case["all"], "stale_only": facts(case["stale_only"]),
+            "old_as_current": facts(case["as_current"]),
             "lost": {k: facts(v) for k, v in case["lost"].items()},
             "stats": {k: v for k, v in case["stats"].items() if isinstance(v, (int, float, str, bool, list))}}
 

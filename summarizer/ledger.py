@@ -187,6 +187,17 @@ def _shape(value: str) -> str:
     return re.sub(r"\d+", "0", value)
 
 
+_ADDRESS = re.compile(r"^(?:[\w.+-]+(@[\w-]+(?:\.[\w-]+)+)|([a-z][a-z0-9+]*://[^/\s]+)/?.*)$", re.IGNORECASE)
+
+
+def _place(value: str) -> str:
+    """Where an address points: an e-mail's domain ("@acme.dev"), a URL's scheme and host; "" otherwise.
+    A correction may replace an address by one of another shape at the same place
+    ("ops-alerts-1@acme.dev" by "ops-oncall-2@acme.dev")."""
+    m = _ADDRESS.match(value)
+    return (m.group(1) or m.group(2) or "").lower() if m else ""
+
+
 def _word_before(text: str, value: str) -> str:
     at = text.find(value)
     words = re.findall(r"[A-Za-z]{3,}", text[max(0, at - 40):at]) if at >= 0 else []
@@ -196,26 +207,45 @@ def _word_before(text: str, value: str) -> str:
 def _with_olds(correction: Item, merged: list[Item], known: dict[str, tuple[str, ...]]) -> Item:
     """The correction with the value each new value replaces found in the items before it: the
     latest earlier value of the same shape (digits aside), named by the same word when it is a
-    bare number."""
+    bare number; else the latest address (e-mail, URL) at the same place."""
     pairs = []
+    earlier: list[Item] | None = None
     for old, new in correction.corrects:
         if old:
             pairs.append((old, new))
             continue
         bare = not re.search(r"[A-Za-z]", _shape(new))
         named = _word_before(correction.text, new)
+        shape, place = _shape(new), _place(new)
         # The user's own words first (what a correction corrects), then the rest; the latest first.
-        for item in sorted((i for i in merged if i.section in _CORRECTABLE and i.src < correction.src),
-                           key=lambda i: (i.section not in ("instruction", "request"), -i.src)):
-            said = known.get(item.text)
-            if said is None:
-                said = known[item.text] = values(item.text)
-            match = next((v for v in said if v != new and _shape(v) == _shape(new)
-                          and (not bare or (named and _word_before(item.text, v) == named))), None)
-            if match:
-                pairs.append((match, new))
-                break
+        if earlier is None:
+            earlier = sorted((i for i in merged if i.section in _CORRECTABLE and i.src < correction.src),
+                             key=lambda i: (i.section not in ("instruction", "request"), -i.src))
+        def same_shape(text: str, v: str, new: str = new, shape: str = shape, bare: bool = bare,
+                       named: str = named) -> bool:
+            return v != new and _shape(v) == shape and (not bare or (named != "" and _word_before(text, v) == named))
+
+        def same_place(text: str, v: str, new: str = new, place: str = place) -> bool:
+            return v != new and _place(v) == place
+
+        found = _latest(earlier, known, same_shape)
+        if found is None and place:  # no value of its shape: an address at the same place
+            found = _latest(earlier, known, same_place)
+        if found is not None:
+            pairs.append((found, new))
     return correction._replace(corrects=tuple(pairs))
+
+
+def _latest(items: list[Item], known: dict[str, tuple[str, ...]], fits: Callable[[str, str], bool]) -> str | None:
+    """The first value (of the first item, in the order given) that ``fits(item text, value)``."""
+    for item in items:
+        said = known.get(item.text)
+        if said is None:
+            said = known[item.text] = values(item.text)
+        match = next((v for v in said if fits(item.text, v)), None)
+        if match is not None:
+            return match
+    return None
 
 
 def _joined(old: str, new: Item) -> str:

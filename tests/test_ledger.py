@@ -92,6 +92,15 @@ def test_a_correction_inside_a_message_corrects_with_its_own_values():
     assert all("25768" in line for line in text.splitlines() if "37563" in line)
 
 
+def test_an_address_corrected_by_one_of_another_shape_is_replaced():
+    """ "Oops, the address is ops-oncall-31234@acme.dev" replaces the latest address at the same place
+    (e-mail domain, URL host), though its words differ; an address elsewhere is left alone."""
+    text = ledger([user("Send the failure report to ops-alerts-28114@acme.dev. CC billing-2@other.org."),
+                   assistant("Noted."), user("Oops, the address is ops-oncall-31234@acme.dev."), assistant("Noted.")])
+    assert "ops-oncall-31234@acme.dev (was ops-alerts-28114@acme.dev)" in text
+    assert "CC billing-2@other.org" in text
+
+
 def test_a_correction_that_landed_is_not_listed_again_in_the_whole_ledger():
     """Over the whole history, a plain correction shown in full where it landed ("port 9090 (was 8787)",
     citing both messages) is not a second item; one that also sets a rule is; a chunk keeps it."""
