@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 
+from context_compactor.engine import Measurer
 from context_compactor.hookspecs import (AfterTurnEvent, BeforeAgentStartEvent, CompactionStats, HookContext,
                                         ModelInfo, Usage)
 
@@ -47,6 +48,7 @@ class ChatTurn:
         self.tokens_before: int | None = None
         self.tokens_after: int | None = None
         self.trigger: int | None = None
+        self.limit: int | None = None  # the window the prompt sent was planned for
         self.compacted = False
         self.fits = True
         self.reason: str | None = None  # why the prompt cannot fit the window, when it cannot
@@ -91,7 +93,13 @@ class ChatTurn:
         """Run ``before_agent_start`` (in a worker thread, under the session lock)."""
         async with self.gw.locks.hold(self.key):
             await self.gw.in_thread(self._before)
-        self.owned = {} if self.btw else self.gw.owned_tools.offered(self)
+        owned = {} if self.btw else self.gw.owned_tools.offered(self)
+        if owned and (self.room([tool.schema() for tool in owned.values()]) or 0) < 0:
+            # Fit is a promise; the gateway's own tools are not (the ledger still cites what was folded).
+            logger.info("gateway.owned_tools_left_out", session=self.key, tools=sorted(owned), window=self.limit,
+                        tokens=self.tokens_after)
+            owned = {}
+        self.owned = owned
         self.guards = self.gw.owned_tools.guards_for(self)
         self.gw.remember(self)
 
@@ -120,6 +128,7 @@ class ChatTurn:
         if stats is None:
             return
         self.tokens_before, self.tokens_after, self.trigger = stats.tokens_before, stats.tokens_after, stats.trigger
+        self.limit = stats.window
         self.fits, self.reason = stats.fits, stats.reason
         if not stats.fits:
             logger.warning("gateway.cannot_fit", session=self.key, model=self.model.id, tokens=stats.tokens_after,
@@ -149,6 +158,25 @@ class ChatTurn:
             options = self.body.get("stream_options")
             body["stream_options"] = {**(options if isinstance(options, dict) else {}), "include_usage": True}
         return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+    def measurer(self) -> Measurer:
+        """A measurer with the counter the plan of this turn used."""
+        settings = self.gw.runtime.settings_for(self.model)
+        return Measurer(self.gw.runtime.counter_for(settings, self.model), settings.message_overhead_tokens)
+
+    def room(self, tools: list[Any], measurer: Measurer | None = None) -> int | None:
+        """Tokens the window has left for messages added after the plan, with the gateway's own ``tools``
+        schemas sent beside the client's; negative when those alone push the prompt over the window. None
+        when there is no promise to keep: nothing was measured, or the prompt was said not to fit.
+
+        Counted as the plan counted: its figure for what is sent, plus the tool schemas' growth.
+        """
+        if self.tokens_after is None or self.limit is None or not self.fits:
+            return None
+        measurer = measurer or self.measurer()
+        client = list(self.event.tools)
+        grows = measurer.measure([], "", [*client, *tools]).tool_tokens - measurer.measure([], "", client).tool_tokens
+        return self.limit - self.tokens_after - grows
 
     # --- overflow recovery --------------------------------------------------------------------
 
@@ -224,7 +252,7 @@ class ChatTurn:
             if result is not None and result.messages is not None and after is not None and (
                     before is None or after < before):
                 self.sent, self.compacted = list(result.messages), True
-                self.tokens_after = after
+                self.tokens_after, self.limit = after, result.stats.window
                 self.notices = list(result.notices)
                 self.fits, self.reason = result.stats.fits, result.stats.reason
                 return True

@@ -11,8 +11,11 @@ from typing import Any
 
 import pytest
 from fakes.chat import offers_tool, text_of, tool_call
-from fakes.harness import Upstream, gateway_for, sdk, serve_upstream
+from fakes.harness import Upstream, fake_upstream, gateway_for, sdk, serve_upstream
 from fakes.upstream import Behaviour, FakeUpstream
+
+from context_compactor.engine import Measurer
+from context_compactor.tokens import CharCounter
 
 ORIGINAL = ("DEPLOY_TOKEN=TOKEN-93c1f\nDEPLOY_CLUSTER=staging-eu-2\nROTATE_ON=first-monday\n"
             "# the staging cluster deploy token: never paste it into chat logs")
@@ -142,3 +145,30 @@ def test_a_reply_mixing_calls_reaches_the_client_with_its_own_calls_only(tmp_pat
             calls = [(c.id, c.function.name) for c in reply.choices[0].message.tool_calls or []]
     assert calls == [("client-1", "read_file")]
     assert len(up.app.chats()) == 1
+
+
+# --- the window promise on what the gateway adds after the plan ----------------------------------
+
+WINDOW = 4096
+
+
+def _sent_tokens(body: dict[str, Any]) -> int:
+    """A request the upstream got, counted as the plan counts (4 characters a token, 4 a message)."""
+    return Measurer(CharCounter(4.0), 4).measure(body["messages"], "", body.get("tools") or []).total
+
+
+def test_the_recall_schema_is_left_out_when_it_would_push_a_fitting_prompt_over_the_window(tmp_path: Path) -> None:
+    """A compacted turn planned to within ~120 tokens of the window goes out without recall_history (its
+    schema was added after the plan: 4,145 tokens went to a 4,096 window, said to fit)."""
+    wide = [{"type": "function", "function": {"name": "read_file", "description": ("d " * 9000)[:15_600],
+                                              "parameters": {"type": "object",
+                                                             "properties": {"path": {"type": "string"}}}}}]
+    history = long_history("go on")[:27] + [{"role": "user", "content": "go on"}]
+    with fake_upstream() as up, gateway_for(up.url, tmp_path, settings={"contextWindow": WINDOW,
+                                                                         "calibrate": False}) as gw:
+        reply = sdk(gw.url).chat.completions.with_raw_response.create(model="m", messages=history, tools=wide)
+    body = up.app.chats()[-1].body
+    assert reply.headers["x-context-compactor-compacted"] == "1"
+    assert "x-context-compactor-warning" not in reply.headers
+    assert not _offers_recall(body), "recall_history was offered although its schema does not fit"
+    assert _sent_tokens(body) <= WINDOW
