@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 logger = structlog.get_logger("context_compactor")
 
 MAX_ROUNDS = 4  # owned-tool rounds per turn; the model's last answer goes to the client after that
+CUT_NOTE = "\n[context-compactor: the rest of this answer was left out to fit the context window]"
 
 
 class OwnedTool(Protocol):
@@ -210,7 +211,12 @@ class Rounds:
             except Exception as exc:  # noqa: BLE001 - the model is told, the turn goes on
                 text = f"{tool.name} failed: {type(exc).__name__}: {exc}"
             results.append({"role": "tool", "tool_call_id": call.get("id") or "", "content": text})
-        self.messages += [message, *results]
+        fitted = self._fitted(message, results)
+        if fitted is None:
+            logger.warning("gateway.owned_tool_no_room", session=self.turn.key, window=self.turn.limit,
+                           tools=[_call_name(c) for c in owned])
+            return False
+        self.messages += [message, *fitted]
         self.rounds += 1
         logger.info("gateway.owned_tool", session=self.turn.key, tools=[_call_name(c) for c in owned],
                     round=self.rounds)
@@ -222,6 +228,34 @@ class Rounds:
             return False
         await previous.aclose()
         return True
+
+
+    def _fitted(self, message: dict[str, Any], results: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+        """``results`` cut to what the window has left after the rounds so far and ``message`` (the longest
+        answers first, each ending on :data:`CUT_NOTE`); None when not even the cut answers fit. Fit is a
+        promise the continued request keeps too; a turn said not to fit is not checked."""
+        measurer = self.turn.measurer()
+        room = self.turn.room([tool.schema() for tool in self.tools.values()], measurer)
+        if room is None:
+            return results
+        room -= sum(measurer.cost(m) for m in [*self.messages, message])
+
+        def capped(cap: int) -> list[dict[str, Any]]:
+            return [r if len(r["content"]) <= cap else {**r, "content": r["content"][:cap] + CUT_NOTE} for r in results]
+
+        def fits(cap: int) -> bool:
+            return sum(measurer.cost(r) for r in capped(cap)) <= room
+
+        longest = max((len(r["content"]) for r in results), default=0)
+        if fits(longest):
+            return results
+        if not fits(0):
+            return None
+        lo, hi = 0, longest  # fits(lo), not fits(hi)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+        return capped(lo)
 
 
 class _Claimed:

@@ -172,3 +172,43 @@ def test_the_recall_schema_is_left_out_when_it_would_push_a_fitting_prompt_over_
     assert "x-context-compactor-warning" not in reply.headers
     assert not _offers_recall(body), "recall_history was offered although its schema does not fit"
     assert _sent_tokens(body) <= WINDOW
+
+
+BIG = "\n".join(f"line {i}: " + "configuration-value " * 6 for i in range(400))  # ~54,000 characters
+
+
+class PagingModel(FakeUpstream):
+    """A scripted model that reads archived message #3 page after page with recall_history, then answers."""
+
+    def _reply(self, body: dict[str, Any], n: int) -> dict[str, Any]:
+        last = body["messages"][-1]
+        if not _offers_recall(body):
+            return super()._reply(body, n)
+        if last.get("role") != "tool":
+            return _call(f"recall-{n}", {"id": "#3"})
+        more = re.search(r"offset (\d+)\]", text_of(last.get("content")))
+        if more:
+            return _call(f"recall-{n}", {"id": "#3", "offset": int(more.group(1))})
+        return {"role": "assistant", "content": "read it all"}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_owned_tool_rounds_cut_their_answers_to_the_window(tmp_path: Path, stream: bool) -> None:
+    """Each continued request of a recall round stays within the window, its answer cut with a note (the
+    rounds had been appended unchecked: 8,438 tokens sent to a 4,096 window, said to fit)."""
+    history = long_history("What did line 7 of the config say?")
+    history[3] = {"role": "tool", "tool_call_id": "c1", "content": BIG}
+    with serve_upstream(PagingModel(Behaviour())) as up, \
+            gateway_for(up.url, tmp_path, settings={"contextWindow": WINDOW, "calibrate": False}) as gw:
+        client = sdk(gw.url)
+        if stream:
+            chunks = list(client.chat.completions.create(model="m", messages=history, stream=True))
+            answer = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+        else:
+            answer = client.chat.completions.create(model="m", messages=history).choices[0].message.content or ""
+    bodies = [seen.body for seen in up.app.chats() if _offers_recall(seen.body)]
+    assert len(bodies) >= 2, "the model was never answered from the archive"
+    assert [_sent_tokens(b) for b in bodies if _sent_tokens(b) > WINDOW] == []
+    assert answer == "read it all"
+    assert text_of(bodies[-1]["messages"][-1].get("content")).endswith(
+        "[context-compactor: the rest of this answer was left out to fit the context window]")
