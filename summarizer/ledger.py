@@ -149,7 +149,17 @@ _CORRECTABLE = ("instruction", "request", "identifier", "decision")
 def masked_key(text: str) -> str:
     """What an instruction is about, its values masked: a later one with other values replaces it.
     Keyed in its dense form (see :func:`dense`), so a compact block read back keys as what it came from."""
-    return _MASK.sub("#", dense(" ".join(text.lower().split())))  # read back, an item is one line
+    return _MASK.sub(_masked, dense(" ".join(text.split()))).lower()  # read back, an item is one line
+
+
+def _masked(m: re.Match[str]) -> str:
+    """A value masked, but a ticket's id (APP-124, OPS-4821): two tickets are two things to do, where
+    two ports or caps are one setting, the later replacing the earlier."""
+    token = m.group(0)
+    return token if _TICKET_ID.fullmatch(token.rstrip(".,;:")) else "#"
+
+
+_TICKET_ID = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d{1,7}")
 
 
 # "the" before a word, where a word may start (not inside a path or an identifier).

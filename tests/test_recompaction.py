@@ -115,10 +115,24 @@ def test_instructions_read_back_are_keyed_as_extraction_keys_them():
     """Two instructions of an earlier block that differ only in their values are one instruction read back,
     the later standing with the value it replaced, as when they are extracted from the user's messages."""
     body = ("## User instructions (verbatim)\n"
-            "- Next: fix what fails (ticket APP-120). [#3]\n"
-            "- Next: fix what fails (ticket APP-144). [#9]\n")
+            "- Serve the API on port 8787 in staging. [#3]\n"
+            "- Serve the API on port 9090 in staging. [#9]\n")
     merged = [i for i in merge(parse_items(body)) if i.section == "instruction"]
-    assert [i.text for i in merged] == ["Next: fix what fails (ticket APP-144). (was APP-120)"]
+    assert [i.text for i in merged] == ["Serve the API on port 9090 in staging. (was 8787)"]
+
+
+def test_two_tickets_are_two_things_to_do_not_a_correction():
+    """ "fix what fails (ticket APP-120)" and later "(ticket APP-144)": two tasks, both kept as said, from
+    the messages and read back alike; an explicit correction of a ticket still replaces it."""
+    from context_compactor.summarizer.extract import user_items
+
+    said = ["Next: fix what fails in server.py (ticket APP-120).", "Next: fix what fails in server.py (ticket APP-144)."]
+    extracted = merge([i for n, text in enumerate(said) for i in user_items(text, n) if i.section == "instruction"])
+    body = "## User instructions (verbatim)\n" + "".join(f"- {text} [#{n}]\n" for n, text in enumerate(said))
+    read = [i for i in merge(parse_items(body)) if i.section == "instruction"]
+    assert [i.text for i in extracted] == said and [i.text for i in read] == said
+    fixed = merge([i for n, text in enumerate([said[0], "Sorry, I meant APP-121."]) for i in user_items(text, n)])
+    assert any("(ticket APP-121 (was APP-120))" in i.text for i in fixed)
 
 
 def test_a_multi_line_instruction_read_back_is_replaced_by_its_new_value():
