@@ -119,3 +119,60 @@ def test_appending_messages_leaves_earlier_chunk_keys_unchanged(history, more, c
     assert after[: len(before) - 1] == before[:-1]
     for first, end in before[:-1]:
         assert chunk_key("x", "1", 100, a.entries[first:end]) == chunk_key("x", "1", 100, b.entries[first:end])
+
+
+# --- the window promise across turns, on what is added after the plan ---------------------------
+
+
+@st.composite
+def sessions(draw):
+    """A short session: per turn, the history it adds (user text, bash results, todo calls with open tasks),
+    and after the first, sometimes a call repeating an earlier bash call exactly (a re-read)."""
+    turns = []
+    call = 0
+    for t in range(draw(st.integers(min_value=2, max_value=3))):
+        added = [user(words(draw(st.integers(min_value=1, max_value=300)), t))]
+        for size in draw(st.lists(st.integers(min_value=1, max_value=2500), max_size=3)):
+            call += 1
+            added += [assistant("", [(f"c{call}", "bash", {"command": f"cat file-{call}"})]), tool(f"c{call}", words(size, call))]
+        if draw(st.booleans()):
+            call += 1
+            name = draw(st.sampled_from(["todo_write", "update_plan"]))
+            items = [{"content" if name == "todo_write" else "step": words(draw(st.integers(1, 60)), i),
+                      "status": draw(st.sampled_from(["pending", "in_progress", "completed"]))}
+                     for i in range(draw(st.integers(1, 5)))] + [{"content": "finish the task", "step": "finish",
+                                                                  "status": "pending"}]
+            args = {"todos": items} if name == "todo_write" else {"plan": items}
+            added += [assistant("", [(f"c{call}", name, args)]), tool(f"c{call}", "ok")]
+        reread = draw(st.integers(min_value=0, max_value=call)) if t and draw(st.booleans()) else 0
+        turns.append((added, reread))
+    return turns
+
+
+def _reread(history, which, call):
+    """``history`` with bash call ``which`` made again (same arguments) and answered with the same text."""
+    old = next((m for m in history if m["role"] == "tool" and m["tool_call_id"] == f"c{which}"), None)
+    if old is None:
+        return history
+    again = f"again{call}"
+    return [*history, assistant("", [(again, "bash", {"command": f"cat file-{which}"})]), tool(again, old["content"])]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sessions(), st.sampled_from([1024, 2048, 4096]), st.sampled_from([1.0, 4.0]), st.integers(0, 16),
+       st.sampled_from([1, 4]), st.booleans())
+def test_every_turn_of_a_session_fits_the_window_or_says_why(turns, window, ratio, overhead, every, save_state):
+    """Across the turns of one Compactor session with open todo tasks (task reminder, save-state request) and
+    results fetched again (pinned, put back), what is sent fits the window, or fits is false with a reason."""
+    from context_compactor import Compactor
+
+    history = []
+    with Compactor(context_window=window, chars_per_token=ratio, message_overhead_tokens=overhead, calibrate=False,
+                   task_reminder_every=every, save_state_reminder=save_state) as compactor:
+        for n, (added, reread) in enumerate(turns):
+            history = history + added
+            if reread:
+                history = _reread(history, reread, n)
+            result = compactor.compact(history)
+            sent = Measurer(CharCounter(ratio), overhead).measure(result.messages).total
+            assert sent <= window or (not result.stats.fits and result.stats.reason), (n, sent, window, result.stats)
