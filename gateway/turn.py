@@ -93,13 +93,7 @@ class ChatTurn:
         """Run ``before_agent_start`` (in a worker thread, under the session lock)."""
         async with self.gw.locks.hold(self.key):
             await self.gw.in_thread(self._before)
-        owned = {} if self.btw else self.gw.owned_tools.offered(self)
-        if owned and (self.room([tool.schema() for tool in owned.values()]) or 0) < 0:
-            # Fit is a promise; the gateway's own tools are not (the ledger still cites what was folded).
-            logger.info("gateway.owned_tools_left_out", session=self.key, tools=sorted(owned), window=self.limit,
-                        tokens=self.tokens_after)
-            owned = {}
-        self.owned = owned
+        self.owned = self._fitting({} if self.btw else self.gw.owned_tools.offered(self))
         self.guards = self.gw.owned_tools.guards_for(self)
         self.gw.remember(self)
 
@@ -158,6 +152,16 @@ class ChatTurn:
             options = self.body.get("stream_options")
             body["stream_options"] = {**(options if isinstance(options, dict) else {}), "include_usage": True}
         return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+    def _fitting(self, owned: dict[str, Any]) -> dict[str, Any]:
+        """``owned`` (the gateway's own tools this turn would offer), or none when their schemas would push
+        the prompt over the window it was planned for: fit is a promise, the gateway's own tools are not
+        (the ledger still cites what was folded)."""
+        if owned and (self.room([tool.schema() for tool in owned.values()]) or 0) < 0:
+            logger.info("gateway.owned_tools_left_out", session=self.key, tools=sorted(owned), window=self.limit,
+                        tokens=self.tokens_after)
+            return {}
+        return owned
 
     def measurer(self) -> Measurer:
         """A measurer with the counter the plan of this turn used."""
@@ -231,6 +235,7 @@ class ChatTurn:
                     tokens_after=self.tokens_after)
         if smaller:
             self.retries += 1
+            self.owned = self._fitting(self.owned)  # planned again for a smaller window
         return smaller
 
     def _recompact(self) -> bool:

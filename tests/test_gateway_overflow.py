@@ -179,3 +179,30 @@ def test_overflow_recovery_goes_through_the_before_agent_start_hook(tmp_path: Pa
         sdk(gw.url).chat.completions.create(model="fake-model", messages=messages)
     assert [r.status for r in turns(up)] == [400, 200]
     assert seen[0] == (8192, "config") and (2000, "error") in seen[1:]
+
+
+def test_a_turn_planned_again_after_an_overflow_leaves_out_a_recall_schema_that_no_longer_fits(tmp_path: Path) -> None:
+    """The retry after an overflow is planned for the window the server stated; recall_history's schema goes
+    only when it still fits beside it (it went regardless: 5,095 tokens to a 5,000 window, refused again, and
+    the client got the 400 although the compacted prompt fitted)."""
+    from context_compactor.engine import Measurer
+    from context_compactor.tokens import CharCounter
+
+    tools = [{"type": "function", "function": {"name": "read_file", "description": ("d " * 10_000)[:19_400],
+                                               "parameters": {"type": "object",
+                                                              "properties": {"path": {"type": "string"}}}}}]
+    messages = [{"role": "system", "content": "You are a coding agent."}]
+    for i in range(40):
+        messages += [{"role": "user", "content": f"step {i}: " + f"module-{i} " * 60},
+                     {"role": "assistant", "content": f"done {i}: " + f"file-{i} " * 60}]
+    messages.append({"role": "user", "content": "go on"})
+    with fake_upstream(context_window=5000, overflow_style="openai", chars_per_token=4.0,
+                       template_tokens_per_message=4) as up, \
+            gateway_for(up.url, tmp_path, settings={"contextWindow": 16384, "calibrate": False}) as gw:
+        reply = sdk(gw.url).chat.completions.with_raw_response.create(model="fake-model", messages=messages,
+                                                                        tools=tools)
+    retried = up.app.chats()[-1].body
+    sent = Measurer(CharCounter(4.0), 4).measure(retried["messages"], "", retried["tools"]).total
+    assert reply.headers["x-context-compactor-retries"] == "1"
+    assert [t["function"]["name"] for t in retried["tools"]] == ["read_file"]
+    assert sent <= 5000
