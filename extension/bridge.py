@@ -361,6 +361,8 @@ class Bridge:
                                  "estimatedTokens": max(0, (stats.tokens_after if stats else 0) - prompt_tokens)}
         if result is not None and result.messages is not None:
             reply["messages"] = restore(result.messages, conv, host)
+            if conv.addition:  # appended to the current turn, which OpenClaw adds itself
+                reply["systemPromptAddition"] = conv.addition
         elif conv.commands:  # nothing to compact, but our command rows must not reach the model either
             reply["messages"] = restore(conv.messages, conv, host)
         reply["recall"] = bool(stats and stats.compacted) or bool(runtime.session(key).state.get("compactions"))

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import InputError
+from .loop import REMINDER_HEAD
+from .summarizer.extract import BLOCK_END
 
 Message = dict[str, Any]
 Recipe = list[int | Message]
@@ -47,6 +49,9 @@ class Converted:
     # converted index -> the host's row without our command blocks, where it had some (sent instead of it)
     cleaned: dict[int, Message] = field(default_factory=dict)
     commands: int = 0  # host rows left out or cleaned because they ran our commands
+    # What the projection appended to the current turn (the task reminder), which the host adds itself:
+    # set by :func:`restore`, sent as the assemble result's systemPromptAddition.
+    addition: str = ""
 
     def add(self, message: Message, origin: int, blocks: list[Any] | None = None) -> None:
         if blocks is not None:
@@ -257,8 +262,10 @@ def _replaces(new: Message, old: Message) -> bool:
     if old["role"] == "assistant":
         return [c.get("id") for c in new.get("tool_calls") or []] == [c.get("id") for c in old.get("tool_calls") or []]
     text, before = _plain(new), _plain(old)
-    if text.startswith(SUMMARY_PREFIX) and before and not text.endswith(before[-20:]):
-        return False  # the summary in a message of its own, standing where folded messages were
+    if text.startswith(SUMMARY_PREFIX) and before:
+        reminded = text.rfind(f"\n\n{REMINDER_HEAD}")
+        if not (text[:reminded] if reminded >= 0 else text).endswith(before[-20:]):
+            return False  # the summary in a message of its own, standing where folded messages were
     return True
 
 
@@ -318,10 +325,15 @@ def _gap(new: list[Message], start: int, stop: int, conv: Converted, host: Seque
     while new and gap and _replaces(new[-1], conv.messages[gap[-1]]):
         message, index = new.pop(), gap.pop()
         if conv.origin[index] == CURRENT:
+            # The host adds the current turn itself: what the projection put before it (the summary)
+            # comes back as a message of its own, what it put after it (the reminder) as an addition.
             text = _plain(message)
-            block = text[: -len(_plain(conv.messages[index]))].rstrip() if text.startswith(SUMMARY_PREFIX) else ""
-            if block:  # the summary went into the current turn, which the host adds itself
-                new.append({"role": "user", "content": block})
+            end = text.find(BLOCK_END) + len(BLOCK_END) if text.startswith(SUMMARY_PREFIX) and BLOCK_END in text else 0
+            after = text.rfind(f"\n\n{REMINDER_HEAD}")
+            if after >= end:
+                conv.addition = text[after:].strip()
+            if end:
+                new.append({"role": "user", "content": text[:end]})
             continue
         tail.insert(0, _back(message, index, conv, host))
     if len(new) > 1 or (new and not _plain(new[0]).startswith(SUMMARY_PREFIX)):

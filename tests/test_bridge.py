@@ -62,6 +62,24 @@ def test_over_trigger_returns_a_recipe(child: Child) -> None:
     assert all(isinstance(i, int) for i in recipe[1:]) and recipe[-1] == 39
 
 
+def test_the_task_reminder_on_the_current_turn_comes_back_as_a_system_prompt_addition(child: Child) -> None:
+    """OpenClaw adds the current turn itself, so what the engine appended to it (the open tasks) comes back
+    as systemPromptAddition (it had been lost, and still counted)."""
+    child.request("configure", {"config": {"contextWindow": 4096}})
+    todo = {"todos": [{"content": "TAG-THE-RELEASE", "status": "pending"}, {"content": "old", "status": "completed"}]}
+    rows = [{"role": "user", "content": "plan the release", "timestamp": 0},
+            {"role": "assistant", "content": [{"type": "toolCall", "id": "t1", "name": "todo_write", "arguments": todo}],
+             "timestamp": 0},
+            {"role": "toolResult", "toolCallId": "t1", "toolName": "todo_write",
+             "content": [{"type": "text", "text": "ok"}], "timestamp": 0}, *history(20)]
+    reply = child.request("assemble", {"sessionKey": "s", "messages": rows, "prompt": "and now?", "tokenBudget": 4096,
+                                       "model": "fake/fake-model"})["result"]
+    addition = reply["systemPromptAddition"]
+    assert addition.startswith("[context-compactor reminder") and "TAG-THE-RELEASE" in addition and "old" not in addition
+    assert reply["messages"][0]["content"].startswith("[context-compactor: ledger of")
+    assert "context-compactor reminder" not in json.dumps(reply["messages"])
+
+
 def test_merged_command_rows_are_taken_out_under_the_trigger(child: Child) -> None:
     """Nothing to compact, but a user row with our commands merged in comes back without them (issue 14 A3)."""
     child.request("configure", {"config": {"maxTokens": 30000}})

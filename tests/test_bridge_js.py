@@ -39,6 +39,8 @@ def test_plugin_compacts_through_the_python_child(tmp_path: Path) -> None:
         assert not result["same"] and result["kept"] >= 1 and result["count"] < 24
         assert result["first"].startswith("[context-compactor: ledger of")
     assert out["commit"] == {"status": "committed"} and out["dup"] == {"status": "duplicate"}
+    # the open tasks appended to the current turn, which OpenClaw adds itself, go as systemPromptAddition
+    assert "TAG-THE-RELEASE" in (out["todoTurn"]["addition"] or "") and out["todoTurn"]["count"] < 27
     assert out["stats"].startswith("context-compactor stats")
     assert sum("started the Python bridge" in m for _, m in out["logs"]) == 1  # one child for all engines
 

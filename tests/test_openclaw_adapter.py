@@ -213,6 +213,19 @@ def test_summary_merged_into_current_turn_comes_back_alone(pm: Any, make_runtime
     assert "current question" not in recipe[0]["content"]
 
 
+def test_what_the_projection_put_around_the_current_turn_comes_back_apart() -> None:
+    """The host adds the current turn itself: the ledger in front of it comes back as a message of its own
+    (the block only, even when the turn repeats words of it), the reminder after it as ``conv.addition``."""
+    host = [user("old question", ts=1), assistant("old answer", ts=2)]
+    conv = to_openai(host, "and now?")
+    block = "[context-compactor: ledger of 2 earlier messages]\n- Latest request: and now?\n[end of ledger]"
+    reminder = "[context-compactor reminder, not a new request]\nOpen tasks:\n- [pending] TAG-1"
+    current = {**conv.messages[-1], "content": f"{block}\n\nand now?\n\n{reminder}"}
+    recipe = restore([current], conv, host)
+    assert recipe == [{"role": "user", "content": block, "timestamp": 1}]
+    assert conv.addition == reminder
+
+
 def test_unmappable_projection_is_refused() -> None:
     """A projection of a shape the engine never makes raises, so the bridge fails open."""
     host = [user("a"), assistant("b")]

@@ -293,7 +293,10 @@ function makeEngine() {
         if (!Array.isArray(r?.messages)) return { messages, estimatedTokens: r?.estimatedTokens ?? unchanged.estimatedTokens };
         const out = r.messages.map((item) => (typeof item === "number" ? messages[item] : item));
         if (out.some((m) => !m || typeof m !== "object")) throw new Error("the bridge named a message that is not there");
-        return { messages: out, estimatedTokens: r.estimatedTokens ?? estimate(out) };
+        const result = { messages: out, estimatedTokens: r.estimatedTokens ?? estimate(out) };
+        // What the engine appended to the current turn (the task reminder): OpenClaw adds that turn itself.
+        if (typeof r.systemPromptAddition === "string" && r.systemPromptAddition) result.systemPromptAddition = r.systemPromptAddition;
+        return result;
       } catch (e) {
         warn(`assemble failed: ${e?.message ?? e}`);
         return unchanged;

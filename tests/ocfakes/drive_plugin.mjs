@@ -30,10 +30,19 @@ for (let i = 0; i < 3; i++) {
   results.push({ same: r.messages === messages, kept: r.messages.filter((m) => messages.includes(m)).length,
                  count: r.messages.length, first: String(r.messages[0]?.content).slice(0, 40) });
 }
+// A session with open tasks: the reminder the engine appends to the current turn comes back as
+// systemPromptAddition (OpenClaw adds the current turn itself).
+const todo = { todos: [{ content: "TAG-THE-RELEASE", status: "pending" }] };
+const planned = [{ role: "user", content: "plan it", timestamp: 0 },
+                 { role: "assistant", content: [{ type: "toolCall", id: "t1", name: "todo_write", arguments: todo }], timestamp: 0 },
+                 { role: "toolResult", toolCallId: "t1", toolName: "todo_write", content: [{ type: "text", text: "ok" }], timestamp: 0 },
+                 ...messages];
+const withTodo = await engines[0][1]({}).assemble({ sessionKey: "s2", messages: planned, prompt: "next?", tokenBudget: 90000, model: "m" });
+const todoTurn = { addition: withTodo.systemPromptAddition ?? null, count: withTodo.messages.length };
 const engine = engines[0][1]({});
 const commit = await engine.commitTurn({ advancementKey: "k1", messages: messages.slice(-2) });
 const dup = await engine.commitTurn({ advancementKey: "k1", messages: messages.slice(-2) });
 const stats = await commands["context-stats"].handler({ sessionKey: "s1" });
-console.log(JSON.stringify({ results, commit, dup, stats: stats.text, info: engine.info, ids: engines.map((e) => e[0]),
+console.log(JSON.stringify({ results, todoTurn, commit, dup, stats: stats.text, info: engine.info, ids: engines.map((e) => e[0]),
                              commands: Object.keys(commands).sort(), logs }));
 process.exit(0);
