@@ -17,8 +17,9 @@ Before measuring, :meth:`Loop.prepare` applies, on every turn and under the trig
   before a ``/btw clear``.
 
 After the engine, :func:`append_reminder` restates the open items of the latest todo call
-(``todo_write`` / ``TodoWrite`` ``{"todos": [{"content", "status"}]}``, ``update_plan``
-``{"plan": [{"step", "status"}]}``) in the last message, marked as a reminder, when
+(``todo_write`` / ``TodoWrite`` ``{"todos": [{"content", "status"}]}``, ``update_plan`` and OpenClaw's
+``progress_card`` ``{"plan": [{"step", "status"}]}``, also through OpenClaw's Tool Search dispatcher
+``tool_call {"id": "progress_card", "args": {...}}``) in the last message, marked as a reminder, when
 :meth:`Loop.reminder_due` says so; the same place carries the optional save-state reminder.
 
 Identity: a message no transform changes is passed through as the host's own object; a changed
@@ -47,7 +48,10 @@ RECENT_ROUNDS = 3  # tool rounds (an assistant message with calls, and its resul
 FOLD_EVERY_ROUNDS = 8
 REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_details", "thinking")
 THINKING_PARTS = frozenset({"thinking", "redacted_thinking", "reasoning"})
-TODO_TOOLS = frozenset({"todo_write", "todowrite", "update_plan", "updateplan"})
+TODO_TOOLS = frozenset({"todo_write", "todowrite", "update_plan", "updateplan", "progress_card"})
+# Generic dispatchers naming the tool they run: OpenClaw's Tool Search (2026.9) offers progress_card (its
+# update_plan, renamed) only as tool_call {"id": "progress_card" or "openclaw:core:progress_card", "args": {...}}.
+DISPATCH_TOOLS = frozenset({"tool_call"})
 DONE = frozenset({"completed", "complete", "done", "cancelled", "canceled"})
 REMINDER_HEAD = "[context-compactor reminder, not a new request]"
 FOLD_HEAD = "[failed call folded by context-compactor"
@@ -227,15 +231,23 @@ class Todo:
 
 def todo_of(call: ToolCall, index: int) -> Todo | None:
     """The open items of a todo-style call; None when the call is not one (or its arguments are not JSON)."""
-    if call.name.lower() not in TODO_TOOLS:
+    name = call.name
+    if name.lower() not in TODO_TOOLS and name.lower() not in DISPATCH_TOOLS:
         return None
     try:
         args = json.loads(call.arguments or "{}")
     except ValueError:
         return None
+    if isinstance(args, dict) and name.lower() in DISPATCH_TOOLS:
+        target = args.get("id") or args.get("name")
+        name, args = (target.rsplit(":", 1)[-1] if isinstance(target, str) else ""), args.get("args")
+        if name.lower() not in TODO_TOOLS:
+            return None
     if not isinstance(args, dict):
         return None
-    items = args.get("todos") if isinstance(args.get("todos"), list) else args.get("plan")
+    # progress_card replaces the whole card: a call without a plan clears it
+    items = args.get("todos") if isinstance(args.get("todos"), list) else \
+        args.get("plan", [] if name.lower() == "progress_card" else None)
     if not isinstance(items, list):
         return None
     found: list[tuple[str, str]] = []
@@ -246,7 +258,7 @@ def todo_of(call: ToolCall, index: int) -> Todo | None:
         status = str(item.get("status") or "pending").strip().lower()
         if isinstance(text, str) and text.strip() and status not in DONE:
             found.append((status, clip(text, 300)))
-    return Todo(index, call.name, tuple(found))
+    return Todo(index, name, tuple(found))
 
 
 def latest_todo(messages: Sequence[Any], start: int = 0) -> Todo | None:
