@@ -165,6 +165,28 @@ def test_the_compaction_notice_counts_the_reminder_it_sends() -> None:
     assert f"to {result.stats.tokens_after:,} tokens" in result.stats.notices[0]
 
 
+def test_openclaws_progress_card_is_read_directly_and_through_tool_call() -> None:
+    """OpenClaw's plan tool is progress_card (its update_plan, renamed), offered only through its Tool Search
+    dispatcher: tool_call {"id": "progress_card" or "openclaw:core:progress_card", "args": {"plan": [...]}}.
+    Its open steps are restated; a card without a plan clears it; another tool through tool_call is no plan."""
+    from context_compactor.loop import todo_of
+    from context_compactor.messages import ToolCall
+
+    plan = {"plan": [{"step": "Tag the release", "status": "in_progress"}, {"step": "Old", "status": "completed"}]}
+    for name, args in (("progress_card", plan), ("tool_call", {"id": "progress_card", "args": plan}),
+                       ("tool_call", {"id": "openclaw:core:progress_card", "args": plan})):
+        todo = todo_of(ToolCall("c1", name, json.dumps(args)), 3)
+        assert todo is not None and todo.open == (("in_progress", "Tag the release"),) and todo.tool == "progress_card"
+    cleared = todo_of(ToolCall("c1", "tool_call", json.dumps({"id": "progress_card", "args": {}})), 3)
+    assert cleared is not None and not cleared.open
+    assert todo_of(ToolCall("c1", "tool_call", json.dumps({"id": "web_fetch", "args": plan})), 3) is None
+    history = [user("go"), assistant("", [("p1", "tool_call", {"id": "progress_card", "args": plan})]),
+               tool("p1", "Progress card updated"), user("a"), assistant("b"), user("c"), assistant("d"), user("e")]
+    with Compactor(context_window=100_000) as compactor:
+        out = compactor.compact(history).messages
+    assert "Tag the release" in out[-1]["content"] and "progress_card" in out[-1]["content"]
+
+
 def test_update_plan_items_are_read_too() -> None:
     """update_plan {"plan": [{"step", "status"}]} is a todo-style call."""
     history = [user("go"), assistant("", [("p1", "update_plan", {"plan": [{"step": "Migrate the DB", "status": "pending"},
