@@ -10,7 +10,9 @@ OpenClaw hands a context engine its transcript rows (observed on 2026.9.6):
 
 :func:`to_openai` converts them (skipping our own chat commands, which must never reach the model
 or a summary: their rows, and the command blocks OpenClaw merges into the user's next row) and
-remembers where each came from. :func:`restore` turns the projection the hooks return into a
+remembers where each came from. An assistant row's thinking becomes thinking content parts, which the
+engine measures (OpenClaw sends earlier thinking to some providers) and leaves out of earlier turns by
+its ``stripThinking``, but never reads as text. :func:`restore` turns the projection the hooks return into a
 *recipe* for the host: an ``int`` is "your own message at this index, unchanged"; a dict is a new
 message in OpenClaw's format (the summary, a stubbed tool result, a shortened message, a row without
 our commands). Kept messages therefore go back as the host's very own objects.
@@ -45,7 +47,8 @@ class Converted:
 
     messages: list[Message] = field(default_factory=list)
     origin: list[int] = field(default_factory=list)
-    parts: dict[int, list[Any]] = field(default_factory=dict)  # converted index -> host content blocks
+    # converted index -> host blocks its first content parts stand for (a user row's blocks, an assistant row's thinking)
+    parts: dict[int, list[Any]] = field(default_factory=dict)
     # converted index -> the host's row without our command blocks, where it had some (sent instead of it)
     cleaned: dict[int, Message] = field(default_factory=dict)
     commands: int = 0  # host rows left out or cleaned because they ran our commands
@@ -149,19 +152,44 @@ def _user_parts(blocks: list[Any]) -> list[Any]:
     return parts
 
 
-def _assistant(message: Message) -> Message:
+def _thinking_part(block: Message) -> Message:
+    """An OpenClaw thinking block as the content part the engine knows (see ``loop.THINKING_PARTS``).
+
+    Its signature (a provider's opaque one, or the field an openai-completions stream carried it in,
+    such as ``reasoning_content``) rides along, so the engine keeps it where providers want thinking
+    back (the current tool loop) and leaves it out before the last user turn, as for any host."""
+    signature = block.get("thinkingSignature")
+    if block.get("redacted"):
+        return {"type": "redacted_thinking", "data": str(signature or "")}
+    part: Message = {"type": "thinking", "thinking": str(block.get("thinking") or "")}
+    if isinstance(signature, str) and signature:
+        part["signature"] = signature
+    return part
+
+
+def _assistant(message: Message) -> tuple[Message, list[Any] | None]:
+    """An assistant row as an OpenAI dict, and the host's thinking blocks its first content parts stand for.
+
+    OpenClaw sends earlier turns' thinking back to some providers (openai-completions with
+    ``reasoning: true``: as ``reasoning_content``), so the engine must see it to measure the prompt.
+    It goes in as thinking content parts, which the engine sizes but never reads as text: no
+    summary, ledger or archive search takes a thought for what the assistant said."""
     content = message.get("content")
     blocks = content if isinstance(content, list) else [{"type": "text", "text": content or ""}]
     texts = [str(b.get("text", "")) for b in blocks if isinstance(b, dict) and b.get("type") == "text"]
+    thinking = [b for b in blocks if isinstance(b, dict) and b.get("type") == "thinking"]
     calls = [
         {"id": str(b.get("id", "")), "type": "function",
          "function": {"name": str(b.get("name", "")), "arguments": _args(b.get("arguments"))}}
         for b in blocks if isinstance(b, dict) and b.get("type") == "toolCall"
     ]
-    out: Message = {"role": "assistant", "content": "\n".join(texts) if texts else None}
+    text = "\n".join(texts) if texts else None
+    out: Message = {"role": "assistant", "content": text}
+    if thinking:
+        out["content"] = [*map(_thinking_part, thinking), *([{"type": "text", "text": text}] if text is not None else [])]
     if calls:
         out["tool_calls"] = calls
-    return out
+    return out, thinking or None
 
 
 def _args(arguments: Any) -> str:
@@ -190,7 +218,7 @@ def message_to_openai(message: Message) -> tuple[Message, list[Any] | None]:
             return {"role": "user", "content": _user_parts(content)}, content
         return {"role": "user", "content": content if isinstance(content, str) else text_of(content)}, None
     if role == "assistant":
-        return _assistant(message), None
+        return _assistant(message)
     if role == "toolResult":
         out: Message = {"role": "tool", "tool_call_id": str(message.get("toolCallId", "")),
                         "content": text_of(message.get("content"))}
@@ -279,14 +307,25 @@ def _back(new: Message, index: int, conv: Converted, host: Sequence[Any]) -> Mes
         return changed
     if role == "assistant":
         calls = [b for b in original.get("content") or [] if isinstance(b, dict) and b.get("type") == "toolCall"]
-        return {**original, "content": [{"type": "text", "text": _plain(new)}, *calls]}
+        # The thinking the engine kept (the same part objects) goes back as the host's own blocks; the rest is left out.
+        thinking = list(_host_blocks(new, index, conv).values())
+        return {**original, "content": [*thinking, {"type": "text", "text": _plain(new)}, *calls]}
     if role == "user" and isinstance(new.get("content"), list):
-        blocks, mine = conv.parts.get(index, []), conv.messages[index].get("content") or []
-        by_id = {id(part): blocks[j] for j, part in enumerate(mine) if j < len(blocks)}
+        by_id = _host_blocks(new, index, conv)
         return {**original, "content": [by_id.get(id(p), p) for p in new["content"]]}
     if role == "user":
         return {**original, "content": _plain(new)}
     return {"role": "user", "content": _plain(new), "timestamp": original.get("timestamp", 0)}
+
+
+def _host_blocks(new: Message, index: int, conv: Converted) -> dict[int, Any]:
+    """For each content part of ``new`` that is one the conversion made, the host block it stands for
+    (by the part's identity: the engine keeps the very part objects it does not change), in ``new``'s order."""
+    blocks, mine = conv.parts.get(index, []), conv.messages[index].get("content")
+    if not isinstance(mine, list) or not isinstance(new.get("content"), list):
+        return {}
+    by_id = {id(part): blocks[j] for j, part in enumerate(mine) if j < len(blocks)}
+    return {id(p): by_id[id(p)] for p in new["content"] if id(p) in by_id}
 
 
 def summary_message(text: str, timestamp: Any) -> Message:

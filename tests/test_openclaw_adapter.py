@@ -232,3 +232,78 @@ def test_unmappable_projection_is_refused() -> None:
     conv = to_openai(host)
     with pytest.raises(InputError):
         restore([{"role": "user", "content": "x"}, {"role": "user", "content": "y"}], conv, host)
+
+
+# --- thinking: measured, left out of earlier turns, never read as what the assistant said ---------------
+
+
+def thinking(text: str, signature: str | None = "reasoning_content") -> dict[str, Any]:
+    """A thinking block as OpenClaw's openai-completions stream writes it (``thinkingSignature``: the
+    field the thought came in; an Anthropic stream puts its opaque signature there)."""
+    return {"type": "thinking", "thinking": text, **({"thinkingSignature": signature} if signature else {})}
+
+
+def thought_session(turns: int, words: int = 300) -> list[dict[str, Any]]:
+    """``session`` whose assistant rows each open with a long thought marked THOUGHT-<n>."""
+    host = session(turns, size=40)
+    for n, row in enumerate(host):
+        if row["role"] == "assistant":
+            row["content"] = [thinking(f"THOUGHT-{n} " + "pondering " * words), *row["content"]]
+    return host
+
+
+def test_thinking_counts_in_the_measured_prompt() -> None:
+    """An assistant row's thinking makes its converted message larger to the engine, not its text."""
+    from context_compactor.engine.measure import Measurer
+    from context_compactor.messages import view_of
+    from context_compactor.tokens import CharCounter
+
+    plain = assistant("the answer")
+    thoughtful = {**plain, "content": [thinking("THOUGHT " + "pondering " * 300), *plain["content"]]}
+    measurer = Measurer(CharCounter(4.0))
+    before, after = (to_openai([row]).messages[0] for row in (plain, thoughtful))
+    assert measurer.cost(after) > measurer.cost(before), "the thought is not measured"
+    assert view_of(after).text == "the answer"
+
+
+def test_earlier_thinking_goes_back_without_its_blocks(pm: Any, make_runtime: Any) -> None:
+    """Under the trigger too, earlier assistant rows come back without their thinking (stripThinking), every
+    other block and field of OpenClaw's row kept, so OpenClaw does not send what the engine left out."""
+    host = thought_session(3)
+    runtime = make_runtime()
+    conv = to_openai(host, "and now?")
+    model = ModelInfo(id="fake/fake-model", context_window=100_000)
+    result = pm.hook.before_agent_start(event=BeforeAgentStartEvent(messages=conv.messages, model=model),
+                                        ctx=HookContext("s1", runtime, model))
+    assert result is not None and result.messages is not None, "the thinking was not left out"
+    out = [host[item] if isinstance(item, int) else item for item in restore(result.messages, conv, host)]
+    assert len(out) == len(host) and "THOUGHT-" not in json.dumps(out)
+    for new, old in zip(out, host):
+        assert {k: v for k, v in new.items() if k != "content"} == {k: v for k, v in old.items() if k != "content"}
+        if old["role"] == "assistant":
+            assert [b for b in new["content"] if b.get("text") or b["type"] == "toolCall"] == \
+                   [b for b in old["content"] if b["type"] != "thinking"]
+    assert runtime.session("s1").last.thinking_saved > 0
+
+
+def test_kept_thinking_goes_back_as_the_hosts_block() -> None:
+    """A changed assistant message that still carries a thought (the current tool loop's signed thinking)
+    gets OpenClaw's own thinking block back, signature and all."""
+    signed = thinking("THOUGHT", "opaque-signature")
+    host = [user("q"), {**assistant("", ("c1", "read", {"path": "a"})), "content": [signed, *assistant(
+        "", ("c1", "read", {"path": "a"}))["content"]]}, tool_result("c1", "body")]
+    conv = to_openai(host)
+    mine = conv.messages[1]
+    changed = {**mine, "content": [mine["content"][0], {"type": "text", "text": "cut"}]}
+    recipe = restore([conv.messages[0], changed, conv.messages[2]], conv, host)
+    assert recipe[0] == 0 and recipe[2] == 2 and isinstance(recipe[1], dict)
+    assert recipe[1]["content"][0] is signed and recipe[1]["content"][-1]["type"] == "toolCall"
+
+
+def test_thinking_never_reaches_the_ledger(pm: Any, make_runtime: Any) -> None:
+    """With stripThinking off, folded thoughts are still no item of the ledger."""
+    host = thought_session(12)
+    runtime = make_runtime(maxTokens=3000, keepRecentTokens=800, summaryMaxTokens=300, stripThinking=False)
+    _, recipe = compacted(pm, runtime, host, "now what?")
+    assert isinstance(recipe[0], dict) and "[context-compactor: ledger of" in recipe[0]["content"]
+    assert "THOUGHT-" not in recipe[0]["content"] and "pondering" not in recipe[0]["content"]
