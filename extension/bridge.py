@@ -355,7 +355,10 @@ class Bridge:
         self._remember(key, Turn(conv, sent, model, _positive(params.get("tokenBudget")),
                                  _positive(params.get("reserveTokens"))))
         stats = runtime.session(key).last.stats
-        prompt_tokens = len(str(params.get("prompt") or "")) // 4
+        # The current turn, which OpenClaw adds itself, as the session measured it (its counter, its ratio).
+        prompt, measurer = str(params.get("prompt") or ""), runtime.session(key).measurer
+        prompt_tokens = (measurer.text_tokens(prompt) + measurer.overhead if measurer is not None and prompt
+                         else len(prompt) // 4)
         reply: dict[str, Any] = {"messages": None, "notices": list(result.notices) if result else [],
                                  "stats": result.stats.as_dict() if result and result.stats else {},
                                  "estimatedTokens": max(0, (stats.tokens_after if stats else 0) - prompt_tokens)}

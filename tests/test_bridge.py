@@ -80,6 +80,16 @@ def test_the_task_reminder_on_the_current_turn_comes_back_as_a_system_prompt_add
     assert "context-compactor reminder" not in json.dumps(reply["messages"])
 
 
+def test_estimated_tokens_leave_out_the_current_turn_as_the_session_counts_it(child: Child) -> None:
+    """estimatedTokens is what the engine sent less the current turn (OpenClaw adds it), that turn counted
+    with the session's own ratio, not a flat 4 characters a token."""
+    child.request("configure", {"config": {"charsPerToken": 2, "calibrate": False, "maxTokens": 6000}})
+    prompt = "x " * 400  # 800 characters: 400 tokens at 2 a token, not 200
+    reply = assemble(child, 20, prompt=prompt)["result"]
+    assert reply["stats"]["compacted"]
+    assert reply["estimatedTokens"] == reply["stats"]["tokens_after"] - (400 + 4)
+
+
 def test_merged_command_rows_are_taken_out_under_the_trigger(child: Child) -> None:
     """Nothing to compact, but a user row with our commands merged in comes back without them (issue 14 A3)."""
     child.request("configure", {"config": {"maxTokens": 30000}})
