@@ -39,14 +39,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .messages import TEXT_PARTS, ToolCall, view_of, with_text
+from .messages import REASONING_FIELDS, TEXT_PARTS, ToolCall, view_of, with_text
 from .summarizer.extract import arguments, clip, error_line, failed_run, is_read, scanned, shell_command
 
 RECENT_ROUNDS = 3  # tool rounds (an assistant message with calls, and its results) never folded
 # Older rounds fold in batches of this many, so the middle of the prompt (and the server's prompt
 # cache, and our measurer's fast path) changes once every 8 rounds, not on every one.
 FOLD_EVERY_ROUNDS = 8
-REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_details", "thinking")
 THINKING_PARTS = frozenset({"thinking", "redacted_thinking", "reasoning"})
 TODO_TOOLS = frozenset({"todo_write", "todowrite", "update_plan", "updateplan", "progress_card"})
 # Generic dispatchers naming the tool they run: OpenClaw's Tool Search (2026.9) offers progress_card (its

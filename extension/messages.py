@@ -20,6 +20,9 @@ ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 NON_TEXT_PART_CHARS = 3000
 # Part types that carry text, and the field that holds it.
 TEXT_PARTS = {"text": "text", "input_text": "text", "output_text": "text", "refusal": "refusal"}
+# Thinking (content parts and assistant fields): sized at its own length, never read as what was said.
+THINKING_PART_FIELDS = {"thinking": ("thinking", "text"), "redacted_thinking": ("data",), "reasoning": ("text", "summary")}
+REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_details", "thinking")
 
 
 # View and ToolCall are named tuples rather than frozen dataclasses: a cold compaction builds one
@@ -62,9 +65,18 @@ def _text_of(content: Any) -> tuple[str, int]:
             texts.append(str(part.get(TEXT_PARTS[kind], "")))
         elif isinstance(part, str):
             texts.append(part)
+        elif isinstance(kind, str) and kind in THINKING_PART_FIELDS:
+            extra += sum(_size(part.get(field)) for field in THINKING_PART_FIELDS[kind])
         else:
             extra += NON_TEXT_PART_CHARS
     return "\n".join(texts), extra
+
+
+def _size(value: Any) -> int:
+    """Characters a thinking field holds (a string, or JSON such as reasoning_details)."""
+    if value is None:
+        return 0
+    return len(value) if isinstance(value, str) else len(json.dumps(value, ensure_ascii=False))
 
 
 def view_of(message: dict[str, Any]) -> View:
@@ -76,6 +88,9 @@ def view_of(message: dict[str, Any]) -> View:
         return View("tool", text, (), message.get("tool_call_id"), message.get("name"),
                     bool(message.get("is_error")), extra)
     if role == "assistant":
+        for field in REASONING_FIELDS:  # a provider's thinking beside the content, sent back by some hosts
+            if field in message:
+                extra += _size(message[field])
         return View(role, text, _calls(message), None, None, False, extra)
     if role == "developer":
         role = "system"

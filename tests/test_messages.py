@@ -85,6 +85,21 @@ def test_view_of_refusal_part_counts_its_text() -> None:
     assert view.extra_chars == 0
 
 
+def test_view_of_thinking_costs_its_own_length_and_is_never_text() -> None:
+    """Thinking parts and an assistant's reasoning fields are sized at their length (a host may send them
+    back to the model), not at a flat rate, and are never read as what was said."""
+    long = "step " * 2000  # 10,000 characters: more than the flat rate of a picture
+    view = view_of({"role": "assistant", "reasoning_content": long, "content": [
+        {"type": "thinking", "thinking": "short", "signature": "sig"},
+        {"type": "redacted_thinking", "data": "xyz"},
+        {"type": "text", "text": "answer"}]})
+    assert view.text == "answer"
+    assert view.extra_chars == len(long) + len("short") + len("xyz")
+    details = [{"type": "reasoning.text", "text": "abc"}]
+    assert view_of({"role": "assistant", "content": "a", "reasoning_details": details}).extra_chars == len(json.dumps(details))
+    assert view_of({"role": "user", "content": "a", "reasoning_content": long}).extra_chars == 0  # only an assistant's
+
+
 def test_view_of_tool_calls_with_string_arguments() -> None:
     """Assistant tool calls become ToolCalls with the arguments string as given."""
     view = view_of({"role": "assistant", "content": "running", "tool_calls": [call("c1", "bash", '{"command":"ls"}')]})
