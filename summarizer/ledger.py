@@ -120,25 +120,63 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
         merged = [_resolve(i, successes) for i in merged]
     known: dict[str, tuple[str, ...]] = {}  # values of the texts read so far: every correction reads them all
     landed: set[tuple[str, str, int]] = set()  # corrections shown in full where they landed
+
+    def land(correction: Item) -> None:
+        nonlocal merged
+        changed = [_apply(correction, i) for i in merged]
+        shown = "\n".join(after.text for before, after in zip(merged, changed) if after is not before)
+        if whole and correction.rank < RULE_RANK and all(f"{new} (was {old})" in shown
+                                                            for old, new in correction.corrects):
+            landed.add((correction.section, correction.key, correction.src))
+        merged = changed
+
     for correction in corrections:
         correction = _with_olds(correction, merged, known)
         if correction.corrects:
-            changed = [_apply(correction, i) for i in merged]
-            shown = "\n".join(after.text for before, after in zip(merged, changed) if after is not before)
-            if whole and correction.rank < RULE_RANK and all(f"{new} (was {old})" in shown
-                                                                for old, new in correction.corrects):
-                landed.add((correction.section, correction.key, correction.src))
-            merged = changed
+            land(correction)
+    # Then a rule said again on its own, against the values the earlier rules hold now.
+    for restated in _restatements(merged):
+        land(restated)
     if landed:  # a correction joined with an earlier one ("(was ...)") still holds that one's value: kept
         merged = [i for i in merged if i.seen > 1 or (i.section, i.key, i.src) not in landed]
     # An identifier already written out in the user's words, a decision or an error is not listed twice.
     said = "\n".join(i.text for i in merged if i.section in ("instruction", "decision", "error"))
-    merged = [i for i in merged if not (i.section == "identifier"
-                                        and (i.key in said or _key_of("identifier", i.text) in said))]
+    merged = [i for i in merged if not (i.section == "identifier" and (
+        i.key in said or _key_of("identifier", i.text) in said or _key_of("identifier", _WAS.sub("", i.text)) in said))]
     goal = ordered.get(("goal", "goal"))
     if goal is not None:  # the latest request is the goal; not listed twice
         merged = [i for i in merged if not (i.section == "request" and i.src == goal.src)]
     return merged
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+_WAS = re.compile(r" \(was [^()]*\)")
+
+
+def _restatements(merged: list[Item]) -> list[Item]:
+    """A rule said again on its own with other values ("Run the dev API on port 21641."), where an earlier
+    instruction said it among others ("Ground rules: ... Run the dev API on port 46090. ..."): the later
+    one, as a correction of those values (the whole of it, keyed alike, is joined already)."""
+    alone: dict[str, list[Item]] = {}
+    for item in merged:
+        if item.section == "instruction" and not item.corrects and not _SENTENCE_END.search(item.text.strip()):
+            alone.setdefault(item.key, []).append(item)
+    if not alone:
+        return []
+    out: list[Item] = []
+    for item in merged:
+        if item.section != "instruction" or not _SENTENCE_END.search(item.text.strip()):
+            continue
+        said_at = item.first if item.first >= 0 else item.src
+        for sentence in _SENTENCE_END.split(_WAS.sub("", item.text)):
+            for later in alone.get(masked_key(sentence), ()):
+                if later.src <= said_at:
+                    continue
+                pairs = tuple((a, b) for a, b in zip(values(sentence), values(_WAS.sub("", later.text)))
+                              if a != b and _shape(a) == _shape(b))
+                if pairs:
+                    out.append(later._replace(corrects=pairs))
+    return out
 
 
 RULE_RANK = 4  # a user's words ranked this high hold a rule (a word that forbids or requires, a rule's label)

@@ -101,6 +101,23 @@ def test_an_address_corrected_by_one_of_another_shape_is_replaced():
     assert "CC billing-2@other.org" in text
 
 
+def test_a_rule_said_again_on_its_own_updates_the_message_that_set_it_among_others():
+    """Ground rules set in one message, one of them said again later with another value: the earlier
+    message shows the new value with the one it replaced, and a later correction moves it on again."""
+    s = ExtractiveSummarizer()
+    messages = [user("Ground rules: never run migration 0042 against staging. Run the dev API on port 46090. "
+                     "Keep the logs quiet."), assistant("Noted."),
+                user("Run the dev API on port 21641."), assistant("Noted.")]
+    items = s.items(messages, [view_of(m) for m in messages], 0)
+    text = render(merge(items, whole=True), 2000, count)[0]
+    assert "Run the dev API on port 21641 (was 46090). Keep the logs quiet. [#0, #2]" in text
+    assert "- Run the dev API on port 21641. [#2]" not in text  # said in full where it landed
+    more = [*messages, user("Correction: the dev API goes on port 46598, the other one is taken."), assistant("Ok.")]
+    text = render(merge(s.items(more, [view_of(m) for m in more], 0), whole=True), 2000, count)[0]
+    assert "Run the dev API on port 46598 (was 46090). Keep the logs quiet." in text  # the value it held there
+    assert all("46598" in line for line in text.splitlines() if "46090" in line or "21641" in line)
+
+
 def test_a_correction_that_landed_is_not_listed_again_in_the_whole_ledger():
     """Over the whole history, a plain correction shown in full where it landed ("port 9090 (was 8787)",
     citing both messages) is not a second item; one that also sets a rule is; a chunk keeps it."""
