@@ -187,7 +187,17 @@ _CORRECTABLE = ("instruction", "request", "identifier", "decision")
 def masked_key(text: str) -> str:
     """What an instruction is about, its values masked: a later one with other values replaces it.
     Keyed in its dense form (see :func:`dense`), so a compact block read back keys as what it came from."""
-    return _MASK.sub(_masked, dense(" ".join(text.split()))).lower()  # read back, an item is one line
+    flat = dense(" ".join(text.split()))  # read back, an item is one line
+    if "o" in flat and _FORBIDS.search(flat):  # "never run migration 0042" and "... 0043": two rules, both stand
+        return " ".join(sentence if _FORBIDS.match(sentence) else _MASK.sub(_masked, sentence)
+                        for sentence in _SENTENCE_END.split(flat)).lower()
+    return _MASK.sub(_masked, flat).lower()
+
+
+# Words that forbid, opening an instruction (after a label or lead-in such as "SAFETY RULE:" or "One more
+# rule from now on:"): each value it names is forbidden on its own; a later one adds to it, not replaces it.
+_FORBIDS = re.compile(r"(?:^|(?<=[.!?;] ))\W*(?:[^:.]{0,40}:\s*)?(?:never|do not|don'?t|must not|mustn'?t|no(?![,.!]))\b",
+                      re.IGNORECASE)
 
 
 def _masked(m: re.Match[str]) -> str:
@@ -579,7 +589,7 @@ def _key_of(section: str, text: str) -> str:
     if section in ("file", "identifier"):
         return text.split(": ", 1)[0]
     if section == "instruction":  # as extraction keys it: a later one with other values replaces it
-        return masked_key(text.split(" (was ", 1)[0])
+        return masked_key(_WAS.sub("", text))
     if section in ("goal", "state"):
         label = text.split(":", 1)[0]
         return _READ_KEYS.get(label, label)  # the key extraction gives the same line: a later one replaces it

@@ -118,6 +118,22 @@ def test_a_rule_said_again_on_its_own_updates_the_message_that_set_it_among_othe
     assert all("46598" in line for line in text.splitlines() if "46090" in line or "21641" in line)
 
 
+def test_two_prohibitions_of_different_values_both_stand():
+    """ "Never run migration 0042 against staging." then "... 0043 ...": two rules, not an update (keeping
+    only the later one would let an agent run 0042); a setting said again with a new value still replaces
+    the old, and an explicit correction still replaces a forbidden value."""
+    text = ledger([user("Never run migration 0042 against staging."), assistant("Noted."),
+                   user("Never run migration 0043 against staging."), assistant("Noted."),
+                   user("Serve the API on port 8787."), assistant("Noted."),
+                   user("Serve the API on port 9090."), assistant("Noted.")])
+    assert "- Never run migration 0042 against staging. [#0]" in text
+    assert "- Never run migration 0043 against staging. [#2]" in text
+    assert "Serve the API on port 9090. (was 8787)" in text
+    fixed = ledger([user("Never run migration 0042 against staging."), assistant("Noted."),
+                    user("Sorry, I meant migration 0045."), assistant("Noted.")])
+    assert "Never run migration 0045 (was 0042) against staging." in fixed
+
+
 def test_a_correction_that_landed_is_not_listed_again_in_the_whole_ledger():
     """Over the whole history, a plain correction shown in full where it landed ("port 9090 (was 8787)",
     citing both messages) is not a second item; one that also sets a rule is; a chunk keeps it."""
