@@ -317,14 +317,16 @@ class Session:
             m.total, budget, settings, len(event.messages), fresh)
         text = reminder_text(prepared.todo if due else None, save)
         if text:
-            extra = measurer.text_tokens(f"\n\n{text}")
+            reminded = append_reminder(sent, text, self.reminded)
+            # What the reminder adds, measured on the message it changes (invariant 7: never summed from parts).
+            extra = sum(measurer.cost(new) - measurer.cost(old) for new, old in zip(reminded, sent) if new is not old)
             if outcome.tokens_after + extra > budget.window:
                 # Fit is a promise; the reminder is not (the ledger's goal section holds the open tasks).
                 logger.info("reminder.skipped", session=self.key, tokens=extra, prompt=outcome.tokens_after,
                             window=budget.window)
                 text = None
             else:
-                sent = append_reminder(sent, text, self.reminded)
+                sent = reminded
                 outcome.tokens_after += extra
         self.sent = None if sent is event.messages else sent
         return bool(text)
