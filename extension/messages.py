@@ -21,7 +21,8 @@ NON_TEXT_PART_CHARS = 3000
 # Part types that carry text, and the field that holds it.
 TEXT_PARTS = {"text": "text", "input_text": "text", "output_text": "text", "refusal": "refusal"}
 # Thinking (content parts and assistant fields): sized at its own length, never read as what was said.
-THINKING_PART_FIELDS = {"thinking": ("thinking", "text"), "redacted_thinking": ("data",), "reasoning": ("text", "summary")}
+THINKING_PART_FIELDS = {"thinking": ("thinking", "text", "signature"), "redacted_thinking": ("data",),
+                        "reasoning": ("text", "summary", "encrypted_content")}
 REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_details", "thinking")
 
 

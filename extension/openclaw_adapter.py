@@ -291,10 +291,17 @@ def _replaces(new: Message, old: Message) -> bool:
         return [c.get("id") for c in new.get("tool_calls") or []] == [c.get("id") for c in old.get("tool_calls") or []]
     text, before = _plain(new), _plain(old)
     if text.startswith(SUMMARY_PREFIX) and before:
-        reminded = text.rfind(f"\n\n{REMINDER_HEAD}")
-        if not (text[:reminded] if reminded >= 0 else text).endswith(before[-20:]):
+        reminded = _reminder_at(text)
+        if not (text[:reminded].rstrip("\n") if reminded >= 0 else text).endswith(before[-20:]):
             return False  # the summary in a message of its own, standing where folded messages were
     return True
+
+
+def _reminder_at(text: str) -> int:
+    """Where the reminder the engine appended starts in ``text`` (on a line of its own: after the turn's
+    words, or the whole text when the turn had none); -1 when there is none."""
+    at = text.rfind(REMINDER_HEAD)
+    return at if at == 0 or (at > 0 and text[at - 1] == "\n") else -1
 
 
 def _back(new: Message, index: int, conv: Converted, host: Sequence[Any]) -> Message:
@@ -367,8 +374,9 @@ def _gap(new: list[Message], start: int, stop: int, conv: Converted, host: Seque
             # The host adds the current turn itself: what the projection put before it (the summary)
             # comes back as a message of its own, what it put after it (the reminder) as an addition.
             text = _plain(message)
-            end = text.find(BLOCK_END) + len(BLOCK_END) if text.startswith(SUMMARY_PREFIX) and BLOCK_END in text else 0
-            after = text.rfind(f"\n\n{REMINDER_HEAD}")
+            closed = text.find(f"\n{BLOCK_END}") if text.startswith(SUMMARY_PREFIX) else -1  # the block's own line
+            end = closed + 1 + len(BLOCK_END) if closed >= 0 else 0
+            after = _reminder_at(text)
             if after >= end:
                 conv.addition = text[after:].strip()
             if end:

@@ -28,7 +28,8 @@ BLOCK_END = "[end of ledger]"
 _TRIVIAL = {"ok", "okay", "yes", "y", "no", "continue", "go on", "thanks", "thank you", "sure", "go", "next",
             "done", "k", "great", "perfect", "cool", "nice", "go ahead", "proceed", "ok thanks", "lgtm"}
 _CORRECTION = re.compile(
-    r"(?:^|[.!?]\s+)\W*(sorry|actually|correction|wait|oops|no[,.!]|nope|scratch that|change of plan|my (bad|mistake))|"
+    r"^\W*(sorry|actually|correction|wait[,:!.]|oops|no[,.!]|nope|scratch that|change of plan|my (bad|mistake))|"
+    r"[.!?]\s+\W*(sorry|actually,|correction:|oops|scratch that|my (bad|mistake))|"
     r"^.{0,24}\b(update|change|correction|revision)\s*:|"
     r"\bI meant\b|\bI mean\b|\bshould (have been|be)\b.{0,40}\bnot\b|\binstead of\b|\bnot .{1,40}, but\b|"
     r"\bmake (that|it)\b|\bmixed up\b|\bmisremembered\b|\bmisspoke\b|\bI was wrong\b|^\W*typo\b",
@@ -310,10 +311,13 @@ def user_items(text: str, index: int) -> list[Item]:
 
 
 def _correcting_values(text: str) -> tuple[str, ...]:
-    """The values of ``text`` from the sentence its correction starts in ("Run it on port 38869.
-    Correction: the port is 25768" corrects with 25768 only)."""
+    """The values of ``text`` from the sentence its correction is in ("Run it on port 38869.
+    Correction: the port is 25768" corrects with 25768 only; "port 9090 instead of 8080" with both)."""
     m = _CORRECTION.search(text[:400])
-    return values(text[m.start():]) if m else ()
+    if not m:
+        return ()
+    start = max(text.rfind(end, 0, m.start() + len(end)) for end in (". ", "! ", "? ", "\n"))
+    return values(text[start + 1:] if start >= 0 else text)
 
 
 def _standing(text: str, corrects: tuple[tuple[str, str], ...], found: Sequence[str], strong: bool) -> bool:

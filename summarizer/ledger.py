@@ -121,22 +121,23 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
     known: dict[str, tuple[str, ...]] = {}  # values of the texts read so far: every correction reads them all
     landed: set[tuple[str, str, int]] = set()  # corrections shown in full where they landed
 
-    def land(correction: Item) -> None:
+    def land(correction: Item, changed: list[Item]) -> None:
         nonlocal merged
-        changed = [_apply(correction, i) for i in merged]
         shown = "\n".join(after.text for before, after in zip(merged, changed) if after is not before)
         if whole and correction.rank < RULE_RANK and all(f"{new} (was {old})" in shown
-                                                            for old, new in correction.corrects):
+                                                            for old, new in correction.corrects) \
+                and _says_nothing_more(correction.text, shown):
             landed.add((correction.section, correction.key, correction.src))
         merged = changed
 
     for correction in corrections:
         correction = _with_olds(correction, merged, known)
         if correction.corrects:
-            land(correction)
-    # Then a rule said again on its own, against the values the earlier rules hold now.
-    for restated in _restatements(merged):
-        land(restated)
+            land(correction, [_apply(correction, i) for i in merged])
+    # Then a rule said again on its own, against the values the earlier rules hold now: in its sentence only.
+    for slot, sentence, restated in _restatements(merged):
+        land(restated, [_apply_in(restated, i, sentence) if (i.section, i.key) == slot
+                        else _apply(restated, i) if i.section == "identifier" else i for i in merged])
     if landed:  # a correction joined with an earlier one ("(was ...)") still holds that one's value: kept
         merged = [i for i in merged if i.seen > 1 or (i.section, i.key, i.src) not in landed]
     # An identifier already written out in the user's words, a decision or an error is not listed twice.
@@ -153,30 +154,58 @@ _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 _WAS = re.compile(r" \(was [^()]*\)")
 
 
-def _restatements(merged: list[Item]) -> list[Item]:
+def _restatements(merged: list[Item]) -> list[tuple[tuple[str, str], str, Item]]:
     """A rule said again on its own with other values ("Run the dev API on port 21641."), where an earlier
-    instruction said it among others ("Ground rules: ... Run the dev API on port 46090. ..."): the later
-    one, as a correction of those values (the whole of it, keyed alike, is joined already)."""
+    instruction said it among others ("Ground rules: ... Run the dev API on port 46090. ..."): for each,
+    the earlier item's slot, its sentence that says it, and the later one as a correction of its values."""
     alone: dict[str, list[Item]] = {}
     for item in merged:
         if item.section == "instruction" and not item.corrects and not _SENTENCE_END.search(item.text.strip()):
             alone.setdefault(item.key, []).append(item)
     if not alone:
         return []
-    out: list[Item] = []
+    out: list[tuple[tuple[str, str], str, Item]] = []
     for item in merged:
         if item.section != "instruction" or not _SENTENCE_END.search(item.text.strip()):
             continue
         said_at = item.first if item.first >= 0 else item.src
-        for sentence in _SENTENCE_END.split(_WAS.sub("", item.text)):
-            for later in alone.get(masked_key(sentence), ()):
+        for sentence in _SENTENCE_END.split(item.text):
+            clean = _WAS.sub("", sentence)
+            keys = {masked_key(clean), masked_key(_LEAD_IN.sub("", clean))}  # "Ground rules: Run ..." too
+            for later in (found for key in keys for found in alone.get(key, ())):
                 if later.src <= said_at:
                     continue
-                pairs = tuple((a, b) for a, b in zip(values(sentence), values(_WAS.sub("", later.text)))
+                pairs = tuple((a, b) for a, b in zip(values(clean), values(_WAS.sub("", later.text)))
                               if a != b and _shape(a) == _shape(b))
                 if pairs:
-                    out.append(later._replace(corrects=pairs))
+                    out.append(((item.section, item.key), sentence, later._replace(corrects=pairs)))
     return out
+
+
+_LEAD_IN = re.compile(r"^[^:.]{1,40}:\s+")  # "Ground rules: ", "SAFETY RULE: "
+# Words a correction is made of besides what it corrects: what it says beyond them is more than a correction.
+_CORRECTION_FILLER = frozenset("""sorry actually correction wait oops meant mean not the one other old that this make
+    was wrong typo mixed misremembered misspoke gave you and instead should have been scratch bad mistake update
+    change use goes taken right correct new value its it's""".split())
+
+
+def _says_nothing_more(correction: str, shown: str) -> bool:
+    """Whether a correction says nothing the items it landed in do not show now (at most a few words of
+    its own, such as "the pager" or "the other one is taken"): only then is it not listed again."""
+    said = set(re.findall(r"[a-z]{3,}", correction.lower())) - _CORRECTION_FILLER
+    return len(said - set(re.findall(r"[a-z]{3,}", shown.lower()))) <= 3
+
+
+def _apply_in(correction: Item, item: Item, sentence: str) -> Item:
+    """``item`` with the values of ``correction`` replaced within ``sentence`` only (a rule said again)."""
+    changed = sentence
+    for old, new in correction.corrects:
+        if old in changed and new not in changed:
+            changed = _sub_whole(changed, old, f"{new} (was {old})")
+    if changed == sentence or sentence not in item.text:
+        return item
+    return item._replace(text=item.text.replace(sentence, changed, 1), src=max(item.src, correction.src),
+                         first=item.first if item.first >= 0 else item.src)
 
 
 RULE_RANK = 4  # a user's words ranked this high hold a rule (a word that forbids or requires, a rule's label)
@@ -186,32 +215,39 @@ _CORRECTABLE = ("instruction", "request", "identifier", "decision")
 
 def masked_key(text: str) -> str:
     """What an instruction is about, its values masked: a later one with other values replaces it.
-    Keyed in its dense form (see :func:`dense`), so a compact block read back keys as what it came from."""
+    Keyed in its dense form (see :func:`dense`), so a compact block read back keys as what it came from;
+    a sentence that opens with a word that forbids keeps its values (see :data:`_FORBIDS`)."""
     flat = dense(" ".join(text.split()))  # read back, an item is one line
-    if "o" in flat and _FORBIDS.search(flat):  # "never run migration 0042" and "... 0043": two rules, both stand
-        return " ".join(sentence if _FORBIDS.match(sentence) else _MASK.sub(_masked, sentence)
-                        for sentence in _SENTENCE_END.split(flat)).lower()
-    return _MASK.sub(_masked, flat).lower()
+    sentences = _SENTENCE_END.split(flat)
+    return " ".join(sentence if _FORBIDS.match(sentence) else _MASK.sub(_masked, sentence)
+                    for sentence in sentences).lower()
 
 
-# Words that forbid, opening an instruction (after a label or lead-in such as "SAFETY RULE:" or "One more
-# rule from now on:"): each value it names is forbidden on its own; a later one adds to it, not replaces it.
-_FORBIDS = re.compile(r"(?:^|(?<=[.!?;] ))\W*(?:[^:.]{0,40}:\s*)?(?:never|do not|don'?t|must not|mustn'?t|no(?![,.!]))\b",
-                      re.IGNORECASE)
+# Words that forbid, opening a sentence (after a label or lead-in such as "SAFETY RULE:" or "One more
+# rule from now on:"): each value it names is forbidden on its own ("never run migration 0042", "... 0043":
+# two rules, both stand). Not a limit ("never exceed $500", "no more than 3 retries"): that is a setting,
+# a later value replaces it. Bounded, so a sentence is matched in linear time.
+_FORBIDS = re.compile(r"\W{0,8}(?:[^:.]{0,40}:\s{0,4})?(?:never|do not|don'?t|must not|mustn'?t|no(?![,.!]))\b"
+                      r"(?!\s+(?:exceed|go (?:above|over|below|beyond)|(?:more|less|fewer|later|earlier|longer|sooner|"
+                      r"higher|lower) than|spend more|use more))", re.IGNORECASE)
 
 
 def _masked(m: re.Match[str]) -> str:
     """A value masked, but a ticket's id (APP-124, OPS-4821): two tickets are two things to do, where
-    two ports or caps are one setting, the later replacing the earlier."""
+    two ports or caps are one setting, the later replacing the earlier. A standard's name (UTF-8, SHA-256,
+    ISO-8601) is a setting's value, not a ticket."""
     token = m.group(0)
-    return token if _TICKET_ID.fullmatch(token.rstrip(".,;:")) else "#"
+    ticket = _TICKET_ID.fullmatch(token.rstrip(".,;:"))
+    return token if ticket and ticket.group(1).upper() not in _STANDARDS else "#"
 
 
-_TICKET_ID = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d{1,7}")
+_TICKET_ID = re.compile(r"([A-Z][A-Z0-9]{1,9})-\d{1,7}")
+_STANDARDS = frozenset({"UTF", "UCS", "ISO", "AES", "SHA", "MD", "RSA", "DES", "TLS", "SSL", "HTTP", "IPV",
+                        "PBKDF", "ECDSA", "ED", "CRC", "X", "IEEE", "ECMA", "EN", "DIN", "BS", "IEC"})
 
 
 # "the" before a word, where a word may start (not inside a path or an identifier).
-_THE = re.compile(r"(?<!\S)[Tt]he (?=[\w$(])")
+_THE = re.compile(r"(?<!\S)(?i:the) (?=[\w$(])")
 # A final period (before the "(was ...)" of a correction, if any), after a word, a digit or a bracket.
 _FINAL_PERIOD = re.compile(r"(?<=[\w)\]])\.(?=(?: \(was [^()]*\))?$)")
 # Quoted words are the user's literal text: left as they are.
@@ -283,15 +319,33 @@ def _with_olds(correction: Item, merged: list[Item], known: dict[str, tuple[str,
                        named: str = named) -> bool:
             return v != new and _shape(v) == shape and (not bare or (named != "" and _word_before(text, v) == named))
 
-        def same_place(text: str, v: str, new: str = new, place: str = place) -> bool:
-            return v != new and _place(v) == place
-
         found = _latest(earlier, known, same_shape)
         if found is None and place:  # no value of its shape: an address at the same place
-            found = _latest(earlier, known, same_place)
+            found = _closest_address(earlier, known, new, place)
         if found is not None:
             pairs.append((found, new))
     return correction._replace(corrects=tuple(pairs))
+
+
+def _closest_address(items: list[Item], known: dict[str, tuple[str, ...]], new: str, place: str) -> str | None:
+    """In the first item (in the order given) with addresses at ``place``, the one whose own words
+    ("ops", "alerts") share most with ``new``'s ("ops-oncall-2@acme.dev" replaces "ops-alerts-7@", not
+    "alice-1@"); the first of them on a tie."""
+    words = _address_words(new)
+    for item in items:
+        said = known.get(item.text)
+        if said is None:
+            said = known[item.text] = values(item.text)
+        candidates = [v for v in said if v != new and _place(v) == place]
+        if candidates:
+            return max(candidates, key=lambda v: len(words & _address_words(v)))  # max keeps the first of equals
+    return None
+
+
+def _address_words(address: str) -> set[str]:
+    """The words of an address besides its place: an e-mail's local part, a URL's path."""
+    own = address.split("@", 1)[0] if "@" in address else address.split("://", 1)[-1].partition("/")[2]
+    return set(re.findall(r"[a-z]{2,}", own.lower()))
 
 
 def _latest(items: list[Item], known: dict[str, tuple[str, ...]], fits: Callable[[str, str], bool]) -> str | None:

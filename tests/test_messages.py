@@ -94,7 +94,7 @@ def test_view_of_thinking_costs_its_own_length_and_is_never_text() -> None:
         {"type": "redacted_thinking", "data": "xyz"},
         {"type": "text", "text": "answer"}]})
     assert view.text == "answer"
-    assert view.extra_chars == len(long) + len("short") + len("xyz")
+    assert view.extra_chars == len(long) + len("short") + len("sig") + len("xyz")  # a signature goes back too
     details = [{"type": "reasoning.text", "text": "abc"}]
     assert view_of({"role": "assistant", "content": "a", "reasoning_details": details}).extra_chars == len(json.dumps(details))
     assert view_of({"role": "user", "content": "a", "reasoning_content": long}).extra_chars == 0  # only an assistant's

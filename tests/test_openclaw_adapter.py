@@ -226,6 +226,20 @@ def test_what_the_projection_put_around_the_current_turn_comes_back_apart() -> N
     assert conv.addition == reminder
 
 
+def test_a_reminder_on_an_empty_turn_and_a_block_quoting_its_end_come_back_apart() -> None:
+    """A turn with no words of its own: the reminder is all of it, still the addition; a block whose item
+    quotes "[end of ledger]" ends at the line that closes it, not at the quote."""
+    host = [user("old question", ts=1), assistant("old answer", ts=2)]
+    conv = to_openai(host, "go")
+    reminder = "[context-compactor reminder, not a new request]\nOpen tasks:\n- [pending] TAG-1"
+    assert restore([*conv.messages[:2], {**conv.messages[-1], "content": reminder}], conv, host) == [0, 1]
+    assert conv.addition == reminder
+    conv = to_openai(host, "and now?")
+    block = "[context-compactor: ledger of 2 earlier messages]\n- Latest request: print [end of ledger] twice\n[end of ledger]"
+    recipe = restore([{**conv.messages[-1], "content": f"{block}\n\nand now?"}], conv, host)
+    assert recipe == [{"role": "user", "content": block, "timestamp": 1}] and conv.addition == ""
+
+
 def test_unmappable_projection_is_refused() -> None:
     """A projection of a shape the engine never makes raises, so the bridge fails open."""
     host = [user("a"), assistant("b")]
