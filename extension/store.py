@@ -524,17 +524,26 @@ def _prepare(path: Path) -> None:
     if os.path.exists(path) and not os.path.isfile(path):
         raise StoreError(f"{path}: is not a file (point the store at a file path)", path=str(path))
     if not folder.exists():
-        folder.mkdir(parents=True, mode=0o700)
-        os.chmod(folder, 0o700)  # mkdir's mode passes through the umask
+        # Another process opening the same new store may create it first (exist_ok): it is as good as ours.
+        folder.mkdir(parents=True, mode=0o700, exist_ok=True)
+        _tighten(folder, 0o700)  # mkdir's mode passes through the umask
     elif folder.name == "context-compactor" and _ours(folder):  # never chmod a shared folder like /tmp
-        os.chmod(folder, 0o700)
+        _tighten(folder, 0o700)
     if not os.path.exists(path):
         if not os.access(folder, os.W_OK):
             raise PermissionError(13, "its folder is not writable")
         os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(f"{path}{suffix}") and _ours(Path(f"{path}{suffix}")):
-            os.chmod(f"{path}{suffix}", 0o600)
+            _tighten(Path(f"{path}{suffix}"), 0o600)
+
+
+def _tighten(path: Path, mode: int) -> None:
+    """chmod, where another process may have removed the file meanwhile (SQLite's -wal and -shm come and go)."""
+    try:
+        os.chmod(path, mode)
+    except FileNotFoundError:
+        pass
 
 
 def _ours(path: Path) -> bool:

@@ -352,6 +352,25 @@ print(json.dumps({"worker": worker, "ok": True}))
 """
 
 
+def test_a_store_folder_another_process_creates_first_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two processes opening the same new store: the one that finds the folder made between its look and
+    its mkdir opens the store all the same (it failed with "cannot create the store" in CI)."""
+    from context_compactor import store as store_module
+
+    path = tmp_path / "shared" / "store.sqlite"
+    real_mkdir = Path.mkdir
+
+    def raced(self: Path, *args: Any, **kwargs: Any) -> None:  # the other process wins the race
+        real_mkdir(self, mode=0o700)
+        real_mkdir(self, *args, **kwargs)
+
+    monkeypatch.setattr(store_module.Path, "mkdir", raced)
+    store = Store.open(path)
+    store.put("k", "v", "extractive")
+    assert store.get("k") is not None
+    store.close()
+
+
 def test_store_shared_by_processes_stays_consistent(tmp_path: Path) -> None:
     """Four processes writing the same new file at once lose no row and leave a sound database."""
     path, go = tmp_path / "shared" / "store.sqlite", tmp_path / "go"
