@@ -333,10 +333,7 @@ def _closest_address(items: list[Item], known: dict[str, tuple[str, ...]], new: 
     "alice-1@"); the first of them on a tie."""
     words = _address_words(new)
     for item in items:
-        said = known.get(item.text)
-        if said is None:
-            said = known[item.text] = values(item.text)
-        candidates = [v for v in said if v != new and _place(v) == place]
+        candidates = [v for v in _said(item, known) if v != new and _place(v) == place]
         if candidates:
             return max(candidates, key=lambda v: len(words & _address_words(v)))  # max keeps the first of equals
     return None
@@ -348,13 +345,18 @@ def _address_words(address: str) -> set[str]:
     return set(re.findall(r"[a-z]{2,}", own.lower()))
 
 
+def _said(item: Item, known: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The values of ``item``'s text, read once per merge (every correction reads them all)."""
+    said = known.get(item.text)
+    if said is None:
+        said = known[item.text] = values(item.text)
+    return said
+
+
 def _latest(items: list[Item], known: dict[str, tuple[str, ...]], fits: Callable[[str, str], bool]) -> str | None:
     """The first value (of the first item, in the order given) that ``fits(item text, value)``."""
     for item in items:
-        said = known.get(item.text)
-        if said is None:
-            said = known[item.text] = values(item.text)
-        match = next((v for v in said if fits(item.text, v)), None)
+        match = next((v for v in _said(item, known) if fits(item.text, v)), None)
         if match is not None:
             return match
     return None
