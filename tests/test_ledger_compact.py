@@ -71,6 +71,8 @@ def test_a_tiny_block_is_compact_and_keeps_more_rules_than_the_cited_form():
     block = block_of(result.messages)
     assert "[#" not in block and "## User instructions\n" in block
     assert block.startswith("[context-compactor: ledger of ") and "[end of ledger]" in block
+    folded = result.stats.folded
+    assert block.split("\n", 1)[0] == f"[context-compactor: ledger of {folded} msgs]"  # the short header
     kept = [i for i in parse_items(block.split("\n", 1)[1]) if i.section == "instruction"]
     items = [Item("instruction", r.lower(), r, 2 * n + 1, rank=4) for n, r in enumerate(RULES)]
     budget = sum(math.ceil(len(f"- {i.line(False)}\n") / 4) for i in kept) + 12

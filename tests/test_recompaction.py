@@ -160,7 +160,7 @@ def test_a_block_written_smaller_keeps_the_focus_line_and_drops_the_citation_not
     assert "Focus requested by the user: the deploy" in smaller and smaller.endswith("[end of ledger]\n\nPlease continue.")
     header, rest = smaller.split("\n", 1)
     assert "- Rule 0: never touch server-0 on port 8000\n" in rest and "[#" not in rest  # the compact form
-    assert header == "[context-compactor: ledger of 30 earlier messages]"
+    assert header == "[context-compactor: ledger of 30 msgs]"  # the short header of a block without citations
 
 
 def test_rules_read_back_keep_their_rank():

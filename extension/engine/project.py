@@ -8,6 +8,7 @@ same bytes.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -92,16 +93,23 @@ def _smaller_block(text: str, keep: int, per_token: float) -> str | None:
     chars_per_token = max(per_token, 0.1)
     ledger, _left_out = render(read_back(body), int(room / chars_per_token),
                                lambda t: math.ceil(len(t) / chars_per_token))
-    if "[#" not in ledger:  # written without citations: the header's note on them goes too
-        header = header.replace(CITES, "")
+    if "[#" not in ledger:  # written without citations: the header's short form
+        folded = re.match(r"\[context-compactor: ledger of (\d+) ", header)
+        header = block_header(int(folded.group(1)), False) if folded else header.replace(CITES, "")
     lines = [header, focus, ledger.strip() or "(nothing in those messages needed keeping)", BLOCK_END]
     return "\n".join(line for line in lines if line) + words
 
 
+def block_header(folded: int, cited: bool) -> str:
+    """The block's first line. A ledger that cites says how to read a citation; one written without
+    them (a tiny ledger, where every character is a rule not kept) says only what it is, shortest."""
+    if not cited:
+        return f"[context-compactor: ledger of {folded} msg{'s' if folded != 1 else ''}]"
+    return f"[context-compactor: ledger of {folded} earlier message{'s' if folded != 1 else ''}{CITES}]"
+
+
 def summary_block(summary: str, folded: int, note: str | None = None) -> str:
-    # The note on citations only where the ledger cites (a tiny ledger is written without them).
-    cites = CITES if "[#" in summary else ""
-    lines = [f"[context-compactor: ledger of {folded} earlier message{'s' if folded != 1 else ''}{cites}]"]
+    lines = [block_header(folded, "[#" in summary)]
     if note:
         lines.append(f"{FOCUS}{note}")
     lines.append(summary.strip() or "(nothing in those messages needed keeping)")
