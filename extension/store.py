@@ -39,7 +39,7 @@ from .messages import View
 
 logger = structlog.get_logger("context_compactor")
 
-__all__ = ["Hit", "Original", "Retention", "SessionInfo", "Store", "StoreError", "default_store_path"]
+__all__ = ["Hit", "Original", "Retention", "SessionInfo", "Store", "StoreClosed", "StoreError", "default_store_path"]
 
 # The schema of the first release (version 0): every later one starts from it and migrates.
 LEGACY_SCHEMA = """
@@ -113,6 +113,10 @@ class SessionInfo:
     last_archived: float
 
 
+class StoreClosed(StoreError):
+    """The store was used after :meth:`Store.close` (background work that outlived its runtime)."""
+
+
 class Store:
     """Thread-safe access to the SQLite store; open with :meth:`open`."""
 
@@ -121,6 +125,7 @@ class Store:
         self.max_entries = max_entries
         self._lock = threading.RLock()
         self._clock = 0.0
+        self.closed = False
         self._db = self._connect()
         # An in-memory store takes archive rows as promises (archive_later) and writes them when it is
         # next used, or the background indexer does, after the turn: nothing outlives the process anyway.
@@ -208,8 +213,10 @@ class Store:
         return db
 
     def close(self) -> None:
+        """Close the connection; a later use raises StoreClosed (under the lock: never mid-write)."""
         with self._lock:
             self._deferred = []
+            self.closed = True
             self._db.close()
 
     @property
@@ -250,6 +257,9 @@ class Store:
         """The connection, under the lock, with the rows owed by archive_later written first (unless
         ``flush`` is off); SQLite errors leave as StoreError saying what went wrong."""
         with self._lock:
+            if self.closed:
+                raise StoreClosed(f"{self.path}: cannot {doing}: the store is closed (its runtime was closed)",
+                                  path=self.path)
             if flush and self._deferred and not self._flushing:
                 self._flush()
             try:
