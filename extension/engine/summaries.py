@@ -358,6 +358,8 @@ class Summaries:
                 ready()  # a model that keeps failing is left alone, without a thread or a socket
             text = self.runner.run(key, job, self._left())
         except Cancelled:
+            if self.should_stop is not None and self.should_stop():
+                raise  # a stopped job ends here: no fallback written for it
             self._failed(report, "closing", "the runtime is closing; no new summary calls")
             return None
         except Pending:
@@ -365,6 +367,8 @@ class Summaries:
                                              "is used from the next turn on", pending=True)
             return None
         except SummarizerError as exc:
+            if self.should_stop is not None and self.should_stop():  # e.g. the closing runtime cut its HTTP call
+                raise Cancelled(key) from exc
             self._failed(report, getattr(exc, "kind", None) or "error", str(exc))
             return None
         report.summarized += 1
