@@ -133,6 +133,9 @@ class LLMSummarizer:
         return text
 
     def _failed(self, exc: ModelError) -> None:
+        if self.stop.is_set():  # the runtime is closing and cut the call: not the model's fault
+            logger.info("summary.model_stopped", model=self.endpoint.model, error=str(exc))
+            return
         self.health.failed(exc)
         if exc.kind == "context_length" and exc.context_window:
             self.context_window = exc.context_window
