@@ -344,7 +344,9 @@ class Runtime:
         for llm in llms:
             llm.stop.set()
         if background is not None:
-            background.close()
+            background.stop()  # jobs stop between calls, and none starts
         if self._http is not None and self._owns_http:
-            self._http.close()
+            self._http.close()  # cuts the calls still waiting on a model: their jobs end as stopped
+        if background is not None:
+            background.close()  # a bounded wait for them, so that they end before the store closes
         self.store.close()
