@@ -10,7 +10,10 @@ Pre-summarization: after a turn whose prompt has passed ``precompactAt`` of the 
 next compaction will need, so that when it fires the reply waits for nothing. One job per session
 at a time: a newer one supersedes (stops) the older before it starts. :meth:`Background.close`
 stops everything: queued calls are cancelled, running ones are abandoned after a short grace
-(their threads are daemons and their HTTP calls have deadlines of their own).
+(their threads are daemons and their HTTP calls have deadlines of their own). A job the close
+stopped, or whose late model answer found the store already closed, ends as
+``presummarize.stopped_by_close`` (info), never as a failure; the store takes each summary whole
+under its lock, so nothing is half-written.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import structlog
 
 from .engine.chunks import closed_chunks
 from .engine.summaries import Cancelled, Pending, Summaries
+from .store import StoreClosed
 
 if TYPE_CHECKING:
     from .hookspecs import ModelInfo
@@ -55,6 +59,7 @@ class Background:
         self._jobs: dict[str, _SessionJob] = {}
         self._lock = threading.Lock()
         self.closed = False
+        self._waited = False  # close() waits once; a second close returns at once
 
     # --- model calls (the Runner protocol) ------------------------------------------------------
 
@@ -136,8 +141,13 @@ class Background:
                 old.thread.join()
             if not job.stop.is_set():
                 work(job.stop)
-        except Cancelled:
-            logger.info("presummarize.superseded", session=session_key)
+        except (Cancelled, StoreClosed) as exc:
+            if self.closed:  # the runtime is closing: normal (the gateway stopped, the session ended)
+                logger.info("presummarize.stopped_by_close", session=session_key, at=f"{type(exc).__name__}: {exc}")
+            elif isinstance(exc, Cancelled):
+                logger.info("presummarize.superseded", session=session_key)
+            else:  # the store closed under a live runtime: a bug, not a shutdown
+                logger.warning("presummarize.failed", session=session_key, error=f"{type(exc).__name__}: {exc}")
         except Exception as exc:  # noqa: BLE001 - a background job never takes anything down
             logger.warning("presummarize.failed", session=session_key, error=f"{type(exc).__name__}: {exc}")
         finally:
@@ -164,10 +174,8 @@ class Background:
             time.sleep(0.005)
         return True
 
-    def close(self, grace: float = 2.0) -> None:
-        """Stop jobs, cancel queued calls, and wait up to ``grace`` seconds for running ones."""
-        import time
-
+    def stop(self) -> None:
+        """Refuse new work, tell every job to stop, cancel queued calls; waits for nothing."""
         with self._lock:
             if self.closed:
                 return
@@ -185,9 +193,29 @@ class Background:
                 item[0].cancel()
         for _ in threads:
             self._queue.put(None)
+
+    def close(self, grace: float = 2.0) -> None:
+        """:meth:`stop`, then wait up to ``grace`` seconds in all for running jobs and calls.
+
+        A job stops between model calls; one still waiting on a model after ``grace`` is left to
+        its daemon thread (its HTTP call has its own deadline) and logged as such: when its answer
+        comes, it finds the store closed and ends as stopped by the close.
+        """
+        import time
+
+        self.stop()
+        with self._lock:
+            if self._waited:
+                return
+            self._waited = True
+            threads = [*self._threads, *(j.thread for j in self._jobs.values() if j.thread is not None)]
         end = time.monotonic() + grace
-        for thread in [*threads, *(j.thread for j in jobs if j.thread is not None)]:
+        for thread in threads:
             thread.join(max(0.0, end - time.monotonic()))
+        left = [t.name for t in threads if t.is_alive()]
+        if left:
+            logger.info("presummarize.close_gave_up", grace_seconds=grace, still_running=left,
+                        note="left to finish on their own; a late answer is not written to the closed store")
 
 
 class Here:

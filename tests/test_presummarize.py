@@ -4,6 +4,7 @@ and pre-summarization that leaves the compaction turn nothing to wait for."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -12,7 +13,9 @@ from typing import Any
 
 import httpx
 import pytest
-from llmfakes import chat_reply, sectioned
+import structlog
+import structlog.testing
+from llmfakes import Behaviour, FakeModelServer, chat_reply, sectioned
 
 from context_compactor.engine.summaries import Cancelled, Pending
 from context_compactor.hookspecs import AfterTurnEvent, BeforeAgentStartEvent, HookContext, ModelInfo
@@ -21,6 +24,7 @@ from context_compactor.presummarize import Background
 from context_compactor.runtime import Runtime
 from context_compactor.settings import Settings
 from context_compactor.store import Store
+from context_compactor.summarizer.client import make_client
 
 MODEL = ModelInfo(id="session-model")
 
@@ -204,7 +208,124 @@ def test_runtime_close_is_clean_with_a_job_running(tmp_path: Path) -> None:
     messages = conversation(12)
     result = pm.hook.before_agent_start(event=BeforeAgentStartEvent(messages=messages, model=MODEL), ctx=ctx)
     pm.hook.after_turn(event=AfterTurnEvent(messages=result.messages, model=MODEL), ctx=ctx)
-    assert runtime.background.busy()
-    runtime.close()
-    assert not answered.is_set()  # close did not wait for the model's answer
-    gate.set()
+    background = runtime.background
+    assert background.busy()
+    with structlog.testing.capture_logs() as logs:
+        runtime.close()
+        assert not answered.is_set()  # close did not wait for the model's answer
+        gate.set()
+        assert background.wait_idle(30)  # the late answer meets the closed store
+    assert not [e for e in logs if e["event"] == "presummarize.failed"], logs
+    assert "presummarize.stopped_by_close" in [e["event"] for e in logs], logs
+
+
+# --- closing while a job waits on the model -------------------------------------------------------------
+
+CHAT = "/v1/chat/completions"
+
+
+def held_server(gate: threading.Event, arrived: threading.Event) -> FakeModelServer:
+    """A model server on 127.0.0.1 that answers each summary request only once ``gate`` opens."""
+
+    def answer(body: dict[str, Any]) -> dict[str, Any]:
+        arrived.set()
+        gate.wait(30)
+        return chat_reply(sectioned("late"))
+
+    return FakeModelServer({CHAT: Behaviour(respond=answer)})
+
+
+@pytest.mark.parametrize("owned", [True, False], ids=["own-client", "caller-client"])
+def test_closing_the_runtime_under_a_job_stops_it_quietly_and_writes_nothing_half(tmp_path: Path, owned: bool) -> None:
+    """runtime.close() while a pre-summarization job waits on the model ends the job as stopped by the close
+    (info), never as a failure or any warning, and the store, opened again, is sound and holds no row from
+    the job. With its own HTTP client (serve, the Python API) the close cuts the call; with a caller's client
+    the close gives up waiting after its grace, and the model's late answer finds the store closed."""
+    gate, arrived = threading.Event(), threading.Event()
+    path = tmp_path / "closing.sqlite"
+    with held_server(gate, arrived) as fake, make_client() as client:
+        settings = Settings(contextWindow=4096, summaryTimeoutSeconds=10, precompactAt=0.6, chunkTokens=512,
+                            summaryModel={"baseUrl": fake.url + "/v1", "model": "held", "timeoutSeconds": 30,
+                                          "contextWindow": 8192})
+        runtime = Runtime(settings, store=Store.open(path), http=None if owned else client)
+        background = runtime.background
+        pm = get_plugin_manager(load_entry_points=False)
+        ctx = HookContext("s", runtime, MODEL)
+        messages = conversation(4)
+        with structlog.testing.capture_logs() as logs:
+            result = pm.hook.before_agent_start(event=BeforeAgentStartEvent(messages=messages, model=MODEL), ctx=ctx)
+            assert result is None  # under the trigger: only the job calls the model
+            pm.hook.after_turn(event=AfterTurnEvent(messages=messages, model=MODEL), ctx=ctx)
+            assert arrived.wait(10), "the pre-summarization job never called the model"
+            runtime.close()
+            gate.set()  # the model answers now, into a closed runtime
+            assert background.wait_idle(30), "the job did not end after the close"
+    events = [(e["event"], e["log_level"]) for e in logs]
+    assert ("presummarize.started", "info") in events
+    assert ("presummarize.stopped_by_close", "info") in events, events
+    assert not [e for e in logs if e["event"] == "presummarize.failed"], logs
+    assert not [e for e in logs if e["log_level"] in ("warning", "error")], logs  # a close is not a fault
+    if not owned:  # the answer came after the store closed: the job met the closed store, not an error
+        assert ("presummarize.close_gave_up", "info") in events, events
+        assert ("summary.model_done", "info") in events, events
+        stopped = next(e for e in logs if e["event"] == "presummarize.stopped_by_close")
+        assert stopped["at"].startswith("StoreClosed"), stopped
+    reopened = Store.open(path)  # runs SQLite's quick check: a damaged file would be set aside and logged
+    try:
+        assert reopened.summary_count() == 0  # nothing from the job: its one answer came too late to be written
+    finally:
+        reopened.close()
+    assert not list(tmp_path.glob("*.corrupt-*"))
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+def test_a_model_error_in_a_job_is_still_reported(tmp_path: Path) -> None:
+    """A model answering 500 while nothing is closing is a fault: the job logs it as a warning (the fallback
+    summary stands in) and ends as done, never as stopped by a close."""
+    with FakeModelServer({CHAT: Behaviour.error(500)}) as fake:
+        settings = Settings(contextWindow=4096, summaryTimeoutSeconds=10, precompactAt=0.6, chunkTokens=512,
+                            summaryModel={"baseUrl": fake.url + "/v1", "model": "broken", "timeoutSeconds": 5,
+                                          "contextWindow": 8192})
+        runtime = Runtime(settings, store=Store.open(tmp_path / "broken.sqlite"))
+        try:
+            with structlog.testing.capture_logs() as logs:
+                replay(runtime, conversation(4), 8)
+        finally:
+            runtime.close()
+    events = [(e["event"], e["log_level"]) for e in logs]
+    assert ("summary.model_failed", "warning") in events and ("summary.fallback", "warning") in events, events
+    done = [e for e in logs if e["event"] == "presummarize.done"]
+    assert done and done[0]["fallbacks"] > 0, events
+    assert "presummarize.stopped_by_close" not in {e for e, _ in events}
+
+
+def test_a_job_that_raises_is_reported_as_failed_even_when_closing() -> None:
+    """Only a stop by the close is quiet: any other exception a job raises is presummarize.failed, and a store
+    closed under a runtime that is not closing is a failure too."""
+    background = Background()
+    with structlog.testing.capture_logs() as logs:
+        background.start_job("bug", lambda stop: 1 / 0)
+        assert background.wait_idle(5)
+
+        def closed_store(stop: threading.Event) -> None:
+            store = Store.open(":memory:")
+            store.close()
+            store.put("k", "text", "llm:x")
+
+        background.start_job("store", closed_store)
+        assert background.wait_idle(5)
+        started = threading.Event()
+
+        def breaks_on_close(stop: threading.Event) -> None:
+            started.set()
+            stop.wait(5)
+            raise ValueError("garbage from the model")
+
+        background.start_job("late", breaks_on_close)
+        assert started.wait(5)
+        background.close(grace=5)
+    failed = {e["session"]: e["error"] for e in logs if e["event"] == "presummarize.failed"}
+    assert failed.keys() == {"bug", "store", "late"}, logs
+    assert failed["bug"].startswith("ZeroDivisionError") and failed["store"].startswith("StoreClosed"), failed
+    assert not [e for e in logs if e["event"] == "presummarize.stopped_by_close"], logs
