@@ -174,6 +174,13 @@ def _identifier(rng: random.Random, i: int) -> dict[str, Any]:
                      '{"detail": "upstream payment provider timeout"}\nexit code: 0')}
 
 
+SECOND_ROUND = {0: (("release from", "hotfix from"), ("release/", "hotfix/")), 1: (("dev API", "admin API"),),
+                2: (("staging database", "analytics database"),),
+                3: (("Tag the image", "Tag the worker image"), ("Make that tag", "Make that worker tag"),
+                    ("service image", "worker image")),
+                4: (("failure report", "audit digest"),), 5: (("the export", "the backup"), ("exports", "backups"))}
+
+
 def _correction(rng: random.Random, i: int) -> dict[str, Any]:
     w = rng.choice(WORDS)
     a, b = rng.sample(range(2010, 2039), 2)
@@ -185,8 +192,16 @@ def _correction(rng: random.Random, i: int) -> dict[str, Any]:
         (f"{w}-svc:{a % 100}.{p % 97}", f"{w}-svc:{b % 100}.{q % 97}", "Tag the image as {old}.", "Make that tag {new}, not the one I gave you.", "the tag of the service image"),
         (f"{w}-alerts-{p}@acme.dev", f"{w}-oncall-{q}@acme.dev", "Send the failure report to {old}.", "Oops, the address is {new}.", "where the failure report goes"),
         (f"s3://acme-{w}-{p}", f"s3://acme-{w}-{q}", "Upload the export to {old}.", "I mixed up the buckets: exports go to {new}.", "the bucket the export is uploaded to"),
+        # Past the sixth (sessions of 12 corrections): an address without a digit on another host, a number named again.
+        (f"https://{w}-staging.acme.dev/api", f"https://{w}.acme.dev/api", "Point the client at {old}.", "Actually the client's API base is {new}, not the staging one.", "the API base the client points at"),
+        (str(1000 + p % 4000), str(5000 + q % 4000), "Apply migration {old} before the backfill.", "Sorry, the migration is {new}.", "the migration to apply before the backfill"),
     ]
     old, new, said, fixed, query = options[i % len(options)]
+    # A setting is planted once: a second round of an option sets another thing (the truth of a setting
+    # set by two chains would be the later chain's, not what each chain's own correction says).
+    for a_, b_ in SECOND_ROUND.get(i % len(options), ()) if i >= len(options) else ():
+        said, fixed, query = said.replace(a_, b_), fixed.replace(a_, b_), query.replace(a_, b_)
+        old, new = old.replace(a_, b_), new.replace(a_, b_)
     return {"value": new, "stale": old, "query": query,
             "said": said.format(old=old), "fixed": fixed.format(new=new, old=old)}
 

@@ -326,9 +326,14 @@ def _standing(text: str, corrects: tuple[tuple[str, str], ...], found: Sequence[
     ``values(text)``; ``strong``: whether it forbids or requires)."""
     if corrects or strong or _LABEL.match(text):
         return True
-    # A statement carrying a number-like value ("the tenant id is 19ad...", "budget is $956").
-    return (not _FILLER_QUESTION.search(text) and len(text) <= 300
-            and any(any(c.isdigit() for c in v) for v in found))
+    # A statement carrying a number-like value or an address ("the tenant id is 19ad...", "budget is $956",
+    # "the base URL is https://prod.example.com").
+    return not _FILLER_QUESTION.search(text) and len(text) <= 300 and any(_setting_value(v) for v in found)
+
+
+def _setting_value(value: str) -> bool:
+    """A value that makes a statement a setting: a number-like token, a URL, an e-mail (not a bare path)."""
+    return "://" in value or "@" in value or any(c.isdigit() for c in value)
 
 
 _STRONG = re.compile(r"\b(never|always|must|mustn'?t|do not|don'?t|make sure|forbidden|not allowed|under no|"
@@ -369,7 +374,7 @@ def _rank(text: str, corrects: tuple[tuple[str, str], ...], found: Sequence[str]
     """How surely a user's words must survive, the points added up: a correction or a label the user put
     on it (2), a rule that forbids or requires (2), a value it carries (1)."""
     return (2 * bool(corrects or _LABEL.match(text)) + 2 * bool(strong or _RULE_LABEL.match(text))
-            + bool(any(any(c.isdigit() for c in v) for v in found)))
+            + bool(any(_setting_value(v) for v in found)))
 
 
 def assistant_items(view: View, index: int) -> list[Item]:

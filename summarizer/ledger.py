@@ -144,10 +144,43 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
     said = "\n".join(i.text for i in merged if i.section in ("instruction", "decision", "error"))
     merged = [i for i in merged if not (i.section == "identifier" and (
         i.key in said or _key_of("identifier", i.text) in said or _key_of("identifier", _WAS.sub("", i.text)) in said))]
+    if corrections:  # an identifier corrected to a value listed on its own is one thing: the corrected line stays
+        merged = _one_per_value(_not_replaced(merged))
     goal = ordered.get(("goal", "goal"))
     if goal is not None:  # the latest request is the goal; not listed twice
         merged = [i for i in merged if not (i.section == "request" and i.src == goal.src)]
     return merged
+
+
+_WAS_VALUES = re.compile(r" \(was ([^()]*)\)")
+
+
+def _not_replaced(merged: list[Item]) -> list[Item]:
+    """Without the identifier lines whose value the user's words show replaced since ("port 38742" when an
+    instruction reads "... 46598 (was 38742)"): an identifier line is never the one place an old value
+    still reads as current. Only for values the user set (instructions, requests)."""
+    replaced = {v for i in merged if i.section in ("instruction", "request") and "(was " in i.text
+                for group in _WAS_VALUES.findall(i.text) for v in group.split(", ")}
+    if not replaced:
+        return merged
+    return [i for i in merged if i.section != "identifier"
+            or not any(v in replaced for v in values(_WAS.sub("", i.text).split(": ", 1)[0]))]
+
+
+def _one_per_value(merged: list[Item]) -> list[Item]:
+    """Identifier lines naming one value once: the line that shows what it replaced ("new (was old): ...")
+    rather than the correction's own line about it; of lines alike, the latest."""
+    lines: dict[str, Item] = {}
+    for item in merged:
+        if item.section == "identifier":
+            value = _WAS.sub("", item.text).split(": ", 1)[0]
+            kept = lines.get(value)
+            if kept is None or "(was " in item.text or "(was " not in kept.text:
+                lines[value] = item
+    if len(lines) == sum(1 for i in merged if i.section == "identifier"):
+        return merged
+    keep = {id(item) for item in lines.values()}
+    return [i for i in merged if i.section != "identifier" or id(i) in keep]
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
@@ -209,7 +242,9 @@ def _apply_in(correction: Item, item: Item, sentence: str) -> Item:
 
 
 RULE_RANK = 4  # a user's words ranked this high hold a rule (a word that forbids or requires, a rule's label)
-_VALUE = re.compile(r"[$€£]?[\w.@:/+-]*\d[\w.@:/+-]*|[\w.-]+/[\w./-]+")
+# A value: a token with a digit or a slash, or an address without either (a URL with its scheme, an e-mail).
+_ADDRESS_VALUE = r"[a-z][a-z0-9+.-]{0,15}://[\w.@:/+%~=&?#-]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+_VALUE = re.compile(rf"(?i:{_ADDRESS_VALUE})|[$€£]?[\w.@:/+-]*\d[\w.@:/+-]*|[\w.-]+/[\w./-]+")
 _CORRECTABLE = ("instruction", "request", "identifier", "decision")
 
 
@@ -268,7 +303,7 @@ def dense(text: str) -> str:
     return _FINAL_PERIOD.sub("", text)
 
 
-_MASK = re.compile(r"[$€£]?[\w.@:/+-]*\d[\w.@:/+-]*")
+_MASK = re.compile(rf"(?i:{_ADDRESS_VALUE})|[$€£]?[\w.@:/+-]*\d[\w.@:/+-]*")
 
 
 def values(text: str) -> tuple[str, ...]:
@@ -277,8 +312,14 @@ def values(text: str) -> tuple[str, ...]:
     return tuple(v for v in found if len(v) >= 2)
 
 
+# A hash-like run (hex, six or more, letters and digits both): "7b096ddc7d" and "8c1f2a9e3b" are one shape.
+_HEX_RUN = re.compile(r"(?<![0-9a-zA-Z])(?=[0-9a-fA-F]*[a-fA-F])(?=[0-9a-fA-F]*\d)[0-9a-fA-F]{6,}(?![0-9a-zA-Z])")
+
+
 def _shape(value: str) -> str:
-    return re.sub(r"\d+", "0", value)
+    """A value with its digits (and hash-like runs) as placeholders: two values of one shape may be one
+    setting's old and new value ("port 8080", "port 9090"; "bld-7b096ddc7d", "bld-8c1f2a9e3b")."""
+    return re.sub(r"\d+", "0", _HEX_RUN.sub("h", value))
 
 
 _ADDRESS = re.compile(r"^(?:[\w.+-]+(@[\w-]+(?:\.[\w-]+)+)|([a-z][a-z0-9+]*://[^/\s]+)/?.*)$", re.IGNORECASE)
@@ -301,9 +342,17 @@ def _word_before(text: str, value: str) -> str:
 def _with_olds(correction: Item, merged: list[Item], known: dict[str, tuple[str, ...]]) -> Item:
     """The correction with the value each new value replaces found in the items before it: the
     latest earlier value of the same shape (digits aside), named by the same word when it is a
-    bare number; else the latest address (e-mail, URL) at the same place."""
+    bare number (or, named by no word of its own, "Sorry, I meant 0045", the one of as many digits in
+    the user's message just before); else the address (e-mail, URL) at the same place, else the latest of the same kind (an
+    e-mail for an e-mail, a URL of the same scheme) sharing most words with it ("https://prod.example.com/api"
+    replaces "https://staging.example.com/api", not "https://runbooks.acme.dev/on-call")."""
     pairs = []
     earlier: list[Item] | None = None
+    # A value a rule forbids ("Never run migration 0193") is that rule's own: only a correction that forbids
+    # too, or one said right after it ("Sorry, I meant migration 0194"), replaces it; not one that sets,
+    # later ("Sorry, the migration is 7090" corrects "Apply migration 1713", said with it).
+    forbids = any(_FORBIDS.match(sentence) for sentence in _SENTENCE_END.split(correction.text))
+    just_before: set[str] = set()
     for old, new in correction.corrects:
         if old:
             pairs.append((old, new))
@@ -315,16 +364,61 @@ def _with_olds(correction: Item, merged: list[Item], known: dict[str, tuple[str,
         if earlier is None:
             earlier = sorted((i for i in merged if i.section in _CORRECTABLE and i.src < correction.src),
                              key=lambda i: (i.section not in ("instruction", "request"), -i.src))
+            last_said = next((i.src for i in earlier if i.section in ("instruction", "request")), -1)
+            just_before = {i.text for i in earlier if i.src == last_said and i.section in ("instruction", "request")}
         def same_shape(text: str, v: str, new: str = new, shape: str = shape, bare: bool = bare,
-                       named: str = named) -> bool:
-            return v != new and _shape(v) == shape and (not bare or (named != "" and _word_before(text, v) == named))
+                       named: str = named, just_before: set[str] = just_before) -> bool:
+            return (v != new and _shape(v) == shape and (not bare or (named != "" and _word_before(text, v) == named))
+                    and (forbids or text in just_before or not _forbidden(text, v)))
 
-        found = _latest(earlier, known, same_shape)
-        if found is None and place:  # no value of its shape: an address at the same place
-            found = _closest_address(earlier, known, new, place)
+        found = _likeliest(earlier, known, same_shape, correction.text)
+        if found is None and bare and (named == "" or named in _CORRECTION_FILLER):
+            # "Sorry, I meant 0045": a bare number named by no word of its own corrects one of as many digits
+            # in the user's message just before ("Run migration 0042 ..."), as a reader would; none further back.
+            # Only when that message holds one such number: "0042 on port 8080" leaves "I meant 0045" unread.
+            said = [i for i in earlier if i.section in ("instruction", "request")]
+            alike = {v for i in said if i.src == said[0].src for v in _said(i, known)
+                     if v != new and _shape(v) == shape and len(v) == len(new)}
+            found = alike.pop() if len(alike) == 1 else None
+        if found is None and place:  # no value of its shape: an address at the same place, else of its kind
+            found = _closest_address(earlier, known, new, place) or _alike_address(earlier, known, new)
         if found is not None:
             pairs.append((found, new))
     return correction._replace(corrects=tuple(pairs))
+
+
+def _forbidden(text: str, value: str) -> bool:
+    """Whether ``value`` is named in a sentence of ``text`` that opens with a word that forbids."""
+    return any(value in sentence and _FORBIDS.match(sentence) for sentence in _SENTENCE_END.split(text))
+
+
+ALIKE_WORDS = 2  # words an address on another host shares with the one it replaces, at least ("example", "api")
+_COMMON_WORDS = frozenset({"www", "com", "org", "net", "dev", "io", "http", "https"})
+
+
+def _alike_address(items: list[Item], known: dict[str, tuple[str, ...]], new: str) -> str | None:
+    """Of the addresses of ``new``'s kind in ``items``, the one sharing most words with it (at least
+    :data:`ALIKE_WORDS`, a domain's and a path's, not "com" or "www"); the first in the order given on a tie."""
+    kind, words = _kind(new), _all_words(new)
+    best, score = None, ALIKE_WORDS - 1
+    for item in items:
+        for v in _said(item, known):
+            if v != new and _kind(v) == kind:
+                shared = len(words & _all_words(v))
+                if shared > score:
+                    best, score = v, shared
+    return best
+
+
+def _all_words(address: str) -> set[str]:
+    return set(re.findall(r"[a-z]{2,}", address.split("://", 1)[-1].lower())) - _COMMON_WORDS
+
+
+def _kind(address: str) -> str:
+    """An address's kind: "@" for an e-mail, a URL's scheme ("https", "s3"); "" for anything else."""
+    if "://" in address:
+        return address.split("://", 1)[0].lower() if _place(address) else ""
+    return "@" if _place(address) else ""
 
 
 def _closest_address(items: list[Item], known: dict[str, tuple[str, ...]], new: str, place: str) -> str | None:
@@ -351,6 +445,24 @@ def _said(item: Item, known: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
     if said is None:
         said = known[item.text] = values(item.text)
     return said
+
+
+def _likeliest(items: list[Item], known: dict[str, tuple[str, ...]], fits: Callable[[str, str], bool],
+               correction: str) -> str | None:
+    """The value ``correction`` replaces: of the user's words that hold one that ``fits``, those sharing most
+    words with it ("Sorry, the admin API goes on port 9091" replaces the admin API's port, not the dev
+    API's said later), the latest of them on a tie; else the first that fits in the rest."""
+    said = set(re.findall(r"[a-z]{3,}", correction.lower())) - _CORRECTION_FILLER
+    best, score = None, -1
+    for n, item in enumerate(items):
+        if item.section not in ("instruction", "request"):
+            return best if best is not None else _latest(items[n:], known, fits)
+        match = next((v for v in _said(item, known) if fits(item.text, v)), None)
+        if match is not None:
+            shared = len(said & set(re.findall(r"[a-z]{3,}", item.text.lower())))
+            if shared > score:
+                best, score = match, shared
+    return best
 
 
 def _latest(items: list[Item], known: dict[str, tuple[str, ...]], fits: Callable[[str, str], bool]) -> str | None:

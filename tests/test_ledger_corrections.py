@@ -105,3 +105,75 @@ def test_thinking_signature_is_sized():
     msg = {"role": "assistant", "content": [{"type": "thinking", "thinking": "", "signature": "s" * 4000},
                                             {"type": "text", "text": "ok"}]}
     assert view_of(msg).extra_chars >= 4000, view_of(msg).extra_chars
+
+
+def test_a_url_correction_replaces_the_url_on_another_host():
+    # a URL without a digit was no value: "Actually the base URL is https://prod..." could not correct it,
+    # and the stale URL stayed an identifier of its own
+    text = ledger("Use https://staging.example.com/api as the base URL.",
+                  "Actually the base URL is https://prod.example.com/api.")
+    assert "https://prod.example.com/api (was https://staging.example.com/api) as the base URL" in text, text
+    assert text.count("https://staging.example.com/api") == 1, text  # only as the value it replaced
+    bucket = ledger("Use the staging bucket s3://acme-staging/data.", "Oops, the bucket is s3://acme-prod/data.")
+    assert "s3://acme-prod/data (was s3://acme-staging/data)" in bucket, bucket
+
+
+def test_an_email_without_digits_is_corrected():
+    text = ledger("Send the report to ops@acme.dev.", "Sorry, send it to oncall@acme.dev instead.")
+    assert "Send the report to oncall@acme.dev (was ops@acme.dev)." in text, text
+
+
+def test_a_url_correction_does_not_take_an_email():
+    text = ledger("Mail the summary to ops@acme.dev.", "Actually the dashboard is https://grafana.acme.dev/d/api.")
+    assert "(was ops@acme.dev)" not in text, text
+    assert "Mail the summary to ops@acme.dev." in text, text
+
+
+def test_a_bare_number_named_by_no_word_corrects_the_users_latest_of_its_shape():
+    # "I meant 0045" had needed the naming word again ("migration 0045") to correct "migration 0042"
+    text = ledger("Run migration 0042 against the test db.", "Sorry, I meant 0045.")
+    assert "Run migration 0045 (was 0042) against the test db." in text, text
+    assert "I meant 0045" not in text, text  # it landed: not listed again
+    # named by another word, it still corrects only what that word named
+    other = ledger("Run migration 0042 against the test db.", "Sorry, ticket 0045 is the one to close.")
+    assert "(was 0042)" not in other, other
+    # only the message just before, and only one number of as many digits there: else it is left unread
+    later = ledger("Run migration 0042 against the test db.", "Then restart the API on port 80.", "Sorry, I meant 0045.")
+    assert "(was " not in later and "I meant 0045" in later, later
+    two = ledger("Run migration 0042 on port 8080.", "Sorry, I meant 0045.")
+    assert "(was " not in two and "I meant 0045" in two, two
+
+
+def test_a_hash_like_id_is_corrected_by_one_of_other_digits():
+    # "bld-7b096ddc7d" and "bld-8c1f2a9e3b" had two shapes (digits in other places): no correction
+    text = ledger("Deploy build bld-7b096ddc7d to the canary pool.", "Sorry, I meant build bld-8c1f2a9e3b.")
+    assert "Deploy build bld-8c1f2a9e3b (was bld-7b096ddc7d) to the canary pool." in text, text
+    commit = ledger("Base the branch on commit edbbbe5.", "Oops, the commit is 3fa9c01.")
+    assert "commit 3fa9c01 (was edbbbe5)" in commit, commit
+
+
+def test_a_later_setting_correction_leaves_a_prohibition_said_with_it():
+    # "Sorry, the migration is 7090", said long after "Never run migration 0193 ... Apply migration 1713", had
+    # rewritten the prohibition: an agent would have been free to run 0193
+    text = ledger("Ground rules: Never run migration 0193 against staging. Apply migration 1713 before the backfill.",
+                  "Fix the CSS.", "Sorry, the migration is 7090.")
+    assert "Never run migration 0193 against staging. Apply migration 7090 (was 1713) before the backfill." in text, text
+
+
+def test_an_identifier_line_never_states_a_value_replaced_since():
+    # a setting said again with a new value ("Run the dev API on port 21641.") replaced it in the instruction,
+    # but the identifier line of the first correction still read "port 38742" as current
+    text = ledger("Run the dev API on port 41136.", "Correction: the dev API goes on port 38742, the other one is taken.",
+                  "Run the dev API on port 21641.", "Correction: the dev API goes on port 46598, the other one is taken.")
+    current = [line for line in text.splitlines() if "38742" in line.replace("(was 38742)", "")]
+    assert not current, text
+    assert "46598" in text, text
+
+
+def test_an_address_on_another_host_replaces_the_one_most_like_it():
+    # "the latest URL" would have been the runbook's, said after the client's base URL
+    text = ledger("Point the client at https://coupons-staging.acme.dev/api.",
+                  "The runbook is at https://runbooks.acme-fafb.dev/reports/on-call if needed.",
+                  "Actually the client API base is https://coupons.acme.dev/api, not the staging one.")
+    assert "https://coupons.acme.dev/api (was https://coupons-staging.acme.dev/api)" in text, text
+    assert "The runbook is at https://runbooks.acme-fafb.dev/reports/on-call if needed." in text, text
