@@ -294,7 +294,10 @@ def user_items(text: str, index: int) -> list[Item]:
     if len(text) <= MAX_ITEM_CHARS:
         strong = is_strong(text)
         standing = _standing(text, corrects, found, strong)
-        items.append(Item("instruction" if standing else "request", masked_key(text) if standing else text.lower(),
+        # A correction is keyed by its own words: "Sorry, I meant release/2014.3" and, later, "Sorry, I meant
+        # hotfix/2019.9" correct two things, not one setting said twice.
+        items.append(Item("instruction" if standing else "request",
+                          masked_key(text) if standing and not corrects else text.lower(),
                           clip(text), index, corrects=corrects, rank=_rank(text, corrects, found, strong)))
     else:
         # A long message (a pasted log, a spec): its rule sentences verbatim, and its head.

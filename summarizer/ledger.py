@@ -140,6 +140,9 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
                         else _apply(restated, i) if i.section == "identifier" else i for i in merged])
     if landed:  # a correction joined with an earlier one ("(was ...)") still holds that one's value: kept
         merged = [i for i in merged if i.seen > 1 or (i.section, i.key, i.src) not in landed]
+        # Its identifier lines go with it: the values it gave are in the items it corrected, or replaced since.
+        gone = {src for _section, _key, src in landed}
+        merged = [i for i in merged if not (i.section == "identifier" and i.src in gone and i.seen == 1)]
     # An identifier already written out in the user's words, a decision or an error is not listed twice.
     said = "\n".join(i.text for i in merged if i.section in ("instruction", "decision", "error"))
     merged = [i for i in merged if not (i.section == "identifier" and (
@@ -157,14 +160,21 @@ _WAS_VALUES = re.compile(r" \(was ([^()]*)\)")
 
 def _not_replaced(merged: list[Item]) -> list[Item]:
     """Without the identifier lines whose value the user's words show replaced since ("port 38742" when an
-    instruction reads "... 46598 (was 38742)"): an identifier line is never the one place an old value
-    still reads as current. Only for values the user set (instructions, requests)."""
+    instruction reads "... 46598 (was 38742)", or when the words it was said in are an instruction listed
+    with another value now): an identifier line is never the one place an old value still reads as
+    current. Only for values the user set (instructions, requests)."""
     replaced = {v for i in merged if i.section in ("instruction", "request") and "(was " in i.text
                 for group in _WAS_VALUES.findall(i.text) for v in group.split(", ")}
-    if not replaced:
-        return merged
-    return [i for i in merged if i.section != "identifier"
-            or not any(v in replaced for v in values(_WAS.sub("", i.text).split(": ", 1)[0]))]
+    settings = {i.key for i in merged if i.section == "instruction"}
+
+    def stale(item: Item) -> bool:
+        head, _, said = _WAS.sub("", item.text).partition(": ")
+        if any(v in replaced for v in values(head)):
+            return True
+        # Said in words that key as an instruction still listed: that instruction states the setting now.
+        return bool(said) and masked_key(said.replace("~", head.split(" ")[-1])) in settings
+
+    return [i for i in merged if i.section != "identifier" or not stale(i)]
 
 
 def _one_per_value(merged: list[Item]) -> list[Item]:
@@ -238,7 +248,7 @@ def _apply_in(correction: Item, item: Item, sentence: str) -> Item:
     if changed == sentence or sentence not in item.text:
         return item
     return item._replace(text=item.text.replace(sentence, changed, 1), src=max(item.src, correction.src),
-                         first=item.first if item.first >= 0 else item.src)
+                         first=item.first if item.first >= 0 else item.src, rank=max(item.rank, correction.rank))
 
 
 RULE_RANK = 4  # a user's words ranked this high hold a rule (a word that forbids or requires, a rule's label)
@@ -477,9 +487,20 @@ def _latest(items: list[Item], known: dict[str, tuple[str, ...]], fits: Callable
 def _joined(old: str, new: Item) -> str:
     """The text of a thing seen again: ``old``, its text so far, and ``new``, the latest sight."""
     if new.section in ("instruction", "request") and old != new.text:
-        # The same sentence with other values: the later one stands, the values it replaced shown.
-        olds = [v for v in values(old.split(" (was ", 1)[0]) if v not in new.text]
-        return f"{new.text} (was {', '.join(olds)})" if olds else new.text
+        # The same sentence with other values: the later one stands, each value it replaced shown after the
+        # one that replaced it ("port 9090 (was 8787)"), as a correction shows it; one with no value of
+        # its shape to stand beside, after the whole text.
+        olds = [v for v in values(_WAS.sub("", old)) if v not in new.text]
+        text, spare = new.text, []
+        partners = [v for v in values(new.text) if v not in old]
+        for value in olds:
+            partner = next((v for v in partners if _shape(v) == _shape(value)), None)
+            if partner is None:
+                spare.append(value)
+                continue
+            partners.remove(partner)
+            text = _sub_whole(text, partner, f"{partner} (was {value})")
+        return f"{text} (was {', '.join(spare)})" if spare else text
     if new.section == "file" and old != new.text and "(earlier:" not in new.text:
         before = old.split(": ", 1)[-1].split(" (earlier:", 1)[0]
         now = new.text.split(": ", 1)[-1]
@@ -508,8 +529,9 @@ def _apply(correction: Item, item: Item) -> Item:
             text = _sub_whole(text, old, f"{new} (was {old})")
     if text == item.text:
         return item
+    # What the user corrected ranks as the correction: it outlives what was only said once.
     return item._replace(text=text, src=max(item.src, correction.src),
-                   first=item.first if item.first >= 0 else item.src)
+                         first=item.first if item.first >= 0 else item.src, rank=max(item.rank, correction.rank))
 
 
 def _sub_whole(text: str, old: str, new: str) -> str:
@@ -570,12 +592,14 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
     routine = {s: {i for i, item in enumerate(by_section[s]) if item.seen > ROUTINE and s in ROUTINE_SECTIONS}
                for s in by_section}
 
-    def take(section: str, allowance: float, *, routine_too: bool = False) -> None:
+    def take(section: str, allowance: float, *, routine_too: bool = False, marked_only: bool = False) -> None:
         nonlocal spent
         used = sum(cost[section][i] for i in chosen[section]) + (header[section] if chosen[section] else 0)
         for i in order[section]:
             if i in chosen[section] or (i in routine[section] and not routine_too):
                 continue
+            if marked_only and by_section[section][i].rank < 2:
+                break  # the order puts every marked one first
             extra = cost[section][i] + (0 if chosen[section] else header[section])
             if used + extra > allowance or spent + extra > room:
                 continue
@@ -586,6 +610,8 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
     sections = [s for s in PRIORITY if by_section.get(s)] + [s for s in by_section if s not in PRIORITY and by_section[s]]
     if compact or budget < COMPACT_BELOW:
         take("instruction", room)
+    else:  # the user's rules and corrections before any other section's share: they are the last dropped
+        take("instruction", room, marked_only=True)
     for section in sections:
         take(section, math.floor(room * SHARES.get(section, 0.04)))
     for section in sections:
@@ -644,8 +670,9 @@ def _preference(section: str, items: list[Item], cost: list[float] | None = None
             # A tiny block counts the user's rules kept: by the two marks that make a rule (a correction or
             # label, a word that forbids or requires), then the shorter first; a value carried is no mark here.
             return sorted(range(n), key=lambda i: (-(items[i].rank // 2), cost[i], i))
-        # Corrections and rules first, then the rest; oldest first within each.
-        return sorted(range(n), key=lambda i: (-items[i].rank, i))
+        # By the marks that make a rule (a correction or label, a word that forbids or requires), then oldest
+        # first: a value carried is no mark ("Never log the secret field" is not after "port 9090 (was 8080)").
+        return sorted(range(n), key=lambda i: (-(items[i].rank // 2), i))
     if section == "error":
         # Open errors first, then the resolved; a failure repeated in every run after the rest.
         return sorted(range(n), key=lambda i: (items[i].resolved, items[i].seen > ROUTINE, -i))

@@ -128,7 +128,7 @@ def test_two_prohibitions_of_different_values_both_stand():
                    user("Serve the API on port 9090."), assistant("Noted.")])
     assert "- Never run migration 0042 against staging. [#0]" in text
     assert "- Never run migration 0043 against staging. [#2]" in text
-    assert "Serve the API on port 9090. (was 8787)" in text
+    assert "Serve the API on port 9090 (was 8787)." in text
     fixed = ledger([user("Never run migration 0042 against staging."), assistant("Noted."),
                     user("Sorry, I meant migration 0045."), assistant("Noted.")])
     assert "Never run migration 0045 (was 0042) against staging." in fixed

@@ -5,7 +5,7 @@ sentence only, standards are not tickets, limits are settings, thinking signatur
 from __future__ import annotations
 
 import math
-from convo import assistant, user
+from convo import assistant, tool, user
 
 from context_compactor.messages import view_of
 from context_compactor.summarizer.fallback import ExtractiveSummarizer
@@ -177,3 +177,52 @@ def test_an_address_on_another_host_replaces_the_one_most_like_it():
                   "Actually the client API base is https://coupons.acme.dev/api, not the staging one.")
     assert "https://coupons.acme.dev/api (was https://coupons-staging.acme.dev/api)" in text, text
     assert "The runbook is at https://runbooks.acme-fafb.dev/reports/on-call if needed." in text, text
+
+
+def test_two_corrections_in_the_same_words_correct_two_things():
+    # "Sorry, I meant X." twice had one key: joined, the second read "hotfix/2019.9 (was release/2014.3)"
+    text = ledger("Cut the release from branch release/2010.4.", "Sorry, I meant release/2014.3.",
+                  "Cut the hotfix from branch hotfix/2016.1 and tag it.", "Sorry, I meant hotfix/2019.9.")
+    assert "(was release/2014.3)" not in text, text
+    assert "release/2014.3 (was release/2010.4)" in text and "hotfix/2019.9 (was hotfix/2016.1)" in text, text
+
+
+def test_a_setting_said_again_shows_the_old_value_beside_the_new():
+    # the value it replaced had been put after the whole text ("... 21641. (was 41136)"), and a correction
+    # after that added a second "(was ...)" at the end
+    text = ledger("Run the dev API on port 41136 and keep the logs quiet.",
+                  "Run the dev API on port 21641 and keep the logs quiet.",
+                  "Correction: the dev API goes on port 46598, the other one is taken.")
+    assert "Run the dev API on port 46598 (was 21641) and keep the logs quiet." in text, text
+    assert text.count("(was ") == 1, text
+
+
+def test_the_users_rules_and_corrections_outlive_every_other_section():
+    """Invariant 8 in a small ledger (not a tiny one): every rule and corrected setting of the user is kept
+    before any file, error or identifier gets its share; a corrected setting ranks as its correction."""
+    said = ["Never log the ledger_secret field, not even at debug level.", "Always use pnpm, not npm, in the frontend.",
+            "Run the dev API on port 41136.", "Correction: the dev API goes on port 38742, the other one is taken.",
+            "Upload the export to s3://acme-exports-1.", "Oops, the bucket is s3://acme-exports-7.",
+            "Do not restart the ledger-worker-715 container on the shared host.",
+            "Never push directly to stable-262; always open a pull request."]
+    said += [f"Never touch the legacy_{k} table without asking me first." for k in range(12)]
+    msgs = []
+    for text in said:
+        msgs += [user(text), assistant("Noted.")]
+    for n in range(40):  # files written and commands failed, enough to fill the ledger many times
+        path = f"src/shop/module_{n}/handler.py"
+        msgs += [assistant("", [(f"w{n}", "write", {"path": path, "content": "x = 1\n"})]), tool(f"w{n}", "ok"),
+                 assistant("", [(f"r{n}", "bash", {"command": f"pytest tests/test_{n}.py"})]),
+                 tool(f"r{n}", f"FAILED tests/test_{n}.py::test_case - AssertionError: expected {n} rows, got 0\n"
+                               "exit code: 1"),
+                 assistant(f"We'll go with a cache_{n} table instead of a view, since the view of module {n} is slow."),
+                 user(f"Look at build bld-{n:04d}ab12cd, it is odd.")]
+    msgs += [user("Fix the login page."), assistant("Noted.")]
+    s = ExtractiveSummarizer()
+    items = merge(s.items(msgs, [view_of(m) for m in msgs], 0), whole=True)
+    text, left_out = render(items, 520, count)  # a small ledger, not a tiny one (COMPACT_BELOW)
+    assert left_out > 0 and "## Files" in text and "## Errors" in text  # other sections have their share
+    for rule in ("Never log the ledger_secret field", "Always use pnpm", "port 38742 (was 41136)",
+                 "s3://acme-exports-7 (was s3://acme-exports-1)", "ledger-worker-715", "stable-262",
+                 *(f"legacy_{k} table" for k in range(12))):
+        assert rule in text, (rule, text)  # 14 of the 18 had been kept: the rest went to other sections' shares

@@ -118,7 +118,7 @@ def test_instructions_read_back_are_keyed_as_extraction_keys_them():
             "- Serve the API on port 8787 in staging. [#3]\n"
             "- Serve the API on port 9090 in staging. [#9]\n")
     merged = [i for i in merge(parse_items(body)) if i.section == "instruction"]
-    assert [i.text for i in merged] == ["Serve the API on port 9090 in staging. (was 8787)"]
+    assert [i.text for i in merged] == ["Serve the API on port 9090 (was 8787) in staging."]
 
 
 def test_two_tickets_are_two_things_to_do_not_a_correction():
