@@ -253,8 +253,12 @@ def _apply_in(correction: Item, item: Item, sentence: str) -> Item:
 
 RULE_RANK = 4  # a user's words ranked this high hold a rule (a word that forbids or requires, a rule's label)
 # A value: a token with a digit or a slash, or an address without either (a URL with its scheme, an e-mail).
-_ADDRESS_VALUE = r"[a-z][a-z0-9+.-]{0,15}://[\w.@:/+%~=&?#-]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
-_VALUE = re.compile(rf"(?i:{_ADDRESS_VALUE})|[$€£]?[\w.@:/+-]*\d[\w.@:/+-]*|[\w.-]+/[\w./-]+")
+# Each alternative starts where a run of its leading characters starts (the lookbehinds): tried from
+# every character of a long run (40k letters, no digit), the pattern took seconds, quadratic in the run.
+_ADDRESS_VALUE = (r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,15}://[\w.@:/+%~=&?#-]+"
+                  r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_NUMBER_LIKE = r"(?<![\w.@:/+-])[$€£]?[\w.@:/+-]*\d[\w.@:/+-]*"
+_VALUE = re.compile(rf"(?i:{_ADDRESS_VALUE})|{_NUMBER_LIKE}|(?<![\w.-])[\w.-]+/[\w./-]+")
 _CORRECTABLE = ("instruction", "request", "identifier", "decision")
 
 
@@ -313,7 +317,7 @@ def dense(text: str) -> str:
     return _FINAL_PERIOD.sub("", text)
 
 
-_MASK = re.compile(rf"(?i:{_ADDRESS_VALUE})|[$€£]?[\w.@:/+-]*\d[\w.@:/+-]*")
+_MASK = re.compile(rf"(?i:{_ADDRESS_VALUE})|{_NUMBER_LIKE}")
 
 
 def values(text: str) -> tuple[str, ...]:

@@ -226,3 +226,20 @@ def test_the_users_rules_and_corrections_outlive_every_other_section():
                  "s3://acme-exports-7 (was s3://acme-exports-1)", "ledger-worker-715", "stable-262",
                  *(f"legacy_{k} table" for k in range(12))):
         assert rule in text, (rule, text)  # 14 of the 18 had been kept: the rest went to other sections' shares
+
+
+def test_values_are_whole_tokens_wherever_a_run_starts():
+    """The value patterns start where a run of their characters starts (linear in a long run, see
+    bench/adversarial.py): every value is still found whole, after any punctuation, and a long run
+    is one value or none."""
+    from context_compactor.summarizer.ledger import values
+
+    said = "Budget $500, port 8080 (see a+b/c, src/x.py; v1.2.3) at https://x.io/a?b=1 or ops@acme.dev."
+    assert values(said) == ("$500", "8080", "b/c", "src/x.py", "v1.2.3", "https://x.io/a?b=1", "ops@acme.dev")
+    run = "a" * 50_000
+    assert values(f"Actually {run}") == ()
+    assert values(f"Actually {run}7 then") == (f"{run}7",)
+    assert values(f"Oops {'x@' * 20_000}y.dev") == ("x@y.dev",)  # the one address the run ends in
+    text = ledger("Use https://staging.example.com/api as the base URL.",
+                  f"Actually the base URL is https://prod.example.com/api. The log it printed:\n{run}")
+    assert "https://prod.example.com/api (was https://staging.example.com/api)" in text, text[:500]
