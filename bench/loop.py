@@ -13,7 +13,7 @@ For each size it prints:
 - **saved**: tokens of it left out of the prompt (``LastTurn.thinking_saved``, what ``/context-stats``
   shows), and that as a share of the whole prompt as it would go out without stripping;
 - **verbatim at 32k**: messages sent as themselves (not folded into the ledger) at a 32,768-token window with ``stripThinking`` off and
-  on (``<think>`` blocks count in our estimate; ``reasoning_content`` is not counted by the engine).
+  on (``<think>`` blocks and ``reasoning_content`` both count in our estimate, at their length).
 
 Then the **warm overhead** at 2,000 messages: the hook's p50 and p99 per call, appending one message
 per call to a session that never compacts (a window far above it), with every behaviour on and
