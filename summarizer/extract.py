@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 from collections.abc import Sequence
 from typing import AnyStr
 
@@ -27,9 +26,13 @@ BLOCK_END = "[end of ledger]"
 
 _TRIVIAL = {"ok", "okay", "yes", "y", "no", "continue", "go on", "thanks", "thank you", "sure", "go", "next",
             "done", "k", "great", "perfect", "cool", "nice", "go ahead", "proceed", "ok thanks", "lgtm"}
+# "Sorry" that apologises for something else: "Sorry, I forgot: ...", "Sorry, one more thing", "Sorry for the
+# delay", "Sorry to bother you": what follows adds, it does not correct.
+_NOT_SORRY = r",?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b)"
 _CORRECTION = re.compile(
-    r"^\W*(sorry|actually|correction|wait[,:!.]|oops|no[,.!]|nope|scratch that|change of plan|my (bad|mistake))|"
-    r"[.!?]\s+\W*(sorry|actually,|correction:|oops|scratch that|my (bad|mistake))|"
+    r"^\W*(sorry(?!" + _NOT_SORRY + r")|actually|correction|wait[,:!.]|oops|no[,.!]|nope|scratch that|change of plan|"
+    r"my (bad|mistake))|"
+    r"[.!?]\s+\W*(sorry(?!" + _NOT_SORRY + r")|actually,|correction:|oops|scratch that|my (bad|mistake))|"
     r"^.{0,24}\b(update|change|correction|revision)\s*:|"
     r"\bI meant\b|\bI mean\b|\bshould (have been|be)\b.{0,40}\bnot\b|\binstead of\b|\bnot .{1,40}, but\b|"
     r"\bmake (that|it)\b|\bmixed up\b|\bmisremembered\b|\bmisspoke\b|\bI was wrong\b|^\W*typo\b",
@@ -290,23 +293,27 @@ def user_items(text: str, index: int) -> list[Item]:
     correcting = corrects_something(text[:400])
     found = values(text) if correcting or len(text) <= MAX_ITEM_CHARS else ()
     if correcting:  # the values from where the correction starts: what the message said before it stands
-        corrects = tuple(("", v) for v in (_correcting_values(text) or found)[:4])
+        # Only the values of the correction's own sentence on: "Start redis on port 6379. Actually, also
+        # flush it first." corrects nothing (it had corrected the API's port with 6379).
+        corrects = tuple(("", v) for v in _correcting_values(text)[:4])
     if len(text) <= MAX_ITEM_CHARS:
         strong = is_strong(text)
-        standing = _standing(text, corrects, found, strong)
+        # A correction with no value ("Sorry, the namespace is payments-prod.") is the user's word all the same.
+        fixing = bool(corrects) or (correcting and not _FILLER_QUESTION.search(text))
+        standing = _standing(text, fixing, found, strong)
         # A correction is keyed by its own words: "Sorry, I meant release/2014.3" and, later, "Sorry, I meant
         # hotfix/2019.9" correct two things, not one setting said twice.
         items.append(Item("instruction" if standing else "request",
                           masked_key(text) if standing and not corrects else text.lower(),
-                          clip(text), index, corrects=corrects, rank=_rank(text, corrects, found, strong)))
+                          clip(text), index, corrects=corrects, rank=_rank(text, fixing, found, strong)))
     else:
         # A long message (a pasted log, a spec): its rule sentences verbatim, and its head.
         for sentence in sentences(scanned(text)):
             if 8 <= len(sentence) <= MAX_ITEM_CHARS:
                 said, strong = values(sentence), is_strong(sentence)
-                if _standing(sentence, (), said, strong):
+                if _standing(sentence, False, said, strong):
                     items.append(Item("instruction", masked_key(sentence), clip(sentence), index, corrects=corrects,
-                                      rank=_rank(sentence, corrects, said, strong)))
+                                      rank=_rank(sentence, bool(corrects), said, strong)))
         items.append(Item("request", text[:200].lower(), clip(text, 300), index))
     items.append(Item("goal", "goal", "Latest request: " + clip(text, 400), index))
     items.extend(identifier_items(text, index, strong_only=False))
@@ -323,7 +330,7 @@ def _correcting_values(text: str) -> tuple[str, ...]:
     return values(text[start + 1:] if start >= 0 else text)
 
 
-def _standing(text: str, corrects: tuple[tuple[str, str], ...], found: Sequence[str], strong: bool) -> bool:
+def _standing(text: str, corrects: bool, found: Sequence[str], strong: bool) -> bool:
     """Whether a user's words are a standing instruction or fact (kept first), not a passing request:
     a rule, a correction, a label the user put on it, or a statement carrying values (``found``:
     ``values(text)``; ``strong``: whether it forbids or requires)."""
@@ -369,11 +376,11 @@ def corrects_something(text: str) -> bool:
 def read_back(body: str) -> list[Item]:
     """The items of our own block's body, the user's instructions ranked again as when they were said
     (a block does not write ranks: a rule that forbids must still outrank a plain value)."""
-    return [item._replace(rank=_rank(item.text, (), values(item.text), is_strong(item.text)))
+    return [item._replace(rank=_rank(item.text, False, values(item.text), is_strong(item.text)))
             if item.section == "instruction" else item for item in parse_items(body)]
 
 
-def _rank(text: str, corrects: tuple[tuple[str, str], ...], found: Sequence[str], strong: bool) -> int:
+def _rank(text: str, corrects: bool, found: Sequence[str], strong: bool) -> int:
     """How surely a user's words must survive, the points added up: a correction or a label the user put
     on it (2), a rule that forbids or requires (2), a value it carries (1)."""
     return (2 * bool(corrects or _LABEL.match(text)) + 2 * bool(strong or _RULE_LABEL.match(text))
@@ -506,7 +513,7 @@ def shell_writes(command: str) -> list[tuple[str, str]]:
         if not _WRITE_VERB.search(segment):
             continue  # no verb that writes: nothing for shlex (the slow part) to find
         try:
-            words = shlex.split(segment, comments=True)
+            words = shell_words(segment)
         except ValueError:
             words = segment.split()
         while words and ("=" in words[0] or words[0] in ("sudo", "env", "then", "do")):
@@ -530,6 +537,69 @@ def shell_writes(command: str) -> list[tuple[str, str]]:
         elif head == "git" and rest[:1] == ["mv"] and len(rest) >= 3:
             found.append((rest[-1], f"moved from {rest[1]}"))
     return [(p, a) for p, a in found if 0 < len(p) <= 300 and "$" not in p]
+
+
+_WORD_STOP = re.compile(r"[ \t\r\n'\"\\#]")  # what ends a run of plain characters for shlex
+_QUOTED_STOP = re.compile(r'["\\]')
+
+
+def shell_words(text: str) -> list[str]:
+    """``shlex.split(text, comments=True)``, the same words and the same ValueError, in linear time:
+    shlex adds a word's characters to a string one at a time, which is quadratic (a command holding
+    a 1M-character word took 12 s to read). Plain runs and quoted parts are taken whole here."""
+    words: list[str] = []
+    word: list[str] = []
+    quoted = False  # a word with quotes is a word even when empty ("")
+    at, end = 0, len(text)
+    while at < end:
+        stop = _WORD_STOP.search(text, at)
+        cut = stop.start() if stop else end
+        if cut > at:
+            word.append(text[at:cut])
+        if stop is None:
+            break
+        char, at = text[cut], cut + 1
+        if char in " \t\r\n#":
+            if word or quoted:
+                words.append("".join(word))
+                word, quoted = [], False
+            if char == "#":  # a comment, to the end of the line
+                newline = text.find("\n", at)
+                at = newline + 1 if newline >= 0 else end
+        elif char == "'":
+            close = text.find("'", at)
+            if close < 0:
+                raise ValueError("No closing quotation")
+            word.append(text[at:close])
+            quoted, at = True, close + 1
+        elif char == '"':
+            quoted, at = True, _double_quoted(text, at, word)
+        else:  # a backslash outside quotes keeps the next character, whatever it is
+            if at >= end:
+                raise ValueError("No escaped character")
+            word.append(text[at])
+            at += 1
+    if word or quoted:
+        words.append("".join(word))
+    return words
+
+
+def _double_quoted(text: str, at: int, word: list[str]) -> int:
+    """Adds the inside of a double-quoted part starting at ``at`` to ``word``; where it ends. Inside
+    double quotes a backslash escapes only a quote or a backslash (as shlex reads them)."""
+    while True:
+        stop = _QUOTED_STOP.search(text, at)
+        if stop is None:
+            raise ValueError("No closing quotation")
+        cut = stop.start()
+        word.append(text[at:cut])
+        if text[cut] == '"':
+            return cut + 1
+        if cut + 1 >= len(text):
+            raise ValueError("No escaped character")
+        escaped = text[cut + 1]
+        word.append(escaped if escaped in '"\\' else "\\" + escaped)
+        at = cut + 2
 
 
 def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | None = None) -> list[Item]:
