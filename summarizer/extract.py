@@ -298,8 +298,10 @@ def user_items(text: str, index: int) -> list[Item]:
         corrects = tuple(("", v) for v in _correcting_values(text)[:4])
     if len(text) <= MAX_ITEM_CHARS:
         strong = is_strong(text)
-        # A correction with no value ("Sorry, the namespace is payments-prod.") is the user's word all the same.
-        fixing = bool(corrects) or (correcting and not _FILLER_QUESTION.search(text))
+        # A correction with no value ("Sorry, make that the latest stable Python.") stays a request: promoted to a
+        # rule it outlived the later word that overrode it in turn ("final answer: let's C"), read as no
+        # correction (compactbench's decision-override cases kept option B as the user's instruction).
+        fixing = bool(corrects)
         standing = _standing(text, fixing, found, strong)
         # A correction is keyed by its own words: "Sorry, I meant release/2014.3" and, later, "Sorry, I meant
         # hotfix/2019.9" correct two things, not one setting said twice.

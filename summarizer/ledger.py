@@ -126,7 +126,7 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
         shown = "\n".join(after.text for before, after in zip(merged, changed) if after is not before)
         if whole and correction.rank < RULE_RANK and all(f"{new} (was {old})" in shown
                                                             for old, new in correction.corrects) \
-                and _says_nothing_more(correction.text, shown):
+                and _says_nothing_more(correction.text, shown) and _all_shown(correction.text, shown):
             landed.add((correction.section, correction.key, correction.src))
         merged = changed
 
@@ -147,8 +147,9 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
     said = "\n".join(i.text for i in merged if i.section in ("instruction", "decision", "error"))
     merged = [i for i in merged if not (i.section == "identifier" and (
         i.key in said or _key_of("identifier", i.text) in said or _key_of("identifier", _WAS.sub("", i.text)) in said))]
+    merged = _not_replaced(merged)  # no identifier line states a value the user's words show replaced
     if corrections:  # an identifier corrected to a value listed on its own is one thing: the corrected line stays
-        merged = _one_per_value(_not_replaced(merged))
+        merged = _one_per_value(merged)
     goal = ordered.get(("goal", "goal"))
     if goal is not None:  # the latest request is the goal; not listed twice
         merged = [i for i in merged if not (i.section == "request" and i.src == goal.src)]
@@ -232,6 +233,13 @@ _CORRECTION_FILLER = frozenset("""sorry actually correction wait oops meant mean
     change use goes taken right correct new value its it's""".split())
 
 
+def _all_shown(correction: str, shown: str) -> bool:
+    """Whether every value and number of a correction is in the items it landed in ("Sorry, port 9090 with
+    8 workers" is listed still when only the port was replaced: its 8 workers would be lost)."""
+    return all(v in shown for v in values(correction)) and all(
+        re.search(rf"(?<!\d){n}(?!\d)", shown) for n in re.findall(r"\d+", correction))
+
+
 def _says_nothing_more(correction: str, shown: str) -> bool:
     """Whether a correction says nothing the items it landed in do not show now (at most a few words of
     its own, such as "the pager" or "the other one is taken"): only then is it not listed again."""
@@ -287,7 +295,11 @@ def _masked(m: re.Match[str]) -> str:
     ISO-8601) is a setting's value, not a ticket."""
     token = m.group(0)
     ticket = _TICKET_ID.fullmatch(token.rstrip(".,;:"))
-    return token if ticket and ticket.group(1).upper() not in _STANDARDS else "#"
+    if ticket and ticket.group(1).upper() not in _STANDARDS:
+        return token
+    # A number-like value keeps its words ("db/0042_users.sql" and "db/0043_orders.sql" are two files, where
+    # "port 8080" and "port 9090" are one setting); an address (a URL, an e-mail) is masked whole.
+    return "#" if _place(token.rstrip(".,;:")) else _shape(token)
 
 
 _TICKET_ID = re.compile(r"([A-Z][A-Z0-9]{1,9})-\d{1,7}")
@@ -385,7 +397,8 @@ def _with_olds(correction: Item, merged: list[Item], known: dict[str, tuple[str,
             return (v != new and _shape(v) == shape and (not bare or (named != "" and _word_before(text, v) == named))
                     and (forbids or text in just_before or not _forbidden(text, v)))
 
-        found = _likeliest(earlier, known, same_shape, correction.text)
+        said_words = _words(correction.text) - _CORRECTION_FILLER
+        found = _likeliest(earlier, known, same_shape, said_words)
         if found is None and bare and (named == "" or named in _CORRECTION_FILLER):
             # "Sorry, I meant 0045": a bare number named by no word of its own corrects one of as many digits
             # in the user's message just before ("Run migration 0042 ..."), as a reader would; none further back.
@@ -395,7 +408,11 @@ def _with_olds(correction: Item, merged: list[Item], known: dict[str, tuple[str,
                      if v != new and _shape(v) == shape and len(v) == len(new)}
             found = alike.pop() if len(alike) == 1 else None
         if found is None and place:  # no value of its shape: an address at the same place, else of its kind
-            found = _closest_address(earlier, known, new, place) or _alike_address(earlier, known, new)
+            def may(text: str, v: str, just_before: set[str] = just_before) -> bool:
+                return forbids or text in just_before or not _forbidden(text, v)
+
+            found = (_closest_address(earlier, known, new, place, may, said_words)
+                     or _alike_address(earlier, known, new, may, said_words))
         if found is not None:
             pairs.append((found, new))
     return correction._replace(corrects=tuple(pairs))
@@ -410,18 +427,46 @@ ALIKE_WORDS = 2  # words an address on another host shares with the one it repla
 _COMMON_WORDS = frozenset({"www", "com", "org", "net", "dev", "io", "http", "https"})
 
 
-def _alike_address(items: list[Item], known: dict[str, tuple[str, ...]], new: str) -> str | None:
+def _alike_address(items: list[Item], known: dict[str, tuple[str, ...]], new: str, may: Callable[[str, str], bool],
+                   said: set[str]) -> str | None:
     """Of the addresses of ``new``'s kind in ``items``, the one sharing most words with it (at least
-    :data:`ALIKE_WORDS`, a domain's and a path's, not "com" or "www"); the first in the order given on a tie."""
+    :data:`ALIKE_WORDS`, a domain's and a path's, not "com" or "www"), then with the correction's words
+    (:func:`_context_score`); none when two addresses tie on both ("the prod API is https://www..." between
+    a staging and a prod URL picks the prod one; "https://www.acme.dev/api" alone, neither)."""
     kind, words = _kind(new), _all_words(new)
-    best, score = None, ALIKE_WORDS - 1
+    scored: dict[str, tuple[int, int]] = {}
     for item in items:
         for v in _said(item, known):
-            if v != new and _kind(v) == kind:
+            if v != new and v not in scored and _kind(v) == kind and may(item.text, v):
                 shared = len(words & _all_words(v))
-                if shared > score:
-                    best, score = v, shared
-    return best
+                if shared >= ALIKE_WORDS:
+                    scored[v] = (shared, _context_score(item.text, v, said))
+    return _one_best(scored)
+
+
+def _one_best(scored: dict[str, tuple[int, int]]) -> str | None:
+    """The value of the highest score; none when two share it (a reader could not tell which is meant)."""
+    if not scored:
+        return None
+    top = max(scored.values())
+    best = [v for v, score in scored.items() if score == top]
+    return best[0] if len(best) == 1 else None
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z]{3,}", text.lower()))
+
+
+def _context_score(text: str, value: str, said: set[str]) -> int:
+    """How surely a correction (``said``: its words) means ``value`` of ``text``: how many of its words name
+    ``value`` there (the words of its clause before it, up to 48 characters) or are in ``value`` itself (an
+    e-mail's local part, a URL's own words): "Bob is robert@..." means bob@, "the admin API goes on port
+    9091" means "the admin API on port 8081", "revert 9f8e7d5" the reverted hash (the word naming the
+    correction's value is one of ``said``: it counts as any word does)."""
+    at = text.find(value)
+    clause = re.split(r"[;,.:!?()]\s", text[max(0, at - 48):at])[-1] if at >= 0 else ""
+    own = _address_words(value) if _place(value) else _words(value)
+    return len(said & (_words(clause) | (own - _COMMON_WORDS)))
 
 
 def _all_words(address: str) -> set[str]:
@@ -435,15 +480,20 @@ def _kind(address: str) -> str:
     return "@" if _place(address) else ""
 
 
-def _closest_address(items: list[Item], known: dict[str, tuple[str, ...]], new: str, place: str) -> str | None:
-    """In the first item (in the order given) with addresses at ``place``, the one whose own words
-    ("ops", "alerts") share most with ``new``'s ("ops-oncall-2@acme.dev" replaces "ops-alerts-7@", not
-    "alice-1@"); the first of them on a tie."""
+def _closest_address(items: list[Item], known: dict[str, tuple[str, ...]], new: str, place: str,
+                     may: Callable[[str, str], bool], said: set[str]) -> str | None:
+    """In the first item (in the order given) with addresses at ``place``, the one whose own words share most
+    with ``new``'s ("ops-oncall-2@acme.dev" replaces "ops-alerts-7@", not "alice-1@"), then with the
+    correction's (:func:`_context_score`: "Oops, Bob is robert@acme.dev" replaces bob@, not alice@); an
+    address alone there is the one; of several that tie, none."""
     words = _address_words(new)
     for item in items:
-        candidates = [v for v in _said(item, known) if v != new and _place(v) == place]
+        candidates = [v for v in dict.fromkeys(_said(item, known)) if v != new and _place(v) == place and may(item.text, v)]
+        if len(candidates) == 1:
+            return candidates[0]
         if candidates:
-            return max(candidates, key=lambda v: len(words & _address_words(v)))  # max keeps the first of equals
+            return _one_best({v: (len(words & _address_words(v)), _context_score(item.text, v, said))
+                              for v in candidates})
     return None
 
 
@@ -462,20 +512,21 @@ def _said(item: Item, known: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
 
 
 def _likeliest(items: list[Item], known: dict[str, tuple[str, ...]], fits: Callable[[str, str], bool],
-               correction: str) -> str | None:
-    """The value ``correction`` replaces: of the user's words that hold one that ``fits``, those sharing most
-    words with it ("Sorry, the admin API goes on port 9091" replaces the admin API's port, not the dev
-    API's said later), the latest of them on a tie; else the first that fits in the rest."""
-    said = set(re.findall(r"[a-z]{3,}", correction.lower())) - _CORRECTION_FILLER
+               said: set[str]) -> str | None:
+    """The value a correction (``said``: its words) replaces: of
+    the user's words that hold one that ``fits``, those sharing most words with it ("Sorry, the admin API
+    goes on port 9091" replaces the admin API's port, not the dev API's said later), the latest of them
+    on a tie; within them, the value named most like it (:func:`_context_score`: "revert 9f8e7d5" replaces
+    the reverted hash, not the cherry-picked one); else the first that fits in the rest."""
     best, score = None, -1
     for n, item in enumerate(items):
         if item.section not in ("instruction", "request"):
             return best if best is not None else _latest(items[n:], known, fits)
-        match = next((v for v in _said(item, known) if fits(item.text, v)), None)
-        if match is not None:
-            shared = len(said & set(re.findall(r"[a-z]{3,}", item.text.lower())))
+        matches = [v for v in _said(item, known) if fits(item.text, v)]
+        if matches:
+            shared = len(said & _words(item.text))
             if shared > score:
-                best, score = match, shared
+                best, score = max(matches, key=lambda v: _context_score(item.text, v, said)), shared
     return best
 
 

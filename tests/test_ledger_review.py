@@ -182,16 +182,12 @@ def test_a_setting_said_again_with_two_values_shows_each_old_beside_its_new():
 # --- Mismatches found in review (each a false correction, a lost value or a merge) ---------------------
 
 
-@pytest.mark.xfail(strict=True, reason="ledger._with_olds: the address fallbacks (_closest_address, _alike_address)"
-                   " skip the prohibition check that same_shape makes: 'Never email customers@' becomes 'Never email qa@'")
 def test_a_prohibited_email_is_not_rewritten_by_a_later_address():
     text = ledger("Never email customers@acme.dev from the test suite.", "Fix the CSS.",
                   "Actually, send test mail to qa@acme.dev.")
     assert "Never email customers@acme.dev from the test suite." in text, text
 
 
-@pytest.mark.xfail(strict=True, reason="extract.user_items: '(_correcting_values(text) or found)' takes the values"
-                   " before an 'Actually, ...' sentence that has none: 'Start redis on port 6379' corrects the API port")
 def test_a_correction_sentence_without_values_corrects_nothing_said_before_it():
     port = ledger("Run the API on port 8080.", "Start redis on port 6379. Actually, also flush it first.")
     assert "Run the API on port 8080." in port, port
@@ -202,15 +198,11 @@ def test_a_correction_sentence_without_values_corrects_nothing_said_before_it():
     assert "Send the weekly report to jane.doe@acme.dev." in mail, mail
 
 
-@pytest.mark.xfail(strict=True, reason="ledger._likeliest takes the first value of an item that fits; with _HEX_RUN"
-                   " every hash is one shape, so 'revert 9f8e7d5' rewrote the cherry-pick's a1b2c3d")
 def test_a_commit_correction_replaces_the_commit_named_by_the_same_word():
     text = ledger("Cherry-pick a1b2c3d onto main and revert 9f8e7d6.", "Sorry, revert 9f8e7d5 instead.")
     assert "Cherry-pick a1b2c3d onto main and revert 9f8e7d5 (was 9f8e7d6)." in text, text
 
 
-@pytest.mark.xfail(strict=True, reason="ledger._likeliest takes the first fitting value of an item: the correction's"
-                   " words ('admin', 'worker') are matched per item, not per value")
 def test_a_correction_naming_the_second_of_two_settings_in_one_message_replaces_that_one():
     port = ledger("Run the public API on port 8080 and the admin API on port 8081.",
                   "Sorry, the admin API goes on port 9091.")
@@ -219,8 +211,6 @@ def test_a_correction_naming_the_second_of_two_settings_in_one_message_replaces_
     assert "Deploy api to ns-prod-1 and the worker to ns-prod-3 (was ns-prod-2)." in ns, ns
 
 
-@pytest.mark.xfail(strict=True, reason="ledger._closest_address: no local part shares a word with the new address,"
-                   " so max() keeps the first: another person's e-mail is rewritten")
 def test_an_email_correction_at_one_domain_takes_the_person_or_role_it_names():
     people = ledger("Alice is alice@acme.dev and Bob is bob@acme.dev; CC Bob on deploys.", "Oops, Bob is robert@acme.dev.")
     assert "Alice is alice@acme.dev" in people, people
@@ -232,8 +222,6 @@ def test_an_email_correction_at_one_domain_takes_the_person_or_role_it_names():
     assert "anna@acme.dev," in left and "(was anna@acme.dev)" not in left, left
 
 
-@pytest.mark.xfail(strict=True, reason="ledger._alike_address: on a tie of shared words the first address wins;"
-                   " the correction's own words ('prod', 'write') are not read")
 def test_an_address_correction_on_a_tie_does_not_take_the_first_address():
     api = ledger("The staging API is https://staging.acme.dev/api and prod API is https://prod.acme.dev/api.",
                  "Sorry, the prod API is https://www.acme.dev/api.")
@@ -243,8 +231,6 @@ def test_an_address_correction_on_a_tie_does_not_take_the_first_address():
     assert "Read from s3://acme-raw/data and" in bucket, bucket
 
 
-@pytest.mark.xfail(strict=True, reason="extract._CORRECTION: a leading 'Sorry,' makes any message a correction, and an"
-                   " address at the same place (or a port named by the same word) is then replaced")
 def test_an_apology_that_adds_a_fact_corrects_nothing():
     forgot = ledger("Send the weekly report to reports@acme.dev.", "Sorry, I forgot: the pager is pager@acme.dev.")
     assert "Send the weekly report to reports@acme.dev." in forgot, forgot
@@ -257,8 +243,6 @@ def test_an_apology_that_adds_a_fact_corrects_nothing():
     assert "Run the API on port 8080." in port, port
 
 
-@pytest.mark.xfail(strict=True, reason="ledger.merge.land checks only the values that found an old one; a new value"
-                   " with none (a build id, an e-mail, a region, '8 workers') is dropped with the landed correction")
 def test_a_landed_correction_keeps_every_value_it_said():
     build = ledger("Run the dev API on port 8080.", "Sorry, port 9090, build bld-1234abcd.")
     assert "bld-1234abcd" in build, build
@@ -270,8 +254,9 @@ def test_a_landed_correction_keeps_every_value_it_said():
     assert not current(workers, "4 workers") or "8 workers" in workers, workers
 
 
-@pytest.mark.xfail(strict=True, reason="extract._standing/_rank: a correction with no value is a 'request' of rank 0,"
-                   " dropped first, while the instruction holding the value it corrected is kept")
+@pytest.mark.xfail(strict=True, reason="extract.user_items: a correction with no value stays a request. Promoted to a "
+                   "rule, it kept a superseded option B over 'final answer: let's C' (not read as a correction) in "
+                   "compactbench's decision-override cases; needs overrides read in order first")
 def test_a_correction_without_a_value_outlives_the_value_it_corrects():
     said = ["Deploy to the k8s namespace payments-staging.", "Sorry, the namespace is payments-prod.",
             "Target Python 3.11 in CI.", "Sorry, make that the latest stable Python."]
@@ -280,8 +265,6 @@ def test_a_correction_without_a_value_outlives_the_value_it_corrects():
         assert old not in text or new in text, (old, new, text)
 
 
-@pytest.mark.xfail(strict=True, reason="ledger.masked_key masks a whole value to '#': two files or branches said in"
-                   " the same words key as one setting, the first shown only as '(was ...)'")
 def test_two_paths_said_in_the_same_words_stay_two_things():
     files = ledger("Run the migration in db/0042_users.sql first.", "Run the migration in db/0043_orders.sql first.")
     assert "(was db/0042_users.sql)" not in files, files
@@ -289,8 +272,6 @@ def test_two_paths_said_in_the_same_words_stay_two_things():
     assert "(was feature/123-login)" not in branches, branches
 
 
-@pytest.mark.xfail(strict=True, reason="ledger.merge runs _not_replaced only 'if corrections:'; a setting said again"
-                   " is no correction, so 'port 8080: ...' stays an identifier line read as current")
 def test_an_identifier_line_never_states_a_value_a_setting_said_again_replaced():
     text = ledger("Run the dev API on port 8080.", "Run the dev API on port 9090.")
     assert "Run the dev API on port 9090 (was 8080)." in text, text
