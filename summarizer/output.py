@@ -18,9 +18,16 @@ import re
 from . import CountTokens, ModelError
 
 _REASONING = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.DOTALL | re.IGNORECASE)
+_OPENING = re.compile(r"<(think|thinking|reasoning)>", re.IGNORECASE)
 _OPEN_REASONING = re.compile(r"<(think|thinking|reasoning)>.*", re.DOTALL | re.IGNORECASE)
-_HEADING = re.compile(r"^\s*(?:#{1,6}\s+(.+?)\s*#*|\*\*(.+?)\*\*\s*:?|([A-Z][\w ,/&()'-]{2,60}):)\s*$")
-_BULLET = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s+(.*\S)\s*$")
+# A heading is ``^\s*(?:#{1,6}\s+(.+?)\s*#*|\*\*(.+?)\*\*\s*:?|([A-Z][\w ,/&()'-]{2,60}):)\s*$``, read in
+# linear time: the "#" form in Python (:func:`_heading`), the others with ``\s*:?\s*`` written
+# ``\s*(?::\s*)?`` (two adjacent ``\s*`` split a run of spaces every way before failing).
+_HASHES = re.compile(r"\s*#{1,6}(\s+)")
+_OTHER_HEADING = re.compile(r"^\s*(?:\*\*(.+?)\*\*\s*(?::\s*)?|([A-Z][\w ,/&()'-]{2,60}):\s*)$")
+# ``^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s+(.*\S)\s*$``, its item starting with the non-space it must start with
+# (else each space given back by ``\s+`` was read again by ``.*``: quadratic on a marker and spaces).
+_BULLET = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s+(\S(?:.*\S)?)\s*$")
 _FENCE = re.compile(r"^\s*```")
 DEFAULT_TITLE = "Summary"
 
@@ -34,7 +41,52 @@ Sections = list[tuple[str, list[str]]]
 
 def strip_reasoning(text: str) -> str:
     """The answer without ``<think>...</think>`` blocks (an unclosed one runs to the end)."""
-    return _OPEN_REASONING.sub("", _REASONING.sub("", text)).strip()
+    return _OPEN_REASONING.sub("", _closed_blocks_removed(text)).strip()
+
+
+def _closed_blocks_removed(text: str) -> str:
+    """``_REASONING.sub("", text)`` in linear time. The regex reads from each opening tag to its closing
+    tag, and from one that has none to the end of the text, again for every such tag (quadratic on a
+    text of unclosed tags). A tag left open leaves every later tag of the same name open too, so each
+    name is read to the end once."""
+    out: list[str] = []
+    kept = at = 0
+    unclosed: set[str] = set()
+    while (tag := _OPENING.search(text, at)) is not None:
+        name = tag.group(1)
+        name = name.lower() if name.isascii() else name  # other letters that match case-blind stay as written
+        block = None if name in unclosed else _REASONING.match(text, tag.start())
+        if block is None:
+            unclosed.add(name)
+            at = tag.start() + 1
+            continue
+        out.append(text[kept:tag.start()])
+        kept = at = block.end()
+    if not kept:
+        return text
+    out.append(text[kept:])
+    return "".join(out)
+
+
+def _heading(line: str) -> str | None:
+    """The title group of a heading line (see ``_HASHES``), or None when the line is no heading."""
+    hashes = _HASHES.match(line)
+    if hashes is None:
+        return _other_heading(line)
+    start = hashes.end()
+    if start == len(line):  # nothing after the spaces: the title is the last of them, if they are two or more
+        return line[-1:] if len(hashes.group(1)) >= 2 else _other_heading(line)
+    # The shortest title after which the line holds only spaces, then hashes, then spaces: the line
+    # up to its longest such end, at least one character.
+    end = len(line.rstrip())
+    end = len(line[:end].rstrip("#"))
+    end = len(line[:end].rstrip())
+    return line[start:max(end, start + 1)]
+
+
+def _other_heading(line: str) -> str | None:
+    other = _OTHER_HEADING.match(line)
+    return None if other is None else next(g for g in other.groups() if g)
 
 
 def read_sections(text: str) -> Sections:
@@ -43,9 +95,9 @@ def read_sections(text: str) -> Sections:
     for raw in text.splitlines():
         if not raw.strip() or _FENCE.match(raw):
             continue
-        heading = _HEADING.match(raw)
-        if heading and not _BULLET.match(raw):
-            title = next(g for g in heading.groups() if g).strip().strip("*:# ").strip()
+        heading = _heading(raw)
+        if heading is not None and not _BULLET.match(raw):
+            title = heading.strip().strip("*:# ").strip()
             sections.append((title or DEFAULT_TITLE, []))
             continue
         bullet = _BULLET.match(raw)

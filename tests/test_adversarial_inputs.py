@@ -5,6 +5,7 @@ bench/adversarial.py, never here."""
 
 from __future__ import annotations
 
+import re
 import shlex
 
 from hypothesis import given
@@ -12,6 +13,7 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from context_compactor.summarizer import extract as x
+from context_compactor.summarizer import output
 
 SHELL_CHARS = "ab =-#'\"\\\t\r\n\x0bé"
 
@@ -54,3 +56,43 @@ def test_shell_writes_with_a_huge_word_and_an_unclosed_quote() -> None:
     assert x.shell_writes("cp " + "a" * 1_000_000 + " out.txt") == [("out.txt", "copied from " + "a" * 1_000_000)]
     found = x.shell_writes("rm '" + "ab " * 300_000 + "gone.txt")
     assert (found[0], found[-1], len(found)) == (("'ab", "deleted"), ("gone.txt", "deleted"), 300_001)
+
+
+# The patterns summarizer/output.py was written with, kept here as the definition its faster readers keep.
+HEADING = re.compile(r"^\s*(?:#{1,6}\s+(.+?)\s*#*|\*\*(.+?)\*\*\s*:?|([A-Z][\w ,/&()'-]{2,60}):)\s*$")
+BULLET = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s+(.*\S)\s*$")
+REASONING = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.DOTALL | re.IGNORECASE)
+LINE_PARTS = ["#", "#", " ", "\t", "\xa0", "*", "**", ":", "A", "b", "-", "1", ".", ")", "\u2022"]
+TAG_PARTS = ["<think>", "</think>", "<THINK>", "</Think>", "<thinking>", "</thinking>", "<reasoning>",
+             "</REASONING>", "<", ">", "x", "\n"]
+
+
+@hsettings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(LINE_PARTS), max_size=14).map("".join))
+def test_heading_and_bullet_read_as_their_patterns(line: str) -> None:
+    """A summary line is a heading with the title, or a bullet with the item, its pattern gives."""
+    heading = HEADING.match(line)
+    assert output._heading(line) == (next(g for g in heading.groups() if g) if heading else None)
+    bullet, fast = BULLET.match(line), output._BULLET.match(line)
+    assert (fast.group(1) if fast else None) == (bullet.group(1) if bullet else None)
+
+
+@hsettings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(TAG_PARTS), max_size=14).map("".join))
+def test_closed_reasoning_blocks_go_as_the_pattern_takes_them(text: str) -> None:
+    """Closed <think>/<thinking>/<reasoning> blocks are removed exactly where the pattern removes them."""
+    assert output._closed_blocks_removed(text) == REASONING.sub("", text)
+
+
+def test_unclosed_think_tags_leave_nothing() -> None:
+    """An answer of 50k unclosed <think> tags is all reasoning: nothing is left of it."""
+    assert output.strip_reasoning("<think>" * 50_000) == ""
+    assert output.strip_reasoning("<think>plan</think>## Done\n- ok <thinking>" + "<think>" * 50_000) == "## Done\n- ok"
+
+
+def test_summary_lines_with_long_runs_of_spaces() -> None:
+    """A heading, a bullet and a bold heading with 200k spaces inside read as they would with one space."""
+    spaces = " " * 200_000
+    text = f"# Files{spaces}touched ##\n-{spaces}\n- src/app.py{spaces}edited\n**Errors**{spaces}x\n1.{spaces}"
+    assert output.read_sections(text) == [("Files" + spaces + "touched", ["-", "src/app.py edited",
+                                                                         "**Errors** x", "1."])]
