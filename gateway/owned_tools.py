@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import structlog
 
-from .sse import DONE, EventSplitter, encode, event_data, merge_call_delta
+from .sse import DONE, EventSplitter, StreamedCalls, encode, event_data
 
 if TYPE_CHECKING:
     from .http1 import Response
@@ -163,13 +163,13 @@ class Rounds:
     async def iter_bytes(self) -> AsyncIterator[bytes]:
         while True:
             held: list[bytes] = []
-            calls: dict[int, dict[str, Any]] = {}
+            pieces = StreamedCalls()
             content: list[str] = []
             splitter = EventSplitter()
             async for data in self.current.iter_bytes():
                 out = []
                 for event in splitter.feed(data):
-                    if _observe(event, calls, content) or held:
+                    if _observe(event, pieces, content) or held:
                         held.append(event)
                     else:
                         out.append(event)
@@ -178,6 +178,7 @@ class Rounds:
             rest = splitter.rest()
             if rest:
                 held.append(rest)
+            calls = pieces.whole()
             owned = [c for c in calls.values() if self._owner(c) is not None]
             if not owned or self.rounds >= MAX_ROUNDS:
                 yield b"".join(held)
@@ -268,7 +269,7 @@ class _Claimed:
         return str(self.guard.answer_call(self.call, turn))
 
 
-def _observe(event: bytes, calls: dict[int, dict[str, Any]], content: list[str]) -> bool:
+def _observe(event: bytes, calls: StreamedCalls, content: list[str]) -> bool:
     """Read one stream event into ``calls``/``content``; True when it carries a tool call."""
     data = event_data(event)
     if data is None or data == b"[DONE]":
@@ -285,7 +286,7 @@ def _observe(event: bytes, calls: dict[int, dict[str, Any]], content: list[str])
         if not isinstance(part, dict):
             continue
         found = True
-        merge_call_delta(calls, part)
+        calls.add(part)
     return found
 
 

@@ -5,13 +5,16 @@ bench/adversarial.py, never here."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 
+import pytest
 from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
+from context_compactor.gateway.sse import EventSplitter, StreamedCalls, StreamWatch
 from context_compactor.summarizer import extract as x
 from context_compactor.summarizer import output
 
@@ -96,3 +99,42 @@ def test_summary_lines_with_long_runs_of_spaces() -> None:
     text = f"# Files{spaces}touched ##\n-{spaces}\n- src/app.py{spaces}edited\n**Errors**{spaces}x\n1.{spaces}"
     assert output.read_sections(text) == [("Files" + spaces + "touched", ["-", "src/app.py edited",
                                                                          "**Errors** x", "1."])]
+
+
+def test_one_huge_event_in_small_pieces() -> None:
+    """A 1 MB event arriving 100 bytes at a time comes out once, whole, when its blank line arrives."""
+    event = b"data: " + b"a" * 1_000_000 + b"\r\n\r\n"
+    splitter = EventSplitter()
+    out = [e for at in range(0, len(event), 100) for e in splitter.feed(event[at:at + 100])]
+    assert out == [event] and splitter.rest() == b""
+
+
+def test_many_events_in_one_piece_and_separators_cut_in_two() -> None:
+    """1 MB of events in one piece are all cut; a separator split across pieces still ends its event."""
+    event = b'data: {"choices":[]}\n\n'
+    assert EventSplitter().feed(event * 40_000) == [event] * 40_000
+    splitter = EventSplitter()
+    assert splitter.feed(b"data: a\r\n\r") == [] and splitter.feed(b"\ndata: b\r\r") == [b"data: a\r\n\r\n", b"data: b\r\r"]
+    assert splitter.feed(b"data: c") == [] and splitter.rest() == b"data: c"
+
+
+def test_tool_call_arguments_in_many_pieces() -> None:
+    """A 1M-character argument streamed 4 characters at a time is the whole argument in the reply."""
+    watch = StreamWatch(strip_usage=False)
+    head = {"index": 0, "id": "call_1", "type": "function", "function": {"name": "write", "arguments": ""}}
+    watch.keep(b"data: " + json.dumps({"choices": [{"index": 0, "delta": {"tool_calls": [head]}}]}).encode())
+    piece = json.dumps({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": "abcd"}}]}}]})
+    for _ in range(250_000):
+        watch.keep(b"data: " + piece.encode())
+    call = watch.reply()["tool_calls"][0]
+    assert call == {"id": "call_1", "type": "function", "function": {"name": "write", "arguments": "abcd" * 250_000}}
+
+
+def test_streamed_calls_refuse_a_piece_that_is_no_string() -> None:
+    """A name piece that is not a string is a TypeError (a chunk the relay passes on unread), as before."""
+    calls = StreamedCalls()
+    calls.add({"index": 1, "id": "c", "function": {"name": "rea"}})
+    with pytest.raises(TypeError, match="name piece is int"):
+        calls.add({"index": 1, "function": {"name": 5, "arguments": "{}"}})
+    calls.add({"index": 1, "function": {"name": "d", "arguments": "{}"}})
+    assert calls.whole() == {1: {"id": "c", "type": "function", "function": {"name": "read", "arguments": "{}"}}}
