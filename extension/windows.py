@@ -73,7 +73,7 @@ _WINDOW = tuple(re.compile(p, re.I) for p in (
 # The server's count of the refused prompt (the messages only where it splits off the completion).
 _PROMPT = tuple(re.compile(p, re.I) for p in (
     r"request \((\d+) tokens\)",
-    r"(\d+) in the messages",
+    r"(?<!\d)(\d+) in the messages",  # from where digits start: else tried from each digit of a long run
     r"request has (\d+) input tokens",
     r"messages resulted in (\d+)",
     r"requested tokens \((\d+)\)",
