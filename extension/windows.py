@@ -181,7 +181,8 @@ def _field(data: Any, names: tuple[str, ...]) -> int | None:
 def _first(patterns: tuple[re.Pattern[str], ...], text: str) -> int | None:
     for pattern in patterns:
         match = pattern.search(text)
-        if match and int(match.group(1)) > 0:
+        # A run of digits longer than any window is no count (and past 4,300 digits int() raises).
+        if match and len(match.group(1)) <= 12 and int(match.group(1)) > 0:
             return int(match.group(1))
     return None
 
