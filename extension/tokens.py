@@ -29,6 +29,7 @@ from .errors import ConfigError
 MIN_RATIO = 1.5
 MAX_RATIO = 8.0
 CALIBRATION_WEIGHT = 0.3  # weight of a new sample in the running ratio
+PIECE_CHARS = 100_000  # a text tiktoken cannot split whole is counted in pieces of this many characters
 
 _ENDOFTEXT = "<|endoftext|>"
 _ENDOFPROMPT = "<|endofprompt|>"
@@ -97,7 +98,11 @@ class TiktokenCounter:
         self._encoding = load_encoding(encoding_name)
 
     def units(self, text: str) -> int:
-        return len(self._encoding.encode(text, disallowed_special=()))
+        try:
+            return len(self._encoding.encode(text, disallowed_special=()))
+        except ValueError:  # tiktoken's regex gives up on a run of ~1M spaces ("Max stack size exceeded"):
+            return sum(len(self._encoding.encode(text[at:at + PIECE_CHARS], disallowed_special=()))
+                       for at in range(0, len(text), PIECE_CHARS))  # counted in pieces, a token more per cut
 
 
 def tokens_of(counter: Counter, text: str) -> int:
