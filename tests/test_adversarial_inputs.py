@@ -15,7 +15,9 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from context_compactor.gateway.sse import EventSplitter, StreamedCalls, StreamWatch
+from context_compactor import windows
 from context_compactor.summarizer import extract as x
+from context_compactor.tokens import TiktokenCounter
 from context_compactor.summarizer import output
 
 SHELL_CHARS = "ab =-#'\"\\\t\r\n\x0bé"
@@ -138,3 +140,19 @@ def test_streamed_calls_refuse_a_piece_that_is_no_string() -> None:
         calls.add({"index": 1, "function": {"name": 5, "arguments": "{}"}})
     calls.add({"index": 1, "function": {"name": "d", "arguments": "{}"}})
     assert calls.whole() == {1: {"id": "c", "type": "function", "function": {"name": "read", "arguments": "{}"}}}
+
+
+def test_an_overflow_body_with_a_huge_digit_run() -> None:
+    """A 200k-digit run where the prompt count stands is no count: the window and the next count are read."""
+    body = "maximum context length is 4096 tokens. However, you requested 9000 tokens ({} in the messages)"
+    assert windows.read(body.format("1" * 200_000)) == windows.Stated(
+        message=body.format("1" * 200_000)[:500], window=4096, prompt_tokens=9000)
+    assert windows.read(body.format("8990")) == windows.Stated(message=body.format("8990"), window=4096,
+                                                               prompt_tokens=8990)
+
+
+def test_tiktoken_counts_a_million_spaces() -> None:
+    """A text tiktoken's regex cannot split whole (1M spaces, then a letter) is counted in pieces, not an error."""
+    counter = TiktokenCounter("o200k_base")
+    assert 1 <= counter.units(" " * 1_000_000 + "x") <= 1_000_000 // 100 + 20
+    assert counter.units("hello world") == 2
