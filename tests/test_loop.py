@@ -503,3 +503,21 @@ def test_save_state_reminder_is_off_by_default_and_once_when_on() -> None:
 def test_every_hookspec_still_loads() -> None:
     """The plugin manager still builds with the session changes (a smoke check of the wiring)."""
     assert get_plugin_manager(load_entry_points=False).hook.before_agent_start
+
+
+def test_think_blocks_are_removed_as_the_pattern_removes_them_in_linear_time():
+    """``strip_think_text`` reads each tag name to the end of the text once (the pattern had read from every
+    unclosed opening tag to the end: quadratic on "<thinking>" repeated with only "</think>" closers); what
+    it removes is what the pattern removes, on random texts of tags and words."""
+    import random
+
+    from context_compactor.loop import _THINK, _think_blocks_removed
+
+    rng = random.Random(7)
+    parts = ["<think>", "</think>", "<thinking>", "</thinking>", "a", " ", "\n", "<think", "x>"]
+    for _ in range(3000):
+        text = "".join(rng.choice(parts) for _ in range(rng.randint(0, 30)))
+        assert _think_blocks_removed(text) == _THINK.sub("", text), text
+    hostile = "<thinking>a" * 50_000 + "</think>"
+    assert strip_think_text(hostile) == ""  # the head up to the closing tag, as a template without the opening tag
+    assert strip_think_text("<think>plan</think> Answer.") == "Answer."
