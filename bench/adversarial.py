@@ -73,7 +73,7 @@ CASES = (
     ("user, unclosed fence", "user", "```python\n{run}", "a = 1 "),
     ("assistant answer, letters", "assistant", "We'll go with {run} instead of the old one, since it is faster.", "a"),
     ("assistant, unclosed <think>", "assistant", "{run}", "<think>"),
-    ("assistant, <thinking> x n, </think>", "assistant", "{run}</think> Done.", "<thinking>a"),
+    ("assistant, <thinking> x n", "assistant", "{run}</think> Done.", "<thinking>a"),
     ("tool result, letters", "tool", "{run}", "a"),
     ("tool result, URL-like", "tool", "https://{run}", "a"),
     ("tool result, Traceback", "tool", "Traceback (most recent call last) {run}", "a"),
