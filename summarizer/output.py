@@ -45,23 +45,28 @@ def strip_reasoning(text: str) -> str:
 
 
 def _closed_blocks_removed(text: str) -> str:
-    """``_REASONING.sub("", text)`` in linear time. The regex reads from each opening tag to its closing
-    tag, and from one that has none to the end of the text, again for every such tag (quadratic on a
-    text of unclosed tags). A tag left open leaves every later tag of the same name open too, so each
-    name is read to the end once."""
+    return blocks_removed(text, _OPENING, _REASONING)
+
+
+def blocks_removed(text: str, opening: re.Pattern[str], block: re.Pattern[str]) -> str:
+    """``block.sub("", text)`` in linear time, for a ``block`` pattern that runs from an ``opening`` tag
+    (its name the first group) to the closing tag of that name. The regex reads from each opening tag to
+    its closing tag, and from one that has none to the end of the text, again for every such tag
+    (quadratic on a text of unclosed tags). A tag left open leaves every later tag of the same name open
+    too, so each name is read to the end once."""
     out: list[str] = []
     kept = at = 0
     unclosed: set[str] = set()
-    while (tag := _OPENING.search(text, at)) is not None:
+    while (tag := opening.search(text, at)) is not None:
         name = tag.group(1)
         name = name.lower() if name.isascii() else name  # other letters that match case-blind stay as written
-        block = None if name in unclosed else _REASONING.match(text, tag.start())
-        if block is None:
+        found = None if name in unclosed else block.match(text, tag.start())
+        if found is None:
             unclosed.add(name)
             at = tag.start() + 1
             continue
         out.append(text[kept:tag.start()])
-        kept = at = block.end()
+        kept = at = found.end()
     if not kept:
         return text
     out.append(text[kept:])

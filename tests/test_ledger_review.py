@@ -5,28 +5,13 @@ the behaviour; each ``xfail(strict=True)`` is a mismatch found in review (a fals
 value), to pass once the ledger is fixed."""
 from __future__ import annotations
 
-import math
-
 import pytest
 from convo import assistant, tool, user
 
 from context_compactor.messages import view_of
 from context_compactor.summarizer.fallback import ExtractiveSummarizer
 from context_compactor.summarizer.ledger import merge, render
-
-
-def count(text: str) -> int:
-    return math.ceil(len(text) / 4)
-
-
-def ledger(*said: str) -> str:
-    """The ledger of the user's messages ``said`` (each answered "Noted."), then a request of its own."""
-    msgs = []
-    for text in said:
-        msgs += [user(text), assistant("Noted.")]
-    msgs += [user("Fix the login page."), assistant("Noted.")]
-    s = ExtractiveSummarizer()
-    return render(merge(s.items(msgs, [view_of(m) for m in msgs], 0), whole=True), 2000, count)[0]
+from test_ledger_corrections import count, ledger  # the ledger of the user's messages said, then a request
 
 
 def busy_ledger(said: list[str], budget: int) -> str:
