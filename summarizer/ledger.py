@@ -83,7 +83,8 @@ class Item(NamedTuple):
         if not cited or self.src < 0:
             return body
         # A corrected item cites where it was said and where it was corrected.
-        cite = f"#{self.first}, #{self.src}" if 0 <= self.first < self.src and "(was " in self.text else f"#{self.src}"
+        cite = (f"#{self.first}, #{self.src}" if 0 <= self.first < self.src and ("(was " in self.text or "(then: " in self.text)
+                else f"#{self.src}")
         return f"{body} [{cite}]"
 
 
@@ -153,7 +154,35 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
     goal = ordered.get(("goal", "goal"))
     if goal is not None:  # the latest request is the goal; not listed twice
         merged = [i for i in merged if not (i.section == "request" and i.src == goal.src)]
-    return merged
+    return _with_plain_corrections(merged) if whole else merged
+
+
+def _with_plain_corrections(merged: list[Item]) -> list[Item]:
+    """A correction that carries no value ("Sorry, make that the latest stable Python.") joined to the user's
+    words just before it, which it corrects ("Target Python 3.11 in CI. (then: Sorry, make that ...)"):
+    the two are kept or left out together, so the corrected words never stand alone (invariant 8), and the
+    correction is not made a rule of its own (alone, it outlived a later override it did not know of)."""
+    from .extract import corrects_something  # extract builds on this module
+
+    said = sorted((i for i in merged if i.section in ("instruction", "request")), key=lambda i: i.src)
+    if len(said) < 2:
+        return merged
+    into: dict[int, Item] = {}  # id of an item -> the item it became (its plain corrections joined)
+    gone: set[int] = set()
+    before: Item | None = None
+    for item in said:
+        plain = (not item.corrects and item.section == "request" and not item.text.rstrip().endswith("?")
+                 and corrects_something(item.text[:400]))
+        if plain and before is not None and before.src < item.src:
+            joined = into.get(id(before), before)
+            into[id(before)] = joined._replace(text=f"{joined.text} (then: {item.text})", rank=max(joined.rank, 2),
+                                               first=joined.first if joined.first >= 0 else joined.src, src=item.src)
+            gone.add(id(item))
+            continue
+        before = item
+    if not into:
+        return merged
+    return [into.get(id(i), i) for i in merged if id(i) not in gone]
 
 
 _WAS_VALUES = re.compile(r" \(was ([^()]*)\)")
@@ -377,7 +406,7 @@ def _with_olds(correction: Item, merged: list[Item], known: dict[str, tuple[str,
     # A value a rule forbids ("Never run migration 0193") is that rule's own: only a correction that forbids
     # too, or one said right after it ("Sorry, I meant migration 0194"), replaces it; not one that sets,
     # later ("Sorry, the migration is 7090" corrects "Apply migration 1713", said with it).
-    forbids = any(_FORBIDS.match(sentence) for sentence in _SENTENCE_END.split(correction.text))
+    forbids = any(_FORBIDS.match(_OPENING_WORD.sub("", sentence)) for sentence in _SENTENCE_END.split(correction.text))
     just_before: set[str] = set()
     for old, new in correction.corrects:
         if old:
@@ -416,6 +445,10 @@ def _with_olds(correction: Item, merged: list[Item], known: dict[str, tuple[str,
         if found is not None:
             pairs.append((found, new))
     return correction._replace(corrects=tuple(pairs))
+
+
+# The word a correction opens with ("Sorry, never touch server-13": a correction that forbids).
+_OPENING_WORD = re.compile(r"^\W{0,4}(?:sorry|actually|oops|correction|wait|no|my bad|typo)\b\W{1,4}", re.IGNORECASE)
 
 
 def _forbidden(text: str, value: str) -> bool:

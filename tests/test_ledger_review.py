@@ -1,11 +1,10 @@
 """A review of the ledger's correction logic by cases a user of a coding agent says (invariant 8): what the
 user said outlives the rest, a correction never survives only as the value it corrected, a rule is never
 rewritten into what the user did not say, two things are never merged into one. The passing cases hold
-the behaviour; each ``xfail(strict=True)`` is a mismatch found in review (a false correction or a lost
-value), to pass once the ledger is fixed."""
+the behaviour; the 12 mismatches the review found (false corrections, a lost value) were fixed and hold
+here too."""
 from __future__ import annotations
 
-import pytest
 from convo import assistant, tool, user
 
 from context_compactor.messages import view_of
@@ -239,10 +238,9 @@ def test_a_landed_correction_keeps_every_value_it_said():
     assert not current(workers, "4 workers") or "8 workers" in workers, workers
 
 
-@pytest.mark.xfail(strict=True, reason="extract.user_items: a correction with no value stays a request. Promoted to a "
-                   "rule, it kept a superseded option B over 'final answer: let's C' (not read as a correction) in "
-                   "compactbench's decision-override cases; needs overrides read in order first")
 def test_a_correction_without_a_value_outlives_the_value_it_corrects():
+    """Joined to the words just before it ("... (then: Sorry, ...)"), kept or left out with them. Made a rule of
+    its own instead, it had kept a superseded option B over "final answer: let's C" in compactbench."""
     said = ["Deploy to the k8s namespace payments-staging.", "Sorry, the namespace is payments-prod.",
             "Target Python 3.11 in CI.", "Sorry, make that the latest stable Python."]
     text = busy_ledger(said, 1200)
@@ -263,8 +261,7 @@ def test_an_identifier_line_never_states_a_value_a_setting_said_again_replaced()
     assert not current(text, "8080"), text
 
 
-@pytest.mark.xfail(strict=True, reason="ledger._FORBIDS does not match after 'Sorry,': a correction that forbids is"
-                   " not read as one, and both servers stay forbidden (a missed correction, on the safe side)")
 def test_a_correction_that_forbids_replaces_the_value_it_corrects():
+    # "Sorry, never ..." had not been read as forbidding (the rule's word after "Sorry,"): both stayed forbidden
     text = ledger("Never touch server-12.", "Fix the CSS.", "Sorry, never touch server-13.")
     assert "server-13 (was server-12)" in text, text
