@@ -298,16 +298,14 @@ def user_items(text: str, index: int) -> list[Item]:
         corrects = tuple(("", v) for v in _correcting_values(text)[:4])
     if len(text) <= MAX_ITEM_CHARS:
         strong = is_strong(text)
-        # A correction with no value ("Sorry, make that the latest stable Python.") stays a request: promoted to a
-        # rule it outlived the later word that overrode it in turn ("final answer: let's C"), read as no
-        # correction (compactbench's decision-override cases kept option B as the user's instruction).
-        fixing = bool(corrects)
-        standing = _standing(text, fixing, found, strong)
+        # A correction with no value ("Sorry, make that the latest stable Python.") stays a request, which the
+        # ledger joins to the words it corrects (ledger._with_plain_corrections).
+        standing = _standing(text, bool(corrects), found, strong)
         # A correction is keyed by its own words: "Sorry, I meant release/2014.3" and, later, "Sorry, I meant
         # hotfix/2019.9" correct two things, not one setting said twice.
         items.append(Item("instruction" if standing else "request",
                           masked_key(text) if standing and not corrects else text.lower(),
-                          clip(text), index, corrects=corrects, rank=_rank(text, fixing, found, strong)))
+                          clip(text), index, corrects=corrects, rank=_rank(text, bool(corrects), found, strong)))
     else:
         # A long message (a pasted log, a spec): its rule sentences verbatim, and its head.
         for sentence in sentences(scanned(text)):
@@ -332,11 +330,11 @@ def _correcting_values(text: str) -> tuple[str, ...]:
     return values(text[start + 1:] if start >= 0 else text)
 
 
-def _standing(text: str, corrects: bool, found: Sequence[str], strong: bool) -> bool:
+def _standing(text: str, correction: bool, found: Sequence[str], strong: bool) -> bool:
     """Whether a user's words are a standing instruction or fact (kept first), not a passing request:
     a rule, a correction, a label the user put on it, or a statement carrying values (``found``:
     ``values(text)``; ``strong``: whether it forbids or requires)."""
-    if corrects or strong or _LABEL.match(text):
+    if correction or strong or _LABEL.match(text):
         return True
     # A statement carrying a number-like value or an address ("the tenant id is 19ad...", "budget is $956",
     # "the base URL is https://prod.example.com").
@@ -382,10 +380,10 @@ def read_back(body: str) -> list[Item]:
             if item.section == "instruction" else item for item in parse_items(body)]
 
 
-def _rank(text: str, corrects: bool, found: Sequence[str], strong: bool) -> int:
+def _rank(text: str, correction: bool, found: Sequence[str], strong: bool) -> int:
     """How surely a user's words must survive, the points added up: a correction or a label the user put
     on it (2), a rule that forbids or requires (2), a value it carries (1)."""
-    return (2 * bool(corrects or _LABEL.match(text)) + 2 * bool(strong or _RULE_LABEL.match(text))
+    return (2 * bool(correction or _LABEL.match(text)) + 2 * bool(strong or _RULE_LABEL.match(text))
             + bool(any(_setting_value(v) for v in found)))
 
 

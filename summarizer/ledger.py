@@ -175,7 +175,7 @@ def _with_plain_corrections(merged: list[Item]) -> list[Item]:
                  and corrects_something(item.text[:400]))
         if plain and before is not None and before.src < item.src:
             joined = into.get(id(before), before)
-            into[id(before)] = joined._replace(text=f"{joined.text} (then: {item.text})", rank=max(joined.rank, 2),
+            into[id(before)] = joined._replace(text=f"{joined.text} (then: {item.text})", rank=max(joined.rank, MARK),
                                                first=joined.first if joined.first >= 0 else joined.src, src=item.src)
             gone.add(id(item))
             continue
@@ -272,8 +272,7 @@ def _all_shown(correction: str, shown: str) -> bool:
 def _says_nothing_more(correction: str, shown: str) -> bool:
     """Whether a correction says nothing the items it landed in do not show now (at most a few words of
     its own, such as "the pager" or "the other one is taken"): only then is it not listed again."""
-    said = set(re.findall(r"[a-z]{3,}", correction.lower())) - _CORRECTION_FILLER
-    return len(said - set(re.findall(r"[a-z]{3,}", shown.lower()))) <= 3
+    return len(_words(correction) - _CORRECTION_FILLER - _words(shown)) <= 3
 
 
 def _apply_in(correction: Item, item: Item, sentence: str) -> Item:
@@ -289,6 +288,12 @@ def _apply_in(correction: Item, item: Item, sentence: str) -> Item:
 
 
 RULE_RANK = 4  # a user's words ranked this high hold a rule (a word that forbids or requires, a rule's label)
+MARK = 2  # the rank points of one mark of a rule (a correction or label; a word that forbids or requires)
+
+
+def _marks(item: Item) -> int:
+    """How many marks of a rule ``item`` carries: a value it holds (one point) is no mark."""
+    return item.rank // MARK
 # A value: a token with a digit or a slash, or an address without either (a URL with its scheme, an e-mail).
 # Each alternative starts where a run of its leading characters starts (the lookbehinds): tried from
 # every character of a long run (40k letters, no digit), the pattern took seconds, quadratic in the run.
@@ -421,10 +426,13 @@ def _with_olds(correction: Item, merged: list[Item], known: dict[str, tuple[str,
                              key=lambda i: (i.section not in ("instruction", "request"), -i.src))
             last_said = next((i.src for i in earlier if i.section in ("instruction", "request")), -1)
             just_before = {i.text for i in earlier if i.src == last_said and i.section in ("instruction", "request")}
+        def may(text: str, v: str, just_before: set[str] = just_before) -> bool:
+            return forbids or text in just_before or not _forbidden(text, v)
+
         def same_shape(text: str, v: str, new: str = new, shape: str = shape, bare: bool = bare,
-                       named: str = named, just_before: set[str] = just_before) -> bool:
+                       named: str = named) -> bool:
             return (v != new and _shape(v) == shape and (not bare or (named != "" and _word_before(text, v) == named))
-                    and (forbids or text in just_before or not _forbidden(text, v)))
+                    and may(text, v))
 
         said_words = _words(correction.text) - _CORRECTION_FILLER
         found = _likeliest(earlier, known, same_shape, said_words)
@@ -437,9 +445,6 @@ def _with_olds(correction: Item, merged: list[Item], known: dict[str, tuple[str,
                      if v != new and _shape(v) == shape and len(v) == len(new)}
             found = alike.pop() if len(alike) == 1 else None
         if found is None and place:  # no value of its shape: an address at the same place, else of its kind
-            def may(text: str, v: str, just_before: set[str] = just_before) -> bool:
-                return forbids or text in just_before or not _forbidden(text, v)
-
             found = (_closest_address(earlier, known, new, place, may, said_words)
                      or _alike_address(earlier, known, new, may, said_words))
         if found is not None:
@@ -686,7 +691,7 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
         for i in order[section]:
             if i in chosen[section] or (i in routine[section] and not routine_too):
                 continue
-            if marked_only and by_section[section][i].rank < 2:
+            if marked_only and not _marks(by_section[section][i]):
                 break  # the order puts every marked one first
             extra = cost[section][i] + (0 if chosen[section] else header[section])
             if used + extra > allowance or spent + extra > room:
@@ -757,10 +762,10 @@ def _preference(section: str, items: list[Item], cost: list[float] | None = None
         if cost is not None:
             # A tiny block counts the user's rules kept: by the two marks that make a rule (a correction or
             # label, a word that forbids or requires), then the shorter first; a value carried is no mark here.
-            return sorted(range(n), key=lambda i: (-(items[i].rank // 2), cost[i], i))
+            return sorted(range(n), key=lambda i: (-_marks(items[i]), cost[i], i))
         # By the marks that make a rule (a correction or label, a word that forbids or requires), then oldest
         # first: a value carried is no mark ("Never log the secret field" is not after "port 9090 (was 8080)").
-        return sorted(range(n), key=lambda i: (-(items[i].rank // 2), i))
+        return sorted(range(n), key=lambda i: (-_marks(items[i]), i))
     if section == "error":
         # Open errors first, then the resolved; a failure repeated in every run after the rest.
         return sorted(range(n), key=lambda i: (items[i].resolved, items[i].seen > ROUTINE, -i))

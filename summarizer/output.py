@@ -41,11 +41,7 @@ Sections = list[tuple[str, list[str]]]
 
 def strip_reasoning(text: str) -> str:
     """The answer without ``<think>...</think>`` blocks (an unclosed one runs to the end)."""
-    return _OPEN_REASONING.sub("", _closed_blocks_removed(text)).strip()
-
-
-def _closed_blocks_removed(text: str) -> str:
-    return blocks_removed(text, _OPENING, _REASONING)
+    return _OPEN_REASONING.sub("", blocks_removed(text, _OPENING, _REASONING)).strip()
 
 
 def blocks_removed(text: str, opening: re.Pattern[str], block: re.Pattern[str]) -> str:

@@ -86,7 +86,7 @@ def test_heading_and_bullet_read_as_their_patterns(line: str) -> None:
 @given(st.lists(st.sampled_from(TAG_PARTS), max_size=14).map("".join))
 def test_closed_reasoning_blocks_go_as_the_pattern_takes_them(text: str) -> None:
     """Closed <think>/<thinking>/<reasoning> blocks are removed exactly where the pattern removes them."""
-    assert output._closed_blocks_removed(text) == REASONING.sub("", text)
+    assert output.blocks_removed(text, output._OPENING, output._REASONING) == REASONING.sub("", text)
 
 
 def test_unclosed_think_tags_leave_nothing() -> None:
