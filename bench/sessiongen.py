@@ -50,9 +50,17 @@ class Fact:
 
 @dataclass
 class Session:
+    """A conversation and its planted facts.
+
+    ``pasted`` lists what users pasted rather than wrote: (message index, the pasted text as it
+    occurs in that message's content). Nothing in it is an instruction or a correction; the
+    fidelity scorer counts instruction lines that come from it.
+    """
+
     messages: list[Message]
     facts: list[Fact]
     seed: int = 0
+    pasted: list[tuple[int, str]] = field(default_factory=list)
 
     def chars(self) -> int:
         return sum(len(text_of(m)) for m in self.messages)
