@@ -31,7 +31,10 @@ import structlog
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sessiongen import KINDS, Fact, Session, make_session
+import importlib
+
+from precision import precision
+from sessiongen import Fact, Session
 
 # How the product's compacted-context block opens and ends (its output format).
 OWN_BLOCK, BLOCK_END = "[context-compactor: ledger of", "[end of ledger]"
@@ -40,7 +43,8 @@ Message = dict[str, Any]
 NAMED_SIZES = {"150k": 400, "1.2m": 3000}  # tokens -> messages, as issue 10 measured them
 TOKENS_PER_MESSAGE = 390
 SHORT = {"instruction": "instr", "file": "file", "error": "error", "decision": "decis",
-         "identifier": "ident", "correction": "corr"}
+         "identifier": "ident", "correction": "corr", "finding": "find", "plan": "plan"}
+GENERATORS = ("sessiongen", "gen_ops", "gen_data", "gen_code")  # each written from its own spec
 
 
 def configure_logging() -> None:
@@ -138,6 +142,19 @@ def _equal_tail(original: list[Message], compacted: list[Message]) -> set[int]:
     return kept
 
 
+def make_session(generator: str, seed: int, messages: int) -> Session:
+    """A session from one of :data:`GENERATORS` (each module's ``make_session(seed, messages)``)."""
+    module = importlib.import_module(generator)
+    session: Session = module.make_session(seed, messages)
+    session.seed = seed
+    return session
+
+
+def kinds_of(sessions: list[Session]) -> list[str]:
+    present = {f.kind for s in sessions for f in s.facts}
+    return [k for k in SHORT if k in present]
+
+
 def score(session: Session, compacted: list[Message]) -> dict[str, Any]:
     """Facts kept by kind, over all facts and over the folded ones, and stale-only corrections."""
     prompt = "\n".join(text_of(m) for m in compacted)
@@ -162,7 +179,7 @@ def score(session: Session, compacted: list[Message]) -> dict[str, Any]:
             as_current.append(fact)
     return {"all": dict(tally["all"]), "folded": dict(tally["folded"]), "lost": lost,
             "stale_only": stale_only, "as_current": as_current, "verbatim": len(verbatim),
-            "prompt_chars": len(prompt)}
+            "prompt_chars": len(prompt), "precision": precision(session, compacted)}
 
 
 # --- running and printing -----------------------------------------------------------------------
@@ -198,20 +215,29 @@ def total(tally: dict[str, list[int]]) -> list[int]:
     return [sum(v[0] for v in tally.values()), sum(v[1] for v in tally.values())]
 
 
-def print_size(label: str, session: Session, cases: list[dict[str, Any]], show_lost: bool) -> None:
+def print_size(label: str, session: Session, cases: list[dict[str, Any]], show_lost: bool, generator: str) -> None:
     tokens = session.chars() // 4
-    print(f"\n{label}: {len(session.messages):,} messages, ~{tokens:,} tokens, {len(session.facts)} facts, seed {session.seed}")
-    kinds = "  ".join(f"{SHORT[k]:>6}" for k in KINDS)
-    print(f"{'window':>7} {'count':>6}  {kinds}  {'total':>7}  {'stale':>5} {'old':>3}  {'prompt':>7} {'fits':>4} {'kept':>5} {'secs':>6}")
+    print(f"\n{generator} {label}: {len(session.messages):,} messages, ~{tokens:,} tokens, {len(session.facts)} facts, seed {session.seed}")
+    shown = kinds_of([session])
+    kinds = "  ".join(f"{SHORT[k]:>6}" for k in shown)
+    print(f"{'window':>7} {'count':>6}  {kinds}  {'total':>7}  {'stale':>5} {'old':>3} {'inv':>3} {'unsup':>5} {'paste':>5} {'rep':>3}"
+          f"  {'prompt':>7} {'fits':>4} {'kept':>5} {'secs':>6}")
     for case in cases:
+        p = case["precision"]
         for group in ("folded", "all"):
             tally = case[group]
-            row = "  ".join(f"{cell(tally.get(k)):>6}" for k in KINDS)
-            tail = (f"{len(case['stale_only']):>5} {len(case['as_current']):>3}  {case['prompt_tokens']:>7,}{'~' if case['estimated'] else ' '}"
+            row = "  ".join(f"{cell(tally.get(k)):>6}" for k in shown)
+            tail = (f"{len(case['stale_only']):>5} {len(case['as_current']):>3} {len(p['invented']):>3} {len(p['unsupported']):>5}"
+                    f" {len(p['pasted']):>5} {p['repeated']:>3}  {case['prompt_tokens']:>7,}{'~' if case['estimated'] else ' '}"
                     f"{'yes' if case['fits'] else 'NO':>4} {case['verbatim']:>5} {case['seconds']:>6.2f}"
                     if group == "folded" else "")
             print(f"{case['window'] if group == 'folded' else '':>7} {group:>6}  {row}  {cell(total(tally)):>7}  {tail}")
+        if p["shares"]:
+            print("          shares: " + ", ".join(f"{t} {v:.0%}" for t, v in p["shares"].items()))
         if show_lost:
+            for what in ("invented", "unsupported", "pasted"):
+                for body in p[what][:8]:
+                    print(f"          {what}: {body[:150]}")
             for kind, facts in case["lost"].items():
                 values = "; ".join(f"[{f.index}] {f.value[:70]}" for f in facts)
                 print(f"          lost {kind}: {values}")
@@ -224,12 +250,15 @@ def print_size(label: str, session: Session, cases: list[dict[str, Any]], show_l
 def record(label: str, session: Session, case: dict[str, Any]) -> dict[str, Any]:
     """A JSON-able record of one size and window."""
     facts = lambda fs: [{"kind": f.kind, "value": f.value, "index": f.index} for f in fs]  # noqa: E731
+    p = case["precision"]
     return {"size": label, "messages": len(session.messages), "tokens": session.chars() // 4,
             "window": case["window"], "prompt_tokens": case["prompt_tokens"], "fits": case["fits"],
             "seconds": round(case["seconds"], 3), "verbatim_messages": case["verbatim"],
             "folded": case["folded"], "all": case["all"], "stale_only": facts(case["stale_only"]),
             "old_as_current": facts(case["as_current"]),
             "lost": {k: facts(v) for k, v in case["lost"].items()},
+            "precision": {"lines": p["lines"], "invented": p["invented"], "unsupported": p["unsupported"],
+                          "pasted": p["pasted"], "repeated": p["repeated"], "shares": p["shares"]},
             "stats": {k: v for k, v in case["stats"].items() if isinstance(v, (int, float, str, bool, list))}}
 
 
@@ -238,6 +267,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="150k,1.2m", help="session sizes in tokens (default 150k,1.2m)")
     parser.add_argument("--windows", default="4096,8192,32768", help="context windows in tokens")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--gen", default=",".join(GENERATORS),
+                        help=f"session generators, comma-separated (default: all of {', '.join(GENERATORS)})")
     parser.add_argument("--json", action="store_true", help="one JSON record per size and window")
     parser.add_argument("--lost", action="store_true", help="list the values lost at each window")
     args = parser.parse_args(argv)
@@ -246,19 +277,24 @@ def main(argv: list[str] | None = None) -> int:
         windows = [int(w) for w in args.windows.split(",")]
     except ValueError as exc:
         parser.error(f"--sizes/--windows: {exc} (e.g. --sizes 150k,1.2m --windows 4096,8192)")
+    generators = [g.strip() for g in args.gen.split(",") if g.strip()]
+    unknown = [g for g in generators if not (Path(__file__).parent / f"{g}.py").exists()]
+    if unknown:
+        parser.error(f"--gen: no generator {', '.join(unknown)} in bench/ (known: {', '.join(GENERATORS)})")
     configure_logging()
     records = []
     if not args.json:
         print("folded: facts whose message left the verbatim part; all: every planted fact. kept/planted.\n"
               "stale: corrections kept only as the value they corrected (must be 0); prompt: tokens sent "
               "(~ estimated); kept: messages sent verbatim; secs: one compaction from scratch.")
-    for label, count in sizes:
-        session = make_session(args.seed, count)
-        cases = [run_case(session, w) for w in windows]
-        if args.json:
-            records += [record(label, session, c) for c in cases]
-        else:
-            print_size(label, session, cases, args.lost)
+    for generator in generators:
+        for label, count in sizes:
+            session = make_session(generator, args.seed, count)
+            cases = [run_case(session, w) for w in windows]
+            if args.json:
+                records += [{"generator": generator, **record(label, session, c)} for c in cases]
+            else:
+                print_size(label, session, cases, args.lost, generator)
     if args.json:
         json.dump(records, sys.stdout, indent=1)
         print()
