@@ -35,7 +35,7 @@ from pydantic import ValidationError
 from . import ensure_logging
 from .errors import InputError
 from .hookspecs import BeforeAgentStartEvent, CompactionStats, HookContext, Message, ModelInfo
-from .messages import validate_messages
+from .messages import repaired, validate_messages
 from .plugins import get_plugin_manager
 from .runtime import Runtime
 from .settings import Settings
@@ -117,6 +117,7 @@ class Compactor:
                                 model=self._model)
         self._closed = False
         self._seen: list[Message] = []  # the last history checked, for checking only what is new
+        self._copies: dict[int, tuple[Message, Message]] = {}  # id(message): (message, its repaired copy)
 
     @property
     def session(self) -> str:
@@ -130,8 +131,8 @@ class Compactor:
         counted, not returned)."""
         if self._closed:
             raise RuntimeError("context_compactor: this Compactor is closed; make a new one")
-        history = messages if isinstance(messages, list) else list(messages)
-        self._validate(history)
+        given = messages if isinstance(messages, list) else list(messages)
+        history = self._repaired(given, self._validate(given))
         event = BeforeAgentStartEvent(messages=history, system_prompt=system or "", tools=list(tools or []),
                                       model=self._model)
         result = self._pm.hook.before_agent_start(event=event, ctx=self._ctx)
@@ -141,13 +142,35 @@ class Compactor:
             stats = session.last.stats if session.last_event is event else None
         if stats is None:  # the hook did not run the engine (enabled: false, or it failed open)
             stats = self._unchanged(event)
-        sent = result.messages if result is not None and result.messages is not None else history
+        if result is None or result.messages is None:
+            return CompactResult(given, stats)
+        sent = result.messages
+        if history is not given:  # a message kept is the caller's own object, as sent
+            back = {id(copy): message for message, copy in self._copies.values()}
+            sent = [back.get(id(m), m) for m in sent]
         return CompactResult(sent, stats)
 
-    def _validate(self, history: list[Message]) -> None:
+    def _repaired(self, history: list[Message], start: int) -> list[Message]:
+        """``history`` with a repaired copy of each message that holds a lone surrogate (text the store
+        and the summarizer cannot write; see :func:`~context_compactor.messages.repaired`), made once
+        per message; ``history`` itself when none does."""
+        for message in history[start:]:
+            if self._copies.get(id(message), (None,))[0] is message:
+                continue  # repaired on an earlier turn: the same copy, for the engine's warm paths
+            copy = repaired(message)
+            if copy is not message:
+                self._copies[id(message)] = (message, copy)
+        if not self._copies:
+            return history
+        self._copies = {id(m): self._copies[id(m)] for m in history
+                        if id(m) in self._copies and self._copies[id(m)][0] is m}
+        return [self._copies[id(m)][1] if id(m) in self._copies else m for m in history]
+
+    def _validate(self, history: list[Message]) -> int:
         """Check the messages; when the history grew from the last turn's (the same objects in front),
         check only what is new, from the last assistant turn of calls on (a warm turn must not cost a
-        pass over thousands of messages). Any doubt is settled by the full check, which names the spot."""
+        pass over thousands of messages). Any doubt is settled by the full check, which names the spot.
+        Returns where the messages not checked before start."""
         seen, start = self._seen, 0
         if 0 < len(seen) <= len(history) and all(map(operator.is_, seen, history)):
             start = len(seen)
@@ -156,14 +179,16 @@ class Compactor:
             if start > 0 and history[start - 1].get("tool_calls"):
                 start -= 1
         if start and start >= len(history):
-            return  # nothing new
+            return len(history)  # nothing new
         try:
             validate_messages(history[start:] if start else history)
         except InputError:
             if not start:
                 raise
             validate_messages(history)
+            start = 0
         self._seen = list(history)
+        return start
 
     def _unchanged(self, event: BeforeAgentStartEvent) -> CompactionStats:
         from .engine import Measurer, budget_for

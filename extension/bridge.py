@@ -43,7 +43,7 @@ from .hookspecs import (
     ModelInfo,
     Usage,
 )
-from .messages import View
+from .messages import View, repaired
 from .openclaw_adapter import Converted, message_to_openai, restore, to_openai
 from .plugins import commands, get_plugin_manager
 from .runtime import Runtime
@@ -184,6 +184,7 @@ class Channel:
             raise BadLine(f"the line is not JSON ({exc})", _leading_id(raw)) from None
         if not isinstance(obj, dict):
             raise BadLine(f"expected a JSON object, got {type(obj).__name__}")
+        obj = repaired(obj, raw)  # half an emoji from JSON.stringify must not reach the store
         if "reply" in obj:
             self._route(obj)
             return None

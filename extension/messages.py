@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, NamedTuple
+import operator
+import re
+from typing import Any, NamedTuple, TypeVar
 
 from .errors import InputError
 
@@ -215,6 +217,50 @@ def prepend_text(message: dict[str, Any], text: str) -> dict[str, Any]:
 
 def user_message(text: str) -> dict[str, Any]:
     return {"role": "user", "content": text}
+
+
+# --- text every layer can write -----------------------------------------------------------------
+#
+# A Python string can hold a lone UTF-16 surrogate, which no UTF-8 writer accepts: SQLite, tiktoken
+# and an HTTP body all raise UnicodeEncodeError on it. Node's JSON.stringify writes one for half an
+# emoji ("\\ud83d"), and JSON bytes ``ed a0 80`` decode to one. Every host repairs what it reads with
+# :func:`repaired` before anything else sees it, so the same text reaches the hooks from every host.
+
+T = TypeVar("T")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# What a JSON text must contain to decode to a surrogate: an escape \uD800-\uDFFF, or its UTF-8-like bytes.
+_SURROGATE_IN_JSON = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")
+
+
+def repaired_text(text: str) -> str:
+    """``text`` with each lone surrogate made U+FFFD and a pair split in two joined; ``text`` itself
+    when it has none (the common case costs a scan, no copy)."""
+    if text.isascii() or not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def repaired(value: T, raw: bytes | None = None) -> T:
+    """JSON-like ``value`` with every string in it (keys too) passed through :func:`repaired_text`.
+
+    ``value`` itself comes back when nothing needs repair (for ``raw``, the JSON bytes it was read
+    from, that is told from the bytes alone); otherwise a repaired copy, so a caller's objects are
+    never changed in place.
+    """
+    if raw is not None and not _SURROGATE_IN_JSON.search(raw):
+        return value
+    if isinstance(value, str):
+        return repaired_text(value)  # type: ignore[return-value]
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    fixed = repaired_text(text)
+    return value if fixed is text else json.loads(fixed)
+
+
+def repaired_messages(messages: list[T]) -> list[T]:
+    """``messages`` with each message that holds a lone surrogate replaced by a repaired copy; the
+    list itself when none does (every other message is the caller's own object)."""
+    out = [repaired(message) for message in messages]
+    return messages if all(map(operator.is_, out, messages)) else out
 
 
 # --- validation of untrusted input (CLI, gateway) -------------------------------------------------

@@ -35,7 +35,7 @@ import structlog
 from . import archive as fts
 from .archive import Hit, Original, Ref
 from .errors import StoreError
-from .messages import View
+from .messages import View, repaired_text
 
 logger = structlog.get_logger("context_compactor")
 
@@ -264,10 +264,17 @@ class Store:
                 self._flush()
             try:
                 yield self._db
-            except sqlite3.Error as exc:
+            except BaseException as exc:
+                # Any failure, not only SQLite's (text it cannot encode, an interrupt): a transaction left
+                # open would hold the write lock from every other session and process on the store.
                 if self._db.in_transaction:  # SQLite rolls back by itself on a full disk
                     self._db.execute("ROLLBACK")
-                raise _store_error(exc, self.path, doing) from exc
+                if isinstance(exc, sqlite3.Error):
+                    raise _store_error(exc, self.path, doing) from exc
+                if isinstance(exc, UnicodeError):
+                    raise StoreError(f"{self.path}: cannot {doing}: text that is not valid Unicode ({exc})",
+                                     path=self.path) from exc
+                raise
 
     # --- summaries ---------------------------------------------------------------------------
 
@@ -290,7 +297,7 @@ class Store:
             db.execute(
                 "INSERT INTO summaries(key, text, summarizer, created, last_used) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT(key) DO UPDATE SET text = excluded.text, last_used = excluded.last_used",
-                (key, text, summarizer, now, now),
+                (key, repaired_text(text), summarizer, now, now),  # a model's answer may hold a lone surrogate
             )
             # Puts are rare (one per new chunk summary), so the bound is kept exactly, every time.
             self.evict()
@@ -364,7 +371,8 @@ class Store:
             return 0
         now = time.time()
         tools = fts.tools_of([message for _d, _r, message, _i, _t in batch], views)
-        texts = [_MESSAGE_JSON.encode(message) for _d, _r, message, _i, _t in batch]  # before the lock
+        # Before the lock; a lone surrogate a host let through is repaired, never a failed write.
+        texts = [repaired_text(_MESSAGE_JSON.encode(message)) for _d, _r, message, _i, _t in batch]
         with self._using("archive messages") as db:
             turns = self._turns(db, session_key, batch)
             rows = [(session_key, d, role, text, now, i, turn, tool)
