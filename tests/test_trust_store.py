@@ -150,3 +150,26 @@ def test_a_failed_store_write_rolls_back_and_leaves_the_store_to_others(tmp_path
     finally:
         store.close()
     assert archived_texts(path) == {"fine": [json.dumps({"role": "user", "content": "y\ufffd"}, ensure_ascii=False)]}
+
+
+@pytest.mark.xfail(reason="gateway/app.py's _chat_body must call context_compactor.messages.repaired(body, raw) "
+                          "right after json.loads (the gateway's owner does it); the store side already holds",
+                   strict=False)
+def test_a_surrogate_through_the_gateway_compacts_and_is_answered(tmp_path: Path) -> None:
+    """Over HTTP on 127.0.0.1, a chat request whose message holds ``\\ud83d`` (escaped) or the bytes
+    ``ed a0 80`` is compacted, archived and answered, and leaves the store free for other processes."""
+    import httpx
+    from convo import coding_session
+    from fakes.harness import fake_upstream, gateway_for
+
+    messages = coding_session()
+    messages[1] = {**messages[1], "content": f"{messages[1]['content']} half {HALF_EMOJI} emoji"}
+    escaped = json.dumps({"model": "m", "messages": messages}).encode()
+    with fake_upstream() as up, gateway_for(up.url, tmp_path, settings={"contextWindow": 4000}) as gw:
+        for session, body in (("escaped", escaped), ("raw", escaped.replace(b"\\ud83d", b"\xed\xa0\x80"))):
+            answer = httpx.post(f"{gw.url}/v1/chat/completions", content=body, timeout=60,
+                                headers={"content-type": "application/json", "X-Session-Id": session})
+            assert answer.status_code == 200 and "x-context-compactor-tokens" in answer.headers, answer.text
+    path = tmp_path / "gateway-store.sqlite"
+    assert {key.split(":")[-1] for key in archived_texts(path)} == {"escaped", "raw"}
+    assert store_is_free(path)
