@@ -46,7 +46,7 @@ from .commands import find_command
 from .config import GatewayConfig
 from .owned_tools import default_tools
 from .relay import Relay
-from .sessions import KeyedLocks, session_key
+from .sessions import KeyedLocks, session_key, tenant_of
 from .turn import ChatTurn
 from .http1 import Client, split_target
 from .metrics import Metrics
@@ -59,6 +59,7 @@ HEALTH_PATH = "/context-compactor/health"
 READY_PATH = "/context-compactor/ready"
 METRICS_PATH = "/metrics"
 READY_TIMEOUT = 5.0  # seconds the readiness check waits for the upstream
+TENANT = "context_compactor.tenant"  # the scope entry: who the caller is (see Gateway.tenant)
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
 MAX_PENDING = 1024  # after_turn futures kept before the finished ones are swept
 MAX_UNCHANGED = 4096  # sessions whose last turn went out unchanged, remembered for early sends
@@ -193,8 +194,8 @@ class Gateway:
             message = await receive()
             if message["type"] == "lifespan.startup":
                 logger.info("gateway.started", upstream=self.config.base, host=self.config.host, port=self.config.port,
-                            auth=self.config.api_key is not None)
-                if self.config.api_key is None and self.config.host not in LOOPBACK:
+                            auth=bool(self.config.client_keys), tenants=len(self.config.client_keys))
+                if not self.config.client_keys and self.config.host not in LOOPBACK:
                     logger.warning("gateway.open_to_network", host=self.config.host, port=self.config.port,
                                    fix=OPEN_WARNING)
                 await send({"type": "lifespan.startup.complete"})
@@ -212,12 +213,14 @@ class Gateway:
         if path == READY_PATH:
             await self.ready(send)
             return
-        if not self.authorized(scope):
+        tenant = self.tenant(scope)
+        if tenant is None:
             logger.info("gateway.unauthorized", path=path)
             await send_error(send, 401, "context-compactor: missing or wrong API key; send 'Authorization: Bearer "
-                             "<key>' with the key the gateway was started with (--api-key or $CONTEXT_COMPACTOR_API_KEY)",
-                             "invalid_api_key", kind="invalid_request_error")
+                             "<key>' (or 'x-api-key: <key>') with a key the gateway was started with (--api-key or "
+                             "$CONTEXT_COMPACTOR_API_KEY)", "invalid_api_key", kind="invalid_request_error")
             return
+        scope[TENANT] = tenant
         try:
             raw = await read_body(scope, receive, self.config.max_body_bytes)
         except BodyTooLarge:
@@ -240,11 +243,24 @@ class Gateway:
             await self.proxy(scope, send, raw)
 
     def authorized(self, scope: Scope) -> bool:
-        if self.config.api_key is None:
-            return True
+        return self.tenant(scope) is not None
+
+    def tenant(self, scope: Scope) -> str | None:
+        """Who the caller is: "" when clients need no key, the tenant of the key it sent (``Authorization:
+        Bearer`` or ``x-api-key``, as Anthropic's SDKs send it), else None (refused). Every configured key
+        is compared, in constant time."""
+        keys = self.config.client_keys
+        if not keys:
+            return ""
         scheme, _, token = (header(scope, b"authorization") or "").partition(" ")
-        expected = self.config.api_key.get_secret_value().encode()
-        return scheme.lower() == "bearer" and hmac.compare_digest(token.strip().encode(), expected)
+        sent = [token.strip() if scheme.lower() == "bearer" else "", (header(scope, b"x-api-key") or "").strip()]
+        found: str | None = None
+        for given in (s.encode("latin-1") for s in sent if s):  # the header's own bytes (decoded as latin-1)
+            for key in keys:
+                value = key.get_secret_value()
+                if hmac.compare_digest(given, value.encode("utf-8")) and found is None:
+                    found = tenant_of(value)
+        return found
 
     # --- chat completions -----------------------------------------------------------------------
 
@@ -256,7 +272,7 @@ class Gateway:
             await self.proxy(scope, send, raw)
             return
         body, warnings = parsed
-        key = session_key(header(scope, b"x-session-id"), body)
+        key = session_key(header(scope, b"x-session-id"), body, scope.get(TENANT) or None)
         if warnings:
             logger.warning("gateway.orphan_tool_results", session=key, problems=warnings,
                            fix="each tool message's tool_call_id must equal the id of a call made before it")

@@ -31,6 +31,7 @@ class GatewayConfig:
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
     api_key: SecretStr | None = field(default=None, repr=False)  # clients must send this bearer token
+    api_keys: tuple[SecretStr, ...] = field(default=(), repr=False)  # more client keys: one per tenant
     upstream_api_key: SecretStr | None = field(default=None, repr=False)  # sent to the upstream
     max_body_bytes: int = 32 * 2**20
     connect_timeout: float = 10.0
@@ -52,6 +53,12 @@ class GatewayConfig:
             raise ConfigError("--max-body-mb must be positive", key="max_body_bytes")
 
     @property
+    def client_keys(self) -> tuple[SecretStr, ...]:
+        """Every key a client may send (each one a tenant); empty when clients need none."""
+        keys = (self.api_key, *self.api_keys) if self.api_key is not None else self.api_keys
+        return tuple(k for k in keys if k.get_secret_value())
+
+    @property
     def base(self) -> str:
         """The OpenAI base URL of the upstream, always ending in its API root (``.../v1``)."""
         url = self.upstream.rstrip("/")
@@ -70,6 +77,14 @@ class GatewayConfig:
         if path == "/chat/completions":
             return self.base + path
         return self.root + path
+
+
+def keys_from(values: list[str] | None, env: str | None) -> tuple[SecretStr, ...]:
+    """Client keys from ``--api-key`` (given once per tenant), else from ``$env`` (several separated by
+    commas or spaces); duplicates dropped."""
+    raw = list(values or []) or (os.environ.get(env, "") if env else "").replace(",", " ").split()
+    seen: dict[str, None] = dict.fromkeys(v.strip() for v in raw if v.strip())
+    return tuple(SecretStr(v) for v in seen)
 
 
 def secret_from_env(name: str | None) -> SecretStr | None:

@@ -92,9 +92,12 @@ class RecallTool:
         return turn.compacted or bool(turn.gw.runtime.session(turn.key).state.get("compactions"))
 
     def answer(self, arguments: str, turn: ChatTurn) -> str:
-        from context_compactor.hooks.recall import answer
+        from context_compactor.hooks.recall import answer, carried_by, unnamed
 
-        return answer(turn.gw.runtime.store, turn.key, arguments)
+        # A session the client did not name may share its key with another client: it reads back only
+        # what its own request carries.
+        carried = carried_by(turn.event.messages) if unnamed(turn.key) else None
+        return answer(turn.gw.runtime.store, turn.key, arguments, carried)
 
 
 def default_tools() -> OwnedTools:

@@ -71,13 +71,16 @@ def make_client(config: GatewayConfig, activity: Callable[[int], None] | None = 
 def request_headers(raw: list[tuple[bytes, bytes]], config: GatewayConfig) -> list[tuple[bytes, bytes]]:
     """The client's headers as the upstream should see them.
 
-    The client's ``Authorization`` is the gateway's own key when one is configured, so it is never
-    passed on; the upstream key (from the environment) replaces it when set.
+    The client's ``Authorization`` (or ``x-api-key``, as Anthropic's SDKs send it) is the gateway's own
+    key when client keys are configured, so it is never passed on; the upstream key (from the
+    environment) replaces ``Authorization`` when set.
     """
-    out = [(k, v) for k, v in raw if k.lower() not in _DROP_REQUEST and k.lower() != b"authorization"]
+    keyed = bool(config.client_keys)
+    out = [(k, v) for k, v in raw if k.lower() not in _DROP_REQUEST and k.lower() != b"authorization"
+           and not (keyed and k.lower() == b"x-api-key")]
     if config.upstream_api_key is not None:
         out.append((b"authorization", b"Bearer " + config.upstream_api_key.get_secret_value().encode()))
-    elif config.api_key is None:
+    elif not keyed:
         out.extend((k, v) for k, v in raw if k.lower() == b"authorization")
     out.append((b"accept-encoding", b"identity"))  # the relay reads the stream; compression would hide it
     return out

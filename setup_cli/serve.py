@@ -15,14 +15,15 @@ import os
 import sys
 from typing import Any
 
-from pydantic import SecretStr
-
 from context_compactor.errors import ConfigError
 
 EPILOG = """\
 The upstream API key is read from the environment ($CONTEXT_COMPACTOR_UPSTREAM_API_KEY, or the
 variable named by --upstream-key-env) and never logged. To require a key from clients, set
 $CONTEXT_COMPACTOR_API_KEY (or --api-key; note that command lines are visible to other users).
+Several keys (comma-separated in the variable, or --api-key once each) make one tenant each: a
+tenant never reads another's archive. Clients send 'Authorization: Bearer KEY' or 'x-api-key: KEY',
+and 'X-Session-Id: <unguessable id per conversation>' so that recall can read their archive.
 
 example:
   context-compactor serve --upstream http://127.0.0.1:8080/v1 --context-window 8192
@@ -45,10 +46,12 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT}; 0: any free port)")
     p.add_argument("--config", metavar="FILE", help="JSON file of compaction options (OpenClaw plugin option names)")
     p.add_argument("--context-window", type=int, metavar="N", help="the model's context window in tokens (overrides --config)")
-    p.add_argument("--store", metavar="PATH", help="SQLite store (default: $OPENCLAW_STATE_DIR or ~/.openclaw, "
-                                                   "/context-compactor/store.sqlite)")
-    p.add_argument("--api-key", default=None, metavar="KEY", help="require 'Authorization: Bearer KEY' from clients "
-                                                                  "(default: $CONTEXT_COMPACTOR_API_KEY, else no key)")
+    p.add_argument("--store", metavar="PATH", help="SQLite store (default: storePath from --config or "
+                                                   "$CONTEXT_COMPACTOR_STORE_PATH, else $OPENCLAW_STATE_DIR or "
+                                                   "~/.openclaw, /context-compactor/store.sqlite)")
+    p.add_argument("--api-key", action="append", default=None, metavar="KEY",
+                   help="require 'Authorization: Bearer KEY' (or 'x-api-key: KEY') from clients; give it once per "
+                        "tenant (default: $CONTEXT_COMPACTOR_API_KEY, comma-separated, else no key)")
     p.add_argument("--upstream-key-env", default=DEFAULT_UPSTREAM_KEY_ENV, metavar="NAME",
                    help=f"environment variable holding the upstream's API key (default {DEFAULT_UPSTREAM_KEY_ENV})")
     p.add_argument("--max-body-mb", type=float, default=32, metavar="MB", help="refuse larger request bodies with 413 (default 32)")
@@ -65,11 +68,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run_serve(args: argparse.Namespace) -> int:
     from context_compactor.gateway import Gateway, GatewayConfig
-    from context_compactor.gateway.config import CLIENT_KEY_ENV, secret_from_env
+    from context_compactor.gateway.config import CLIENT_KEY_ENV, keys_from, secret_from_env
     from context_compactor.gateway.server import bind, serve
     from context_compactor.runtime import Runtime
     from context_compactor.settings import load_settings
-    from context_compactor.store import Store, default_store_path
+    from context_compactor.store import Store, store_path_for
 
     if not args.upstream:
         raise ConfigError("serve needs --upstream URL (the model server's OpenAI base URL, e.g. "
@@ -77,9 +80,9 @@ def run_serve(args: argparse.Namespace) -> int:
     from .main import configure_logging  # the one logging setup (main imports this module)
 
     configure_logging(logging.WARNING if args.quiet else logging.INFO, fmt=args.log_format, timestamps=True, cache=True)
-    client_key = SecretStr(args.api_key) if args.api_key else secret_from_env(CLIENT_KEY_ENV)
+    client_keys = keys_from(args.api_key, CLIENT_KEY_ENV)
     config = GatewayConfig(
-        upstream=args.upstream, host=args.host, port=args.port, api_key=client_key,
+        upstream=args.upstream, host=args.host, port=args.port, api_keys=client_keys,
         upstream_api_key=secret_from_env(args.upstream_key_env), max_body_bytes=int(args.max_body_mb * 2**20),
         connect_timeout=args.connect_timeout, read_timeout=args.timeout, shutdown_grace=args.shutdown_grace,
     )
@@ -88,16 +91,16 @@ def run_serve(args: argparse.Namespace) -> int:
     host, port = sock.getsockname()[:2]
     config = dataclasses.replace(config, port=port)
     try:
-        runtime = Runtime(settings, store=Store.for_settings(args.store or default_store_path(), settings))
+        runtime = Runtime(settings, store=Store.for_settings(store_path_for(args.store, settings.store_path), settings))
     except BaseException:
         sock.close()
         raise
-    if client_key is None and host not in ("127.0.0.1", "::1", "localhost"):
+    if not client_keys and host not in ("127.0.0.1", "::1", "localhost"):
         print(f"context-compactor: warning: listening on {host} without a client key: anyone who can reach "
               f"port {port} can use the upstream model (and its key); set --api-key or $CONTEXT_COMPACTOR_API_KEY, "
               "or listen on 127.0.0.1", file=sys.stderr, flush=True)
     print(f"context-compactor: serving http://{_url_host(host)}:{port}/v1 -> {config.base} "
-          f"(client key {'required' if client_key else 'not required'}; Ctrl-C or SIGTERM stops)",
+          f"(client key {_keys(len(client_keys))}; Ctrl-C or SIGTERM stops)",
           file=sys.stderr, flush=True)
     try:
         serve(Gateway(config, runtime), sock)
@@ -105,6 +108,10 @@ def run_serve(args: argparse.Namespace) -> int:
         runtime.close()
         sock.close()
     return 0
+
+
+def _keys(count: int) -> str:
+    return "not required" if not count else "required" if count == 1 else f"required, {count} tenants"
 
 
 def _url_host(host: str) -> str:

@@ -15,6 +15,7 @@ from fakes.harness import Upstream, fake_upstream, gateway_for, sdk, serve_upstr
 from fakes.upstream import Behaviour, FakeUpstream
 
 from context_compactor.engine import Measurer
+from context_compactor.hooks.recall import FENCE_CLOSE, FENCE_OPEN
 from context_compactor.tokens import CharCounter
 
 ORIGINAL = ("DEPLOY_TOKEN=TOKEN-93c1f\nDEPLOY_CLUSTER=staging-eu-2\nROTATE_ON=first-monday\n"
@@ -36,10 +37,18 @@ class RecallingModel(FakeUpstream):
             if str(last["tool_call_id"]) == "recall-search":
                 first = re.search(r"^(#\d+) \(tool", result, re.MULTILINE)
                 return _call("recall-read", {"id": first.group(1) if first else "#0"})
-            return {"role": "assistant", "content": "From the archive: " + result.split("\n", 1)[-1]}
+            return {"role": "assistant", "content": "From the archive: " + unfenced(result)}
         if offers_tool(body, "recall_history") and last.get("role") == "user" and text_of(last.get("content")) == QUESTION:
             return _call("recall-search", {"query": "deploy token staging cluster"})
         return super()._reply(body, n)
+
+
+def unfenced(result: str) -> str:
+    """The archived text between a recall answer's fence lines (the answer itself when it has none)."""
+    lines = result.split("\n")
+    opens = [i for i, line in enumerate(lines) if line.startswith(FENCE_OPEN + " ")]
+    closes = [i for i, line in enumerate(lines) if line.startswith(FENCE_CLOSE + " ")]
+    return "\n".join(lines[opens[0] + 1:closes[-1]]) if opens and closes else result
 
 
 def _call(call_id: str, arguments: dict[str, Any]) -> dict[str, Any]:

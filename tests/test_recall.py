@@ -47,7 +47,7 @@ def test_a_query_lists_hits_with_their_ledger_number(store: Store) -> None:
     """A query returns the best matches, each named #n (its history position), with role, turn and snippet."""
     archive(store, [*filler(6), user("The staging database is called orders_stage_7; do not touch prod.")])
     text = recall.answer(store, SESSION, json.dumps({"query": "name of the staging database"}))
-    first = text.splitlines()[1]
+    first = text.splitlines()[2]  # after the header and the opening fence line
     assert first.startswith("#6 (user, turn 4): ") and "orders_stage_7" in first
 
 
@@ -56,15 +56,25 @@ def test_an_id_returns_the_original_and_pages_a_long_one(store: Store) -> None:
     long = "line of build output\n" * 600
     archive(store, [*filler(2), tool("c1", long)])
     first = recall.answer(store, SESSION, {"id": "#2"})
-    assert first.startswith("#2 (tool, turn 1), characters 0-6,000 of 12,600:") and "offset 6000" in first
+    assert first.startswith("#2 (tool, turn 1), characters 0-6,000 of 12,600") and "offset 6000" in first
     pages = [first]
     offset = 6000
     while "[more:" in pages[-1]:
         pages.append(recall.answer(store, SESSION, {"id": "#2", "offset": offset}))
         offset += recall.PAGE_CHARS
-    assert "".join(p.split(":\n", 1)[1].rsplit("\n[", 1)[0] for p in pages) == long
+    assert "".join(_fenced_text(p) for p in pages) == long
     short = recall.answer(store, SESSION, {"id": "#0"})
-    assert short == "#0 (user, turn 1), original text:\nstep 0: tidy module 0 and rerun the linter"
+    assert short.startswith("#0 (user, turn 1), original text")
+    assert _fenced_text(short) == "step 0: tidy module 0 and rerun the linter"
+
+
+def _fenced_text(answer: str) -> str:
+    """The text between an answer's fence lines."""
+    lines = answer.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith(recall.FENCE_OPEN + " "))
+    end = max(i for i, line in enumerate(lines) if line.startswith(recall.FENCE_CLOSE + " "))
+    assert lines[start][len(recall.FENCE_OPEN):] == lines[end][len(recall.FENCE_CLOSE):]
+    return "\n".join(lines[start + 1:end])
 
 
 def test_another_sessions_messages_cannot_be_read(store: Store) -> None:
