@@ -9,6 +9,7 @@ time with the end of the hooks, an ordering, never a duration.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Generator, Iterator
 from pathlib import Path
@@ -19,7 +20,8 @@ import pytest
 from convo import coding_session, user
 from fakes.harness import RunningGateway, Upstream, fake_upstream, gateway_for
 
-from context_compactor.hookspecs import BeforeAgentStartEvent, BeforeAgentStartResult, HookContext, hookimpl
+from context_compactor.hookspecs import (AfterTurnEvent, BeforeAgentStartEvent, BeforeAgentStartResult, HookContext,
+                                         hookimpl)
 
 EARLY_WAIT = 30.0  # how long held hooks wait for a request that should go early (only a failure waits it out)
 HOLD = 0.3  # how long held hooks give a request that must not go early the chance to (wrongly) arrive
@@ -54,6 +56,29 @@ class SlowHooks:
     def expect_early(self) -> None:
         """The next turn should go upstream while the hooks run (it may be sent before they even start)."""
         self.sent_before = len(sessions(self.upstream))
+
+
+class TurnsSettled:
+    """Counts the ``after_turn`` calls that have run all their hooks (the gateway runs them off the reply
+    path, so a reply can reach the client before its turn's bookkeeping, a window lift included, is done)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.changed = threading.Condition()
+
+    @hookimpl(wrapper=True)
+    def after_turn(self, event: AfterTurnEvent, ctx: HookContext) -> Generator[None, Any, Any]:
+        try:
+            return (yield)
+        finally:
+            with self.changed:
+                self.count += 1
+                self.changed.notify_all()
+
+    def wait(self, turns: int) -> None:
+        """Wait until ``turns`` after_turn calls have run (EARLY_WAIT seconds at most)."""
+        with self.changed:
+            assert self.changed.wait_for(lambda: self.count >= turns, timeout=EARLY_WAIT), "after_turn never ran"
 
 
 @pytest.fixture
@@ -109,13 +134,16 @@ def test_an_early_request_the_hooks_change_is_dropped_and_theirs_sent(upstream: 
     is over the new trigger: the hooks compact it, the early request is closed, the compacted one answers."""
     with gateway_for(upstream.url, tmp_path) as gw:
         hooks = slowed(gw, upstream)
+        settled = TurnsSettled()
+        gw.app.pm.register(settled)
         messages = conversation(3) + [user("first question")]
         ask(gw, messages)
+        settled.wait(1)  # else the first turn's usage report, if it comes later, lifts the window set next
         gw.runtime.learn_window("m", 1500, "error")
         messages += [{"role": "assistant", "content": "an answer"}, user("second question")]
         hooks.expect_early()
         headers, text = ask(gw, messages)
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + EARLY_WAIT  # only a failure waits it out
         while not sessions(upstream)[1].disconnected and time.monotonic() < deadline:
             time.sleep(0.02)
     _first, early, compacted = sessions(upstream)

@@ -793,9 +793,17 @@ def test_a_read_only_filesystem_says_so(small_fs: Path) -> None:
 
 
 READ_ONLY_FOLDER = r"""
-import sys
+import os, sys, tempfile
 from context_compactor.errors import StoreError
 from context_compactor.store import Store
+# Open (and close) a store once while we may still read our own files: whatever the store imports on
+# first use is loaded now, before the unprivileged part cannot reach a venv or clone in a 0700 folder.
+with tempfile.TemporaryDirectory() as warm:
+    Store.open(os.path.join(warm, "store.sqlite")).close()
+if os.geteuid() == 0:
+    os.setgroups([])
+    os.setgid(65534)
+    os.setuid(65534)
 try:
     Store.open(sys.argv[1])
 except StoreError as exc:
@@ -807,6 +815,8 @@ sys.exit("opened a store in a read-only folder")
 
 def test_a_read_only_folder_without_a_store_says_so(tmp_path: Path) -> None:
     """An unprivileged user opening a store in a folder it may not write gets 'not writable', and no file appears."""
+    # The child imports the package as we are and only then drops to "nobody" (root ignores folder modes),
+    # so a clone or venv under a 0700 folder, as `mktemp -d` makes, does not stop it.
     import tempfile  # a folder outside pytest's 0700 tmp root, so the unprivileged user can reach it
     root = Path(tempfile.mkdtemp(prefix="cc-ro-"))
     try:
@@ -814,8 +824,8 @@ def test_a_read_only_folder_without_a_store_says_so(tmp_path: Path) -> None:
         folder = root / "context-compactor"
         folder.mkdir()
         os.chmod(folder, 0o555)
-        run = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c",
-                              READ_ONLY_FOLDER, str(folder / "store.sqlite")], capture_output=True, text=True, timeout=60)
+        run = subprocess.run([sys.executable, "-c", READ_ONLY_FOLDER, str(folder / "store.sqlite")],
+                             capture_output=True, text=True, timeout=60)
         assert run.returncode == 0, run.stderr
         assert "not writable" in run.stdout and str(folder) in run.stdout
         assert "corrupt" not in run.stdout + run.stderr and "rebuilt" not in run.stderr
