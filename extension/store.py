@@ -39,7 +39,8 @@ from .messages import View, repaired_text
 
 logger = structlog.get_logger("context_compactor")
 
-__all__ = ["Hit", "Original", "Retention", "SessionInfo", "Store", "StoreClosed", "StoreError", "default_store_path"]
+__all__ = ["Hit", "Original", "Retention", "SessionInfo", "Store", "StoreClosed", "StoreError", "default_store_path",
+           "store_path_for"]
 
 # The schema of the first release (version 0): every later one starts from it and migrates.
 LEGACY_SCHEMA = """
@@ -661,6 +662,14 @@ def _free_mb(folder: str) -> float:
     except OSError:
         return float("inf")
     return st.f_bavail * st.f_frsize / 1e6
+
+
+def store_path_for(flag: str | Path | None, configured: str | None, fallback: str | Path | None = None) -> str:
+    """Where a command keeps its store: ``--store`` (``flag``), else ``storePath`` (``configured``: the
+    settings' value, from ``--config`` or ``$CONTEXT_COMPACTOR_STORE_PATH``), else ``fallback`` (default:
+    :func:`default_store_path`). One rule for every command, so no source is ignored by one of them."""
+    chosen = flag or configured or fallback or default_store_path()
+    return str(chosen)
 
 
 def default_store_path() -> Path:

@@ -20,7 +20,8 @@ from typing import Any
 
 from context_compactor.archive import parse_ref
 from context_compactor.errors import InputError
-from context_compactor.store import Store, default_store_path
+from context_compactor.settings import load_settings
+from context_compactor.store import Store, store_path_for
 
 
 def add_parser(sub: Any) -> None:
@@ -45,8 +46,10 @@ def add_parser(sub: Any) -> None:
                          description="List the archived sessions with their message counts and dates.")
     n.set_defaults(run=run_sessions)
     for p in (s, w, n):
-        p.add_argument("--store", metavar="PATH", help="the SQLite store (default: $OPENCLAW_STATE_DIR or ~/.openclaw, "
-                                                       "/context-compactor/store.sqlite)")
+        p.add_argument("--store", metavar="PATH", help="the SQLite store (default: storePath from --config or "
+                                                       "$CONTEXT_COMPACTOR_STORE_PATH, else $OPENCLAW_STATE_DIR or "
+                                                       "~/.openclaw, /context-compactor/store.sqlite)")
+        p.add_argument("--config", metavar="FILE", help="JSON file of options, for its storePath")
         p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -56,7 +59,8 @@ def _usage(args: argparse.Namespace) -> int:
 
 
 def _open(args: argparse.Namespace) -> Store:
-    path = str(args.store or default_store_path())
+    configured = load_settings(args.config).store_path if args.store is None else None
+    path = store_path_for(args.store, configured)
     if path != ":memory:" and not os.path.isfile(path):
         raise InputError(f"{path}: no store there (nothing archived yet, or give the right --store PATH)")
     return Store.open(path)

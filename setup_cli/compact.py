@@ -26,7 +26,7 @@ from context_compactor.messages import validate_messages
 from context_compactor.plugins import get_plugin_manager
 from context_compactor.runtime import Runtime
 from context_compactor.settings import load_settings
-from context_compactor.store import Store, default_store_path
+from context_compactor.store import Store, store_path_for
 
 from .atomicwrite import replace_bytes
 
@@ -98,22 +98,27 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def _store(args: argparse.Namespace, default: str, settings: Any) -> Store:
-    path = args.store or default
+def _store(args: argparse.Namespace, configured: bool, settings: Any) -> Store:
+    """``--store``, else (when ``configured`` counts) storePath from --config or the environment, else a
+    store in memory: a command run on a file writes nothing outside the working folder unless asked."""
+    path = store_path_for(args.store, settings.store_path if configured else None, ":memory:")
     if path != ":memory:" and Path(path).is_dir():
-        raise InputError("is a folder; give a file name for the store (or ':memory:' to keep nothing)",
-                         where=f"--store {path}")
+        where = f"--store {path}" if args.store else f"storePath {path}"
+        raise InputError("is a folder; give a file name for the store (or ':memory:' to keep nothing)", where=where)
     return Store.for_settings(path, settings)
 
 
 class Run:
-    """One run of ``before_agent_start`` on a conversation read from a file, as any host would."""
+    """One run of ``before_agent_start`` on a conversation read from a file, as any host would.
 
-    def __init__(self, args: argparse.Namespace, store_default: str) -> None:
+    ``configured_store``: whether a storePath from the settings is used (``compact``); ``stats`` writes
+    nothing but to a ``--store`` given on its command line."""
+
+    def __init__(self, args: argparse.Namespace, configured_store: bool) -> None:
         name = "stdin" if args.input == "-" else args.input
         self.messages, tools = conversation(read_input(args.input, int(args.max_input_mb * 2**20)), name)
         settings = load_settings(args.config, _overrides(args))
-        self.runtime = Runtime(settings, store=_store(args, store_default, settings),
+        self.runtime = Runtime(settings, store=_store(args, configured_store, settings),
                                persist_sessions=False)
         self.key = "cli:" + hashlib.sha256(json.dumps(self.messages[:2], sort_keys=True).encode()).hexdigest()[:16]
         ctx = HookContext(session_key=self.key, runtime=self.runtime, model=ModelInfo(id=args.model))
@@ -189,7 +194,7 @@ def verdict(run: Run) -> tuple[str, int]:
 
 
 def run_compact(args: argparse.Namespace) -> int:
-    run = Run(args, str(default_store_path()))
+    run = Run(args, configured_store=True)
     try:
         stats, out = run.stats, run.sent
     finally:
@@ -221,7 +226,7 @@ def run_compact(args: argparse.Namespace) -> int:
 def run_stats(args: argparse.Namespace) -> int:
     from context_compactor.hooks.commands import format_stats
 
-    run = Run(args, ":memory:")
+    run = Run(args, configured_store=False)
     try:
         session = run.runtime.session(run.key)
         if not run.enabled:

@@ -75,8 +75,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", default="unknown", metavar="ID", help="model id, for per-model overrides in --config")
     parser.add_argument("--config", metavar="FILE", help="JSON file of options (OpenClaw plugin option names)")
     parser.add_argument("--store", metavar="PATH",
-                        help="SQLite store for the summary cache and archive (default: $OPENCLAW_STATE_DIR or "
-                             "~/.openclaw, /context-compactor/store.sqlite; ':memory:' keeps nothing)")
+                        help="SQLite store for the summary cache and archive (default: in memory, nothing is "
+                             "written; compact reads storePath from --config or $CONTEXT_COMPACTOR_STORE_PATH)")
     parser.add_argument("--max-input-mb", type=_size(float, 1e-9, "a positive number of megabytes"), default=256,
                         metavar="MB", help="refuse inputs larger than this (default 256)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log each compaction step to stderr")
@@ -97,7 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
     p.set_defaults(run=compact_cmd.run_compact)
     s = sub.add_parser("stats", help="print the /context-stats report for a conversation",
-                       description="Measure a conversation and report what compaction would do (writes nothing).")
+                       description="Measure a conversation and report what compaction would do (writes nothing "
+                                   "unless --store names a store).")
     _common(s)
     s.set_defaults(run=compact_cmd.run_stats)
     serve_cmd.add_parser(sub)

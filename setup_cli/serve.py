@@ -58,6 +58,17 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=600, metavar="S",
                    help="seconds to wait for the upstream's next bytes (default 600: local models can be slow)")
     p.add_argument("--connect-timeout", type=float, default=10, metavar="S", help="seconds to connect to the upstream (default 10)")
+    p.add_argument("--header-timeout", type=float, default=20, metavar="S",
+                   help="seconds a client gets to send a request's headers (default 20; then 408)")
+    p.add_argument("--idle-timeout", type=float, default=30, metavar="S",
+                   help="seconds a client connection may sit idle between requests or pause inside a request "
+                        "body (default 30)")
+    p.add_argument("--max-header-kb", type=float, default=64, metavar="KB",
+                   help="refuse larger request heads with 431 (default 64)")
+    p.add_argument("--max-headers", type=int, default=100, metavar="N",
+                   help="refuse requests with more header lines with 431 (default 100)")
+    p.add_argument("--max-json-depth", type=int, default=128, metavar="N",
+                   help="refuse chat bodies whose JSON nests deeper with 400 (default 128)")
     p.add_argument("--shutdown-grace", type=float, default=10, metavar="S",
                    help="on SIGTERM, seconds in-flight requests get to finish (default 10)")
     p.add_argument("--log-format", choices=["console", "json"], default="console", help="log line format (default console)")
@@ -85,6 +96,9 @@ def run_serve(args: argparse.Namespace) -> int:
         upstream=args.upstream, host=args.host, port=args.port, api_keys=client_keys,
         upstream_api_key=secret_from_env(args.upstream_key_env), max_body_bytes=int(args.max_body_mb * 2**20),
         connect_timeout=args.connect_timeout, read_timeout=args.timeout, shutdown_grace=args.shutdown_grace,
+        header_timeout=args.header_timeout, idle_timeout=args.idle_timeout,
+        max_header_bytes=int(args.max_header_kb * 1024), max_headers=args.max_headers,
+        max_json_depth=args.max_json_depth,
     )
     settings = load_settings(args.config, {"contextWindow": args.context_window})
     sock = bind(config.host, config.port)

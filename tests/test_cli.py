@@ -264,11 +264,12 @@ def test_disabled_config_sends_the_conversation_unchanged(cli: Any, tmp_path: Pa
     assert "Traceback" not in done.stderr
 
 
-def test_default_store_lives_under_openclaw_state_dir(cli: Any, tmp_path: Path) -> None:
-    """Without --store, the store is created under $OPENCLAW_STATE_DIR and nothing under HOME."""
+def test_without_a_store_compact_writes_nothing_but_its_output(cli: Any, tmp_path: Path) -> None:
+    """Without --store or a configured storePath, compact keeps its store in memory: nothing is written under
+    $OPENCLAW_STATE_DIR or HOME (issue 24)."""
     done = cli("compact", SESSION, "--context-window", "8192", "--json")
     assert done.returncode == 0, done.stderr
-    assert (tmp_path / "state" / "context-compactor" / "store.sqlite").is_file()
+    assert not (tmp_path / "state").exists()
     assert list((tmp_path / "home").iterdir()) == []
 
 
