@@ -29,11 +29,12 @@ OWN_BLOCK, BLOCK_END = "[context-compactor: ledger of", "[end of ledger]"
 INSTRUCTION_TITLES = ("User instructions", "User instructions (verbatim)")
 # The ledger's own labels, as the README documents them: at the start of a line, or in parentheses.
 LABEL_START = re.compile(
-    r"^(?:Latest request|Open tasks|Last said|Last action|Plan|Asked|Said|Pasted|From a pasted document"
+    r"^(?:Latest request|Open tasks|Last said|Last action: \S+|Plan|Asked|Said|Pasted|From a pasted document"
     r"|Found by [\w -]{1,40}|Corrects? [^:]{0,40}|Rule from pasted [\w ]{1,30}|Earlier)\s*:\s*")
 LABEL_ANYWHERE = re.compile(
     r"\(`[^`]*`\)|\((?:in_progress|in progress|pending|open|todo|blocked)\)|\((?:resolved at \[#\d+\]|\d+ times|pasted|pasted by the user|corrected at \[#\d+\]|corrects \[#\d+\]|"
     r"[\w ]{0,30}#\d+[^()]{0,40})\)|\[#[\d, #]+\]|\[\.\.\.\]|…")
+FILE_ACTION = re.compile(r": (?:written|edited|created|deleted|moved|moved (?:to|from)|copied from)\b(?: \(earlier: [^()]*\))?")
 CITATION = re.compile(r"\s*\[#(\d+)(?:, #(\d+))*\]\s*$")
 WORDS_MIN = 3  # a fragment this many words long must be found in a message
 
@@ -98,10 +99,12 @@ def fragments(body: str) -> list[str]:
     """The parts of an item line that must be words of a message: labels, citations and clip marks off."""
     body = CITATION.sub("", body)
     body = LABEL_START.sub("", body)
+    body = re.sub(r"^Last action: \S+ ", "", body)
+    body = FILE_ACTION.sub(" ; ", body).replace("none (all completed)", "")
     pieces = LABEL_ANYWHERE.split(body)
     out = []
     for piece in pieces:
-        for part in re.split(r"\s+(?:->|\u2192)\s+|; (?=[A-Z`])", piece):
+        for part in re.split(r"\s+(?:->|\u2192)\s+|; (?=[A-Z`])| ; ", piece):
             part = part.strip(" ;,.:-`\"'")
             part = LABEL_START.sub("", part)
             if len(part.split()) >= WORDS_MIN:

@@ -17,32 +17,19 @@ from typing import AnyStr
 
 from context_compactor.messages import ToolCall, View
 
-from .ledger import Item, masked_key, parse_items, values
+from . import identifiers as ids
+from .identifiers import MAX_ITEM_CHARS, clip, identifier_items, one_line, scanned
+from .ledger import CORRECTION_RANK, RULE_RANK, SETTING_RANK, Item, masked_key, parse_items, prose, values
 
-MAX_ITEM_CHARS = 600
-SCAN_HEAD, SCAN_TAIL = 3000, 3000  # a long text is scanned at its start and its end only
+__all__ = ["BLOCK_END", "OWN_BLOCK", "Extractor", "arguments", "clip", "error_line", "extract", "failed_run",
+           "identifier_items", "is_read", "one_line", "read_back", "scanned", "shell_command", "strong_ids"]
+
 OWN_BLOCK = "[context-compactor: ledger of "
 BLOCK_END = "[end of ledger]"
-
+_CORRECTION = prose._CORRECTION  # the recall tool reads corrections as the ledger does
 _TRIVIAL = {"ok", "okay", "yes", "y", "no", "continue", "go on", "thanks", "thank you", "sure", "go", "next",
             "done", "k", "great", "perfect", "cool", "nice", "go ahead", "proceed", "ok thanks", "lgtm"}
-# "Sorry" that apologises for something else: "Sorry, I forgot: ...", "Sorry, one more thing", "Sorry for the
-# delay", "Sorry to bother you": what follows adds, it does not correct.
-_NOT_SORRY = r",?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b)"
-_CORRECTION = re.compile(
-    r"^\W*(sorry(?!" + _NOT_SORRY + r")|actually|correction|wait[,:!.]|oops|no[,.!]|nope|scratch that|change of plan|"
-    r"my (bad|mistake))|"
-    r"[.!?]\s+\W*(sorry(?!" + _NOT_SORRY + r")|actually,|correction:|oops|scratch that|my (bad|mistake))|"
-    r"^.{0,24}\b(update|change|correction|revision)\s*:|"
-    r"\bI meant\b|\bI mean\b|\bshould (have been|be)\b.{0,40}\bnot\b|\binstead of\b|\bnot .{1,40}, but\b|"
-    r"\bmake (that|it)\b|\bmixed up\b|\bmisremembered\b|\bmisspoke\b|\bI was wrong\b|^\W*typo\b",
-    re.IGNORECASE)
-_LABEL = re.compile(r"^\W*[A-Z][A-Z ]{2,30}:")  # "FACT:", "SAFETY RULE:": the user marked it
-# A label that itself says the words are a rule ("SAFETY RULE:", "HARD CONSTRAINT:", "IMPORTANT:") counts
-# as a word that forbids or requires, whatever the words after it say ("stop and escalate").
-_RULE_LABEL = re.compile(r"^\W*(?:[A-Z ]*\b)?(?:RULES?|CONSTRAINTS?|POLICY|IMPORTANT|CRITICAL|REQUIRED|"
-                         r"REQUIREMENTS?|MUST|NEVER|ALWAYS|SAFETY|SECURITY|WARNING)\b[A-Z ]{0,30}:")
-_FILLER_QUESTION = re.compile(r"\?\s*$")
+
 # A decision: a marker that says so, or a "use/keep/switch" that gives a reason or an alternative
 # (tool-use narration such as "I'll use grep to ..." is not a decision).
 _DECISION = re.compile(
@@ -66,7 +53,6 @@ def may_decide(text: str) -> bool:
 
 _REASON = re.compile(r"\b(?:because|since|so that|to avoid|as it|as they|over|going forward|from now on)\b",
                      re.IGNORECASE)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[])|\n+")
 _SHELL_TOOL = re.compile(r"bash|shell|exec|run|terminal|command|cmd|^sh$|process|execute", re.IGNORECASE)
 _READ_TOOL = re.compile(r"read|view|open|cat|get_?file|fetch|search|grep|glob|find|list|^ls|web|browse|lookup",
                         re.IGNORECASE)
@@ -171,51 +157,11 @@ _EXCEPTION_LINE = re.compile(r"^(?:E\s+)?((?:[\w.]+\.)?\w*(?:Error|Exception|Exi
                              re.MULTILINE)
 _EXIT_LINE = re.compile(r"^(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode)\b", re.IGNORECASE)
 _FAILED_LINE = re.compile(r"^(FAILED .+)$", re.MULTILINE)
+# Other runners' verdict on one test or one compile error: Go, Jest/Vitest, Rust, TypeScript, JUnit, ESLint.
+_RUNNER_FAILURE = re.compile(r"^\s*(?:--- FAIL: .+|panic: .+|FAIL +\S+.*|error\[E\d+\]: .+|.*\bTS\d{4}: .+|"
+                             r"(?:✗|×|✕|✖) .+|\[  FAILED  \] .+|.*\d+:\d+ +error +.+)$", re.MULTILINE)
 _ERROR_WORD_LINE = re.compile(
     r"^(.*(?:\berror\b|\bError\b|\bERROR\b|fatal:|ERR!|panic:|failed|not found|denied|refused).*)$", re.MULTILINE)
-
-# Identifiers, as whole tokens (split on spaces, quotes and brackets; never inside a word).
-_URL = re.compile(r"^https?://\S+$")
-_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
-_PREFIXED = re.compile(r"^[A-Za-z][A-Za-z0-9]{1,15}(?:[-_][A-Za-z0-9]+)*[-_](?=[0-9a-zA-Z]*\d)[0-9a-zA-Z]{5,}$")
-_TICKET = re.compile(r"^[A-Z][A-Z0-9]{1,9}-\d+$")
-_HOSTPORT = re.compile(r"^(?:localhost|[\w-]+(?:\.[\w-]+)*|\d{1,3}(?:\.\d{1,3}){3}):\d{2,5}$")
-_SEGMENTED = re.compile(r"^[a-z][\w.-]*(?::[\w./-]+){2,}$")  # arn:aws:sqs:eu-west-1:1356...:queue, urn:...
-_IP = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
-_VERSION = re.compile(r"^v?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?$")
-_SHA = re.compile(r"^(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}$")
-_PORT = re.compile(r"\bport\s+(\d{2,5})\b", re.IGNORECASE)
-_SECRET = re.compile(r"^(?:sk|pk|rk|ghp|gho|ghs|xox[abp]|AKIA|glpat)[-_]", re.IGNORECASE)
-
-
-def clip(text: str, limit: int = MAX_ITEM_CHARS) -> str:
-    """One line, at most ``limit`` characters (head and tail kept, the cut marked)."""
-    half = (limit - 7) // 2
-    if len(text) > 4 * limit + 64:  # a long text: only its ends can show, so only they are split...
-        head, tail = " ".join(text[:2 * limit].split()), " ".join(text[-2 * limit:].split())
-        if len(head) > limit and len(tail) > limit:  # ...unless they are mostly spaces
-            return f"{head[:half]} [...] {tail[-half:]}"
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    return f"{text[:half]} [...] {text[-half:]}"
-
-
-def one_line(name: str, limit: int = 60) -> str:
-    """A name as one short line: content never becomes structure (headings, list items)."""
-    return clip(name.replace("#", "").replace("\n", " ").replace("\r", " "), limit)
-
-
-def scanned(text: str) -> str:
-    """The part of a long text worth scanning: its head and its tail (errors sit at the end)."""
-    if len(text) <= SCAN_HEAD + SCAN_TAIL:
-        return text
-    return text[:SCAN_HEAD] + "\n" + text[-SCAN_TAIL:]
-
-
-def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
-
 
 def arguments(raw: str) -> dict[str, object]:
     """A call's arguments as a dict ({} when they are not a JSON object); not to be changed by the caller:
@@ -241,7 +187,7 @@ def forget() -> None:
     """Drop what this module remembers across calls (tool kinds by name, identifier verdicts, parsed
     arguments): a benchmark of cold compaction starts from nothing."""
     _NAMES.clear()
-    _KNOWN.clear()
+    ids._KNOWN.clear()
     _PARSED.clear()
 
 
@@ -278,129 +224,164 @@ class Extractor:
 
 
 def user_items(text: str, index: int) -> list[Item]:
+    """The items of a user's message. Our own block (a prompt compacted before) is read back by its
+    structure; the rest is cut into the user's prose and what they pasted (:func:`.ledger.prose.split`).
+    Only the prose gives instructions, corrections and requests, sentence by sentence, verbatim; a pasted
+    document is read whole for its rules, kept as the document's; pasted logs give errors marked as pasted."""
     text = text.strip()
     items: list[Item] = []
     if text.startswith(OWN_BLOCK):
-        # Our own block (a prompt compacted before): its items stay items, now citing this message,
-        # whose archived text holds their earlier citations; the rest of the message is the user's.
-        end = text.find(BLOCK_END)
-        body = text[text.find("\n") + 1:end if end >= 0 else len(text)]
-        items.extend(item._replace(src=index, first=-1) for item in read_back(body))
-        text = text[end + len(BLOCK_END):].strip() if end >= 0 else ""
+        # Its items stay items, now citing this message, whose archived text holds their earlier citations.
+        body, text = own_block(text)
+        items.extend(item._replace(src=index, first=-1, supersedes=()) for item in read_back(body))
     if not text or text.lower().strip(".!? ") in _TRIVIAL or text.startswith("/context-stats"):
         return items
-    corrects: tuple[tuple[str, str], ...] = ()
-    correcting = corrects_something(text[:400])
-    found = values(text) if correcting or len(text) <= MAX_ITEM_CHARS else ()
-    if correcting:  # the values from where the correction starts: what the message said before it stands
-        # Only the values of the correction's own sentence on: "Start redis on port 6379. Actually, also
-        # flush it first." corrects nothing (it had corrected the API's port with 6379).
-        corrects = tuple(("", v) for v in _correcting_values(text)[:4])
-    if len(text) <= MAX_ITEM_CHARS:
-        strong = is_strong(text)
-        # A correction with no value ("Sorry, make that the latest stable Python.") stays a request, which the
-        # ledger joins to the words it corrects (ledger._with_plain_corrections).
-        standing = _standing(text, bool(corrects), found, strong)
-        # A correction is keyed by its own words: "Sorry, I meant release/2014.3" and, later, "Sorry, I meant
-        # hotfix/2019.9" correct two things, not one setting said twice.
-        items.append(Item("instruction" if standing else "request",
-                          masked_key(text) if standing and not corrects else text.lower(),
-                          clip(text), index, corrects=corrects, rank=_rank(text, bool(corrects), found, strong)))
-    else:
-        # A long message (a pasted log, a spec): its rule sentences verbatim, and its head.
-        for sentence in sentences(scanned(text)):
-            if 8 <= len(sentence) <= MAX_ITEM_CHARS:
-                said, strong = values(sentence), is_strong(sentence)
-                if _standing(sentence, False, said, strong):
-                    items.append(Item("instruction", masked_key(sentence), clip(sentence), index, corrects=corrects,
-                                      rank=_rank(sentence, bool(corrects), said, strong)))
-        items.append(Item("request", text[:200].lower(), clip(text, 300), index))
-    items.append(Item("goal", "goal", "Latest request: " + clip(text, 400), index))
-    items.extend(identifier_items(text, index, strong_only=False))
+    segments = prose.split(neutral(text))
+    said = "\n".join(s.text for s in segments if s.kind == "prose").strip()
+    asked: list[str] = []
+    if said:
+        items.extend(_prose_items(said, index, asked))
+        items.extend(identifier_items(said, index, strong_only=False))
+        items.extend(mention_items(said, index))
+    for segment in segments:
+        if segment.kind == "document":
+            items.extend(_document_rules(segment.text, index))
+        if segment.kind != "prose":
+            items.extend(_pasted_items(segment.text, index))
+    if asked:
+        items.append(Item("request", " ".join(asked)[:200].lower(), clip(" ".join(asked), 240), index))
+    items.append(Item("goal", "goal", "Latest request: " + clip(said or text, 400), index))
     return items
 
 
-def _correcting_values(text: str) -> tuple[str, ...]:
-    """The values of ``text`` from the sentence its correction is in ("Run it on port 38869.
-    Correction: the port is 25768" corrects with 25768 only; "port 9090 instead of 8080" with both)."""
-    m = _CORRECTION.search(text[:400])
-    if not m:
-        return ()
-    start = max(text.rfind(end, 0, m.start() + len(end)) for end in (". ", "! ", "? ", "\n"))
-    return values(text[start + 1:] if start >= 0 else text)
+def _prose_items(said: str, index: int, asked: list[str]) -> list[Item]:
+    """Instructions and corrections of the user's own words, a sentence each; what was only asked goes to
+    ``asked``. A correction without a value of its own takes the sentence after it ("Sorry, wrong port.
+    Use 7443."), which says what it corrects to."""
+    items: list[Item] = []
+    parts = [s for s in prose.sentences(said) if s.lower().strip(".!? ") not in _TRIVIAL]
+    skip = False
+    for n, sentence in enumerate(parts):
+        if skip:
+            skip = False
+            continue
+        found = values(sentence)
+        kind = prose.kind_of(sentence, found)
+        if kind == "correction":
+            if not found and n + 1 < len(parts) and values(parts[n + 1]) and not prose.is_correction(parts[n + 1]):
+                sentence, skip = f"{sentence} {parts[n + 1]}", True
+                found = values(sentence)
+            items.append(Item("instruction", sentence.lower(), clip(sentence), index, corrects=found,
+                              rank=CORRECTION_RANK))
+        elif kind == "rule":
+            items.append(Item("instruction", masked_key(sentence), clip(sentence), index, rank=RULE_RANK + bool(found)))
+        elif kind == "setting":
+            items.append(Item("instruction", masked_key(sentence), clip(sentence), index, rank=SETTING_RANK))
+        elif len(sentence) >= 8:
+            asked.append(sentence)
+    return items
 
 
-def _standing(text: str, correction: bool, found: Sequence[str], strong: bool) -> bool:
-    """Whether a user's words are a standing instruction or fact (kept first), not a passing request:
-    a rule, a correction, a label the user put on it, or a statement carrying values (``found``:
-    ``values(text)``; ``strong``: whether it forbids or requires)."""
-    if correction or strong or _LABEL.match(text):
-        return True
-    # A statement carrying a number-like value or an address ("the tenant id is 19ad...", "budget is $956",
-    # "the base URL is https://prod.example.com").
-    return not _FILLER_QUESTION.search(text) and len(text) <= 300 and any(_setting_value(v) for v in found)
+def _document_rules(text: str, index: int) -> list[Item]:
+    """The rules of a document the user pasted (a spec, a runbook, a style guide), read whole."""
+    items = []
+    for line in text.splitlines():
+        if prose.line_is_pasted(line):
+            continue
+        for sentence in prose.sentences(line.strip(" -*#>\t")):
+            if 12 <= len(sentence) <= MAX_ITEM_CHARS and prose.is_rule(sentence):
+                items.append(Item("docrule", masked_key(sentence), clip(sentence, 300), index, rank=RULE_RANK))
+    return items[:40]
 
 
-def _setting_value(value: str) -> bool:
-    """A value that makes a statement a setting: a number-like token, a URL, an e-mail (not a bare path)."""
-    return "://" in value or "@" in value or any(c.isdigit() for c in value)
+def _pasted_items(text: str, index: int) -> list[Item]:
+    """What pasted material is evidence of: the error it shows, marked as pasted, and its strong ids (kept
+    when prose or a later call names them too)."""
+    items = []
+    if failed_run(text) or _EXCEPTION_LINE.search(text) or "FAIL" in text:
+        line = error_line(text)
+        if line:
+            items.append(Item("error", f"pasted\n{line}", clip(line, 400) + " (pasted)", index))
+    items.extend(identifier_items(text, index, strong_only=True, weak=True)[:6])
+    return items
 
 
-_STRONG = re.compile(r"\b(never|always|must|mustn'?t|do not|don'?t|make sure|forbidden|not allowed|under no|"
-                     r"required|from now on|no more than|at most|at least)\b", re.IGNORECASE)
-# Words every match of _STRONG / _CORRECTION holds (lower-cased): the regexes run only on a text that has
-# one; a short text costs each regex ~10 us, most of a user message's reading.
-_STRONG_WORDS = ("never", "always", "must", "do not", "don", "make sure", "forbidden", "not allowed", "under no",
-                 "required", "from now on", "no more than", "at most", "at least")
-_CORRECTION_WORDS = ("sorry", "actually", "correction", "wait", "oops", "no,", "no.", "no!", "nope", "scratch that",
-                     "change", "my bad", "my mistake", "update", "revision", "mean", "should", "instead of",
-                     "not ", "make that", "make it", "mixed up", "misremembered", "misspoke", "i was wrong", "typo")
+def own_block(text: str) -> tuple[str, str]:
+    """(the body of our own block, the user's words after it), read by structure: the block ends at the
+    first line that is our end marker alone; lines inside it that are not the ledger's own (a heading, an
+    item, a left-out line, the focus line) are not items. Without an end line, the whole text is the
+    block and nothing is the user's."""
+    lines = text.split("\n")
+    for n, line in enumerate(lines[1:], start=1):
+        if line.strip() == BLOCK_END:
+            return "\n".join(lines[1:n]), "\n".join(lines[n + 1:]).strip()
+    return "\n".join(lines[1:]), ""
 
 
-def is_strong(text: str) -> bool:
-    """Whether the words forbid or require (never, always, must, do not, at most, ...)."""
-    if not text.isascii():
-        return bool(_STRONG.search(text))
-    low = text.lower()
-    return any(word in low for word in _STRONG_WORDS) and bool(_STRONG.search(text))
+_MARKERS = re.compile(r"\[(?=(?:context-compactor: ledger of |end of ledger\]))", re.IGNORECASE)
 
 
-def corrects_something(text: str) -> bool:
-    """Whether the words read as a correction (sorry, actually, I meant, instead of, ...)."""
-    if not text.isascii():
-        return bool(_CORRECTION.search(text))
-    low = text.lower()
-    return any(word in low for word in _CORRECTION_WORDS) and bool(_CORRECTION.search(text))
+def neutral(text: str) -> str:
+    """``text`` with the ledger's own markers disarmed ("[end of ledger]" -> "(end of ledger]"): words a
+    message holds never open or close a block when the block is read back."""
+    return _MARKERS.sub("(", text) if "[" in text else text
 
 
 def read_back(body: str) -> list[Item]:
-    """The items of our own block's body, the user's instructions ranked again as when they were said
-    (a block does not write ranks: a rule that forbids must still outrank a plain value)."""
-    return [item._replace(rank=_rank(item.text, False, values(item.text), is_strong(item.text)))
-            if item.section == "instruction" else item for item in parse_items(body)]
-
-
-def _rank(text: str, correction: bool, found: Sequence[str], strong: bool) -> int:
-    """How surely a user's words must survive, the points added up: a correction or a label the user put
-    on it (2), a rule that forbids or requires (2), a value it carries (1)."""
-    return (2 * bool(correction or _LABEL.match(text)) + 2 * bool(strong or _RULE_LABEL.match(text))
-            + bool(any(_setting_value(v) for v in found)))
+    """The items of our own block's body, the user's words ranked again as when they were said (a block
+    does not write ranks): a line that cites what it superseded is a correction."""
+    out = []
+    for item in parse_items(body):
+        if item.section == "instruction":
+            kind = "correction" if item.supersedes else prose.kind_of(item.text, values(item.text))
+            rank = {"correction": CORRECTION_RANK, "rule": RULE_RANK, "setting": SETTING_RANK}.get(kind, RULE_RANK)
+            item = item._replace(rank=rank, corrects=values(item.text) if kind == "correction" else ())
+        elif item.section == "docrule":
+            item = item._replace(rank=RULE_RANK)
+        out.append(item)
+    return out
 
 
 def assistant_items(view: View, index: int) -> list[Item]:
     items: list[Item] = []
     text = view.text.strip()
     if text:
-        scan = scanned(text)
-        for sentence in sentences(scan) if may_decide(scan) else ():
+        scan = scanned(neutral(text))
+        parts = prose.sentences(scan)
+        for sentence in parts if may_decide(scan) else ():
             if 16 <= len(sentence) <= 500 and (_DECISION.search(sentence) or (
                     _DECISION_WEAK.search(sentence) and _REASON.search(sentence))):
                 items.append(Item("decision", sentence.lower(), clip(sentence, 400), index))
+        plan = plan_of(scan)
+        if plan:
+            items.append(Item("goal", f"plan {index}", "Plan: " + clip(plan, 400), index))
         items.extend(identifier_items(text, index, strong_only=False))
+        items.extend(mention_items(scan, index))
         items.append(Item("state", "said", "Last said: " + clip(text, 240), index))
     for call in view.calls:
         items.extend(call_items(call, index))
     return items
+
+
+# A plan written in prose: "Plan: ...", "First I'll ..., then ...", or numbered steps.
+_PLAN_START = re.compile(r"(?im)^\W*(?:(?:the |my |our )?plan(?: is)?\s*[:\-]|here'?s (?:the|my) plan|steps?:|next steps?:)"
+                         r"|\b(?:first|to start),? (?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to)\b")
+_THEN = re.compile(r"\b(?:then|next|after that|finally|afterwards|once that)\b", re.IGNORECASE)
+_NUMBERED = re.compile(r"(?m)^\s*(?:\d+[.)]|-|\*) +\S.{8,}$")
+
+
+def plan_of(text: str) -> str:
+    """The plan a message writes out in prose (its opening sentence and the steps after it), or ""."""
+    m = _PLAN_START.search(text)
+    if m is None:
+        return ""
+    start = text.rfind("\n", 0, m.start()) + 1
+    rest = text[start:start + 1200]
+    steps = _NUMBERED.findall(rest)
+    if len(steps) >= 2 or _THEN.search(rest[:600]):
+        paragraph = rest.split("\n\n", 1)[0] if len(steps) < 2 else rest
+        return paragraph.strip()
+    return ""
 
 
 def call_items(call: ToolCall, index: int) -> list[Item]:
@@ -612,6 +593,7 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
         failed = view.is_error or (not reads and failed_run(text))
     key = f"{name} {command if command is not None else (call.arguments if call else '')}"[:400]
     items: list[Item] = []
+    line = ""
     if failed:
         line = error_line(text)
         if line:
@@ -621,9 +603,79 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
         items.append(Item("success", key, "", index))
     if not reads:  # ids a command printed sit in its first or last lines
         head_tail = text if len(text) <= 2 * ID_CHARS else text[:ID_CHARS] + "\n" + text[-ID_CHARS:]
-        # A short output is an answer (a hash, an id): read like prose; a long one for strong ids only.
-        items.extend(identifier_items(head_tail, index, strong_only=len(text) > SHORT_OUTPUT)[:6])
+        # A short output is an answer (a hash, an id): read like prose; a long one for strong ids only, kept
+        # when prose or a later call names them.
+        long = len(text) > SHORT_OUTPUT
+        found = identifier_items(head_tail, index, strong_only=long, weak=long)[:6]
+        if long:  # a command's news is at its end: the strong ids of its last lines are its answer
+            verdict = _last_lines(text)
+            found = [i._replace(weak=False) if i.key in verdict else i for i in found]
+        items.extend(found)
+    items.extend(finding_items(view.text, index, reads, line if failed else ""))
     return items
+
+
+# What a tool found: the failing tests a runner names (any language's runner), a line that gives a cause,
+# and (from a file that was read) the settings it holds, kept when prose or a later call names them.
+_FAILING_TEST = re.compile(
+    r"^\s*(?:--- FAIL: (\S+)|FAIL:? +(\S+(?:\s+>\s+[^\n]{1,120})?)|FAILED +(\S+)|(?:✗|×|✕|✖) +([^\n]{3,120})|"
+    r"test (\S+) \.\.\. FAILED|(\S+) \.\.\. (?:FAIL|ERROR)$|\[  FAILED  \] (\S+)|Failed (\S+) \[|"
+    r"(\w+(?:\.\w+)+) (?:FAILED|failed)$)", re.MULTILINE)
+_CAUSE = re.compile(
+    r"root cause|caused by|because\b|due to\b|OOMKilled|out of memory|\bKilled\b|evicted|expired|deadlock|"
+    r"timed out|timeout exceeded|deadline exceeded|connection refused|no space left|too many open files|"
+    r"CrashLoopBackOff|ImagePullBackOff|certificate|permission denied|access denied|quota|rate limit|"
+    r"does not exist|not found|mismatch|null value|NaN|overflow|corrupt", re.IGNORECASE)
+_SETTING_LINE = re.compile(r"^\s*[\"']?([A-Za-z_][\w.-]{2,60})[\"']?\s*(?::|=|:=)\s*([^\s{\[].{0,100})$", re.MULTILINE)
+FINDINGS_PER_OUTPUT = 3
+SETTINGS_PER_FILE = 40
+
+
+_CODE_LINE = re.compile(r"\b(?:raise|throw|def|func|fn|return|logger|log|print|console|fmt|assert|except|catch)\b|"
+                        r"\bf[\"']|=>|[{};]\s*$|^\s*(?:\d+\s*[:|]?\s+)?(?:#|//)")
+
+
+def finding_items(text: str, index: int, reads: bool, error: str = "") -> list[Item]:
+    """Failing tests a runner names, up to two lines that give a cause (not from code that was only read,
+    and not the error line already listed), and the settings of a file that was read (weak)."""
+    items: list[Item] = []
+    scan = scanned(text)
+    for m in _FAILING_TEST.finditer(scan):
+        name = next(g for g in m.groups() if g)
+        items.append(Item("finding", name.strip(), clip(m.group(0).strip(), 200), index))
+        if len(items) >= FINDINGS_PER_OUTPUT:
+            break
+    causes = 0
+    for line in scan.splitlines() if not reads and _CAUSE.search(scan) else ():
+        if 12 <= len(line.strip()) <= 400 and _CAUSE.search(line) and not _CODE_LINE.search(line) \
+                and line.strip() not in error and error not in line:
+            items.append(Item("finding", line.strip().lower()[:200], clip(line.strip(), 240), index))
+            causes += 1
+            if causes >= 2:
+                break
+    if reads:
+        for m in list(_SETTING_LINE.finditer(text[:60_000]))[:SETTINGS_PER_FILE]:
+            items.append(Item("finding", m.group(1).lower(), clip(m.group(0).strip(), 160), index, weak=True))
+    return items
+
+
+_MENTION = re.compile(r"(?<![\w.-])(?=[\w.-]*[_\d.])(?=[\w.-]*[A-Za-z])[A-Za-z_][\w.-]{3,60}(?<![.-])")
+
+
+def mention_items(text: str, index: int) -> list[Item]:
+    """The names prose uses (a setting's key, an id): what it names is kept where a tool found it."""
+    found = {m.group(0) for m in _MENTION.finditer(text[:20_000])}
+    return [Item("mention", name, "", index) for name in sorted(found)[:40]] + [
+        Item("mention", name.lower(), "", index) for name in sorted(found)[:40] if name.lower() != name]
+
+
+_EXIT_TRAILER = re.compile(r"^\s*(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode)\b", re.IGNORECASE)
+
+
+def _last_lines(text: str, count: int = 2) -> str:
+    """The last ``count`` lines of an output with words, an exit-code trailer aside."""
+    lines = [line for line in text[-ID_CHARS:].splitlines() if line.strip() and not _EXIT_TRAILER.match(line)]
+    return "\n".join(lines[-count:])
 
 
 def strong_ids(text: str, limit: int = 3) -> list[str]:
@@ -654,151 +706,14 @@ def error_line(text: str) -> str:
     failed = _FAILED_LINE.findall(text)
     if failed:
         return failed[0].strip()
+    runner = _RUNNER_FAILURE.search(text)
+    if runner:
+        return runner.group(0).strip()
     lines = [line for line in _ERROR_WORD_LINE.findall(text) if not _EXIT_LINE.match(line.strip())]
     if lines:  # the last one: a command's own verdict comes after its progress lines
         return lines[-1].strip()
     rest = [line.strip() for line in text.splitlines() if line.strip()]
     return rest[-1] if rest else ""
-
-
-# --- identifiers ----------------------------------------------------------------------------------
-
-
-def identifier_items(text: str, index: int, *, strong_only: bool) -> list[Item]:
-    """Whole identifier tokens of ``text``, each with a few words of what it names."""
-    items: list[Item] = []
-    seen: set[str] = set()
-    if len(text) > SCAN_HEAD + SCAN_TAIL:
-        text = scanned(text)
-    for token in _tokens(text):
-        if token in seen or not _is_identifier(token, strong_only):
-            continue
-        seen.add(token)
-        items.append(Item("identifier", token, _named(token, _context(text, _place(text, token), token, mark=True)),
-                          index))
-    if not strong_only and ("port" in text or "Port" in text or "PORT" in text):
-        for m in _PORT.finditer(text):
-            token = m.group(0)
-            if token.lower() not in seen:
-                seen.add(token.lower())
-                items.append(Item("identifier", token.lower(), f"{token}: {_context(text, m.start(), token)}", index))
-    return items
-
-
-# Only tokens with a digit, or URLs, can be identifiers. Tokens are split off in C (separators made
-# spaces, then str.split), which is several times faster than a regex scan of the text; only the few
-# tokens that are identifiers are looked up again for their place.
-_SEP = r"\s\"'`<>()\[\]{},;"
-_TO_SPACE = str.maketrans({c: " " for c in "\"'`<>()[]{},;\t\n\r\f\v\x1c\x1d\x1e\x1f\x85\xa0"})
-_DIGIT = re.compile(r"\d")
-
-
-def _tokens(text: str) -> list[str]:
-    if text.isascii():  # almost every text: bytes translate and split several times faster than str's
-        raw = text.encode().translate(_BYTES_TO_SPACE).split()
-        out = [token.decode() for token in _candidates(raw, _BYTE_DIGIT, (b"http://", b"https://"), b".,:;!?-")]
-    else:
-        out = _candidates(text.translate(_TO_SPACE).split(), _DIGIT, ("http://", "https://"), ".,:;!?-")
-    if "://" in text:  # a URL glued to what names it (API_URL=https://..., href=https://...)
-        out += [url for url in _GLUED_URL.findall(text) if 5 <= len(url) <= 200]
-    return out
-
-
-_GLUED_URL = re.compile(r"(?<=[^\s\"'`<>()\[\]{},;])https?://[^\s\"'`<>()\[\]{},;]*[^\s\"'`<>()\[\]{},;.:!?-]")
-
-
-def _candidates(raws: list[AnyStr], digit: re.Pattern[AnyStr], urls: tuple[AnyStr, AnyStr],
-                trailing: AnyStr) -> list[AnyStr]:
-    """The words that may be identifiers (a digit, or a URL), less trailing punctuation: ">" ends a word,
-    so a port mapping (0.0.0.0:37200->12111/tcp) gives its host side, less the "-"."""
-    out = []
-    for raw in [r for r in raws if len(r) >= 5 and not r.isalpha()]:
-        if digit.search(raw) or raw.startswith(urls):
-            token = raw.rstrip(trailing)
-            if 5 <= len(token) <= 200:
-                out.append(token)
-    return out
-
-
-# The same separators as bytes: bytes.split() leaves out the four ASCII separators str.split() takes
-# as spaces, so the table adds them.
-_BYTES_TO_SPACE = bytes.maketrans(b"\"'`<>()[]{},;\x1c\x1d\x1e\x1f", b" " * 17)
-_BYTE_DIGIT = re.compile(rb"\d")
-
-
-def _place(text: str, token: str) -> int:
-    """Where ``token`` first stands as a whole token in ``text`` (a URL may be glued to what names it)."""
-    at = text.find(token)
-    glued = token.startswith(("http://", "https://"))
-    while at >= 0 and not ((glued or _edge(text, at - 1)) and _edge(text, _after(text, at + len(token)))):
-        at = text.find(token, at + 1)
-    return max(at, 0)
-
-
-def _after(text: str, end: int) -> int:
-    """Past the punctuation a token was trimmed of (as _tokens trims it)."""
-    while end < len(text) and text[end] in ".,:;!?-":
-        end += 1
-    return end
-
-
-def _edge(text: str, at: int) -> bool:
-    """Whether position ``at`` is outside the text or a separator: a token starts or ends next to it."""
-    return at < 0 or at >= len(text) or text[at].isspace() or text[at] in _SEPARATORS or text[at] == ">"
-
-
-_SEPARATORS = frozenset("\"'`<>()[]{},;")
-
-
-def _is_identifier(token: str, strong_only: bool) -> bool:
-    known = _KNOWN.get((token, strong_only))
-    if known is None:
-        if len(_KNOWN) >= _KNOWN_MAX:
-            _KNOWN.clear()
-        known = _KNOWN[(token, strong_only)] = _judge(token, strong_only)
-    return known
-
-
-# Sessions repeat their tokens (the same ports, versions and paths in run after run): each is judged once.
-_KNOWN: dict[tuple[str, bool], bool] = {}
-_KNOWN_MAX = 100_000
-_STRONG_ID = re.compile("|".join(f"(?:{p.pattern[1:-1]})" for p in (_URL, _UUID, _TICKET, _HOSTPORT)))
-_WEAK_ID = re.compile("|".join(f"(?:{p.pattern[1:-1]})" for p in (_IP, _VERSION, _SHA)))
-
-
-def _judge(token: str, strong_only: bool) -> bool:
-    if _SECRET.match(token):
-        return False
-    if _STRONG_ID.fullmatch(token):
-        return True
-    if _SEGMENTED.match(token) and any(c.isdigit() for c in token):
-        return True
-    if _PREFIXED.match(token) and not token.startswith(("test_", "tests/")) and "/" not in token:
-        return any(c.isdigit() for c in token.rsplit("-", 1)[-1].rsplit("_", 1)[-1])
-    if strong_only:
-        return False
-    return bool(_WEAK_ID.fullmatch(token))
-
-
-def _named(token: str, context: str) -> str:
-    """``token: what names it``, the token written once (``context`` has its place marked ``~``)."""
-    rest = context.strip()
-    return token if rest in ("", "~") else f"{token}: {rest}"
-
-
-def _context(text: str, start: int, token: str, *, mark: bool = False) -> str:
-    """The words around a token in its line: what it names (``mark``: the token itself written ``~``)."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", start)
-    line = text[line_start: line_end if line_end >= 0 else len(text)]
-    at = start - line_start
-    before = line[max(0, at - 50): at]
-    after = line[at + len(token): at + len(token) + 24]
-    if at > 50:
-        before = before.split(" ", 1)[-1]
-    if len(after) == 24:
-        after = after.rsplit(" ", 1)[0]
-    return clip(f"{before}{'~' if mark else token}{after}".strip(), 120)
 
 
 def extract(views: Sequence[View], start: int) -> list[Item]:

@@ -1,0 +1,103 @@
+"""The session ledger: the state of the work, in typed sections, each item citing its source message.
+
+The compacted-context block is a ledger, not a digest. Items come from the structure of the
+original messages (roles, tool names and arguments, failed results, what a user wrote versus what
+they pasted; see :mod:`context_compactor.summarizer.extract` and :mod:`.prose`) and are merged over
+the whole folded region (:func:`merge`):
+
+- the same thing seen again (a file edited twice, an error repeated, a rule said again) is one
+  item, citing the latest message, with the last thing done to it;
+- a user's correction supersedes the statement it corrects (:mod:`.corrections`): the statement
+  leaves, the correction stays verbatim and cites both; no words are rewritten;
+- an error is marked resolved when the same command later succeeded;
+- what only a tool printed or a user pasted (an identifier, a line of a config) is kept only when
+  prose or a later call names it too.
+
+:func:`.render.render` writes the sections within a token budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .corrections import supersede
+from .items import (CORRECTION_RANK, MARK, RULE_RANK, SETTING_RANK, SHORT_TITLES, TITLES, CountTokens, Item, dense,
+                    marks, masked_key, values, words)
+from .render import COMPACT_BELOW, LEFT_OUT, PRIORITY, SHARES, parse_items, render
+
+__all__ = ["COMPACT_BELOW", "CORRECTION_RANK", "LEFT_OUT", "MARK", "PRIORITY", "RULE_RANK", "SETTING_RANK",
+           "SHARES", "SHORT_TITLES", "TITLES", "CountTokens", "Item", "dense", "marks", "masked_key", "merge",
+           "parse_items", "render", "values", "words"]
+
+# Sections whose weak items (found only in a tool's output or in pasted text) need a strong sighting.
+NAMED_SECTIONS = ("identifier", "finding")
+UNNAMED_KEPT = 24  # weak items no one named that a ledger keeps at most (the latest), given room last
+
+
+def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
+    """One ledger from items in history order: duplicates joined, corrections applied, errors resolved.
+
+    ``whole``: the items are the whole history before the cut (not one chunk of it). A chunk keeps
+    weak items (a later chunk may name them) and its corrections (what they correct may be in an
+    earlier chunk); the whole history drops the weak items no one named."""
+    # A thing seen again is joined as (latest item, first, seen, text) and made an Item once, at the end:
+    # a cold compaction meets the same port or file thousands of times.
+    joined: dict[tuple[str, str], tuple[Item, int, int, str]] = {}
+    successes: dict[str, int] = {}  # command key -> last message where it succeeded
+    named: set[tuple[str, str]] = set()  # weak-able slots that prose or a call named
+    for item in items:
+        if item.section == "success":
+            successes[item.key] = item.src
+            continue
+        if item.section == "mention":  # prose names it: what a tool found under this name is kept
+            named.add(("identifier", item.key))
+            named.add(("finding", item.key))
+            continue
+        slot = (item.section, item.key)
+        if not item.weak and item.section in NAMED_SECTIONS:
+            named.add(slot)
+        old = joined.pop(slot, None)  # re-inserted at the end: sections stay in order of last sight
+        if old is None:
+            joined[slot] = (item, item.first, item.seen, item.text)
+        else:
+            last, first, seen, text = old
+            joined[slot] = (item, first if first >= 0 else last.src, seen + item.seen, _joined(text, item))
+    merged = [item if (first, seen, text) == (item.first, item.seen, item.text)
+              else item._replace(first=first, seen=seen, text=text)
+              for (item, first, seen, text) in joined.values()]
+    if whole:  # what only a tool printed or a user pasted, and no one named: the latest few, given room last
+        unnamed = [n for n, i in enumerate(merged) if i.weak and (i.section, i.key) not in named]
+        drop = set(unnamed[:-UNNAMED_KEPT]) if len(unnamed) > UNNAMED_KEPT else set()
+        merged = [i if (i.section, i.key) not in named else i._replace(weak=False)
+                  for n, i in enumerate(merged) if n not in drop]
+    if successes:
+        merged = [_resolve(i, successes) for i in merged]
+    merged = supersede(merged)
+    # An identifier already written out in the user's words, a decision or an error is not listed twice.
+    said = "\n".join(i.text for i in merged if i.section in ("instruction", "decision", "error", "docrule"))
+    merged = [i for i in merged if not (i.section == "identifier" and i.key in said)]
+    goal = joined.get(("goal", "goal"))
+    if goal is not None:  # the latest request is the goal; not listed twice
+        merged = [i for i in merged if not (i.section == "request" and i.src == goal[0].src)]
+    return merged
+
+
+def _joined(old: str, new: Item) -> str:
+    """The text of a thing seen again: ``old``, its text so far, and ``new``, the latest sight. The latest
+    words stand (a rule said again with another value is that value now); a file shows its last action
+    and the first one before it."""
+    if new.section == "file" and old != new.text and "(earlier:" not in new.text:
+        before = old.split(": ", 1)[-1].split(" (earlier:", 1)[0]
+        now = new.text.split(": ", 1)[-1]
+        return new.text if before == now else f"{new.text} (earlier: {before})"
+    return new.text
+
+
+def _resolve(item: Item, successes: dict[str, int]) -> Item:
+    if item.section != "error" or item.resolved:
+        return item
+    command = item.key.split("\n", 1)[0]
+    at = successes.get(command)
+    if at is not None and at > item.src:
+        return item._replace(resolved=True, text=f"{item.text} (resolved at [#{at}])")
+    return item

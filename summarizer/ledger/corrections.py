@@ -1,0 +1,160 @@
+"""Corrections: a user's correction supersedes the statement it corrects, and no words are rewritten.
+
+A correction is a sentence of the user's own prose that takes something back ("Sorry, I meant
+release/2014.3", "no wait, the bucket is the eu one: s3://acme-eu-logs"). It stays as the user said
+it, first among the instructions. The statement it corrects leaves the ledger, and its citation
+joins the correction's line (``[#12, #40]``): no stale value stands alone, and no sentence appears
+that no one said.
+
+Which statement a correction corrects is read from what the two share: a value of the same shape or
+kind ("port 8080" and "7443"; two ``s3://`` buckets; two release branches), an old value the
+correction names ("instead of 8080", "not 8080"), and the words around them ("bucket", "port",
+"Jordan"). The latest statement that shares enough wins; a correction that shares too little with
+everything before it supersedes nothing (a correction with a value of its own still stands; one
+without is only a request).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from .items import _FORBIDS, Item, _shape, values
+
+# Words a correction is made of besides what it corrects; they say nothing of what is corrected.
+_FILLER = frozenset("""sorry actually correction wait oops whoops meant mean not the one other old that this make
+    was wrong typo mixed misremembered misspoke gave you and instead should have been scratch bad mistake
+    update change use using used goes taken right correct new value its it's said mentioned gave earlier
+    before previous there here what which with from for are but also just now then please thanks nope
+    ignore hmm yes yeah okay fine sure like really think will would could can let's lets get got put set
+    into onto about over under only all any some more most less very much too its our your their them
+    they his her him she has have had does did done doing being been were way thing things stuff one""".split())
+_WORD = re.compile(r"[a-z][a-z0-9_]{2,}")
+_NAMED_OLD = re.compile(r"\b(?:instead of|rather than|not|no longer|in place of|replacing|pas|nicht|statt|en vez de|"
+                        r"en lugar de|au lieu de)\s+[`'\"]?([\w.@:/+-]*\d[\w.@:/+-]*|[\w.+-]+@[\w.-]+|\w+://\S+)",
+                        re.IGNORECASE)
+SAID_BEFORE = ("instruction", "request", "identifier")
+
+
+def content_words(text: str) -> frozenset[str]:
+    return frozenset(w for w in _WORD.findall(text.lower()) if w not in _FILLER and not w.isdigit())
+
+
+def kind(value: str) -> str:
+    """What sort of value: two values of one kind may be one setting's old and new value."""
+    low = value.lower()
+    if "://" in low:
+        return "url:" + low.split("://", 1)[0]
+    if "@" in low and "." in low.rsplit("@", 1)[-1]:
+        return "email"
+    if low.isdigit():
+        return "number"
+    if re.fullmatch(r"\d+(?:\.\d+)+", low):
+        return f"dotted{low.count('.')}"
+    if "/" in low:
+        tail = low.rsplit("/", 1)[-1]
+        return "path" + (tail.rsplit(".", 1)[-1] if "." in tail else "")
+    prefix = re.match(r"[a-z]+", low)
+    return "id:" + prefix.group(0) if prefix else _shape(low)
+
+
+def _distinct(shape: str) -> bool:
+    """A shape with letters of its own ("release/0.0", "bld-h"): alike values are alike on their own."""
+    return sum(c.isalpha() for c in shape) >= 3
+
+
+def supersede(merged: list[Item]) -> list[Item]:
+    """``merged`` with each correction's superseded statement taken out and cited by the correction;
+    a correction that supersedes nothing and carries no value of its own becomes a request."""
+    corrections = sorted((i for i in merged if i.section == "instruction" and i.correction), key=lambda i: i.src)
+    if not corrections:
+        return merged
+    said = [i for i in merged if i.section in SAID_BEFORE and not i.correction]
+    facts = [(item, vals := tuple(v for v in values(item.text)), {_shape(v) for v in vals}, {kind(v) for v in vals},
+              content_words(item.text)) for item in said]
+    by_word: dict[str, list[int]] = defaultdict(list)
+    by_kind: dict[str, list[int]] = defaultdict(list)
+    for n, (_item, _vals, _shapes, kinds, words) in enumerate(facts):
+        for w in words:
+            by_word[w].append(n)
+        for k in kinds:
+            by_kind[k].append(n)
+    gone: set[int] = set()  # indexes into facts
+    replaced: dict[int, Item] = {}  # id of a correction -> the correction with what it supersedes
+    demoted: set[int] = set()
+    for correction in corrections:
+        new_values = values(correction.text)
+        words = content_words(correction.text)
+        named = {m.group(1).rstrip(".,;:") for m in _NAMED_OLD.finditer(correction.text)}
+        pool = {n for w in words for n in by_word.get(w, ())} | {n for v in new_values for n in by_kind.get(kind(v), ())}
+        forbids = bool(_FORBIDS.match(correction.text))
+        best, best_rank = -1, (0, 0, 0, 0)
+        for n in sorted(pool):
+            item, vals, shapes, kinds, cand_words = facts[n]
+            if n in gone or item.src >= correction.src:
+                continue
+            score = _score(correction.text, new_values, named, words, vals, cand_words)
+            if not score:
+                continue
+            # Of statements it fits as well: the latest message; in it, a setting before a prohibition
+            # ("never run 0193" stands when "the migration is 7090" corrects "apply 1713"), the user's
+            # words before an identifier line, the later sentence.
+            rank = (score, item.src, int(forbids or not _FORBIDS.match(item.text)), int(item.section != "identifier"))
+            if rank > best_rank:
+                best, best_rank = n, rank
+        if best < 0:
+            if not new_values:
+                demoted.add(id(correction))
+            continue
+        target = facts[best][0]
+        gone.add(best)
+        olds = {v for v in facts[best][1] if v not in correction.text}
+        # What states an old value it replaced leaves with the statement: the other items of the same
+        # message that hold it (a request, an identifier line), and identifier lines of it anywhere before.
+        for n in (n for v in olds for n in by_kind.get(kind(v), ())):
+            item = facts[n][0]
+            if item.src < correction.src and ((item.section == "identifier" and item.key in olds) or (
+                    item.src == target.src and any(v in item.text for v in olds))):
+                gone.add(n)
+        current = replaced.get(id(correction), correction)
+        cites = {*current.supersedes, target.src, *target.supersedes}
+        if target.first >= 0:
+            cites.add(target.first)
+        replaced[id(correction)] = current._replace(supersedes=tuple(sorted(c for c in cites if c < correction.src)))
+    dropped = {id(facts[n][0]) for n in gone}
+    out = []
+    for item in merged:
+        if id(item) in dropped:
+            continue
+        if id(item) in demoted:
+            out.append(item._replace(section="request", key=item.text.lower(), rank=0))
+            continue
+        out.append(replaced.get(id(item), item))
+    return out
+
+
+def _score(text: str, new_values: tuple[str, ...], named: set[str], words: frozenset[str],
+           vals: tuple[str, ...], cand_words: frozenset[str]) -> int:
+    """How surely a correction (``text``) corrects a statement (its values and words); 0: it does not."""
+    overlap = len(words & cand_words)
+    if any(v in named for v in vals):
+        return 10 + overlap  # it names the old value: "7443, not 8443"
+    olds = [v for v in vals if v not in text]
+    value_score = 0
+    for new in new_values:
+        best = 0
+        for old in olds:
+            if _shape(old) == _shape(new):
+                best = max(best, 4 if _distinct(_shape(new)) else 2)
+            elif kind(old) == kind(new):
+                best = max(best, 2)
+        value_score += best
+    if value_score >= 4:
+        return value_score + min(overlap, 4)
+    if value_score and overlap >= 1:
+        return value_score + min(overlap, 4)
+    if not new_values and overlap >= 2:
+        return min(overlap, 4)
+    if not new_values and overlap == 1 and len(words) <= 3:  # "the other Jordan", "the eu one"
+        return 1
+    return 0

@@ -1,0 +1,194 @@
+"""Ledger items and the values they carry: what every other part of the ledger reads and writes.
+
+An :class:`Item` is one line of the ledger: a section, a key (two items with one key are one
+thing), the words (verbatim: a message's own words, clipped only at a word boundary with a visible
+mark), and the messages it cites. Values (numbers, paths, addresses) are what corrections replace
+and what a masked key leaves out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import NamedTuple
+
+CountTokens = Callable[[str], int]
+
+# Sections in the order they are written, with their titles.
+TITLES: dict[str, str] = {
+    "instruction": "User instructions (verbatim)",
+    "goal": "Current goal and open tasks",
+    "docrule": "Rules in documents the user pasted",
+    "decision": "Decisions",
+    "error": "Errors (exact)",
+    "finding": "Found by tools",
+    "file": "Files changed (last action)",
+    "identifier": "Identifiers",
+    "request": "Earlier requests of the user",
+    "command": "Commands run",
+    "state": "Where things stood",
+}
+# The same sections in a tiny block (see COMPACT_BELOW): short titles, read back as the same sections.
+SHORT_TITLES: dict[str, str] = {
+    "instruction": "User instructions", "goal": "Goal", "docrule": "Pasted rules", "decision": "Decided",
+    "error": "Errors", "finding": "Found", "file": "Files", "identifier": "Ids", "request": "Asked",
+    "command": "Ran", "state": "Stood",
+}
+
+
+class Item(NamedTuple):
+    """One ledger line. ``key`` says what it is about (two items with the same key are one thing).
+
+    A named tuple, not a frozen dataclass: a cold compaction makes one per fact of every message (13k
+    for 10,000 messages), and a frozen dataclass's __init__ costs four times as much."""
+
+    section: str
+    key: str
+    text: str
+    src: int  # the message it came from (its index in the session's history)
+    first: int = -1  # the first message it came from, when it was seen more than once
+    seen: int = 1
+    resolved: bool = False
+    # For a correction: the values it gives (new values), and the old values it names ("instead of 8080").
+    corrects: tuple[str, ...] = ()
+    rank: int = 0  # within a section, a higher rank is given room first
+    # A correction: the messages whose statements it superseded (they left the ledger; cited here).
+    supersedes: tuple[int, ...] = ()
+    # Found only in a tool's output or in pasted text: kept only when prose or a later call names it too.
+    weak: bool = False
+
+    @property
+    def correction(self) -> bool:
+        return self.rank >= CORRECTION_RANK
+
+    def cites(self) -> tuple[int, ...]:
+        """The messages this line cites, oldest first."""
+        found = {*self.supersedes, self.src}
+        if 0 <= self.first < self.src and self.section in ("instruction", "docrule"):
+            found.add(self.first)
+        return tuple(sorted(n for n in found if n >= 0))
+
+    def line(self, cited: bool = True) -> str:
+        seen = f" ({self.seen} times)" if self.seen > 2 and self.section in ("error", "command") else ""
+        # One line whatever the text holds (any line break): content never becomes structure.
+        body = f"{' '.join(self.text.split())}{seen}"
+        cites = self.cites()
+        if not cited or not cites:
+            return body
+        return f"{body} [{', '.join(f'#{n}' for n in cites)}]"
+
+
+# The ranks of the user's words: a correction, then a rule (a word that forbids, requires or prefers, a
+# rule's label), then a statement of a setting (a value). A higher rank is given room first.
+CORRECTION_RANK = 6
+RULE_RANK = 4
+MARK = 2  # the rank points of one mark of a rule
+SETTING_RANK = 1
+
+
+def marks(item: Item) -> int:
+    """How many marks of a rule ``item`` carries: a value it holds (one point) is no mark."""
+    return item.rank // MARK
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+
+_ADDRESS_VALUE = (r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,15}://[\w.@:/+%~=&?#-]+"
+                  r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_NUMBER_LIKE = r"(?<![\w.@:/+-])[$€£]?[\w.@:/+-]*\d[\w.@:/+-]*"
+_VALUE = re.compile(rf"(?i:{_ADDRESS_VALUE})|{_NUMBER_LIKE}|(?<![\w.-])[\w.-]+/[\w./-]+")
+_CORRECTABLE = ("instruction", "request", "identifier", "decision")
+
+
+def masked_key(text: str) -> str:
+    """What an instruction is about, its values masked: a later one with other values replaces it.
+    Keyed in its dense form (see :func:`dense`), so a compact block read back keys as what it came from;
+    a sentence that opens with a word that forbids keeps its values (see :data:`_FORBIDS`)."""
+    flat = dense(" ".join(text.split()))  # read back, an item is one line
+    sentences = _SENTENCE_END.split(flat)
+    return " ".join(sentence if _FORBIDS.match(sentence) else _MASK.sub(_masked, sentence)
+                    for sentence in sentences).lower()
+
+
+# Words that forbid, opening a sentence (after a label or lead-in such as "SAFETY RULE:" or "One more
+# rule from now on:"): each value it names is forbidden on its own ("never run migration 0042", "... 0043":
+# two rules, both stand). Not a limit ("never exceed $500", "no more than 3 retries"): that is a setting,
+# a later value replaces it. Bounded, so a sentence is matched in linear time.
+_FORBIDS = re.compile(r"\W{0,8}(?:[^:.]{0,40}:\s{0,4})?(?:never|do not|don'?t|must not|mustn'?t|no(?![,.!]))\b"
+                      r"(?!\s+(?:exceed|go (?:above|over|below|beyond)|(?:more|less|fewer|later|earlier|longer|sooner|"
+                      r"higher|lower) than|spend more|use more))", re.IGNORECASE)
+
+
+def _masked(m: re.Match[str]) -> str:
+    """A value masked, but a ticket's id (APP-124, OPS-4821): two tickets are two things to do, where
+    two ports or caps are one setting, the later replacing the earlier. A standard's name (UTF-8, SHA-256,
+    ISO-8601) is a setting's value, not a ticket."""
+    token = m.group(0)
+    ticket = _TICKET_ID.fullmatch(token.rstrip(".,;:"))
+    if ticket and ticket.group(1).upper() not in _STANDARDS:
+        return token
+    # A number-like value keeps its words ("db/0042_users.sql" and "db/0043_orders.sql" are two files, where
+    # "port 8080" and "port 9090" are one setting); an address (a URL, an e-mail) is masked whole.
+    return "#" if _place(token.rstrip(".,;:")) else _shape(token)
+
+
+_TICKET_ID = re.compile(r"([A-Z][A-Z0-9]{1,9})-\d{1,7}")
+_STANDARDS = frozenset({"UTF", "UCS", "ISO", "AES", "SHA", "MD", "RSA", "DES", "TLS", "SSL", "HTTP", "IPV",
+                        "PBKDF", "ECDSA", "ED", "CRC", "X", "IEEE", "ECMA", "EN", "DIN", "BS", "IEC"})
+
+
+# "the" before a word, where a word may start (not inside a path or an identifier).
+_THE = re.compile(r"(?<!\S)(?i:the) (?=[\w$(])")
+# A final period (before the "(was ...)" of a correction, if any), after a word, a digit or a bracket.
+_FINAL_PERIOD = re.compile(r"(?<=[\w)\]])\.(?=(?: \(was [^()]*\))?$)")
+# Quoted words are the user's literal text: left as they are.
+_QUOTED = re.compile(r"(\"[^\"]*\"|`[^`]*`|\u201c[^\u201d]*\u201d)")
+
+
+def dense(text: str) -> str:
+    """An instruction as a tiny block writes it: without the word "the" and without its final period.
+    Nothing else changes (every value, name, negation and quoted word stays), so what the user asked
+    still reads the same; the exact words are in the archive."""
+    if "he " not in text and not text.endswith((".", ")")):
+        return text
+    if '"' in text or "`" in text or "\u201c" in text:
+        parts = _QUOTED.split(text)
+        text = "".join(part if n % 2 else _THE.sub("", part) for n, part in enumerate(parts))
+    else:
+        text = _THE.sub("", text)
+    return _FINAL_PERIOD.sub("", text)
+
+
+_MASK = re.compile(rf"(?i:{_ADDRESS_VALUE})|{_NUMBER_LIKE}")
+
+
+def values(text: str) -> tuple[str, ...]:
+    """Value-like tokens (with a digit or a slash) of a text: what a correction may replace."""
+    found = (v.rstrip(".,:;!?)") for v in _VALUE.findall(text))
+    return tuple(v for v in found if len(v) >= 2)
+
+
+# A hash-like run (hex, six or more, letters and digits both): "7b096ddc7d" and "8c1f2a9e3b" are one shape.
+_HEX_RUN = re.compile(r"(?<![0-9a-zA-Z])(?=[0-9a-fA-F]*[a-fA-F])(?=[0-9a-fA-F]*\d)[0-9a-fA-F]{6,}(?![0-9a-zA-Z])")
+
+
+def _shape(value: str) -> str:
+    """A value with its digits (and hash-like runs) as placeholders: two values of one shape may be one
+    setting's old and new value ("port 8080", "port 9090"; "bld-7b096ddc7d", "bld-8c1f2a9e3b")."""
+    return re.sub(r"\d+", "0", _HEX_RUN.sub("h", value))
+
+
+_ADDRESS = re.compile(r"^(?:[\w.+-]+(@[\w-]+(?:\.[\w-]+)+)|([a-z][a-z0-9+]*://[^/\s]+)/?.*)$", re.IGNORECASE)
+
+
+def _place(value: str) -> str:
+    """Where an address points: an e-mail's domain ("@acme.dev"), a URL's scheme and host; "" otherwise.
+    A correction may replace an address by one of another shape at the same place
+    ("ops-alerts-1@acme.dev" by "ops-oncall-2@acme.dev")."""
+    m = _ADDRESS.match(value)
+    return (m.group(1) or m.group(2) or "").lower() if m else ""
+
+
+
+def words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z]{3,}", text.lower()))

@@ -1,0 +1,244 @@
+"""Reading a user's message: what they wrote, what they pasted, and what each sentence of theirs is.
+
+Structure before words. A user's message is cut into the user's own prose and what they pasted:
+fenced blocks, runs of log, trace, diff, table, JSON or code lines, quoted mail (``>``), mail and
+ticket headers, and long documents (a heading, a rule line or a mail header, then a thousand
+characters or more). Only the prose can hold an instruction or a correction; pasted material is
+evidence (its errors may be listed, marked as pasted), and a rule inside a pasted document is kept
+apart, as the document's, after the whole document was read.
+
+Each sentence of prose is then one of:
+
+- a **correction** (it takes back or replaces something said before: "sorry, I meant ...", "no
+  wait, the bucket is the eu one", "scratch that", in the languages below);
+- a **rule** (a standing instruction, constraint or preference: it forbids, requires or prefers,
+  or it speaks of what holds from now on or for every case: "we use tabs here", "I'd rather you
+  kept answers short", "Bitte keine Kreisdiagramme", "Use the structured logger for anything new");
+- a **setting** (a statement of a value: "the tenant id is 19ad...", "Production runs the SDK 4.2");
+- a **request** (everything else the user asks: done once answered).
+
+The markers are the words a reader of English, French, German or Spanish takes as such; they are
+not the phrasing of any one session.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+DOCUMENT_CHARS = 1000  # a pasted document (after a heading, a rule line, mail headers) is at least this long
+
+
+class Segment(NamedTuple):
+    kind: str  # "prose", "pasted" (logs, code, tables, quoted mail) or "document" (a pasted spec, runbook, mail)
+    text: str
+
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_HEADING = re.compile(r"^(?:#{1,6} \S|={3,}\s*$|-{3,}\s*$|\*{3,}\s*$|_{3,}\s*$|-----\s*Original Message)")
+_MAIL_HEADER = re.compile(r"^(?:From|To|Cc|Subject|Sent|Date|Reply-To|Ticket|Status|Priority|Reporter|Assignee|"
+                          r"Severity|Component|Labels|Summary|Customer|Requester)\s*:\s*\S", re.IGNORECASE)
+# A line that is log, trace, diff, table, JSON or code rather than someone's sentence.
+_LOG_LINE = re.compile(
+    r"^\s*(?:"
+    r"\[?\d{4}-\d\d-\d\d[T ]\d|\[?\d{1,2}:\d\d:\d\d|[A-Z][a-z]{2} {1,2}\d{1,2} \d\d:\d\d|"  # timestamps
+    r"\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|ERR)\]?[\s:|]|"  # levels
+    r"at [\w$.<>]+\(|File \"|Traceback \(|Caused by:|\.\.\. \d+ more|goroutine \d+|panic:|"  # traces
+    r"--- (?:FAIL|PASS|SKIP):|=== RUN|(?:FAIL|PASS|ok)\s+\S+\s|E {2,}|={3,} .* ={3,}|_{3,} .* _{3,}|"  # test runners
+    r"(?:PASSED|FAILED|ERROR|SKIPPED|XFAIL)\b|collected \d+ items?|\d+ (?:passed|failed|error)|"
+    r"Tests?:\s+\d|Test Suites?:|✓|✗|×|✕|√|"
+    r"diff --git|index [0-9a-f]{6,}\.\.|@@ -\d|\+\+\+ |--- a/|"  # diffs
+    r"HTTP/\d|(?:GET|POST|PUT|DELETE|PATCH|HEAD) /|"
+    r"[{}\[\]],?\s*$|\"[^\"\n]{1,80}\"\s*:|"  # JSON
+    r"\$ |>>> |\w+@[\w.-]+:[~/]|"  # prompts
+    r"(?:def|class|func|fn|impl|import|from \S+ import|package|const|let|var|return|public|private|static|"
+    r"SELECT|INSERT|UPDATE|DELETE FROM|CREATE TABLE|WITH)\b.*[:;{(=,]\s*$"
+    r")")
+_KEY_VALUES = re.compile(r"(?:\b[\w.-]+=[^\s,]+[\s,]+){2,}")
+_TABLE = re.compile(r"^\s*\|.*\|\s*$|^[^|\n]*(?:\|[^|\n]*){2,}$|^\S+(?:\t[^\t]*){2,}$|^\S+(?: {2,}\S+){3,}\s*$|"
+                    r"^[^,\s]+(?:,[^,\s]*){3,}$")
+_CODE_END = re.compile(r"[;{}]\s*$|^\s*[}\])]")
+
+
+def line_is_pasted(line: str) -> bool:
+    """Whether one line reads as pasted output (log, trace, table, JSON, code) rather than a sentence."""
+    stripped = line.strip()
+    if not stripped:
+        return False
+    if line.startswith(("    ", "\t")) and not stripped.startswith(("- ", "* ")):
+        return True
+    return bool(_LOG_LINE.match(line) or _KEY_VALUES.search(line) or _TABLE.match(line) or _CODE_END.search(line))
+
+
+def split(text: str) -> list[Segment]:
+    """``text`` cut into the user's prose and what they pasted, in order; the pieces join to ``text``
+    but for the line breaks between them."""
+    lines = text.split("\n")
+    kinds = [""] * len(lines)
+    fence = False
+    for n, line in enumerate(lines):
+        if _FENCE.match(line):
+            kinds[n] = "pasted"
+            fence = not fence
+        elif fence:
+            kinds[n] = "pasted"
+        elif line.lstrip().startswith(">"):
+            kinds[n] = "pasted"  # quoted mail, a quoted ticket or chat
+    _documents(lines, kinds)
+    _pasted_runs(lines, kinds)
+    segments: list[Segment] = []
+    for line, kind in zip(lines, kinds):
+        kind = kind or "prose"
+        if segments and segments[-1].kind == kind:
+            segments[-1] = Segment(kind, segments[-1].text + "\n" + line)
+        else:
+            segments.append(Segment(kind, line))
+    return [s for s in segments if s.text.strip()]
+
+
+def _documents(lines: list[str], kinds: list[str]) -> None:
+    """A heading, a rule line or a run of mail/ticket headers opens a document when a thousand
+    characters or more follow it; it runs to the end, or to a fence."""
+    n = 0
+    while n < len(lines):
+        if kinds[n] or not (_HEADING.match(lines[n]) or (_MAIL_HEADER.match(lines[n]) and n + 1 < len(lines)
+                                                         and _MAIL_HEADER.match(lines[n + 1]))):
+            n += 1
+            continue
+        end = n
+        while end < len(lines) and kinds[end] != "pasted" or (end < len(lines) and kinds[end] == "pasted"
+                                                               and not _FENCE.match(lines[end])):
+            end += 1
+        if sum(len(line) + 1 for line in lines[n:end]) >= DOCUMENT_CHARS:
+            for k in range(n, end):
+                if not kinds[k]:
+                    kinds[k] = "document"
+            n = end
+        else:
+            n += 1
+
+
+def _pasted_runs(lines: list[str], kinds: list[str]) -> None:
+    """Runs of two or more lines that read as pasted output (blank lines inside a run do not end it);
+    a single such line only when it is unmistakable (a timestamp, a trace line, JSON)."""
+    flags = [not kinds[n] and line_is_pasted(line) for n, line in enumerate(lines)]
+    n = 0
+    while n < len(lines):
+        if not flags[n]:
+            n += 1
+            continue
+        end = n + 1
+        while end < len(lines) and (flags[end] or (not lines[end].strip() and end + 1 < len(lines) and flags[end + 1])):
+            end += 1
+        if end - n >= 2 or _LOG_LINE.match(lines[n]):
+            for k in range(n, end):
+                if not kinds[k]:
+                    kinds[k] = "pasted"
+        n = end
+
+
+# --- what a sentence of prose is --------------------------------------------------------------------
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00dd`\"'(\[¿¡])|\n+|(?<=[.!?])\s*$")
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
+
+
+# A correction: the user takes back or replaces what was said (English, French, German, Spanish).
+_CORRECTION = re.compile(
+    r"^\W*(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b))|"
+    r"actually\b|correction\b|wait\b|oops\b|whoops\b|no\s*[,.!:-]|nope\b|hmm,? no\b|scratch that|change of plan|"
+    r"my (?:bad|mistake)|typo\b|ignore (?:that|what I said)|"
+    r"pardon\b|d[ée]sol[ée]\b|en fait\b|non,|correction\s*:|"
+    r"entschuldigung\b|sorry,|korrektur\b|nein,|doch\b|"
+    r"perd[oó]n\b|lo siento\b|correcci[oó]n\b|mejor dicho\b|no,)|"
+    r"\b(?:I meant|I mean|meant to say|make (?:that|it)\b|mixed up|misremembered|misspoke|I was wrong|"
+    r"I gave you the wrong|wrong (?:one|value|port|host|id|name|bucket|file|branch|ticket|number|address|table|path)|"
+    r"not the (?:one|\w+) I (?:said|mentioned|gave)|the other (?:one|\w+) I (?:said|mentioned|gave|meant)|"
+    r"should (?:have been|be)\b.{0,40}\bnot\b|instead of what I said|rather than what I said|"
+    r"je voulais dire|ich meinte|quise decir|quer[ií]a decir)\b",
+    re.IGNORECASE)
+
+# Words that make a sentence a rule only when it does not ask for something done now ("make sure the
+# build passes" asks; "make sure every new endpoint has a test" is a rule: it has a word of the next list).
+_WEAK_RULE = re.compile(r"\b(?:make sure|at least|at most|remember|note that|avoid|don'?t forget|"
+                        r"ensure|be careful|careful)\b", re.IGNORECASE)
+# A rule: words that forbid, require or prefer, or speak of what holds from now on, in every case.
+_RULE = re.compile(
+    r"\b(?:never|always|must|mustn'?t|do not|don'?t|forbidden|not allowed|under no|required|requires?\b|"
+    r"from now on|going forward|by default|as a rule|no more than|only ever|stick to|"
+    r"i'?d (?:rather|prefer)|i (?:prefer|want you to|need you to)|(?:would|'d) rather|prefer(?:ably)?\b|"
+    r"we (?:use|don'?t|never|always|tend to|keep|prefer|stick|follow|avoid|only|do not|go with|write|put|want)|"
+    r"(?:our|the) (?:convention|policy|rule|standard|style)|"
+    r"please (?:always|never|stick|only|don'?t|do not|no\b|reply in|answer in|respond in)|"
+    r"keep (?:answers|replies|responses|things|each|every|all|prs?|commits?|the \w+ (?:under|below|short))|"
+    r"off[- ]limits|change freeze|freeze\b|until further notice|without (?:asking|pinging|checking with|telling) me|"
+    r"(?:for|in) (?:anything|everything|all|every|each|any) (?:new|code|change|file|commit|test|report|chart)|"
+    r"every time|each time|whenever|even when|for now on|no \w+ (?:in|on|for|inside|under) |heads up|fyi|"
+    r"reminder|note that|remember|is a no-go|not to be|is not to|only (?:use|via|through|from|in)\b|"
+    # French
+    r"jamais|toujours|ne \w+ (?:pas|plus|jamais)|n'\w+ (?:pas|plus|jamais)|merci de|il faut|pas de\b|[ée]vite[rz]?\b|"
+    r"interdit|pr[ée]f[èe]re|utilise[rz]? (?:toujours|uniquement|seulement)|"
+    # German
+    r"nie\b|niemals|immer\b|bitte (?:keine?n?|nicht|immer|verwende|nutze|nur)|keine?n?\b|nicht\b|muss\b|müssen|"
+    r"darf|verwende|ausschlie(?:ß|ss)lich|nur noch|"
+    # Spanish
+    r"nunca|siempre|no (?:uses|hagas|toques|borres|cambies|subas|pongas|utilices|modifiques|reinicies)|"
+    r"por favor|debe(?:s|mos|n)?\b|prefiero|evita|sin (?:preguntar|avisar|consultar)|solo (?:usa|con|en)|"
+    r"utiliza siempre|usa siempre)",
+    re.IGNORECASE)
+# A request: the user asks for something done now (it is done once answered).
+_REQUEST_START = re.compile(
+    r"^\W*(?:(?:ok|okay|alright|great|thanks|cool|right|so|now|next|also|and|then|hey|hi)\W+)*"
+    r"(?:can|could|would|will) you\b|^\W*(?:please\s+)?(?:(?:ok|okay|so|now|next|also|then)\W+)*"
+    r"(?:look|check|fix|investigate|debug|run|rerun|re-run|try|find|figure|help|show|open|add|write|update|remove|"
+    r"delete|refactor|implement|make|create|rename|move|bump|deploy|build|test|review|explain|summari[sz]e|draft|"
+    r"plot|compute|calculate|dig|trace|profile|see|tell|give|list|go|let'?s|lets|start|finish|continue|"
+    r"compare|clean|split|merge|port|migrate|set up|setup|install|upgrade|revert|roll|rollback|ship|cut|tag|send|"
+    r"post|reply|answer|translate|rewrite|reword|edit|change|replace|sort|group|filter|pull|push|fetch|"
+    r"mira|revisa|arregla|regarde|corrige|v[ée]rifie|schau|pr[üu]fe|behebe)\b",
+    re.IGNORECASE)
+_QUESTION = re.compile(r"\?\s*$")
+_LABEL = re.compile(r"^\W*[A-Z][A-Z ]{2,30}:")  # "FACT:", "SAFETY RULE:": the user marked it
+_RULE_LABEL = re.compile(r"^\W*(?:[A-Z ]*\b)?(?:RULES?|CONSTRAINTS?|POLICY|IMPORTANT|CRITICAL|REQUIRED|"
+                         r"REQUIREMENTS?|MUST|NEVER|ALWAYS|SAFETY|SECURITY|WARNING|NOTE)\b[A-Z ]{0,30}:")
+_VALUE_HINT = re.compile(r"\d|://|@\w|/\w")
+
+
+def is_correction(sentence: str) -> bool:
+    return bool(_CORRECTION.search(sentence[:300]))
+
+
+def is_rule(sentence: str) -> bool:
+    """Whether a sentence of the user's prose states a standing rule, constraint or preference."""
+    if _RULE_LABEL.match(sentence):
+        return True
+    if _QUESTION.search(sentence) and not sentence.lower().startswith(("please", "pls")):
+        return False  # "Do we always ...?" asks: a question is no rule
+    if _RULE.search(sentence):
+        return True
+    return bool(_WEAK_RULE.search(sentence)) and not _REQUEST_START.match(sentence)
+
+
+def is_request(sentence: str) -> bool:
+    return bool(_REQUEST_START.match(sentence) or _QUESTION.search(sentence))
+
+
+def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
+    """A statement of a value the work depends on ("the tenant id is 19ad...", "we're on Postgres 15.4")."""
+    if is_request(sentence) or len(sentence) > 300:
+        return False
+    return any(_VALUE_HINT.search(v) and (any(c.isdigit() for c in v) or "://" in v or "@" in v) for v in found)
+
+
+def kind_of(sentence: str, found: tuple[str, ...]) -> str:
+    """"correction", "rule", "setting" or "request" (``found``: the sentence's values)."""
+    if is_correction(sentence):
+        return "correction"
+    if is_rule(sentence) or _LABEL.match(sentence):
+        return "rule"
+    if is_setting(sentence, found):
+        return "setting"
+    return "request"
