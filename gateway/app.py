@@ -32,7 +32,7 @@ import structlog
 
 from context_compactor.errors import InputError
 from context_compactor.hookspecs import Command, HookContext, ModelInfo
-from context_compactor.messages import validate_messages
+from context_compactor.messages import repaired, validate_messages
 from context_compactor.plugins import commands as registered_commands
 from context_compactor.plugins import get_plugin_manager
 from context_compactor.redact import StreamRedactor
@@ -41,7 +41,7 @@ from context_compactor.summarizer.client import IdleGate, add_gate
 
 from . import sse
 from .asgi import (JSON_TYPE, BodyTooLarge, ClientGone, Headers, Message, Receive, Scope, Send, ascii_header, dumps,
-                   header, read_body, send_bytes, send_error)
+                   header, TooDeep, loads_bounded, read_body, send_bytes, send_error, unchunked)
 from .commands import find_command
 from .config import GatewayConfig
 from .owned_tools import default_tools
@@ -207,6 +207,8 @@ class Gateway:
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope["path"]
+        if scope.get("http_version") == "1.0":
+            send = unchunked(send)
         if path == HEALTH_PATH:
             await send_bytes(send, 200, b'{"status":"ok"}', [JSON_TYPE])
             return
@@ -266,7 +268,15 @@ class Gateway:
 
     async def chat(self, scope: Scope, receive: Receive, send: Send, raw: bytes) -> None:
         started = time.perf_counter()
-        parsed = _chat_body(raw)
+        try:
+            parsed = _chat_body(raw, self.config.max_json_depth)
+        except TooDeep:
+            limit = self.config.max_json_depth
+            logger.warning("gateway.json_too_deep", path=scope["path"], limit=limit)
+            await send_error(send, 400, f"context-compactor: the request's JSON nests deeper than {limit} levels "
+                             "(start the gateway with a larger --max-json-depth if this is a real request)",
+                             "json_too_deep", kind="invalid_request_error")
+            return
         if isinstance(parsed, str):
             logger.info("gateway.passthrough", reason=parsed)
             await self.proxy(scope, send, raw)
@@ -452,17 +462,17 @@ def _with_headers(send: Send, extra: Headers) -> Send:
     return sending
 
 
-def _chat_body(raw: bytes) -> tuple[dict[str, Any], list[str]] | str:
+def _chat_body(raw: bytes, max_depth: int = 128) -> tuple[dict[str, Any], list[str]] | str:
     """The parsed chat request and what was wrong but handled, or why it is passed through untouched (we
     compact only what we understand).
 
     A tool message that answers no earlier call (its ``tool_call_id`` differs, if only in letter case)
     is compacted as the engine treats an orphan: as user text carrying the result (see
     :func:`adopt_orphans`), with a warning; the client's bytes still go out as written when nothing
-    has to change.
+    has to change. :class:`TooDeep` when its JSON nests deeper than ``max_depth``.
     """
     try:
-        body = json.loads(raw)
+        body = repaired(loads_bounded(raw, max_depth), raw)  # a lone surrogate becomes U+FFFD, as in every host
     except ValueError:
         return "the body is not JSON"
     if not isinstance(body, dict) or not isinstance(body.get("messages"), list):

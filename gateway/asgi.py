@@ -76,3 +76,56 @@ def ascii_header(text: str, limit: int = 300) -> bytes:
     """``text`` made safe for an HTTP header value (printable ASCII, bounded)."""
     clean = "".join(ch if 32 <= ord(ch) < 127 else "?" for ch in text.replace("\u2192", "->"))
     return clean[:limit].encode("ascii")
+
+
+class TooDeep(Exception):
+    """A request's JSON nests deeper than the configured limit."""
+
+
+def loads_bounded(raw: bytes, limit: int) -> Any:
+    """``json.loads(raw)``, with :class:`TooDeep` when arrays and objects nest more than ``limit`` deep
+    (also when past what Python's parser takes at all). The check walks the parsed containers, not the
+    bytes: its cost is the number of objects and lists, whatever the size of the strings."""
+    try:
+        value = json.loads(raw)
+    except RecursionError:
+        raise TooDeep from None
+    except UnicodeDecodeError:  # a lone surrogate as UTF-8 bytes (ed a0 80): read, to be repaired by the caller
+        value = json.loads(raw.decode("utf-8", "surrogatepass"))
+    level = [value] if isinstance(value, (dict, list)) else []
+    depth = 0
+    while level:  # one level of containers at a time: no recursion, no bookkeeping per item
+        depth += 1
+        if depth > limit:
+            raise TooDeep
+        deeper = []
+        for item in level:
+            for child in item.values() if isinstance(item, dict) else item:
+                if isinstance(child, (dict, list)):
+                    deeper.append(child)
+        level = deeper
+    return value
+
+
+def unchunked(send: Send) -> Send:
+    """``send`` for an HTTP/1.0 client: the whole response is held and sent with its length, since a
+    1.0 client cannot read chunked encoding (a stream arrives at once, when it ends)."""
+    start: dict[str, Any] = {}
+    parts: list[bytes] = []
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            start.update(message)
+            return
+        if message["type"] != "http.response.body":
+            await send(message)
+            return
+        parts.append(message.get("body", b""))
+        if message.get("more_body", False):
+            return
+        body = b"".join(parts)
+        headers = [(k, v) for k, v in start.get("headers", []) if k.lower() not in (b"content-length",
+                                                                                  b"transfer-encoding")]
+        await send({**start, "headers": [*headers, (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body, "more_body": False})
+    return sending

@@ -42,6 +42,13 @@ class GatewayConfig:
     hook_threads: int = 32
     shutdown_grace: float = 10.0
     max_retries: int = 2  # overflow recovery: retries after a context-length error
+    # The edge (gateway/edge.py): how long a client may take to send a request head, pause within a
+    # body or sit idle between requests, and how big a head and how deep a chat body's JSON may be.
+    header_timeout: float = 20.0
+    idle_timeout: float = 30.0
+    max_header_bytes: int = 64 * 1024
+    max_headers: int = 100
+    max_json_depth: int = 128
 
     def __post_init__(self) -> None:
         parts = urlsplit(self.upstream)
@@ -51,6 +58,11 @@ class GatewayConfig:
                 key="upstream")
         if self.max_body_bytes <= 0:
             raise ConfigError("--max-body-mb must be positive", key="max_body_bytes")
+        for option, value in (("--header-timeout", self.header_timeout), ("--idle-timeout", self.idle_timeout),
+                              ("--max-header-kb", self.max_header_bytes), ("--max-headers", self.max_headers),
+                              ("--max-json-depth", self.max_json_depth)):
+            if not value > 0:
+                raise ConfigError(f"{option} must be positive (got {value!r})", key=option.lstrip("-"))
 
     @property
     def client_keys(self) -> tuple[SecretStr, ...]:

@@ -16,6 +16,7 @@ import uvicorn
 from context_compactor.errors import CompactorError
 
 from .app import Gateway
+from .edge import EdgeLimits, edge_protocol
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -34,15 +35,18 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def uvicorn_config(app: Gateway) -> uvicorn.Config:
-    """uvicorn settings for the gateway: uvloop and httptools when installed, no access log of its own, no
-    X-Forwarded-* rewriting (the gateway never looks at the client's address)."""
+    """uvicorn settings for the gateway: uvloop when installed, httptools with the edge's limits (see
+    edge.py), no access log of its own, no X-Forwarded-* rewriting (the gateway never looks at the
+    client's address)."""
     fast_loop = importlib.util.find_spec("uvloop") is not None
-    fast_http = importlib.util.find_spec("httptools") is not None
+    c = app.config
+    limits = EdgeLimits(head_timeout=c.header_timeout, idle_timeout=c.idle_timeout,
+                        max_head_bytes=c.max_header_bytes, max_headers=c.max_headers)
     return uvicorn.Config(
-        app, host=app.config.host, port=app.config.port,
-        loop="uvloop" if fast_loop else "asyncio", http="httptools" if fast_http else "h11",
+        app, host=c.host, port=c.port,
+        loop="uvloop" if fast_loop else "asyncio", http=edge_protocol(limits),
         lifespan="on", access_log=False, log_config=None, server_header=False, proxy_headers=False,
-        timeout_graceful_shutdown=max(1, round(app.config.shutdown_grace)), timeout_keep_alive=30,
+        timeout_graceful_shutdown=max(1, round(c.shutdown_grace)), timeout_keep_alive=c.idle_timeout,  # type: ignore[arg-type]
         backlog=2048,
     )
 
