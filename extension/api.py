@@ -32,7 +32,6 @@ from typing import Any
 import pluggy
 from pydantic import ValidationError
 
-from . import ensure_logging
 from .errors import InputError
 from .hookspecs import BeforeAgentStartEvent, CompactionStats, HookContext, Message, ModelInfo
 from .messages import repaired, validate_messages
@@ -106,7 +105,6 @@ class Compactor:
 
     def __init__(self, *, context_window: int, model: str | None = None, store: str | Path | None = None,
                  session: str | None = None, **options: Any) -> None:
-        ensure_logging()
         settings = _settings(context_window, options)
         path = ":memory:" if store is None else str(store)
         self._runtime = Runtime(settings, store=Store.for_settings(path, settings),

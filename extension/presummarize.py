@@ -26,8 +26,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import structlog
-
+from .logs import get_logger
 from .engine.chunks import closed_chunks
 from .engine.summaries import Cancelled, Pending, Summaries
 from .store import StoreClosed
@@ -37,7 +36,7 @@ if TYPE_CHECKING:
     from .runtime import Runtime
     from .session import Session
 
-logger = structlog.get_logger("context_compactor")
+logger = get_logger()
 
 Job = Callable[[], str]
 

@@ -21,9 +21,9 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import httpx
-import structlog
 
 from .hookspecs import ModelInfo
+from .logs import get_logger
 from .presummarize import Background
 from .settings import DEFAULT_CONTEXT_WINDOW, Settings
 from .store import Store, default_store_path
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 MAX_SESSIONS_IN_MEMORY = 256
 REPROBE_SECONDS = 600.0
 INDEX_GRACE_SECONDS = 0.05  # the background indexer starts this long after a turn asks for it
-logger = structlog.get_logger("context_compactor")
+logger = get_logger()
 
 
 class Runtime:

@@ -14,13 +14,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
-import structlog
-
 from .engine import Budget, Measurer, Outcome, Plan, Tuning, budget_for, compact
 from .engine.chunks import effective_chunk_tokens
 from .engine.measure import Entry, Measurement
 from .engine.plan import stubbed
 from .loop import Loop, LoopOptions, Prepared, append_reminder, call_key, reminder_text
+from .logs import get_logger
 from .messages import ToolCall, digest
 from .engine.summaries import NARRATIVE_TOKENS, SummaryReport, Summaries
 from .hookspecs import BeforeAgentStartEvent, CompactionStats
@@ -29,7 +28,7 @@ if TYPE_CHECKING:
     from .runtime import Runtime
     from .settings import Settings
 
-logger = structlog.get_logger("context_compactor")
+logger = get_logger()
 
 # Whether the model-summary chunk also stays under the prompt's growth between compactions
 # (trigger minus target); see bench/cost.py for what each choice costs.

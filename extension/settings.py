@@ -16,14 +16,14 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-import structlog
 from pydantic import (BaseModel, ConfigDict, Field, PrivateAttr, SecretStr, ValidationError, field_validator,
                       model_validator)
 from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
 from .errors import ConfigError
+from .logs import get_logger
 
-logger = structlog.get_logger("context_compactor")
+logger = get_logger()
 
 DEFAULT_CONTEXT_WINDOW = 8192  # never assume 200k for a model nobody told us about
 

@@ -16,15 +16,14 @@ from __future__ import annotations
 
 import math
 
-import structlog
-
 from context_compactor.engine import Measurer
 from context_compactor.hookspecs import AfterTurnEvent, HookContext, hookimpl
+from context_compactor.logs import get_logger
 from context_compactor.presummarize import schedule
 from context_compactor.tokens import CharCounter, calibrated_ratio
 from context_compactor.windows import stated_window
 
-logger = structlog.get_logger("context_compactor")
+logger = get_logger()
 
 
 @hookimpl

@@ -18,15 +18,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-import structlog
-
 from context_compactor.archive import message_text
 from context_compactor.hookspecs import (BeforeAgentStartEvent, BeforeAgentStartResult, CompactionStats, HookContext,
                                         hookimpl)
+from context_compactor.logs import get_logger
 
 from . import recall
 
-logger = structlog.get_logger("context_compactor")
+logger = get_logger()
 
 
 @hookimpl

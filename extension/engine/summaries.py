@@ -31,15 +31,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import structlog
-
 from ..errors import SummarizerError
 from ..messages import view_of
+from ..logs import get_logger
 from ..summarizer.ledger import merge, render
 from .chunks import chunk_bounds, chunk_key, closed_chunks, merge_key
 from .measure import Entry
 
-logger = structlog.get_logger("context_compactor")
+logger = get_logger()
 
 MIN_NARRATIVE_TOKENS = 64  # a narrative shorter than this says nothing worth a model call
 MIN_NARRATIVE_INPUT = 512  # a chunk of fewer tokens than this is not worth a model call
