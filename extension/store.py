@@ -163,6 +163,7 @@ class Store:
             raise StoreError(f"{path}: cannot create the store: {exc.strerror} (check that its folder "
                              f"{Path(path).parent} is writable, or point --store/storePath elsewhere)",
                              path=str(path)) from exc
+        _tighten_files(Path(path))  # only now: the file is our store, not another program's
         if retention is not None:
             store.prune(retention)
         return store
@@ -194,6 +195,7 @@ class Store:
         db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
         try:
             db.execute("PRAGMA busy_timeout=30000")
+            _refuse_foreign(db, self.path)  # before page size, WAL or tables change anything in it
             if not db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone():  # these only take before the first table
                 # Archived messages run to kilobytes: on 4 KiB pages most spill into overflow chains,
                 # and writing a cold compaction's 3,000 of them took three times as long.
@@ -540,6 +542,8 @@ def _row(item: tuple[Any, ...]) -> tuple[str, str, Any, int | None, int | None]:
 def _prepare(path: Path) -> None:
     """Create the folder 0700 and the file 0600 (tightening ones we own), before SQLite opens it."""
     folder = path.parent
+    if os.path.islink(path):
+        _check_link(path)
     if os.path.exists(path) and not os.path.isfile(path):
         raise StoreError(f"{path}: is not a file (point the store at a file path)", path=str(path))
     if not folder.exists():
@@ -551,10 +555,64 @@ def _prepare(path: Path) -> None:
     if not os.path.exists(path):
         if not os.access(folder, os.W_OK):
             raise PermissionError(13, "its folder is not writable")
-        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_NOFOLLOW, 0o600))
+
+
+def _tighten_files(path: Path) -> None:
+    """Make the store's files 0600 (it holds whole conversations): only ones we own, never through a link."""
     for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(f"{path}{suffix}") and _ours(Path(f"{path}{suffix}")):
-            _tighten(Path(f"{path}{suffix}"), 0o600)
+        part = Path(f"{path}{suffix}")
+        if not os.path.islink(part) and os.path.exists(part) and _ours(part):
+            _tighten(part, 0o600)
+
+
+# The tables a store of ours may hold (any schema version); anything else is another program's database.
+_OUR_TABLES = frozenset({"summaries", "sessions", "calibration", "archive", "meta"})
+
+
+def _foreign_tables(db: sqlite3.Connection) -> list[str]:
+    names = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")]
+    return sorted(n for n in names if n not in _OUR_TABLES and not n.startswith(("archive_", "sqlite_")))
+
+
+def _refuse_foreign(db: sqlite3.Connection, path: str) -> None:
+    """Raise StoreError when the file is a SQLite database of another program: adding our tables,
+    switching its journal to WAL or setting its user_version would change a file that is not ours."""
+    if path == ":memory:":
+        return
+    foreign = _foreign_tables(db)
+    if foreign:
+        raise StoreError(f"{path}: is another program's SQLite database (tables {', '.join(foreign[:5])}); it was "
+                         "left unchanged: point --store/storePath at a file of its own", path=path)
+
+
+def _check_link(path: Path) -> None:
+    """A store path that is a symlink is followed only to a store of ours; anything else is refused
+    (it was written, chmod'ed or set aside as damaged wherever the link pointed)."""
+    target = os.path.realpath(path)
+    refuse = f"{path}: is a symlink to {target}, which is not a context-compactor store"
+    if not os.path.isfile(target):
+        raise StoreError(f"{refuse} (it does not exist); remove the link, or point --store/storePath at a file",
+                         path=str(path))
+    try:
+        db = sqlite3.connect(f"file:{_uri_path(target)}?mode=ro", uri=True, isolation_level=None)
+        try:
+            ours = not _foreign_tables(db) and db.execute(
+                "SELECT 1 FROM sqlite_master WHERE name = 'archive'").fetchone() is not None
+        finally:
+            db.close()
+    except sqlite3.Error:
+        ours = False
+    if not ours:
+        raise StoreError(f"{refuse}; it was left unchanged: remove the link, or point --store/storePath at a "
+                         "file of its own", path=str(path))
+
+
+def _uri_path(path: str) -> str:
+    """``path`` for a ``file:`` URI: characters URIs give a meaning to are escaped."""
+    from urllib.parse import quote
+
+    return quote(os.path.abspath(path), safe="/")
 
 
 def _tighten(path: Path, mode: int) -> None:
