@@ -300,10 +300,10 @@ class Runtime:
             return Endpoint(wanted.base_url, wanted.model, api, key, wanted.timeout_seconds, wanted.max_tokens, window)
         if not model.base_url or not settings.summarize_with_session_model:
             return None
-        api = resolve_api(model.api, model.base_url)
-        if api is None:
+        spoken = resolve_api(model.api, model.base_url)
+        if spoken is None:
             return None
-        return Endpoint(model.base_url, model.id, api, model.api_key, 60.0, None, self.window_for(settings, model)[0])
+        return Endpoint(model.base_url, model.id, spoken, model.api_key, 60.0, None, self.window_for(settings, model)[0])
 
     def summary_health(self) -> dict[str, dict[str, Any]]:
         """Per summary model: successes, failures by kind, backoff left (for ``/context-stats``)."""
