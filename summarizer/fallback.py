@@ -1,7 +1,7 @@
 """The built-in summarizer: the session ledger, built deterministically from the original messages.
 
 It is the embedded default and the base under any model: extraction (:mod:`.extract`) reads each
-message once (memoised by identity, so later compactions pay for new messages only), the items
+message once (memoised by content, so later compactions pay for new messages only), the items
 of the whole folded region merge into one ledger (:func:`.ledger.merge`), and the ledger renders
 within its budget (:func:`.ledger.render`). Same input, same bytes out.
 """
@@ -18,7 +18,10 @@ from . import CountTokens
 from . import extract as x
 from .ledger import Item, merge, parse_items, render
 
-MEMO_MESSAGES = 200_000  # messages whose items are remembered (by identity) across compactions
+# The items of messages read before, by content, across compactions and sessions: capped in bytes
+# (the items' text), and holding no message: a gateway's request body is gone after its turn.
+MEMO_BYTES = 16 * 2**20
+_ITEM_BYTES = 120  # what an item costs besides its text, about
 
 
 class ExtractiveSummarizer:
@@ -27,8 +30,10 @@ class ExtractiveSummarizer:
     identity = "extractive"
     prompt_version = "ledger-3"  # bump whenever extraction or rendering changes: it is part of every cache key
 
-    def __init__(self) -> None:
-        self._memo: OrderedDict[int, tuple[Any, list[Item]]] = OrderedDict()
+    def __init__(self, memo_bytes: int = MEMO_BYTES) -> None:
+        # key -> (items, their size); the key is what the items are a function of (see _key)
+        self._memo: OrderedDict[tuple[Any, ...], tuple[list[Item], int]] = OrderedDict()
+        self._memo_bytes, self.memo_limit = 0, memo_bytes
 
     def items(self, messages: Sequence[Any], views: Sequence[View], start: int,
               verdict: Callable[[Any], tuple[Any, bool] | None] | None = None) -> list[Item]:
@@ -39,19 +44,28 @@ class ExtractiveSummarizer:
         found: list[Item] = []
         for offset, (message, view) in enumerate(zip(messages, views)):
             index = start + offset
-            hit = memo.get(id(message))
-            if hit is not None and hit[0] is message and (not hit[1] or hit[1][0].src == index):
+            hint = verdict(message) if verdict is not None and view.role == "tool" else None
+            key = _key(extractor, view, index, hint)
+            hit = memo.get(key)
+            if hit is not None:
+                memo.move_to_end(key)
                 if view.calls:  # a later result is read with its call
                     extractor.remember(view)
-                found.extend(hit[1])
+                found.extend(hit[0])
                 continue
-            hint = verdict(message) if verdict is not None and view.role == "tool" else None
             items = extractor.items(view, index, hint)
-            memo[id(message)] = (message, items)
+            self._remember(key, items)
             found.extend(items)
-        while len(memo) > MEMO_MESSAGES:
-            memo.popitem(last=False)
         return found
+
+    def _remember(self, key: tuple[Any, ...], items: list[Item]) -> None:
+        size = sum(_ITEM_BYTES + sum(len(f) for f in item if isinstance(f, str)) for item in items) + _ITEM_BYTES
+        memo = self._memo
+        memo[key] = (items, size)
+        self._memo_bytes += size
+        while self._memo_bytes > self.memo_limit and memo:
+            _, (_, dropped) = memo.popitem(last=False)
+            self._memo_bytes -= dropped
 
     # --- the summarizer protocol (chunks of views without positions; used beside model summaries) ---
 
@@ -63,3 +77,15 @@ class ExtractiveSummarizer:
         for summary in summaries:
             items.extend(parse_items(summary))
         return render(merge(items), budget, count)[0]
+
+
+def _key(extractor: x.Extractor, view: View, index: int, hint: tuple[Any, bool] | None) -> tuple[Any, ...]:
+    """What a message's items are a function of (see :meth:`Extractor.items`): its view, its position, and
+    for a tool result the call it answers and the verdict on it. Kept as hashes and lengths, never as
+    the text (a string's hash is computed once per string object)."""
+    call: Any = None
+    failed: bool | None = None
+    if view.role == "tool":
+        call = extractor.calls.get(view.call_id or "") or (extractor.last_call if not view.call_id else None)
+        failed = hint[1] if hint is not None and hint[0] == call else None
+    return (index, view.role, len(view.text), hash(view), hash(call), failed)
