@@ -121,13 +121,14 @@ class StoreClosed(StoreError):
 class Store:
     """Thread-safe access to the SQLite store; open with :meth:`open`."""
 
-    def __init__(self, path: str | Path, *, max_entries: int = 20000) -> None:
+    def __init__(self, path: str | Path, *, max_entries: int = 20000, read_only: bool = False) -> None:
         self.path = str(path)
         self.max_entries = max_entries
+        self.read_only = read_only
         self._lock = threading.RLock()
         self._clock = 0.0
         self.closed = False
-        self._db = self._connect()
+        self._db = _connect_read_only(self.path) if read_only else self._connect()
         # An in-memory store takes archive rows as promises (archive_later) and writes them when it is
         # next used, or the background indexer does, after the turn: nothing outlives the process anyway.
         self._deferred: list[tuple[str, Callable[[], list[tuple[Any, ...]]], int, Sequence[View] | None]] = []
@@ -167,6 +168,19 @@ class Store:
         if retention is not None:
             store.prune(retention)
         return store
+
+    @classmethod
+    def open_read_only(cls, path: str | Path) -> Store:
+        """The store at ``path`` for reading: nothing is created, changed or set aside, and no write access
+        to the file or its folder is needed (a copy without its ``-shm`` file is read as it is on disk).
+
+        Raises StoreError when there is no store there, or it cannot be read as one (another program's
+        file, a schema this release does not read as it is)."""
+        if os.path.islink(path):
+            _check_link(Path(path))
+        if not os.path.isfile(path):
+            raise StoreError(f"{path}: no store there", path=str(path))
+        return cls(path, read_only=True)
 
     @classmethod
     def _rebuild(cls, path: str | Path, max_entries: int, exc: sqlite3.Error) -> Store:
@@ -584,6 +598,38 @@ def _refuse_foreign(db: sqlite3.Connection, path: str) -> None:
     if foreign:
         raise StoreError(f"{path}: is another program's SQLite database (tables {', '.join(foreign[:5])}); it was "
                          "left unchanged: point --store/storePath at a file of its own", path=path)
+
+
+def _connect_read_only(path: str) -> sqlite3.Connection:
+    """A read-only connection: ``mode=ro``, else (a WAL file whose ``-shm`` cannot be made: a read-only
+    copy, or a folder we may not write) ``immutable=1``, which reads the file as it is on disk."""
+    failure: sqlite3.Error | None = None
+    for extra in ("", "&immutable=1"):
+        try:
+            db = sqlite3.connect(f"file:{_uri_path(path)}?mode=ro{extra}", uri=True, timeout=30,
+                                 check_same_thread=False, isolation_level=None)
+        except sqlite3.Error as exc:
+            failure = exc
+            continue
+        try:
+            db.execute("PRAGMA busy_timeout=30000")
+            _refuse_foreign(db, path)  # the first read: where a missing -shm shows
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.Error as exc:
+            db.close()
+            failure = exc
+            continue
+        except BaseException:
+            db.close()
+            raise
+        if version != SCHEMA_VERSION:
+            db.close()
+            newer = "a newer context-compactor; upgrade this one" if version > SCHEMA_VERSION else \
+                "an older context-compactor; open it once with write access (any command that writes) to upgrade it"
+            raise StoreError(f"{path}: cannot read the store as it is: it was written by {newer}", path=path)
+        return db
+    assert failure is not None
+    raise _store_error(failure, path, "read the store")
 
 
 def _check_link(path: Path) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 from context_compactor.archive import parse_ref
 from context_compactor.errors import InputError
 from context_compactor.settings import load_settings
-from context_compactor.store import Store, store_path_for
+from context_compactor.store import Store, StoreError, store_path_for
 
 
 def add_parser(sub: Any) -> None:
@@ -58,18 +58,30 @@ def _usage(args: argparse.Namespace) -> int:
     return 2
 
 
-def _open(args: argparse.Namespace) -> Store:
+def _open(args: argparse.Namespace, *, write: bool = False) -> Store:
+    """The store, read-only (``sessions`` and ``show`` change nothing, and need no write access); with
+    ``write`` (``search``, which brings the full-text index up to date first) writable when it can be."""
     configured = load_settings(args.config).store_path if args.store is None else None
     path = store_path_for(args.store, configured)
     if path != ":memory:" and not os.path.isfile(path):
         raise InputError(f"{path}: no store there (nothing archived yet, or give the right --store PATH)")
-    return Store.open(path)
+    if path == ":memory:":
+        return Store.open(path)
+    if write:
+        try:
+            return Store.open(path)
+        except StoreError as exc:  # a read-only copy or folder: search what is indexed (with a warning)
+            try:
+                return Store.open_read_only(path)
+            except StoreError:
+                raise exc from None
+    return Store.open_read_only(path)
 
 
 def run_search(args: argparse.Namespace) -> int:
     if args.limit <= 0:
         raise InputError(f"--limit {args.limit}: give a number of results above 0")
-    store = _open(args)
+    store = _open(args, write=True)
     try:
         if args.session is not None and args.session not in {s.session for s in store.sessions()}:
             raise InputError(f"no archived session {args.session!r} (list them with `context-compactor archive sessions`)")

@@ -14,10 +14,13 @@ import signal
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from conftest import ROOT
+
+from context_compactor.store import Store
 
 SESSION = ROOT / "examples" / "agent-session.json"
 
@@ -191,3 +194,80 @@ def test_a_store_symlink_to_our_own_store_is_followed(tmp_path: Path) -> None:
     done = cli(tmp_path, "compact", other, "--context-window", "8192", "--store", link)
     assert done.returncode == 0, done.stderr
     assert link.is_symlink() and archived_sessions(real) == 2
+
+
+AS_NOBODY = r"""
+import os, sys, tempfile
+from context_compactor.setup_cli.main import build_parser, main
+from context_compactor.store import Store
+# Load all the command loads while we may still read our own files (Python's own may sit under /root).
+import context_compactor.hooks.recall  # noqa: F401 - archive search within a session
+build_parser()
+with tempfile.TemporaryDirectory() as warm:
+    Store.open(os.path.join(warm, "store.sqlite")).close()
+    Store.open_read_only(os.path.join(warm, "store.sqlite")).close()
+if os.geteuid() == 0:
+    os.setgroups([])
+    os.setgid(65534)
+    os.setuid(65534)
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.fixture
+def shared_root() -> Iterator[Path]:
+    """A folder outside pytest's 0700 tmp root (an unprivileged user must reach it); removed after."""
+    import shutil
+    import tempfile
+
+    root = Path(tempfile.mkdtemp(prefix="cc-ro-"))
+    os.chmod(root, 0o755)
+    yield root
+    shutil.rmtree(root)
+
+
+def read_as_nobody(root: Path, store: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    if os.geteuid() != 0:
+        pytest.skip("needs root, to read the store as another user")
+    return subprocess.run([sys.executable, "-c", AS_NOBODY, "archive", *args, "--store", str(store)],
+                          capture_output=True, text=True, env=env_for(root), timeout=120)
+
+
+def a_store_in(root: Path) -> Path:
+    """A store with one archived session (WAL mode; closed, so without -wal and -shm), readable by all."""
+    folder = root / "store-folder"
+    folder.mkdir()
+    store = folder / "store.sqlite"
+    done = cli(root, "compact", SESSION, "--context-window", "8192", "--store", store)
+    assert done.returncode == 0, done.stderr
+    store.chmod(0o444)
+    assert store.read_bytes()[18:20] == b"\x02\x02"  # WAL, as the store always is
+    return store
+
+
+@pytest.mark.parametrize("verb", [["sessions", "--json"], ["show", "1"], ["search", "handler"]])
+def test_a_read_only_copy_without_its_shm_file_is_readable(shared_root: Path, verb: list[str]) -> None:
+    """``archive sessions|show|search`` read a 0444 copy of a store in a folder the reader may not write (so no
+    -shm file can be made), and leave the copy and the folder as they were."""
+    store = a_store_in(shared_root)
+    before = store.read_bytes()
+    done = read_as_nobody(shared_root, store, *verb)
+    assert done.returncode == 0, done.stderr
+    assert "read-only" not in done.stderr and done.stdout.strip()
+    assert store.read_bytes() == before and sorted(p.name for p in store.parent.iterdir()) == ["store.sqlite"]
+
+
+def test_a_store_in_use_is_readable_without_write_access_to_its_folder(shared_root: Path) -> None:
+    """While another process has the store open (its -wal and -shm exist), a user who may not write the
+    folder, the store or its -shm lists its sessions."""
+    store = a_store_in(shared_root)
+    holder = Store.open(store)  # makes our own files 0600: opened up below, for the other user
+    try:
+        holder.archive("live", [("d-live", "user", {"role": "user", "content": "written while open"}, 0)])
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{store}{suffix}").chmod(0o644)
+        done = read_as_nobody(shared_root, store, "sessions", "--json")
+    finally:
+        holder.close()
+    assert done.returncode == 0, done.stderr
+    assert {s["session"] for s in json.loads(done.stdout)["sessions"]} >= {"live"}
