@@ -89,8 +89,10 @@ class _PrefixedEnv(EnvSettingsSource):
         return {key: value for key, value in super().__call__().items() if key in fields}
 
 
+# The defaults are the table in docs/ARCHITECTURE.md ("Defaults"); the docstring is the description of the
+# plugin manifest's configSchema, which ships without the docs, so it names no file.
 class Settings(BaseSettings):
-    """Every option of context-compactor, with the defaults of ARCHITECTURE.md."""
+    """Every option of context-compactor, with its default."""
 
     model_config = SettingsConfigDict(
         env_prefix="CONTEXT_COMPACTOR_",

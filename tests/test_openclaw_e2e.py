@@ -1,6 +1,6 @@
 """End to end with a real OpenClaw gateway: setup, a 30-turn session, the commands, uninstall.
 
-OpenClaw comes from ``../shared/tools/openclaw-env.sh`` (installed once into ~/.cache). Everything
+OpenClaw comes from ``.ci/openclaw-env.sh`` (installed once into ~/.cache). Everything
 runs isolated under tmp_path (HOME, OPENCLAW_STATE_DIR, OPENCLAW_CONFIG_PATH, TMPDIR) against a
 fake model server on loopback that records every request. OpenClaw's own compaction is kept out of
 the way by the model's large context window (131072: a ~96k prompt budget that 30 turns of ~1.5k

@@ -38,7 +38,7 @@ def write_config(tmp_path: Path) -> Any:
 
 
 def test_defaults_match_the_architecture_table() -> None:
-    """With nothing configured, every option has the default ARCHITECTURE.md lists."""
+    """With nothing configured, every option has the default docs/ARCHITECTURE.md lists."""
     s = Settings()
     assert s.enabled is True
     assert s.max_tokens is None  # derived: compactAt x window

@@ -22,7 +22,7 @@ from conftest import need
 from context_compactor.setup_cli import setup as setup_mod
 from context_compactor.setup_cli.configpatch import parse
 from context_compactor.setup_cli.main import main
-from ocfakes.openclaw import openclaw_path
+from ocfakes.openclaw import ENV_SCRIPT, openclaw_path
 
 ID = "context-compactor"
 
@@ -60,7 +60,7 @@ def config_data(home: Path) -> Any:
 def validate(home: Path) -> None:
     """``openclaw config validate`` accepts the file (skips locally without OpenClaw; fails in CI)."""
     path = openclaw_path()
-    need(path is not None, "OpenClaw (../shared/tools/openclaw-env.sh)")
+    need(path is not None, f"OpenClaw (installed by {ENV_SCRIPT})")
     env = {**os.environ, "PATH": str(path), "OPENCLAW_STATE_DIR": str(home),
            "OPENCLAW_CONFIG_PATH": str(home / "openclaw.json")}
     done = subprocess.run(["openclaw", "config", "validate"], env=env, capture_output=True, text=True, timeout=120)

@@ -1,4 +1,4 @@
-"""The real OpenClaw for the tests: finding it (the PATH that ``../shared/tools/openclaw-env.sh`` prints),
+"""The real OpenClaw for the tests: finding it (the PATH that ``.ci/openclaw-env.sh`` prints),
 an environment that isolates it under a folder, starting its gateway, and :class:`Gateway`, the isolated
 OpenClaw world of one end-to-end test (its config pointing at a fake model on loopback)."""
 
@@ -19,10 +19,8 @@ from typing import Any
 from fakes.loopback import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-# The shared install script beside the project, else the copy the project ships for CI.
-ENV_SCRIPT = Path(os.environ.get("OPENCLAW_ENV_SCRIPT") or next(
-    (p for p in (ROOT.parent / "shared" / "tools" / "openclaw-env.sh", ROOT / ".ci" / "openclaw-env.sh") if p.is_file()),
-    ROOT / ".ci" / "openclaw-env.sh"))
+# The install script the project ships (.ci/run sets OPENCLAW_ENV_SCRIPT to the one it used).
+ENV_SCRIPT = Path(os.environ.get("OPENCLAW_ENV_SCRIPT") or ROOT / ".ci" / "openclaw-env.sh")
 
 
 # Installing OpenClaw and its Node (about 1 GB from npm) is an explicit choice: .ci/run makes it.
