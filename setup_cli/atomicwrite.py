@@ -2,7 +2,7 @@
 helper for every file we write in place (the OpenClaw config and its backup, ``compact -o``).
 
 The new text goes to a temporary file in the same folder, is flushed to disk, takes the old file's
-mode, and is renamed over it; the backup copy of the old file is written the same way. A symlinked
+mode, owner and group, and is renamed over it; the backup copy of the old file is written the same way. A symlinked
 config keeps its link (its target is replaced). Anything that goes wrong leaves the file
 unchanged: PatchError. The text is written as given: line ends and a byte order mark stay as the
 caller has them.
@@ -80,7 +80,29 @@ def check_folder(folder: Path) -> None:
         raise PatchError(f"{folder}: {existing} is not a writable folder (nothing was changed)")
 
 
-def _replace(target: Path, data: bytes, mode: int) -> None:
+Owner = tuple[int, int]
+
+
+def owner_to_keep(path: Path) -> Owner | None:
+    """The (uid, gid) a rewrite of ``path`` must keep: the file's, else (a new file, written by root) its
+    folder's; None when that is who we are already. Root running ``setup`` on another user's 0600 config
+    would otherwise leave it root's, and its owner could no longer read it."""
+    try:
+        st = path.stat() if path.exists() else (path.parent.stat() if os.geteuid() == 0 else None)
+    except OSError:
+        return None
+    if st is None or (st.st_uid, st.st_gid) == (os.geteuid(), os.getegid()):
+        return None
+    return st.st_uid, st.st_gid
+
+
+def give(path: Path, owner: Owner | None) -> None:
+    """chown ``path`` (not through a link) to ``owner``; nothing when None."""
+    if owner is not None:
+        os.chown(path, *owner, follow_symlinks=False)
+
+
+def _replace(target: Path, data: bytes, mode: int, owner: Owner | None = None) -> None:
     tmp = temp_path(target)
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -88,6 +110,12 @@ def _replace(target: Path, data: bytes, mode: int) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+            if owner is not None:  # before the mode: a chown may clear set-id bits
+                try:
+                    os.fchown(handle.fileno(), *owner)
+                except PermissionError:
+                    raise PatchError(f"{target} belongs to user {owner[0]}: rewriting it would make it yours, and its "
+                                     "owner could lose it (the file was left unchanged; run this as its owner)") from None
         os.chmod(tmp, mode)
         os.replace(tmp, target)
     except BaseException:
@@ -120,13 +148,14 @@ def replace_bytes(path: Path, data: bytes, new_mode: int = 0o600) -> None:
     target = Path(os.path.realpath(path))
     clean_stale(target.parent, (target.name,))
     mode = target.stat().st_mode & 0o7777 if target.exists() else new_mode
-    _replace(target, data, mode)
+    _replace(target, data, mode, owner_to_keep(target))
 
 
 def write_atomic(path: Path, text: str, *, backup: Path | None = None) -> None:
     """Write ``text`` to ``path`` atomically; the old file is first copied (atomically) to ``backup``.
 
-    A symlink stays a symlink (its target is replaced); the file keeps its mode.
+    A symlink stays a symlink (its target is replaced); the file keeps its mode, owner and group (the
+    backup takes them too), or the write is refused (PatchError) when they cannot be kept.
     """
     check_writable(path)
     target = Path(os.path.realpath(path))
@@ -135,8 +164,9 @@ def write_atomic(path: Path, text: str, *, backup: Path | None = None) -> None:
         clean_stale(Path(os.path.realpath(backup)).parent, (Path(os.path.realpath(backup)).name,))
     try:
         mode = target.stat().st_mode & 0o7777 if target.exists() else 0o600
+        owner = owner_to_keep(target)
         if backup is not None and target.exists():
-            _replace(Path(os.path.realpath(backup)), target.read_bytes(), mode)
-        _replace(target, text.encode("utf-8"), mode)
+            _replace(Path(os.path.realpath(backup)), target.read_bytes(), mode, owner)
+        _replace(target, text.encode("utf-8"), mode, owner)
     except OSError as exc:
         raise PatchError(f"{path}: cannot write: {exc.strerror or exc} (the file was left unchanged)") from None

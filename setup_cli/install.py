@@ -20,6 +20,7 @@ from typing import Any
 from context_compactor import __version__
 from context_compactor.errors import InputError
 
+from .atomicwrite import give, owner_to_keep
 from .plugin import FILES, MARKER, PLUGIN_ID, shipped
 
 BACKUP_SUFFIX = ".context-compactor.bak"
@@ -92,6 +93,8 @@ def install_files(paths: Paths, extra: dict[str, Any]) -> str | None:
         aside = paths.data / "moved-aside" / f"{PLUGIN_ID}-{time.strftime('%Y%m%d-%H%M%S')}"
         aside.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(str(paths.plugin), aside)
+    owner = owner_to_keep(paths.config) if os.geteuid() == 0 else None  # root in another user's gateway
+    made = [p for p in (paths.plugin, *paths.plugin.parents) if not p.exists() and p.is_relative_to(paths.home)]
     paths.plugin.mkdir(parents=True, exist_ok=True)
     for name in FILES:
         (paths.plugin / name).write_bytes(shipped(name))
@@ -100,4 +103,6 @@ def install_files(paths: Paths, extra: dict[str, Any]) -> str | None:
     if aside is not None:
         record["movedAside"] = str(aside)
     (paths.plugin / MARKER).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    for path in (*made, *(paths.plugin / name for name in (*FILES, MARKER))):
+        give(path, owner)  # its owner's uninstall can remove them
     return str(aside) if aside else None
