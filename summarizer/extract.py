@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import AnyStr
 
 from context_compactor.messages import ToolCall, View
 
@@ -261,6 +260,7 @@ def _prose_items(said: str, index: int, asked: list[str]) -> list[Item]:
     items: list[Item] = []
     parts = [s for s in prose.sentences(said) if s.lower().strip(".!? ") not in _TRIVIAL]
     skip = False
+    open_item = -1  # the instruction a plain statement after it goes on ("Only Python 3.11. No network calls.")
     for n, sentence in enumerate(parts):
         if skip:
             skip = False
@@ -273,12 +273,19 @@ def _prose_items(said: str, index: int, asked: list[str]) -> list[Item]:
                 found = values(sentence)
             items.append(Item("instruction", sentence.lower(), clip(sentence), index, corrects=found,
                               rank=CORRECTION_RANK))
-        elif kind == "rule":
-            items.append(Item("instruction", masked_key(sentence), clip(sentence), index, rank=RULE_RANK + bool(found)))
-        elif kind == "setting":
-            items.append(Item("instruction", masked_key(sentence), clip(sentence), index, rank=SETTING_RANK))
+            open_item = -1
+        elif kind in ("rule", "setting"):
+            rank = RULE_RANK + bool(found) if kind == "rule" else SETTING_RANK
+            items.append(Item("instruction", masked_key(sentence), clip(sentence), index, rank=rank,
+                              corrects=found, update=prose.is_update(sentence)))
+            open_item = len(items) - 1
+        elif open_item >= 0 and not prose.is_request(sentence):
+            last = items[open_item]  # the words that go on from a rule are the rule's (adjacent, verbatim)
+            text = f"{last.text} {sentence}"
+            items[open_item] = last._replace(key=masked_key(text), text=clip(text))
         elif len(sentence) >= 8:
             asked.append(sentence)
+            open_item = -1
     return items
 
 
@@ -335,7 +342,7 @@ def read_back(body: str) -> list[Item]:
         if item.section == "instruction":
             kind = "correction" if item.supersedes else prose.kind_of(item.text, values(item.text))
             rank = {"correction": CORRECTION_RANK, "rule": RULE_RANK, "setting": SETTING_RANK}.get(kind, RULE_RANK)
-            item = item._replace(rank=rank, corrects=values(item.text) if kind == "correction" else ())
+            item = item._replace(rank=rank, corrects=values(item.text), update=prose.is_update(item.text))
         elif item.section == "docrule":
             item = item._replace(rank=RULE_RANK)
         out.append(item)

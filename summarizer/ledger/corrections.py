@@ -28,7 +28,9 @@ _FILLER = frozenset("""sorry actually correction wait oops whoops meant mean not
     before previous there here what which with from for are but also just now then please thanks nope
     ignore hmm yes yeah okay fine sure like really think will would could can let's lets get got put set
     into onto about over under only all any some more most less very much too its our your their them
-    they his her him she has have had does did done doing being been were way thing things stuff one""".split())
+    they his her him she has have had does did done doing being been were way thing things stuff one
+    rule rules ground session whole never always must don't dont run use keep more every each before after
+    against hard constraint safety fact goal state user preference note important quick""".split())
 _WORD = re.compile(r"[a-z][a-z0-9_]{2,}")
 _NAMED_OLD = re.compile(r"\b(?:instead of|rather than|not|no longer|in place of|replacing|pas|nicht|statt|en vez de|"
                         r"en lugar de|au lieu de)\s+[`'\"]?([\w.@:/+-]*\d[\w.@:/+-]*|[\w.+-]+@[\w.-]+|\w+://\S+)",
@@ -37,7 +39,15 @@ SAID_BEFORE = ("instruction", "request", "identifier")
 
 
 def content_words(text: str) -> frozenset[str]:
-    return frozenset(w for w in _WORD.findall(text.lower()) if w not in _FILLER and not w.isdigit())
+    """The words that say what a statement is about, crudely stemmed ("owns" and "owner" are one)."""
+    return frozenset(_stem(w) for w in _WORD.findall(text.lower()) if w not in _FILLER and not w.isdigit())
+
+
+def _stem(word: str) -> str:
+    for end in ("ing", "ed", "er", "es", "s"):
+        if len(word) - len(end) >= 3 and word.endswith(end):
+            return word[:-len(end)]
+    return word
 
 
 def kind(value: str) -> str:
@@ -49,13 +59,14 @@ def kind(value: str) -> str:
         return "email"
     if low.isdigit():
         return "number"
+    if re.fullmatch(r"\d{1,4}[-/.]\d{1,2}(?:[-/.]\d{1,4})?", low):
+        return "date"
     if re.fullmatch(r"\d+(?:\.\d+)+", low):
         return f"dotted{low.count('.')}"
     if "/" in low:
         tail = low.rsplit("/", 1)[-1]
         return "path" + (tail.rsplit(".", 1)[-1] if "." in tail else "")
-    prefix = re.match(r"[a-z]+", low)
-    return "id:" + prefix.group(0) if prefix else _shape(low)
+    return "form:" + re.sub(r"(?:[a-z]+|\d+)", lambda m: "a" if m.group(0)[0].isalpha() else "0", low)
 
 
 def _distinct(shape: str) -> bool:
@@ -66,7 +77,8 @@ def _distinct(shape: str) -> bool:
 def supersede(merged: list[Item]) -> list[Item]:
     """``merged`` with each correction's superseded statement taken out and cited by the correction;
     a correction that supersedes nothing and carries no value of its own becomes a request."""
-    corrections = sorted((i for i in merged if i.section == "instruction" and i.correction), key=lambda i: i.src)
+    corrections = sorted((i for i in merged if i.section == "instruction" and (i.correction or i.update)),
+                         key=lambda i: i.src)
     if not corrections:
         return merged
     said = [i for i in merged if i.section in SAID_BEFORE and not i.correction]
@@ -93,7 +105,13 @@ def supersede(merged: list[Item]) -> list[Item]:
             item, vals, shapes, kinds, cand_words = facts[n]
             if n in gone or item.src >= correction.src:
                 continue
+            if item is correction or (not correction.correction and item.section == "request"):
+                continue  # an update updates what stands (a rule, a setting, an id), not what was asked
             score = _score(correction.text, new_values, named, words, vals, cand_words)
+            if not correction.correction:  # an update: on plainer evidence only, about the same thing
+                shared = len(words & cand_words)
+                alike = shared >= 2 and shared >= 0.4 * min(len(words), len(cand_words))
+                score = score if alike or (score >= 3 and shared >= 1) else 0
             if not score:
                 continue
             # Of statements it fits as well: the latest message; in it, a setting before a prohibition
@@ -103,7 +121,7 @@ def supersede(merged: list[Item]) -> list[Item]:
             if rank > best_rank:
                 best, best_rank = n, rank
         if best < 0:
-            if not new_values:
+            if not new_values and correction.correction:
                 demoted.add(id(correction))
             continue
         target = facts[best][0]

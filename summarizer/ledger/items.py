@@ -56,6 +56,9 @@ class Item(NamedTuple):
     supersedes: tuple[int, ...] = ()
     # Found only in a tool's output or in pasted text: kept only when prose or a later call names it too.
     weak: bool = False
+    # The user's words say a standing thing changed ("moved to", "from now on", "the new ..."): like a
+    # correction, it supersedes the statement it updates, on stricter evidence (see .corrections).
+    update: bool = False
 
     @property
     def correction(self) -> bool:

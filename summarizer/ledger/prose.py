@@ -176,7 +176,7 @@ _RULE = re.compile(
     r"keep (?:answers|replies|responses|things|each|every|all|prs?|commits?|the \w+ (?:under|below|short))|"
     r"off[- ]limits|change freeze|freeze\b|until further notice|without (?:asking|pinging|checking with|telling) me|"
     r"(?:for|in) (?:anything|everything|all|every|each|any) (?:new|code|change|file|commit|test|report|chart)|"
-    r"every time|each time|whenever|even when|for now on|no \w+ (?:in|on|for|inside|under) |heads up|fyi|"
+    r"every time|each time|whenever|even when|for now on|(?:^|[;:] )no \w+(?:\(\))? (?:in|inside|under) |heads up|fyi|"
     r"reminder|note that|remember|is a no-go|not to be|is not to|only (?:use|via|through|from|in)\b|"
     # French
     r"jamais|toujours|ne \w+ (?:pas|plus|jamais)|n'\w+ (?:pas|plus|jamais)|merci de|il faut|pas de\b|[ée]vite[rz]?\b|"
@@ -198,13 +198,27 @@ _REQUEST_START = re.compile(
     r"plot|compute|calculate|dig|trace|profile|see|tell|give|list|go|let'?s|lets|start|finish|continue|"
     r"compare|clean|split|merge|port|migrate|set up|setup|install|upgrade|revert|roll|rollback|ship|cut|tag|send|"
     r"post|reply|answer|translate|rewrite|reword|edit|change|replace|sort|group|filter|pull|push|fetch|"
-    r"mira|revisa|arregla|regarde|corrige|v[ée]rifie|schau|pr[üu]fe|behebe)\b",
+    r"mira|revisa|arregla|regarde|corrige|v[ée]rifie|schau|pr[üu]fe|behebe)\b(?!\s*:)",
     re.IGNORECASE)
 _QUESTION = re.compile(r"\?\s*$")
 _LABEL = re.compile(r"^\W*[A-Z][A-Z ]{2,30}:")  # "FACT:", "SAFETY RULE:": the user marked it
 _RULE_LABEL = re.compile(r"^\W*(?:[A-Z ]*\b)?(?:RULES?|CONSTRAINTS?|POLICY|IMPORTANT|CRITICAL|REQUIRED|"
                          r"REQUIREMENTS?|MUST|NEVER|ALWAYS|SAFETY|SECURITY|WARNING|NOTE)\b[A-Z ]{0,30}:")
 _VALUE_HINT = re.compile(r"\d|://|@\w|/\w")
+
+
+# An update: the user says a standing thing changed ("the launch date moved to 08-21", "from now on, report
+# times in Pacific time", "we are calling the project X now"). It supersedes the statement it updates, as a
+# correction does, when the two plainly speak of one thing (see .corrections).
+_UPDATE = re.compile(
+    r"\b(?:update[sd]?\b|now\b|from now on|going forward|moved (?:to|from|up|back)|changed? to|switched to|rotated|"
+    r"no longer|any ?more|the new\b|renamed|replaced|retired|these days|as of (?:today|now)|d[ée]sormais|"
+    r"rebased (?:onto|on)|has changed|have changed|is changing|we'?re (?:now )?on\b|"
+    r"maintenant|ab jetzt|jetzt\b|ahora\b|a partir de ahora)", re.IGNORECASE)
+
+
+def is_update(sentence: str) -> bool:
+    return bool(_UPDATE.search(sentence)) and not _QUESTION.search(sentence)
 
 
 def is_correction(sentence: str) -> bool:
@@ -239,6 +253,6 @@ def kind_of(sentence: str, found: tuple[str, ...]) -> str:
         return "correction"
     if is_rule(sentence) or _LABEL.match(sentence):
         return "rule"
-    if is_setting(sentence, found):
-        return "setting"
+    if is_setting(sentence, found) or (is_update(sentence) and not is_request(sentence)):
+        return "setting"  # a value stated, or a standing thing said to have changed ("X now owns the pager")
     return "request"
