@@ -202,9 +202,13 @@ class Compactor:
         fits = total <= window
         reason = None if fits else (f"the prompt ({total:,} tokens) is above the {window:,}-token window and "
                                     "compaction did not run (see the log)")
+        notices: tuple[str, ...] = () if fits else (f"context-compactor: cannot fit: {reason}",)
+        if fits and settings.enabled and total > budget.trigger:  # enabled, yet no stats: the hook failed open
+            notices = (f"context-compactor: compaction failed this turn (see the log); the prompt ({total:,} tokens, "
+                       f"over the {budget.trigger:,}-token trigger) is sent unchanged",)
         return CompactionStats(session=self.session, tokens_before=total, tokens_after=total, window=window,
                                window_source=source, trigger=budget.trigger, target=budget.target, fits=fits,
-                               reason=reason, notices=() if fits else (f"context-compactor: cannot fit: {reason}",),
+                               reason=reason, notices=notices,
                                messages=len(event.messages), tokenizer=counter.name,
                                chars_per_token=counter.ratio)
 
