@@ -261,6 +261,7 @@ def _prose_items(said: str, index: int, asked: list[str]) -> list[Item]:
     parts = [s for s in prose.sentences(said) if s.lower().strip(".!? ") not in _TRIVIAL]
     skip = False
     open_item = -1  # the instruction a plain statement after it goes on ("Only Python 3.11. No network calls.")
+    joined = 0
     for n, sentence in enumerate(parts):
         if skip:
             skip = False
@@ -278,11 +279,14 @@ def _prose_items(said: str, index: int, asked: list[str]) -> list[Item]:
             rank = RULE_RANK + bool(found) if kind == "rule" else SETTING_RANK
             items.append(Item("instruction", masked_key(sentence), clip(sentence), index, rank=rank,
                               corrects=found, update=prose.is_update(sentence)))
-            open_item = len(items) - 1
-        elif open_item >= 0 and not prose.is_request(sentence):
+            open_item, joined = len(items) - 1, 0
+        elif open_item >= 0 and not prose.is_request(sentence) and len(sentence) <= 200:
             last = items[open_item]  # the words that go on from a rule are the rule's (adjacent, verbatim)
             text = f"{last.text} {sentence}"
             items[open_item] = last._replace(key=masked_key(text), text=clip(text))
+            joined += 1
+            if joined >= 2:
+                open_item = -1
         elif len(sentence) >= 8:
             asked.append(sentence)
             open_item = -1
@@ -655,7 +659,7 @@ def finding_items(text: str, index: int, reads: bool, error: str = "") -> list[I
     causes = 0
     for line in scan.splitlines() if not reads and _CAUSE.search(scan) else ():
         if 12 <= len(line.strip()) <= 400 and _CAUSE.search(line) and not _CODE_LINE.search(line) \
-                and line.strip() not in error and error not in line:
+                and not (error and (line.strip() in error or error in line)):
             items.append(Item("finding", line.strip().lower()[:200], clip(line.strip(), 240), index))
             causes += 1
             if causes >= 2:

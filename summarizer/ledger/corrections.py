@@ -59,6 +59,8 @@ def kind(value: str) -> str:
         return "email"
     if low.isdigit():
         return "number"
+    if "/" not in low and re.fullmatch(r"[\w.-]+\.[a-z][a-z0-9]{1,7}", low) and not re.fullmatch(r"[\d.]+", low):
+        return "file:" + low.rsplit(".", 1)[-1]
     if re.fullmatch(r"\d{1,4}[-/.]\d{1,2}(?:[-/.]\d{1,4})?", low):
         return "date"
     if re.fullmatch(r"\d+(?:\.\d+)+", low):
@@ -67,6 +69,11 @@ def kind(value: str) -> str:
         tail = low.rsplit("/", 1)[-1]
         return "path" + (tail.rsplit(".", 1)[-1] if "." in tail else "")
     return "form:" + re.sub(r"(?:[a-z]+|\d+)", lambda m: "a" if m.group(0)[0].isalpha() else "0", low)
+
+
+def _distinct_kind(name: str) -> bool:
+    """A kind of value rare enough that two of it are likely one setting: an address, a file of one type."""
+    return name.startswith(("url:", "email", "file:")) or (name.startswith("path") and name != "path")
 
 
 def _distinct(shape: str) -> bool:
@@ -95,9 +102,9 @@ def supersede(merged: list[Item]) -> list[Item]:
     replaced: dict[int, Item] = {}  # id of a correction -> the correction with what it supersedes
     demoted: set[int] = set()
     for correction in corrections:
-        new_values = values(correction.text)
-        words = content_words(correction.text)
         named = {m.group(1).rstrip(".,;:") for m in _NAMED_OLD.finditer(correction.text)}
+        new_values = tuple(v for v in values(correction.text) if v not in named)
+        words = content_words(correction.text)
         pool = {n for w in words for n in by_word.get(w, ())} | {n for v in new_values for n in by_kind.get(kind(v), ())}
         forbids = bool(_FORBIDS.match(correction.text))
         best, best_rank = -1, (0, 0, 0, 0)
@@ -126,7 +133,7 @@ def supersede(merged: list[Item]) -> list[Item]:
             continue
         target = facts[best][0]
         gone.add(best)
-        olds = {v for v in facts[best][1] if v not in correction.text}
+        olds = {v for v in facts[best][1] if v in named or v not in correction.text}
         # What states an old value it replaced leaves with the statement: the other items of the same
         # message that hold it (a request, an identifier line), and identifier lines of it anywhere before.
         for n in (n for v in olds for n in by_kind.get(kind(v), ())):
@@ -157,7 +164,7 @@ def _score(text: str, new_values: tuple[str, ...], named: set[str], words: froze
     overlap = len(words & cand_words)
     if any(v in named for v in vals):
         return 10 + overlap  # it names the old value: "7443, not 8443"
-    olds = [v for v in vals if v not in text]
+    olds = [v for v in vals if v not in new_values]
     value_score = 0
     for new in new_values:
         best = 0
@@ -165,9 +172,9 @@ def _score(text: str, new_values: tuple[str, ...], named: set[str], words: froze
             if _shape(old) == _shape(new):
                 best = max(best, 4 if _distinct(_shape(new)) else 2)
             elif kind(old) == kind(new):
-                best = max(best, 2)
+                best = max(best, 3 if _distinct_kind(kind(new)) else 2)
         value_score += best
-    if value_score >= 4:
+    if value_score >= 3:
         return value_score + min(overlap, 4)
     if value_score and overlap >= 1:
         return value_score + min(overlap, 4)

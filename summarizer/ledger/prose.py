@@ -57,7 +57,7 @@ _LOG_LINE = re.compile(
 _KEY_VALUES = re.compile(r"(?:\b[\w.-]+=[^\s,]+[\s,]+){2,}")
 _TABLE = re.compile(r"^\s*\|.*\|\s*$|^[^|\n]*(?:\|[^|\n]*){2,}$|^\S+(?:\t[^\t]*){2,}$|^\S+(?: {2,}\S+){3,}\s*$|"
                     r"^[^,\s]+(?:,[^,\s]*){3,}$")
-_CODE_END = re.compile(r"[;{}]\s*$|^\s*[}\])]")
+_CODE_END = re.compile(r"[;{}]\s*$|^\s*[}\])]|\[\s*\d{1,3}%\]\s*$|\S\s\.{5,}|\b(?:passed|failed|skipped|errors?) in \d")
 
 
 def line_is_pasted(line: str) -> bool:
@@ -119,9 +119,19 @@ def _documents(lines: list[str], kinds: list[str]) -> None:
 
 
 def _pasted_runs(lines: list[str], kinds: list[str]) -> None:
-    """Runs of two or more lines that read as pasted output (blank lines inside a run do not end it);
-    a single such line only when it is unmistakable (a timestamp, a trace line, JSON)."""
+    """A paragraph most of whose lines read as pasted output; then, elsewhere, runs of two or more
+    such lines (blank lines inside a run do not end it), and a single such line only when it is
+    unmistakable (a timestamp, a trace line, JSON)."""
     flags = [not kinds[n] and line_is_pasted(line) for n, line in enumerate(lines)]
+    start = 0
+    for end in [n for n, line in enumerate(lines) if not line.strip()] + [len(lines)]:
+        body = [n for n in range(start, end) if lines[n].strip() and not kinds[n]]
+        flagged = [n for n in body if flags[n]]
+        if len(body) >= 2 and 2 * len(flagged) >= len(body):  # from its first such line to its last
+            for n in range(flagged[0], flagged[-1] + 1):
+                if not kinds[n]:
+                    kinds[n] = "pasted"
+        start = end + 1
     n = 0
     while n < len(lines):
         if not flags[n]:
@@ -148,15 +158,16 @@ def sentences(text: str) -> list[str]:
 
 # A correction: the user takes back or replaces what was said (English, French, German, Spanish).
 _CORRECTION = re.compile(
-    r"^\W*(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b))|"
-    r"actually\b|correction\b|wait\b|oops\b|whoops\b|no\s*[,.!:-]|nope\b|hmm,? no\b|scratch that|change of plan|"
+    r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right)\W+){0,3}(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b))|"
+    r"actually\b|correction\b|(?:no,? )?wait\b|oops\b|whoops\b|no\s*[,.!:-]|nope\b|hmm,? no\b|scratch that|change of plan|"
     r"my (?:bad|mistake)|typo\b|ignore (?:that|what I said)|"
     r"pardon\b|d[ée]sol[ée]\b|en fait\b|non,|correction\s*:|"
     r"entschuldigung\b|sorry,|korrektur\b|nein,|doch\b|"
     r"perd[oó]n\b|lo siento\b|correcci[oó]n\b|mejor dicho\b|no,)|"
-    r"\b(?:I meant|I mean|meant to say|make (?:that|it)\b|mixed up|misremembered|misspoke|I was wrong|"
+    r"\b(?:I meant|I mean|meant to say|make that\b|mixed up|misremembered|misspoke|I was wrong|"
     r"I gave you the wrong|wrong (?:one|value|port|host|id|name|bucket|file|branch|ticket|number|address|table|path)|"
     r"not the (?:one|\w+) I (?:said|mentioned|gave)|the other (?:one|\w+) I (?:said|mentioned|gave|meant)|"
+    r"^\W*the other \w+\b|"
     r"should (?:have been|be)\b.{0,40}\bnot\b|instead of what I said|rather than what I said|"
     r"je voulais dire|ich meinte|quise decir|quer[ií]a decir)\b",
     re.IGNORECASE)
@@ -240,11 +251,24 @@ def is_request(sentence: str) -> bool:
     return bool(_REQUEST_START.match(sentence) or _QUESTION.search(sentence))
 
 
+# Verbs that set something up rather than ask for a piece of work: "Run the dev API on port 8080", "Send
+# the report to ops@acme.dev", "Pin the SDK to 4.2.1" name a value the work depends on from then on.
+_SETS = re.compile(r"^\W*(?:please\s+)?(?:run|use|set|deploy|send|upload|point|pin|tag|cut|push|apply|seed|serve|"
+                   r"track|bind|connect|store|target|name|call|host|publish|route|forward|mount|release|ship)\b",
+                   re.IGNORECASE)
+_SOURCE_FILE = re.compile(r"\.(?:py|go|rs|ts|tsx|js|jsx|java|kt|rb|c|h|cc|cpp|cs|php|swift|md|ipynb|sql|css|html)$")
+
+
 def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
-    """A statement of a value the work depends on ("the tenant id is 19ad...", "we're on Postgres 15.4")."""
-    if is_request(sentence) or len(sentence) > 300:
+    """A statement of a value the work depends on ("the tenant id is 19ad...", "we're on Postgres 15.4",
+    "Run the dev API on port 8080"); a request about a file ("Look at the flaky test in x_42.py") is none."""
+    if len(sentence) > 300 or _QUESTION.search(sentence):
         return False
-    return any(_VALUE_HINT.search(v) and (any(c.isdigit() for c in v) or "://" in v or "@" in v) for v in found)
+    settings = [v for v in found if (any(c.isdigit() for c in v) or "://" in v or "@" in v)
+                and not _SOURCE_FILE.search(v)]
+    if not settings:
+        return False
+    return not _REQUEST_START.match(sentence) or bool(_SETS.match(sentence))
 
 
 def kind_of(sentence: str, found: tuple[str, ...]) -> str:

@@ -1,0 +1,260 @@
+"""The ledger on messages written the way people and agents write them (issue 20), one test per
+phenomenon: what a user pasted is evidence, never an instruction or a correction; no line says what
+no one said; finished requests do not crowd out the work; rules in other words and other languages,
+in a second paragraph or inside a pasted document, are kept; loose corrections supersede what they
+correct; what tools found is kept; identifiers are what prose names, never a clock time or a line
+number."""
+from __future__ import annotations
+
+import math
+import re
+
+from convo import assistant, tool, user
+
+from context_compactor.messages import view_of
+from context_compactor.summarizer.fallback import ExtractiveSummarizer
+from context_compactor.summarizer.ledger import merge, prose, render
+
+PYTEST_RUN = """Here's what I get locally:
+
+============================= test session starts ==============================
+platform linux -- Python 3.11.7, pytest-8.3.2, pluggy-1.5.0
+collected 1697 items
+
+tests/test_cart.py ........................................................ [ 12%]
+tests/test_orders.py ...F.................................................. [ 40%]
+
+=================================== FAILURES ===================================
+_________________________ test_order_total_rounding ____________________________
+E       AssertionError: assert Decimal('19.99') == Decimal('20.00')
+FAILED tests/test_orders.py::test_order_total_rounding - AssertionError
+============ 1 failed, 743 passed, 3 skipped in 23.01s ============
+
+can you fix it?"""
+
+LOG_PASTE = """The worker keeps dying, log below:
+2026-11-30T10:14:02Z INFO  worker started pid=4121 queue=payouts
+2026-11-30T10:14:07Z WARN  retry attempt=2 duration_ms=497 upstream=ledger-api
+2026-11-30T10:14:09Z ERROR never retry a 409 from ledger-api, giving up job=88123
+2026-11-30T10:14:09Z INFO  do not restart: supervisor backoff=30s
+Any idea?"""
+
+
+def count(text: str) -> int:
+    return math.ceil(len(text) / 4)
+
+
+def ledger(messages: list[dict], budget: int = 4000) -> str:
+    s = ExtractiveSummarizer()
+    items = s.items(messages, [view_of(m) for m in messages], 0)
+    return render(merge(items, whole=True), budget, count)[0]
+
+
+def section(text: str, title: str) -> list[str]:
+    """The item lines under ``title`` (citations off)."""
+    out, inside = [], False
+    for line in text.splitlines():
+        if line.startswith("## "):
+            inside = line[3:].startswith(title)
+        elif inside and line.startswith("- "):
+            out.append(re.sub(r" \[#[\d, #]+\]$", "", line[2:]))
+    return out
+
+
+def convo(*said: str) -> list[dict]:
+    msgs: list[dict] = []
+    for text in said:
+        msgs += [user(text), assistant("Done.")]
+    return msgs + [user("What next?"), assistant("Noted.")]
+
+
+# --- pasted material is evidence ----------------------------------------------------------------------
+
+
+def test_a_pasted_pytest_run_is_no_instruction_and_its_numbers_are_not_corrected():
+    text = ledger(convo("Can you look at the suite on port 8000 again?", PYTEST_RUN, "Never skip the slow tests in CI."))
+    rules = section(text, "User instructions")
+    assert rules == ["Never skip the slow tests in CI."], text
+    assert "(was" not in text
+    assert "collected 1697 items" not in "\n".join(rules)
+    # the run's failure is an error, marked as pasted
+    assert any("AssertionError: assert Decimal('19.99') == Decimal('20.00') (pasted)" in e
+               for e in section(text, "Errors")), text
+
+
+def test_a_pasted_log_with_rule_words_is_evidence_not_a_rule():
+    text = ledger(convo(LOG_PASTE))
+    assert section(text, "User instructions") == [], text
+    assert "never retry a 409" not in "\n".join(section(text, "User instructions"))
+
+
+def test_prose_and_paste_are_cut_by_structure():
+    parts = prose.split(LOG_PASTE)
+    assert [p.kind for p in parts] == ["prose", "pasted", "prose"]
+    assert parts[1].text.count("\n") == 3
+
+
+def test_a_quoted_ticket_is_pasted():
+    parts = prose.split("From the customer:\n> Please never email me again.\n> Order 4412 never arrived.\nCan you reply?")
+    assert [p.kind for p in parts] == ["prose", "pasted", "prose"]
+
+
+# --- no line says what no one said ----------------------------------------------------------------------
+
+
+def test_two_corrections_are_each_kept_as_said_and_never_written_into_each_other():
+    text = ledger(convo("Run the profiler on port 37496.", "Run the dev API on port 21621.",
+                        "Actually, use port 48381 instead of 21621; 21621 is taken by the profiler.",
+                        "HTTP_TIMEOUT_MS should be 37820.", "Change of plan: HTTP_TIMEOUT_MS should be 65000, not 37820."))
+    rules = section(text, "User instructions")
+    assert "Actually, use port 48381 instead of 21621; 21621 is taken by the profiler." in rules, text
+    assert "Change of plan: HTTP_TIMEOUT_MS should be 65000, not 37820." in rules, text
+    assert "Run the dev API on port 21621." not in rules  # superseded: it left, its citation joined
+    assert "HTTP_TIMEOUT_MS should be 37820." not in rules
+    assert "Run the profiler on port 37496." in rules
+    assert "(was" not in text
+
+
+def test_a_correction_cites_the_statement_it_superseded():
+    msgs = convo("Upload the export to s3://acme-us-logs.", "no wait, the bucket is the eu one: s3://acme-eu-logs")
+    text = ledger(msgs)
+    assert "- no wait, the bucket is the eu one: s3://acme-eu-logs [#0, #2]" in text, text
+    assert "s3://acme-us-logs" not in text
+
+
+# --- finished requests give way to the work ----------------------------------------------------------------
+
+
+def test_finished_one_off_requests_do_not_crowd_out_files_errors_and_decisions():
+    msgs: list[dict] = [user("Never force-push to main.")]
+    for n in range(300):
+        msgs += [user(f"Look at the flaky test in tests/test_mod{n}.py and make it deterministic."),
+                 assistant("", [(f"e{n}", "edit_file", {"path": f"src/mod{n}.py", "old": "a", "new": "b"})]),
+                 tool(f"e{n}", "ok"),
+                 assistant("Fixed: it depended on dict order.")]
+    msgs += [assistant("We'll go with a fake clock instead of sleeps, since sleeps made 14 tests flaky."),
+             assistant("", [("t1", "bash", {"command": "pytest -q"})]),
+             tool("t1", "FAILED tests/test_mod7.py::test_order - KeyError: 'sku'\nexit code: 1"),
+             user("What's left?"), assistant("Noted.")]
+    text = ledger(msgs, budget=900)
+    assert section(text, "User instructions") == ["Never force-push to main."], text
+    assert any("fake clock instead of sleeps" in d for d in section(text, "Decisions")), text
+    assert any("KeyError: 'sku'" in e for e in section(text, "Errors")), text
+    assert section(text, "Files"), text
+    requests = section(text, "Earlier requests")
+    assert len(requests) < 10, text  # the requests get the room that is left, last
+
+
+# --- rules in other words --------------------------------------------------------------------------------
+
+
+def test_rules_in_other_languages_casual_words_and_second_paragraphs_are_kept():
+    said = ["Merci de ne jamais redémarrer le pod payments-db en journée.",
+            "Bitte keine Kreisdiagramme im Bericht.",
+            "No uses var en el código nuevo, solo const y let.",
+            "we use tabs here",
+            "I'd rather you kept answers short.",
+            "Thanks, the retry looks right.\n\nUse the structured logger zlog for anything new; no print() in library code."]
+    rules = section(ledger(convo(*said)), "User instructions")
+    for rule in ("Merci de ne jamais redémarrer le pod payments-db en journée.", "Bitte keine Kreisdiagramme im Bericht.",
+                 "No uses var en el código nuevo, solo const y let.", "we use tabs here",
+                 "I'd rather you kept answers short.",
+                 "Use the structured logger zlog for anything new; no print() in library code."):
+        assert rule in rules, (rule, rules)
+    assert "Thanks, the retry looks right." not in rules
+
+
+def test_a_rule_in_the_middle_of_a_long_pasted_document_is_found_and_kept_as_the_documents():
+    filler = "\n".join(f"Step {n}: check the dashboard for the service and note the p99 latency." for n in range(120))
+    doc = (f"Here is our runbook:\n\n# Payments runbook\n\n{filler}\n\nNever fail over the primary during the "
+           f"nightly settlement window.\n\n{filler}\n")
+    text = ledger(convo(doc))
+    assert any("Never fail over the primary during the nightly settlement window." in r
+               for r in section(text, "Rules in documents")), text
+    assert section(text, "User instructions") == [], text
+
+
+# --- loose corrections ---------------------------------------------------------------------------------------
+
+
+def test_loose_corrections_supersede_what_they_correct():
+    text = ledger(convo("Send the report to jordan.smith@acme.dev.", "Add the churn chart too.",
+                        "the other Jordan, jordan.lee@acme.dev",
+                        "Load the export q3_churn.parquet.", "Sorry, wrong file. Use q3_churn_v2.parquet."))
+    rules = section(text, "User instructions")
+    assert "the other Jordan, jordan.lee@acme.dev" in rules, text
+    assert "jordan.smith@acme.dev" not in text
+    assert "Sorry, wrong file. Use q3_churn_v2.parquet." in rules, text
+    assert "Load the export q3_churn.parquet." not in rules
+
+
+def test_a_correction_in_the_middle_of_a_long_message_is_read():
+    long = ("Okay, a few things from the standup. " * 20 + "Oh and sorry, the staging host is stg-db-7, not stg-db-3. "
+            + "The rest can wait until tomorrow. " * 20)
+    text = ledger(convo("The staging host is stg-db-3.", long))
+    assert "stg-db-3." not in "\n".join(section(text, "User instructions")).replace("not stg-db-3", ""), text
+    assert any("the staging host is stg-db-7" in r for r in section(text, "User instructions")), text
+
+
+# --- what tools found ------------------------------------------------------------------------------------------
+
+
+def test_failing_tests_of_any_runner_and_a_cause_in_a_log_are_found():
+    msgs = [user("Run the tests."),
+            assistant("", [("g", "bash", {"command": "go test ./..."})]),
+            tool("g", "=== RUN   TestLedgerReplay\n--- FAIL: TestLedgerReplay (0.02s)\n    replay_test.go:41: want 3 got 2\n"
+                      "FAIL\tgithub.com/acme/ledger\t0.031s\nexit code: 1"),
+            assistant("", [("j", "bash", {"command": "npx vitest run"})]),
+            tool("j", " FAIL  src/cart/total.test.ts > total > rounds half up\nAssertionError: expected 19.99 to be 20\n"
+                      "exit code: 1"),
+            assistant("", [("k", "bash", {"command": "kubectl describe pod payouts-7d9f"})]),
+            tool("k", "State: Terminated\n  Reason: OOMKilled\n  Exit Code: 137\nLast State: payouts-7d9f was OOMKilled "
+                      "at 10:14:09 after the heap reached 2Gi\nexit code: 0"),
+            user("And?"), assistant("Noted.")]
+    text = ledger(msgs)
+    found = "\n".join(section(text, "Found by tools") + section(text, "Errors"))
+    assert "--- FAIL: TestLedgerReplay" in found, text
+    assert "src/cart/total.test.ts > total > rounds half up" in found, text
+    assert "OOMKilled" in found, text
+
+
+def test_a_setting_read_from_a_file_is_kept_when_prose_names_it():
+    conf = "\n".join(f"option_{n} = {n}" for n in range(30)) + "\nmax_connections = 412\n"
+    msgs = [user("Why does the pool run out?"),
+            assistant("", [("r", "read_file", {"path": "conf/db.conf"})]),
+            tool("r", conf),
+            assistant("max_connections is too low for 40 workers."),
+            user("Raise it."), assistant("Noted.")]
+    found = section(ledger(msgs), "Found by tools")
+    assert "max_connections = 412" in found, found
+    assert not any("option_3 = 3" == f for f in found), found
+
+
+def test_a_plan_in_prose_and_the_latest_revision_of_a_decision_are_kept():
+    msgs = [user("Fix the race."),
+            assistant("Plan: first I'll extract the retry loop into internal/retry, then add a mutex around the "
+                      "cache, then run the race detector."),
+            user("ok"),
+            assistant("We'll use a mutex around the cache since it is simple."),
+            user("hmm"),
+            assistant("Actually let's go with a channel instead of the mutex after all, since the mutex deadlocked "
+                      "under the race detector."),
+            user("Go on."), assistant("Noted.")]
+    text = ledger(msgs)
+    assert any("extract the retry loop into internal/retry" in g for g in section(text, "Current goal")), text
+    assert any("go with a channel instead of the mutex" in d for d in section(text, "Decisions")), text
+
+
+# --- identifiers -------------------------------------------------------------------------------------------------
+
+
+def test_clock_times_and_file_lines_are_not_host_ports_and_json_is_no_context():
+    msgs = [user("The deploy at 10:30 failed, see app/server.py:121. The incident is INC-20417."),
+            assistant("", [("c", "bash", {"command": "curl -s localhost:8080/tenants"})]),
+            tool("c", '{"tenant_3223317020": {"id": "~", "region": "eu"}}'),
+            user("ok, INC-20417 is the one"), assistant("Noted.")]
+    text = ledger(msgs)
+    ids = section(text, "Identifiers")
+    assert not any(line.startswith(("10:30", "server.py:121", "app/server.py:121")) for line in ids), ids
+    assert not any('"id": "~"' in line for line in ids), ids
+    assert "INC-20417" in text
