@@ -35,36 +35,6 @@ def need(available: bool, what: str) -> None:
     pytest.skip(f"{what} not installed here ({how})")
 
 
-# Whole modules that take minutes (a real OpenClaw: every *_e2e.py; a real model) are slow, and so are the tests below
-# that took 3 s or more each on a loaded 2-core machine (a real `openclaw config validate`, many
-# generated examples, signals to a real server); a test can also carry @pytest.mark.slow itself.
-# `pytest -m "not slow"` runs the rest in about a minute.
-SLOW_MODULES = frozenset({
-    "test_openclaw_e2e.py", "test_gateway_openclaw_e2e.py", "test_gateway_llama.py", "test_llm_real.py",
-})
-SLOW_TESTS = {
-    "test_setup.py": {"test_doctor_reports", "test_foreign_engine_refused_without_force",
-                      "test_uninstall_leaves_nothing_of_ours", "test_symlinked_config", "test_existing_entry_settings_kept",
-                      "test_comments_and_trailing_commas_kept", "test_allowlist_gets_our_id", "test_empty_file",
-                      "test_foreign_folder_moved_aside_and_restored", "test_second_run_changes_nothing",
-                      "test_example_config_is_valid"},
-    "test_json5.py": {"test_reads_what_the_json5_package_reads"},
-    "test_prompts.py": {"test_content_never_becomes_structure"},
-    "test_summaries_tiered.py": {"test_only_the_newest_closed_chunk_goes_to_the_model_each_once"},
-    "test_gateway_cli.py": {"test_concurrent_streams_survive_a_sigterm", "test_serve_answers_and_stops_gracefully_on_sigterm"},
-    "test_gateway_faults.py": {"test_a_hanging_session_does_not_hold_up_the_others"},
-    "test_fit.py": {"test_every_prompt_fits_or_says_why"},
-}
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        name = getattr(item, "originalname", item.name)
-        if (item.path.name in SLOW_MODULES or item.path.name.endswith("_e2e.py")
-                or name in SLOW_TESTS.get(item.path.name, ())):
-            item.add_marker(pytest.mark.slow)
-
-
 @pytest.fixture(autouse=True)
 def _fresh_logging() -> Any:
     """Every test starts with structlog's defaults: a CLI run in-process must not leak its stderr binding."""

@@ -7,6 +7,7 @@ import base64
 from convo import assistant, orphans, system, tool, user, words
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+import pytest
 
 from context_compactor import compact
 from context_compactor.engine import Measurer
@@ -53,6 +54,7 @@ def images(message: dict) -> int:
     return sum(1 for p in content if isinstance(p, dict) and p.get("type") == "image_url") if isinstance(content, list) else 0
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(conversations(), st.floats(0.5, 20), st.integers(0, 64), st.integers(256, 131072))
 def test_every_prompt_fits_or_says_why(messages, ratio, overhead, window):

@@ -57,6 +57,7 @@ def upstream() -> Iterator[Upstream]:
         yield up
 
 
+@pytest.mark.slow
 def test_serve_answers_and_stops_gracefully_on_sigterm(upstream: Upstream, tmp_path: Path) -> None:
     """A SIGTERM during a stream lets the stream finish, then the process exits 0."""
     with serving(tmp_path, "--upstream", upstream.url + "/v1", "--shutdown-grace", "10") as (url, process, log):
@@ -112,6 +113,7 @@ def test_serve_requires_the_client_key_from_the_environment(upstream: Upstream, 
         assert openai.OpenAI(base_url=url, api_key="let-me-in", max_retries=0).models.list().data
 
 
+@pytest.mark.slow
 def test_concurrent_streams_survive_a_sigterm(upstream: Upstream, tmp_path: Path) -> None:
     """Several in-flight streams all finish cleanly when the gateway is told to stop."""
     with serving(tmp_path, "--upstream", upstream.url) as (url, process, _log):

@@ -104,6 +104,7 @@ def test_client_leaving_mid_stream_closes_the_upstream_and_keeps_serving(tmp_pat
     assert not up.app.chats()[0].finished
 
 
+@pytest.mark.slow
 def test_a_hanging_session_does_not_hold_up_the_others(tmp_path: Path) -> None:
     """While one session's upstream call hangs, other sessions are served at once."""
     with fake_upstream(hang_sessions={"stuck"}) as up, gateway_for(up.url, tmp_path, read_timeout=3) as gw:

@@ -19,6 +19,8 @@ from conftest import need
 from fakes import free_port
 from fakes.harness import gateway_for
 
+pytestmark = pytest.mark.slow  # a real local model server (llama.cpp): minutes
+
 N_CTX = 1024
 TURNS = 6  # long turns, so that six of them are about twice n_ctx: fewer requests, the same overflow
 REQUEST_TIMEOUT = 90  # one request's limit, well below pytest's 300 s for the whole test

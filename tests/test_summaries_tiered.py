@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import pytest
 
 from context_compactor.engine import Measurer
 from context_compactor.engine.chunks import closed_chunks
@@ -61,6 +62,7 @@ def summaries(model: Recorder, cache: Cache, **kw: Any) -> Summaries:
     return Summaries(model, ExtractiveSummarizer(), cache, count, 250, **options)
 
 
+@pytest.mark.slow
 def test_only_the_newest_closed_chunk_goes_to_the_model_each_once() -> None:
     """As the folded region grows over many compactions, the model is asked for the newest closed chunk
     only, and never twice for the same one."""
