@@ -10,6 +10,7 @@ summaries lose first. See :mod:`.ledger` for how items merge and render.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Sequence
@@ -637,6 +638,11 @@ _CAUSE = re.compile(
     r"timed out|timeout exceeded|deadline exceeded|connection refused|no space left|too many open files|"
     r"CrashLoopBackOff|ImagePullBackOff|certificate|permission denied|access denied|quota|rate limit|"
     r"does not exist|not found|mismatch|null value|NaN|overflow|corrupt", re.IGNORECASE)
+# Lower-cased words every match of _CAUSE holds: the regex runs only on an output that has one.
+_CAUSE_WORDS = ("root cause", "caused by", "because", "due to", "oomkilled", "out of memory", "killed", "evicted",
+                "expired", "deadlock", "timed out", "exceeded", "refused", "no space", "too many", "backoff",
+                "certificate", "denied", "quota", "rate limit", "does not exist", "not found", "mismatch", "null value",
+                "nan", "overflow", "corrupt")
 _SETTING_LINE = re.compile(r"^\s*[\"']?([A-Za-z_][\w.-]{2,60})[\"']?\s*(?::|=|:=)\s*([^\s{\[].{0,100})$", re.MULTILINE)
 FINDINGS_PER_OUTPUT = 3
 SETTINGS_PER_FILE = 40
@@ -651,21 +657,27 @@ def finding_items(text: str, index: int, reads: bool, error: str = "") -> list[I
     and not the error line already listed), and the settings of a file that was read (weak)."""
     items: list[Item] = []
     scan = scanned(text)
-    for m in _FAILING_TEST.finditer(scan):
+    low = scan.lower()
+    for m in _FAILING_TEST.finditer(scan) if "fail" in low or any(c in scan for c in "✗×✕✖") else ():
         name = next(g for g in m.groups() if g)
         items.append(Item("finding", name.strip(), clip(m.group(0).strip(), 200), index))
         if len(items) >= FINDINGS_PER_OUTPUT:
             break
-    causes = 0
-    for line in scan.splitlines() if not reads and _CAUSE.search(scan) else ():
-        if 12 <= len(line.strip()) <= 400 and _CAUSE.search(line) and not _CODE_LINE.search(line) \
-                and not (error and (line.strip() in error or error in line)):
-            items.append(Item("finding", line.strip().lower()[:200], clip(line.strip(), 240), index))
+    causes, seen = 0, -1
+    for m in _CAUSE.finditer(scan) if not reads and any(map(low.__contains__, _CAUSE_WORDS)) else ():
+        start = scan.rfind("\n", 0, m.start()) + 1
+        if start <= seen:
+            continue  # a line is read once, whatever it holds
+        end = scan.find("\n", m.end())
+        line = scan[start:end if end >= 0 else len(scan)].strip()
+        seen = start
+        if 12 <= len(line) <= 400 and not _CODE_LINE.search(line) and not (error and (line in error or error in line)):
+            items.append(Item("finding", line.lower()[:200], clip(line, 240), index))
             causes += 1
             if causes >= 2:
                 break
     if reads:
-        for m in list(_SETTING_LINE.finditer(text[:60_000]))[:SETTINGS_PER_FILE]:
+        for m in itertools.islice(_SETTING_LINE.finditer(text[:60_000]), SETTINGS_PER_FILE):
             items.append(Item("finding", m.group(1).lower(), clip(m.group(0).strip(), 160), index, weak=True))
     return items
 
