@@ -1,7 +1,7 @@
 """Benchmark: the compaction gateway against the same fake upstream reached directly.
 
     python bench/gateway.py [--requests 400] [--seconds 5] [--concurrency 16] [--streams 60]
-                            [--parts latency,throughput,streaming]
+                            [--parts latency,throughput,streaming,soak] [--soak 10000]
 
 Starts the fake OpenAI-compatible server (tests/fakes) and ``context-compactor serve`` as processes
 of their own on loopback, then measures from this process, with a minimal keep-alive HTTP/1.1
@@ -18,7 +18,13 @@ client (so that client overhead is small and the same on both paths):
   loop (memory touched again costs about 1 us a page after 20 ms idle, 30 us after 1 s), for the
   upstream and the gateway alike, so the pauses show what that costs.
 
-Every figure is taken twice through the gateway, on the same runs: with its own HTTP/1.1 client
+- soak (issue 21, defect 4; only with ``--parts soak``): the gateway's resident memory after 1,000 and
+  after ``--soak`` (10,000) mixed requests of a gateway of its own with a 4,096-token window: one in
+  ten a long conversation of a new session that compacts, three in ten streamed, one in ten passed
+  through to another path, the rest chats of 500 named sessions and of unnamed ones; target: RSS
+  at the end within 1.3x of that after 1,000.
+
+Every figure but the soak's is taken twice through the gateway, on the same runs: with its own HTTP/1.1 client
 (:mod:`context_compactor.gateway.http1`) and with aiohttp's client in its place (``--clients``,
 issue 14 E7: the library is used if it adds no more than 0.3 ms of p50 and keeps the throughput).
 
@@ -114,10 +120,13 @@ def body(size: int, *, stream: bool = False) -> bytes:
 
 
 @contextmanager
-def process(args: list[str], env: dict[str, str], ready: str, log: Path) -> Iterator[int]:
-    """Start a server process, wait for its port line, yield the port; stop it by PID after."""
+def process(args: list[str], env: dict[str, str], ready: str, log: Path, pids: list[int] | None = None) -> Iterator[int]:
+    """Start a server process, wait for its port line, yield the port; stop it by PID after. ``pids``
+    gets the process's PID."""
     with log.open("wb") as sink:
         proc = subprocess.Popen(args, stdout=sink, stderr=subprocess.STDOUT, env=env)
+    if pids is not None:
+        pids.append(proc.pid)
     try:
         deadline = time.monotonic() + 30
         while not (found := re.search(ready, log.read_text(errors="replace"))):
@@ -299,13 +308,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parts", default="latency,throughput,streaming",
                         help="which figures, comma-separated (default: all three)")
     parser.add_argument("--streams", type=int, default=60, help="streamed requests per streaming figure (per path)")
+    parser.add_argument("--soak", type=int, default=10_000, help="mixed requests of the soak row (default 10000)")
     parser.add_argument("--clients", default="own,aiohttp",
                         help="the gateway's upstream client(s) to measure, comma-separated (default: own,aiohttp)")
     args = parser.parse_args(argv)
     args.parts = {part.strip() for part in args.parts.split(",") if part.strip()}
-    unknown = args.parts - {"latency", "throughput", "streaming"}
+    unknown = args.parts - {"latency", "throughput", "streaming", "soak"}
     if unknown:
-        parser.error(f"--parts: unknown part(s) {', '.join(sorted(unknown))}; choose from latency, throughput, streaming")
+        parser.error(f"--parts: unknown part(s) {', '.join(sorted(unknown))}; choose from latency, throughput, "
+                     "streaming, soak")
     try:
         import uvloop
 
@@ -330,7 +341,74 @@ def main(argv: list[str] | None = None) -> int:
                     gateways[name] = stack.enter_context(
                         process(serve, env, r"serving http://127\.0\.0\.1:(\d+)/v1", work / f"gateway-{name}.log"))
                 report(up, gateways, args)
+            if "soak" in args.parts:
+                pids: list[int] = []
+                serve = [SCRIPT, "serve", "--upstream", f"http://127.0.0.1:{up}/v1", "--port", "0", "-q",
+                         "--store", str(work / "store-soak.sqlite"), "--context-window", "4096"]
+                with process(serve, env, r"serving http://127\.0\.0\.1:(\d+)/v1", work / "gateway-soak.log",
+                             pids) as gw:
+                    soak(gw, pids[0], args.soak)
     return 0
+
+
+def rss_mb(pid: int) -> float:
+    """The resident memory of process ``pid``, in MB (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def soak_request(i: int) -> tuple[str, bytes, str]:
+    """Request ``i`` of the soak mix: (path, body, extra header lines)."""
+    kind = i % 10
+    if kind == 0:  # a long conversation of a new session: compacts at a 4,096-token window
+        messages: list[dict[str, Any]] = [{"role": "system", "content": "You are a coding agent."}]
+        for k in range(40):
+            messages.append({"role": "user" if k % 2 == 0 else "assistant",
+                             "content": f"soak {i} step {k}: " + f"edit module-{i}-{k} and rerun the tests " * 12})
+        return "/v1/chat/completions", json.dumps({"model": "fake-model", "messages": messages}).encode(), \
+            f"x-session-id: soak-{i}\r\n"
+    if kind == 4:
+        return "/v1/embeddings", json.dumps({"model": "fake-model", "input": f"text {i}"}).encode(), ""
+    chat = json.loads(body(8 * 1024, stream=kind in (1, 2, 3)))
+    chat["messages"][1]["content"] = f"request {i}: " + chat["messages"][1]["content"]
+    header = f"x-session-id: named-{i % 500}\r\n" if kind in (5, 6) else ""  # the rest: unnamed sessions
+    return "/v1/chat/completions", json.dumps(chat).encode(), header
+
+
+async def soak_run(port: int, start: int, stop: int, concurrency: int = 8) -> None:
+    queue = iter(range(start, stop))
+
+    async def worker() -> None:
+        conn = await Conn("127.0.0.1", port).open()
+        try:
+            for i in queue:
+                path, payload, extra = soak_request(i)
+                await conn.post(path, payload, extra=extra)
+        finally:
+            conn.close()
+
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+
+
+def soak(port: int, pid: int, total: int) -> None:
+    print(f"\nsoak: {total:,} mixed requests (1 in 10 compacts a new session, 3 streamed, 1 passed through), "
+          "8 connections, a 4,096-token window")
+    started = time.perf_counter()
+    asyncio.run(soak_run(port, 0, min(1000, total)))
+    time.sleep(1.0)  # queued bookkeeping runs
+    first = rss_mb(pid)
+    print(f"  RSS after {min(1000, total):>6,} requests  {first:7.1f} MB   ({time.perf_counter() - started:.0f} s)")
+    marks = sorted({m for m in (2500, 5000, total) if 1000 < m <= total})
+    done = min(1000, total)
+    for mark in marks:
+        asyncio.run(soak_run(port, done, mark))
+        done = mark
+        time.sleep(1.0)
+        print(f"  RSS after {mark:>6,} requests  {rss_mb(pid):7.1f} MB   ({time.perf_counter() - started:.0f} s)")
+    last = rss_mb(pid)
+    print(f"  ratio end / 1,000: {last / first:.2f}   (target <= 1.3)")
 
 
 def report(up: int, gateways: dict[str, int], args: argparse.Namespace) -> None:
