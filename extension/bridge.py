@@ -33,9 +33,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import IO, Any
 
-import structlog
-
 from .errors import CompactorError, SummarizerError
+from .logs import get_logger
 from .hookspecs import (
     AfterTurnEvent,
     BeforeAgentStartEvent,
@@ -49,7 +48,7 @@ from .plugins import commands, get_plugin_manager
 from .runtime import Runtime
 from .settings import load_settings
 
-logger = structlog.get_logger("context_compactor")
+logger = get_logger()
 
 STICKY_BUDGET = 0.10  # a session's window follows OpenClaw's budget only when it moves by more than this
 READ_TOKENS = 24_000  # material one summary request may carry (OpenClaw does not say the model's window here)

@@ -30,14 +30,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import structlog
-
 from . import archive as fts
 from .archive import Hit, Original, Ref
 from .errors import StoreError
+from .logs import get_logger
 from .messages import View, repaired_text
 
-logger = structlog.get_logger("context_compactor")
+logger = get_logger()
 
 __all__ = ["Hit", "Original", "Retention", "SessionInfo", "Store", "StoreClosed", "StoreError", "default_store_path",
            "store_path_for"]

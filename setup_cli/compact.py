@@ -21,6 +21,7 @@ import structlog.testing
 
 from context_compactor.engine import Measurer, budget_for
 from context_compactor.errors import CompactorError, InputError
+from context_compactor.logs import get_logger
 from context_compactor.hookspecs import BeforeAgentStartEvent, CompactionStats, HookContext, ModelInfo
 from context_compactor.messages import validate_messages
 from context_compactor.plugins import get_plugin_manager
@@ -30,7 +31,7 @@ from context_compactor.store import Store, store_path_for
 
 from .atomicwrite import replace_bytes
 
-logger = structlog.get_logger("context_compactor")
+logger = get_logger()
 
 
 def _size(n: float) -> str:
