@@ -34,7 +34,7 @@ from pydantic import ValidationError
 
 from .errors import InputError
 from .hookspecs import BeforeAgentStartEvent, CompactionStats, HookContext, Message, ModelInfo
-from .messages import repaired, validate_messages
+from .messages import repaired, repaired_text, validate_messages
 from .plugins import get_plugin_manager
 from .runtime import Runtime
 from .settings import Settings
@@ -111,7 +111,7 @@ class Compactor:
                                 persist_sessions=store is not None)
         self._pm = _plugins()
         self._model = ModelInfo(id=model or "unknown")
-        self._ctx = HookContext(session_key=session or f"api:{next(_fresh)}", runtime=self._runtime,
+        self._ctx = HookContext(session_key=repaired_text(session or f"api:{next(_fresh)}"), runtime=self._runtime,
                                 model=self._model)
         self._closed = False
         self._seen: list[Message] = []  # the last history checked, for checking only what is new
