@@ -69,10 +69,15 @@ Message = dict[str, Any]
 # --- inputs ------------------------------------------------------------------------------------
 
 
+GENERATOR = "sessiongen"  # --gen: which bench/ session generator makes the sessions
+
+
 def session(messages: int, seed: int = 1) -> list[Message]:
-    """A coding-agent session of about ``messages`` messages, ending on a user turn."""
+    """A session of about ``messages`` messages from :data:`GENERATOR`, ending on a user turn."""
     try:
-        from sessiongen import make_session
+        import importlib
+
+        make_session = importlib.import_module(GENERATOR).make_session
     except ImportError:
         from generate_session import generate
 
@@ -328,13 +333,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-warm", action="store_true", help="skip the warm p50 at 2,000 messages")
     parser.add_argument("--profile", metavar="CASE", help="cProfile one cold compaction of ours (e.g. 3000)")
     parser.add_argument("--top", type=int, default=25, help="rows of the profile")
+    parser.add_argument("--gen", default="sessiongen",
+                        help="the session generator in bench/ (sessiongen, gen_ops, gen_data, gen_code)")
     args = parser.parse_args(argv)
+    global GENERATOR
+    GENERATOR = args.gen
     logging.getLogger("context_compactor").setLevel(logging.WARNING)
     if args.profile:
         profile(args.profile, args.top)
         return 0
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
-    print(f"cold compaction to a {WINDOW:,}-token window, side by side (Python {sys.version.split()[0]}; "
+    print(f"cold compaction to a {WINDOW:,}-token window, side by side, sessions of {GENERATOR} (Python {sys.version.split()[0]}; "
           f"{os.cpu_count()} CPUs, load average {load})")
     for case, inputs in cases(args.cases).items():
         runs = side_by_side(inputs, min(args.reps, 3) if case == "50MB" else args.reps)
