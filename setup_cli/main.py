@@ -18,7 +18,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import structlog
 
@@ -82,8 +82,42 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-v", "--verbose", action="store_true", help="log each compaction step to stderr")
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: what is wrong and where to read more, not the usage block first.
+
+    The subcommands' parsers are of this class too (argparse makes them of their parent's class)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+    def options(self) -> str:
+        """This parser's options, as its --help lists them: ``-h/--help, --context-window, ...``."""
+        return ", ".join("/".join(action.option_strings) for action in self._actions
+                         if action.option_strings and action.help is not argparse.SUPPRESS)
+
+
+def _chosen(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The parser of the (sub)command the arguments chose: ``archive search``'s, not the top one's."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            name = getattr(args, action.dest, None)
+            if name in action.choices:
+                return _chosen(action.choices[name], args)
+    return parser
+
+
+def parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse ``argv``; an unknown option is reported by the subcommand it was given to, with its options."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        chosen = _chosen(parser, args)
+        options = chosen.options() if isinstance(chosen, Parser) else ""
+        chosen.error(f"unrecognized arguments: {' '.join(unknown)}" + (f"; its options: {options}" if options else ""))
+    return args
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="context-compactor",
         description="Keep long agent conversations inside the model's context window.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -135,13 +169,15 @@ def configure_logging(level: int, *, fmt: str = "console", timestamps: bool = Fa
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse(parser, argv)
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return 2
     configure_logging(logging.INFO if getattr(args, "verbose", False) else logging.WARNING)
     try:
-        return int(args.run(args))
+        code = int(args.run(args))
+        sys.stdout.flush()  # here, so that a reader that went away is caught below, not at exit
+        return code
     except (InputError, ConfigError) as exc:
         print(f"context-compactor: {exc}", file=sys.stderr)
         return 2
