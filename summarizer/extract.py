@@ -33,13 +33,22 @@ _TRIVIAL = {"ok", "okay", "yes", "y", "no", "continue", "go on", "thanks", "than
 # A decision: a marker that says so, or a "use/keep/switch" that gives a reason or an alternative
 # (tool-use narration such as "I'll use grep to ..." is not a decision).
 _DECISION = re.compile(
-    r"\b(?:decision\W{0,3}:|decided|decide to|going with|go with|rather than|instead of|opted for|opting for|"
-    r"settled on|chose|choosing|the plan is|the fix is|root cause|prefer\b.{1,80}\bover\b)",
+    r"\b(?:decision\W{0,3}:|decided|decide to|going with|go with|opted for|opting for|settled on|we agreed|"
+    r"chose|choosing|the plan is|the fix is|root cause|changing my mind|my vote is|prefer\b.{1,80}\bover\b)",
     re.IGNORECASE)
-_DECISION_WEAK = re.compile(r"\b(?:(?:we|i|let)['\u2019]?(?:ll|s|m going to| will| are going to)? (?:use|keep|switch)|"
-                            r"switch(?:ed)? to)\b", re.IGNORECASE)
-_DECISION_WORDS = ("decision", "decided", "decide to", "going with", "go with", "rather than", "instead of", "opted for",
-                   "opting for", "settled on", "chose", "choosing", "the plan is", "the fix is", "root cause", "prefer")
+# A choice said in the first person ("we'll guard the map with a mutex", "I'd cache the settings", "my vote is
+# to ...", "we should give the job its own pool"), a decision when it gives a reason or an alternative; not
+# when what follows is the agent's next step (read, look, check, run, ...).
+_DECISION_WEAK = re.compile(
+    r"(?:\b(?:we|i|let)(?:['\u2019](?:ll|s|d|m going to|re going to)\b| will| would| should| are going to)|"
+    r"\bmy vote is to|\bwe should|\bof the (?:two|three) options|\bthe approach is to|\bswitch(?:ed)? to)"
+    r"(?!\s+(?:need|have|want|be|read|look|check|open|run|grep|search|take|start|reproduce|inspect|investigate|"
+    r"try|see|find|dig|trace|profile|also|keep (?:going|looking)|get|go ahead|continue|let you know|update you)\b)",
+    re.IGNORECASE)
+_DECISION_WORDS = ("decision", "decided", "decide to", "going with", "go with", "opted for", "we agreed",
+                   "opting for", "settled on", "chose", "choosing", "the plan is", "the fix is", "root cause", "prefer",
+                   "changing my mind", "my vote is")
+_DECISION_WEAK_WORDS = ("we", "i'", "i ", "let", "my vote", "switch", "options", "approach")
 
 
 def may_decide(text: str) -> bool:
@@ -48,10 +57,16 @@ def may_decide(text: str) -> bool:
         return bool(_DECISION.search(text) or _DECISION_WEAK.search(text))
     low = text.lower()
     return bool((any(word in low for word in _DECISION_WORDS) and _DECISION.search(text))
-                or (("use" in low or "keep" in low or "switch" in low) and _DECISION_WEAK.search(text)))
+                or (any(word in low for word in _DECISION_WEAK_WORDS) and _DECISION_WEAK.search(text)))
 
 
-_REASON = re.compile(r"\b(?:because|since|so that|to avoid|as it|as they|over|going forward|from now on)\b",
+def is_decision(sentence: str) -> bool:
+    return 16 <= len(sentence) <= 500 and bool(_DECISION.search(sentence) or (
+        _DECISION_WEAK.search(sentence) and _REASON.search(sentence)))
+
+
+_REASON = re.compile(r"\b(?:because|since|so that|so we|to avoid|as it|as they|as there|over|going forward|from now on|"
+                     r"instead of|rather than|otherwise|there are only|it'?s only|which means)\b|\s[\u2014\u2013-]\s|: \w",
                      re.IGNORECASE)
 _SHELL_TOOL = re.compile(r"bash|shell|exec|run|terminal|command|cmd|^sh$|process|execute", re.IGNORECASE)
 _READ_TOOL = re.compile(r"read|view|open|cat|get_?file|fetch|search|grep|glob|find|list|^ls|web|browse|lookup",
@@ -83,7 +98,8 @@ _READ_COMMANDS = {"cat", "head", "tail", "less", "more", "grep", "rg", "ls", "fi
 # A command failed: a non-zero exit, a traceback, a failed test, an error line. Cheap substring checks
 # first; the regex reads only the tail, where a command's verdict is.
 _FAILED_WORDS = ("Traceback (most recent call last)", "\nFAILED ", "npm ERR!", "command not found", "Segmentation fault",
-                 "Permission denied", "No such file or directory", "fatal:", "panic:")
+                 "Permission denied", "No such file or directory", "fatal:", "panic:", "--- FAIL:", "panicked at",
+                 "DATA RACE", "\nFAIL\t", "error[E", "Tests failed", "test result: FAILED")
 _FAILED_TAIL = re.compile(
     r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|return code)[\s:=]+[1-9]|^ERROR[: ]|"
     r"^error(?:\[\w+\])?:|\bfailed with\b|\b\d+ failed\b", re.IGNORECASE | re.MULTILINE)
@@ -157,9 +173,14 @@ _EXCEPTION_LINE = re.compile(r"^(?:E\s+)?((?:[\w.]+\.)?\w*(?:Error|Exception|Exi
                              re.MULTILINE)
 _EXIT_LINE = re.compile(r"^(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode)\b", re.IGNORECASE)
 _FAILED_LINE = re.compile(r"^(FAILED .+)$", re.MULTILINE)
-# Other runners' verdict on one test or one compile error: Go, Jest/Vitest, Rust, TypeScript, JUnit, ESLint.
-_RUNNER_FAILURE = re.compile(r"^\s*(?:--- FAIL: .+|panic: .+|FAIL +\S+.*|error\[E\d+\]: .+|.*\bTS\d{4}: .+|"
-                             r"(?:✗|×|✕|✖) .+|\[  FAILED  \] .+|.*\d+:\d+ +error +.+)$", re.MULTILINE)
+# What failed, said by other languages and tools: a Go panic, a Rust panic or compile error, TypeScript, ESLint,
+# a Java exception; then a runner's verdict on one test (Go, Jest/Vitest, GoogleTest, TAP).
+_SPECIFIC_ERROR = re.compile(r"^\s*(?:panic: .+|thread '[^'\n]+' panicked at .+|error\[E\d+\]: .+|.*\bTS\d{4}: .+|"
+                             r"(?:Exception in thread|Caused by:) .+|\S+:\d+:\d+: +error:? .+|.*\d+:\d+ +error +.+|"
+                             r"WARNING: DATA RACE|fatal error: .+|ERROR: .+)$", re.MULTILINE)
+_RUNNER_FAILURE = re.compile(r"^\s*(?:.*\s)?(?:--- FAIL: .+|FAIL +\S+.*|(?:✗|×|✕|✖|●) .+|\[  FAILED  \] .+|not ok \d+ .+)$",
+                             re.MULTILINE)
+WIDE = 32_000  # a failed output is read this far from each end for what failed (errors sit mid-output too)
 _ERROR_WORD_LINE = re.compile(
     r"^(.*(?:\berror\b|\bError\b|\bERROR\b|fatal:|ERR!|panic:|failed|not found|denied|refused).*)$", re.MULTILINE)
 
@@ -237,21 +258,37 @@ def user_items(text: str, index: int) -> list[Item]:
     if not text or text.lower().strip(".!? ") in _TRIVIAL or text.startswith("/context-stats"):
         return items
     segments = prose.split(neutral(text))
-    said = "\n".join(s.text for s in segments if s.kind == "prose").strip()
+    spoken = [s.text.strip() for s in segments if s.kind == "prose" and s.text.strip()]
+    said = "\n".join(spoken)
     asked: list[str] = []
+    for part in spoken:  # each stretch of the user's own words on its own: what was pasted between is not theirs
+        items.extend(_prose_items(part, index, asked))
     if said:
-        items.extend(_prose_items(said, index, asked))
         items.extend(identifier_items(said, index, strong_only=False))
         items.extend(mention_items(said, index))
     for segment in segments:
         if segment.kind == "document":
             items.extend(_document_rules(segment.text, index))
-        if segment.kind != "prose":
+        if segment.kind == "pasted":
             items.extend(_pasted_items(segment.text, index))
+        elif segment.kind == "document":
+            items.extend(identifier_items(segment.text, index, strong_only=True, weak=True)[:6])
     if asked:
-        items.append(Item("request", " ".join(asked)[:200].lower(), clip(" ".join(asked), 240), index))
-    items.append(Item("goal", "goal", "Latest request: " + clip(said or text, 400), index))
+        items.append(Item("request", " ".join(asked)[:200].lower(), clip(_adjacent(asked, said), 240), index))
+    # The user's words, what they pasted between them shown as a cut.
+    items.append(Item("goal", "goal", "Latest request: " + clip(" [...] ".join(spoken) or text, 400), index))
     return items
+
+
+def _adjacent(sentences: list[str], said: str) -> str:
+    """The first sentence and those that follow it in the user's words, up to the first that does not."""
+    flat = " ".join(said.split())
+    out = sentences[0]
+    for sentence in sentences[1:]:
+        if f"{out} {sentence}" not in flat:
+            break
+        out = f"{out} {sentence}"
+    return out
 
 
 def _prose_items(said: str, index: int, asked: list[str]) -> list[Item]:
@@ -288,6 +325,9 @@ def _prose_items(said: str, index: int, asked: list[str]) -> list[Item]:
             joined += 1
             if joined >= 2:
                 open_item = -1
+        elif is_decision(sentence):
+            items.append(Item("decision", sentence.lower(), clip(sentence, 400), index))
+            open_item = -1
         elif len(sentence) >= 8:
             asked.append(sentence)
             open_item = -1
@@ -361,8 +401,7 @@ def assistant_items(view: View, index: int) -> list[Item]:
         scan = scanned(neutral(text))
         parts = prose.sentences(scan)
         for sentence in parts if may_decide(scan) else ():
-            if 16 <= len(sentence) <= 500 and (_DECISION.search(sentence) or (
-                    _DECISION_WEAK.search(sentence) and _REASON.search(sentence))):
+            if is_decision(sentence):
                 items.append(Item("decision", sentence.lower(), clip(sentence, 400), index))
         plan = plan_of(scan)
         if plan:
@@ -607,7 +646,8 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
     items: list[Item] = []
     line = ""
     if failed:
-        line = error_line(text)
+        wide = view.text if len(view.text) <= 2 * WIDE else view.text[:WIDE] + "\n" + view.text[-WIDE:]
+        line = error_line(wide)
         if line:
             where = f" (`{clip(command, 80)}`)" if command else f" ({name})"
             items.append(Item("error", f"{key}\n{line}", clip(line, 400) + where, index))
@@ -630,26 +670,29 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
 # What a tool found: the failing tests a runner names (any language's runner), a line that gives a cause,
 # and (from a file that was read) the settings it holds, kept when prose or a later call names them.
 _FAILING_TEST = re.compile(
-    r"^\s*(?:--- FAIL: (\S+)|FAIL:? +(\S+(?:\s+>\s+[^\n]{1,120})?)|FAILED +(\S+)|(?:✗|×|✕|✖) +([^\n]{3,120})|"
+    r"(?:^|\s)--- FAIL: (\S+)|^\s*(?:FAIL:? +(\S+(?:\s+>\s+[^\n]{1,120})?)|FAILED +(\S+)|(?:✗|×|✕|✖) +([^\n]{3,120})|"
     r"test (\S+) \.\.\. FAILED|(\S+) \.\.\. (?:FAIL|ERROR)$|\[  FAILED  \] (\S+)|Failed (\S+) \[|"
     r"(\w+(?:\.\w+)+) (?:FAILED|failed)$)", re.MULTILINE)
 _CAUSE = re.compile(
-    r"root cause|caused by|because\b|due to\b|OOMKilled|out of memory|\bKilled\b|evicted|expired|deadlock|"
+    r"\b(?:root cause|caused by|because\b|due to\b|OOMKilled|out of memory|\bKilled\b|evicted|expired|deadlock|"
     r"timed out|timeout exceeded|deadline exceeded|connection refused|no space left|too many open files|"
     r"CrashLoopBackOff|ImagePullBackOff|certificate|permission denied|access denied|quota|rate limit|"
-    r"does not exist|not found|mismatch|null value|NaN|overflow|corrupt", re.IGNORECASE)
+    r"does not exist|not found|mismatch|null value|NaN|overflow|corrupt|violates|duplicate key|DATA RACE|"
+    r"Seq Scan|full table scan|missing index)\b", re.IGNORECASE)
 # Lower-cased words every match of _CAUSE holds: the regex runs only on an output that has one.
 _CAUSE_WORDS = ("root cause", "caused by", "because", "due to", "oomkilled", "out of memory", "killed", "evicted",
                 "expired", "deadlock", "timed out", "exceeded", "refused", "no space", "too many", "backoff",
                 "certificate", "denied", "quota", "rate limit", "does not exist", "not found", "mismatch", "null value",
-                "nan", "overflow", "corrupt")
-_SETTING_LINE = re.compile(r"^\s*[\"']?([A-Za-z_][\w.-]{2,60})[\"']?\s*(?::|=|:=)\s*([^\s{\[].{0,100})$", re.MULTILINE)
+                "nan", "overflow", "corrupt", "violates", "duplicate key", "data race", "seq scan", "full table scan",
+                "missing index")
+_SETTING_LINE = re.compile(r"^\s*(?:\d+\s*(?:\u2192|:|\||\t)\s*)?[\"']?([A-Za-z_][\w.-]{2,60})[\"']?\s*(?::|=|:=)\s*([^\s{\[].{0,100})$", re.MULTILINE)
 FINDINGS_PER_OUTPUT = 3
 SETTINGS_PER_FILE = 40
 
 
-_CODE_LINE = re.compile(r"\b(?:raise|throw|def|func|fn|return|logger|log|print|console|fmt|assert|except|catch)\b|"
-                        r"\bf[\"']|=>|[{};]\s*$|^\s*(?:\d+\s*[:|]?\s+)?(?:#|//)")
+_CODE_LINE = re.compile(r"\b(?:raise|throw|def|func|fn|return|logger|log|print|console|fmt|assert|except|catch|errors\.New|"
+                        r"const|var|let|int64|string)\b|\bf[\"']|=>|[{};]\s*$|^\s*(?:\d+\s*[:|\u2192]?\s*)?(?:#|//|[+-]\s)|"
+                        r"`[^`]+`|\w\(.*\)\s*$|\w+ = \w+\(")
 
 
 def finding_items(text: str, index: int, reads: bool, error: str = "") -> list[Item]:
@@ -726,6 +769,13 @@ def error_line(text: str) -> str:
     exceptions = _EXCEPTION_LINE.findall(text)
     if exceptions:
         return exceptions[-1].strip()
+    specific = _SPECIFIC_ERROR.search(text)
+    if specific:
+        line = specific.group(0).strip()
+        if line == "WARNING: DATA RACE":  # what raced is the first frame after it
+            frame = re.search(r"^\s*([\w./*()-]+\(\S*\))\s*$", text[specific.end():specific.end() + 600], re.MULTILINE)
+            return f"{line} [...] {frame.group(1)}" if frame else line
+        return line
     failed = _FAILED_LINE.findall(text)
     if failed:
         return failed[0].strip()

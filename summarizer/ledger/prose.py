@@ -2,8 +2,8 @@
 
 Structure before words. A user's message is cut into the user's own prose and what they pasted:
 fenced blocks, runs of log, trace, diff, table, JSON or code lines, quoted mail (``>``), mail and
-ticket headers, and long documents (a heading, a rule line or a mail header, then a thousand
-characters or more). Only the prose can hold an instruction or a correction; pasted material is
+ticket headers, and documents (a heading, a rule line, a bold label on its own line or mail headers,
+then a few hundred characters or more, to the end of the message). Only the prose can hold an instruction or a correction; pasted material is
 evidence (its errors may be listed, marked as pasted), and a rule inside a pasted document is kept
 apart, as the document's, after the whole document was read.
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-DOCUMENT_CHARS = 1000  # a pasted document (after a heading, a rule line, mail headers) is at least this long
+DOCUMENT_CHARS = 300  # a pasted document (after a heading, a rule line, mail headers) is at least this long
 
 
 class Segment(NamedTuple):
@@ -36,6 +36,7 @@ class Segment(NamedTuple):
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HEADING = re.compile(r"^(?:#{1,6} \S|={3,}\s*$|-{3,}\s*$|\*{3,}\s*$|_{3,}\s*$|-----\s*Original Message)")
+_BOLD_LABEL = re.compile(r"^\s*\*\*[^*\n]{2,60}\*\*:?\s*$")  # "**Describe the bug**" on its own line
 _MAIL_HEADER = re.compile(r"^(?:From|To|Cc|Subject|Sent|Date|Reply-To|Ticket|Status|Priority|Reporter|Assignee|"
                           r"Severity|Component|Labels|Summary|Customer|Requester)\s*:\s*\S", re.IGNORECASE)
 # A line that is log, trace, diff, table, JSON or code rather than someone's sentence.
@@ -97,25 +98,18 @@ def split(text: str) -> list[Segment]:
 
 
 def _documents(lines: list[str], kinds: list[str]) -> None:
-    """A heading, a rule line or a run of mail/ticket headers opens a document when a thousand
-    characters or more follow it; it runs to the end, or to a fence."""
-    n = 0
-    while n < len(lines):
-        if kinds[n] or not (_HEADING.match(lines[n]) or (_MAIL_HEADER.match(lines[n]) and n + 1 < len(lines)
-                                                         and _MAIL_HEADER.match(lines[n + 1]))):
-            n += 1
+    """A heading (markdown, a rule line, a bold label on its own line) or a run of mail/ticket headers
+    opens a document when enough follows it: from there to the end of the message is pasted."""
+    for n, line in enumerate(lines):
+        if kinds[n]:
             continue
-        end = n
-        while end < len(lines) and kinds[end] != "pasted" or (end < len(lines) and kinds[end] == "pasted"
-                                                               and not _FENCE.match(lines[end])):
-            end += 1
-        if sum(len(line) + 1 for line in lines[n:end]) >= DOCUMENT_CHARS:
-            for k in range(n, end):
+        opens = bool(_HEADING.match(line) or _BOLD_LABEL.match(line) or (
+            _MAIL_HEADER.match(line) and n + 1 < len(lines) and _MAIL_HEADER.match(lines[n + 1])))
+        if opens and sum(len(rest) + 1 for rest in lines[n:]) >= DOCUMENT_CHARS:
+            for k in range(n, len(lines)):
                 if not kinds[k]:
                     kinds[k] = "document"
-            n = end
-        else:
-            n += 1
+            return
 
 
 def _pasted_runs(lines: list[str], kinds: list[str]) -> None:
