@@ -155,6 +155,11 @@ def kinds_of(sessions: list[Session]) -> list[str]:
     return [k for k in SHORT if k in present]
 
 
+def _has_token(text: str, value: str) -> bool:
+    """Whether ``value`` stands in ``text`` as a whole token ("handleSettle" is not in "handleSettleV2")."""
+    return re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", text) is not None
+
+
 def score(session: Session, compacted: list[Message]) -> dict[str, Any]:
     """Facts kept by kind, over all facts and over the folded ones, and stale-only corrections."""
     prompt = "\n".join(text_of(m) for m in compacted)
@@ -173,9 +178,9 @@ def score(session: Session, compacted: list[Message]) -> dict[str, Any]:
             tally[group][fact.kind][1] += 1
         if not kept:
             lost[fact.kind].append(fact)
-        if fact.stale and not kept and fact.stale in prompt:
+        if fact.stale and not kept and _has_token(prompt, fact.stale):
             stale_only.append(fact)
-        if fact.kind == "correction" and fact.stale and fact.stale in block:
+        if fact.kind == "correction" and fact.stale and _has_token(block, fact.stale):
             as_current.append(fact)
     return {"all": dict(tally["all"]), "folded": dict(tally["folded"]), "lost": lost,
             "stale_only": stale_only, "as_current": as_current, "verbatim": len(verbatim),

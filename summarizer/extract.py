@@ -60,9 +60,19 @@ def may_decide(text: str) -> bool:
                 or (any(word in low for word in _DECISION_WEAK_WORDS) and _DECISION_WEAK.search(text)))
 
 
+_REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing my mind|changed my mind|on second thought|"
+                       r"after all|let'?s revisit|revisiting|instead,|new plan|change of plan|actually,? let'?s)\b",
+                       re.IGNORECASE)
+
+
 def is_decision(sentence: str) -> bool:
     return 16 <= len(sentence) <= 500 and bool(_DECISION.search(sentence) or (
-        _DECISION_WEAK.search(sentence) and _REASON.search(sentence)))
+        _DECISION_WEAK.search(sentence) and (_REASON.search(sentence) or _REVISION.search(sentence))))
+
+
+def decision_item(sentence: str, index: int) -> Item:
+    """A decision; one that revises an earlier choice ("scrap that idea; let's ...") supersedes it."""
+    return Item("decision", sentence.lower(), clip(sentence, 400), index, update=bool(_REVISION.search(sentence)))
 
 
 _REASON = re.compile(r"\b(?:because|since|so that|so we|to avoid|as it|as they|as there|over|going forward|from now on|"
@@ -176,7 +186,7 @@ _FAILED_LINE = re.compile(r"^(FAILED .+)$", re.MULTILINE)
 # What failed, said by other languages and tools: a Go panic, a Rust panic or compile error, TypeScript, ESLint,
 # a Java exception; then a runner's verdict on one test (Go, Jest/Vitest, GoogleTest, TAP).
 _SPECIFIC_ERROR = re.compile(r"^\s*(?:panic: .+|thread '[^'\n]+' panicked at .+|error\[E\d+\]: .+|.*\bTS\d{4}: .+|"
-                             r"(?:Exception in thread|Caused by:) .+|\S+:\d+:\d+: +error:? .+|.*\d+:\d+ +error +.+|"
+                             r"(?:Exception in thread|Caused by:) .+|\S+\.\w+:\d+:\d+: .+|.*\d+:\d+ +error +.+|"
                              r"WARNING: DATA RACE|fatal error: .+|ERROR: .+)$", re.MULTILINE)
 _RUNNER_FAILURE = re.compile(r"^\s*(?:.*\s)?(?:--- FAIL: .+|FAIL +\S+.*|(?:✗|×|✕|✖|●) .+|\[  FAILED  \] .+|not ok \d+ .+)$",
                              re.MULTILINE)
@@ -274,18 +284,19 @@ def user_items(text: str, index: int) -> list[Item]:
         elif segment.kind == "document":
             items.extend(identifier_items(segment.text, index, strong_only=True, weak=True)[:6])
     if asked:
-        items.append(Item("request", " ".join(asked)[:200].lower(), clip(_adjacent(asked, said), 240), index))
+        items.append(Item("request", " ".join(asked)[:200].lower(), clip(_adjacent(asked, spoken), 240), index))
     # The user's words, what they pasted between them shown as a cut.
     items.append(Item("goal", "goal", "Latest request: " + clip(" [...] ".join(spoken) or text, 400), index))
     return items
 
 
-def _adjacent(sentences: list[str], said: str) -> str:
-    """The first sentence and those that follow it in the user's words, up to the first that does not."""
-    flat = " ".join(said.split())
+def _adjacent(sentences: list[str], spoken: list[str]) -> str:
+    """The first sentence and those that follow it in one stretch of the user's words, up to the first
+    that does not."""
+    flats = [" ".join(part.split()) for part in spoken]
     out = sentences[0]
     for sentence in sentences[1:]:
-        if f"{out} {sentence}" not in flat:
+        if not any(f"{out} {sentence}" in flat for flat in flats):
             break
         out = f"{out} {sentence}"
     return out
@@ -326,7 +337,7 @@ def _prose_items(said: str, index: int, asked: list[str]) -> list[Item]:
             if joined >= 2:
                 open_item = -1
         elif is_decision(sentence):
-            items.append(Item("decision", sentence.lower(), clip(sentence, 400), index))
+            items.append(decision_item(sentence, index))
             open_item = -1
         elif len(sentence) >= 8:
             asked.append(sentence)
@@ -402,7 +413,7 @@ def assistant_items(view: View, index: int) -> list[Item]:
         parts = prose.sentences(scan)
         for sentence in parts if may_decide(scan) else ():
             if is_decision(sentence):
-                items.append(Item("decision", sentence.lower(), clip(sentence, 400), index))
+                items.append(decision_item(sentence, index))
         plan = plan_of(scan)
         if plan:
             items.append(Item("goal", f"plan {index}", "Plan: " + clip(plan, 400), index))
@@ -415,9 +426,12 @@ def assistant_items(view: View, index: int) -> list[Item]:
 
 
 # A plan written in prose: "Plan: ...", "First I'll ..., then ...", or numbered steps.
-_PLAN_START = re.compile(r"(?im)^\W*(?:(?:the |my |our )?plan(?: is)?\s*[:\-]|here'?s (?:the|my) plan|steps?:|next steps?:)"
-                         r"|\b(?:first|to start),? (?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to)\b")
-_THEN = re.compile(r"\b(?:then|next|after that|finally|afterwards|once that)\b", re.IGNORECASE)
+_PLAN_START = re.compile(r"(?im)^\W*(?:(?:the |my |our )?plan(?: is)?\s*[:\-]|here'?s (?:the|my) plan|(?:next )?steps?\s*:|"
+                         r"(?:rough |the )?order\s*:|(?:\w+ )?phases\s*:)|here'?s how (?:i'?d|i will|i'?ll|we'?ll|we should) "
+                         r"(?:approach|tackle|do|handle|go about) (?:it|this)"
+                         r"|\b(?:first|to start),? (?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to)\b|\bfirst\b[^.\n]{3,120}"
+                         r"[;,]\s*(?:then|second|next|after that)\b|\S \u2192 \S[^\n]*\u2192")
+_THEN = re.compile(r"\b(?:then|next|after that|finally|afterwards|once that|second|last)\b|\u2192", re.IGNORECASE)
 _NUMBERED = re.compile(r"(?m)^\s*(?:\d+[.)]|-|\*) +\S.{8,}$")
 
 
@@ -671,7 +685,7 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
 # and (from a file that was read) the settings it holds, kept when prose or a later call names them.
 _FAILING_TEST = re.compile(
     r"(?:^|\s)--- FAIL: (\S+)|^\s*(?:FAIL:? +(\S+(?:\s+>\s+[^\n]{1,120})?)|FAILED +(\S+)|(?:✗|×|✕|✖) +([^\n]{3,120})|"
-    r"test (\S+) \.\.\. FAILED|(\S+) \.\.\. (?:FAIL|ERROR)$|\[  FAILED  \] (\S+)|Failed (\S+) \[|"
+    r"● ([^\n]{3,160})|test (\S+) \.\.\. FAILED|(\S+) \.\.\. (?:FAIL|ERROR)$|\[  FAILED  \] (\S+)|Failed (\S+) \[|"
     r"(\w+(?:\.\w+)+) (?:FAILED|failed)$)", re.MULTILINE)
 _CAUSE = re.compile(
     r"\b(?:root cause|caused by|because\b|due to\b|OOMKilled|out of memory|\bKilled\b|evicted|expired|deadlock|"
@@ -686,6 +700,7 @@ _CAUSE_WORDS = ("root cause", "caused by", "because", "due to", "oomkilled", "ou
                 "nan", "overflow", "corrupt", "violates", "duplicate key", "data race", "seq scan", "full table scan",
                 "missing index")
 _SETTING_LINE = re.compile(r"^\s*(?:\d+\s*(?:\u2192|:|\||\t)\s*)?[\"']?([A-Za-z_][\w.-]{2,60})[\"']?\s*(?::|=|:=)\s*([^\s{\[].{0,100})$", re.MULTILINE)
+_HIT_LINE = re.compile(r"^([\w./-]+\.\w+:\d+)(?::\d+)?[:\t ].*$", re.MULTILINE)  # grep -n: path:line: text
 FINDINGS_PER_OUTPUT = 3
 SETTINGS_PER_FILE = 40
 
@@ -719,13 +734,15 @@ def finding_items(text: str, index: int, reads: bool, error: str = "") -> list[I
             causes += 1
             if causes >= 2:
                 break
-    if reads:
+    if reads:  # where a search hit, and the settings a file holds: kept when prose names them
+        for m in itertools.islice(_HIT_LINE.finditer(text[:60_000]), SETTINGS_PER_FILE):
+            items.append(Item("finding", m.group(1), clip(m.group(0).strip(), 160), index, weak=True))
         for m in itertools.islice(_SETTING_LINE.finditer(text[:60_000]), SETTINGS_PER_FILE):
             items.append(Item("finding", m.group(1).lower(), clip(m.group(0).strip(), 160), index, weak=True))
     return items
 
 
-_MENTION = re.compile(r"(?<![\w.-])(?=[\w.-]*[_\d.])(?=[\w.-]*[A-Za-z])[A-Za-z_][\w.-]{3,60}(?<![.-])")
+_MENTION = re.compile(r"(?<![\w./-])[\w./-]+\.\w+:\d+|(?<![\w.-])(?=[\w.-]*[_\d.])(?=[\w.-]*[A-Za-z])[A-Za-z_][\w.-]{3,60}(?<![.-])")
 
 
 def mention_items(text: str, index: int) -> list[Item]:

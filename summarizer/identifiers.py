@@ -57,7 +57,9 @@ def scanned(text: str) -> str:
 # Identifiers, as whole tokens (split on spaces, quotes and brackets; never inside a word).
 _URL = re.compile(r"^https?://\S+$")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
-_PREFIXED = re.compile(r"^[A-Za-z][A-Za-z0-9]{1,15}(?:[-_][A-Za-z0-9]+)*[-_](?=[0-9a-zA-Z]*\d)[0-9a-zA-Z]{5,}$")
+_PREFIXED = re.compile(r"^[A-Za-z][A-Za-z0-9]{1,15}(?:[-_][A-Za-z0-9]+)*[-_](?=[0-9a-zA-Z]*\d)(?:[0-9a-zA-Z]{5,}|"
+                       r"(?=[0-9A-Z]*[A-Z])[0-9A-Z]{4})$")
+_ISSUE_NUMBER = re.compile(r"^#\d{2,7}$")  # a pull request or an issue, named in prose
 _TICKET = re.compile(r"^[A-Z][A-Z0-9]{1,9}-\d+$")
 # A host and port: a host has a letter and is no file ("app.py:121" is a line, "12:30" a time).
 _HOSTPORT = re.compile(r"^(?:localhost|(?=[\w.-]*[a-zA-Z])(?![\w.-]*\.(?:py|go|rs|ts|tsx|js|jsx|java|kt|rb|c|h|cc|cpp|hpp|cs|"
@@ -184,7 +186,7 @@ def _judge(token: str, strong_only: bool) -> bool:
         return any(c.isdigit() for c in token.rsplit("-", 1)[-1].rsplit("_", 1)[-1])
     if strong_only:
         return False
-    return bool(_WEAK_ID.fullmatch(token))
+    return bool(_WEAK_ID.fullmatch(token) or _ISSUE_NUMBER.match(token))
 
 
 _JSONISH = re.compile(r"[\"'][\w.-]*[\"']\s*[:=]|[{}\[\]|]|\t|\S {3,}\S")

@@ -186,7 +186,9 @@ class Summaries:
         count = self.count
         for item in self.items(entries, start, stop):
             slot = (item.section, item.key)
-            if slot not in seen and item.section != "success":
+            # What a ledger never writes (successes, names prose used) or writes only with room to spare
+            # (what only a tool printed and no one named) costs the block nothing here.
+            if slot not in seen and item.section not in ("success", "mention") and not item.weak:
                 seen.add(slot)
                 total += count(item.text) + 6
             at = item.src - start + 1

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .corrections import supersede
+from .corrections import revise_decisions, supersede
 from .items import (CORRECTION_RANK, MARK, RULE_RANK, SETTING_RANK, SHORT_TITLES, TITLES, CountTokens, Item, dense,
                     marks, masked_key, values, words)
 from .render import COMPACT_BELOW, LEFT_OUT, PRIORITY, SHARES, parse_items, render
@@ -72,7 +72,7 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
                   for n, i in enumerate(merged) if n not in drop]
     if successes:
         merged = [_resolve(i, successes) for i in merged]
-    merged = supersede(merged)
+    merged = revise_decisions(supersede(merged))
     # An identifier already written out in the user's words, a decision or an error is not listed twice.
     said = "\n".join(i.text for i in merged if i.section in ("instruction", "decision", "error", "docrule"))
     merged = [i for i in merged if not (i.section == "identifier" and i.key in said)]

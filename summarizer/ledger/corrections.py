@@ -81,6 +81,28 @@ def _distinct(shape: str) -> bool:
     return sum(c.isalpha() for c in shape) >= 3
 
 
+def revise_decisions(merged: list[Item]) -> list[Item]:
+    """A decision that revises an earlier choice ("ok scrap that idea; let's ...", "changing my mind: ...")
+    supersedes it: of the three decisions before it, the one it shares most words with, else the latest."""
+    decisions = [i for i in merged if i.section == "decision"]
+    if not any(i.update for i in decisions):
+        return merged
+    decisions.sort(key=lambda i: i.src)
+    gone: set[int] = set()
+    replaced: dict[int, Item] = {}
+    for n, item in enumerate(decisions):
+        if not item.update:
+            continue
+        before = [d for d in decisions[max(0, n - 3):n] if id(d) not in gone and d.src < item.src]
+        if not before:
+            continue
+        words = content_words(item.text)
+        target = max(before, key=lambda d: (len(words & content_words(d.text)), d.src))
+        gone.add(id(target))
+        replaced[id(item)] = item._replace(supersedes=tuple(sorted({*item.supersedes, target.src, *target.supersedes})))
+    return [replaced.get(id(i), i) for i in merged if id(i) not in gone]
+
+
 def supersede(merged: list[Item]) -> list[Item]:
     """``merged`` with each correction's superseded statement taken out and cited by the correction;
     a correction that supersedes nothing and carries no value of its own becomes a request."""

@@ -179,7 +179,7 @@ _RULE = re.compile(
     r"(?:our|the) (?:convention|policy|rule|standard|style)|"
     r"please (?:always|never|stick|only|don'?t|do not|no\b|reply in|answer in|respond in)|"
     r"keep (?:answers|replies|responses|things|each|every|all|prs?|commits?|the \w+ (?:under|below|short))|"
-    r"off[- ]limits|change freeze|freeze\b|until further notice|without (?:asking|pinging|checking with|telling) me|"
+    r"off[- ]limits|needs? (?:an?|to|the) (?:entry|review|approval|sign-?off|test)|(?:is|are|get) rejected|change freeze|freeze\b|until further notice|without (?:asking|pinging|checking with|telling) me|"
     r"(?:for|in) (?:anything|everything|all|every|each|any) (?:new|code|change|file|commit|test|report|chart)|"
     r"every time|each time|whenever|even when|for now on|(?:^|[;:] )no \w+(?:\(\))? (?:in|inside|under) |heads up|fyi|"
     r"reminder|note that|remember|is a no-go|not to be|is not to|only (?:use|via|through|from|in)\b|"
