@@ -17,15 +17,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import httpx
-import structlog
 
+from context_compactor.logs import get_logger
 from context_compactor.messages import View
 
 from . import CountTokens, ModelError, failure_kind, prompts
 from .client import Endpoint, chat
 from .output import check
 
-logger = structlog.get_logger("context_compactor")
+logger = get_logger()
 
 DEFAULT_WINDOW = 8192
 READ_MARGIN = 0.85  # our token counts are estimates; leave the model's tokenizer some room

@@ -24,11 +24,12 @@ from typing import Any
 from urllib.parse import quote
 
 import httpx
-import structlog
+
+from context_compactor.logs import get_logger
 
 from .client import Endpoint
 
-logger = structlog.get_logger("context_compactor")
+logger = get_logger()
 
 PROBE_SECONDS = 4.0  # all attempts together; this runs once per model, on the reply path
 _NUM_CTX = re.compile(r"^\s*num_ctx\s+(\d+)\s*$", re.MULTILINE)
