@@ -346,10 +346,15 @@ def _prose_items(said: str, index: int, asked: list[str]) -> list[Item]:
 
 
 def _document_rules(text: str, index: int) -> list[Item]:
-    """The rules of a document the user pasted (a spec, a runbook, a style guide), read whole."""
+    """The rules of a document the user pasted (a spec, a runbook, a style guide), read whole, but its
+    code blocks."""
     items = []
+    fence = False
     for line in text.splitlines():
-        if prose.line_is_pasted(line):
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+            continue
+        if fence or prose.line_is_pasted(line):
             continue
         for sentence in prose.sentences(line.strip(" -*#>\t")):
             if 12 <= len(sentence) <= MAX_ITEM_CHARS and prose.is_rule(sentence):
@@ -677,7 +682,7 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
             verdict = _last_lines(text)
             found = [i._replace(weak=False) if i.key in verdict else i for i in found]
         items.extend(found)
-    items.extend(finding_items(view.text, index, reads, line if failed else ""))
+    items.extend(finding_items(view.text, index, reads, line if failed else "", _reads_code(args)))
     return items
 
 
@@ -710,7 +715,13 @@ _CODE_LINE = re.compile(r"\b(?:raise|throw|def|func|fn|return|logger|log|print|c
                         r"`[^`]+`|\w\(.*\)\s*$|\w+ = \w+\(")
 
 
-def finding_items(text: str, index: int, reads: bool, error: str = "") -> list[Item]:
+def _reads_code(args: dict[str, object]) -> bool:
+    """Whether a call reads a source file (its lines are code, not what a run found)."""
+    path = next((v for k in _PATH_KEYS if isinstance(v := args.get(k), str)), "")
+    return bool(re.search(r"\.(?:py|go|rs|ts|tsx|js|jsx|java|kt|rb|c|h|cc|cpp|cs|php|swift|scala|sql|sh)$", path))
+
+
+def finding_items(text: str, index: int, reads: bool, error: str = "", code: bool = False) -> list[Item]:
     """Failing tests a runner names, up to two lines that give a cause (not from code that was only read,
     and not the error line already listed), and the settings of a file that was read (weak)."""
     items: list[Item] = []
@@ -722,7 +733,7 @@ def finding_items(text: str, index: int, reads: bool, error: str = "") -> list[I
         if len(items) >= FINDINGS_PER_OUTPUT:
             break
     causes, seen = 0, -1
-    for m in _CAUSE.finditer(scan) if not reads and any(map(low.__contains__, _CAUSE_WORDS)) else ():
+    for m in _CAUSE.finditer(scan) if not code and any(map(low.__contains__, _CAUSE_WORDS)) else ():
         start = scan.rfind("\n", 0, m.start()) + 1
         if start <= seen:
             continue  # a line is read once, whatever it holds

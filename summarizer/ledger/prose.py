@@ -42,7 +42,7 @@ _MAIL_HEADER = re.compile(r"^(?:From|To|Cc|Subject|Sent|Date|Reply-To|Ticket|Sta
 # A line that is log, trace, diff, table, JSON or code rather than someone's sentence.
 _LOG_LINE = re.compile(
     r"^\s*(?:"
-    r"\[?\d{4}-\d\d-\d\d[T ]\d|\[?\d{1,2}:\d\d:\d\d|[A-Z][a-z]{2} {1,2}\d{1,2} \d\d:\d\d|"  # timestamps
+    r"\[?\d{4}-\d\d-\d\d[T ]\d|\[?\d{1,2}:\d\d:\d\d|\[\d{1,2}:\d\d(?: ?[AP]M)?\]|[A-Z][a-z]{2} {1,2}\d{1,2} \d\d:\d\d|"  # timestamps
     r"\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|ERR)\]?[\s:|]|"  # levels
     r"at [\w$.<>]+\(|File \"|Traceback \(|Caused by:|\.\.\. \d+ more|goroutine \d+|panic:|"  # traces
     r"--- (?:FAIL|PASS|SKIP):|=== RUN|(?:FAIL|PASS|ok)\s+\S+\s|E {2,}|={3,} .* ={3,}|_{3,} .* _{3,}|"  # test runners
@@ -58,6 +58,7 @@ _LOG_LINE = re.compile(
 _KEY_VALUES = re.compile(r"(?:\b[\w.-]+=[^\s,]+[\s,]+){2,}")
 _TABLE = re.compile(r"^\s*\|.*\|\s*$|^[^|\n]*(?:\|[^|\n]*){2,}$|^\S+(?:\t[^\t]*){2,}$|^\S+(?: {2,}\S+){3,}\s*$|"
                     r"^[^,\s]+(?:,[^,\s]*){3,}$")
+_FIELD = re.compile(r"^\s*[A-Z][\w /()-]{1,30}:\s+\S")
 _CODE_END = re.compile(r"[;{}]\s*$|^\s*[}\])]|\[\s*\d{1,3}%\]\s*$|\S\s\.{5,}|\b(?:passed|failed|skipped|errors?) in \d")
 
 
@@ -76,15 +77,19 @@ def split(text: str) -> list[Segment]:
     but for the line breaks between them."""
     lines = text.split("\n")
     kinds = [""] * len(lines)
-    fence = False
+    opened = -1  # the indentation of the open fence's line; a fence indented deeper inside it is its text
+    start = 0
     for n, line in enumerate(lines):
-        if _FENCE.match(line):
-            kinds[n] = "pasted"
-            fence = not fence
-        elif fence:
-            kinds[n] = "pasted"
-        elif line.lstrip().startswith(">"):
+        fence = _FENCE.match(line)
+        if fence and opened < 0:
+            opened, start = len(line) - len(line.lstrip()), n
+        elif fence and len(line) - len(line.lstrip()) <= opened:
+            _fenced(lines, kinds, start, n)
+            opened = -1
+        elif opened < 0 and line.lstrip().startswith(">"):
             kinds[n] = "pasted"  # quoted mail, a quoted ticket or chat
+    if opened >= 0:
+        _fenced(lines, kinds, start, len(lines) - 1)
     _documents(lines, kinds)
     _pasted_runs(lines, kinds)
     segments: list[Segment] = []
@@ -95,6 +100,17 @@ def split(text: str) -> list[Segment]:
         else:
             segments.append(Segment(kind, line))
     return [s for s in segments if s.text.strip()]
+
+
+def _fenced(lines: list[str], kinds: list[str], first: int, last: int) -> None:
+    """A fenced block, its fences included: a document when it reads as one (a heading, or mostly lines
+    that are no output), else pasted output."""
+    inside = [line for line in lines[first + 1:last] if line.strip()]
+    prose_like = sum(1 for line in inside if not line_is_pasted(line) and not _FENCE.match(line))
+    document = any(_HEADING.match(line) for line in inside) or (inside and 2 * prose_like > len(inside)
+                                                               and sum(map(len, inside)) >= DOCUMENT_CHARS)
+    for k in range(first, last + 1):
+        kinds[k] = "document" if document else "pasted"
 
 
 def _documents(lines: list[str], kinds: list[str]) -> None:
@@ -117,6 +133,15 @@ def _pasted_runs(lines: list[str], kinds: list[str]) -> None:
     such lines (blank lines inside a run do not end it), and a single such line only when it is
     unmistakable (a timestamp, a trace line, JSON)."""
     flags = [not kinds[n] and line_is_pasted(line) for n, line in enumerate(lines)]
+    n = 0
+    while n < len(lines):  # three or more "Field: value" lines in a row: a ticket's or a form's fields
+        end = n
+        while end < len(lines) and not kinds[end] and _FIELD.match(lines[end]):
+            end += 1
+        if end - n >= 3:
+            for k in range(n, end):
+                flags[k] = True
+        n = max(end, n + 1)
     start = 0
     for end in [n for n, line in enumerate(lines) if not line.strip()] + [len(lines)]:
         body = [n for n in range(start, end) if lines[n].strip() and not kinds[n]]
