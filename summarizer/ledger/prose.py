@@ -44,7 +44,8 @@ _LOG_LINE = re.compile(
     r"^\s*(?:"
     r"\[?\d{4}-\d\d-\d\d[T ]\d|\[?\d{1,2}:\d\d:\d\d|\[\d{1,2}:\d\d(?: ?[AP]M)?\]|[A-Z][a-z]{2} {1,2}\d{1,2} \d\d:\d\d|"  # timestamps
     r"\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|ERR)\]?[\s:|]|"  # levels
-    r"at [\w$.<>]+\(|File \"|Traceback \(|Caused by:|\.\.\. \d+ more|goroutine \d+|panic:|"  # traces
+    r"at [\w$.<>]+\(|File \"|Traceback \(|Caused by:|\.\.\. \d+ more|goroutine \d+|panic:|fatal error:|"  # traces
+    r"(?:[\w$]+\.)*\w*(?:Error|Exception|Rejection|Fault)\b:? \S|"
     r"--- (?:FAIL|PASS|SKIP):|=== RUN|(?:FAIL|PASS|ok)\s+\S+\s|E {2,}|={3,} .* ={3,}|_{3,} .* _{3,}|"  # test runners
     r"(?:PASSED|FAILED|ERROR|SKIPPED|XFAIL)\b|collected \d+ items?|\d+ (?:passed|failed|error)|"
     r"Tests?:\s+\d|Test Suites?:|✓|✗|×|✕|√|"
@@ -122,10 +123,25 @@ def _documents(lines: list[str], kinds: list[str]) -> None:
         opens = bool(_HEADING.match(line) or _BOLD_LABEL.match(line) or (
             _MAIL_HEADER.match(line) and n + 1 < len(lines) and _MAIL_HEADER.match(lines[n + 1])))
         if opens and sum(len(rest) + 1 for rest in lines[n:]) >= DOCUMENT_CHARS:
-            for k in range(n, len(lines)):
+            for k in range(n, _document_end(lines, n)):
                 if not kinds[k]:
                     kinds[k] = "document"
             return
+
+
+def _document_end(lines: list[str], start: int) -> int:
+    """Where a document that opens at ``start`` ends: at the end of the message, but for a last short
+    paragraph of one plain line after a blank one, which is the user speaking again ("Scratch that, use
+    the analytics table.")."""
+    last = len(lines)
+    while last > start and not lines[last - 1].strip():
+        last -= 1
+    tail = lines[last - 1] if last > start else ""
+    plain = (len(tail) <= 200 and not tail.lstrip().startswith(("-", "*", "#", "|", ">", "`", "[")) and not
+             re.match(r"\s*\d+[.)] ", tail) and not _FIELD.match(tail) and not line_is_pasted(tail))
+    if plain and last - 2 > start and not lines[last - 2].strip():
+        return last - 1
+    return len(lines)
 
 
 def _pasted_runs(lines: list[str], kinds: list[str]) -> None:
@@ -138,8 +154,9 @@ def _pasted_runs(lines: list[str], kinds: list[str]) -> None:
         end = n
         while end < len(lines) and not kinds[end] and _FIELD.match(lines[end]):
             end += 1
-        if end - n >= 3:
-            for k in range(n, end):
+        if end - n >= 3:  # with the title line right above them ("Ticket #348914 — ...")
+            title = n - 1 if n > 0 and lines[n - 1].strip() and not kinds[n - 1] and len(lines[n - 1]) <= 160 else n
+            for k in range(title, end):
                 flags[k] = True
         n = max(end, n + 1)
     start = 0
