@@ -1,5 +1,6 @@
 """What the ledger takes from single messages (summarizer/extract.py): decisions as agents phrase them,
-identifier lines, and the fast token scan agreeing with the whole-token rule."""
+identifier lines (the words around the token, verbatim), and the fast token scan agreeing with the
+whole-token rule (summarizer/identifiers.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from convo import assistant, tool, user
 
 from context_compactor.messages import view_of
 from context_compactor.summarizer import extract as x
+from context_compactor.summarizer import identifiers as ids
 
 
 def _items(*messages: dict) -> list[x.Item]:  # type: ignore[name-defined]
@@ -46,11 +48,12 @@ def test_narration_is_not_a_decision(text: str) -> None:
     assert _decisions(text) == []
 
 
-def test_an_identifier_line_writes_the_token_once() -> None:
-    """`bld-7b096ddc7d: build ~ passed`: the token, then the words around it with its place marked."""
+def test_an_identifier_line_is_the_words_around_the_token_verbatim() -> None:
+    """An identifier line is the sentence it stands in, as written (the token once, no label or mark
+    added); a token alone is its own line."""
     lines = [i.text for i in _items(assistant("The build bld-7b096ddc7d passed on the second try."))
              if i.section == "identifier"]
-    assert lines == ["bld-7b096ddc7d: The build ~ passed on the second"]
+    assert lines == ["The build bld-7b096ddc7d passed on the second try."]
     assert [i.text for i in _items(assistant("bld-7b096ddc7d")) if i.section == "identifier"] == ["bld-7b096ddc7d"]
 
 
@@ -59,10 +62,10 @@ def test_the_token_scan_finds_whole_tokens_only() -> None:
     token's trailing punctuation trimmed; the context taken where the token stands whole."""
     text = ('prefix-bld-1234567 then (bld-1234567), "req_9f8e7d6c5b"; see https://example.com/x '
             "and 0.0.0.0:37200->12111/tcp.\nversion v2.14.3-rc1.")
-    tokens = list(x._tokens(text))
+    tokens = list(ids._tokens(text))
     assert tokens == ["prefix-bld-1234567", "bld-1234567", "req_9f8e7d6c5b", "https://example.com/x",
                       "0.0.0.0:37200", "12111/tcp", "v2.14.3-rc1"]  # ">" ends a token: a port mapping's host side
-    assert x._place(text, "bld-1234567") == text.index("(bld-1234567") + 1
+    assert ids._place(text, "bld-1234567") == text.index("(bld-1234567") + 1
 
 
 def test_a_failed_command_is_read_from_its_tail_whatever_the_case() -> None:
@@ -113,22 +116,6 @@ def test_the_fast_verdict_agrees_with_its_regex_definition(bits: list[str], pad:
     assert x.failed_run(text) == x.failed_run_by_regex(text)
 
 
-_RULE_BITS = ["never", "Never", "ALWAYS", "must", "mustn't", "do", " not", "don't", "dont", "make", " sure", "that",
-              " it", "sorry", "Actually", "wait", "no", ",", ".", "!", "nope", "scratch", " that", "change", " of plan",
-              "my", " bad", "update", ":", "I", " meant", " mean", "should", " be", " have been", "instead", " of",
-              "not", ", but", " ", "x", "\n", "at", " most", " least", "from now on", "required", "E",
-              "requ\u0131red", "wa\u0131t", "mixed", " up", "misremembered", "misspoke", " was", " wrong", "typo",
-              "Typo", "I was", "\u0130"]
-
-
-@hsettings(max_examples=3000, deadline=None)
-@given(st.lists(st.sampled_from(_RULE_BITS), max_size=14))
-def test_the_word_checks_agree_with_the_rule_and_correction_regexes(bits: list[str]) -> None:
-    text = "".join(bits)
-    assert x.is_strong(text) == bool(x._STRONG.search(text))
-    assert x.corrects_something(text) == bool(x._CORRECTION.search(text))
-
-
 _DECISION_BITS = ["Decision", "**", ":", "decided", "decide", " to", "going", "go", " with", "rather", " than",
                   "instead", " of", "opted", "opting", " for", "settled", " on", "chose", "choosing", "the plan",
                   " is", "the fix", "root", " cause", "prefer", " over", "we", "I", "let", "'", "ll", "s",
@@ -147,7 +134,7 @@ def test_the_decision_word_check_agrees_with_the_decision_regexes(bits: list[str
 def test_the_ascii_token_scan_agrees_with_the_unicode_one(text: str) -> None:
     """An ASCII text is split as bytes (the fast path); a text with any other character as str. Both must
     give the same tokens: " é" (one short token) sends the same text down the str path."""
-    assert x._tokens(text) == x._tokens(text + " \u00e9")
+    assert ids._tokens(text) == ids._tokens(text + " \u00e9")
 
 
 def test_the_loop_verdicts_give_the_ledger_it_would_find_itself() -> None:
@@ -176,19 +163,38 @@ def test_the_loop_verdicts_give_the_ledger_it_would_find_itself() -> None:
 
 
 def test_a_url_glued_to_what_names_it_is_an_identifier() -> None:
-    """API_URL=https://... (a setting, an href): the URL is found where it starts, and named by its line."""
+    """API_URL=https://... (a setting, an href): the URL is found where it starts, and its line is kept as written."""
     text = "Set API_URL=https://api.example.com/orders in .env and restart"
-    assert [i.text for i in x.identifier_items(text, 0, strong_only=False)] == [
-        "https://api.example.com/orders: Set API_URL=~ in .env and restart"]
+    items = x.identifier_items(text, 0, strong_only=False)
+    assert [(i.key, i.text) for i in items] == [("https://api.example.com/orders", text)]
     assert x.strong_ids(text) == ["https://api.example.com/orders"]
 
 
 def test_an_identifier_is_named_where_it_stands_whole() -> None:
-    """10.0.0.1 after 10.0.0.12: its context is its own line and the ~ stands at its own place."""
+    """10.0.0.1 after 10.0.0.12: its context is its own line, not the line where it is a piece of another."""
     items = x.identifier_items("first try 10.0.0.12 failed\nthe db lives at 10.0.0.1 now", 0, strong_only=False)
-    assert [i.text for i in items] == ["10.0.0.12: first try ~ failed", "10.0.0.1: the db lives at ~ now"]
-    same_line = x.identifier_items("ports 10.0.0.12 and 10.0.0.1 are open", 0, strong_only=False)
-    assert same_line[1].text == "10.0.0.1: ports 10.0.0.12 and ~ are open"
+    assert [(i.key, i.text) for i in items] == [("10.0.0.12", "first try 10.0.0.12 failed"),
+                                                ("10.0.0.1", "the db lives at 10.0.0.1 now")]
+    long_line = ("10.0.0.12 was the first host we tried and it refused every connection for an hour "
+                 "while the db at 10.0.0.1 answered")  # each is given the words around its own place
+    assert [i.text for i in x.identifier_items(long_line, 0, strong_only=False)] == [
+        "10.0.0.12 was the first host we tried and it \u2026",
+        "\u2026 it refused every connection for an hour while the db at 10.0.0.1 answered"]
+
+
+def test_a_json_or_table_line_gives_the_identifier_alone() -> None:
+    """A JSON fragment or a table row is never the context of an identifier: its token stands alone."""
+    for line in ('{"tenant": "tenant_3223317020", "id": 4}', "| tenant_3223317020 | active | 4 |"):
+        assert [i.text for i in x.identifier_items(line, 0, strong_only=False)] == ["tenant_3223317020"]
+
+
+@pytest.mark.xfail(strict=True, reason="engine: identifiers._context measures the text after the token against "
+                                       "the line from the token's sentence start, so the line's last words are "
+                                       "cut and marked '\u2026' though the line ends there")
+def test_the_end_of_a_line_after_an_identifier_is_kept_when_its_sentence_started_late() -> None:
+    line = ("10.0.0.12 was the first host we tried and it refused every connection for an hour; "
+            "the db lives at 10.0.0.1 now")
+    assert [i.text for i in x.identifier_items(line, 0, strong_only=False)][1] == "the db lives at 10.0.0.1 now"
 
 
 def test_clip_of_a_text_mostly_spaces_keeps_every_word() -> None:

@@ -29,6 +29,20 @@ def ledger(messages: list[dict[str, Any]], budget: int = 2000) -> str:
     return render(merge(s.items(messages, [view_of(m) for m in messages], 0)), budget, count)[0]
 
 
+def merged(messages: list[dict[str, Any]]) -> list[Any]:
+    """The ledger's items before rendering (an identifier's key is its token; a rendered line is its words)."""
+    return merge(ExtractiveSummarizer().items(messages, [view_of(m) for m in messages], 0))
+
+
+def section(text: str, title: str) -> list[str]:
+    """The lines of one section of a rendered ledger."""
+    lines = text.splitlines()
+    if f"## {title}" not in lines:
+        return []
+    rest = lines[lines.index(f"## {title}") + 1:]
+    return [line for line in rest[:next((n for n, line in enumerate(rest) if not line.startswith("- ")), len(rest))]]
+
+
 READ_DUMP = 'def load(key):\n    if key is None:\n        raise ValueError("no cart for key: %s" % key)\n    return key\n'
 SESSION = [
     user("Never run migration 0042 against staging. Serve the API on port 8787."),
@@ -54,23 +68,25 @@ SESSION = [
 
 
 def test_user_instructions_are_kept_verbatim_and_cited():
-    """The user's standing rules appear word for word, with the message they came from."""
+    """The user's standing rules appear word for word, a sentence each, with the message they came from."""
     text = ledger(SESSION)
-    assert "Never run migration 0042 against staging." in text
     line = next(line for line in text.splitlines() if "Never run migration" in line)
-    assert line.endswith("[#0, #10]")  # said in message 0, its port corrected in message 10
+    assert line == "- Never run migration 0042 against staging. [#0]"
 
 
-def test_a_correction_replaces_the_value_it_corrects():
-    """A later correction shows the new value with the one it replaced; the stale value is never alone."""
+def test_a_correction_supersedes_the_statement_it_corrects():
+    """A later correction stays verbatim, citing the message of the statement it superseded; that statement
+    (its stale value) leaves the block, the other sentence of its message stays, and no "(was ...)" is written."""
     text = ledger(SESSION)
-    assert "port 9090 (was 8787)" in text
-    assert all("9090" in line for line in text.splitlines() if "8787" in line)
+    assert set(section(text, "User instructions (verbatim)")) == {
+        "- Sorry, I meant port 9090, not the old one. [#0, #10]",
+        "- Never run migration 0042 against staging. [#0]"}
+    assert "8787" not in text and "(was" not in text
 
 
-def test_corrections_in_other_words_replace_the_value_too():
-    """ "I mixed up ...", "I misspoke", "I was wrong", "typo": the earlier value inside a longer rule is
-    replaced by the new one, so a block that has no room for the correction itself keeps no stale value."""
+def test_corrections_in_other_words_supersede_the_value_too():
+    """ "I mixed up ...", "I misspoke", "I was wrong", "typo": the sentence of the earlier message that held
+    the old bucket leaves, its citation joins the correction; the other sentences of that message stay."""
     for fix in ("I mixed up the buckets: exports go to s3://acme-coupons-42431.",
                 "I misspoke, exports go to s3://acme-coupons-42431.",
                 "I was wrong about the bucket: s3://acme-coupons-42431.",
@@ -78,76 +94,93 @@ def test_corrections_in_other_words_replace_the_value_too():
         text = ledger([user("Ground rules: never run migration 0832 against staging. Upload the export to "
                             "s3://acme-coupons-36560. Run the dev API on port 41776."), assistant("Noted."),
                        user(fix), assistant("Noted.")])
-        assert "s3://acme-coupons-42431 (was s3://acme-coupons-36560)" in text, (fix, text)
-        assert all("42431" in line for line in text.splitlines() if "36560" in line)
+        assert f"- {fix} [#0, #2]" in text, (fix, text)
+        assert "36560" not in text, (fix, text)
+        assert "- Ground rules: never run migration 0832 against staging. [#0]" in text
+        assert "- Run the dev API on port 41776. [#0]" in text  # asked in the same message: not the bucket
 
 
 def test_a_correction_inside_a_message_corrects_with_its_own_values():
-    """ "Run it on port 38869. Correction: the port is 25768": the correction starts mid-message and
-    corrects with the values from there on; the earlier rule shows the corrected value."""
+    """ "Run it on port 38869. Correction: the port is 25768": the correction starts mid-message; it is the
+    sentence from "Correction" on, and it supersedes the earlier message's port."""
     text = ledger([user("Run the dev API on port 37563."), assistant("Noted."),
                    user("Run the dev API on port 38869. Correction: the dev API goes on port 25768, the other one "
                         "is taken."), assistant("Noted.")])
-    assert "Run the dev API on port 25768 (was 37563)." in text
-    assert all("25768" in line for line in text.splitlines() if "37563" in line)
+    assert "- Correction: the dev API goes on port 25768, the other one is taken. [#0, #2]" in text
+    assert "37563" not in text
 
 
-def test_an_address_corrected_by_one_of_another_shape_is_replaced():
-    """ "Oops, the address is ops-oncall-31234@acme.dev" replaces the latest address at the same place
+def test_an_address_corrected_by_one_of_another_shape_is_superseded():
+    """ "Oops, the address is ops-oncall-31234@acme.dev" supersedes the latest address at the same place
     (e-mail domain, URL host), though its words differ; an address elsewhere is left alone."""
     text = ledger([user("Send the failure report to ops-alerts-28114@acme.dev. CC billing-2@other.org."),
                    assistant("Noted."), user("Oops, the address is ops-oncall-31234@acme.dev."), assistant("Noted.")])
-    assert "ops-oncall-31234@acme.dev (was ops-alerts-28114@acme.dev)" in text
-    assert "CC billing-2@other.org" in text
+    assert "- Oops, the address is ops-oncall-31234@acme.dev. [#0, #2]" in text
+    assert "ops-alerts-28114" not in text
+    assert "- CC billing-2@other.org. [#0]" in text
 
 
+@pytest.mark.xfail(strict=True, reason="engine: 'Run the dev API on port 46090. Keep the logs quiet.' is one item and "
+                                       "'Run the dev API on port 21641.' another (masked keys differ), so the port "
+                                       "said again replaces nothing: 46090 stays, and after the correction too")
 def test_a_rule_said_again_on_its_own_updates_the_message_that_set_it_among_others():
-    """Ground rules set in one message, one of them said again later with another value: the earlier
-    message shows the new value with the one it replaced, and a later correction moves it on again."""
+    """Ground rules set in one message, one of them said again later with another value: the later words
+    stand, citing both messages, the old value is gone; a later correction supersedes it, citing all three,
+    and the other ground rules stay."""
     s = ExtractiveSummarizer()
     messages = [user("Ground rules: never run migration 0042 against staging. Run the dev API on port 46090. "
                      "Keep the logs quiet."), assistant("Noted."),
                 user("Run the dev API on port 21641."), assistant("Noted.")]
     items = s.items(messages, [view_of(m) for m in messages], 0)
     text = render(merge(items, whole=True), 2000, count)[0]
-    assert "Run the dev API on port 21641 (was 46090). Keep the logs quiet. [#0, #2]" in text
-    assert "- Run the dev API on port 21641. [#2]" not in text  # said in full where it landed
+    rules = section(text, "User instructions (verbatim)")
+    assert "- Run the dev API on port 21641. [#0, #2]" in rules
+    assert any("Keep the logs quiet." in line for line in rules)
+    assert "46090" not in text
     more = [*messages, user("Correction: the dev API goes on port 46598, the other one is taken."), assistant("Ok.")]
     text = render(merge(s.items(more, [view_of(m) for m in more], 0), whole=True), 2000, count)[0]
-    assert "Run the dev API on port 46598 (was 46090). Keep the logs quiet." in text  # the value it held there
-    assert all("46598" in line for line in text.splitlines() if "46090" in line or "21641" in line)
+    rules = section(text, "User instructions (verbatim)")
+    assert "- Correction: the dev API goes on port 46598, the other one is taken. [#0, #2, #4]" in rules
+    assert "- Ground rules: never run migration 0042 against staging. [#0]" in rules
+    assert any("Keep the logs quiet." in line for line in rules)
+    assert "46090" not in text and "21641" not in text
 
 
 def test_two_prohibitions_of_different_values_both_stand():
     """ "Never run migration 0042 against staging." then "... 0043 ...": two rules, not an update (keeping
     only the later one would let an agent run 0042); a setting said again with a new value still replaces
-    the old, and an explicit correction still replaces a forbidden value."""
+    the old (the later words stand, citing both), and an explicit correction still supersedes a forbidden
+    value."""
     text = ledger([user("Never run migration 0042 against staging."), assistant("Noted."),
                    user("Never run migration 0043 against staging."), assistant("Noted."),
                    user("Serve the API on port 8787."), assistant("Noted."),
                    user("Serve the API on port 9090."), assistant("Noted.")])
     assert "- Never run migration 0042 against staging. [#0]" in text
     assert "- Never run migration 0043 against staging. [#2]" in text
-    assert "Serve the API on port 9090 (was 8787)." in text
+    rules = section(text, "User instructions (verbatim)")
+    assert "- Serve the API on port 9090. [#4, #6]" in rules
+    assert not any("8787" in line for line in rules)  # its identifier line: see test_ledger_review
     fixed = ledger([user("Never run migration 0042 against staging."), assistant("Noted."),
                     user("Sorry, I meant migration 0045."), assistant("Noted.")])
-    assert "Never run migration 0045 (was 0042) against staging." in fixed
+    assert section(fixed, "User instructions (verbatim)") == ["- Sorry, I meant migration 0045. [#0, #2]"]
+    assert "0042" not in fixed
 
 
-def test_a_correction_that_landed_is_not_listed_again_in_the_whole_ledger():
-    """Over the whole history, a plain correction shown in full where it landed ("port 9090 (was 8787)",
-    citing both messages) is not a second item; one that also sets a rule is; a chunk keeps it."""
+def test_a_correction_is_one_line_citing_what_it_superseded_in_a_chunk_and_in_the_whole_ledger():
+    """Over the whole history and in a chunk alike, each correction is one line in the user's words,
+    citing the message whose statement it superseded; that statement is not listed, and a rule the
+    correction also sets ("and never flush it") is in its line."""
     s = ExtractiveSummarizer()
     messages = [user("Serve the API on port 8787."), assistant("Noted."),
                 user("Sorry, I meant port 9090, not the old one."), assistant("Noted."),
                 user("Keep the cache on port 6379."), assistant("Noted."),
                 user("Actually port 6380, and never flush it."), assistant("Noted.")]
     items = s.items(messages, [view_of(m) for m in messages], 0)
-    whole = render(merge(items, whole=True), 2000, count)[0]
-    assert "- Serve the API on port 9090 (was 8787). [#0, #2]" in whole
-    assert "Sorry, I meant" not in whole
-    assert "Keep the cache on port 6380 (was 6379)." in whole and "never flush it" in whole
-    assert "Sorry, I meant port 9090" in render(merge(items), 2000, count)[0]
+    for ledger_text in (render(merge(items, whole=True), 2000, count)[0], render(merge(items), 2000, count)[0]):
+        assert set(section(ledger_text, "User instructions (verbatim)")) == {
+            "- Sorry, I meant port 9090, not the old one. [#0, #2]",
+            "- Actually port 6380, and never flush it. [#4, #6]"}
+        assert "8787" not in ledger_text and "6379" not in ledger_text
 
 
 @pytest.mark.parametrize("seed", [2, 4])
@@ -182,12 +215,13 @@ def test_errors_are_real_failures_once_and_resolved_when_fixed():
 
 
 def test_decisions_and_whole_identifiers():
-    """Decisions phrased "rather than" are kept; ids keep their prefixes, with what they name."""
+    """Decisions phrased "rather than" are kept; ids keep their prefixes, with the words that name them."""
     text = ledger(SESSION)
     assert "use a Redis lock rather than a Postgres advisory lock because the sweep runs on two hosts" in text
-    ids = {i.key for i in parse_items(text) if i.section == "identifier"}
-    assert {"bld-7b096ddc7d", "OPS-4821", "https://ci.example.dev/b/7b096ddc7d"} <= ids
-    assert "7b096ddc7d" not in ids
+    ids = {i.key for i in merged(SESSION) if i.section == "identifier"}
+    assert ids == {"bld-7b096ddc7d", "OPS-4821", "https://ci.example.dev/b/7b096ddc7d"}
+    assert ("- The build is bld-7b096ddc7d (ticket OPS-4821), log at https://ci.example.dev/b/7b096ddc7d. [#9]"
+            in section(text, "Identifiers"))
 
 
 def test_open_tasks_leave_out_completed_ones():
@@ -313,10 +347,21 @@ def test_ids_in_prose_and_command_answers_are_kept_whole():
         tool("c2", "NAME   PORTS\n" + "shop-mock-1  0.0.0.0:37200->12111/tcp\n" + "x" * 400
              + "\ntests/test_a.py::test_case_082 PASSED\nexit code: 0"),
     ]
-    ids = {i.key for i in parse_items(ledger(messages)) if i.section == "identifier"}
-    assert {"arn:aws:sqs:eu-west-1:135656129649:invoices-dlq", "87715bd1bd6d282853416d112fb3a141e4ce0828",
-            "0.0.0.0:37200"} <= ids
-    assert not any("::" in i for i in ids)
+    ids = {i.key for i in merged(messages) if i.section == "identifier"}
+    assert ids == {"arn:aws:sqs:eu-west-1:135656129649:invoices-dlq", "87715bd1bd6d282853416d112fb3a141e4ce0828",
+                   "0.0.0.0:37200"}
+    assert section(ledger(messages), "Identifiers") == [
+        "- The dead-letter queue is arn:aws:sqs:eu-west-1:135656129649:invoices-dlq for now. [#1]",
+        "- 87715bd1bd6d282853416d112fb3a141e4ce0828 [#3]",
+        "- shop-mock-1 0.0.0.0:37200->12111/tcp [#5]"]
+
+
+@pytest.mark.xfail(strict=True, reason="engine: each identifier of a sentence gets its own line with the same "
+                                       "words: the Identifiers section repeats the sentence three times, twice "
+                                       "clipped ('log at \u2026')")
+def test_a_sentence_naming_several_identifiers_is_one_identifier_line():
+    assert section(ledger(SESSION), "Identifiers") == [
+        "- The build is bld-7b096ddc7d (ticket OPS-4821), log at https://ci.example.dev/b/7b096ddc7d. [#9]"]
 
 
 from hypothesis import given, settings as hsettings  # noqa: E402

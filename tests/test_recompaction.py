@@ -112,39 +112,44 @@ def test_a_block_riding_on_the_current_turn_is_written_smaller_not_cut_through()
 
 
 def test_instructions_read_back_are_keyed_as_extraction_keys_them():
-    """Two instructions of an earlier block that differ only in their values are one instruction read back,
-    the later standing with the value it replaced, as when they are extracted from the user's messages."""
+    """Two instructions of an earlier block that differ only in their values are one instruction read back:
+    the later words stand, citing both messages, as when they are extracted from the user's messages."""
     body = ("## User instructions (verbatim)\n"
             "- Serve the API on port 8787 in staging. [#3]\n"
             "- Serve the API on port 9090 in staging. [#9]\n")
     merged = [i for i in merge(parse_items(body)) if i.section == "instruction"]
-    assert [i.text for i in merged] == ["Serve the API on port 9090 (was 8787) in staging."]
+    assert [i.line() for i in merged] == ["Serve the API on port 9090 in staging. [#3, #9]"]
 
 
 def test_two_tickets_are_two_things_to_do_not_a_correction():
     """ "fix what fails (ticket APP-120)" and later "(ticket APP-144)": two tasks, both kept as said, from
-    the messages and read back alike; an explicit correction of a ticket still replaces it."""
+    the messages (requests: the earlier one listed, the later the goal) and read back alike (as earlier
+    requests, or as instructions of an earlier block: a ticket's id is no value masked away); an explicit
+    correction of a ticket still supersedes it."""
     from context_compactor.summarizer.extract import user_items
 
     said = ["Next: fix what fails in server.py (ticket APP-120).", "Next: fix what fails in server.py (ticket APP-144)."]
-    extracted = merge([i for n, text in enumerate(said) for i in user_items(text, n) if i.section == "instruction"])
-    body = "## User instructions (verbatim)\n" + "".join(f"- {text} [#{n}]\n" for n, text in enumerate(said))
-    read = [i for i in merge(parse_items(body)) if i.section == "instruction"]
-    assert [i.text for i in extracted] == said and [i.text for i in read] == said
+    extracted = merge([i for n, text in enumerate(said) for i in user_items(text, n)])
+    assert [i.text for i in extracted if i.section == "request"] == said[:1]
+    assert [i.text for i in extracted if i.section == "goal"] == [f"Latest request: {said[1]}"]
+    for title, section in (("Earlier requests of the user", "request"), ("User instructions (verbatim)", "instruction")):
+        body = f"## {title}\n" + "".join(f"- {text} [#{n}]\n" for n, text in enumerate(said))
+        assert [i.text for i in merge(parse_items(body)) if i.section == section] == said
     fixed = merge([i for n, text in enumerate([said[0], "Sorry, I meant APP-121."]) for i in user_items(text, n)])
-    assert any("(ticket APP-121 (was APP-120))" in i.text for i in fixed)
+    text = render(fixed, 400, count)[0]
+    assert "- Sorry, I meant APP-121. [#0, #1]" in text and "APP-120" not in text
 
 
 def test_a_multi_line_instruction_read_back_is_replaced_by_its_new_value():
-    """An instruction over two lines is one line once written; read back, it keys as the user's two lines
-    do, so a later one with another value replaces it ("(was 8080)")."""
+    """An instruction over two lines is a line each once written; read back, each keys as the user's line
+    does, so the same lines said again with another value stand in their later words, citing both."""
     from context_compactor.summarizer.extract import user_items
 
     first = user_items("Never deploy on Fridays.\nAlways run the tests on port 8080 first.", 3)
     back = parse_items(render(merge(first), 400, count)[0])
     later = user_items("Never deploy on Fridays.\nAlways run the tests on port 9090 first.", 9)
-    rules = [i.text for i in merge([*back, *later]) if i.section == "instruction"]
-    assert len(rules) == 1 and "9090" in rules[0] and "(was 8080)" in rules[0], rules
+    rules = [i.line() for i in merge([*back, *later]) if i.section == "instruction"]
+    assert rules == ["Never deploy on Fridays. [#3, #9]", "Always run the tests on port 9090 first. [#3, #9]"]
 
 
 def test_a_block_written_smaller_keeps_the_focus_line_and_drops_the_citation_note():
