@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from ocfakes.bridge import Child
 
 import context_compactor
@@ -184,3 +186,17 @@ def test_a_session_that_cannot_compact_says_so_in_the_notices(tmp_path: Path) ->
         result = compactor.compact(messages)
     assert result.messages is messages and result.stats.fits and not result.stats.compacted
     assert any("compaction failed this turn" in notice for notice in result.notices), result.notices
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.one_of(st.characters(), st.characters(categories=["Cs"]))))  # Cs: surrogates
+def test_repaired_text_is_always_writable_and_keeps_text_that_was(text: str) -> None:
+    """Any string comes out encodable as UTF-8; a string that already was comes out as itself."""
+    fixed = repaired_text(text)
+    fixed.encode("utf-8")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        assert fixed != text and len(fixed) <= len(text)
+    else:
+        assert fixed is text
