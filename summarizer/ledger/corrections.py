@@ -32,6 +32,8 @@ _FILLER = frozenset("""sorry actually correction wait oops whoops meant mean not
     rule rules ground session whole never always must don't dont run use keep more every each before after
     against hard constraint safety fact goal state user preference note important quick""".split())
 _WORD = re.compile(r"[a-z][a-z0-9_]{2,}")
+_NAMED_OLD_AFTER = re.compile(r"(?<![\w.@:/+-])([\w.@:/+-]*\d[\w.@:/+-]*|[\w.+-]+@[\w.-]+)[`'\"]? (?:was|is) (?:wrong|"
+                              r"decommissioned|retired|old|outdated|deprecated|a typo|gone|dead|the old one)\b", re.IGNORECASE)
 _NAMED_OLD = re.compile(r"\b(?:instead of|rather than|not|no longer|in place of|replacing|pas|nicht|statt|en vez de|"
                         r"en lugar de|au lieu de)\s+[`'\"]?([\w.@:/+-]*\d[\w.@:/+-]*|[\w.+-]+@[\w.-]+|\w+://\S+)",
                         re.IGNORECASE)
@@ -124,7 +126,8 @@ def supersede(merged: list[Item]) -> list[Item]:
     replaced: dict[int, Item] = {}  # id of a correction -> the correction with what it supersedes
     demoted: set[int] = set()
     for correction in corrections:
-        named = {m.group(1).rstrip(".,;:") for m in _NAMED_OLD.finditer(correction.text)}
+        named = {m.group(1).rstrip(".,;:") for pattern in (_NAMED_OLD, _NAMED_OLD_AFTER)
+                 for m in pattern.finditer(correction.text)}
         new_values = tuple(v for v in values(correction.text) if v not in named)
         words = content_words(correction.text)
         pool = {n for w in words for n in by_word.get(w, ())} | {n for v in new_values for n in by_kind.get(kind(v), ())}

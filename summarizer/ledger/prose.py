@@ -46,7 +46,7 @@ _LOG_LINE = re.compile(
     r"\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|ERR)\]?[\s:|]|"  # levels
     r"at [\w$.<>]+\(|File \"|Traceback \(|Caused by:|\.\.\. \d+ more|goroutine \d+|panic:|fatal error:|"  # traces
     r"(?:[\w$]+\.)*\w*(?:Error|Exception|Rejection|Fault)\b:? \S|"
-    r"--- (?:FAIL|PASS|SKIP):|=== RUN|(?:FAIL|PASS|ok)\s+\S+\s|E {2,}|={3,} .* ={3,}|_{3,} .* _{3,}|"  # test runners
+    r"--- (?:FAIL|PASS|SKIP):|=== RUN|(?:FAIL|PASS|ok)(?:\t| {2,})\S+|E {2,}|={3,} .* ={3,}|_{3,} .* _{3,}|"  # test runners
     r"(?:PASSED|FAILED|ERROR|SKIPPED|XFAIL)\b|collected \d+ items?|\d+ (?:passed|failed|error)|"
     r"Tests?:\s+\d|Test Suites?:|✓|✗|×|✕|√|"
     r"diff --git|index [0-9a-f]{6,}\.\.|@@ -\d|\+\+\+ |--- a/|"  # diffs
@@ -60,7 +60,7 @@ _KEY_VALUES = re.compile(r"(?:\b[\w.-]+=[^\s,]+[\s,]+){2,}")
 _TABLE = re.compile(r"^\s*\|.*\|\s*$|^[^|\n]*(?:\|[^|\n]*){2,}$|^\S+(?:\t[^\t]*){2,}$|^\S+(?: {2,}\S+){3,}\s*$|"
                     r"^[^,\s]+(?:,[^,\s]*){3,}$")
 _FIELD = re.compile(r"^\s*[A-Z][\w /()-]{1,30}:\s+\S")
-_CODE_END = re.compile(r"[;{}]\s*$|^\s*[}\])]|\[\s*\d{1,3}%\]\s*$|\S\s\.{5,}|\b(?:passed|failed|skipped|errors?) in \d")
+_CODE_END = re.compile(r"[;{}]\s*$|^\s*[}\])]|\[\s*\d{1,3}%\]\s*$|\S\s\.{5,}|\b\d+ (?:passed|failed|skipped|errors?)\b.* in \d+(?:\.\d+)?s\b")
 
 
 def line_is_pasted(line: str) -> bool:
@@ -203,7 +203,7 @@ _CORRECTION = re.compile(
     r"\b(?:I meant|I mean|meant to say|make that\b|mixed up|misremembered|misspoke|I was wrong|"
     r"I gave you the wrong|wrong (?:one|value|port|host|id|name|bucket|file|branch|ticket|number|address|table|path)|"
     r"not the (?:one|\w+) I (?:said|mentioned|gave)|the other (?:one|\w+) I (?:said|mentioned|gave|meant)|"
-    r"^\W*the other \w+\b|"
+    r"^\W*the other \w+\b|mixed (?:them|these|those|it|that|the \w+) up|(?:is|was) the right (?:one|\w+)\b|"
     r"should (?:have been|be)\b.{0,40}\bnot\b|instead of what I said|rather than what I said|"
     r"je voulais dire|ich meinte|quise decir|quer[ií]a decir)\b",
     re.IGNORECASE)

@@ -162,9 +162,10 @@ def _preference(section: str, items: list[Item], cost: list[float] | None = None
             # A tiny block counts the user's rules kept: by the two marks that make a rule (a correction or
             # label, a word that forbids or requires), then the shorter first; a value carried is no mark here.
             return sorted(range(n), key=lambda i: (-marks(items[i]), cost[i], i))
-        # By the marks that make a rule (a correction or label, a word that forbids or requires), then oldest
-        # first: a value carried is no mark ("Never log the secret field" is not after "port 9090 (was 8080)").
-        return sorted(range(n), key=lambda i: (-marks(items[i]), i))
+        # By the marks that make a rule (a correction or label, a word that forbids or requires); rules oldest
+        # first (standing rules are set early), settings (a value said, no mark) newest first: the latest
+        # statement of a value is the one that holds.
+        return sorted(range(n), key=lambda i: (-marks(items[i]), i if marks(items[i]) else -i))
     if section == "error":
         # Open errors first, then the resolved; a failure repeated in every run after the rest.
         return sorted(range(n), key=lambda i: (items[i].resolved, items[i].seen > ROUTINE, -i))
