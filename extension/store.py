@@ -1,4 +1,7 @@
-"""The store: one SQLite file per gateway home, safe for several processes (WAL).
+"""The store's SQLite engine: one file per gateway home, safe for several processes on one host (WAL).
+
+``Store`` (the contract every engine implements, ``store_contract.py``) is imported from here; the
+PostgreSQL engine for several hosts is ``store_pg.py``.
 
     summaries(key, text, summarizer, created, last_used)   bounded; least recently used go first
     sessions(session_key, state, updated)                   JSON: last compaction, stats, anchor
@@ -26,7 +29,6 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,11 +37,12 @@ from .archive import Hit, Original, Ref
 from .errors import StoreError
 from .logs import get_logger
 from .messages import View, repaired_text
+from .store_contract import ARCHIVE_MAX_DAYS, ARCHIVE_MAX_MB, Retention, SessionInfo, Store, StoreClosed, is_url
 
 logger = get_logger()
 
-__all__ = ["Hit", "Original", "Retention", "SessionInfo", "Store", "StoreClosed", "StoreError", "default_store_path",
-           "store_path_for"]
+__all__ = ["ARCHIVE_MAX_DAYS", "ARCHIVE_MAX_MB", "Hit", "Original", "Retention", "SQLiteStore", "SessionInfo", "Store",
+           "StoreClosed", "StoreError", "default_store_path", "is_url", "store_path_for"]
 
 # The schema of the first release (version 0): every later one starts from it and migrates.
 LEGACY_SCHEMA = """
@@ -81,7 +84,6 @@ def _v1_positions_and_index(db: sqlite3.Connection) -> None:
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1_positions_and_index,)
 SCHEMA_VERSION = len(MIGRATIONS)
 QUICK_CHECK_MAX_BYTES = 256 << 20  # larger files skip the full-page check at open (it reads every page)
-ARCHIVE_MAX_MB, ARCHIVE_MAX_DAYS = 1024.0, 180.0  # the defaults of archiveMaxMb and archiveMaxDays
 _CORRUPT, _NOTADB, _FULL, _READONLY, _CANTOPEN, _IOERR = 11, 26, 13, 8, 14, 10
 
 
@@ -89,36 +91,8 @@ class _Damaged(sqlite3.DatabaseError):
     """The quick check found damage that SQLite did not raise by itself."""
 
 
-@dataclass(frozen=True, slots=True)
-class Retention:
-    """How much archive to keep: ``max_mb`` of database, ``max_days`` since a session's last
-    archived message (None or 0: no limit)."""
-
-    max_mb: float | None = ARCHIVE_MAX_MB
-    max_days: float | None = ARCHIVE_MAX_DAYS
-
-    @classmethod
-    def from_settings(cls, settings: Any) -> Retention:
-        """``archiveMaxMb`` / ``archiveMaxDays`` from the settings, these defaults where they are absent."""
-        return cls(max_mb=getattr(settings, "archive_max_mb", ARCHIVE_MAX_MB),
-                   max_days=getattr(settings, "archive_max_days", ARCHIVE_MAX_DAYS))
-
-
-@dataclass(frozen=True, slots=True)
-class SessionInfo:
-    session: str
-    messages: int
-    chars: int
-    first_archived: float
-    last_archived: float
-
-
-class StoreClosed(StoreError):
-    """The store was used after :meth:`Store.close` (background work that outlived its runtime)."""
-
-
-class Store:
-    """Thread-safe access to the SQLite store; open with :meth:`open`."""
+class SQLiteStore(Store):
+    """Thread-safe access to the SQLite store; open with :meth:`Store.open`."""
 
     def __init__(self, path: str | Path, *, max_entries: int = 20000, read_only: bool = False) -> None:
         self.path = str(path)
@@ -135,12 +109,7 @@ class Store:
         self._flushing = False
 
     @classmethod
-    def for_settings(cls, path: str | Path, settings: Any) -> Store:
-        """The store at ``path`` with the settings' cache size and archive retention."""
-        return cls.open(path, max_entries=settings.cache_max_entries, retention=Retention.from_settings(settings))
-
-    @classmethod
-    def open(cls, path: str | Path, *, max_entries: int = 20000, retention: Retention | None = None) -> Store:
+    def _open(cls, path: str | Path, *, max_entries: int = 20000, retention: Retention | None = None) -> Store:
         """Open (or create) the store at ``path``; a damaged file is set aside and its rows salvaged.
 
         A folder in the way, a database another process holds locked, a full disk or a read-only
@@ -169,7 +138,7 @@ class Store:
         return store
 
     @classmethod
-    def open_read_only(cls, path: str | Path) -> Store:
+    def _open_read_only(cls, path: str | Path) -> Store:
         """The store at ``path`` for reading: nothing is created, changed or set aside, and no write access
         to the file or its folder is needed (a copy without its ``-shm`` file is read as it is on disk).
 

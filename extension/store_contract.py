@@ -1,0 +1,225 @@
+"""The store's contract: one typed interface, two engines.
+
+    Store                      the operations everything above the store uses (this class)
+      SQLiteStore              one file on one host, embedded, the default   (``store.py``)
+      PostgresStore            one database for several ``serve`` replicas   (``store_pg.py``)
+
+``Store.open(path)`` picks the engine from the path: a ``postgresql://`` (or ``postgres://``) URL
+opens PostgreSQL, anything else is a SQLite file (or ``:memory:``). Nothing above the store names an
+engine: the runtime, the hooks, recall and the CLI hold a ``Store`` and call these methods.
+
+What every engine guarantees: a summary cache bounded to ``max_entries`` (least recently used go
+first); one JSON state per session, replaced whole (never half-written); calibration per model; an
+archive written before a message leaves the prompt, once per (session, digest, index); full-text
+search that returns :class:`Hit` with a score where higher is better (recall re-ranks them the same
+way whatever the engine); retention; and a schema that migrates itself forward, once.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .archive import Hit, Original, Ref
+from .errors import StoreError
+from .messages import View
+
+ARCHIVE_MAX_MB, ARCHIVE_MAX_DAYS = 1024.0, 180.0  # the defaults of archiveMaxMb and archiveMaxDays
+URL_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_url(path: str | Path | None) -> bool:
+    """Whether a store path names a PostgreSQL database rather than a SQLite file."""
+    return isinstance(path, str) and path.lower().startswith(URL_SCHEMES)
+
+
+@dataclass(frozen=True, slots=True)
+class Retention:
+    """How much archive to keep: ``max_mb`` of database, ``max_days`` since a session's last
+    archived message (None or 0: no limit)."""
+
+    max_mb: float | None = ARCHIVE_MAX_MB
+    max_days: float | None = ARCHIVE_MAX_DAYS
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> Retention:
+        """``archiveMaxMb`` / ``archiveMaxDays`` from the settings, these defaults where they are absent."""
+        return cls(max_mb=getattr(settings, "archive_max_mb", ARCHIVE_MAX_MB),
+                   max_days=getattr(settings, "archive_max_days", ARCHIVE_MAX_DAYS))
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    session: str
+    messages: int
+    chars: int
+    first_archived: float
+    last_archived: float
+
+
+class StoreClosed(StoreError):
+    """The store was used after :meth:`Store.close` (background work that outlived its runtime)."""
+
+
+class Store(ABC):
+    """The store's operations; open one with :meth:`open` (the engine follows the path)."""
+
+    path: str  # where it is, fit to print (a URL's password is masked)
+    max_entries: int
+    read_only: bool
+    closed: bool
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Store:
+        if cls is Store:  # Store(path) builds the engine the path names, as Store.open does
+            path = args[0] if args else kwargs.get("path", "")
+            return object.__new__(_engine(path))
+        return object.__new__(cls)
+
+    # --- opening: the engine follows the path ------------------------------------------------------
+
+    @classmethod
+    def for_settings(cls, path: str | Path, settings: Any) -> Store:
+        """The store at ``path`` with the settings' cache size and archive retention."""
+        return cls.open(path, max_entries=settings.cache_max_entries, retention=Retention.from_settings(settings))
+
+    @classmethod
+    def open(cls, path: str | Path, *, max_entries: int = 20000, retention: Retention | None = None) -> Store:
+        """Open (or create) the store at ``path``, migrated to this release's schema; with
+        ``retention``, the archive is pruned to it once opened. Raises StoreError saying why not."""
+        engine = _engine(path) if cls is Store else cls
+        return engine._open(path, max_entries=max_entries, retention=retention)
+
+    @classmethod
+    def open_read_only(cls, path: str | Path) -> Store:
+        """The store at ``path`` for reading: nothing is created or changed. Raises StoreError when
+        there is no store there, or it cannot be read as one."""
+        engine = _engine(path) if cls is Store else cls
+        return engine._open_read_only(path)
+
+    @classmethod
+    @abstractmethod
+    def _open(cls, path: str | Path, *, max_entries: int, retention: Retention | None) -> Store: ...
+
+    @classmethod
+    @abstractmethod
+    def _open_read_only(cls, path: str | Path) -> Store: ...
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the store; a later use raises StoreClosed."""
+
+    @property
+    def in_memory(self) -> bool:
+        """Whether nothing outlives the process (then archive rows may be written after the turn)."""
+        return False
+
+    @property
+    def engine(self) -> str:
+        """The engine's name, for reports (``sqlite``, ``postgresql``); never for decisions."""
+        return "sqlite"
+
+    def archive_later(self, session_key: str, rows: Callable[[], list[tuple[Any, ...]]], count: int,
+                      views: Sequence[View] | None = None) -> None:
+        """Archive ``rows()`` before the store is next read (an engine that keeps nothing in memory
+        writes them now)."""
+        self.archive(session_key, rows(), views)
+
+    def check(self) -> str:
+        """One line on the store's health for ``doctor`` and readiness; raises StoreError when it
+        cannot be used."""
+        self.summary_count()
+        return f"{self.engine} store {self.path} answers"
+
+    # --- the summary cache -------------------------------------------------------------------------
+
+    @abstractmethod
+    def get(self, key: str) -> str | None:
+        """A cached summary (and it becomes the most recently used), or None."""
+
+    @abstractmethod
+    def put(self, key: str, text: str, summarizer: str) -> None:
+        """Cache a summary; the cache never holds more than ``max_entries`` afterwards."""
+
+    @abstractmethod
+    def evict(self) -> int:
+        """Drop the least recently used summaries above ``max_entries``; returns how many."""
+
+    @abstractmethod
+    def summary_count(self) -> int: ...
+
+    # --- sessions and calibration --------------------------------------------------------------
+
+    @abstractmethod
+    def session(self, session_key: str) -> dict[str, Any]:
+        """A session's saved state ({} when there is none, or it cannot be read)."""
+
+    def load_session(self, session_key: str) -> dict[str, Any]:
+        return self.session(session_key)
+
+    @abstractmethod
+    def save_session(self, session_key: str, state: dict[str, Any]) -> None:
+        """Replace a session's state whole."""
+
+    @abstractmethod
+    def calibration(self, model: str) -> tuple[float, int] | None: ...
+
+    @abstractmethod
+    def save_calibration(self, model: str, ratio: float, samples: int) -> None: ...
+
+    # --- the archive ---------------------------------------------------------------------------
+
+    @abstractmethod
+    def archive(self, session_key: str, items: Iterable[tuple[Any, ...]], views: Sequence[View] | None = None) -> int:
+        """Append rows for a session in one transaction; returns how many were new.
+
+        A row is ``(digest, role, message)``, ``(digest, role, message, index)`` with the message's
+        0-based position in the session's history, or ``(..., index, turn)``. The same message at
+        the same index is stored once, however often (and by however many processes) it is written.
+        """
+
+    @abstractmethod
+    def archived(self, session_key: str, digest_prefix: str | None = None) -> list[dict[str, Any]]:
+        """Archived messages of a session, oldest first (optionally those whose digest starts so)."""
+
+    @abstractmethod
+    def index_pending(self, stop: Callable[[], bool] | None = None) -> int:
+        """Bring the full-text index up to date; returns how many rows it added."""
+
+    @abstractmethod
+    def pending(self) -> int:
+        """How many archived rows the full-text index has not taken in yet (an upper bound)."""
+
+    @abstractmethod
+    def search(self, query: str, session: str | None = None, limit: int = 5) -> list[Hit]:
+        """The best matches for any of the query's words, in one session or all of them; plain words
+        only (search syntax in the query is searched for, never obeyed); InputError for no words."""
+
+    @abstractmethod
+    def fetch(self, ref: Ref, offset: int = 0, limit_chars: int = 8000) -> Original | None:
+        """An archived message by row id or ``(session, index)``, with a page of its text."""
+
+    @abstractmethod
+    def sessions(self) -> list[SessionInfo]:
+        """The archived sessions, most recently archived first."""
+
+    @abstractmethod
+    def size_bytes(self) -> int:
+        """The store's size on disk."""
+
+    @abstractmethod
+    def prune(self, retention: Retention) -> int:
+        """Apply ``retention``; returns the archive rows removed."""
+
+
+def _engine(path: Any) -> type[Store]:
+    """The engine class a path names (imported on first use: psycopg only when a URL asks for it)."""
+    if is_url(str(path)):
+        from .store_pg import PostgresStore
+
+        return PostgresStore
+    from .store import SQLiteStore
+
+    return SQLiteStore
