@@ -1,7 +1,11 @@
-"""The SQLite store: summaries with LRU eviction, sessions, calibration, the archive, recovery, sharing."""
+"""The store: summaries with LRU eviction, sessions, calibration, the archive, recovery, sharing.
+
+The tests of the contract (those that take ``store`` and none of SQLite's files) run on both engines:
+SQLite, and PostgreSQL on a throwaway server (``pgserver``); the rest are SQLite's own."""
 
 from __future__ import annotations
 
+import inspect
 import os
 import sqlite3
 import subprocess
@@ -14,6 +18,8 @@ from typing import Any
 import pytest
 from structlog.testing import capture_logs
 
+import pgserver
+from conftest import need
 from context_compactor.archive import parse_ref
 from context_compactor.errors import InputError, StoreError
 from context_compactor import store as store_module
@@ -25,9 +31,31 @@ def store_path(tmp_path: Path) -> Path:
     return tmp_path / "home" / "context-compactor" / "store.sqlite"
 
 
+ENGINES = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test that takes ``store`` and no SQLite file of its own tests the contract: both engines run it."""
+    wants = inspect.signature(metafunc.function).parameters
+    if "store" in wants and not {"store_path", "tmp_path", "small_fs"} & set(wants):
+        metafunc.parametrize("engine", ENGINES, indirect=True)
+
+
 @pytest.fixture
-def store(store_path: Path) -> Iterator[Store]:
-    opened = Store.open(store_path)
+def engine(request: pytest.FixtureRequest) -> str:
+    return str(getattr(request, "param", "sqlite"))
+
+
+def postgres_database() -> str:
+    """A fresh database on the test run's PostgreSQL server (skipped, or failed in CI, without one)."""
+    ok, missing = pgserver.available()
+    need(ok, missing)
+    return pgserver.cluster().database()
+
+
+@pytest.fixture
+def store(engine: str, store_path: Path) -> Iterator[Store]:
+    opened = Store.open(postgres_database() if engine == "postgresql" else store_path)
     yield opened
     opened.close()
 
