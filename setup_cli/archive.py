@@ -21,7 +21,7 @@ from typing import Any
 from context_compactor.archive import parse_ref
 from context_compactor.errors import InputError
 from context_compactor.settings import load_settings
-from context_compactor.store import Store, StoreError, store_path_for
+from context_compactor.store import Store, StoreError, is_url, store_path_for
 
 
 def add_parser(sub: Any) -> None:
@@ -46,7 +46,7 @@ def add_parser(sub: Any) -> None:
                          description="List the archived sessions with their message counts and dates.")
     n.set_defaults(run=run_sessions)
     for p in (s, w, n):
-        p.add_argument("--store", metavar="PATH", help="the SQLite store (default: storePath from --config or "
+        p.add_argument("--store", metavar="PATH", help="the store: a SQLite file or a postgresql:// URL (default: storePath from --config or "
                                                        "$CONTEXT_COMPACTOR_STORE_PATH, else $OPENCLAW_STATE_DIR or "
                                                        "~/.openclaw, /context-compactor/store.sqlite)")
         p.add_argument("--config", metavar="FILE", help="JSON file of options, for its storePath")
@@ -63,7 +63,7 @@ def _open(args: argparse.Namespace, *, write: bool = False) -> Store:
     ``write`` (``search``, which brings the full-text index up to date first) writable when it can be."""
     configured = load_settings(args.config).store_path if args.store is None else None
     path = store_path_for(args.store, configured)
-    if path != ":memory:" and not os.path.isfile(path):
+    if path != ":memory:" and not is_url(path) and not os.path.isfile(path):
         raise InputError(f"{path}: no store there (nothing archived yet, or give the right --store PATH)")
     if path == ":memory:":
         return Store.open(path)

@@ -18,6 +18,7 @@ from typing import Any
 
 from context_compactor.errors import CompactorError
 from context_compactor.settings import load_settings
+from context_compactor.store import Store, StoreError, is_url
 
 from .changes import validate
 from .configpatch import Document
@@ -145,8 +146,27 @@ def check_model(data: dict[str, Any], say: Report) -> None:
         say("warn", f"model server {base} does not answer: {type(exc).__name__} (is it running?)")
 
 
+def check_database(url: str, say: Report) -> None:
+    """Open the PostgreSQL store read-only (nothing is created or migrated) and say whether it answers."""
+    try:
+        store = Store.open_read_only(url)
+    except StoreError as exc:
+        say("FAIL", str(exc))
+        return
+    try:
+        say("ok", store.check())
+    except StoreError as exc:
+        say("FAIL", str(exc))
+    finally:
+        store.close()
+
+
 def check_store(paths: Paths, config: dict[str, Any], say: Report) -> None:
-    """Whether the store's folder can be written; creates nothing (a missing folder: its nearest parent)."""
+    """Whether the store's folder can be written; creates nothing (a missing folder: its nearest parent).
+    A postgresql:// store: whether its server answers with a schema this release reads."""
+    if is_url(config.get("storePath")):
+        check_database(str(config["storePath"]), say)
+        return
     folder = Path(os.path.dirname(str(config.get("storePath") or paths.data / "store.sqlite")))
     if not folder.is_dir():
         parent = next((p for p in folder.parents if p.is_dir()), Path("/"))

@@ -46,7 +46,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT}; 0: any free port)")
     p.add_argument("--config", metavar="FILE", help="JSON file of compaction options (OpenClaw plugin option names)")
     p.add_argument("--context-window", type=int, metavar="N", help="the model's context window in tokens (overrides --config)")
-    p.add_argument("--store", metavar="PATH", help="SQLite store (default: storePath from --config or "
+    p.add_argument("--store", metavar="PATH", help="SQLite file, or a postgresql:// URL that several serve replicas share (default: storePath from --config or "
                                                    "$CONTEXT_COMPACTOR_STORE_PATH, else $OPENCLAW_STATE_DIR or "
                                                    "~/.openclaw, /context-compactor/store.sqlite)")
     p.add_argument("--api-key", action="append", default=None, metavar="KEY",
