@@ -19,7 +19,8 @@ from context_compactor.messages import ToolCall, View
 
 from . import identifiers as ids
 from .identifiers import MAX_ITEM_CHARS, clip, identifier_items, one_line, scanned
-from .ledger import CORRECTION_RANK, RULE_RANK, SETTING_RANK, Item, masked_key, parse_items, prose, values
+from .ledger import (CORRECTION_RANK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, Item, masked_key, parse_items, prose,
+                     values)
 
 __all__ = ["BLOCK_END", "OWN_BLOCK", "Extractor", "arguments", "clip", "error_line", "extract", "failed_run",
            "identifier_items", "is_read", "one_line", "read_back", "scanned", "shell_command", "strong_ids"]
@@ -273,8 +274,9 @@ def user_items(text: str, index: int) -> list[Item]:
     asked: list[str] = []
     for part in spoken:  # each stretch of the user's own words on its own: what was pasted between is not theirs
         items.extend(_prose_items(part, index, asked))
-    if said:
-        items.extend(identifier_items(said, index, strong_only=False))
+    if said:  # ids the user's instructions carry are in their words (and leave with them when corrected)
+        ruled = "\n".join(i.text for i in items if i.section == "instruction")
+        items.extend(i for i in identifier_items(said, index, strong_only=False) if i.key not in ruled)
         items.extend(mention_items(said, index))
     for segment in segments:
         if segment.kind == "document":
@@ -325,7 +327,8 @@ def _prose_items(said: str, index: int, asked: list[str]) -> list[Item]:
                               rank=CORRECTION_RANK))
             open_item = -1
         elif kind in ("rule", "setting"):
-            rank = RULE_RANK + bool(found) if kind == "rule" else SETTING_RANK
+            rank = (STRONG_RULE_RANK if prose.is_strong_rule(sentence) else RULE_RANK + bool(found)) if kind == "rule" \
+                else SETTING_RANK
             items.append(Item("instruction", masked_key(sentence), clip(sentence), index, rank=rank,
                               corrects=found, update=prose.is_update(sentence)))
             open_item, joined = len(items) - 1, 0
@@ -402,7 +405,8 @@ def read_back(body: str) -> list[Item]:
     for item in parse_items(body):
         if item.section == "instruction":
             kind = "correction" if item.supersedes else prose.kind_of(item.text, values(item.text))
-            rank = {"correction": CORRECTION_RANK, "rule": RULE_RANK, "setting": SETTING_RANK}.get(kind, RULE_RANK)
+            rank = {"correction": CORRECTION_RANK, "setting": SETTING_RANK}.get(
+                kind, STRONG_RULE_RANK if prose.is_strong_rule(item.text) else RULE_RANK)
             item = item._replace(rank=rank, corrects=values(item.text), update=prose.is_update(item.text))
         elif item.section == "docrule":
             item = item._replace(rank=RULE_RANK)

@@ -20,7 +20,7 @@ from .ledger import Item, merge, parse_items, render
 
 # The items of messages read before, by content, across compactions and sessions: capped in bytes
 # (the items' text), and holding no message: a gateway's request body is gone after its turn.
-MEMO_BYTES = 16 * 2**20
+MEMO_BYTES = 4 * 2**20
 _ITEM_BYTES = 120  # what an item costs besides its text, about
 
 

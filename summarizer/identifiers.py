@@ -175,8 +175,13 @@ _STRONG_ID = re.compile("|".join(f"(?:{p.pattern[1:-1]})" for p in (_URL, _UUID,
 _WEAK_ID = re.compile("|".join(f"(?:{p.pattern[1:-1]})" for p in (_IP, _VERSION, _SHA)))
 
 
+# A standard's name is no ticket (UTF-8, ISO-8601, SHA-256).
+_STANDARD = re.compile(r"^(?:UTF|UCS|ISO|AES|SHA|MD|RSA|DES|TLS|SSL|HTTP|IPV|PBKDF|ECDSA|ED|CRC|IEEE|ECMA|EN|DIN|BS|IEC|"
+                       r"RFC|CVE|X)-\d+$", re.IGNORECASE)
+
+
 def _judge(token: str, strong_only: bool) -> bool:
-    if _SECRET.match(token):
+    if _SECRET.match(token) or _STANDARD.match(token):
         return False
     if _STRONG_ID.fullmatch(token):
         return True
@@ -201,12 +206,14 @@ def _context(text: str, start: int, token: str) -> str:
     if _JSONISH.search(line):
         return token
     at = start - line_start
-    before, after = line[max(0, at - 60): at], line[at + len(token): at + len(token) + 40]
-    stop = max(before.rfind(". "), before.rfind("; "), before.rfind("! "), before.rfind("? "))
-    if stop >= 0:  # from where its sentence starts
-        before, at = before[stop + 2:], len(before[stop + 2:])
-    if at > 60:
+    end = at + len(token)
+    first = max(0, at - 60)
+    cut = max(line.rfind(". ", first, at), line.rfind("; ", first, at), line.rfind("! ", first, at), line.rfind("? ", first, at))
+    if cut >= 0:  # from where its sentence starts
+        first = cut + 2
+    before, after = line[first:at], line[end:end + 40]
+    if first > 0 and cut < 0:
         before = "… " + before.split(" ", 1)[-1] if " " in before else ""
-    if at + len(token) + 40 < len(line):
+    if end + 40 < len(line):
         after = after.rsplit(" ", 1)[0] + " …" if " " in after else ""
     return " ".join(f"{before}{token}{after}".split())

@@ -188,9 +188,6 @@ def test_a_json_or_table_line_gives_the_identifier_alone() -> None:
         assert [i.text for i in x.identifier_items(line, 0, strong_only=False)] == ["tenant_3223317020"]
 
 
-@pytest.mark.xfail(strict=True, reason="engine: identifiers._context measures the text after the token against "
-                                       "the line from the token's sentence start, so the line's last words are "
-                                       "cut and marked '\u2026' though the line ends there")
 def test_the_end_of_a_line_after_an_identifier_is_kept_when_its_sentence_started_late() -> None:
     line = ("10.0.0.12 was the first host we tried and it refused every connection for an hour; "
             "the db lives at 10.0.0.1 now")

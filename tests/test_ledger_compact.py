@@ -8,7 +8,6 @@ import random
 import re
 from typing import Any
 
-import pytest
 
 from convo import assistant, system, user
 
@@ -117,9 +116,6 @@ def test_dense_drops_only_the_word_the_and_a_final_period():
         assert dense(dense(text)) == dense(text)
 
 
-@pytest.mark.xfail(strict=True, reason="engine: a rule label ('SAFETY RULE:') and a plain label ('USER PREFERENCE:') "
-                                       "both rank RULE_RANK with the same marks, so the tiny block takes the eight "
-                                       "shorter preferences and leaves the safety rule out")
 def test_a_rule_label_outranks_a_plain_label_in_a_tiny_block():
     """A label that says the words are a rule ("SAFETY RULE:") keeps them before a preference, even when
     they hold no word that forbids ("stop and escalate") and are longer."""

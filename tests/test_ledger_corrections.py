@@ -39,9 +39,6 @@ def instructions(text: str) -> list[str]:
     return rest[:next((n for n, line in enumerate(rest) if not line.startswith("- ")), len(rest))]
 
 
-@pytest.mark.xfail(strict=True, reason="engine: 'Wait until the cache on port 6379 is warm ...' is read as a correction "
-                                       "('wait' opens it) and supersedes 'Serve the API on port 8080.' (which leaves; "
-                                       "the Wait line cites [#0, #2])")
 def test_wait_mid_message_is_not_a_correction():
     # a correction word at any sentence start had made "Wait until ..." rewrite the API's port
     text = ledger("Serve the API on port 8080.", "Thanks. Wait until the cache on port 6379 is warm before load tests.")
@@ -92,9 +89,6 @@ def test_a_rule_said_again_updates_only_its_own_sentence():
     assert "16 workers" not in text, text
 
 
-@pytest.mark.xfail(strict=True, reason="engine: 'Ground rules: keep the logs quiet.' is read as a request (Earlier "
-                                       "requests of the user): 'Ground rules:' is no label and 'keep the logs' no "
-                                       "rule word")
 def test_a_sentence_under_a_ground_rules_label_is_a_rule():
     text = ledger("Ground rules: keep the logs quiet. Run the dev API with 16 workers.")
     assert "- Ground rules: keep the logs quiet. [#0]" in instructions(text), text
@@ -110,9 +104,6 @@ def test_a_rule_said_again_updates_the_first_sentence_after_a_label_too():
     assert "Keep the logs quiet." in text, text
 
 
-@pytest.mark.xfail(strict=True, reason="engine: 'Run the dev API on port 9090 instead of 8080.' has no correction word "
-                                       "and another masked key ('... instead of 0'), so 'Run the dev API on port "
-                                       "8080.' stays beside it as current")
 def test_instead_of_still_corrects_the_old_value():
     # _correcting_values takes values from "instead of ..." only: the new value 9090 is lost (worked at cab802f)
     text = ledger("Run the dev API on port 8080.", "Run the dev API on port 9090 instead of 8080.")
@@ -125,9 +116,6 @@ def test_a_setting_with_a_dash_is_not_a_ticket():
     assert instructions(text) == ["- Encode every export as UTF-16. [#0, #2]"], text
 
 
-@pytest.mark.xfail(strict=True, reason="engine: 'UTF-8' is read as a ticket id by identifiers._TICKET, and the "
-                                       "identifier line of a value a setting said again replaced stays: 'Encode "
-                                       "every export as UTF-8. [#0]' under Identifiers")
 def test_a_standard_in_a_setting_said_again_leaves_no_stale_line():
     text = ledger("Encode every export as UTF-8.", "Encode every export as UTF-16.")
     assert "UTF-8" not in text, text
@@ -182,9 +170,6 @@ def test_a_url_correction_does_not_take_an_email():
                                   "- Actually the dashboard is https://grafana.acme.dev/d/api. [#2]"], text
 
 
-@pytest.mark.xfail(strict=True, reason="engine: 'Sorry, I meant 0045.' shares no word with 'Run migration 0042 against "
-                                       "the test db.' and a 4-digit number is no distinct shape (score 2 < 3): it "
-                                       "supersedes nothing and 0042 stays current")
 def test_a_bare_number_named_by_no_word_corrects_the_users_latest_of_its_shape():
     # "I meant 0045" had needed the naming word again ("migration 0045") to correct "migration 0042"
     text = ledger("Run migration 0042 against the test db.", "Sorry, I meant 0045.")
@@ -193,14 +178,13 @@ def test_a_bare_number_named_by_no_word_corrects_the_users_latest_of_its_shape()
 
 
 def test_a_bare_number_is_left_unread_where_it_could_correct_something_else():
-    # named by another word, it still corrects only what that word named
+    # named by another word, it corrects only what that word named
     other = ledger("Run migration 0042 against the test db.", "Sorry, ticket 0045 is the one to close.")
     assert instructions(other) == ["- Run migration 0042 against the test db. [#0]",
                                    "- Sorry, ticket 0045 is the one to close. [#2]"], other
-    # only the message just before, and only one number of as many digits there: else it is left unread
+    # a bare number corrects the latest statement holding the one value of as many digits: 0042, not port 80
     later = ledger("Run migration 0042 against the test db.", "Then restart the API on port 80.", "Sorry, I meant 0045.")
-    assert instructions(later) == ["- Run migration 0042 against the test db. [#0]",
-                                   "- Then restart the API on port 80. [#2]", "- Sorry, I meant 0045. [#4]"], later
+    assert instructions(later) == ["- Then restart the API on port 80. [#2]", "- Sorry, I meant 0045. [#0, #4]"], later
     two = ledger("Run migration 0042 on port 8080.", "Sorry, I meant 0045.")
     assert instructions(two) == ["- Run migration 0042 on port 8080. [#0]", "- Sorry, I meant 0045. [#2]"], two
 

@@ -42,9 +42,6 @@ WHOLE_SENTENCE = ("engine: the correction supersedes the whole sentence that hel
 # --- Corrections that land where a reader expects ------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="engine: 'Oops, I meant v1.2.4.' shares no word with 'Pin the SDK to v1.2.3 in "
-                                       "package.json.' and the two versions are of a shape with one letter (score 2 "
-                                       "< 3): it supersedes nothing and v1.2.3 stays current")
 def test_a_version_correction_replaces_the_pinned_version():
     text = ledger("Pin the SDK to v1.2.3 in package.json.", "Oops, I meant v1.2.4.")
     assert instructions(text) == ["- Oops, I meant v1.2.4. [#0, #2]"], text
@@ -102,9 +99,6 @@ def test_instead_of_between_emails_replaces_the_email():
     assert instructions(text) == ["- Send it to oncall@acme.dev instead of ops@acme.dev. [#0, #2]"], text
 
 
-@pytest.mark.xfail(strict=True, reason="engine: 'Not https://staging.acme.dev/api, but https://prod.acme.dev/api.' is no "
-                                       "correction ('Not X, but Y' has no correction word), so 'Use https://staging."
-                                       "acme.dev/api as the base URL.' stays beside it as current")
 def test_not_x_but_y_between_urls_replaces_the_url():
     text = ledger("Use https://staging.acme.dev/api as the base URL.",
                   "Not https://staging.acme.dev/api, but https://prod.acme.dev/api.")
@@ -197,9 +191,6 @@ def test_a_setting_said_again_with_two_values_replaces_both():
 # --- Mismatches found in review (each a false correction, a lost value or a merge) ---------------------
 
 
-@pytest.mark.xfail(strict=True, reason="engine: 'Actually, send test mail to qa@acme.dev.' (same domain) supersedes the "
-                                       "prohibition 'Never email customers@acme.dev from the test suite.', which "
-                                       "leaves the block")
 def test_a_prohibited_email_is_not_rewritten_by_a_later_address():
     text = ledger("Never email customers@acme.dev from the test suite.", "Fix the CSS.",
                   "Actually, send test mail to qa@acme.dev.")
@@ -215,7 +206,8 @@ def test_a_correction_sentence_without_values_corrects_nothing_said_before_it():
     mail = ledger("Send the weekly report to jane.doe@acme.dev.",
                   "Add john.doe@acme.dev as reviewer on the PR. Actually, also CC the team.")
     assert instructions(mail) == ["- Send the weekly report to jane.doe@acme.dev. [#0]"], mail
-    assert "- Actually, also CC the team. [#2]" in mail, mail  # it supersedes nothing: only a request
+    # "Actually, also ..." adds, it does not correct: the words are part of the request they follow
+    assert "- Add john.doe@acme.dev as reviewer on the PR. Actually, also CC the team. [#2]" in mail, mail
 
 
 @pytest.mark.xfail(strict=True, reason=WHOLE_SENTENCE + "the commit a1b2c3d to cherry-pick")
@@ -264,10 +256,6 @@ def test_an_address_correction_on_a_tie_does_not_take_the_first_address():
     assert "s3://acme-raw/data" in bucket, bucket
 
 
-@pytest.mark.xfail(strict=True, reason="engine: prose._CORRECTION's German branch 'sorry,' matches every 'Sorry, ...', "
-                                       "so 'Sorry, I forgot: ...' and 'Sorry, one more thing: ...' (left out by the "
-                                       "English branch) are corrections and supersede the report address and the "
-                                       "API's port")
 def test_an_apology_that_adds_a_fact_corrects_nothing():
     forgot = ledger("Send the weekly report to reports@acme.dev.", "Sorry, I forgot: the pager is pager@acme.dev.")
     assert instructions(forgot) == ["- Send the weekly report to reports@acme.dev. [#0]",
@@ -321,9 +309,6 @@ def test_two_paths_said_in_the_same_words_stay_two_things():
     assert "- Delete branch feature/456-cart after merge. [#2]" in branches, branches
 
 
-@pytest.mark.xfail(strict=True, reason="engine: a setting said again takes its old words out of the instructions, but "
-                                       "the identifier lines of its old values stay: 'Run the dev API on port 8080. "
-                                       "[#0]' (and, for two ports, the same line twice) under Identifiers")
 def test_an_identifier_line_never_states_a_value_a_setting_said_again_replaced():
     text = ledger("Run the dev API on port 8080.", "Run the dev API on port 9090.")
     assert instructions(text) == ["- Run the dev API on port 9090. [#0, #2]"], text

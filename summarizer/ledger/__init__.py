@@ -21,12 +21,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .corrections import revise_decisions, supersede
-from .items import (CORRECTION_RANK, MARK, RULE_RANK, SETTING_RANK, SHORT_TITLES, TITLES, CountTokens, Item, dense,
+from .items import (CORRECTION_RANK, MARK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, SHORT_TITLES, TITLES, CountTokens, Item, dense,
                     marks, masked_key, values, words)
 from .render import COMPACT_BELOW, LEFT_OUT, PRIORITY, SHARES, parse_items, render
 
 __all__ = ["COMPACT_BELOW", "CORRECTION_RANK", "LEFT_OUT", "MARK", "PRIORITY", "RULE_RANK", "SETTING_RANK",
-           "SHARES", "SHORT_TITLES", "TITLES", "CountTokens", "Item", "dense", "marks", "masked_key", "merge",
+           "STRONG_RULE_RANK",            "SHARES", "SHORT_TITLES", "TITLES", "CountTokens", "Item", "dense", "marks", "masked_key", "merge",
            "parse_items", "render", "values", "words"]
 
 # Sections whose weak items (found only in a tool's output or in pasted text) need a strong sighting.
@@ -73,9 +73,18 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
     if successes:
         merged = [_resolve(i, successes) for i in merged]
     merged = revise_decisions(supersede(merged))
-    # An identifier already written out in the user's words, a decision or an error is not listed twice.
+    # An identifier already written out in the user's words, a decision or an error is not listed twice, nor
+    # the same words twice (a sentence that names three ids).
     said = "\n".join(i.text for i in merged if i.section in ("instruction", "decision", "error", "docrule"))
-    merged = [i for i in merged if not (i.section == "identifier" and i.key in said)]
+    lines: set[str] = set()
+    kept = []
+    for i in merged:
+        if i.section == "identifier":
+            if i.key in said or i.text in lines:
+                continue
+            lines.add(i.text)
+        kept.append(i)
+    merged = kept
     goal = joined.get(("goal", "goal"))
     if goal is not None:  # the latest request is the goal; not listed twice
         merged = [i for i in merged if not (i.section == "request" and i.src == goal[0].src)]

@@ -38,6 +38,8 @@ _NAMED_OLD = re.compile(r"\b(?:instead of|rather than|not|no longer|in place of|
                         r"en lugar de|au lieu de)\s+[`'\"]?([\w.@:/+-]*\d[\w.@:/+-]*|[\w.+-]+@[\w.-]+|\w+://\S+)",
                         re.IGNORECASE)
 SAID_BEFORE = ("instruction", "request", "identifier")
+_FORBIDDING = re.compile(r"\b(?:never|do not|don'?t|must not|mustn'?t|no longer allowed|forbidden|jamais|nie|niemals|nunca)\b",
+                         re.IGNORECASE)
 
 
 def content_words(text: str) -> frozenset[str]:
@@ -112,7 +114,7 @@ def supersede(merged: list[Item]) -> list[Item]:
                          key=lambda i: i.src)
     if not corrections:
         return merged
-    said = [i for i in merged if i.section in SAID_BEFORE and not i.correction]
+    said = [i for i in merged if i.section in SAID_BEFORE]
     facts = [(item, vals := tuple(v for v in values(item.text)), {_shape(v) for v in vals}, {kind(v) for v in vals},
               content_words(item.text)) for item in said]
     by_word: dict[str, list[int]] = defaultdict(list)
@@ -124,6 +126,7 @@ def supersede(merged: list[Item]) -> list[Item]:
             by_kind[k].append(n)
     gone: set[int] = set()  # indexes into facts
     replaced: dict[int, Item] = {}  # id of a correction -> the correction with what it supersedes
+    marked: dict[int, Item] = {}  # id of a statement kept beside its correction -> it, marked corrected
     demoted: set[int] = set()
     for correction in corrections:
         named = {m.group(1).rstrip(".,;:") for pattern in (_NAMED_OLD, _NAMED_OLD_AFTER)
@@ -131,15 +134,22 @@ def supersede(merged: list[Item]) -> list[Item]:
         new_values = tuple(v for v in values(correction.text) if v not in named)
         words = content_words(correction.text)
         pool = {n for w in words for n in by_word.get(w, ())} | {n for v in new_values for n in by_kind.get(kind(v), ())}
-        forbids = bool(_FORBIDS.match(correction.text))
+        forbids = bool(_FORBIDS.match(correction.text) or _FORBIDDING.search(correction.text))
         best, best_rank = -1, (0, 0, 0, 0)
         for n in sorted(pool):
             item, vals, shapes, kinds, cand_words = facts[n]
-            if n in gone or item.src >= correction.src:
-                continue
+            if n in gone or item.src > correction.src or (item.src == correction.src and (
+                    item.correction or item.section == "identifier")):
+                continue  # a correction corrects what was said before it, in its own message too
             if item is correction or (not correction.correction and item.section == "request"):
                 continue  # an update updates what stands (a rule, a setting, an id), not what was asked
+            overlap = len(words & cand_words)
+            if not forbids and _FORBIDS.match(item.text) and not any(v in named for v in vals) and not (
+                    overlap and _same_shape(new_values, vals)):
+                continue  # a prohibition stands unless the correction forbids too, names it, or plainly fits it
             score = _score(correction.text, new_values, named, words, vals, cand_words)
+            if not score and correction.correction and _same_shape(new_values, vals) and (overlap or not words):
+                score = 1  # "Sorry, I meant 0045.": the latest value of its shape, when nothing fits better
             if not correction.correction:  # an update: on plainer evidence only, about the same thing
                 shared = len(words & cand_words)
                 alike = shared >= 2 and shared >= 0.4 * min(len(words), len(cand_words))
@@ -157,8 +167,15 @@ def supersede(merged: list[Item]) -> list[Item]:
                 demoted.add(id(correction))
             continue
         target = facts[best][0]
-        gone.add(best)
         olds = {v for v in facts[best][1] if v in named or v not in correction.text}
+        kept = [v for v in olds if new_values and _substantial(v) and not _replaced_by(v, new_values, named)]
+        if kept and target.section != "identifier":
+            # The statement says more than the value corrected (another date, another address): it stays,
+            # marked as corrected, the correction beside it first among the instructions.
+            marked[id(target)] = target._replace(text=f"{target.text} (corrected at [#{correction.src}])")
+            olds = {v for v in olds if v not in kept}
+        else:
+            gone.add(best)
         # What states an old value it replaced leaves with the statement: the other items of the same
         # message that hold it (a request, an identifier line), and identifier lines of it anywhere before.
         for n in (n for v in olds for n in by_kind.get(kind(v), ())):
@@ -179,8 +196,30 @@ def supersede(merged: list[Item]) -> list[Item]:
         if id(item) in demoted:
             out.append(item._replace(section="request", key=item.text.lower(), rank=0))
             continue
-        out.append(replaced.get(id(item), item))
+        out.append(replaced.get(id(item), marked.get(id(item), item)))
     return out
+
+
+def _substantial(value: str) -> bool:
+    """A value worth keeping a corrected statement for: an address, a path, or two digits or more in a row
+    (not a word with a digit in it, such as "k8s" or "s3")."""
+    return "://" in value or "@" in value or "/" in value or re.search(r"\d{2}", value) is not None
+
+
+def _same_shape(new_values: tuple[str, ...], vals: tuple[str, ...]) -> bool:
+    """Whether a value of the correction has the fine shape of exactly one value of the statement (two
+    of that shape there, "migration 0042 on port 8080", and "I meant 0045" could mean either)."""
+    return any(sum(_fine(new) == _fine(old) and new != old for old in vals) == 1 for new in new_values)
+
+
+def _fine(value: str) -> str:
+    """A value's shape with the length of each digit run ("0042" and "0045" alike; "8080" and "80" not)."""
+    return re.sub(r"\d+", lambda m: "0" * len(m.group(0)), value)
+
+
+def _replaced_by(old: str, new_values: tuple[str, ...], named: set[str]) -> bool:
+    """Whether a correction's values replace ``old``: it names it, or gives one of its shape or kind."""
+    return old in named or any(_shape(old) == _shape(new) or kind(old) == kind(new) for new in new_values)
 
 
 def _score(text: str, new_values: tuple[str, ...], named: set[str], words: frozenset[str],

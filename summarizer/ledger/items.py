@@ -83,7 +83,8 @@ class Item(NamedTuple):
 
 # The ranks of the user's words: a correction, then a rule (a word that forbids, requires or prefers, a
 # rule's label), then a statement of a setting (a value). A higher rank is given room first.
-CORRECTION_RANK = 6
+CORRECTION_RANK = 8
+STRONG_RULE_RANK = 6  # a rule that forbids or carries a rule's own label ("SAFETY RULE:", "NEVER ...")
 RULE_RANK = 4
 MARK = 2  # the rank points of one mark of a rule
 SETTING_RANK = 1

@@ -195,21 +195,37 @@ def sentences(text: str) -> list[str]:
 # A correction: the user takes back or replaces what was said (English, French, German, Spanish).
 _CORRECTION = re.compile(
     r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right)\W+){0,3}(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b))|"
-    r"actually\b|correction\b|(?:no,? )?wait\b|oops\b|whoops\b|no\s*[,.!:-]|nope\b|hmm,? no\b|scratch that|change of plan|"
+    r"actually\b(?!,?\s+(?:also|and|one more|let me|i'?ll|we'?ll)\b)|correction\b|(?:no,? )?wait\b(?!\s+(?:until|till|for|on|a\b|an\b|\d|to\b))|oops\b|whoops\b|no\s*[,.!:-]|nope\b|hmm,? no\b|scratch that|change of plan|"
     r"my (?:bad|mistake)|typo\b|ignore (?:that|what I said)|"
     r"pardon\b|d[ée]sol[ée]\b|en fait\b|non,|correction\s*:|"
-    r"entschuldigung\b|sorry,|korrektur\b|nein,|doch\b|"
+    r"entschuldigung\b|korrektur\b|nein,|doch\b|"
     r"perd[oó]n\b|lo siento\b|correcci[oó]n\b|mejor dicho\b|no,)|"
     r"\b(?:I meant|I mean|meant to say|make that\b|mixed up|misremembered|misspoke|I was wrong|"
     r"I gave you the wrong|wrong (?:one|value|port|host|id|name|bucket|file|branch|ticket|number|address|table|path)|"
     r"not the (?:one|\w+) I (?:said|mentioned|gave)|the other (?:one|\w+) I (?:said|mentioned|gave|meant)|"
-    r"^\W*the other \w+\b|mixed (?:them|these|those|it|that|the \w+) up|(?:is|was) the right (?:one|\w+)\b|"
+    r"^\W*the other \w+\b|\binstead of [`'\"]?[\w.@:/+-]*\d|, not [`'\"]?[\w.@:/+-]*\d[\w.@:/+-]*[`'\"]?\s*[.!]?$|"
+    r"^\W*not [`'\"]?\S+[`'\"]?,? but\b|mixed (?:them|these|those|it|that|the \w+) up|(?:is|was) the right (?:one|\w+)\b|"
     r"should (?:have been|be)\b.{0,40}\bnot\b|instead of what I said|rather than what I said|"
     r"je voulais dire|ich meinte|quise decir|quer[ií]a decir)\b",
     re.IGNORECASE)
 
 # Words that make a sentence a rule only when it does not ask for something done now ("make sure the
 # build passes" asks; "make sure every new endpoint has a test" is a rule: it has a word of the next list).
+# A rule's lead-in ("Ground rules:", "House style:", "Reminder:") and a sentence opened by "keep" (not "keep
+# going"): what follows holds from then on.
+_RULE_LEAD = re.compile(r"^\W*(?:[\w ]{0,30}\b(?:rules?|policy|policies|constraints?|guidelines?|conventions?|style|"
+                        r"reminder|heads up|fyi|standing order)\s*:|(?:please\s+)?keep\b(?!\s+(?:going|looking|at it|on|up|"
+                        r"me posted|digging|trying)\b))", re.IGNORECASE)
+_STRONG_RULE = re.compile(r"^\W*(?:[A-Z ]*\b)?(?:SAFETY|SECURITY|NEVER|MUST|CRITICAL|HARD CONSTRAINT)\b|\b(?:never|must not|"
+                          r"mustn'?t|do not|don'?t|under no|forbidden|not allowed|jamais|nie|niemals|nunca)\b",
+                          re.IGNORECASE)
+
+
+def is_strong_rule(sentence: str) -> bool:
+    """A rule that forbids or that the user labelled a safety or hard rule: it outranks other rules."""
+    return bool(_STRONG_RULE.search(sentence))
+
+
 _WEAK_RULE = re.compile(r"\b(?:make sure|at least|at most|remember|note that|avoid|don'?t forget|"
                         r"ensure|be careful|careful)\b", re.IGNORECASE)
 # A rule: words that forbid, require or prefer, or speak of what holds from now on, in every case.
@@ -274,7 +290,7 @@ def is_correction(sentence: str) -> bool:
 
 def is_rule(sentence: str) -> bool:
     """Whether a sentence of the user's prose states a standing rule, constraint or preference."""
-    if _RULE_LABEL.match(sentence):
+    if _RULE_LABEL.match(sentence) or _RULE_LEAD.match(sentence):
         return True
     if _QUESTION.search(sentence) and not sentence.lower().startswith(("please", "pls")):
         return False  # "Do we always ...?" asks: a question is no rule

@@ -165,7 +165,7 @@ def _preference(section: str, items: list[Item], cost: list[float] | None = None
         # By the marks that make a rule (a correction or label, a word that forbids or requires); rules oldest
         # first (standing rules are set early), settings (a value said, no mark) newest first: the latest
         # statement of a value is the one that holds.
-        return sorted(range(n), key=lambda i: (-marks(items[i]), i if marks(items[i]) else -i))
+        return sorted(range(n), key=lambda i: (-items[i].rank, i if marks(items[i]) else -i))
     if section == "error":
         # Open errors first, then the resolved; a failure repeated in every run after the rest.
         return sorted(range(n), key=lambda i: (items[i].resolved, items[i].seen > ROUTINE, -i))
