@@ -33,7 +33,7 @@ import pluggy
 from pydantic import ValidationError
 
 from .errors import InputError
-from .hookspecs import BeforeAgentStartEvent, CompactionStats, HookContext, Message, ModelInfo
+from .hookspecs import AfterTurnEvent, BeforeAgentStartEvent, CompactionStats, HookContext, Message, ModelInfo, Usage
 from .messages import repaired, repaired_text, validate_messages
 from .plugins import get_plugin_manager
 from .runtime import Runtime
@@ -116,6 +116,7 @@ class Compactor:
         self._closed = False
         self._seen: list[Message] = []  # the last history checked, for checking only what is new
         self._copies: dict[int, tuple[Message, Message]] = {}  # id(message): (message, its repaired copy)
+        self._sent: BeforeAgentStartEvent | None = None  # the last prompt returned, for record_usage
 
     @property
     def session(self) -> str:
@@ -141,12 +142,42 @@ class Compactor:
         if stats is None:  # the hook did not run the engine (enabled: false, or it failed open)
             stats = self._unchanged(event)
         if result is None or result.messages is None:
+            self._sent = event
             return CompactResult(given, stats)
         sent = result.messages
+        self._sent = BeforeAgentStartEvent(messages=sent, system_prompt=event.system_prompt, tools=event.tools,
+                                           model=self._model)
         if history is not given:  # a message kept is the caller's own object, as sent
             back = {id(copy): message for message, copy in self._copies.values()}
             sent = [back.get(id(m), m) for m in sent]
         return CompactResult(sent, stats)
+
+    def record_usage(self, prompt_tokens: int | None, completion_tokens: int | None = None, *,
+                     error: str | None = None) -> None:
+        """Tell the hooks what the model server reported for the prompt the last :meth:`compact`
+        returned: ``prompt_tokens`` (its own count; calibrates the counter), or ``error``, the server's
+        error text (a context-length error that states a size teaches the window). Does nothing before
+        the first ``compact``."""
+        sent = self._sent
+        if self._closed or sent is None:
+            return
+        usage = Usage(prompt_tokens, completion_tokens) if prompt_tokens else None
+        self._pm.hook.after_turn(event=AfterTurnEvent(messages=sent.messages, system_prompt=sent.system_prompt,
+                                                      tools=sent.tools, model=self._model, usage=usage,
+                                                      error=error), ctx=self._ctx)
+
+    def commands(self) -> dict[str, str]:
+        """The chat commands a host can offer for this conversation: name (no slash) -> description."""
+        return {c.name: c.description for group in self._pm.hook.register_commands() for c in group}
+
+    def run_command(self, name: str, args: str = "") -> str:
+        """Answer chat command ``name`` (``"context-stats"``, ``"compact-now"``, ...) for this conversation;
+        the reply text is for the user, never the model. An unknown name is a KeyError that names it."""
+        for group in self._pm.hook.register_commands():
+            for command in group:
+                if command.name == name:
+                    return command.handler(args, self._ctx)
+        raise KeyError(f"context_compactor: no command {name!r} (known: {', '.join(sorted(self.commands()))})")
 
     def _repaired(self, history: list[Message], start: int) -> list[Message]:
         """``history`` with a repaired copy of each message that holds a lone surrogate (text the store
