@@ -147,8 +147,11 @@ def supersede(merged: list[Item]) -> list[Item]:
             if not forbids and _FORBIDS.match(item.text) and not any(v in named for v in vals) and not (
                     overlap and _same_shape(new_values, vals)):
                 continue  # a prohibition stands unless the correction forbids too, names it, or plainly fits it
-            score = _score(correction.text, new_values, named, words, vals, cand_words)
-            if not score and correction.correction and _same_shape(new_values, vals) and (overlap or not words):
+            score = _score(correction.text, new_values, named, words, vals, cand_words, item.text)
+            if item.correction and score < 10 and not (_same_shape(new_values, vals) and overlap >= 2):
+                continue  # an earlier correction is corrected again only on plain evidence: it names its value
+            if not score and correction.correction and _same_shape(new_values, vals) and (
+                    overlap or not words or _kind_named(words, vals)):
                 score = 1  # "Sorry, I meant 0045.": the latest value of its shape, when nothing fits better
             if not correction.correction:  # an update: on plainer evidence only, about the same thing
                 shared = len(words & cand_words)
@@ -222,12 +225,40 @@ def _replaced_by(old: str, new_values: tuple[str, ...], named: set[str]) -> bool
     return old in named or any(_shape(old) == _shape(new) or kind(old) == kind(new) for new in new_values)
 
 
+# The words that name a kind of value: "the version I told you was wrong, it's v3.32.8" speaks of a version.
+_KIND_WORDS = (
+    (frozenset({"version", "release", "tag", "pin"}), re.compile(r"^v?\d+(?:\.\d+)+(?:[-+][\w.]+)?$|:\S*\d")),
+    (frozenset({"port"}), re.compile(r"^:?\d{2,5}$|:\d{2,5}$")),
+    (frozenset({"branch"}), re.compile(r"/")),
+    (frozenset({"bucket"}), re.compile(r"^s3://|^gs://")),
+    (frozenset({"host", "hostname", "server", "node", "machine"}), re.compile(r"^[\w-]+(?:\.[\w-]+)+$|^[\w-]*\d[\w-]*$")),
+    (frozenset({"address", "email", "mail"}), re.compile(r"@")),
+    (frozenset({"url", "endpoint", "link"}), re.compile(r"://")),
+    (frozenset({"file", "path"}), re.compile(r"[/.]\w+$")),
+    (frozenset({"ticket", "issue"}), re.compile(r"^[A-Z][A-Z0-9]+-\d+$|^#\d+$")),
+)
+_TOKEN = re.compile(r"[A-Za-z_][\w.-]{4,}")
+
+
+def _kind_named(words: frozenset[str], vals: tuple[str, ...]) -> bool:
+    """Whether the correction names the kind of one of the statement's values ("the version", "the port")."""
+    return any(nouns & words and any(pattern.search(v) for v in vals) for nouns, pattern in _KIND_WORDS)
+
+
+def _extends(new_values: tuple[str, ...], text: str) -> bool:
+    """Whether a new value is an old name grown ("handleRoyaltyRelease" -> "handleRoyaltyReleaseV2",
+    "escrow_timeout" -> "escrow_timeout_ms"): the statement named the thing by its old name."""
+    olds = {t.rstrip(".,;:") for t in _TOKEN.findall(text)}
+    return any(new != old and len(old) >= 6 and (new.startswith(old) or old.startswith(new))
+               for new in new_values for old in olds if old not in new_values)
+
+
 def _score(text: str, new_values: tuple[str, ...], named: set[str], words: frozenset[str],
-           vals: tuple[str, ...], cand_words: frozenset[str]) -> int:
+           vals: tuple[str, ...], cand_words: frozenset[str], cand_text: str = "") -> int:
     """How surely a correction (``text``) corrects a statement (its values and words); 0: it does not."""
-    overlap = len(words & cand_words)
-    if any(v in named for v in vals):
-        return 10 + overlap  # it names the old value: "7443, not 8443"
+    overlap = len(words & cand_words) + _kind_named(words, vals)
+    if any(v in named for v in vals) or (cand_text and _extends(new_values, cand_text)):
+        return 10 + overlap  # it names the old value ("7443, not 8443"), or grows its old name
     olds = [v for v in vals if v not in new_values]
     value_score = 0
     for new in new_values:

@@ -203,7 +203,7 @@ _CORRECTION = re.compile(
     r"\b(?:I meant|I mean|meant to say|make that\b|mixed up|misremembered|misspoke|I was wrong|"
     r"I gave you the wrong|wrong (?:one|value|port|host|id|name|bucket|file|branch|ticket|number|address|table|path)|"
     r"not the (?:one|\w+) I (?:said|mentioned|gave)|the other (?:one|\w+) I (?:said|mentioned|gave|meant)|"
-    r"^\W*the other \w+\b|\binstead of [`'\"]?[\w.@:/+-]*\d|, not [`'\"]?[\w.@:/+-]*\d[\w.@:/+-]*[`'\"]?\s*[.!]?$|"
+    r"\b(?:was|is) (?:wrong|a typo|incorrect|outdated)\b|^\W*the other \w+\b|\binstead of [`'\"]?[\w.@:/+-]*\d|, not [`'\"]?[\w.@:/+-]*\d[\w.@:/+-]*[`'\"]?\s*[.!]?$|"
     r"^\W*not [`'\"]?\S+[`'\"]?,? but\b|mixed (?:them|these|those|it|that|the \w+) up|(?:is|was) the right (?:one|\w+)\b|"
     r"should (?:have been|be)\b.{0,40}\bnot\b|instead of what I said|rather than what I said|"
     r"je voulais dire|ich meinte|quise decir|quer[ií]a decir)\b",
