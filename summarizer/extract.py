@@ -710,6 +710,9 @@ _CAUSE_WORDS = ("root cause", "caused by", "because", "due to", "oomkilled", "ou
                 "missing index")
 _SETTING_LINE = re.compile(r"^\s*(?:\d+\s*(?:\u2192|:|\||\t)\s*)?[\"']?([A-Za-z_][\w.-]{2,60})[\"']?\s*(?::|=|:=)\s*([^\s{\[].{0,100})$", re.MULTILINE)
 _HIT_LINE = re.compile(r"^([\w./-]+\.\w+:\d+)(?::\d+)?[:\t ].*$", re.MULTILINE)  # grep -n: path:line: text
+# A labelled result a computation printed: a few words, then ":" "=" or "|", then a number.
+_RESULT_LINE = re.compile(r"^\s*([A-Za-z][\w ().,/%-]{2,60}?)\s*(?::|=|\|)\s*-?[$€£]?\d[\d,.]*(?:%|\s?[a-zA-Z%]{0,6})?"
+                          r"(?:\s*\([^()\n]{0,40}\))?\s*$", re.MULTILINE)
 FINDINGS_PER_OUTPUT = 3
 SETTINGS_PER_FILE = 40
 
@@ -748,6 +751,13 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
             items.append(Item("finding", line.lower()[:200], clip(line, 240), index))
             causes += 1
             if causes >= 2:
+                break
+    if not reads and not error:  # what a computation printed: "rows after dedupe: 680,897", "p = 0.19"
+        results = 0
+        for m in _RESULT_LINE.finditer(scan[-ID_CHARS * 4:]):
+            items.append(Item("finding", m.group(1).strip().lower()[:80], clip(m.group(0).strip(), 200), index))
+            results += 1
+            if results >= 2:
                 break
     if reads:  # where a search hit, and the settings a file holds: kept when prose names them
         for m in itertools.islice(_HIT_LINE.finditer(text[:60_000]), SETTINGS_PER_FILE):

@@ -46,7 +46,8 @@ _LOG_LINE = re.compile(
     r"\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|ERR)\]?[\s:|]|"  # levels
     r"at [\w$.<>]+\(|File \"|Traceback \(|Caused by:|\.\.\. \d+ more|goroutine \d+|panic:|fatal error:|"  # traces
     r"(?:[\w$]+\.)*\w*(?:Error|Exception|Rejection|Fault)\b:? \S|"
-    r"--- (?:FAIL|PASS|SKIP):|=== RUN|(?:FAIL|PASS|ok)(?:\t| {2,})\S+|E {2,}|={3,} .* ={3,}|_{3,} .* _{3,}|"  # test runners
+    r"--- (?:FAIL|PASS|SKIP):|=== RUN|platform \w+ -- Python|rootdir: |plugins: |cachedir: |-{3,} .* -{3,}|"
+    r"Run #\d+ \S|(?:FAIL|PASS|ok)(?:\t| {2,})\S+|E {2,}|={3,} .* ={3,}|_{3,} .* _{3,}|"  # test runners
     r"(?:PASSED|FAILED|ERROR|SKIPPED|XFAIL)\b|collected \d+ items?|\d+ (?:passed|failed|error)|"
     r"Tests?:\s+\d|Test Suites?:|✓|✗|×|✕|√|"
     r"diff --git|index [0-9a-f]{6,}\.\.|@@ -\d|\+\+\+ |--- a/|"  # diffs
