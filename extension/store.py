@@ -151,7 +151,7 @@ class SQLiteStore(Store):
         return cls(path, read_only=True)
 
     @classmethod
-    def _rebuild(cls, path: str | Path, max_entries: int, exc: sqlite3.Error) -> Store:
+    def _rebuild(cls, path: str | Path, max_entries: int, exc: sqlite3.Error) -> SQLiteStore:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         aside = f"{path}.corrupt-{stamp}"
         n = 1

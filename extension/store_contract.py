@@ -21,7 +21,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .archive import Hit, Original, Ref
 from .errors import StoreError
@@ -29,6 +29,7 @@ from .messages import View
 
 ARCHIVE_MAX_MB, ARCHIVE_MAX_DAYS = 1024.0, 180.0  # the defaults of archiveMaxMb and archiveMaxDays
 URL_SCHEMES = ("postgresql://", "postgres://")
+_S = TypeVar("_S", bound="Store")
 
 
 def is_url(path: str | Path | None) -> bool:
@@ -72,10 +73,10 @@ class Store(ABC):
     read_only: bool
     closed: bool
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> Store:
+    def __new__(cls: type[_S], *args: Any, **kwargs: Any) -> _S:
         if cls is Store:  # Store(path) builds the engine the path names, as Store.open does
             path = args[0] if args else kwargs.get("path", "")
-            return object.__new__(_engine(path))
+            return object.__new__(_engine(path))  # type: ignore[return-value]  # an engine is a Store
         return object.__new__(cls)
 
     # --- opening: the engine follows the path ------------------------------------------------------

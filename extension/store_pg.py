@@ -40,7 +40,8 @@ from .store_pg_schema import SCHEMA_VERSION, TS_CONFIG, current_version, migrate
 logger = get_logger()
 
 POOL_MIN, POOL_MAX = 1, 8
-CONNECT_TIMEOUT = 10.0  # seconds to wait for a connection: a store that is down fails the turn open, soon
+CONNECT_TIMEOUT = 5.0  # seconds to wait for a connection: a store that is down fails the turn open, soon
+BACKOFF_FIRST, BACKOFF_MAX = 1.0, 30.0  # after a timeout, uses fail at once for this long (doubling) while the pool reconnects
 _TENANT = re.compile(r"^gw:(t\.[^:]+):")  # the gateway's session keys start with their tenant (gateway.sessions)
 _MESSAGE_JSON = json.JSONEncoder(ensure_ascii=False, default=str)
 _NO_NUL = str.maketrans({"\x00": "\ufffd"})  # PostgreSQL text holds no NUL character
@@ -83,8 +84,10 @@ class PostgresStore(Store):
         self._clock = 0.0
         self._pool = pool_module.ConnectionPool(
             self.url, min_size=POOL_MIN, max_size=POOL_MAX, open=False, timeout=CONNECT_TIMEOUT,
-            kwargs={"autocommit": True, "connect_timeout": int(CONNECT_TIMEOUT)}, name="context-compactor")
+            kwargs={"autocommit": True, "connect_timeout": int(CONNECT_TIMEOUT)}, name="context-compactor",
+            check=pool_module.ConnectionPool.check_connection)  # a connection a restart cut is replaced, not used
         self._pool_timeout = pool_module.PoolTimeout
+        self._down_until, self._backoff = 0.0, BACKOFF_FIRST
         try:
             try:
                 self._pool.open(wait=True, timeout=CONNECT_TIMEOUT)
@@ -128,14 +131,21 @@ class PostgresStore(Store):
         if self.closed:
             raise StoreClosed(f"{self.path}: cannot {doing}: the store is closed (its runtime was closed)",
                               path=self.path)
+        wait = self._down_until - time.monotonic()
+        if wait > 0:  # the server did not answer a moment ago: fail at once, not after another timeout
+            raise StoreError(f"{self.path}: cannot {doing}: the server did not answer (next try in {wait:.0f} s)",
+                             path=self.path)
         try:
             with self._pool.connection() as conn:
                 yield conn
-        except self._psycopg.Error as exc:
-            raise StoreError(f"{self.path}: cannot {doing}: {_reason(exc)}", path=self.path) from exc
         except self._pool_timeout as exc:
+            self._down_until, self._backoff = time.monotonic() + self._backoff, min(BACKOFF_MAX, self._backoff * 2)
+            logger.warning("store.unreachable", path=self.path, retry_in=self._backoff / 2)
             raise StoreError(f"{self.path}: cannot {doing}: no connection to the server within "
                              f"{CONNECT_TIMEOUT:.0f} s (is it up?)", path=self.path) from exc
+        except self._psycopg.Error as exc:  # after the pool's timeout, which is one
+            raise StoreError(f"{self.path}: cannot {doing}: {_reason(exc)}", path=self.path) from exc
+        self._backoff = BACKOFF_FIRST
 
     def _now(self) -> float:
         with self._lock:

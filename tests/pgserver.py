@@ -60,9 +60,7 @@ class Cluster:
             os.chown(self.folder, entry.pw_uid, entry.pw_gid)
         self._run("initdb", "-D", str(self.data), "-U", SUPERUSER, "--auth=trust", "-E", "UTF8", "--no-sync",
                   "--locale=C")
-        options = (f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories='{self.folder}' "
-                   "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.folder / "log"), "-o", options, "-w", "start")
+        self.start()
         self.stopped = False
 
     def _run(self, tool: str, *args: str) -> None:
@@ -94,10 +92,16 @@ class Cluster:
                 shutil.rmtree(self.folder, ignore_errors=True)
 
     def restart(self) -> None:
-        """Stop the server at once and start it again on the same port (the data stays)."""
-        self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        """Stop the server (its connections are cut) and start it again on the same port (the data stays)."""
+        self.stop_for_now()
+        self.start()
+
+    def stop_for_now(self) -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def start(self) -> None:
         options = (f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories='{self.folder}' "
-                   "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+                   "-c fsync=off -c synchronous_commit=off -c max_connections=200")
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.folder / "log"), "-o", options, "-w", "start")
 
 
