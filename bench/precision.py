@@ -32,7 +32,7 @@ LABEL_START = re.compile(
     r"^(?:Latest request|Open tasks|Last said|Last action: \S+|Plan|Asked|Said|Pasted|From a pasted document"
     r"|Found by [\w -]{1,40}|Corrects? [^:]{0,40}|Rule from pasted [\w ]{1,30}|Earlier)\s*:\s*")
 LABEL_ANYWHERE = re.compile(
-    r"\(`[^`]*`\)|\([\w.-]{1,40}\)\s*(?=\[#|$)|\((?:in_progress|in progress|pending|open|todo|blocked)\)|\((?:resolved at \[#\d+\]|\d+ times|pasted|pasted by the user|corrected at \[#\d+\]|corrects \[#\d+\]|"
+    r"\(`[^`]*`\)|\([\w.-]{1,40}\)(?=\s*(?:\[#|\(|$))|\((?:in_progress|in progress|pending|open|todo|blocked)\)|\((?:resolved at \[#\d+\]|\d+ times|pasted|pasted by the user|corrected at \[#\d+\]|corrects \[#\d+\]|"
     r"[\w ]{0,30}#\d+[^()]{0,40})\)|\[#[\d, #]+\]|\[\.\.\.\]|…")
 FILE_ACTION = re.compile(r": (?:written|edited|created|deleted|moved|moved (?:to|from)|copied from)\b(?: \(earlier: [^()]*\))?")
 CITATION = re.compile(r"\s*\[#(\d+)(?:, #(\d+))*\]\s*$")

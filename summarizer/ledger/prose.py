@@ -47,7 +47,7 @@ _LOG_LINE = re.compile(
     r"at [\w$.<>]+\(|File \"|Traceback \(|Caused by:|\.\.\. \d+ more|goroutine \d+|panic:|fatal error:|"  # traces
     r"(?:[\w$]+\.)*\w*(?:Error|Exception|Rejection|Fault)\b:? \S|"
     r"--- (?:FAIL|PASS|SKIP):|=== RUN|platform \w+ -- Python|rootdir: |plugins: |cachedir: |-{3,} .* -{3,}|"
-    r"Run #\d+ \S|(?:FAIL|PASS|ok)(?:\t| {2,})\S+|E {2,}|={3,} .* ={3,}|_{3,} .* _{3,}|"  # test runners
+    r"Run #\d+ \S|[A-Z][\w.-]*(?: [A-Z][\w.-]*)?\s{1,3}(?:\d{1,2}:\d\d(?:\s?[AP]M)?|yesterday|today)\s*$|(?:FAIL|PASS|ok)(?:\t| {2,})\S+|E {2,}|={3,} .* ={3,}|_{3,} .* _{3,}|"  # test runners
     r"(?:PASSED|FAILED|ERROR|SKIPPED|XFAIL)\b|collected \d+ items?|\d+ (?:passed|failed|error)|"
     r"Tests?:\s+\d|Test Suites?:|✓|✗|×|✕|√|"
     r"diff --git|index [0-9a-f]{6,}\.\.|@@ -\d|\+\+\+ |--- a/|"  # diffs
@@ -61,6 +61,7 @@ _KEY_VALUES = re.compile(r"(?:\b[\w.-]+=[^\s,]+[\s,]+){2,}")
 _TABLE = re.compile(r"^\s*\|.*\|\s*$|^[^|\n]*(?:\|[^|\n]*){2,}$|^\S+(?:\t[^\t]*){2,}$|^\S+(?: {2,}\S+){3,}\s*$|"
                     r"^[^,\s]+(?:,[^,\s]*){3,}$")
 _FIELD = re.compile(r"^\s*[A-Z][\w /()-]{1,30}:\s+\S")
+_FIELDS_LINE = re.compile(r"^\s*[A-Z][\w ]{1,20}:\s+\S.*?\s{2,}[A-Z][\w ]{1,20}:\s+\S.*?\s{2,}[A-Z][\w ]{1,20}:\s+\S")
 _CODE_END = re.compile(r"[;{}]\s*$|^\s*[}\])]|\[\s*\d{1,3}%\]\s*$|\S\s\.{5,}|\b\d+ (?:passed|failed|skipped|errors?)\b.* in \d+(?:\.\d+)?s\b")
 
 
@@ -121,9 +122,13 @@ def _documents(lines: list[str], kinds: list[str]) -> None:
     for n, line in enumerate(lines):
         if kinds[n]:
             continue
-        opens = bool(_HEADING.match(line) or _BOLD_LABEL.match(line) or (
+        fields = all(k < len(lines) and not kinds[k] and _FIELD.match(lines[k]) for k in range(n, n + 3)) or bool(
+            _FIELDS_LINE.match(line))
+        opens = bool(_HEADING.match(line) or _BOLD_LABEL.match(line) or fields or (
             _MAIL_HEADER.match(line) and n + 1 < len(lines) and _MAIL_HEADER.match(lines[n + 1])))
         if opens and sum(len(rest) + 1 for rest in lines[n:]) >= DOCUMENT_CHARS:
+            if fields and n > 0 and lines[n - 1].strip() and not kinds[n - 1] and len(lines[n - 1]) <= 160:
+                n -= 1  # a ticket's title line goes with its fields
             for k in range(n, _document_end(lines, n)):
                 if not kinds[k]:
                     kinds[k] = "document"
@@ -165,7 +170,10 @@ def _pasted_runs(lines: list[str], kinds: list[str]) -> None:
         body = [n for n in range(start, end) if lines[n].strip() and not kinds[n]]
         flagged = [n for n in body if flags[n]]
         if len(body) >= 2 and 2 * len(flagged) >= len(body):  # from its first such line to its last
-            for n in range(flagged[0], flagged[-1] + 1):
+            last = flagged[-1]
+            while last + 1 < end and lines[last + 1][:1] in (" ", "\t"):  # and the indented lines after it
+                last += 1
+            for n in range(flagged[0], last + 1):
                 if not kinds[n]:
                     kinds[n] = "pasted"
         start = end + 1
