@@ -326,6 +326,12 @@ class SQLiteStore(Store):
                 (session_key, json.dumps(state, sort_keys=True), time.time()),
             )
 
+    def session_stamp(self, session_key: str) -> object:
+        """When the state was last written (each write stamps the time)."""
+        with self._using("read a session") as db:
+            row = db.execute("SELECT updated FROM sessions WHERE session_key = ?", (session_key,)).fetchone()
+        return row[0] if row else None
+
     def calibration(self, model: str) -> tuple[float, int] | None:
         with self._using("read a calibration") as db:
             row = db.execute("SELECT ratio, samples FROM calibration WHERE model = ?", (model,)).fetchone()

@@ -165,6 +165,11 @@ class Store(ABC):
         """Replace a session's state whole."""
 
     @abstractmethod
+    def session_stamp(self, session_key: str) -> object:
+        """A token that changes whenever any process writes the session's state (None: never saved);
+        compare it for equality only, to tell whether a state held in memory is still the stored one."""
+
+    @abstractmethod
     def calibration(self, model: str) -> tuple[float, int] | None: ...
 
     @abstractmethod

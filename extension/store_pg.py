@@ -199,6 +199,9 @@ class PostgresStore(Store):
             return {}
         return state if isinstance(state, dict) else {}
 
+    def session_stamp(self, session_key: str) -> object:
+        return self.session_version(session_key)
+
     def session_version(self, session_key: str) -> int | None:
         """The version of a session's saved state (None: never saved): changes whenever any replica writes it."""
         with self._conn("read a session") as conn:

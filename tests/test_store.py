@@ -200,6 +200,16 @@ def test_unreadable_session_state_reads_as_empty_with_a_warning(store: Store, st
     assert [entry["event"] for entry in logs] == ["store.session_unreadable"]
 
 
+def test_a_sessions_stamp_changes_with_every_write(store: Store) -> None:
+    """session_stamp() is None before the first write and different after each one."""
+    assert store.session_stamp("s1") is None
+    store.save_session("s1", {"a": 1})
+    first = store.session_stamp("s1")
+    time.sleep(0.002)  # SQLite stamps the wall clock
+    store.save_session("s1", {"a": 2})
+    assert first is not None and store.session_stamp("s1") != first
+
+
 def test_calibration_round_trips(store: Store) -> None:
     """A model's learned ratio and sample count are read back; an unknown model reads as None."""
     assert store.calibration("ollama/qwen") is None
