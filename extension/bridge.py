@@ -43,7 +43,7 @@ from .hookspecs import (
     Usage,
 )
 from .messages import View, repaired
-from .openclaw_adapter import Converted, message_to_openai, restore, to_openai
+from .openclaw_adapter import CURRENT, Converted, message_to_openai, restore, to_openai
 from .plugins import commands, get_plugin_manager
 from .runtime import Runtime
 from .settings import load_settings
@@ -291,6 +291,38 @@ class Turn:
     model: ModelInfo
     budget: int | None
     reserve: int | None
+    fixed: Fixed | None = None
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """OpenClaw's part of every prompt: its system prompt and tool schemas (from its ``llm_input`` hook)."""
+
+    system: str
+    tools: list[dict[str, Any]]
+
+    @classmethod
+    def of(cls, params: dict[str, Any]) -> Fixed | None:
+        system, tools = params.get("systemPrompt"), params.get("tools")
+        if not isinstance(system, str) and not isinstance(tools, list):
+            return None
+        return cls(system if isinstance(system, str) else "",
+                   [t for t in tools if isinstance(t, dict)] if isinstance(tools, list) else [])
+
+
+PENDING_HEAD = "[pending messages of this turn, which OpenClaw adds itself]"
+
+
+def pending_stand_in(chars: int, tokenizer: str) -> dict[str, Any]:
+    """A message as large as the turn's pending messages (their characters, as OpenClaw estimated them).
+
+    In a tool loop OpenClaw hands over the history before the current turn and appends the turn's
+    user message, tool calls and results itself. They are part of the prompt the window must hold,
+    and part of the current turn, which is never cut: this stand-in takes their room there. For a
+    ratio counter its characters count; for a tokenizer, one token per four characters.
+    """
+    filler = "x" * chars if tokenizer == "chars" else " x" * (chars // 4)
+    return {"role": "assistant", "content": f"{PENDING_HEAD}\n{filler}"}
 
 
 class Bridge:
@@ -304,6 +336,7 @@ class Bridge:
         self.turns: OrderedDict[str, Turn] = OrderedDict()
         self.committed: OrderedDict[str, None] = OrderedDict()
         self.lock = threading.Lock()
+        self._told: dict[str, int] = {}  # session -> the window its "OpenClaw's prompt is too large" notice was for
 
     def configure(self, params: dict[str, Any]) -> dict[str, Any]:
         settings = load_settings(overrides=dict(params.get("config") or {}))
@@ -325,14 +358,18 @@ class Bridge:
         assert self.runtime is not None
         return self.runtime
 
-    def _model(self, key: str, params: dict[str, Any]) -> ModelInfo:
-        """The model, with OpenClaw's prompt budget for this turn as its window.
+    def _model(self, key: str, params: dict[str, Any], whole: bool) -> ModelInfo:
+        """The model, with its context window: the whole prompt's room when the plugin knows the window
+        and OpenClaw's fixed part (``whole``), else OpenClaw's budget for the history.
 
         OpenClaw's budget moves by a few tokens from turn to turn (its estimate of the system
         prompt changes); a window that moved would make the engine re-plan every turn and lose
         the byte-stable prefix. So a session keeps its budget until it changes by more than 10%.
         """
         model_id, budget = str(params.get("model") or "unknown"), _positive(params.get("tokenBudget"))
+        window = _positive(params.get("contextWindow"))
+        if whole and window:
+            return ModelInfo(id=model_id, context_window=window)
         turn = self.turns.get(key)
         kept = turn.model.context_window if turn is not None and turn.model.id == model_id else None
         if budget and kept and abs(budget - kept) <= kept * STICKY_BUDGET:
@@ -342,26 +379,39 @@ class Bridge:
         return ModelInfo(id=model_id, context_window=budget)
 
     def assemble(self, params: dict[str, Any]) -> dict[str, Any]:
+        """The history to send for one model call (OpenClaw adds the current turn itself).
+
+        With the model's window and OpenClaw's system prompt and tool schemas known (the plugin
+        reads them from ``llm_input``), the engine measures the whole prompt: fixed part, history,
+        the current turn and, inside a tool loop, the turn's pending calls and results (a stand-in
+        as large as OpenClaw says they are). Without them, the window is OpenClaw's history budget.
+        """
         runtime, key = self._rt(), str(params.get("sessionKey") or params.get("sessionId") or "default")
         host = params.get("messages") or []
         before = self.turns.get(key)
-        conv = to_openai(host, str(params.get("prompt") or ""), before.conv.messages if before else ())
-        model = self._model(key, params)
+        prompt = str(params.get("prompt") or "")
+        conv = to_openai(host, prompt, before.conv.messages if before else ())
+        fixed = Fixed.of(params)
+        model = self._model(key, params, whole=fixed is not None)
+        settings = runtime.settings_for(model)
+        pending = max(0, 4 * (_positive(params.get("pendingTokens")) or 0) - len(prompt)) if fixed else 0
+        if pending:
+            conv.add(pending_stand_in(pending, settings.tokenizer), CURRENT)
         ctx = HookContext(session_key=key, runtime=runtime, model=model)
-        event = BeforeAgentStartEvent(messages=conv.messages, model=model)
-        with time_budget(runtime.settings_for(model).summary_timeout_seconds):
+        event = BeforeAgentStartEvent(messages=conv.messages, model=model, system_prompt=fixed.system if fixed else "",
+                                      tools=fixed.tools if fixed else [])
+        with time_budget(settings.summary_timeout_seconds):
             result = self.pm.hook.before_agent_start(event=event, ctx=ctx)
         sent = result.messages if result is not None and result.messages is not None else conv.messages
-        self._remember(key, Turn(conv, sent, model, _positive(params.get("tokenBudget")),
-                                 _positive(params.get("reserveTokens"))))
+        self._remember(key, Turn(conv, [m for m in sent if not _stand_in(m)], model,
+                                 _positive(params.get("tokenBudget")), _positive(params.get("reserveTokens")), fixed))
         stats = runtime.session(key).last.stats
-        # The current turn, which OpenClaw adds itself, as the session measured it (its counter, its ratio).
-        prompt, measurer = str(params.get("prompt") or ""), runtime.session(key).measurer
-        prompt_tokens = (measurer.text_tokens(prompt) + measurer.overhead if measurer is not None and prompt
-                         else len(prompt) // 4)
-        reply: dict[str, Any] = {"messages": None, "notices": list(result.notices) if result else [],
+        notices = list(result.notices) if result else []
+        if fixed is not None and stats is not None:
+            notices += self._too_small(key, stats, params)
+        reply: dict[str, Any] = {"messages": None, "notices": notices,
                                  "stats": result.stats.as_dict() if result and result.stats else {},
-                                 "estimatedTokens": max(0, (stats.tokens_after if stats else 0) - prompt_tokens)}
+                                 "estimatedTokens": self._history_tokens(key, stats, conv, len(host))}
         if result is not None and result.messages is not None:
             reply["messages"] = restore(result.messages, conv, host)
             if conv.addition:  # appended to the current turn, which OpenClaw adds itself
@@ -370,6 +420,28 @@ class Bridge:
             reply["messages"] = restore(conv.messages, conv, host)
         reply["recall"] = bool(stats and stats.compacted) or bool(runtime.session(key).state.get("compactions"))
         return reply
+
+    def _history_tokens(self, key: str, stats: Any, conv: Converted, kept: int) -> int:
+        """What the returned history weighs (OpenClaw's ``estimatedTokens``): the prompt sent, without
+        the fixed part and the current turn, which OpenClaw counts itself."""
+        if stats is None:
+            return 0
+        measurer = self._rt().session(key).measurer
+        current = [m for m, origin in zip(conv.messages, conv.origin) if origin == CURRENT]
+        turn = sum(measurer.cost(m) for m in current) if measurer is not None else 0
+        return max(0, stats.tokens_after - stats.system_tokens - stats.tool_tokens - turn)
+
+    def _too_small(self, key: str, stats: Any, params: dict[str, Any]) -> list[str]:
+        """The notice, once per session, when OpenClaw's own prompt leaves no room in the model's window."""
+        fixed, window = stats.system_tokens + stats.tool_tokens, stats.window
+        told = self._told.get(key)
+        if fixed < stats.trigger or told == window:
+            return []
+        self._told[key] = window
+        message = too_small_message(fixed, window, stats.trigger, stats.system_tokens, stats.tool_tokens)
+        logger.warning("bridge.fixed_prompt_too_large", session=key, fixed_tokens=fixed, window=window,
+                       trigger=stats.trigger)
+        return [message]
 
     def _remember(self, key: str, turn: Turn) -> None:
         with self.lock:
@@ -395,23 +467,28 @@ class Bridge:
         middle = [message_to_openai(m)[0] for m in rows[1:-1 if final else None]]
         sent = ([*turn.sent] if turn else [message_to_openai(m)[0] for m in rows[:1]]) + middle
         model = turn.model if turn else ModelInfo(id=str(params.get("model") or "unknown"))
+        fixed = turn.fixed if turn and turn.fixed else Fixed.of(params) if turn is None else None
+        usage = self._usage(final, turn, _positive(params.get("contextWindow")), whole=fixed is not None)
         event = AfterTurnEvent(messages=sent, model=model, reply=message_to_openai(final)[0] if final else None,
-                               usage=self._usage(final, turn, _positive(params.get("contextWindow"))),
+                               usage=usage, system_prompt=fixed.system if fixed else "",
+                               tools=fixed.tools if fixed else [],
                                error=str(final.get("errorMessage")) if final and final.get("errorMessage") else None)
         self.pm.hook.after_turn(event=event, ctx=HookContext(session_key=key, runtime=runtime, model=model))
         return {"status": "committed"}
 
     @staticmethod
-    def _usage(final: dict[str, Any] | None, turn: Turn | None, window: int | None) -> Usage | None:
-        """The provider's prompt tokens for the history part alone, when that can be worked out.
+    def _usage(final: dict[str, Any] | None, turn: Turn | None, window: int | None, whole: bool = False) -> Usage | None:
+        """The provider's prompt tokens, for the part of the prompt the engine saw.
 
-        The provider counts the system prompt and tool schemas too, which the engine never sees;
-        OpenClaw's budget nets them out (window - output reserve - fixed part = budget), so the
-        same difference is taken off the report. Without those figures no sample is given:
-        calibrating on the whole prompt would make every later estimate too high.
+        With OpenClaw's system prompt and tool schemas handed over (``whole``), the report is the
+        whole prompt's and is given as it is. Without them no sample is given: calibrating the
+        history's characters on the whole prompt's count would make every later estimate too low,
+        and a fixed part derived from OpenClaw's budget is skewed by its estimate of the current turn.
         """
         usage = (final or {}).get("usage") or {}
         reported, output = _positive(usage.get("input")), _positive(usage.get("output"))
+        if whole:
+            return Usage(prompt_tokens=reported, completion_tokens=output) if reported or output else None
         if not reported or turn is None or not (window and turn.budget and turn.reserve):
             return Usage(prompt_tokens=None, completion_tokens=output) if output else None
         fixed = window - turn.reserve - turn.budget
@@ -467,6 +544,20 @@ class Bridge:
     def close(self) -> None:
         if self.runtime is not None:
             self.runtime.close()
+
+
+def _stand_in(message: Any) -> bool:
+    return isinstance(message, dict) and str(message.get("content") or "").startswith(PENDING_HEAD)
+
+
+def too_small_message(fixed: int, window: int, trigger: int, system: int, tools: int) -> str:
+    """What a user is told when OpenClaw's own prompt (system prompt and tool schemas) leaves the history no room."""
+    where = "is larger than" if fixed >= window else "leaves almost no room in"
+    return (f"context-compactor: OpenClaw's own prompt is about {fixed:,} tokens (system prompt {system:,}, "
+            f"tool schemas {tools:,}) and {where} the model's {window:,}-token context window (compaction "
+            f"triggers at {trigger:,}): no compaction of the history can make this model work. Fixes: a smaller "
+            "tool profile (tools.profile \"minimal\" or \"messaging\" in openclaw.json), a model with a larger "
+            "window, or `context-compactor serve` in front of the model server")
 
 
 def _positive(value: Any) -> int | None:

@@ -91,6 +91,7 @@ def run_setup(args: argparse.Namespace) -> int:
         return 2
     except InputError as exc:
         raise InputError(scrub(str(exc), hidden)) from None
+    _allow_prompt_reading(plan)
     files = files_state(paths)
     new = plan.doc.text
     print(f"OpenClaw home: {paths.home}\nconfig: {paths.config}")
@@ -125,6 +126,22 @@ def run_setup(args: argparse.Namespace) -> int:
           f"{paths.backup if new != old else 'none needed'}")
     print("\nOne command left: openclaw gateway restart")
     return 0
+
+
+def _allow_prompt_reading(plan: Plan) -> None:
+    """Let the plugin read OpenClaw's system prompt and tool schemas (its ``llm_input`` hook).
+
+    OpenClaw hands a non-bundled plugin's conversation hooks nothing without
+    ``hooks.allowConversationAccess``. The engine needs the size of that fixed part to keep the
+    whole prompt inside the model's window; it reads it only to measure it, and changes nothing.
+    """
+    entry = ((plan.doc.data.get("plugins") or {}).get("entries") or {}).get(PLUGIN_ID)
+    hooks = entry.get("hooks") if isinstance(entry, dict) else None
+    if isinstance(hooks, dict) and "allowConversationAccess" in hooks:
+        return  # the user's choice, kept (false: the fixed part is learned from reported usage instead)
+    plan.doc.set([*ENTRY, "hooks", "allowConversationAccess"], True)
+    plan.notes.append("hooks.allowConversationAccess: the engine reads OpenClaw's system prompt and tool schemas "
+                      "to measure them (they share the model's window with the history)")
 
 
 def add_parsers(sub: Any) -> None:

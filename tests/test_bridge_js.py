@@ -34,7 +34,7 @@ def test_plugin_compacts_through_the_python_child(tmp_path: Path) -> None:
     out = drive(tmp_path, sys.executable, {"maxTokens": 3000, "keepRecentTokens": 1000})
     assert out["ids"] == ["context-compactor", "context-compactor"]
     assert out["commands"] == ["compact-now", "context-stats"]
-    assert out["info"]["ownsCompaction"] is False and out["info"]["transcriptSemantics"]["currentTurnFence"]
+    assert out["info"]["ownsCompaction"] is True and out["info"]["transcriptSemantics"]["currentTurnFence"]
     for result in out["results"]:
         assert not result["same"] and result["kept"] >= 1 and result["count"] < 24
         assert result["first"].startswith("[context-compactor: ledger of")

@@ -12,6 +12,13 @@
 // per turn, so the child and all state live on globalThis. It calls commitTurn (not ingest or
 // afterTurn) once per turn; afterTurn is kept for harness hosts. Installed by
 // `context-compactor setup`, which records the Python interpreter in .context-compactor.json.
+//
+// The engine owns compaction (info.ownsCompaction): OpenClaw then calls assemble before every model
+// call of a tool loop too, with the history before the current turn (which, after the first call,
+// is our own projection: it is mapped back to the originals here) and a budget net of the turn's
+// pending messages. What the window must also hold, OpenClaw's system prompt and tool schemas, is
+// read from the llm_input hook (plugins.entries.context-compactor.hooks.allowConversationAccess)
+// and handed to the bridge, which measures it with the session's counter.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -45,6 +52,11 @@ const G = (globalThis.__contextCompactor ??= {
 });
 G.recallable ??= new Set(); // session keys that have compacted: recall_history is offered to them
 G.recallSpec ??= null; // the tool's description and parameters, from the bridge's configure reply
+G.fixed ??= new Map(); // session key -> {system, tools} of its last model call (llm_input): OpenClaw's fixed part
+G.agentFixed ??= new Map(); // agent id -> the same, for the first call of a new session
+G.views ??= new Map(); // session key -> {input, output}: the history the last assemble got and what it returned
+G.limits ??= new Map(); // session key -> {window, reserve}: what the last assemble was told of the model
+G.additions ??= new Map(); // session key -> the systemPromptAddition we returned (OpenClaw puts it in its system prompt)
 
 function log() {
   const l = G.api?.logger;
@@ -255,6 +267,48 @@ function sessionKey(p) {
   return p?.sessionKey ?? p?.sessionId ?? "default";
 }
 
+function bounded256(map, key, value) {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > 256) map.delete(map.keys().next().value);
+}
+
+// The model's context window as openclaw.json states it (models.providers.<p>.models[].contextWindow,
+// capped by agents.defaults.contextTokens), or null.
+function configWindow(provider, modelId) {
+  const cfg = G.api?.config ?? {};
+  const models = cfg.models?.providers?.[provider]?.models;
+  const found = Array.isArray(models) ? models.find((m) => m?.id === modelId) : null;
+  const window = typeof found?.contextWindow === "number" ? found.contextWindow : null;
+  const cap = cfg.agents?.defaults?.contextTokens;
+  return window && typeof cap === "number" && cap > 0 ? Math.min(window, cap) : window;
+}
+
+// The tool schemas as a provider request carries them ({type: "function", function: {...}}).
+function toolSchemas(tools) {
+  return (Array.isArray(tools) ? tools : []).filter((t) => t && typeof t.name === "string").map((t) => ({
+    type: "function", function: { name: t.name, description: t.description ?? "", parameters: t.parameters ?? {} },
+  }));
+}
+
+function sameMessage(a, b) {
+  if (a === b) return true;
+  try {
+    return JSON.stringify(a) === JSON.stringify(b);
+  } catch {
+    return false;
+  }
+}
+
+// A loop assemble's history is what the last assemble returned (OpenClaw made it the agent's history),
+// plus what came after it: the originals are put back, so the engine always works on the real history.
+function originals(key, messages) {
+  const view = G.views.get(key);
+  if (!view || view.output === view.input || messages.length < view.output.length) return messages;
+  for (let i = 0; i < view.output.length; i++) if (!sameMessage(messages[i], view.output[i])) return messages;
+  return [...view.input, ...messages.slice(view.output.length)];
+}
+
 function remember(key) {
   G.committed.add(key);
   if (G.committed.size > RECENT_KEYS) G.committed.delete(G.committed.values().next().value);
@@ -265,7 +319,8 @@ function makeEngine() {
   return {
     info: {
       id: ID, name: "Context Compactor", version: VERSION,
-      ownsCompaction: false, // OpenClaw's own overflow recovery stays as a safety net
+      // OpenClaw then assembles before every model call of a tool loop; /compact and overflow recovery are ours.
+      ownsCompaction: true,
       transcriptSemantics: {
         currentTurnFence: "before-current-turn-entry-v1",
         turnAdvancementIdempotency: "atomic-idempotent-v1",
@@ -278,27 +333,45 @@ function makeEngine() {
       return { ingestedCount: p?.messages?.length ?? 0 };
     },
     async assemble(params) {
-      const messages = params?.messages ?? [];
-      const unchanged = { messages, estimatedTokens: estimate(messages) };
+      const key = sessionKey(params);
+      const messages = originals(key, params?.messages ?? []);
+      const unchanged = { messages: params?.messages ?? [], estimatedTokens: estimate(params?.messages ?? []) };
       try {
         const rs = params?.runtimeSettings ?? {};
+        const limits = rs.limits ?? {};
         const provider = rs.model?.provider;
         const model = params?.model ? (provider ? `${provider}/${params.model}` : String(params.model)) : "unknown";
+        // Before the run OpenClaw states its budget net of output, system prompt and turn (limits repeat it);
+        // inside the loop limits.promptTokenBudget is the window, the budget is net of the pending messages.
+        const budget = typeof params?.tokenBudget === "number" ? params.tokenBudget : null;
+        const loop = typeof limits.promptTokenBudget === "number" && budget !== null && limits.promptTokenBudget !== budget;
+        const known = G.limits.get(key) ?? {};
+        const window = (loop ? limits.promptTokenBudget : null) ?? configWindow(provider, params?.model) ?? known.window ?? null;
+        const reserve = (loop ? null : limits.maxOutputTokens) ?? known.reserve ?? null;
+        bounded256(G.limits, key, { window, reserve });
+        const fixed = G.fixed.get(key) ?? G.agentFixed.get(params?.agentId ?? "main") ?? null;
         const r = await request("assemble", {
-          sessionKey: sessionKey(params), sessionId: params?.sessionId, messages, prompt: params?.prompt ?? "",
-          tokenBudget: params?.tokenBudget, model, reserveTokens: rs.limits?.maxOutputTokens ?? null,
+          sessionKey: key, sessionId: params?.sessionId, messages, prompt: params?.prompt ?? "",
+          tokenBudget: budget, model, reserveTokens: reserve, contextWindow: window, loop,
+          pendingTokens: loop && window ? Math.max(0, window - budget) : 0,
+          systemPrompt: fixed?.system ?? null, tools: fixed?.tools ?? null,
         }, (summarySeconds() + 10) * 1000);
         for (const n of r?.notices ?? []) log().info(n);
-        if (r?.recall) for (const k of [sessionKey(params), params?.sessionId]) if (k) G.recallable.add(k);
-        if (!Array.isArray(r?.messages)) return { messages, estimatedTokens: r?.estimatedTokens ?? unchanged.estimatedTokens };
-        const out = r.messages.map((item) => (typeof item === "number" ? messages[item] : item));
-        if (out.some((m) => !m || typeof m !== "object")) throw new Error("the bridge named a message that is not there");
-        const result = { messages: out, estimatedTokens: r.estimatedTokens ?? estimate(out) };
+        if (r?.recall) for (const k of [key, params?.sessionId]) if (k) G.recallable.add(k);
+        let out = messages;
+        if (Array.isArray(r?.messages)) {
+          out = r.messages.map((item) => (typeof item === "number" ? messages[item] : item));
+          if (out.some((m) => !m || typeof m !== "object")) throw new Error("the bridge named a message that is not there");
+        }
+        bounded256(G.views, key, { input: messages, output: out });
+        const result = { messages: out, estimatedTokens: r?.estimatedTokens ?? estimate(out) };
         // What the engine appended to the current turn (the task reminder): OpenClaw adds that turn itself.
-        if (typeof r.systemPromptAddition === "string" && r.systemPromptAddition) result.systemPromptAddition = r.systemPromptAddition;
+        if (typeof r?.systemPromptAddition === "string" && r.systemPromptAddition) result.systemPromptAddition = r.systemPromptAddition;
+        bounded256(G.additions, key, result.systemPromptAddition ?? "");
         return result;
       } catch (e) {
         warn(`assemble failed: ${e?.message ?? e}`);
+        G.views.delete(key);
         return unchanged;
       }
     },
@@ -308,10 +381,12 @@ function makeEngine() {
       if (key) remember(key);
       try {
         const rc = params?.runtimeContext ?? {};
+        const fixed = G.fixed.get(sessionKey(params));
         await request("commit", {
           sessionKey: sessionKey(params), advancementKey: key, messages: params?.messages ?? [],
           contextWindow: rc.modelContextWindow ?? null,
           model: rc.provider && rc.modelId ? `${rc.provider}/${rc.modelId}` : rc.modelId ?? null,
+          systemPrompt: fixed?.system ?? null, tools: fixed?.tools ?? null,
         }, 15000);
       } catch (e) {
         log().warn(`commitTurn: ${e?.message ?? e} (usage of this turn not recorded)`);
@@ -418,6 +493,22 @@ function registerGuard(api) {
   });
 }
 
+// OpenClaw's system prompt and tool schemas, as each model call is about to get them: the fixed part
+// of every prompt, which the window must hold besides the history (observe-only; no prompt is changed).
+function registerPromptWatch(api) {
+  if (typeof api.on !== "function") return;
+  api.on("llm_input", (event, ctx) => {
+    const key = sessionKey(ctx);
+    let system = typeof event?.systemPrompt === "string" ? event.systemPrompt : "";
+    const added = G.additions.get(key);
+    if (added && system.includes(added)) system = system.replace(added, ""); // counted with the turn already
+    const fixed = { system, tools: toolSchemas(event?.tools) };
+    bounded256(G.fixed, key, fixed);
+    if (ctx?.sessionId) bounded256(G.fixed, ctx.sessionId, fixed);
+    bounded256(G.agentFixed, ctx?.agentId ?? "main", fixed);
+  });
+}
+
 function registerCommand(api, spec) {
   api.registerCommand({
     name: spec.name, description: spec.description, acceptsArgs: spec.acceptsArgs,
@@ -445,5 +536,6 @@ export default {
     for (const spec of COMMANDS) registerCommand(api, spec);
     registerRecall(api);
     registerGuard(api);
+    registerPromptWatch(api);
   },
 };
