@@ -217,10 +217,12 @@ _PARSED: dict[int, tuple[str, dict[str, object]]] = {}
 
 def forget() -> None:
     """Drop what this module remembers across calls (tool kinds by name, identifier verdicts, parsed
-    arguments): a benchmark of cold compaction starts from nothing."""
+    arguments, the cuts of long pasted texts, rule verdicts): a benchmark of cold compaction starts
+    from nothing."""
     _NAMES.clear()
     ids._KNOWN.clear()
     _PARSED.clear()
+    prose.forget()
 
 
 # --- per message ----------------------------------------------------------------------------------
@@ -692,8 +694,9 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
 
 # What a tool found: the failing tests a runner names (any language's runner), a line that gives a cause,
 # and (from a file that was read) the settings it holds, kept when prose or a later call names them.
+_GO_FAIL = re.compile(r"--- FAIL: (\S+)")
 _FAILING_TEST = re.compile(
-    r"(?:^|\s)--- FAIL: (\S+)|^\s*(?:FAIL:? +(\S+(?:\s+>\s+[^\n]{1,120})?)|FAILED +(\S+)|(?:✗|×|✕|✖) +([^\n]{3,120})|"
+    r"^\s*(?:FAIL:? +(\S+(?:\s+>\s+[^\n]{1,120})?)|FAILED +(\S+)|(?:✗|×|✕|✖) +([^\n]{3,120})|"
     r"● ([^\n]{3,160})|test (\S+) \.\.\. FAILED|(\S+) \.\.\. (?:FAIL|ERROR)$|\[  FAILED  \] (\S+)|Failed (\S+) \[|"
     r"(\w+(?:\.\w+)+) (?:FAILED|failed)$)", re.MULTILINE)
 _CAUSE = re.compile(
@@ -711,9 +714,11 @@ _CAUSE_WORDS = ("root cause", "caused by", "because", "due to", "oomkilled", "ou
 _SETTING_LINE = re.compile(r"^\s*(?:\d+\s*(?:\u2192|:|\||\t)\s*)?[\"']?([A-Za-z_][\w.-]{2,60})[\"']?\s*(?::|=|:=)\s*([^\s{\[].{0,100})$", re.MULTILINE)
 _HIT_LINE = re.compile(r"^([\w./-]+\.\w+:\d+)(?::\d+)?[:\t ].*$", re.MULTILINE)  # grep -n: path:line: text
 # A labelled result a computation printed: a few words, then ":" "=" or "|", then a number.
-_RESULT_LINE = re.compile(r"^\s*([A-Za-z][\w ().,/%-]{2,60}?)\s*(?::|=|\|)\s*-?[$€£]?\d[\d,.]*(?:%|\s?[a-zA-Z%]{0,6})?"
-                          r"(?:\s*\([^()\n]{0,40}\))?\s*$", re.MULTILINE)
+_RESULT_LINE = re.compile(r"\s*([A-Za-z][\w ().,/%-]{2,60}?)\s*(?::|=|\|)\s*-?[$€£]?\d[\d,.]*(?:%|\s?[a-zA-Z%]{0,6})?"
+                          r"(?:\s*\([^()\n]{0,40}\))?\s*$")
+_DIGIT = re.compile(r"\d")
 FINDINGS_PER_OUTPUT = 3
+READ_CHARS = 20_000  # a file or search result is read this far for the settings and hits prose may name
 SETTINGS_PER_FILE = 40
 
 
@@ -734,11 +739,13 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
     items: list[Item] = []
     scan = scanned(text)
     low = scan.lower()
-    for m in _FAILING_TEST.finditer(scan) if "fail" in low or any(c in scan for c in "✗×✕✖") else ():
+    failing = list(itertools.islice(_GO_FAIL.finditer(scan), FINDINGS_PER_OUTPUT)) if "--- FAIL" in scan else []
+    if len(failing) < FINDINGS_PER_OUTPUT and (("fail" in low and ("FAIL" in scan or "Failed " in scan or " failed" in scan))
+                                               or any(c in scan for c in "✗×✕✖●")):
+        failing += itertools.islice(_FAILING_TEST.finditer(scan), FINDINGS_PER_OUTPUT - len(failing))
+    for m in failing:
         name = next(g for g in m.groups() if g)
         items.append(Item("finding", name.strip(), clip(m.group(0).strip(), 200), index))
-        if len(items) >= FINDINGS_PER_OUTPUT:
-            break
     causes, seen = 0, -1
     for m in _CAUSE.finditer(scan) if not code and any(map(low.__contains__, _CAUSE_WORDS)) else ():
         start = scan.rfind("\n", 0, m.start()) + 1
@@ -754,15 +761,20 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
                 break
     if not reads and not error:  # what a computation printed: "rows after dedupe: 680,897", "p = 0.19"
         results = 0
-        for m in _RESULT_LINE.finditer(scan[-ID_CHARS * 4:]):
-            items.append(Item("finding", m.group(1).strip().lower()[:80], clip(m.group(0).strip(), 200), index))
-            results += 1
-            if results >= 2:
-                break
+        for line in scan[-ID_CHARS * 4:].splitlines():
+            if len(line) > 140 or not (":" in line or "=" in line or "|" in line) or not _DIGIT.search(line):
+                continue
+            m = _RESULT_LINE.match(line)
+            if m:
+                items.append(Item("finding", m.group(1).strip().lower()[:80], clip(line.strip(), 200), index))
+                results += 1
+                if results >= 2:
+                    break
     if reads:  # where a search hit, and the settings a file holds: kept when prose names them
-        for m in itertools.islice(_HIT_LINE.finditer(text[:60_000]), SETTINGS_PER_FILE):
+        head = text[:READ_CHARS]
+        for m in itertools.islice(_HIT_LINE.finditer(head), SETTINGS_PER_FILE) if ":" in head[:400] else ():
             items.append(Item("finding", m.group(1), clip(m.group(0).strip(), 160), index, weak=True))
-        for m in itertools.islice(_SETTING_LINE.finditer(text[:60_000]), SETTINGS_PER_FILE):
+        for m in itertools.islice(_SETTING_LINE.finditer(head), SETTINGS_PER_FILE) if code is False else ():
             items.append(Item("finding", m.group(1).lower(), clip(m.group(0).strip(), 160), index, weak=True))
     return items
 

@@ -23,6 +23,7 @@ not the phrasing of any one session.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -72,12 +73,37 @@ def line_is_pasted(line: str) -> bool:
         return False
     if line.startswith(("    ", "\t")) and not stripped.startswith(("- ", "* ")):
         return True
-    return bool(_LOG_LINE.match(line) or _KEY_VALUES.search(line) or _TABLE.match(line) or _CODE_END.search(line))
+    if _LOG_LINE.match(line):
+        return True
+    # The unanchored patterns only where the character they need is there (most lines are sentences).
+    if "=" in line and _KEY_VALUES.search(line):
+        return True
+    if ("|" in line or "\t" in line or "  " in line or line.count(",") >= 3) and _TABLE.match(line):
+        return True
+    last = stripped[-1]
+    return (last in ";{}]" or stripped[0] in "}])" or ".." in line or " in " in line) and bool(_CODE_END.search(line))
 
 
 def split(text: str) -> list[Segment]:
     """``text`` cut into the user's prose and what they pasted, in order; the pieces join to ``text``
-    but for the line breaks between them."""
+    but for the line breaks between them. (Pasted texts recur: a long one's cut is remembered.)"""
+    if len(text) >= 2000:
+        return list(_split_long(text))
+    return _split(text)
+
+
+def forget() -> None:
+    """Drop the remembered cuts and verdicts (a benchmark of cold compaction starts from nothing)."""
+    _split_long.cache_clear()
+    is_rule.cache_clear()
+
+
+@functools.lru_cache(maxsize=256)
+def _split_long(text: str) -> tuple[Segment, ...]:
+    return tuple(_split(text))
+
+
+def _split(text: str) -> list[Segment]:
     lines = text.split("\n")
     kinds = [""] * len(lines)
     opened = -1  # the indentation of the open fence's line; a fence indented deeper inside it is its text
@@ -297,6 +323,7 @@ def is_correction(sentence: str) -> bool:
     return bool(_CORRECTION.search(sentence[:300]))
 
 
+@functools.lru_cache(maxsize=16_384)
 def is_rule(sentence: str) -> bool:
     """Whether a sentence of the user's prose states a standing rule, constraint or preference."""
     if _RULE_LABEL.match(sentence) or _RULE_LEAD.match(sentence):
