@@ -66,7 +66,15 @@ _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing
                        re.IGNORECASE)
 
 
+_ASKS = re.compile(r"^\W*(?:remind me|tell me|what|which|who|when|where|why|how|do|does|did|can|could|should we|is|are)\b",
+                   re.IGNORECASE)
+
+
 def is_decision(sentence: str) -> bool:
+    """A choice said with its reason or its alternative, or a marker that says so; never a question or a
+    request to recall one ("Remind me what we decided.")."""
+    if _ASKS.match(sentence) or sentence.rstrip().endswith("?"):
+        return False
     return 16 <= len(sentence) <= 500 and bool(_DECISION.search(sentence) or (
         _DECISION_WEAK.search(sentence) and (_REASON.search(sentence) or _REVISION.search(sentence))))
 
@@ -322,7 +330,9 @@ def _prose_items(said: str, index: int, asked: list[str]) -> list[Item]:
         found = values(sentence)
         kind = prose.kind_of(sentence, found)
         if kind == "correction":
-            if not found and n + 1 < len(parts) and values(parts[n + 1]) and not prose.is_correction(parts[n + 1]):
+            # A correction without a value says what it corrects to in the sentence after it ("Sorry, wrong
+            # port. Use 7443.", "Scratch that. Instead, let's ship on Friday.").
+            if not found and n + 1 < len(parts) and len(parts[n + 1]) <= 240 and not prose.is_correction(parts[n + 1]):
                 sentence, skip = f"{sentence} {parts[n + 1]}", True
                 found = values(sentence)
             items.append(Item("instruction", sentence.lower(), clip(sentence), index, corrects=found,

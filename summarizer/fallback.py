@@ -8,6 +8,7 @@ within its budget (:func:`.ledger.render`). Same input, same bytes out.
 
 from __future__ import annotations
 
+import sys
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -21,7 +22,7 @@ from .ledger import Item, merge, parse_items, render
 # The items of messages read before, by content, across compactions and sessions: capped in bytes
 # (the items' text), and holding no message: a gateway's request body is gone after its turn.
 MEMO_BYTES = 4 * 2**20
-_ITEM_BYTES = 120  # what an item costs besides its text, about
+_ENTRY_BYTES = 200  # a memo entry's own cost (its slot in the dict, the list), about
 
 
 class ExtractiveSummarizer:
@@ -59,7 +60,8 @@ class ExtractiveSummarizer:
         return found
 
     def _remember(self, key: tuple[Any, ...], items: list[Item]) -> None:
-        size = sum(_ITEM_BYTES + sum(len(f) for f in item if isinstance(f, str)) for item in items) + _ITEM_BYTES
+        size = _ENTRY_BYTES + sys.getsizeof(key) + sum(sys.getsizeof(item) + sum(map(sys.getsizeof, item))
+                                                       for item in items)
         memo = self._memo
         memo[key] = (items, size)
         self._memo_bytes += size

@@ -38,6 +38,9 @@ _NAMED_OLD = re.compile(r"\b(?:instead of|rather than|not|no longer|in place of|
                         r"en lugar de|au lieu de)\s+[`'\"]?([\w.@:/+-]*\d[\w.@:/+-]*|[\w.+-]+@[\w.-]+|\w+://\S+)",
                         re.IGNORECASE)
 SAID_BEFORE = ("instruction", "request", "identifier")
+NEAR = 4  # messages back that "scratch that" reaches
+_TAKES_BACK = re.compile(r"\b(?:scratch that|scrap that|ignore (?:that|the earlier|what I said|my last)|forget (?:that|what I said)|"
+                         r"never ?mind|disregard|oublie ça|vergiss das|olvida eso)\b", re.IGNORECASE)
 _FORBIDDING = re.compile(r"\b(?:never|do not|don'?t|must not|mustn'?t|no longer allowed|forbidden|jamais|nie|niemals|nunca)\b",
                          re.IGNORECASE)
 
@@ -165,6 +168,11 @@ def supersede(merged: list[Item]) -> list[Item]:
             rank = (score, item.src, int(forbids or not _FORBIDS.match(item.text)), int(item.section != "identifier"))
             if rank > best_rank:
                 best, best_rank = n, rank
+        if best < 0 and correction.correction and _TAKES_BACK.search(correction.text):
+            # "Scratch that", "ignore the earlier instruction": the user's own words just before it.
+            recent = [n for n, fact in enumerate(facts) if n not in gone and fact[0].section in ("instruction", "request")
+                      and correction.src - NEAR <= fact[0].src < correction.src and not fact[0].correction]
+            best = max(recent, key=lambda n: facts[n][0].src, default=-1)
         if best < 0:
             if not new_values and correction.correction:
                 demoted.add(id(correction))
