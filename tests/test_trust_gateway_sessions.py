@@ -180,3 +180,18 @@ def test_forged_markers_in_an_archived_message_come_back_escaped_inside_one_fenc
     for marker in ("[end of message]", ">>>archived #3", "[end of ledger]", "<<<archived #9", "[more: call again"):
         assert "\\" + marker in inside
         assert inside.replace("\\" + marker, "").count(marker) == 0
+
+
+def test_serve_takes_one_key_per_tenant_from_the_environment(tmp_path: Path) -> None:
+    """``serve`` with CONTEXT_COMPACTOR_API_KEY=K1,K2 (the console script, a process of its own) accepts
+    either key, as a bearer token or as x-api-key, and refuses any other."""
+    from fakes.harness import fake_upstream
+    from test_gateway_cli import environment, serving
+
+    env = environment(tmp_path, CONTEXT_COMPACTOR_API_KEY="key-one-1234567,key-two-7654321")
+    chat = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    with fake_upstream() as up, serving(tmp_path, "--upstream", up.url + "/v1", env=env) as (url, _, log):
+        codes = [httpx.post(url + "/chat/completions", json=chat, headers=h, timeout=30).status_code for h in (
+            {"authorization": "Bearer key-one-1234567"}, {"x-api-key": "key-two-7654321"}, {"x-api-key": "key-three"})]
+        said = log.read_text()
+    assert codes == [200, 200, 401] and "required, 2 tenants" in said
