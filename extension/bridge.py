@@ -409,6 +409,7 @@ class Bridge:
         notices = list(result.notices) if result else []
         if fixed is not None and stats is not None:
             notices += self._too_small(key, stats, params)
+            record_fixed(stats.system_tokens, stats.tool_tokens, stats.window, model.id)
         reply: dict[str, Any] = {"messages": None, "notices": notices,
                                  "stats": result.stats.as_dict() if result and result.stats else {},
                                  "estimatedTokens": self._history_tokens(key, stats, conv, len(host))}
@@ -558,6 +559,32 @@ def too_small_message(fixed: int, window: int, trigger: int, system: int, tools:
             f"triggers at {trigger:,}): no compaction of the history can make this model work. Fixes: a smaller "
             "tool profile (tools.profile \"minimal\" or \"messaging\" in openclaw.json), a model with a larger "
             "window, or `context-compactor serve` in front of the model server")
+
+
+PROMPT_RECORD = "openclaw-prompt.json"  # beside the default store: what doctor reads
+_recorded: dict[str, tuple[int, int]] = {}
+
+
+def record_fixed(system: int, tools: int, window: int, model: str) -> None:
+    """Keep the largest measured size of OpenClaw's fixed part for ``doctor``, per model and window (OpenClaw
+    also makes lighter calls of its own in a session, with fewer tools: the agent's prompt is the largest)."""
+    fixed = system + tools
+    last = _recorded.get(model)
+    if last is not None and last[1] == window and fixed <= last[0] * 1.05:
+        return
+    _recorded[model] = (fixed, window)
+    record = {"model": model, "systemTokens": system, "toolTokens": tools, "fixedTokens": fixed,
+              "window": window, "at": time.strftime("%Y-%m-%d %H:%M:%S")}
+    try:
+        from .store import default_store_path
+
+        path = default_store_path().parent / PROMPT_RECORD
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(record), encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:
+        logger.warning("bridge.record_failed", error=str(exc))
 
 
 def _positive(value: Any) -> int | None:

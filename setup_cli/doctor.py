@@ -18,13 +18,14 @@ from typing import Any
 
 from context_compactor.errors import CompactorError
 from context_compactor.settings import load_settings
+from context_compactor.bridge import PROMPT_RECORD
 from context_compactor.store import Store, StoreError, is_url
 
 from .changes import validate
 from .configpatch import Document
 from .install import Paths, locate, read_marker
 from .plugin import FILES, PLUGIN_ID, SLOT, shipped
-from .presets import model_window
+from .presets import fit_problem, fixed_prompt, model_window
 
 
 class Report:
@@ -122,16 +123,23 @@ def _replies(stdout: str) -> dict[Any, dict[str, Any]]:
     return out
 
 
-def check_model(data: dict[str, Any], say: Report) -> None:
+def check_model(data: dict[str, Any], say: Report, paths: Paths | None = None) -> None:
     window, ref = model_window(data)
     config = data.get("_plugin_config") or {}
-    if config.get("contextWindow"):
-        say("ok", f"context window: {config['contextWindow']:,} tokens (from the plugin config)")
+    configured = config.get("contextWindow")
+    if isinstance(configured, int) and not isinstance(configured, bool) and configured > 0:
+        say("ok", f"context window: {configured:,} tokens (from the plugin config)")
+        window = configured
+    elif configured is not None:
+        say("FAIL", f"contextWindow in the plugin config is {json.dumps(configured)}: expected a number of tokens, "
+                    "such as 8192")
     elif window:
         say("ok", f"context window of {ref}: {window:,} tokens (from openclaw.json or its server); "
-                  "each turn uses the prompt budget OpenClaw reports for it")
+                  "the whole prompt, OpenClaw's system prompt and tools included, is kept inside it")
     else:
         say("warn", f"context window: unknown ({ref}); each turn uses OpenClaw's own budget for it")
+    if isinstance(window, int) and window > 0:
+        check_fit(data, window, say, paths)
     provider = ref.partition("/")[0] if "/" in ref else ""
     base = (((data.get("models") or {}).get("providers") or {}).get(provider) or {}).get("baseUrl")
     if not isinstance(base, str):
@@ -144,6 +152,23 @@ def check_model(data: dict[str, Any], say: Report) -> None:
         say("ok" if status < 500 else "warn", f"model server {base} answers (HTTP {status})")
     except Exception as exc:  # noqa: BLE001 - any failure is the answer
         say("warn", f"model server {base} does not answer: {type(exc).__name__} (is it running?)")
+
+
+def check_fit(data: dict[str, Any], window: int, say: Report, paths: Paths | None) -> None:
+    """Whether OpenClaw's own prompt (measured by the bridge, else typical for the tool profile) fits the window."""
+    measured = None
+    if paths is not None:
+        try:
+            measured = json.loads((paths.data / PROMPT_RECORD).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            measured = None
+    fixed, source = fixed_prompt(data, measured if isinstance(measured, dict) else None)
+    problem = fit_problem(fixed, window, source)
+    if problem:
+        say("FAIL", problem)
+    else:
+        say("ok", f"OpenClaw's own prompt, about {fixed:,} tokens ({source}), leaves the history "
+                  f"{window - fixed:,} of the {window:,}-token window")
 
 
 def check_database(url: str, say: Report) -> None:
@@ -191,7 +216,7 @@ def run_doctor(args: argparse.Namespace) -> int:
     if marker is not None:
         check_bridge(paths, marker, (data or {}).get("_plugin_config") or {}, say)
     if data is not None:
-        check_model(data, say)
+        check_model(data, say, paths)
         check_store(paths, data.get("_plugin_config") or {}, say)
         ok, output = validate(paths)
         if ok is not None:

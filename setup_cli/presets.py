@@ -57,3 +57,31 @@ def preset_for(window: int | None) -> str:
 def preset_names() -> list[str]:
     """The presets from the smallest model to the largest, as ``--preset`` offers them."""
     return sorted(PRESETS, key=lambda k: int(k[:-1]))
+
+
+# OpenClaw's own part of every prompt, its system prompt and tool schemas, in tokens (2026.9.6, no
+# workspace files, measured with its fake model test): about 7.4k with tools.profile "minimal" (plus
+# read), about 12.4k with the default tools. Used until the bridge has measured it (openclaw-prompt.json).
+TYPICAL_FIXED = {"minimal": 7000}
+DEFAULT_FIXED = 12000
+
+
+def fixed_prompt(data: dict[str, Any], measured: dict[str, Any] | None) -> tuple[int, str]:
+    """OpenClaw's fixed prompt in tokens, and where the figure comes from (measured, or typical for the profile)."""
+    if measured and isinstance(measured.get("fixedTokens"), int):
+        return measured["fixedTokens"], (f"measured on {measured.get('at', '?')}: system prompt "
+                                         f"{measured.get('systemTokens', 0):,}, tool schemas {measured.get('toolTokens', 0):,}")
+    profile = (data.get("tools") or {}).get("profile") if isinstance(data.get("tools"), dict) else None
+    tokens = TYPICAL_FIXED.get(str(profile), DEFAULT_FIXED)
+    return tokens, f"typical for tools.profile {profile or 'unset'}; measured on the first turn"
+
+
+def fit_problem(fixed: int, window: int, source: str, compact_at: float = 0.75) -> str | None:
+    """The plain statement that OpenClaw's own prompt leaves a ``window``-token model no room, or None."""
+    if fixed < compact_at * window:
+        return None
+    where = "is larger than" if fixed >= window else "leaves almost no room in"
+    return (f"OpenClaw's own prompt (system prompt and tool schemas) is about {fixed:,} tokens ({source}) and {where} "
+            f"the model's {window:,}-token context window: no compaction can make this model work. Fixes: a "
+            "smaller tool profile (tools.profile \"minimal\" in openclaw.json), a model with a larger window, or "
+            "`context-compactor serve` in front of the model server")

@@ -65,7 +65,7 @@ from .plugin import (
     shipped,
     write_manifest,
 )
-from .presets import PRESETS, model_window, preset_for, preset_names
+from .presets import PRESETS, fit_problem, fixed_prompt, model_window, preset_for, preset_names
 from .uninstall import add_parser as add_uninstall_parser
 from .uninstall import plan_uninstall, run_uninstall
 
@@ -104,6 +104,9 @@ def run_setup(args: argparse.Namespace) -> int:
         print(f"files: {what} {paths.plugin} ({', '.join(FILES)}; Python {sys.executable})")
     for note in plan.notes:
         print(f"note: {scrub(note, hidden)}")
+    problem = _fit(plan)
+    if problem:
+        print(f"WARNING: {problem}")
     check_can_write(paths, config=new != old, plugin=files != "ours")  # before anything is touched
     stop = go_ahead(args, "Apply these changes?")
     if stop is not None:
@@ -119,13 +122,26 @@ def run_setup(args: argparse.Namespace) -> int:
     if new != old:
         ok, output = write_config(paths, old, new, what="the patched config",
                                   backup=not marker or not paths.backup.exists())
-        print(f"validated: {'yes' if ok else output}")
+        print(f"validated: {'yes' if ok else output}" if not problem else
+              f"the config is {'valid' if ok else 'not valid: ' + str(output)}, but this model cannot work: {problem}")
     if aside:
         print(f"moved the folder that was there to {aside} (uninstall puts it back)")
     print(f"changed: {'config and files' if new != old else 'files'}; backup of the config: "
           f"{paths.backup if new != old else 'none needed'}")
     print("\nOne command left: openclaw gateway restart")
     return 0
+
+
+def _fit(plan: Plan) -> str | None:
+    """Whether OpenClaw's own prompt leaves the default model's window no room (None: it fits)."""
+    data = plan.doc.data
+    entry = ((data.get("plugins") or {}).get("entries") or {}).get(PLUGIN_ID) or {}
+    configured = (entry.get("config") or {}).get("contextWindow") if isinstance(entry, dict) else None
+    window = configured if isinstance(configured, int) and configured > 0 else model_window(data)[0]
+    if not window:
+        return None
+    fixed, source = fixed_prompt(data, None)
+    return fit_problem(fixed, window, source)
 
 
 def _allow_prompt_reading(plan: Plan) -> None:

@@ -137,6 +137,7 @@ def test_an_8k_model_is_told_it_cannot_hold_openclaws_prompt(world: tuple[Gatewa
     print(done.stdout)
     gw.start_gateway()
     gw.agent("hello there")
+    print("requests (tokens, tools, status):", [(t, len(b.get("tools") or []), st) for t, b, st in agent_calls(model)])
     log = gw.log()
     told = [line for line in log.splitlines() if "OpenClaw's own prompt is about" in line]
     assert told, log[-3000:]

@@ -35,6 +35,7 @@ const COMMANDS = [
     description: "Show how full the context window is and what compaction has done" },
 ];
 const RECENT_KEYS = 4096;
+const OWN_SUMMARY = "You maintain the working memory"; // how our summarizer's system prompt opens (summarizer/prompts.py)
 // Deeper than this, a value is sent as its JSON text: Python reads nesting only so deep, and one
 // tool result's `details` must not stop every assemble (the host's own objects are unchanged).
 const MAX_DEPTH = 64;
@@ -500,6 +501,7 @@ function registerPromptWatch(api) {
   api.on("llm_input", (event, ctx) => {
     const key = sessionKey(ctx);
     let system = typeof event?.systemPrompt === "string" ? event.systemPrompt : "";
+    if (system.includes(OWN_SUMMARY)) return; // our own summary call through llm.complete, not the agent's prompt
     const added = G.additions.get(key);
     if (added && system.includes(added)) system = system.replace(added, ""); // counted with the turn already
     const fixed = { system, tools: toolSchemas(event?.tools) };
