@@ -42,14 +42,16 @@ _DECISION = re.compile(
 # when what follows is the agent's next step (read, look, check, run, ...).
 _DECISION_WEAK = re.compile(
     r"(?:\b(?:we|i|let)(?:['\u2019](?:ll|s|d|m going to|re going to)\b| will| would| should| are going to)|"
-    r"\bmy vote is to|\bwe should|\bof the (?:two|three) options|\bthe approach is to|\bswitch(?:ed)? to)"
+    r"\bmy vote is to|\bwe should|\bof the (?:two|three) options|\bthe approach is to|\bswitch(?:ed)? to|"
+    r"\b(?:ok,? |okay,? |alright,? )?so we (?=\w+ )|\bmy (?:suggestion|recommendation)\b|\bi (?:suggest|recommend)\b)"
     r"(?!\s+(?:need|have|want|be|read|look|check|open|run|grep|search|take|start|reproduce|inspect|investigate|"
     r"try|see|find|dig|trace|profile|also|keep (?:going|looking)|get|go ahead|continue|let you know|update you)\b)",
     re.IGNORECASE)
 _DECISION_WORDS = ("decision", "decided", "decide to", "going with", "go with", "opted for", "we agreed",
                    "opting for", "settled on", "chose", "choosing", "the plan is", "the fix is", "root cause", "prefer",
                    "changing my mind", "my vote is")
-_DECISION_WEAK_WORDS = ("we", "i'", "i ", "let", "my vote", "switch", "options", "approach")
+_DECISION_WEAK_WORDS = ("we", "i'", "i ", "let", "my vote", "switch", "options", "approach", "my suggestion",
+                        "my recommendation", "suggest", "recommend")
 
 
 def may_decide(text: str) -> bool:
@@ -80,13 +82,19 @@ def is_decision(sentence: str) -> bool:
 
 
 def decision_item(sentence: str, index: int) -> Item:
-    """A decision; one that revises an earlier choice ("scrap that idea; let's ...") supersedes it."""
-    return Item("decision", sentence.lower(), clip(sentence, 400), index, update=bool(_REVISION.search(sentence)))
+    """A decision; one that revises an earlier choice ("scrap that idea; let's ...") supersedes it. One a
+    marker says is a decision ("Decision:", "we'll go with", "decided") ranks above one read from a
+    first-person choice and its reason."""
+    return Item("decision", sentence.lower(), clip(sentence, 400), index, update=bool(_REVISION.search(sentence)),
+                rank=2 if _DECISION.search(sentence) else 1)
 
 
 _REASON = re.compile(r"\b(?:because|since|so that|so we|to avoid|as it|as they|as there|over|going forward|from now on|"
-                     r"instead of|rather than|otherwise|there are only|it'?s only|which means)\b|\s[\u2014\u2013-]\s|: \w",
+                     r"instead of|rather than|otherwise|there are only|it'?s only|which means|given (?:that|the)|"
+                     r"shout if you disagree|unless you object|any objections)\b|\s[\u2014\u2013-]\s|: \w|; \w",
                      re.IGNORECASE)
+_REASON_NEXT = re.compile(r"^\W*(?:mostly |mainly |partly |that'?s |this is |it'?s )?(?:because|since|the reason|shout if|"
+                          r"unless you object)\b", re.IGNORECASE)
 _SHELL_TOOL = re.compile(r"bash|shell|exec|run|terminal|command|cmd|^sh$|process|execute", re.IGNORECASE)
 _READ_TOOL = re.compile(r"read|view|open|cat|get_?file|fetch|search|grep|glob|find|list|^ls|web|browse|lookup",
                         re.IGNORECASE)
@@ -295,6 +303,9 @@ def user_items(text: str, index: int) -> list[Item]:
             items.extend(_pasted_items(segment.text, index))
         elif segment.kind == "document":
             items.extend(identifier_items(segment.text, index, strong_only=True, weak=True)[:6])
+    plan = plan_of(said) if said else ""
+    if plan:  # a plan the user wrote out ("plan for the cleanup: watch ...; after that ...; then ...")
+        items.append(Item("goal", f"plan {index}", "Plan: " + clip(plan, 400), index))
     if asked:
         items.append(Item("request", " ".join(asked)[:200].lower(), clip(_adjacent(asked, spoken), 240), index))
     # The user's words, what they pasted between them shown as a cut.
@@ -432,9 +443,11 @@ def assistant_items(view: View, index: int) -> list[Item]:
     if text:
         scan = scanned(neutral(text))
         parts = prose.sentences(scan)
-        for sentence in parts if may_decide(scan) else ():
+        for n, sentence in enumerate(parts) if may_decide(scan) else ():
             if is_decision(sentence):
                 items.append(decision_item(sentence, index))
+            elif n + 1 < len(parts) and _REASON_NEXT.match(parts[n + 1]) and is_decision(f"{sentence} {parts[n + 1]}"):
+                items.append(decision_item(sentence, index))  # "I'd route X through Y. Mostly because ..."
         plan = plan_of(scan)
         if plan:
             items.append(Item("goal", f"plan {index}", "Plan: " + clip(plan, 400), index))
@@ -447,9 +460,10 @@ def assistant_items(view: View, index: int) -> list[Item]:
 
 
 # A plan written in prose: "Plan: ...", "First I'll ..., then ...", or numbered steps.
-_PLAN_START = re.compile(r"(?im)^\W*(?:(?:the |my |our )?plan(?: is)?\s*[:\-]|here'?s (?:the|my) plan|(?:next )?steps?\s*:|"
+_PLAN_START = re.compile(r"(?im)\bplan(?: for [^:\n]{1,60})?\s*:|^\W*(?:(?:the |my |our )?plan(?: is)?\s*[:\-]|here'?s (?:the|my) plan|(?:next )?steps?(?:, in order)?\s*:|"
                          r"(?:rough |the )?order\s*:|(?:\w+ )?phases\s*:)|here'?s how (?:i'?d|i will|i'?ll|we'?ll|we should) "
-                         r"(?:approach|tackle|do|handle|go about) (?:it|this)"
+                         r"(?:approach|tackle|do|handle|go about|sequence|order) (?:it|this)|\bnext steps?\b[^.\n]{0,20}:|"
+                         r"(?:\bthen\b[^.\n]{3,160}){2,}"
                          r"|\b(?:first|to start),? (?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to)\b|\bfirst\b[^.\n]{3,120}"
                          r"[;,]\s*(?:then|second|next|after that)\b|\S \u2192 \S[^\n]*\u2192")
 _THEN = re.compile(r"\b(?:then|next|after that|finally|afterwards|once that|second|last)\b|\u2192", re.IGNORECASE)
@@ -728,6 +742,9 @@ _RESULT_LINE = re.compile(r"\s*([A-Za-z][\w ().,/%-]{2,60}?)\s*(?::|=|\|)\s*-?[$
                           r"(?:\s*\([^()\n]{0,40}\))?\s*$")
 _DIGIT = re.compile(r"\d")
 FINDINGS_PER_OUTPUT = 3
+CAUSES_PER_OUTPUT = 2
+_SEVERE = re.compile(r"OOMKilled|out of memory|no space left|certificate has expired|expired|deadlock|root cause|caused by|"
+                     r"violates|corrupt|fatal|panic|Killed process", re.IGNORECASE)
 READ_CHARS = 20_000  # a file or search result is read this far for the settings and hits prose may name
 SETTINGS_PER_FILE = 40
 
@@ -756,7 +773,8 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
     for m in failing:
         name = next(g for g in m.groups() if g)
         items.append(Item("finding", name.strip(), clip(m.group(0).strip(), 200), index))
-    causes, seen = 0, -1
+    found: list[tuple[int, int, str]] = []  # (severity, position, line)
+    seen = -1
     for m in _CAUSE.finditer(scan) if not code and any(map(low.__contains__, _CAUSE_WORDS)) else ():
         start = scan.rfind("\n", 0, m.start()) + 1
         if start <= seen:
@@ -765,17 +783,22 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
         line = scan[start:end if end >= 0 else len(scan)].strip()
         seen = start
         if 12 <= len(line) <= 400 and not _CODE_LINE.search(line) and not (error and (line in error or error in line)):
-            items.append(Item("finding", line.lower()[:200], clip(line, 240), index))
-            causes += 1
-            if causes >= 2:
-                break
+            found.append((0 if _SEVERE.search(line) else 1, len(found), line))
+        if len(found) >= 40:
+            break
+    for _severity, _at, line in sorted(found)[:CAUSES_PER_OUTPUT]:  # the gravest first: OOMKilled before a retry
+        items.append(Item("finding", line.lower()[:200], clip(line, 240), index))
     if not reads and not error:  # what a computation printed: "rows after dedupe: 680,897", "p = 0.19"
+        last = _last_lines(scan, 1)
         results = 0
+        if last and len(last) <= 160 and (":" in last or "=" in last) and _DIGIT.search(last) and not _CODE_LINE.search(last):
+            items.append(Item("finding", last.strip().lower()[:80], clip(last.strip(), 200), index))
+            results = 1  # a computation's news is at its end
         for line in scan[-ID_CHARS * 4:].splitlines():
             if len(line) > 140 or not (":" in line or "=" in line or "|" in line) or not _DIGIT.search(line):
                 continue
             m = _RESULT_LINE.match(line)
-            if m:
+            if m and line.strip() != last.strip():
                 items.append(Item("finding", m.group(1).strip().lower()[:80], clip(line.strip(), 200), index))
                 results += 1
                 if results >= 2:

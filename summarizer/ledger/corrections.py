@@ -147,7 +147,7 @@ def supersede(merged: list[Item]) -> list[Item]:
             if item is correction or (not correction.correction and item.section == "request"):
                 continue  # an update updates what stands (a rule, a setting, an id), not what was asked
             overlap = len(words & cand_words)
-            if not forbids and _FORBIDS.match(item.text) and not any(v in named for v in vals) and not (
+            if not forbids and _FORBIDDING.search(item.text) and not any(v in named for v in vals) and not (
                     overlap and _same_shape(new_values, vals)):
                 continue  # a prohibition stands unless the correction forbids too, names it, or plainly fits it
             score = _score(correction.text, new_values, named, words, vals, cand_words, item.text)
@@ -165,7 +165,7 @@ def supersede(merged: list[Item]) -> list[Item]:
             # Of statements it fits as well: the latest message; in it, a setting before a prohibition
             # ("never run 0193" stands when "the migration is 7090" corrects "apply 1713"), the user's
             # words before an identifier line, the later sentence.
-            rank = (score, item.src, int(forbids or not _FORBIDS.match(item.text)), int(item.section != "identifier"))
+            rank = (score, item.src, int(forbids or not _FORBIDDING.search(item.text)), int(item.section != "identifier"))
             if rank > best_rank:
                 best, best_rank = n, rank
         if best < 0 and correction.correction and _TAKES_BACK.search(correction.text):

@@ -220,7 +220,11 @@ def _pasted_runs(lines: list[str], kinds: list[str]) -> None:
 
 # --- what a sentence of prose is --------------------------------------------------------------------
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00dd`\"'(\[¿¡])|\n+|(?<=[.!?])\s*$")
+# Sentences end at ". " before a capital, at "? " and "! " before anything (people write lowercase), at a
+# line break, and at ". " before a lowercase word when the word before the period is no abbreviation.
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00dd`\"'(\[¿¡])|(?<=[?!])\s+(?=[a-z])|"
+                       r"(?<=[a-z]{3}\.)(?<!etc\.)(?<!fig\.)\s+(?=[a-z])|"
+                       r"\n+|(?<=[.!?])\s*$")
 
 
 def sentences(text: str) -> list[str]:
@@ -249,7 +253,8 @@ _CORRECTION = re.compile(
 # A rule's lead-in ("Ground rules:", "House style:", "Reminder:") and a sentence opened by "keep" (not "keep
 # going"): what follows holds from then on.
 _RULE_LEAD = re.compile(r"^\W*(?:[\w ]{0,30}\b(?:rules?|policy|policies|constraints?|guidelines?|conventions?|style|"
-                        r"reminder|heads up|fyi|standing order)\s*:|(?:please\s+)?keep\b(?!\s+(?:going|looking|at it|on|up|"
+                        r"reminder|heads up|fyi|standing order)\s*:|(?:(?:btw|also|oh|and|ps|p\.s\.|fyi|so|ok|okay)\W+)*"
+                        r"(?:please\s+)?keep\b(?!\s+(?:going|looking|at it|on|up|"
                         r"me posted|digging|trying)\b))", re.IGNORECASE)
 _STRONG_RULE = re.compile(r"^\W*(?:[A-Z ]*\b)?(?:SAFETY|SECURITY|NEVER|MUST|CRITICAL|HARD CONSTRAINT)\b|\b(?:never|must not|"
                           r"mustn'?t|do not|don'?t|under no|forbidden|not allowed|jamais|nie|niemals|nunca)\b",
@@ -274,7 +279,9 @@ _RULE = re.compile(
     r"keep (?:answers|replies|responses|things|each|every|all|prs?|commits?|the \w+ (?:under|below|short))|"
     r"off[- ]limits|needs? (?:an?|to|the) (?:entry|review|approval|sign-?off|test)|(?:is|are|get) rejected|change freeze|freeze\b|until further notice|without (?:asking|pinging|checking with|telling) me|"
     r"(?:for|in) (?:anything|everything|all|every|each|any) (?:new|code|change|file|commit|test|report|chart)|"
-    r"every time|each time|whenever|even when|for now on|(?:^|[;:] )no \w+(?:\(\))? (?:in|inside|under) |heads up|fyi|"
+    r"every time|each time|whenever|even when|for now on|(?:on|in|for|to|with) (?:every|all|each|any)\b|"
+    r"it matters to me|(?:^|[,;:\u2014\u2013]\s+)no \w+(?:,|;|$)|\b\w+ only[,;.]|"
+    r"(?:^|[;:] )no \w+(?:\(\))? (?:in|inside|under) |heads up|fyi|"
     r"reminder|note that|remember|is a no-go|not to be|is not to|only (?:use|via|through|from|in)\b|"
     # French
     r"jamais|toujours|ne \w+ (?:pas|plus|jamais)|n'\w+ (?:pas|plus|jamais)|merci de|il faut|pas de\b|[ée]vite[rz]?\b|"
@@ -310,7 +317,7 @@ _VALUE_HINT = re.compile(r"\d|://|@\w|/\w")
 # correction does, when the two plainly speak of one thing (see .corrections).
 _UPDATE = re.compile(
     r"\b(?:update[sd]?\b|now\b|from now on|going forward|moved (?:to|from|up|back)|changed? to|switched to|rotated|"
-    r"no longer|any ?more|the new\b|renamed|replaced|retired|these days|as of (?:today|now)|d[ée]sormais|"
+    r"no longer|any ?more|renamed|replaced|retired|these days|as of (?:today|now)|d[ée]sormais|"
     r"rebased (?:onto|on)|has changed|have changed|is changing|we'?re (?:now )?on\b|"
     r"maintenant|ab jetzt|jetzt\b|ahora\b|a partir de ahora)", re.IGNORECASE)
 
@@ -344,6 +351,7 @@ def is_request(sentence: str) -> bool:
 _SETS = re.compile(r"^\W*(?:please\s+)?(?:run|use|set|deploy|send|upload|point|pin|tag|cut|push|apply|seed|serve|"
                    r"track|bind|connect|store|target|name|call|host|publish|route|forward|mount|release|ship)\b",
                    re.IGNORECASE)
+_COPULA = re.compile(r"\b(?:is|are|=|stays|lives|live|goes|go|points? to|means|runs on|is on|are on)\b")
 _SOURCE_FILE = re.compile(r"\.(?:py|go|rs|ts|tsx|js|jsx|java|kt|rb|c|h|cc|cpp|cs|php|swift|md|ipynb|sql|css|html)$")
 
 
@@ -352,8 +360,9 @@ def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
     "Run the dev API on port 8080"); a request about a file ("Look at the flaky test in x_42.py") is none."""
     if len(sentence) > 300 or _QUESTION.search(sentence):
         return False
-    settings = [v for v in found if (any(c.isdigit() for c in v) or "://" in v or "@" in v)
-                and not _SOURCE_FILE.search(v)]
+    copula = _COPULA.search(sentence) is not None
+    settings = [v for v in found if (any(c.isdigit() for c in v) or "://" in v or "@" in v or (
+                copula and ("/" in v or "_" in v or "." in v))) and not _SOURCE_FILE.search(v)]
     if not settings:
         return False
     return not _REQUEST_START.match(sentence) or bool(_SETS.match(sentence))

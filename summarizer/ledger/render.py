@@ -169,6 +169,8 @@ def _preference(section: str, items: list[Item], cost: list[float] | None = None
     if section == "error":
         # Open errors first, then the resolved; a failure repeated in every run after the rest.
         return sorted(range(n), key=lambda i: (items[i].resolved, items[i].seen > ROUTINE, -i))
+    if section == "decision":  # what a marker says was decided first, then the newest
+        return sorted(range(n), key=lambda i: (-items[i].rank, -i))
     if section in ("identifier", "file"):
         # Something seen once or twice is what the work was about; the same port or file in every
         # status output is routine: the rare first, the newest first within each.
