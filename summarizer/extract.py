@@ -45,7 +45,8 @@ _DECISION_WEAK = re.compile(
     r"\bmy vote is to|\bwe should|\bof the (?:two|three) options|\bthe approach is to|\bswitch(?:ed)? to|"
     r"\b(?:ok,? |okay,? |alright,? )?so we (?=\w+ )|\bmy (?:suggestion|recommendation)\b|\bi (?:suggest|recommend)\b)"
     r"(?!\s+(?:need|have|want|be|read|look|check|open|run|grep|search|take|start|reproduce|inspect|investigate|"
-    r"try|see|find|dig|trace|profile|also|keep (?:going|looking)|get|go ahead|continue|let you know|update you)\b)",
+    r"try|see|find|dig|trace|profile|also|keep (?:going|looking)|get|go ahead|continue|let you know|update you|"
+    r"come back|circle back|look into|follow up|take a look|double-check|report back)\b)",
     re.IGNORECASE)
 _DECISION_WORDS = ("decision", "decided", "decide to", "going with", "go with", "opted for", "we agreed",
                    "opting for", "settled on", "chose", "choosing", "the plan is", "the fix is", "root cause", "prefer",
@@ -91,7 +92,7 @@ def decision_item(sentence: str, index: int) -> Item:
 
 _REASON = re.compile(r"\b(?:because|since|so that|so we|to avoid|as it|as they|as there|over|going forward|from now on|"
                      r"instead of|rather than|otherwise|there are only|it'?s only|which means|given (?:that|the)|"
-                     r"shout if you disagree|unless you object|any objections)\b|\s[\u2014\u2013-]\s|: \w|; \w",
+                     r"shout if you disagree|unless you object|any objections)\b|\s[\u2014\u2013-]\s|: \w",
                      re.IGNORECASE)
 _REASON_NEXT = re.compile(r"^\W*(?:mostly |mainly |partly |that'?s |this is |it'?s )?(?:because|since|the reason|shout if|"
                           r"unless you object)\b", re.IGNORECASE)

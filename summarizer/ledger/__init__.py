@@ -74,7 +74,11 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
         merged = [_resolve(i, successes) for i in merged]
     merged = revise_decisions(supersede(merged))
     # An identifier already written out in the user's words, a decision or an error is not listed twice, nor
-    # the same words twice (a sentence that names three ids).
+    # the same words twice (a sentence that names three ids); a finding an error line already shows (the
+    # failing test it names) neither.
+    errors = "\n".join(i.text for i in merged if i.section == "error")
+    if errors:
+        merged = [i for i in merged if not (i.section == "finding" and (i.key in errors or i.text in errors))]
     said = "\n".join(i.text for i in merged if i.section in ("instruction", "decision", "error", "docrule"))
     lines: set[str] = set()
     kept = []

@@ -256,9 +256,20 @@ def _kind_named(words: frozenset[str], vals: tuple[str, ...]) -> bool:
 def _extends(new_values: tuple[str, ...], text: str) -> bool:
     """Whether a new value is an old name grown ("handleRoyaltyRelease" -> "handleRoyaltyReleaseV2",
     "escrow_timeout" -> "escrow_timeout_ms"): the statement named the thing by its old name."""
-    olds = {t.rstrip(".,;:") for t in _TOKEN.findall(text)}
-    return any(new != old and len(old) >= 6 and (new.startswith(old) or old.startswith(new))
+    olds = {t.rstrip(".,;:") for t in _TOKEN.findall(text) if _NAMELIKE.search(t)}
+    return any(new != old and len(old) >= 6 and _grown(old, new)
                for new in new_values for old in olds if old not in new_values)
+
+
+_NAMELIKE = re.compile(r"[_\d]|[a-z][A-Z]")  # an identifier's name, not a word ("tenant" is no old name)
+
+
+def _grown(old: str, new: str) -> bool:
+    """Whether ``new`` is ``old`` with a part added at a name's joint ("V2", "_ms", "-v2")."""
+    if new.startswith(old):
+        rest = new[len(old):]
+        return rest[:1] in ("_", "-", ".") or rest[:1].isupper() or rest[:1].isdigit()
+    return False
 
 
 def _score(text: str, new_values: tuple[str, ...], named: set[str], words: frozenset[str],

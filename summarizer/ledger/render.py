@@ -30,7 +30,7 @@ ROUTINE_SECTIONS = frozenset({"identifier", "file", "error", "command", "finding
 LEFT_OUT = "left_out"
 # The share of the budget each section is sure of before the rest is shared out by priority. Earlier
 # requests (done once answered) and commands get room last.
-SHARES = {"instruction": 0.24, "goal": 0.08, "docrule": 0.07, "error": 0.13, "decision": 0.12, "finding": 0.10,
+SHARES = {"instruction": 0.24, "goal": 0.08, "docrule": 0.06, "error": 0.14, "decision": 0.14, "finding": 0.07,
           "file": 0.10, "identifier": 0.07, "state": 0.02, "request": 0.0, "command": 0.0}
 
 
