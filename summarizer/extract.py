@@ -742,6 +742,8 @@ _HIT_LINE = re.compile(r"^([\w./-]+\.\w+:\d+)(?::\d+)?[:\t ].*$", re.MULTILINE) 
 _RESULT_LINE = re.compile(r"\s*([A-Za-z][\w ().,/%-]{2,60}?)\s*(?::|=|\|)\s*-?[$€£]?\d[\d,.]*(?:%|\s?[a-zA-Z%]{0,6})?"
                           r"(?:\s*\([^()\n]{0,40}\))?\s*$")
 _DIGIT = re.compile(r"\d")
+# "worst null column: industry (34.8% null)", "Mann-Whitney U=4324973.7, p=0.13": a few words, then the value.
+_LABELLED = re.compile(r"([A-Za-z][\w ().%,-]{1,50}?)\s*[:=]\s*(\S.*)$")
 FINDINGS_PER_OUTPUT = 3
 CAUSES_PER_OUTPUT = 2
 _SEVERE = re.compile(r"OOMKilled|out of memory|no space left|certificate has expired|expired|deadlock|root cause|caused by|"
@@ -792,7 +794,8 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
     if not reads and not error:  # what a computation printed: "rows after dedupe: 680,897", "p = 0.19"
         last = _last_lines(scan, 1)
         results = 0
-        if last and len(last) <= 160 and (":" in last or "=" in last) and _DIGIT.search(last) and not _CODE_LINE.search(last):
+        labelled = _LABELLED.match(last.strip()) if last and len(last) <= 160 else None
+        if labelled and _DIGIT.search(labelled.group(2)) and not _CODE_LINE.search(last):
             items.append(Item("finding", last.strip().lower()[:80], clip(last.strip(), 200), index))
             results = 1  # a computation's news is at its end
         for line in scan[-ID_CHARS * 4:].splitlines():
