@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
-from .engine import Budget, Measurer, Outcome, Plan, Tuning, budget_for, compact
+from .engine import Budget, Measurer, Outcome, Plan, Tiers, Tuning, budget_for, compact
 from .engine.chunks import effective_chunk_tokens
 from .engine.measure import Entry, Measurement
 from .engine.plan import stubbed
@@ -157,6 +157,8 @@ class Session:
         self.watched_upto = 0  # results before this index were put on the re-read watch already
         self.calls_checked = 0  # calls before this index were checked against the re-read watch
         self.archived_new = False  # this turn archived rows the search index has not taken in
+        # (message, the same with its reminder) of each reminder since the last compaction, kept in place
+        self.earlier_reminders: list[tuple[Any, Any]] = []
 
     def request_compaction(self, note: str | None) -> None:
         self.force, self.note = True, note or None
@@ -252,7 +254,7 @@ class Session:
         self._archive_folds(runtime, prepared)
         outcome = compact(measurer, m, engine_budget, tuning, summaries,  # type: ignore[arg-type]
                           lambda gone: self._archive(runtime, gone), anchor=anchor, force=force, note=note,
-                          archived_upto=done)
+                          archived_upto=done, tiers=self._tiers(m, fingerprint))
         if outcome.compacted:  # every message before the cut is now archived
             self.archived_upto = max(done, outcome.plan.cut)
         self.plan_input = (m, budget, settings, inner, tuning)
@@ -315,20 +317,47 @@ class Session:
         save = settings.save_state_reminder and not btw_turn and self._save_state_due(
             m.total, budget, settings, len(event.messages), fresh)
         text = reminder_text(prepared.todo if due else None, save)
+        if fresh:
+            self.earlier_reminders = []
+        elif text:  # a repeat of the turn that put it there (a retry) puts it there again, once
+            tail = {id(m) for m in sent[-2:]}
+            self.earlier_reminders = [(o, c) for o, c in self.earlier_reminders if id(o) not in tail]
+        # Reminders of earlier calls stay where they were put until the next compaction: the prompt
+        # then only grows at its end, so a server's prompt cache keeps all of the previous call's.
+        reminded = self._earlier_reminders(sent) if self.earlier_reminders else sent
         if text:
-            reminded = append_reminder(sent, text, self.reminded)
-            # What the reminder adds, measured on the message it changes (invariant 7: never summed from parts).
+            reminded = append_reminder(reminded, text, self.reminded)
+        if reminded is not sent:
+            # What the reminders add, measured on the messages they change (invariant 7: never summed from parts).
             extra = sum(measurer.cost(new) - measurer.cost(old) for new, old in zip(reminded, sent) if new is not old)
             if outcome.tokens_after + extra > budget.window:
                 # Fit is a promise; the reminder is not (the ledger's goal section holds the open tasks).
                 logger.info("reminder.skipped", session=self.key, tokens=extra, prompt=outcome.tokens_after,
                             window=budget.window)
                 text = None
+                self.earlier_reminders = []
             else:
+                if text:
+                    self._keep_reminder(sent, reminded)
                 sent = reminded
                 outcome.tokens_after += extra
         self.sent = None if sent is event.messages else sent
         return bool(text)
+
+    def _earlier_reminders(self, sent: list[Any]) -> list[Any]:
+        """``sent`` with the reminders of earlier calls since the last compaction on the same messages."""
+        where = {id(original): changed for original, changed in self.earlier_reminders}
+        out = [where.get(id(m), m) for m in sent]
+        kept = {id(m) for m in sent}
+        self.earlier_reminders = [(o, c) for o, c in self.earlier_reminders if id(o) in kept]
+        return out if len(self.earlier_reminders) else sent
+
+    def _keep_reminder(self, sent: list[Any], reminded: list[Any]) -> None:
+        """Remember the message this call's reminder went on (as the object sent), for the next calls."""
+        for original, changed in zip(reversed(sent), reversed(reminded)):
+            if original is not changed and all(o is not original for o, _ in self.earlier_reminders):
+                self.earlier_reminders.append((original, changed))
+                return
 
     def _save_state_due(self, total: int, budget: Budget, settings: Settings, length: int, fresh: bool) -> bool:
         """Once as the prompt passes ``precompactAt`` of the trigger (again after each compaction)."""
@@ -466,8 +495,23 @@ class Session:
         if runtime.persist_sessions:
             runtime.store.save_session(self.key, self.state)
 
+    def _tiers(self, m: Measurement, fingerprint: list[Any]) -> Tiers | None:
+        """The ledger body last sent, if it was made with these settings for this history's start."""
+        saved = self.state.get("tiers")
+        if not saved or saved.get("fingerprint") != fingerprint:
+            return None
+        lead, cut = saved["lead"], saved["cut"]
+        if not lead < cut <= len(m.entries) or m.entries[cut - 1].digest != saved["cut_digest"]:
+            return None
+        return Tiers(lead, cut, saved["first"], saved["text"], saved.get("merged", False))
+
     def _remember(self, m: Measurement, outcome: Outcome, summarizer: str, fingerprint: list[Any]) -> None:
         plan, report = outcome.plan, outcome.report
+        tiers = outcome.tiers
+        self.state["tiers"] = {
+            "lead": tiers.lead, "cut": tiers.cut, "first": tiers.first, "text": tiers.text, "merged": tiers.merged,
+            "cut_digest": m.entries[tiers.cut - 1].digest, "fingerprint": fingerprint,
+        } if tiers is not None and tiers.cut > tiers.lead else None
         self.state["anchor"] = {
             "lead": plan.lead, "cut": plan.cut, "stub_until": plan.stub_until, "stage": plan.stage,
             "summary_tokens": plan.summary_tokens,

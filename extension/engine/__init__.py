@@ -18,11 +18,12 @@ from .plan import BLOCK_FRAME_TOKENS, Budget, Plan, Planner, budget_for, reuse
 from .project import build, changed_entries, summary_block
 from .summaries import SummaryReport, Summaries
 
-__all__ = ["Budget", "Measurer", "Outcome", "Plan", "Tuning", "budget_for", "compact"]
+__all__ = ["Budget", "Measurer", "Outcome", "Plan", "Tiers", "Tuning", "budget_for", "compact"]
 
 
 MIN_SUMMARY_TOKENS = 64  # a smaller summary says nothing worth its frame...
 LAST_SUMMARY_TOKENS = 24  # ...unless the prompt is over the window: then a rule or two, to fit
+MERGE_SHARE = 0.7  # a block merged again after its tiers filled its room takes this share, the rest is for tiers
 GROW_MIN_TOKENS = 8  # a ledger short of the target by more than this (items left out) is grown once
 MIN_TOOL_RESULT_TOKENS = 256  # a tool result is never cut below this by the window's size
 
@@ -57,6 +58,20 @@ class Tuning:
         return cls(keep, summary, tool_result, summary_max_tokens is None)
 
 
+@dataclass(frozen=True)
+class Tiers:
+    """The ledger body a block was last sent with (``text``), for a fold of ``[lead, cut)``; its first
+    tier folded ``first`` messages (the header's count). A later compaction that folds more appends a
+    tier for what it newly brings and leaves these bytes as they are (a server's prompt cache keeps
+    them), until the block would pass its room: then it is merged into one again."""
+
+    lead: int
+    cut: int
+    first: int
+    text: str
+    merged: bool = False  # built by a merge of earlier tiers (rendered at MERGE_SHARE of the room)
+
+
 @dataclass
 class Outcome:
     messages: list[Any] | None  # None: send the history unchanged
@@ -70,6 +85,7 @@ class Outcome:
     # window, and ``reason`` says why; hosts act on it (exit 3, a warning header, /context-stats).
     fits: bool = True
     reason: str | None = None
+    tiers: Tiers | None = None  # the ledger body sent, for the next compaction to append to
 
     @property
     def compacted(self) -> bool:
@@ -95,11 +111,13 @@ def compact(
     force: bool = False,
     note: str | None = None,
     archived_upto: int = 0,
+    tiers: Tiers | None = None,
 ) -> Outcome:
     """Decide what the model is sent for the measured prompt ``m``.
 
     ``anchor`` is the last plan (reused while it fits); ``archived_upto`` says that every message
-    before that index that this plan drops was archived on an earlier call.
+    before that index that this plan drops was archived on an earlier call; ``tiers`` is the ledger
+    body last sent (appended to, not rewritten, while it has room).
 
     Fit is checked, not assumed: the prompt built is measured with the same counter, and while it
     is above the window the plan is tightened (a smaller block, then more folded and cut). When
@@ -142,7 +160,7 @@ def compact(
             plan = replace(plan, summary_tokens=_block_room(current.kept_estimate(plan.cut, plan.stub_until),
                                                             within, tuning,
                                                             LAST_SUMMARY_TOKENS if tightened else MIN_SUMMARY_TOKENS))
-        messages, replaced, after, report = _build(measurer, m, plan, summaries, note)
+        messages, replaced, after, report, built = _build(measurer, m, plan, summaries, note, tiers)
         if after <= budget.window:
             break
         # Over the window: tighten against a smaller budget, by the measured overshoot; the ledger may
@@ -165,14 +183,14 @@ def compact(
         cap = goal if tuning.summary_auto else tuning.summary_max_tokens + BLOCK_FRAME_TOKENS
         grown = replace(plan, summary_tokens=min(room, cap))
         if grown.summary_tokens > plan.summary_tokens:
-            built = _build(measurer, m, grown, summaries, note)
-            over = built[2] - goal
+            grown_built = _build(measurer, m, grown, summaries, note, tiers)
+            over = grown_built[2] - goal
             if over > 0 and grown.summary_tokens - over > plan.summary_tokens:
                 # The ledger had not used all of its room (whole items): grown by the overshoot less, once.
                 grown = replace(grown, summary_tokens=grown.summary_tokens - over)
-                built = _build(measurer, m, grown, summaries, note)
-            if built[2] <= goal:
-                plan, (messages, replaced, after, report) = grown, built
+                grown_built = _build(measurer, m, grown, summaries, note, tiers)
+            if grown_built[2] <= goal:
+                plan, (messages, replaced, after, report, built) = grown, grown_built
     if after > budget.window:
         core = m.fixed_tokens + m.span(plan.cut, len(m.entries))  # what is never folded, as it came
         why = (f"the system prompt, tool schemas and current turn, never folded, take {core:,}" if core > budget.window
@@ -185,7 +203,8 @@ def compact(
         # The best it has, smaller than the original, and said to be too large.
         archive(changed_entries(m.entries, plan, archived_upto))
         return Outcome(messages, replace(plan, fits=False), m.total, after, plan.folded, report,
-                       [*plan.notices, f"context-compactor: cannot fit: {reason}"], fits=False, reason=reason)
+                       [*plan.notices, f"context-compactor: cannot fit: {reason}"], fits=False, reason=reason,
+                       tiers=built)
     archive(changed_entries(m.entries, plan, archived_upto))
     if not replaced:
         return Outcome(None, plan, m.total, m.total, notices=[
@@ -193,7 +212,7 @@ def compact(
     if after >= m.total:
         return Outcome(None, plan, m.total, m.total, notices=[
             f"the compacted prompt ({after:,} tokens) would not be smaller than the original ({m.total:,})"])
-    return Outcome(messages, plan, m.total, after, plan.folded, report, list(plan.notices))
+    return Outcome(messages, plan, m.total, after, plan.folded, report, list(plan.notices), tiers=built)
 
 
 def _block_room(kept: int, budget: Budget, tuning: Tuning, floor: int = MIN_SUMMARY_TOKENS) -> int:
@@ -205,21 +224,60 @@ def _block_room(kept: int, budget: Budget, tuning: Tuning, floor: int = MIN_SUMM
     return max(floor, min(tuning.summary_max_tokens, room)) + BLOCK_FRAME_TOKENS
 
 
-def _build(measurer: Measurer, m: Measurement, plan: Plan, summaries: Summaries,
-           note: str | None) -> tuple[list[Any], dict[int, Any], int, SummaryReport | None]:
-    """The projection of ``plan`` and its measured size."""
+def _build(measurer: Measurer, m: Measurement, plan: Plan, summaries: Summaries, note: str | None,
+           tiers: Tiers | None = None) -> tuple[list[Any], dict[int, Any], int, SummaryReport | None, Tiers | None]:
+    """The projection of ``plan``, its measured size, and the ledger body it carries."""
     entries = m.entries
     report = None
     block = None
+    body = None
     if plan.cut > plan.lead:
         ledger_budget = max(LAST_SUMMARY_TOKENS, plan.summary_tokens - BLOCK_FRAME_TOKENS)
-        report = summaries.region(entries, plan.lead, plan.cut, ledger_budget)
-        block = summary_block(report.text, plan.folded, note)
+        # A tier holds what the ledger at the size its block was merged at holds beyond the tiers before.
+        share = MERGE_SHARE if tiers is not None and tiers.merged else 1.0
+        report = summaries.region(entries, plan.lead, plan.cut, max(LAST_SUMMARY_TOKENS, int(ledger_budget * share)))
+        body = _tiered(tiers, plan, report.text, ledger_budget, measurer.text_tokens)
+        if body is None and tiers is not None and tiers.lead == plan.lead and tiers.cut < plan.cut:
+            # The tiers filled the block's room: one merge, at a share of it, so that the next
+            # compactions have room to append again.
+            report = summaries.region(entries, plan.lead, plan.cut, max(LAST_SUMMARY_TOKENS,
+                                                                        int(ledger_budget * MERGE_SHARE)))
+            body = Tiers(plan.lead, plan.cut, plan.folded, report.text, merged=True)
+        elif body is None:
+            body = Tiers(plan.lead, plan.cut, plan.folded, report.text)
+        block = summary_block(body.text, body.first, note)
     messages, replaced = build(entries, plan, block, measurer.overhead)
     after = m.fixed_tokens + m.span(0, plan.lead) + m.span(plan.cut, len(entries))
     for index, message in replaced.items():
         after += measurer.cost(message) - (entries[index].tokens if index >= 0 else 0)
-    return messages, replaced, after, report
+    return messages, replaced, after, report, body
+
+
+def _tiered(tiers: Tiers | None, plan: Plan, text: str, budget: int, count: Callable[[str], int]) -> Tiers | None:
+    """The body ``tiers`` carry with a tier appended for what ``text`` (the whole ledger of the fold)
+    holds that they do not; None when there is nothing to append to, or no room for it."""
+    if tiers is None or tiers.lead != plan.lead or tiers.cut > plan.cut or not tiers.text.strip():
+        return None
+    if tiers.cut == plan.cut:  # the same fold: the same bytes, while they fit
+        return tiers if count(tiers.text) <= budget else None
+    have = set(tiers.text.splitlines())
+    tier: list[str] = []
+    heading = None
+    for line in text.splitlines():
+        if line.startswith("## "):
+            heading = line
+        elif line.strip() and line not in have:
+            if heading is not None and heading not in tier:
+                tier.append(heading)
+            tier.append(line)
+    if not tier:
+        return replace(tiers, cut=plan.cut)
+    more = plan.cut - tiers.cut
+    label = f"[context-compactor: the ledger of {more} later message{'s' if more != 1 else ''} follows]"
+    body = "\n".join([tiers.text.rstrip("\n"), label, *tier])
+    if count(body) > budget:
+        return None
+    return Tiers(tiers.lead, plan.cut, tiers.first, body, tiers.merged)
 
 
 def _cannot_fit(m: Measurement, plan: Plan, reason: str) -> Outcome:

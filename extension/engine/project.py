@@ -30,7 +30,7 @@ def call_names(entries: Sequence[Entry]) -> dict[str, str]:
 
 def stub_text(entry: Entry, tool_name: str | None) -> str:
     """One line that stands for an archived tool result (made once per message and tool name)."""
-    if entry.stub is not None and entry.stub[:2] == (tool_name, entry.tokens):
+    if entry.stub is not None and entry.stub[0] == tool_name:
         return entry.stub[2]
     text = _stub_text(entry, tool_name)
     entry.stub = (tool_name, entry.tokens, text)
@@ -41,7 +41,9 @@ def _stub_text(entry: Entry, tool_name: str | None) -> str:
     view = entry.view
     first = next((line.strip() for line in view.text.splitlines() if line.strip()), "")
     name = (tool_name or view.tool_name or "tool")[:40]
-    head = f"[tool result archived by context-compactor: {name}, {entry.tokens:,} tokens, ref {ref(entry)}; "
+    # Its size in characters, not tokens: a calibrated counter moves a token count from call to call,
+    # and a stub that changes rewrites the prompt from there on for a server's prompt cache.
+    head = f"[tool result archived by context-compactor: {name}, {len(view.text):,} characters, ref {ref(entry)}; "
     # The ids the output printed (a port mapping, a build id: often on its last line) before its first line.
     kept: list[str] = []
     for token in reversed(strong_ids(view.text)):  # the last printed first, while they leave room
@@ -56,6 +58,9 @@ def _stub_text(entry: Entry, tool_name: str | None) -> str:
     return f"{head}{first}]"
 
 
+KEEP_STEP = 256  # characters: what a cut tool result keeps moves in these steps
+
+
 def truncated_text(entry: Entry, cap_tokens: int, overhead: int) -> str:
     """The head and tail of a message's text within ``cap_tokens``, the cut marked in the middle; a
     message that opens with our own ledger block keeps the block a block, written smaller."""
@@ -64,6 +69,10 @@ def truncated_text(entry: Entry, cap_tokens: int, overhead: int) -> str:
     keep = max(64, int(cap_tokens * per_token))
     if keep >= len(text):
         return text
+    if keep > 4 * KEEP_STEP:
+        # In steps, down: a calibrated counter moves ``per_token`` a little from call to call, and a cut
+        # that moves with it rewrites the prompt from there on for a server's prompt cache.
+        keep = keep // KEEP_STEP * KEEP_STEP
     if text.startswith(OWN_BLOCK) and BLOCK_END in text:
         smaller = _smaller_block(text, keep, per_token)
         if smaller is not None:
