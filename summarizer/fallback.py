@@ -21,7 +21,7 @@ from .ledger import Item, merge, parse_items, render
 
 # The items of messages read before, by content, across compactions and sessions: capped in bytes
 # (the items' text), and holding no message: a gateway's request body is gone after its turn.
-MEMO_BYTES = 4 * 2**20
+MEMO_BYTES = 16 * 2**20  # a 1.2M-token session's items are about 6 MB: both passes of a compaction hit
 _ENTRY_BYTES = 200  # a memo entry's own cost (its slot in the dict, the list), about
 
 
