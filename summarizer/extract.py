@@ -749,7 +749,7 @@ CAUSES_PER_OUTPUT = 2
 _SEVERE = re.compile(r"OOMKilled|out of memory|no space left|certificate has expired|expired|deadlock|root cause|caused by|"
                      r"violates|corrupt|fatal|panic|Killed process", re.IGNORECASE)
 READ_CHARS = 20_000  # a file or search result is read this far for the settings and hits prose may name
-SETTINGS_PER_FILE = 40
+SETTINGS_PER_FILE = 20
 
 
 _CODE_LINE = re.compile(r"\b(?:raise|throw|def|func|fn|return|logger|log|print|console|fmt|assert|except|catch|errors\.New|"
@@ -820,10 +820,13 @@ _MENTION = re.compile(r"(?<![\w./-])[\w./-]+\.\w+:\d+|(?<![\w.-])(?=[\w.-]*[_\d.
 
 
 def mention_items(text: str, index: int) -> list[Item]:
-    """The names prose uses (a setting's key, an id): what it names is kept where a tool found it."""
-    found = {m.group(0) for m in _MENTION.finditer(text[:20_000])}
-    return [Item("mention", name, "", index) for name in sorted(found)[:40]] + [
-        Item("mention", name.lower(), "", index) for name in sorted(found)[:40] if name.lower() != name]
+    """The names prose uses (a setting's key, an id), as one item whose key lists them: what they name is
+    kept where a tool found it."""
+    found = sorted({m.group(0) for m in _MENTION.finditer(text[:20_000])})[:40]
+    if not found:
+        return []
+    names = {*found, *(name.lower() for name in found)}
+    return [Item("mention", " ".join(sorted(names)), "", index)]
 
 
 _EXIT_TRAILER = re.compile(r"^\s*(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode)\b", re.IGNORECASE)

@@ -49,9 +49,10 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
         if item.section == "success":
             successes[item.key] = item.src
             continue
-        if item.section == "mention":  # prose names it: what a tool found under this name is kept
-            named.add(("identifier", item.key))
-            named.add(("finding", item.key))
+        if item.section == "mention":  # prose names them: what a tool found under these names is kept
+            for name in item.key.split(" "):
+                named.add(("identifier", name))
+                named.add(("finding", name))
             continue
         slot = (item.section, item.key)
         if not item.weak and item.section in NAMED_SECTIONS:
