@@ -31,6 +31,7 @@ class Entry:
     archived: bool = False  # already written to the archive
     _digest: str | None = None
     stub: tuple[str | None, int, str] | None = None  # (tool name, tokens, the stub made): warm turns reuse it
+    kept: tuple[int, int] | None = None  # (token cap, characters kept) of its last cut: kept while it still fits
 
     @property
     def digest(self) -> str:

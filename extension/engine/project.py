@@ -69,10 +69,16 @@ def truncated_text(entry: Entry, cap_tokens: int, overhead: int) -> str:
     keep = max(64, int(cap_tokens * per_token))
     if keep >= len(text):
         return text
-    if keep > 4 * KEEP_STEP:
-        # In steps, down: a calibrated counter moves ``per_token`` a little from call to call, and a cut
-        # that moves with it rewrites the prompt from there on for a server's prompt cache.
-        keep = keep // KEEP_STEP * KEEP_STEP
+    # In steps, down: a calibrated counter moves ``per_token`` a little from call to call, and a cut
+    # that moves with it rewrites the prompt from there on for a server's prompt cache.
+    # The last cut of this message is kept while it still fits and has not shrunk by more than two steps.
+    step = KEEP_STEP if keep > 4 * KEEP_STEP else KEEP_STEP // 4
+    last = entry.kept
+    if last is not None and last[0] == cap_tokens and keep - 2 * step <= last[1] <= keep:
+        keep = last[1]
+    else:
+        keep = max(64, keep // step * step)
+        entry.kept = (cap_tokens, keep)
     if text.startswith(OWN_BLOCK) and BLOCK_END in text:
         smaller = _smaller_block(text, keep, per_token)
         if smaller is not None:
