@@ -749,7 +749,7 @@ CAUSES_PER_OUTPUT = 2
 _SEVERE = re.compile(r"OOMKilled|out of memory|no space left|certificate has expired|expired|deadlock|root cause|caused by|"
                      r"violates|corrupt|fatal|panic|Killed process", re.IGNORECASE)
 READ_CHARS = 20_000  # a file or search result is read this far for the settings and hits prose may name
-SETTINGS_PER_FILE = 20
+SETTINGS_PER_FILE = 40
 
 
 _CODE_LINE = re.compile(r"\b(?:raise|throw|def|func|fn|return|logger|log|print|console|fmt|assert|except|catch|errors\.New|"

@@ -68,7 +68,10 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
               for (item, first, seen, text) in joined.values()]
     if whole:  # what only a tool printed or a user pasted, and no one named: the latest few, given room last
         unnamed = [n for n, i in enumerate(merged) if i.weak and (i.section, i.key) not in named]
-        drop = set(unnamed[:-UNNAMED_KEPT]) if len(unnamed) > UNNAMED_KEPT else set()
+        # A setting or search hit no one named is none of the work's (a file holds hundreds of them).
+        unnamed_findings = {n for n in unnamed if merged[n].section == "finding"}
+        unnamed = [n for n in unnamed if n not in unnamed_findings]
+        drop = (set(unnamed[:-UNNAMED_KEPT]) if len(unnamed) > UNNAMED_KEPT else set()) | unnamed_findings
         merged = [i if (i.section, i.key) not in named else i._replace(weak=False)
                   for n, i in enumerate(merged) if n not in drop]
     if successes:
