@@ -801,9 +801,9 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
         for line in scan[-ID_CHARS * 4:].splitlines():
             if len(line) > 140 or not (":" in line or "=" in line or "|" in line) or not _DIGIT.search(line):
                 continue
-            m = _RESULT_LINE.match(line)
-            if m and line.strip() != last.strip():
-                items.append(Item("finding", m.group(1).strip().lower()[:80], clip(line.strip(), 200), index))
+            result = _RESULT_LINE.match(line)
+            if result and line.strip() != last.strip():
+                items.append(Item("finding", result.group(1).strip().lower()[:80], clip(line.strip(), 200), index))
                 results += 1
                 if results >= 2:
                     break
