@@ -684,19 +684,25 @@ def _double_quoted(text: str, at: int, word: list[str]) -> int:
         at = cut + 2
 
 
+# Our own marks in a result a projection stubbed, folded or cut: what they say is ours, not the tool's.
+_OUR_MARKS = re.compile(r"^\[(?:failed call folded|tool result archived|\.\.\. [\d,]+ characters cut) by context-compactor[^\n]*$\n?",
+                        re.MULTILINE)
+
+
 def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | None = None) -> list[Item]:
     name = one_line(call.name if call else (view.tool_name or "tool"))
     args = arguments(call.arguments) if call else {}
     command = shell_command(call, args) if call else None
     reads = is_read(call, command)
-    text = scanned(view.text)
+    raw = _OUR_MARKS.sub("", view.text) if "by context-compactor" in view.text else view.text
+    text = scanned(raw)
     if failed is None:
         failed = view.is_error or (not reads and failed_run(text))
     key = f"{name} {command if command is not None else (call.arguments if call else '')}"[:400]
     items: list[Item] = []
     line = ""
     if failed:
-        wide = view.text if len(view.text) <= 2 * WIDE else view.text[:WIDE] + "\n" + view.text[-WIDE:]
+        wide = raw if len(raw) <= 2 * WIDE else raw[:WIDE] + "\n" + raw[-WIDE:]
         line = error_line(wide)
         if line:
             where = f" (`{clip(command, 80)}`)" if command else f" ({name})"
@@ -713,7 +719,7 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
             verdict = _last_lines(text)
             found = [i._replace(weak=False) if i.key in verdict else i for i in found]
         items.extend(found)
-    items.extend(finding_items(view.text, index, reads, line if failed else "", _reads_code(args)))
+    items.extend(finding_items(raw, index, reads, line if failed else "", _reads_code(args)))
     return items
 
 
