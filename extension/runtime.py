@@ -96,14 +96,28 @@ class Runtime:
 
         with self._lock:
             session = self._sessions.get(key)
+            if session is not None and self.persist_sessions and not session.lock.locked():
+                # Another process (a replica on the same store) may have written the state since: a
+                # session held here is read again when its stamp in the store moved.
+                stamp = self.store.session_stamp(key)
+                if stamp != session.stamp:
+                    session = None
             if session is None:
-                session = Session(key, self.store.session(key) if self.persist_sessions else {})
+                state = self.store.session(key) if self.persist_sessions else {}
+                session = Session(key, state)
+                if self.persist_sessions:
+                    session.stamp = self.store.session_stamp(key)
                 self._sessions[key] = session
                 while len(self._sessions) > MAX_SESSIONS_IN_MEMORY:
                     self._sessions.popitem(last=False)
             else:
                 self._sessions.move_to_end(key)
             return session
+
+    def save_session(self, session: Session) -> None:
+        """Write a session's state, and note the stamp of what this process wrote."""
+        self.store.save_session(session.key, session.state)
+        session.stamp = self.store.session_stamp(session.key)
 
     def settings_for(self, model: ModelInfo) -> Settings:
         return self.settings.for_model(model.id)

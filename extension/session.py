@@ -137,6 +137,7 @@ class Session:
         self.key = key
         self.lock = threading.Lock()
         self.state: dict[str, Any] = persisted
+        self.stamp: object = None  # the store's stamp of the state held here (see Runtime.session)
         self.measurer: Measurer | None = None
         self.chars_measurer: Measurer | None = None  # characters of what was sent, for calibration
         self.summary_memo: _Memo | None = None
@@ -275,7 +276,7 @@ class Session:
         if outcome.compacted and (signature != self.signature or force):
             self._remember(m, outcome, summarizer.identity, fingerprint)
             if runtime.persist_sessions:
-                runtime.store.save_session(self.key, self.state)
+                runtime.save_session(self)
             outcome.notices.insert(0, self._notice(outcome))
             logger.info("compaction.done", session=self.key, tokens_before=outcome.tokens_before,
                         tokens_after=outcome.tokens_after, folded=outcome.folded, stage=plan.stage,
@@ -493,7 +494,7 @@ class Session:
             counts[kind] = counts.get(kind, 0) + n
         self.state["last_fallback"] = {"at": time.strftime("%Y-%m-%d %H:%M:%S"), "error": report.errors[-1][:300]}
         if runtime.persist_sessions:
-            runtime.store.save_session(self.key, self.state)
+            runtime.save_session(self)
 
     def _tiers(self, m: Measurement, fingerprint: list[Any]) -> Tiers | None:
         """The ledger body last sent, if it was made with these settings for this history's start."""
