@@ -6,6 +6,9 @@ import json
 from typing import Any
 
 from context_compactor import Compactor
+from context_compactor.engine import Measurer
+from context_compactor.engine.project import KEEP_STEP, truncated_text
+from context_compactor.tokens import CharCounter
 
 WINDOW = 4096
 
@@ -75,3 +78,16 @@ def test_same_history_same_bytes_with_tiers() -> None:
     """Invariant 3: the same calls through a new Compactor send the same bytes, tiers included."""
     history = _history(30)
     assert [c[1] for c in _run(history)] == [c[1] for c in _run(history)]
+
+
+def test_a_cut_keeps_the_step_its_cap_reaches() -> None:
+    """Cuts move in steps, down; but a whole-token count reads the cap a little low (512 tokens of a
+    4-chars-per-token text came to 2,047 characters), and the step at the cap is kept, not the one below."""
+    measurer = Measurer(CharCounter(4.0))
+    body = "x" * 7566
+    entry = measurer.measure([{"role": "tool", "tool_call_id": "c", "content": body}]).entries[0]
+    cut = truncated_text(entry, 512, measurer.overhead)
+    assert entry.kept == (512, 2048) and 2048 % KEEP_STEP == 0
+    head, _marker, tail = cut.split("\n")
+    assert len(head) + len(tail) == 2048 and set(head + tail) == {"x"}
+    assert truncated_text(entry, 512, measurer.overhead) == cut  # and it stays where it was put

@@ -71,14 +71,21 @@ def truncated_text(entry: Entry, cap_tokens: int, overhead: int) -> str:
         return text
     # In steps, down: a calibrated counter moves ``per_token`` a little from call to call, and a cut
     # that moves with it rewrites the prompt from there on for a server's prompt cache.
-    # The last cut of this message is kept while it still fits and has not shrunk by more than two steps.
+    # The cap in characters is known only to within one token (a count is whole tokens, so
+    # ``per_token`` reads a little low: 512 tokens of a 4-chars-per-token text gave 2,047): a step
+    # boundary less than one token above it is the cap itself, not a step lost (2,047 went down to
+    # 1,792, every cut result a step short of its cap).
+    reach = keep + math.ceil(per_token)
     step = KEEP_STEP if keep > 4 * KEEP_STEP else KEEP_STEP // 4
+    # The last cut of this message is kept while it still fits and has not shrunk by more than two steps.
     last = entry.kept
-    if last is not None and last[0] == cap_tokens and keep - 2 * step <= last[1] <= keep:
+    if last is not None and last[0] == cap_tokens and reach - 2 * step <= last[1] <= reach:
         keep = last[1]
     else:
-        keep = max(64, keep // step * step)
+        keep = max(64, reach // step * step)
         entry.kept = (cap_tokens, keep)
+    if keep >= len(text):
+        return text
     if text.startswith(OWN_BLOCK) and BLOCK_END in text:
         smaller = _smaller_block(text, keep, per_token)
         if smaller is not None:
