@@ -504,13 +504,15 @@ class Session:
         lead, cut = saved["lead"], saved["cut"]
         if not lead < cut <= len(m.entries) or m.entries[cut - 1].digest != saved["cut_digest"]:
             return None
-        return Tiers(lead, cut, saved["first"], saved["text"], saved.get("merged", False))
+        return Tiers(lead, cut, saved["first"], saved["text"], saved.get("merged", False),
+                     saved.get("source", ""), saved.get("budget", 0), saved.get("complete", False))
 
     def _remember(self, m: Measurement, outcome: Outcome, summarizer: str, fingerprint: list[Any]) -> None:
         plan, report = outcome.plan, outcome.report
         tiers = outcome.tiers
         self.state["tiers"] = {
             "lead": tiers.lead, "cut": tiers.cut, "first": tiers.first, "text": tiers.text, "merged": tiers.merged,
+            "source": tiers.source, "budget": tiers.budget, "complete": tiers.complete,
             "cut_digest": m.entries[tiers.cut - 1].digest, "fingerprint": fingerprint,
         } if tiers is not None and tiers.cut > tiers.lead else None
         self.state["anchor"] = {

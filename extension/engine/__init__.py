@@ -8,6 +8,7 @@ projection is returned; if archiving raises, nothing is returned.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -70,6 +71,13 @@ class Tiers:
     first: int
     text: str
     merged: bool = False  # built by a merge of earlier tiers (rendered at MERGE_SHARE of the room)
+    # What they were last made from: a digest of the summary of ``[lead, cut)`` asked at ``budget``
+    # tokens, and whether that summary was whole (no model call fell back or was still running). A
+    # summary of the same fold at the same budget that reads otherwise now (a late model narrative
+    # landed in the cache, a new release, another summarizer) is rendered again, not reused.
+    source: str = ""
+    budget: int = 0
+    complete: bool = False
 
 
 @dataclass
@@ -152,6 +160,7 @@ def compact(
         return Outcome(None, plan, m.total, m.total, notices=list(plan.notices))
     within = budget
     tightened = False  # the target's plan was over the window
+    unchanged = _Unchanged(tiers, m.entries, summaries)
     for _ in range(6):
         if plan.cut > plan.lead and not (reused and plan.summary_tokens):
             # A new plan's block takes the room left; a reused one keeps the size it was built with
@@ -160,7 +169,7 @@ def compact(
             plan = replace(plan, summary_tokens=_block_room(current.kept_estimate(plan.cut, plan.stub_until),
                                                             within, tuning,
                                                             LAST_SUMMARY_TOKENS if tightened else MIN_SUMMARY_TOKENS))
-        messages, replaced, after, report, built = _build(measurer, m, plan, summaries, note, tiers)
+        messages, replaced, after, report, built = _build(measurer, m, plan, summaries, note, tiers, unchanged)
         if after <= budget.window:
             break
         # Over the window: tighten against a smaller budget, by the measured overshoot; the ledger may
@@ -183,12 +192,12 @@ def compact(
         cap = goal if tuning.summary_auto else tuning.summary_max_tokens + BLOCK_FRAME_TOKENS
         grown = replace(plan, summary_tokens=min(room, cap))
         if grown.summary_tokens > plan.summary_tokens:
-            grown_built = _build(measurer, m, grown, summaries, note, tiers)
+            grown_built = _build(measurer, m, grown, summaries, note, tiers, unchanged)
             over = grown_built[2] - goal
             if over > 0 and grown.summary_tokens - over > plan.summary_tokens:
                 # The ledger had not used all of its room (whole items): grown by the overshoot less, once.
                 grown = replace(grown, summary_tokens=grown.summary_tokens - over)
-                grown_built = _build(measurer, m, grown, summaries, note, tiers)
+                grown_built = _build(measurer, m, grown, summaries, note, tiers, unchanged)
             if grown_built[2] <= goal:
                 plan, (messages, replaced, after, report, built) = grown, grown_built
     if after > budget.window:
@@ -225,7 +234,8 @@ def _block_room(kept: int, budget: Budget, tuning: Tuning, floor: int = MIN_SUMM
 
 
 def _build(measurer: Measurer, m: Measurement, plan: Plan, summaries: Summaries, note: str | None,
-           tiers: Tiers | None = None) -> tuple[list[Any], dict[int, Any], int, SummaryReport | None, Tiers | None]:
+           tiers: Tiers | None = None, unchanged: _Unchanged | None = None,
+           ) -> tuple[list[Any], dict[int, Any], int, SummaryReport | None, Tiers | None]:
     """The projection of ``plan``, its measured size, and the ledger body it carries."""
     entries = m.entries
     report = None
@@ -233,18 +243,31 @@ def _build(measurer: Measurer, m: Measurement, plan: Plan, summaries: Summaries,
     body = None
     if plan.cut > plan.lead:
         ledger_budget = max(LAST_SUMMARY_TOKENS, plan.summary_tokens - BLOCK_FRAME_TOKENS)
-        # A tier holds what the ledger at the size its block was merged at holds beyond the tiers before.
-        share = MERGE_SHARE if tiers is not None and tiers.merged else 1.0
-        report = summaries.region(entries, plan.lead, plan.cut, max(LAST_SUMMARY_TOKENS, int(ledger_budget * share)))
+        if tiers is not None and (tiers.lead != plan.lead or tiers.cut > plan.cut or not tiers.text.strip()):
+            tiers = None  # another fold: nothing to append to
+        asked = _asked(ledger_budget, tiers)
+        if tiers is not None and (tiers.cut, tiers.budget) != (plan.cut, asked) and not (unchanged and unchanged()):
+            # What the tiers hold is no longer what their fold is summarised as (a model's narrative
+            # that came late, another summarizer, a new release): rendered again, whole.
+            tiers = None
+            asked = _asked(ledger_budget, None)
+        report = summaries.region(entries, plan.lead, plan.cut, asked)
+        if tiers is not None and (tiers.cut, tiers.budget) == (plan.cut, asked) and tiers.source != _digest(report.text):
+            # The same fold at the same size, summarised otherwise now: rendered again, whole.
+            tiers = None
+            if asked != _asked(ledger_budget, None):
+                asked = _asked(ledger_budget, None)
+                report = summaries.region(entries, plan.lead, plan.cut, asked)
         body = _tiered(tiers, plan, report.text, ledger_budget, measurer.text_tokens)
-        if body is None and tiers is not None and tiers.lead == plan.lead and tiers.cut < plan.cut:
+        if body is None and tiers is not None and tiers.cut < plan.cut:
             # The tiers filled the block's room: one merge, at a share of it, so that the next
             # compactions have room to append again.
-            report = summaries.region(entries, plan.lead, plan.cut, max(LAST_SUMMARY_TOKENS,
-                                                                        int(ledger_budget * MERGE_SHARE)))
+            asked = max(LAST_SUMMARY_TOKENS, int(ledger_budget * MERGE_SHARE))
+            report = summaries.region(entries, plan.lead, plan.cut, asked)
             body = Tiers(plan.lead, plan.cut, plan.folded, report.text, merged=True)
         elif body is None:
             body = Tiers(plan.lead, plan.cut, plan.folded, report.text)
+        body = replace(body, source=_digest(report.text), budget=asked, complete=not report.fallbacks)
         block = summary_block(body.text, body.first, note)
     messages, replaced = build(entries, plan, block, measurer.overhead)
     after = m.fixed_tokens + m.span(0, plan.lead) + m.span(plan.cut, len(entries))
@@ -253,9 +276,39 @@ def _build(measurer: Measurer, m: Measurement, plan: Plan, summaries: Summaries,
     return messages, replaced, after, report, body
 
 
+def _asked(ledger_budget: int, tiers: Tiers | None) -> int:
+    """The budget the fold's summary is asked at: a tier holds what the ledger at the size its block
+    was merged at holds beyond the tiers before."""
+    share = MERGE_SHARE if tiers is not None and tiers.merged else 1.0
+    return max(LAST_SUMMARY_TOKENS, int(ledger_budget * share))
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+class _Unchanged:
+    """Whether the summary the tiers were made from is still what their fold is summarised as (asked
+    once per compaction). Tiers made from a summary that was not whole (a model call fell back or was
+    still running) are not appended to: the model's text may be in the cache by now."""
+
+    def __init__(self, tiers: Tiers | None, entries: Sequence[Entry], summaries: Summaries) -> None:
+        self.tiers, self.entries, self.summaries = tiers, entries, summaries
+        self.answer: bool | None = None
+
+    def __call__(self) -> bool:
+        if self.answer is None:
+            t = self.tiers
+            self.answer = (t is not None and t.complete and bool(t.source) and t.budget > 0
+                           and t.cut <= len(self.entries)
+                           and _digest(self.summaries.region(self.entries, t.lead, t.cut, t.budget).text) == t.source)
+        return self.answer
+
+
 def _tiered(tiers: Tiers | None, plan: Plan, text: str, budget: int, count: Callable[[str], int]) -> Tiers | None:
     """The body ``tiers`` carry with a tier appended for what ``text`` (the whole ledger of the fold)
-    holds that they do not; None when there is nothing to append to, or no room for it."""
+    holds that they do not; None when there is nothing to append to, or no room for it. The caller
+    has checked that the summary they were made from still stands."""
     if tiers is None or tiers.lead != plan.lead or tiers.cut > plan.cut or not tiers.text.strip():
         return None
     if tiers.cut == plan.cut:  # the same fold: the same bytes, while they fit
