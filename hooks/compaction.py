@@ -15,6 +15,8 @@ full history, as if we were not there.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import replace
 from typing import Any
 
@@ -93,10 +95,15 @@ def _with_recall(event: BeforeAgentStartEvent, ctx: HookContext, messages: list[
     return out, replace(stats, tokens_after=stats.tokens_after + cost)
 
 
+_END_LINE = re.compile(r"^\[end of ledger\]$", re.MULTILINE)
+
+
 def _insert(message: dict[str, Any], text: str) -> dict[str, Any]:
-    """A copy of ``message`` with ``text`` just before the ledger's end marker."""
+    """A copy of ``message`` with ``text`` just before the ledger's own end line (a line of its own: the
+    marker quoted inside an item or a message never is one)."""
     def put(s: str) -> str:
-        return s.replace(END_OF_LEDGER, f"{text}\n{END_OF_LEDGER}", 1)
+        end = _END_LINE.search(s)
+        return s if end is None else f"{s[:end.start()]}{text}\n{s[end.start():]}"
 
     changed = dict(message)
     content = message.get("content")

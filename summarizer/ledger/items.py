@@ -73,8 +73,11 @@ class Item(NamedTuple):
 
     def line(self, cited: bool = True) -> str:
         seen = f" ({self.seen} times)" if self.seen > 2 and self.section in ("error", "command") else ""
-        # One line whatever the text holds (any line break): content never becomes structure.
+        # One line whatever the text holds (any line break): content never becomes structure; our own
+        # markers quoted in it are disarmed ("[end of ledger]" -> "(end of ledger]").
         body = f"{' '.join(self.text.split())}{seen}"
+        if "[end of ledger]" in body or "[context-compactor:" in body:
+            body = body.replace("[end of ledger]", "(end of ledger]").replace("[context-compactor:", "(context-compactor:")
         cites = self.cites()
         if not cited or not cites:
             return body
