@@ -233,7 +233,7 @@ def sentences(text: str) -> list[str]:
 
 # A correction: the user takes back or replaces what was said (English, French, German, Spanish).
 _CORRECTION = re.compile(
-    r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right)\W+){0,3}(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b))|"
+    r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|anyway|btw|well|ugh|hm)\W+){0,3}(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b))|"
     r"actually\b(?!,?\s+(?:also|and|one more|let me|i'?ll|we'?ll)\b)|correction\b|(?:no,? )?wait\b(?!\s+(?:until|till|for|on|a\b|an\b|\d|to\b))|oops\b|whoops\b|no\s*[,.!:-]|nope\b|hmm,? no\b|scratch that|change of plan|"
     r"my (?:bad|mistake)|typo\b|ignore (?:that|what I said)|"
     r"pardon\b|d[ée]sol[ée]\b|en fait\b|non,|correction\s*:|"
@@ -257,7 +257,8 @@ _RULE_LEAD = re.compile(r"^\W*(?:[\w ]{0,30}\b(?:rules?|policy|policies|constrai
                         r"(?:please\s+)?keep\b(?!\s+(?:going|looking|at it|on|up|"
                         r"me posted|digging|trying)\b))", re.IGNORECASE)
 _STRONG_RULE = re.compile(r"^\W*(?:[A-Z ]*\b)?(?:SAFETY|SECURITY|NEVER|MUST|CRITICAL|HARD CONSTRAINT)\b|\b(?:never|must not|"
-                          r"mustn'?t|do not|don'?t|under no|forbidden|not allowed|jamais|nie|niemals|nunca)\b",
+                          r"mustn'?t|do not|don'?t(?!\s+(?:know|think|care|worry|see|have|mind|remember|understand|get|"
+                          r"need|recall|believe|expect))|under no|forbidden|not allowed|jamais|nie|niemals|nunca)\b",
                           re.IGNORECASE)
 
 
@@ -270,7 +271,8 @@ _WEAK_RULE = re.compile(r"\b(?:make sure|at least|at most|remember|note that|avo
                         r"ensure|be careful|careful)\b", re.IGNORECASE)
 # A rule: words that forbid, require or prefer, or speak of what holds from now on, in every case.
 _RULE = re.compile(
-    r"\b(?:never|always|must|mustn'?t|do not|don'?t|forbidden|not allowed|under no|required|requires?\b|"
+    r"\b(?:never|always|must|mustn'?t|do not|don'?t(?!\s+(?:know|think|care|worry|see|have|mind|remember|understand|"
+    r"get|need|recall|believe|expect))|forbidden|not allowed|under no|required|requires?\b|"
     r"from now on|going forward|by default|as a rule|no more than|only ever|stick to|"
     r"i'?d (?:rather|prefer)|i (?:prefer|want you to|need you to)|(?:would|'d) rather|prefer(?:ably)?\b|"
     r"we (?:use|don'?t|never|always|tend to|keep|prefer|stick|follow|avoid|only|do not|go with|write|put|want)|"
