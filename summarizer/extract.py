@@ -341,6 +341,8 @@ def _prose_items(said: str, index: int, asked: list[str]) -> list[Item]:
             continue
         found = values(sentence)
         kind = prose.kind_of(sentence, found)
+        if sentence.endswith(":") and kind in ("rule", "setting") and not prose.is_strong_rule(sentence):
+            kind = "request"  # "fyi, here's what happened:" introduces what follows (pasted), it rules nothing
         if kind == "correction":
             # A correction without a value says what it corrects to in the sentence after it ("Sorry, wrong
             # port. Use 7443.", "Scratch that. Instead, let's ship on Friday.").

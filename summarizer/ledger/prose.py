@@ -281,12 +281,12 @@ _RULE = re.compile(
     r"keep (?:answers|replies|responses|things|each|every|all|prs?|commits?|the \w+ (?:under|below|short))|"
     r"off[- ]limits|needs? (?:an?|to|the) (?:entry|review|approval|sign-?off|test)|(?:is|are|get) rejected|change freeze|freeze\b|until further notice|without (?:asking|pinging|checking with|telling) me|"
     r"(?:for|in) (?:anything|everything|all|every|each|any) (?:new|code|change|file|commit|test|report|chart)|"
-    r"every time|each time|whenever|even when|for now on|(?:on|in|for|to|with) (?:every|all|each|any)\b|"
+    r"every time|each time|whenever|even when|for now on|"
     r"it matters to me|(?:^|[,;:\u2014\u2013]\s+)no \w+(?:,|;|$)|\b\w+ only[,;.]|"
-    r"(?:^|[;:] )no \w+(?:\(\))? (?:in|inside|under) |heads up|fyi|"
-    r"reminder|note that|remember|is a no-go|not to be|is not to|only (?:use|via|through|from|in)\b|"
+    r"(?:^|[;:] )no \w+(?:\(\))? (?:in|inside|under) |heads up|fyi\b(?!.*:\s*$)|"
+    r"reminder|note that|is a no-go|not to be|is not to|only (?:use|via|through|from|in)\b|"
     # French
-    r"jamais|toujours|ne \w+ (?:pas|plus|jamais)|n'\w+ (?:pas|plus|jamais)|merci de|il faut|pas de\b|[ée]vite[rz]?\b|"
+    r"jamais|toujours|ne \w+ (?:pas|plus|jamais)|n'\w+ (?:pas|plus|jamais)|merci de|il faut|[ée]vite[rz]?\b|"
     r"interdit|pr[ée]f[èe]re|utilise[rz]? (?:toujours|uniquement|seulement)|"
     # German
     r"nie\b|niemals|immer\b|bitte (?:keine?n?|nicht|immer|verwende|nutze|nur)|keine?n?\b|nicht\b|muss\b|müssen|"
@@ -299,7 +299,8 @@ _RULE = re.compile(
 # A request: the user asks for something done now (it is done once answered).
 _REQUEST_START = re.compile(
     r"^\W*(?:(?:ok|okay|alright|great|thanks|cool|right|so|now|next|also|and|then|hey|hi)\W+)*"
-    r"(?:can|could|would|will) you\b|^\W*(?:please\s+)?(?:(?:ok|okay|so|now|next|also|then)\W+)*"
+    r"(?:(?:can|could|would|will) you|how (?:does|do|is|are|did|come|long|many|much)|what(?:'s| is| are| does| did| do)|"
+    r"why (?:is|are|does|did|do)|where (?:is|are|does|do)|is there|are there|any idea|do we|does it)\b|^\W*(?:please\s+)?(?:(?:ok|okay|so|now|next|also|then)\W+)*"
     r"(?:look|check|fix|investigate|debug|run|rerun|re-run|try|find|figure|help|show|open|add|write|update|remove|"
     r"delete|refactor|implement|make|create|rename|move|bump|deploy|build|test|review|explain|summari[sz]e|draft|"
     r"plot|compute|calculate|dig|trace|profile|see|tell|give|list|go|let'?s|lets|start|finish|continue|"
@@ -339,9 +340,14 @@ def is_rule(sentence: str) -> bool:
         return True
     if _QUESTION.search(sentence) and not sentence.lower().startswith(("please", "pls")):
         return False  # "Do we always ...?" asks: a question is no rule
-    if _RULE.search(sentence):
-        return True
+    rule = _RULE.search(sentence)
+    if rule:
+        # "Run a plan for eks in prod, don't apply": a request that says how, not a standing rule.
+        return not (_REQUEST_START.match(sentence) and _HOW_ONLY.fullmatch(rule.group(0).lower()))
     return bool(_WEAK_RULE.search(sentence)) and not _REQUEST_START.match(sentence)
+
+
+_HOW_ONLY = re.compile(r"do not|don'?t|by default|at least|at most|no more than")
 
 
 def is_request(sentence: str) -> bool:
