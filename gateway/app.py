@@ -39,7 +39,7 @@ from context_compactor.redact import StreamRedactor
 from context_compactor.runtime import Runtime
 from context_compactor.summarizer.client import IdleGate, add_gate
 
-from . import sse
+from . import apis, sse
 from .asgi import (JSON_TYPE, BodyTooLarge, ClientGone, Headers, Message, Receive, Scope, Send, ascii_header, dumps,
                    header, TooDeep, loads_bounded, read_body, send_bytes, send_error, unchunked)
 from .commands import find_command
@@ -241,6 +241,8 @@ class Gateway:
             return
         if scope["method"] == "POST" and path in CHAT_PATHS:
             await self.chat(scope, receive, send, raw)
+        elif scope["method"] == "POST" and path in apis.ROUTES:
+            await apis.ROUTES[path](self, scope, receive, send, raw)
         else:
             await self.proxy(scope, send, raw)
 
@@ -293,7 +295,10 @@ class Gateway:
             return
         upstream_headers = request_headers(scope["headers"], self.config)
         turn = ChatTurn(self, body, raw, key, bearer(upstream_headers))
-        relay = Relay(self, turn, send, upstream_headers)
+        await self.run_turn(receive, turn, Relay(self, turn, send, upstream_headers), started)
+
+    async def run_turn(self, receive: Receive, turn: ChatTurn, relay: Relay, started: float) -> None:
+        """Compact (or send early), send, relay, then queue ``after_turn`` and count the turn: every API's turn."""
 
         async def work() -> None:
             if turn.may_go_early():  # the request goes out now; the hooks run while the model reads it
@@ -382,6 +387,20 @@ class Gateway:
 
     async def command(self, send: Send, body: dict[str, Any], key: str, command: Command, args: str) -> None:
         """Answer a chat command in the OpenAI format, without calling the upstream."""
+        text = await self.command_text(body, key, command, args)
+        model = str(body.get("model") or "context-compactor")
+        headers = [(b"x-context-compactor-session", key.encode("ascii", "replace"))]
+        if body.get("stream"):
+            options = body.get("stream_options")
+            usage = isinstance(options, dict) and bool(options.get("include_usage"))
+            payload = sse.completion_stream(text, model, usage)
+            await send_bytes(send, 200, payload, [(b"content-type", b"text/event-stream; charset=utf-8"),
+                                                  (b"cache-control", b"no-cache"), *headers])
+        else:
+            await send_bytes(send, 200, dumps(sse.completion(text, model)), [JSON_TYPE, *headers])
+
+    async def command_text(self, body: dict[str, Any], key: str, command: Command, args: str) -> str:
+        """Run a chat command for session ``key`` (after its bookkeeping settled); its answer's text."""
         model = str(body.get("model") or "context-compactor")
         ctx = HookContext(session_key=key, runtime=self.runtime, model=ModelInfo(id=model))
         self.unchanged.pop(key, None)  # /compact-now: the next turn changes the prompt
@@ -393,15 +412,7 @@ class Gateway:
             logger.warning("gateway.command_failed", command=command.name, session=key, error=str(exc))
             text = f"context-compactor: /{command.name} failed: {type(exc).__name__}: {exc}"
         logger.info("gateway.command", command=command.name, session=key)
-        headers = [(b"x-context-compactor-session", key.encode("ascii", "replace"))]
-        if body.get("stream"):
-            options = body.get("stream_options")
-            usage = isinstance(options, dict) and bool(options.get("include_usage"))
-            payload = sse.completion_stream(text, model, usage)
-            await send_bytes(send, 200, payload, [(b"content-type", b"text/event-stream; charset=utf-8"),
-                                                  (b"cache-control", b"no-cache"), *headers])
-        else:
-            await send_bytes(send, 200, dumps(sse.completion(text, model)), [JSON_TYPE, *headers])
+        return str(text)
 
     # --- everything else ------------------------------------------------------------------------
 
