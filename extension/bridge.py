@@ -311,6 +311,7 @@ class Fixed:
 
 
 PENDING_HEAD = "[pending messages of this turn, which OpenClaw adds itself]"
+CHARS_PER_TOKEN_GUESS = 4  # only to tell a tool list that cannot be the one sent from one that may be
 
 
 def pending_stand_in(chars: int, tokenizer: str) -> dict[str, Any]:
@@ -334,6 +335,7 @@ class Bridge:
         self.commands = commands(self.pm)
         self.runtime: Runtime | None = None
         self.turns: OrderedDict[str, Turn] = OrderedDict()
+        self.reported: dict[str, int] = {}  # session -> the prompt tokens the provider last reported
         self.committed: OrderedDict[str, None] = OrderedDict()
         self.lock = threading.Lock()
         self._told: dict[str, int] = {}  # session -> the window its "OpenClaw's prompt is too large" notice was for
@@ -391,13 +393,16 @@ class Bridge:
         before = self.turns.get(key)
         prompt = str(params.get("prompt") or "")
         conv = to_openai(host, prompt, before.conv.messages if before else ())
-        fixed = Fixed.of(params)
+        fixed = self._checked(key, Fixed.of(params)) if runtime.settings.count_host_prompt else None
         model = self._model(key, params, whole=fixed is not None)
         settings = runtime.settings_for(model)
         pending = max(0, 4 * (_positive(params.get("pendingTokens")) or 0) - len(prompt)) if fixed else 0
         if pending:
             conv.add(pending_stand_in(pending, settings.tokenizer), CURRENT)
         ctx = HookContext(session_key=key, runtime=runtime, model=model)
+        # OpenClaw takes the reminder off the current turn into its system prompt: an earlier call's reminder
+        # must not stay on that message, which is history by the next call.
+        runtime.session(key).keep_reminders = False
         event = BeforeAgentStartEvent(messages=conv.messages, model=model, system_prompt=fixed.system if fixed else "",
                                       tools=fixed.tools if fixed else [])
         with time_budget(settings.summary_timeout_seconds):
@@ -421,6 +426,20 @@ class Bridge:
             reply["messages"] = restore(conv.messages, conv, host)
         reply["recall"] = bool(stats and stats.compacted) or bool(runtime.session(key).state.get("compactions"))
         return reply
+
+    def _checked(self, key: str, fixed: Fixed | None) -> Fixed | None:
+        """OpenClaw's fixed part, its tool schemas left out when they alone outweigh the whole prompt the
+        provider last reported: ``llm_input`` can list tools that never reach the wire (OpenClaw's tool
+        search catalogs 53 behind a short prompt surface), and counting them would fold the history
+        for room the prompt does not need."""
+        reported = self.reported.get(key)
+        if fixed is None or not fixed.tools or not reported:
+            return fixed
+        listed = (len(fixed.system) + len(json.dumps(fixed.tools, ensure_ascii=False))) / CHARS_PER_TOKEN_GUESS
+        if listed <= reported:
+            return fixed
+        logger.info("bridge.tools_overstated", session=key, listed_tokens=int(listed), reported_prompt=reported)
+        return Fixed(fixed.system, [])
 
     def _history_tokens(self, key: str, stats: Any, conv: Converted, kept: int) -> int:
         """What the returned history weighs (OpenClaw's ``estimatedTokens``): the prompt sent, without
@@ -468,8 +487,15 @@ class Bridge:
         middle = [message_to_openai(m)[0] for m in rows[1:-1 if final else None]]
         sent = ([*turn.sent] if turn else [message_to_openai(m)[0] for m in rows[:1]]) + middle
         model = turn.model if turn else ModelInfo(id=str(params.get("model") or "unknown"))
-        fixed = turn.fixed if turn and turn.fixed else Fixed.of(params) if turn is None else None
+        fixed = (turn.fixed if turn and turn.fixed else Fixed.of(params) if turn is None else None) \
+            if runtime.settings.count_host_prompt else None
         usage = self._usage(final, turn, _positive(params.get("contextWindow")), whole=fixed is not None)
+        reported = _positive(((final or {}).get("usage") or {}).get("input"))
+        if reported:
+            with self.lock:
+                self.reported[key] = reported
+                while len(self.reported) > 4096:
+                    self.reported.pop(next(iter(self.reported)))
         event = AfterTurnEvent(messages=sent, model=model, reply=message_to_openai(final)[0] if final else None,
                                usage=usage, system_prompt=fixed.system if fixed else "",
                                tools=fixed.tools if fixed else [],

@@ -132,6 +132,13 @@ class _MemoSummaries:
         return report
 
 
+def runtime_keeps_reminders(session: Session) -> bool:
+    """Whether an earlier call's reminder stays on the message it went on (for a stable prefix): not where
+    the host lifts it off the current turn into its system prompt (OpenClaw's systemPromptAddition),
+    where keeping it would put it into the history."""
+    return session.keep_reminders
+
+
 class Session:
     def __init__(self, key: str, persisted: dict[str, Any]) -> None:
         self.key = key
@@ -338,12 +345,14 @@ class Session:
                 text = None
                 self.earlier_reminders = []
             else:
-                if text:
+                if text and runtime_keeps_reminders(self):
                     self._keep_reminder(sent, reminded)
                 sent = reminded
                 outcome.tokens_after += extra
         self.sent = None if sent is event.messages else sent
         return bool(text)
+
+    keep_reminders = True  # a host that lifts the reminder off the current turn (OpenClaw) sets it False
 
     def _earlier_reminders(self, sent: list[Any]) -> list[Any]:
         """``sent`` with the reminders of earlier calls since the last compaction on the same messages."""

@@ -134,6 +134,9 @@ class Settings(BaseSettings):
     side_questions: bool = Field(default=True, alias="sideQuestions")
     task_reminder_every: int = Field(default=4, ge=0, alias="taskReminderEvery")  # 0: never
     reopen_on_bigger_window: bool = Field(default=True, alias="reopenOnBiggerWindow")
+    # OpenClaw: count its system prompt and tool schemas (read from its llm_input hook) in the prompt the
+    # window must hold; off, the history is fitted to the budget OpenClaw states for it (issue 22).
+    count_host_prompt: bool = Field(default=True, alias="countHostPrompt")
     loop_breakers: bool = Field(default=True, alias="loopBreakers")
     save_state_reminder: bool = Field(default=False, alias="saveStateReminder")
     models: dict[str, ModelOverride] = Field(default_factory=dict)

@@ -69,7 +69,7 @@ def test_openclaw_gateway_end_to_end(world: tuple[Gateway, Upstream]) -> None:
     # The whole prompt counts (OpenClaw's own ~1.3k tokens of system prompt, learned from the usage the
     # model reports), so a 1,000-token tail leaves the ledger, and the session model's narrative, room.
     done = gw.cc("setup", "--yes", "--preset", "8k", "--set", f"maxTokens={MAX_TOKENS}", "--set", "calibrate=false",
-                 "--set", "keepRecentTokens=1000")
+                 "--set", "keepRecentTokens=1000", "--set", "countHostPrompt=false")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "validated: yes" in done.stdout and "openclaw gateway restart" in done.stdout
     gw.start_gateway()

@@ -81,7 +81,7 @@ def test_openclaw_sends_the_task_reminder_in_the_system_prompt(world: tuple[Gate
     gw, model = world
     gw.write_config(model.server.port)
     done = gw.cc("setup", "--yes", "--preset", "8k", "--set", "maxTokens=6000", "--set", "calibrate=false",
-                 "--set", "keepRecentTokens=1000")
+                 "--set", "keepRecentTokens=1000", "--set", "countHostPrompt=false")
     assert done.returncode == 0, done.stdout + done.stderr
     gw.start_gateway()
 
