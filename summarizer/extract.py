@@ -736,13 +736,13 @@ _CAUSE = re.compile(
     r"\b(?:root cause|caused by|because\b|due to\b|OOMKilled|out of memory|\bKilled\b|evicted|expired|deadlock|"
     r"timed out|timeout exceeded|deadline exceeded|connection refused|no space left|too many open files|"
     r"CrashLoopBackOff|ImagePullBackOff|certificate|permission denied|access denied|quota|rate limit|"
-    r"does not exist|not found|mismatch|null value|NaN|overflow|corrupt|violates|duplicate key|DATA RACE|"
+    r"does not exist|not found|mismatch|null value|overflow|corrupt|violates|duplicate key|DATA RACE|"
     r"Seq Scan|full table scan|missing index)\b", re.IGNORECASE)
 # Lower-cased words every match of _CAUSE holds: the regex runs only on an output that has one.
 _CAUSE_WORDS = ("root cause", "caused by", "because", "due to", "oomkilled", "out of memory", "killed", "evicted",
                 "expired", "deadlock", "timed out", "exceeded", "refused", "no space", "too many", "backoff",
                 "certificate", "denied", "quota", "rate limit", "does not exist", "not found", "mismatch", "null value",
-                "nan", "overflow", "corrupt", "violates", "duplicate key", "data race", "seq scan", "full table scan",
+                "overflow", "corrupt", "violates", "duplicate key", "data race", "seq scan", "full table scan",
                 "missing index")
 _SETTING_LINE = re.compile(r"^\s*(?:\d+\s*(?:\u2192|:|\||\t)\s*)?[\"']?([A-Za-z_][\w.-]{2,60})[\"']?\s*(?::|=|:=)\s*([^\s{\[].{0,100})$", re.MULTILINE)
 _HIT_LINE = re.compile(r"^([\w./-]+\.\w+:\d+)(?::\d+)?[:\t ].*$", re.MULTILINE)  # grep -n: path:line: text
