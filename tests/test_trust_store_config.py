@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import need
+
 NOBODY = 65534
 
 AS_USER = r"""
@@ -37,8 +39,7 @@ sys.exit(main(sys.argv[2:]))
 @pytest.fixture
 def their_home() -> Iterator[Path]:
     """A gateway home that belongs to ``nobody``, with a 0600 ``openclaw.json`` of theirs; removed after."""
-    if os.geteuid() != 0:
-        pytest.skip("needs root, to write another user's config")
+    need(os.geteuid() == 0, "root (to write another user's config)")
     root = Path(tempfile.mkdtemp(prefix="cc-owner-"))
     os.chmod(root, 0o755)
     home = root / "state"

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, need
 
 from context_compactor.store import Store
 
@@ -227,8 +227,7 @@ def shared_root() -> Iterator[Path]:
 
 
 def read_as_nobody(root: Path, store: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    if os.geteuid() != 0:
-        pytest.skip("needs root, to read the store as another user")
+    need(os.geteuid() == 0, "root (to read the store as another user)")
     return subprocess.run([sys.executable, "-c", AS_NOBODY, "archive", *args, "--store", str(store)],
                           capture_output=True, text=True, env=env_for(root), timeout=120)
 
