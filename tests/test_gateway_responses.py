@@ -4,15 +4,14 @@ responses.create through the gateway, in front of a fake upstream on 127.0.0.1 t
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import openai
 import pytest
-from fakes import Behaviour, FakeUpstream, Seen
-from fakes.asgi import headers_of, read_body, send_events, send_json
+from fakes import Behaviour
+from fakes.apis import ApisUpstream
 from fakes.harness import Upstream, gateway_for, serve_upstream
 
 from context_compactor.responses_adapter import to_openai, to_responses
@@ -22,64 +21,7 @@ TOOLS = [{"type": "function", "name": "shell", "description": "Run a command",
 INSTRUCTIONS = "You are Codex, a coding agent. " * 20
 
 
-class ResponsesUpstream(FakeUpstream):
-    """The fake OpenAI server plus a stateless ``/v1/responses`` (whole or streamed) that refuses a prompt over
-    its window with llama.cpp's error, and ``/v1/responses/input_tokens``."""
-
-    def responses(self) -> list[Seen]:
-        with self._lock:
-            return [r for r in self.requests if r.path == "/v1/responses"]
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or not scope["path"].startswith("/v1/responses"):
-            await super().__call__(scope, receive, send)
-            return
-        body = json.loads(await read_body(receive))
-        seen = Seen(scope["method"], scope["path"], headers_of(scope), body)
-        with self._lock:
-            self.requests.append(seen)
-            self._n += 1
-            n = self._n
-        chars = len(json.dumps(body.get("input"))) + len(body.get("instructions") or "") + len(json.dumps(body.get("tools") or []))
-        tokens = seen.prompt_tokens = math.ceil(chars / self.behaviour.chars_per_token)
-        if scope["path"] == "/v1/responses/input_tokens":
-            await send_json(send, 200, {"object": "response.input_tokens", "input_tokens": tokens})
-            return
-        window = self.behaviour.context_window
-        if window is not None and tokens >= window:
-            seen.status = 400
-            await send_json(send, 400, {"error": {"code": 400, "message": f"request ({tokens} tokens) exceeds the "
-                                                  f"available context size ({window} tokens), try increasing it",
-                                                  "type": "exceed_context_size_error"}})
-            return
-        seen.status = 200
-        given = body["input"]
-        last = given if isinstance(given, str) else next(i for i in reversed(given) if i.get("role") == "user")["content"]
-        text = json.dumps(last)[:60]
-        reasoning = {"type": "reasoning", "id": f"rs_{n}", "summary": [], "encrypted_content": f"enc-{n}"}
-        if body.get("tools") and "use a tool" in text:
-            item: dict[str, Any] = {"type": "function_call", "id": f"fc_{n}", "call_id": f"call_{n}", "name": "shell",
-                                    "arguments": json.dumps({"command": f"ls {n}"}), "status": "completed"}
-        else:
-            item = {"type": "message", "id": f"msg_{n}", "role": "assistant", "status": "completed",
-                    "content": [{"type": "output_text", "text": f"reply #{n} to: {text}", "annotations": []}]}
-        usage = {"input_tokens": tokens, "output_tokens": 9, "total_tokens": tokens + 9,
-                 "input_tokens_details": {"cached_tokens": 0}, "output_tokens_details": {"reasoning_tokens": 3}}
-        whole = {"id": f"resp_{n}", "object": "response", "created_at": 1, "status": "completed", "model": body["model"],
-                 "output": [reasoning, item], "usage": usage, "parallel_tool_calls": True, "tool_choice": "auto",
-                 "tools": body.get("tools") or []}
-        if not body.get("stream"):
-            await send_json(send, 200, whole)
-            return
-        opening = {**whole, "status": "in_progress", "output": [], "usage": None}
-        events = [{"type": "response.created", "response": opening},
-                  {"type": "response.output_item.added", "output_index": 0, "item": reasoning},
-                  {"type": "response.output_item.done", "output_index": 0, "item": reasoning},
-                  {"type": "response.output_item.added", "output_index": 1, "item": item},
-                  {"type": "response.output_item.done", "output_index": 1, "item": item},
-                  {"type": "response.completed", "response": whole}]
-        await send_events(send, [f"event: {e['type']}\ndata: {json.dumps({**e, 'sequence_number': k})}\n\n".encode()
-                                 for k, e in enumerate(events)])
+ResponsesUpstream = ApisUpstream
 
 
 @pytest.fixture
