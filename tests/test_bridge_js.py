@@ -181,3 +181,65 @@ def test_a_late_session_model_answer_serves_the_next_turn(tmp_path: Path) -> Non
     assert "LATE-SUMMARY" not in first["summary"] + second["summary"] and "LATE-SUMMARY" in third["summary"]
     assert len(out["asked"]) == len(set(out["asked"])), "the same summary request was sent twice"
     assert any("did not answer within 2s" in m for _, m in out["logs"])
+
+
+# A bridge that hangs (stopped with SIGSTOP after its first turn, as a deadlocked process would sit):
+# the turn fails open at the limit, the child is killed by its PID, and the next call has a new one.
+HANG_DRIVER = """
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+const plugin = (await import(pathToFileURL(process.argv[2]).href)).default;
+const logs = [], engines = [];
+plugin.register({ registrationMode: "full", pluginConfig: JSON.parse(process.env.CC_CONFIG), config: {}, runtime: {},
+  logger: { info: (m) => logs.push(["info", m]), warn: (m) => logs.push(["warn", m]) },
+  registerContextEngine: (id, factory) => engines.push(factory), registerCommand: () => {} });
+const messages = [];
+for (let t = 0; t < 12; t++) {
+  messages.push({ role: "user", content: `turn ${t} ` + "word ".repeat(300), timestamp: t });
+  messages.push({ role: "assistant", content: [{ type: "text", text: `answer ${t}` }], timestamp: t });
+}
+const pids = () => logs.map(([, m]) => /started the Python bridge: .*\\(pid (\\d+)\\)/.exec(m)?.[1]).filter(Boolean).map(Number);
+const turn = async () => {
+  const r = await engines[0]({}).assemble({ sessionKey: "s1", messages, prompt: "next?", tokenBudget: 90000, model: "m" });
+  return r.messages === messages;
+};
+const same = [await turn()];
+process.kill(pids()[0], "SIGSTOP");
+same.push(await turn());
+const commit = await engines[0]({}).commitTurn({ advancementKey: "k1", sessionKey: "s1", messages: messages.slice(-2) });
+same.push(await turn());
+const health = JSON.parse(readFileSync(join(process.env.OPENCLAW_STATE_DIR, "context-compactor", "bridge-health.json"), "utf8"));
+console.log(JSON.stringify({ same, commit, pids: pids(), health, logs }));
+process.exit(0);
+"""
+
+
+def test_a_hung_bridge_is_killed_and_replaced(tmp_path: Path) -> None:
+    """A child that stops answering: that turn goes on unchanged, the child is killed by its PID, the commit
+    and the next turn are served by a new child, and the health file counts one hang and one restart."""
+    from ocfakes.openclaw import pid_alive
+
+    node = shutil.which("node", path=openclaw_path() or "") or shutil.which("node")
+    need(node is not None, "Node.js")
+    driver = tmp_path / "hang.mjs"
+    driver.write_text(HANG_DRIVER)
+    env = {**os.environ, "CONTEXT_COMPACTOR_PYTHON": sys.executable, "CONTEXT_COMPACTOR_BRIDGE_TIMEOUT_MS": "4000",
+           "CC_CONFIG": json.dumps({"maxTokens": 3000, "keepRecentTokens": 1000}), "OPENCLAW_STATE_DIR": str(tmp_path)}
+    done = subprocess.run([str(node), str(driver), str(INDEX)], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    try:
+        assert out["same"] == [False, True, False]
+        assert out["commit"] == {"status": "committed"}
+        first, second = out["pids"]
+        assert first != second and not pid_alive(first)
+        warnings = [m for level, m in out["logs"] if level == "warn"]
+        assert any(f"(pid {first}) gave no answer to assemble within 4 s: killed it" in m for m in warnings), warnings
+        health = out["health"]
+        assert (health["hangs"], health["restarts"], health["crashes"], health["pid"]) == (1, 1, 0, second)
+        assert health["lastHang"]["method"] == "assemble"
+    finally:
+        for pid in out["pids"]:
+            if pid_alive(pid):
+                os.kill(pid, 9)

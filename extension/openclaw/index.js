@@ -6,7 +6,10 @@
 // Fail open: if the child cannot start, dies, answers with an error or not in time, the history
 // goes to the model unchanged and the gateway log says why. A child that dies is started again on
 // a later call, after a pause that doubles with each death in a row (1 s up to 5 min) and is 1 s
-// again once a child has served a turn: never off for good, never a tight restart loop.
+// again once a child has served a turn: never off for good, never a tight restart loop. A child that
+// does not answer a request within its time limit is hung: it is killed by its PID at once (every
+// request waiting on it fails open then, not at its own limit) and the next call starts a new one.
+// Starts, crashes, hangs and restarts go to <state>/context-compactor/bridge-health.json for doctor.
 //
 // OpenClaw 2026.9.6 imports this module several times per process and builds a new engine object
 // per turn, so the child and all state live on globalThis. It calls commitTurn (not ingest or
@@ -21,7 +24,9 @@
 // and handed to the bridge, which measures it with the session's counter.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
@@ -58,6 +63,32 @@ G.agentFixed ??= new Map(); // agent id -> the same, for the first call of a new
 G.views ??= new Map(); // session key -> {input, output}: the history the last assemble got and what it returned
 G.limits ??= new Map(); // session key -> {window, reserve}: what the last assemble was told of the model
 G.additions ??= new Map(); // session key -> the systemPromptAddition we returned (OpenClaw puts it in its system prompt)
+
+// What doctor reads of the bridge's life: starts, crashes (exits we did not ask for), hangs (killed for
+// not answering in time), restarts, and the last of each. Beside the store (store.default_store_path).
+G.health ??= { starts: 0, crashes: 0, hangs: 0, restarts: 0, lastCrash: null, lastHang: null, pid: null };
+function healthPath() {
+  const state = process.env.OPENCLAW_STATE_DIR || join(homedir(), ".openclaw");
+  return join(state, "context-compactor", "bridge-health.json");
+}
+function recordHealth(change) {
+  Object.assign(G.health, change, { updated: new Date().toISOString() });
+  try {
+    const path = healthPath();
+    mkdirSync(join(path, ".."), { recursive: true });
+    writeFileSync(`${path}.tmp`, JSON.stringify(G.health));
+    renameSync(`${path}.tmp`, path);
+  } catch (e) {
+    log().warn(`cannot record the bridge's health for doctor: ${e?.message ?? e}`);
+  }
+}
+
+// How long a request may wait for the child before it counts as hung (CONTEXT_COMPACTOR_BRIDGE_TIMEOUT_MS
+// caps it, for tests).
+function limitMs(ms) {
+  const cap = Number(process.env.CONTEXT_COMPACTOR_BRIDGE_TIMEOUT_MS);
+  return cap > 0 ? Math.min(ms, cap) : ms;
+}
 
 function log() {
   const l = G.api?.logger;
@@ -188,6 +219,7 @@ function failPending(reason) {
 
 function start() {
   G.starts += 1;
+  const restart = G.starts > 1;
   const exe = python();
   const child = spawn(exe, ["-m", "context_compactor.bridge"], {
     stdio: ["pipe", "pipe", "pipe"],
@@ -206,6 +238,7 @@ function start() {
     const pause = backoffMs(G.deaths);
     G.retryAt = Date.now() + pause;
     G.lastDeath = `the Python bridge (${exe} -m context_compactor.bridge) stopped (${why})`;
+    recordHealth({ crashes: G.health.crashes + 1, lastCrash: { at: new Date().toISOString(), why, pid: child.pid ?? null } });
     warn(`${G.lastDeath}; ${G.deaths} time(s) in a row; it is started again on a call after ${pause / 1000} s ` +
       "(run `context-compactor doctor` if this repeats)");
   };
@@ -218,14 +251,36 @@ function start() {
     process.once("exit", () => G.child?.kill());
   }
   log().info(`started the Python bridge: ${exe} -m context_compactor.bridge (pid ${child.pid})`);
+  recordHealth({ starts: G.starts, restarts: G.health.restarts + (restart ? 1 : 0), pid: child.pid ?? null });
 }
 
-function rawRequest(method, params, timeoutMs) {
+// A child that did not answer `method` within its limit: killed by its PID, every request waiting on it
+// fails now, and the next call starts a new child at once (a hang is not a crash loop: no pause).
+function hung(method, timeoutMs) {
+  const child = G.child;
+  if (!child) return;
+  G.child = null;
+  G.configJson = null;
+  G.retryAt = 0;
+  const why = `no answer to ${method} within ${timeoutMs / 1000} s`;
+  try {
+    process.kill(child.pid, "SIGKILL");
+  } catch {}
+  failPending(`the Python bridge (pid ${child.pid}) was killed: ${why}`);
+  recordHealth({ hangs: G.health.hangs + 1, lastHang: { at: new Date().toISOString(), method, seconds: timeoutMs / 1000, pid: child.pid ?? null } });
+  warn(`the Python bridge (pid ${child.pid}) gave ${why}: killed it; a new one is started on the next call ` +
+    "(run `context-compactor doctor` if this repeats)");
+}
+
+function rawRequest(method, params, limit) {
+  const timeoutMs = limitMs(limit);
+  const child = G.child;
   return new Promise((resolve, reject) => {
     const id = G.nextId++;
     const timer = setTimeout(() => {
       G.pending.delete(id);
       reject(new Error(`${method}: no answer from the Python bridge within ${timeoutMs / 1000} s`));
+      if (G.child === child) hung(method, timeoutMs);
     }, timeoutMs);
     const within = typeof AsyncLocalStorage.snapshot === "function" ? AsyncLocalStorage.snapshot() : null;
     G.pending.set(id, { resolve, reject, timer, within, method });
