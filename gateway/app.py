@@ -42,7 +42,7 @@ from context_compactor.summarizer.client import IdleGate, add_gate
 from . import apis, sse
 from .asgi import (JSON_TYPE, BodyTooLarge, ClientGone, Headers, Message, Receive, Scope, Send, ascii_header, dumps,
                    header, TooDeep, loads_bounded, read_body, send_bytes, send_error, unchunked)
-from .commands import find_command
+from .commands import find_command, without_commands
 from .config import GatewayConfig
 from .owned_tools import default_tools
 from .relay import Relay
@@ -293,6 +293,10 @@ class Gateway:
         if found is not None:
             await self.command(send, body, key, *found)
             return
+        kept = without_commands(body["messages"], self.commands)
+        if kept is not body["messages"]:  # earlier /context-stats exchanges: the model never sees them
+            body = {**body, "messages": kept}
+            raw = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         upstream_headers = request_headers(scope["headers"], self.config)
         turn = ChatTurn(self, body, raw, key, bearer(upstream_headers))
         await self.run_turn(receive, turn, Relay(self, turn, send, upstream_headers), started)
@@ -309,7 +313,7 @@ class Gateway:
 
         if await self.guarded(receive, relay, work):
             turn.error = "the client disconnected before the reply was finished"
-            turn.status = 499
+            turn.status, turn.outcome = 499, "client_gone"
         turn.finish()
         self._count(turn)
         logger.info("gateway.request", **turn.log_fields(), ms=round(1000 * (time.perf_counter() - started), 2))
@@ -318,10 +322,11 @@ class Gateway:
         """Add a finished turn to the metrics."""
         session = self.runtime.session(turn.key)
         stats = session.last.stats if session.last_event is turn.event else None
-        self.metrics.turn(turn.key, turn.status, turn.compacted, turn.tokens_before, turn.tokens_after,
+        status = "cut" if turn.outcome == "cut" else str(turn.status)  # a 200 whose stream ended in an error event
+        self.metrics.turn(turn.key, status, turn.compacted, turn.tokens_before, turn.tokens_after,
                           stats.fallbacks if stats is not None else 0)
-        if turn.status >= 400 and turn.status != 499:
-            self.metrics.upstream_error(str(turn.status))
+        if turn.status >= 400 and turn.status != 499:  # labelled as the proxy labels it (a code, else the status)
+            self.metrics.upstream_error(getattr(turn, "error_code", None) or str(turn.status))
 
     async def ready(self, send: Send) -> None:
         """200 when the upstream answers ``GET /models`` (any status but 401, 403 and 5xx), else 503 saying why."""

@@ -2,7 +2,9 @@
 
 When the newest message is a user message that names a registered command, the gateway runs the
 command's handler and answers in the OpenAI format (streamed when the client asked for a stream),
-without calling the upstream.
+without calling the upstream. Such an exchange kept in the client's history (the command and our
+answer after it) is the gateway's business, not the conversation's: later prompts leave it out
+(:func:`without_commands`).
 """
 
 from __future__ import annotations
@@ -15,10 +17,32 @@ from context_compactor.messages import view_of
 
 def find_command(messages: list[Any], commands: dict[str, Command]) -> tuple[Command, str] | None:
     """The command the newest user message invokes, and its arguments; None when it is not one."""
-    if not messages or not isinstance(messages[-1], dict) or messages[-1].get("role") != "user":
+    return invoked(messages[-1], commands) if messages else None
+
+
+def without_commands(messages: list[Any], commands: dict[str, Command]) -> list[Any]:
+    """``messages`` without the command exchanges before the newest message: each user message that
+    invokes a command, and the plain assistant answer right after it. The same list when there are none."""
+    out: list[Any] = []
+    skip_answer = False
+    for i, message in enumerate(messages):
+        last = i == len(messages) - 1
+        if skip_answer and not last and isinstance(message, dict) and message.get("role") == "assistant" \
+                and not message.get("tool_calls"):
+            skip_answer = False
+            continue
+        skip_answer = not last and invoked(message, commands) is not None
+        if not skip_answer:
+            out.append(message)
+    return messages if len(out) == len(messages) else out
+
+
+def invoked(message: Any, commands: dict[str, Command]) -> tuple[Command, str] | None:
+    """The command a user message invokes, and its arguments; None when it is not one."""
+    if not isinstance(message, dict) or message.get("role") != "user":
         return None
     try:
-        text = view_of(messages[-1]).text.strip()
+        text = view_of(message).text.strip()
     except Exception:  # noqa: BLE001 - a message we cannot read is not a command
         return None
     if not text.startswith("/"):

@@ -1,13 +1,18 @@
 """The gateway's counters, served at ``/metrics`` in the Prometheus text format (version 0.0.4).
 
-    context_compactor_requests_total{status="200"}          chat requests answered, by status
+    context_compactor_requests_total{status="200"}          chat requests answered, by status: the HTTP status,
+                                                            "cut" for a 200 stream the upstream broke off (the
+                                                            client got an error event), 499 for a client that
+                                                            left before its reply was whole
     context_compactor_compactions_total                     requests whose prompt was compacted
     context_compactor_tokens_before_total / _after_total    estimated prompt tokens, as received and as sent
     context_compactor_summary_fallbacks_total               chunk summaries the built-in summarizer wrote
                                                             because the model failed
     context_compactor_summary_seconds (histogram)           latency of the summary model's calls
     context_compactor_summary_idle_waits_total              summary calls that waited for clients' requests
-    context_compactor_upstream_errors_total{code="..."}     upstream answers >= 400 and failures to reach it
+    context_compactor_upstream_errors_total{code="..."}     upstream answers >= 400 (by status) and failures to
+                                                            reach it (by code: upstream_unreachable, ...), the
+                                                            same for chat and forwarded requests
     context_compactor_sessions                              sessions seen since the start
     context_compactor_requests_in_flight                    client requests at the upstream now
 
@@ -60,10 +65,10 @@ class Metrics:
     sessions: set[str] = field(default_factory=set)
     summary: Histogram = field(default_factory=Histogram)
 
-    def turn(self, key: str, status: int, compacted: bool, before: int | None, after: int | None,
+    def turn(self, key: str, status: str, compacted: bool, before: int | None, after: int | None,
              fallbacks: int) -> None:
         """Count one chat request."""
-        self.requests[str(status)] += 1
+        self.requests[status] += 1
         self.compactions += int(compacted)
         self.tokens_before += before or 0
         self.tokens_after += after if after is not None else before or 0

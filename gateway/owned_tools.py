@@ -187,7 +187,8 @@ class Rounds:
                 yield b"".join(held)
                 return
             if len(owned) < len(calls):
-                yield b"".join(_without(held, {i for i, c in calls.items() if c in owned}))
+                kept = sorted(i for i, c in calls.items() if c not in owned)
+                yield b"".join(_without(held, {old: new for new, old in enumerate(kept)}))
                 return
             message = {"role": "assistant", "content": "".join(content) or None,
                        "tool_calls": [calls[i] for i in sorted(calls)]}
@@ -293,8 +294,9 @@ def _observe(event: bytes, calls: StreamedCalls, content: list[str]) -> bool:
     return found
 
 
-def _without(events: list[bytes], drop: set[int]) -> list[bytes]:
-    """The held events with the tool-call deltas of the indexes in ``drop`` taken out."""
+def _without(events: list[bytes], keep: dict[int, int]) -> list[bytes]:
+    """The held events with only the tool-call deltas of the indexes in ``keep``, each numbered as ``keep``
+    says: the client's calls as 0, 1, ... (the openai SDK indexes its list of calls by them)."""
     out = []
     for event in events:
         data = event_data(event)
@@ -305,7 +307,8 @@ def _without(events: list[bytes], drop: set[int]) -> list[bytes]:
             out.append(event)
             continue
         delta = choices[0]["delta"]
-        kept = [p for p in delta["tool_calls"] if int(p.get("index", 0)) not in drop]
+        kept = [{**p, "index": keep[int(p.get("index", 0))]} for p in delta["tool_calls"]
+                if int(p.get("index", 0)) in keep]
         if kept or delta.get("content") or choices[0].get("finish_reason"):
             out.append(encode({**chunk, "choices": [{**choices[0], "delta": {**delta, "tool_calls": kept}}, *choices[1:]]}))  # type: ignore[dict-item]
     return out

@@ -55,7 +55,7 @@ class Relay:
                 early = False
             except UpstreamError as exc:
                 turn.error = str(exc)
-                turn.status = exc.status
+                turn.status, turn.error_code, turn.outcome = exc.status, exc.code, "error"
                 self.responded = True
                 await send_error(self.send, exc.status, str(exc), exc.code, turn.headers(), kind="upstream_error")
                 return
@@ -130,6 +130,7 @@ class Relay:
         body = redact_bytes(body, self.secret)  # after detect(): classified on what the server said
         text = redact(overflow.message, self.secret) if overflow else body[:300].decode("utf-8", "replace")
         turn.error = text or f"HTTP {turn.status}"
+        turn.outcome = "error"
         self.responded = True
         await send_bytes(self.send, response.status_code, body, [*response_headers(response), *turn.headers()])
 
@@ -149,6 +150,7 @@ class Relay:
                 if notice and turn.reply is not None and isinstance(turn.reply.get("content"), str):
                     turn.reply["content"] = notice + turn.reply["content"]
                     body = dumps(data)
+        turn.outcome = "complete" if turn.status < 400 else "error"
         self.responded = True
         await send_bytes(self.send, response.status_code, body, [*response_headers(response), *turn.headers()])
 
@@ -181,6 +183,8 @@ class Relay:
                     await self.send({"type": "http.response.start", "status": response.status_code,
                                      "headers": [*response_headers(response), *turn.headers()]})
                 if out:
+                    if watch.done and watch.complete:  # the client has it all once this is out (and may hang up)
+                        self._finished(watch, None)
                     await self.send({"type": "http.response.body", "body": out, "more_body": True})
         except UpstreamError as problem:
             if not started:
@@ -207,12 +211,21 @@ class Relay:
         return None
 
     async def _end(self, watch: StreamWatch, tail: bytes, error: str | None) -> None:
+        if not self.responded:
+            self._finished(watch, error)
+        await self.send({"type": "http.response.body", "body": tail, "more_body": False})
+
+    def _finished(self, watch: StreamWatch, error: str | None) -> None:
+        """Record how a stream ended: whole (a finish_reason, then [DONE]) or cut (an error event ends it).
+
+        Set before the last bytes go out: a client that has its [DONE] may hang up at once, and its
+        turn is still a complete 200, not a 499."""
         turn = self.turn
         turn.status = 200
         turn.reply, turn.usage = watch.reply(), watch.usage
         turn.error = error or (json.dumps(watch.error)[:300] if watch.error is not None else None)
+        turn.outcome = "complete" if watch.complete and error is None and watch.error is None else "cut"
         self.responded = True
-        await self.send({"type": "http.response.body", "body": tail, "more_body": False})
 
 
 async def _drop(request: asyncio.Future[Response]) -> None:

@@ -60,6 +60,8 @@ class ChatTurn:
         self.usage: dict[str, Any] | None = None
         self.error: str | None = None
         self.status = 0
+        self.error_code: str | None = None  # the gateway's own code for an upstream it could not use
+        self.outcome = ""  # what the client saw: complete, cut (a stream ended by an error event), error, client_gone
         self.owned: dict[str, Any] = {}  # the gateway's own tools this turn offers (see owned_tools.py)
         self.guards: list[Any] = []  # what answers client tools' calls here (loop_guards.py: refusals, retries)
         self.btw = is_side_question(self)  # a /btw side question goes upstream without tools
@@ -325,7 +327,7 @@ class ChatTurn:
     def log_fields(self) -> dict[str, Any]:
         usage = self.usage or {}
         return {"session": self.key, "model": self.model.id, "stream": self.stream, "status": self.status,
-                "compacted": self.compacted, "fits": self.fits, "tokens_before": self.tokens_before,
+                "outcome": self.outcome, "compacted": self.compacted, "fits": self.fits, "tokens_before": self.tokens_before,
                 "tokens_after": self.tokens_after,
                 "retries": self.retries, "prompt_tokens": usage.get("prompt_tokens"), "error": self.error}
 
