@@ -38,11 +38,15 @@ from .logs import get_logger
 from .hookspecs import (
     AfterTurnEvent,
     BeforeAgentStartEvent,
+    Command,
+    CommandResult,
+    CompactionStats,
     HookContext,
     ModelInfo,
     Usage,
 )
 from .messages import View, repaired
+from .openclaw_health import HostHealth, host_error
 from .openclaw_adapter import CURRENT, Converted, message_to_openai, restore, to_openai
 from .plugins import commands, get_plugin_manager
 from .runtime import Runtime
@@ -249,6 +253,7 @@ class HostSummarizer:
 
         self.channel, self.identity, self.patience = channel, identity, patience
         self.prompt_version = prompts.PROMPT_VERSION
+        self.health = HostHealth(identity)  # what /context-stats and doctor say of these calls
 
     def readable_tokens(self, budget: int) -> int:
         """How many tokens of material one request may carry (OpenClaw does not tell the model's window)."""
@@ -276,10 +281,17 @@ class HostSummarizer:
                   "maxTokens": int(budget * 1.5) + 32, "purpose": "context-compactor.summary"}
         try:
             result = self.channel.call("llm.complete", params, timeout=remaining)
+            text = check(str((result or {}).get("text") or ""), truncated=False, budget=budget, count=count,
+                         summarizer=self.identity)
         except HostError as exc:
-            raise SummarizerError(str(exc), summarizer=self.identity) from None
-        return check(str((result or {}).get("text") or ""), truncated=False, budget=budget, count=count,
-                     summarizer=self.identity)
+            error = host_error(str(exc), self.identity)  # filed under its real kind: a 500 is no timeout
+            self.health.failed(error)
+            raise error from None
+        except SummarizerError as exc:
+            self.health.failed(exc)
+            raise
+        self.health.succeeded()
+        return text
 
 
 @dataclass
@@ -400,31 +412,30 @@ class Bridge:
         if pending:
             conv.add(pending_stand_in(pending, settings.tokenizer), CURRENT)
         ctx = HookContext(session_key=key, runtime=runtime, model=model)
-        # OpenClaw takes the reminder off the current turn into its system prompt: an earlier call's reminder
-        # must not stay on that message, which is history by the next call.
-        runtime.session(key).keep_reminders = False
+        # OpenClaw takes the reminder off the current turn into its system prompt (systemPromptAddition).
         event = BeforeAgentStartEvent(messages=conv.messages, model=model, system_prompt=fixed.system if fixed else "",
-                                      tools=fixed.tools if fixed else [])
+                                      tools=fixed.tools if fixed else [], lifts_reminders=True)
         with time_budget(settings.summary_timeout_seconds):
             result = self.pm.hook.before_agent_start(event=event, ctx=ctx)
         sent = result.messages if result is not None and result.messages is not None else conv.messages
         self._remember(key, Turn(conv, [m for m in sent if not _stand_in(m)], model,
                                  _positive(params.get("tokenBudget")), _positive(params.get("reserveTokens")), fixed))
-        stats = runtime.session(key).last.stats
+        stats = result.stats if result is not None else None
         notices = list(result.notices) if result else []
         if fixed is not None and stats is not None:
             notices += self._too_small(key, stats, params)
             record_fixed(stats.system_tokens, stats.tool_tokens, stats.window, model.id)
         reply: dict[str, Any] = {"messages": None, "notices": notices,
-                                 "stats": result.stats.as_dict() if result and result.stats else {},
-                                 "estimatedTokens": self._history_tokens(key, stats, conv, len(host))}
+                                 "stats": stats.as_dict() if stats is not None else {},
+                                 "failed": result.failure if result is not None else None,
+                                 "estimatedTokens": self._history_tokens(stats, conv)}
         if result is not None and result.messages is not None:
             reply["messages"] = restore(result.messages, conv, host)
             if conv.addition:  # appended to the current turn, which OpenClaw adds itself
                 reply["systemPromptAddition"] = conv.addition
         elif conv.commands:  # nothing to compact, but our command rows must not reach the model either
             reply["messages"] = restore(conv.messages, conv, host)
-        reply["recall"] = bool(stats and stats.compacted) or bool(runtime.session(key).state.get("compactions"))
+        reply["recall"] = stats is not None and (stats.compacted or stats.compactions > 0)
         return reply
 
     def _checked(self, key: str, fixed: Fixed | None) -> Fixed | None:
@@ -441,14 +452,14 @@ class Bridge:
         logger.info("bridge.tools_overstated", session=key, listed_tokens=int(listed), reported_prompt=reported)
         return Fixed(fixed.system, [])
 
-    def _history_tokens(self, key: str, stats: Any, conv: Converted, kept: int) -> int:
+    @staticmethod
+    def _history_tokens(stats: CompactionStats | None, conv: Converted) -> int:
         """What the returned history weighs (OpenClaw's ``estimatedTokens``): the prompt sent, without
-        the fixed part and the current turn, which OpenClaw counts itself."""
+        the fixed part and the current turn, which OpenClaw counts itself (the turn's messages are the
+        last ones, from its user message on: ``stats.turn_tokens``)."""
         if stats is None:
             return 0
-        measurer = self._rt().session(key).measurer
-        current = [m for m, origin in zip(conv.messages, conv.origin) if origin == CURRENT]
-        turn = sum(measurer.cost(m) for m in current) if measurer is not None else 0
+        turn = stats.turn_tokens if CURRENT in conv.origin else 0
         return max(0, stats.tokens_after - stats.system_tokens - stats.tool_tokens - turn)
 
     def _too_small(self, key: str, stats: Any, params: dict[str, Any]) -> list[str]:
@@ -532,18 +543,21 @@ class Bridge:
         found = self.commands.get(name)
         if found is None:
             return {"text": f"context-compactor: no command /{name} (known: {', '.join(sorted(self.commands))})"}
+        return {"text": self._run(found, params).text}
+
+    def _run(self, command: Command, params: dict[str, Any]) -> CommandResult:
         ctx = self._ctx(params)
         with time_budget(ctx.runtime.settings_for(ctx.model).summary_timeout_seconds):
-            text = found.handler(str(params.get("args") or "") if found.accepts_args else "", ctx)
-        return {"text": text}
+            return command.run(str(params.get("args") or "") if command.accepts_args else "", ctx)
 
     def compact(self, params: dict[str, Any]) -> dict[str, Any]:
         """A forced compaction (OpenClaw's ``/compact``, or its overflow recovery): ``/compact-now``."""
-        ctx = self._ctx(params)
-        text = self.command({**params, "name": "compact-now", "args": ""})["text"]
-        stats = ctx.runtime.session(ctx.session_key).last.stats
-        done = stats is not None and stats.compacted and "nothing compacted" not in text and "will be compacted" not in text
-        return {"compacted": done, "reason": text, "tokensBefore": stats.tokens_before if stats else None,
+        found = self.commands.get("compact-now")
+        if found is None:
+            raise CompactorError("no /compact-now command is registered")
+        done = self._run(found, {**params, "args": ""})
+        stats = done.stats
+        return {"compacted": done.compacted, "reason": done.text, "tokensBefore": stats.tokens_before if stats else None,
                 "tokensAfter": stats.tokens_after if stats else None}
 
     def recall(self, params: dict[str, Any]) -> dict[str, Any]:

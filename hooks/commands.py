@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from context_compactor.hookspecs import Command, CompactionStats, HookContext, hookimpl
+from context_compactor.hookspecs import Command, CommandResult, CompactionStats, HookContext, hookimpl
 from context_compactor.session import LastTurn
 
 
@@ -18,42 +18,58 @@ def register_commands() -> list[Command]:
     ]
 
 
-def compact_now(args: str, ctx: HookContext) -> str:
+def compact_now(args: str, ctx: HookContext) -> CommandResult:
     """Force a compaction: at once on the last prompt seen, and for the next turn."""
+    text, outcome, stats = _compact_now(args, ctx)
+    return CommandResult(text, compacted=outcome is not None and outcome.compacted, stats=stats)
+
+
+def _compact_now(args: str, ctx: HookContext) -> tuple[str, Any, CompactionStats | None]:
     runtime = ctx.runtime
     session = runtime.session(ctx.session_key)
     with session.lock:
         session.request_compaction(args.strip())
         if session.last_event is None:
-            return "context-compactor: this conversation will be compacted before the next model call."
+            return "context-compactor: this conversation will be compacted before the next model call.", None, None
         outcome = session.compact(session.last_event, runtime)
+        stats = session.last.stats
         if session.archived_new:
             session.archived_new = False
             runtime.index_soon()
     if not outcome.compacted:
         reason = "; ".join(outcome.notices) or "nothing is old enough to fold into a summary yet"
         if not outcome.fits:
-            return f"context-compactor: cannot fit: {outcome.reason or reason}."
-        return f"context-compactor: nothing compacted ({reason})."
+            return f"context-compactor: cannot fit: {outcome.reason or reason}.", outcome, stats
+        return f"context-compactor: nothing compacted ({reason}).", outcome, stats
     text = (f"context-compactor: compacted {outcome.tokens_before:,} -> {outcome.tokens_after:,} tokens; "
             f"{outcome.folded} earlier messages are now a summary. The next model call uses it.")
     if outcome.report and outcome.report.fallbacks:
         text += f" (The summary model failed for {outcome.report.fallbacks} chunk(s); the built-in summary was used.)"
     if not outcome.fits:
         text += f" It still does not fit the window: {outcome.reason}."
-    return text
+    return text, outcome, stats
 
 
 def context_stats(args: str, ctx: HookContext) -> str:
     runtime = ctx.runtime
     session = runtime.session(ctx.session_key)
-    extra: dict[str, Any] = {"health": runtime.summary_health()}
+    extra: dict[str, Any] = {"health": _health(runtime)}
     extra["presummarizing"] = runtime.presummarizing(ctx.session_key)
     try:
         extra["store_bytes"] = runtime.store.size_bytes()
     except Exception:  # noqa: BLE001 - the report goes on without the store's size
         pass
     return format_stats(session.last, session.state, extra)
+
+
+def _health(runtime: Any) -> dict[str, dict[str, Any]]:
+    """Per summary model, its calls' health: the HTTP models' and a host's own (OpenClaw's session model)."""
+    health = runtime.summary_health()
+    own = getattr(runtime.summarizer, "health", None)
+    identity = getattr(runtime.summarizer, "identity", None)
+    if identity and identity not in health and callable(getattr(own, "snapshot", None)):
+        health[identity] = own.snapshot()
+    return health
 
 
 def _size(n: int) -> str:
@@ -88,12 +104,15 @@ def _summary_lines(last: LastTurn, stats: CompactionStats, state: dict[str, Any]
         if health["backoff_seconds"]:
             line += f"; paused for {health['backoff_seconds']:.0f}s after {health['consecutive']} failures in a row"
         line += ")"
+        if health.get("last_error"):
+            kind = f"{health['last_kind']}: " if health.get("last_kind") else ""
+            line += f"; last error ({kind}{str(health['last_error'])[:200]})"
     lines = [line]
     used = state.get("summary_fallbacks") or {}
-    if used:
-        lines.append("- built-in summary used instead of the model in this conversation: "
-                     + ", ".join(f"{k} {n}" for k, n in sorted(used.items()))
-                     + f" (last: {state.get('last_fallback', {}).get('error', '?')})")
+    total = sum(used.values())
+    lines.append(f"- built-in summary used instead of the model in this conversation: {_plural(total, 'fallback')}"
+                 + (": " + ", ".join(f"{k} {n}" for k, n in sorted(used.items()))
+                    + f" (last: {state.get('last_fallback', {}).get('error', '?')})" if used else ""))
     share = last.precompact_at
     if share:
         line = f"- pre-summarization: from {int(share * stats.trigger):,} tokens sent ({share:.0%} of the trigger)"

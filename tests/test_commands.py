@@ -10,7 +10,12 @@ from context_compactor.plugins import commands
 
 def command(pm, runtime, name, args="", session="s1"):
     ctx = HookContext(session_key=session, runtime=runtime, model=ModelInfo(id="test/model"))
-    return commands(pm)[name].handler(args, ctx)
+    return commands(pm)[name].run(args, ctx).text
+
+
+def unchanged(result):
+    """Whether the hook left the prompt as it was (no result, or one without messages)."""
+    return result is None or result.messages is None
 
 
 def test_context_stats_before_any_turn_says_so(pm, make_runtime):
@@ -49,7 +54,7 @@ def test_compact_now_compacts_under_the_trigger_and_reports(pm, make_runtime, ru
     """/compact-now folds old turns even under the trigger and says tokens before and after."""
     runtime = make_runtime()
     messages = chat(20)
-    assert run_hook(runtime, messages, window=32768) is None
+    assert unchanged(run_hook(runtime, messages, window=32768))
     reply = command(pm, runtime, "compact-now", "keep the API design")
     assert reply.startswith("context-compactor: compacted ") and "earlier messages are now a summary" in reply
     nxt = run_hook(runtime, messages, window=32768)
@@ -78,7 +83,7 @@ def test_commands_are_per_session(pm, make_runtime, run_hook):
     run_hook(runtime, chat(20), window=32768, session="a")
     run_hook(runtime, chat(20), window=32768, session="b")
     command(pm, runtime, "compact-now", session="a")
-    assert run_hook(runtime, chat(20), window=32768, session="b") is None
+    assert unchanged(run_hook(runtime, chat(20), window=32768, session="b"))
 
 
 def test_context_stats_says_when_the_last_turn_did_not_fit(pm, make_runtime, run_hook):

@@ -26,8 +26,9 @@ class Child:
         self.proc.stdin.write(json.dumps(obj) + "\n")
         self.proc.stdin.flush()
 
-    def request(self, method: str, params: dict[str, Any], answer: Any = None) -> dict[str, Any]:
-        """Send a request; answer the bridge's llm.complete calls with ``answer(params)`` until the reply."""
+    def request(self, method: str, params: dict[str, Any], answer: Any = None, error: str = "no llm here") -> dict[str, Any]:
+        """Send a request; answer the bridge's llm.complete calls with ``answer(params)`` until the reply
+        (without ``answer``, with the plugin's error ``error``)."""
         self.next += 1
         self.send({"id": self.next, "method": method, "params": params})
         assert self.proc.stdout is not None
@@ -36,7 +37,7 @@ class Child:
             if "call" in msg:
                 self.calls.append(msg)
                 assert msg["for"] == self.next
-                reply = answer(msg["params"]) if answer else {"message": "no llm here"}
+                reply = answer(msg["params"]) if answer else {"message": error}
                 key = "result" if answer else "error"
                 self.send({"reply": msg["call"], key: reply})
                 continue

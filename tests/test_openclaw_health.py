@@ -1,0 +1,37 @@
+"""The health OpenClaw's users see: the session model's summary failures under their real kind, counted in
+``/context-stats`` and in the file ``doctor`` reads; through the real stdio bridge."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ocfakes.bridge import Child
+
+KEY = "agent:main:explicit:s1"
+
+
+def history(turns: int) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for t in range(turns):
+        out.append({"role": "user", "content": f"turn {t} KEEP-{t} " + "word " * 300, "timestamp": t})
+        out.append({"role": "assistant", "content": [{"type": "text", "text": f"answer {t}"}], "timestamp": t})
+    return out
+
+
+def test_a_session_model_500_is_a_server_error_not_a_timeout(child: Child, tmp_path: Path) -> None:
+    """llm.complete failing with the provider's 500: the built-in summary stands in, /context-stats counts the
+    fallback and names the error's kind, and the health file for doctor says the same."""
+    child.request("configure", {"config": {"maxTokens": 3000, "keepRecentTokens": 500}, "llm": True, "model": "fake/m"})
+    params = {"sessionKey": KEY, "messages": history(60), "prompt": "and now?", "tokenBudget": 90000, "model": "fake/m"}
+    reply = child.request("assemble", params, error="500 Internal Server Error: upstream model crashed")
+    assert reply["result"]["messages"], reply
+    stats = child.request("command", {"name": "context-stats", "sessionKey": KEY})["result"]["text"]
+    assert "failed: server_error" in stats and "timeout" not in stats, stats
+    assert "last error (server_error: 500 Internal Server Error" in stats, stats
+    fallbacks = [line for line in stats.splitlines() if "built-in summary used instead" in line]
+    assert fallbacks and "0 fallbacks" not in fallbacks[0] and "server_error" in fallbacks[0], stats
+    health = json.loads((tmp_path / "context-compactor" / "summarizer-health.json").read_text())
+    assert health["last_kind"] == "server_error" and health["failures"].get("server_error", 0) >= 1
+    assert health["summarizer"] == "openclaw-llm:fake/m"
