@@ -69,8 +69,7 @@ class Relay:
             response = await self._send()
         self.gw.upstream_waiting()  # the model is thinking: a good moment for queued bookkeeping
         if (self.turn.owned or self.turn.guards) and response.status_code < 400:  # calls the gateway answers
-            response = Rounds(self.turn, response, self.turn.owned, self._post, self.gw.in_thread,  # type: ignore[assignment]
-                              self.turn.guards)
+            response = self.rounds(response)  # type: ignore[assignment]
         try:
             content_type = (response.header(b"content-type") or b"").decode("latin-1")
             if response.status_code >= 400:
@@ -99,6 +98,18 @@ class Relay:
         the refusal is left unread after that event)."""
         await response.aclose()
         return await self.turn.recover(overflow)
+
+    def rounds(self, response: Response) -> Rounds:
+        """The answer with the gateway's own tool calls answered (see owned_tools.py); per API."""
+        return Rounds(self.turn, response, self.turn.owned, self._post, self.gw.in_thread, self.turn.guards)
+
+    def watch(self) -> StreamWatch:
+        """What reads the relayed stream's events (usage, the reply, its end); per API."""
+        return StreamWatch(strip_usage=not self.turn.client_usage)
+
+    def stream_error(self, message: str, code: str) -> bytes:
+        """The event that ends a stream which failed after it began; per API."""
+        return error_event(message, code)
 
     def _send(self) -> Awaitable[Response]:
         return self._post(self.turn.payload())
@@ -158,7 +169,7 @@ class Relay:
         """Relay an event stream. Before anything is sent, a stream that says the prompt is too long
         (an empty stream, or an overflow error as its first event) is returned as an Overflow instead."""
         turn = self.turn
-        watch = StreamWatch(strip_usage=not turn.client_usage)
+        watch = self.watch()
         splitter = EventSplitter(self.secret)
         started = False
         notice = turn.announcement()
@@ -189,7 +200,7 @@ class Relay:
         except UpstreamError as problem:
             if not started:
                 raise
-            await self._end(watch, error_event(str(problem), problem.code), str(problem))
+            await self._end(watch, self.stream_error(str(problem), problem.code), str(problem))
             return None
         rest = splitter.rest()
         if not started and not rest:
@@ -207,7 +218,7 @@ class Relay:
                    "request interrupts it)")
         logger.warning("gateway.stream_incomplete", session=turn.key, model=turn.model.id, events=watch.events,
                        done=watch.done)
-        await self._end(watch, tail + error_event(message, "upstream_stream_incomplete"), message)
+        await self._end(watch, tail + self.stream_error(message, "upstream_stream_incomplete"), message)
         return None
 
     async def _end(self, watch: StreamWatch, tail: bytes, error: str | None) -> None:
