@@ -37,6 +37,7 @@ from .hookspecs import AfterTurnEvent, BeforeAgentStartEvent, CompactionStats, H
 from .messages import repaired, repaired_text, validate_messages
 from .plugins import get_plugin_manager
 from .runtime import Runtime
+from .session import unchanged_stats
 from .settings import Settings
 from .store import Store
 
@@ -49,10 +50,12 @@ _fresh = itertools.count(1)
 @dataclass(frozen=True)
 class CompactResult:
     """What to send the model: ``messages`` (the projection, or the input list itself when nothing
-    changed; kept messages are the caller's own objects) and the ``stats`` of the decision."""
+    changed; kept messages are the caller's own objects), the ``stats`` of the decision, and
+    ``failure``, the error when compaction failed and the history goes unchanged (None otherwise)."""
 
     messages: list[Message]
     stats: CompactionStats
+    failure: str | None = None
 
     @property
     def notices(self) -> tuple[str, ...]:
@@ -136,21 +139,20 @@ class Compactor:
                                       model=self._model)
         result = self._pm.hook.before_agent_start(event=event, ctx=self._ctx)
         stats = result.stats if result is not None else None
-        if stats is None:
-            session = self._runtime.session(self.session)
-            stats = session.last.stats if session.last_event is event else None
-        if stats is None:  # the hook did not run the engine (enabled: false, or it failed open)
-            stats = self._unchanged(event)
+        if stats is None:  # an extension answered without figures, or even measuring failed
+            stats = unchanged_stats(self._runtime, event, self.session,
+                                    failure=result.failure if result is not None else None)
+        failure = result.failure if result is not None else None
         if result is None or result.messages is None:
             self._sent = event
-            return CompactResult(given, stats)
+            return CompactResult(given, stats, failure)
         sent = result.messages
         self._sent = BeforeAgentStartEvent(messages=sent, system_prompt=event.system_prompt, tools=event.tools,
                                            model=self._model)
         if history is not given:  # a message kept is the caller's own object, as sent
             back = {id(copy): message for message, copy in self._copies.values()}
             sent = [back.get(id(m), m) for m in sent]
-        return CompactResult(sent, stats)
+        return CompactResult(sent, stats, failure)
 
     def record_usage(self, prompt_tokens: int | None, completion_tokens: int | None = None, *,
                      error: str | None = None) -> None:
@@ -176,7 +178,7 @@ class Compactor:
         for group in self._pm.hook.register_commands():
             for command in group:
                 if command.name == name:
-                    return command.handler(args, self._ctx)
+                    return command.run(args, self._ctx).text
         raise KeyError(f"context_compactor: no command {name!r} (known: {', '.join(sorted(self.commands()))})")
 
     def _repaired(self, history: list[Message], start: int) -> list[Message]:
@@ -218,30 +220,6 @@ class Compactor:
             start = 0
         self._seen = list(history)
         return start
-
-    def _unchanged(self, event: BeforeAgentStartEvent) -> CompactionStats:
-        from .engine import Measurer, budget_for
-
-        runtime = self._runtime
-        settings = runtime.settings_for(event.model)
-        counter = runtime.counter_for(settings, event.model)
-        total = Measurer(counter, settings.message_overhead_tokens).measure(
-            event.messages, event.system_prompt, event.tools).total
-        window, source = runtime.window_for(settings, event.model)
-        budget = budget_for(window, source, max_tokens=settings.max_tokens,
-                            compact_at=settings.compact_at, compact_to=settings.compact_to)
-        fits = total <= window
-        reason = None if fits else (f"the prompt ({total:,} tokens) is above the {window:,}-token window and "
-                                    "compaction did not run (see the log)")
-        notices: tuple[str, ...] = () if fits else (f"context-compactor: cannot fit: {reason}",)
-        if fits and settings.enabled and total > budget.trigger:  # enabled, yet no stats: the hook failed open
-            notices = (f"context-compactor: compaction failed this turn (see the log); the prompt ({total:,} tokens, "
-                       f"over the {budget.trigger:,}-token trigger) is sent unchanged",)
-        return CompactionStats(session=self.session, tokens_before=total, tokens_after=total, window=window,
-                               window_source=source, trigger=budget.trigger, target=budget.target, fits=fits,
-                               reason=reason, notices=notices,
-                               messages=len(event.messages), tokenizer=counter.name,
-                               chars_per_token=counter.ratio)
 
     def close(self) -> None:
         """Stop background work and close the store (idempotent)."""

@@ -50,12 +50,21 @@ class HookContext:
 
 @dataclass
 class BeforeAgentStartEvent:
-    """The full prompt a host is about to send: history as the model would see it, and the rest."""
+    """The full prompt a host is about to send: history as the model would see it, and the rest.
+
+    ``lifts_reminders``: the host takes text appended to the current turn off that message into its
+    system prompt (OpenClaw's ``systemPromptAddition``), so a reminder put there on one call is not in
+    the history of the next; the session then does not keep it on that message for later calls.
+    ``force``: compact even under the trigger (a host's own overflow recovery; ``/compact-now`` does it
+    through the session).
+    """
 
     messages: list[Message]
     system_prompt: str = ""
     tools: list[dict[str, Any]] = field(default_factory=list)
     model: ModelInfo = field(default_factory=ModelInfo)
+    lifts_reminders: bool = False
+    force: bool = False
 
 
 @dataclass(frozen=True)
@@ -72,6 +81,8 @@ class CompactionStats:
     (``cache_hits`` of them from the cache, ``fallbacks`` by the built-in summarizer because the
     model failed) by ``summarizer``. ``window_source`` says where ``window`` came from ("config",
     "host", "probe", "error", "override", "default"). ``notices`` are the user-facing lines.
+    ``turn_tokens`` is the current turn (the last user message and what follows it) as measured;
+    ``compactions`` how many compactions the session has made, this one included.
     """
 
     session: str
@@ -97,6 +108,8 @@ class CompactionStats:
     tool_tokens: int = 0
     tokenizer: str = "chars"
     chars_per_token: float = 0.0  # the counter's ratio (calibrated or configured); 0 for a tokenizer
+    turn_tokens: int = 0
+    compactions: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         """The figures as JSON-ready data (``notices`` a list, ``roles`` an object)."""
@@ -124,18 +137,21 @@ _STATS_FIELDS = frozenset(_STATS_FIELDS_ORDER)
 
 @dataclass
 class BeforeAgentStartResult:
-    """What an extension wants sent instead.
+    """What an extension decided for one model call; the built-in hook returns one on every call.
 
     ``messages`` replaces the history for this call only (None: unchanged); kept messages are the
     host's own objects. ``prepend_context`` is text to put before the history. ``notices`` are for
     the user and are never sent to the model. ``stats`` carries the figures of the decision (None
-    from an extension that has none).
+    from an extension that has none, or when even measuring the prompt failed). ``failure`` is the
+    error that made the hook fail open (``"TypeError: ..."``; None when it did not): ``messages`` is
+    then None, and a notice says so when the prompt was over the trigger.
     """
 
     messages: list[Message] | None = None
     prepend_context: str | None = None
     notices: list[str] = field(default_factory=list)
     stats: CompactionStats | None = None
+    failure: str | None = None
 
 
 @dataclass
@@ -158,13 +174,31 @@ class AfterTurnEvent:
 
 
 @dataclass(frozen=True)
+class CommandResult:
+    """A command's answer: ``text`` for the user; ``compacted`` whether it compacted the conversation
+    (``/compact-now``), and ``stats``, the figures of that compaction, when it ran one."""
+
+    text: str
+    compacted: bool = False
+    stats: CompactionStats | None = None
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
 class Command:
-    """A chat command such as ``/context-stats``; ``handler(args, ctx)`` returns the reply text."""
+    """A chat command such as ``/context-stats``; ``handler(args, ctx)`` returns a
+    :class:`CommandResult` (or only its text). Hosts call :meth:`run`, which always gives the result."""
 
     name: str
     description: str
-    handler: Callable[[str, HookContext], str]
+    handler: Callable[[str, HookContext], CommandResult | str]
     accepts_args: bool = False
+
+    def run(self, args: str, ctx: HookContext) -> CommandResult:
+        answer = self.handler(args, ctx)
+        return answer if isinstance(answer, CommandResult) else CommandResult(str(answer))
 
 
 @hookspec(firstresult=True)
@@ -176,9 +210,12 @@ def before_agent_start(event: BeforeAgentStartEvent, ctx: HookContext) -> Before
     its context window; ``ctx.session_key`` names the conversation. Return a
     :class:`BeforeAgentStartResult` to change what this one call sends, to tell the user something,
     or to report that the prompt cannot fit (``stats.fits`` False, with ``stats.reason``: the host
-    sends the best prompt there is and says so); return None to leave the call as it is. The first
-    implementation that returns a result wins. An implementation must not raise: on any internal
-    failure it returns None (the host then sends the full history).
+    sends the best prompt there is and says so); return None to leave the call to the next
+    implementation. The first implementation that returns a result wins; the built-in one
+    (``hooks/compaction.py``) returns one on every call, quiet or not, so an extension that wants
+    to answer first marks its implementation ``tryfirst``. An implementation must not raise: on any
+    internal failure it returns a result with ``failure`` set and ``messages`` None (the host then
+    sends the full history, and reads the failure from the field, never from the log).
     """
 
 
@@ -199,6 +236,7 @@ def register_commands() -> list[Command]:
 
     Each :class:`Command` has a name without the slash (``"context-stats"``), a one-line
     description for the host's help, whether it takes arguments, and ``handler(args, ctx)``
-    returning the reply text. The host answers the command itself; it never reaches the model.
+    returning a :class:`CommandResult` (hosts call ``command.run(args, ctx)``). The host answers
+    the command itself; it never reaches the model.
     """
     return []

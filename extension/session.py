@@ -132,13 +132,6 @@ class _MemoSummaries:
         return report
 
 
-def runtime_keeps_reminders(session: Session) -> bool:
-    """Whether an earlier call's reminder stays on the message it went on (for a stable prefix): not where
-    the host lifts it off the current turn into its system prompt (OpenClaw's systemPromptAddition),
-    where keeping it would put it into the history."""
-    return session.keep_reminders
-
-
 class Session:
     def __init__(self, key: str, persisted: dict[str, Any]) -> None:
         self.key = key
@@ -247,7 +240,7 @@ class Session:
         summarizer = runtime.summarizer_for(settings, event.model)
         inner = self._summaries(runtime, settings, summarizer, measurer, budget, tuning)
         summaries = _MemoSummaries(inner, self)
-        force, note = self.force or force, self.note
+        force, note = self.force or force or event.force, self.note
         fingerprint = [budget.window, budget.trigger, budget.target, *tuning.__dict__.values(), measurer.counter.name]
         anchor = self._anchor(m, fingerprint, settings.reopen_on_bigger_window)
         if self.reopened:
@@ -345,14 +338,14 @@ class Session:
                 text = None
                 self.earlier_reminders = []
             else:
-                if text and runtime_keeps_reminders(self):
+                # An earlier call's reminder stays on the message it went on (a stable prefix), except where
+                # the host lifts it off the current turn into its system prompt: kept, it would land in the history.
+                if text and not event.lifts_reminders:
                     self._keep_reminder(sent, reminded)
                 sent = reminded
                 outcome.tokens_after += extra
         self.sent = None if sent is event.messages else sent
         return bool(text)
-
-    keep_reminders = True  # a host that lifts the reminder off the current turn (OpenClaw) sets it False
 
     def _earlier_reminders(self, sent: list[Any]) -> list[Any]:
         """``sent`` with the reminders of earlier calls since the last compaction on the same messages."""
@@ -559,4 +552,47 @@ class Session:
             summarizer=report.summarizer if report else summarizer, notices=tuple(outcome.notices),
             messages=len(m.entries), roles=tuple(sorted(m.roles.items())), system_tokens=m.system_tokens,
             tool_tokens=m.tool_tokens, tokenizer=measurer.counter.name, chars_per_token=measurer.counter.ratio,
+            turn_tokens=_turn_tokens(m), compactions=self.state.get("compactions", 0),
         )
+
+
+def _turn_tokens(m: Measurement) -> int:
+    """The current turn's tokens: the last user message and what follows it."""
+    for i in range(len(m.entries) - 1, -1, -1):
+        if m.entries[i].view.role == "user":
+            return m.span(i, len(m.entries))
+    return 0
+
+
+def unchanged_stats(runtime: Runtime, event: BeforeAgentStartEvent, session_key: str,
+                    failure: str | None = None) -> CompactionStats:
+    """The figures of a call the engine did not change: compaction is off, or it failed (``failure``:
+    its error). The prompt is measured as it is, with a fresh measurer; a notice says when it is above
+    the window, or when a failed compaction was due (over the trigger)."""
+    settings = runtime.settings_for(event.model)
+    counter = runtime.counter_for(settings, event.model)
+    m = Measurer(counter, settings.message_overhead_tokens).measure(event.messages, event.system_prompt, event.tools)
+    total = m.total
+    window, source = runtime.window_for(settings, event.model)
+    budget = budget_for(window, source, max_tokens=settings.max_tokens,
+                        compact_at=settings.compact_at, compact_to=settings.compact_to)
+    fits = total <= window
+    reason = None if fits else (f"the prompt ({total:,} tokens) is above the {window:,}-token window and "
+                                f"{'compaction failed' if failure else 'was not compacted'}")
+    notices: tuple[str, ...] = () if fits else (f"context-compactor: cannot fit: {reason}",)
+    if failure and fits and total > budget.trigger:
+        notices = (failure_notice(failure, f"the prompt ({total:,} tokens, over the {budget.trigger:,}-token "
+                                           "trigger) is sent unchanged"),)
+    elif failure and not fits:
+        notices = (failure_notice(failure, "the prompt is sent unchanged"), *notices)
+    return CompactionStats(session=session_key, tokens_before=total, tokens_after=total, window=window,
+                           window_source=source, trigger=budget.trigger, target=budget.target, fits=fits,
+                           reason=reason, notices=notices, messages=len(m.entries),
+                           roles=tuple(sorted(m.roles.items())), system_tokens=m.system_tokens,
+                           tool_tokens=m.tool_tokens, tokenizer=counter.name, chars_per_token=counter.ratio,
+                           turn_tokens=_turn_tokens(m))
+
+
+def failure_notice(failure: str, what: str) -> str:
+    """What the user is told when compaction failed on a call (``what``: what is sent instead)."""
+    return f"context-compactor: compaction failed this turn ({failure[:200]}); {what}"

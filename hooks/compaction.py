@@ -1,16 +1,16 @@
 """``before_agent_start``: measure the prompt and, over the trigger, hand back the projection.
 
-A result (with typed :class:`~context_compactor.hookspecs.CompactionStats`) comes back whenever
-the prompt changed, there is something to tell the user, or the prompt cannot fit the window;
-a quiet unchanged turn returns None, so other extensions may still answer.
+A result comes back on every call, quiet ones included: the messages to send (None: unchanged),
+typed :class:`~context_compactor.hookspecs.CompactionStats`, the notices, and the failure, if any.
+Hosts read those fields; they never look into the session or the log.
 
 Once a turn is compacted, automatic recall (issue 12, item 3): when the user's new message
 strongly matches archived text that is no longer in the prompt, a short cited snippet (at most
 ``recall.AUTO_MAX_TOKENS``) goes into the ledger block, and only while the prompt stays under the
 trigger. Nothing is added to a turn that was not compacted.
 
-Fails open: any exception becomes one structured warning and "no change", so the host sends the
-full history, as if we were not there.
+Fails open: any exception becomes one structured warning, ``compaction.failed``, and a result
+with ``failure`` set and no messages, so the host sends the full history, as if we were not there.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from context_compactor.archive import message_text
 from context_compactor.hookspecs import (BeforeAgentStartEvent, BeforeAgentStartResult, CompactionStats, HookContext,
                                         hookimpl)
 from context_compactor.logs import get_logger
+from context_compactor.session import failure_notice, unchanged_stats
+from context_compactor.summarizer.extract import BLOCK_END
 
 from . import recall
 
@@ -31,12 +33,13 @@ logger = get_logger()
 
 
 @hookimpl
-def before_agent_start(event: BeforeAgentStartEvent, ctx: HookContext) -> BeforeAgentStartResult | None:
+def before_agent_start(event: BeforeAgentStartEvent, ctx: HookContext) -> BeforeAgentStartResult:
     runtime = ctx.runtime
     session = None
     try:
         if not runtime.settings_for(event.model).enabled:
-            return None
+            stats = unchanged_stats(runtime, event, ctx.session_key)
+            return BeforeAgentStartResult(notices=list(stats.notices), stats=stats)
         session = runtime.session(ctx.session_key)
         with session.lock:
             outcome = session.compact(event, runtime)
@@ -45,16 +48,23 @@ def before_agent_start(event: BeforeAgentStartEvent, ctx: HookContext) -> Before
                 sent, stats = _with_recall(event, ctx, sent, stats, session)
                 session.last.stats = stats
     except Exception as exc:  # noqa: BLE001 - fail open, by contract
-        logger.warning("compaction.failed", session=ctx.session_key, error=f"{type(exc).__name__}: {exc}")
-        return None
+        error = f"{type(exc).__name__}: {exc}"
+        logger.warning("compaction.failed", session=ctx.session_key, error=error)
+        return _failed(event, ctx, error)
     finally:
         _index_later(ctx, session)
-    if sent is None and not outcome.notices and outcome.fits:
-        return None
     return BeforeAgentStartResult(messages=sent, notices=outcome.notices, stats=stats)
 
 
-END_OF_LEDGER = "[end of ledger]"
+def _failed(event: BeforeAgentStartEvent, ctx: HookContext, error: str) -> BeforeAgentStartResult:
+    """The result of a call whose compaction failed: the prompt unchanged, measured when that still works."""
+    try:
+        stats: CompactionStats | None = unchanged_stats(ctx.runtime, event, ctx.session_key, failure=error)
+    except Exception as exc:  # noqa: BLE001 - the failure is reported without figures
+        logger.warning("compaction.unmeasured", session=ctx.session_key, error=f"{type(exc).__name__}: {exc}")
+        stats = None
+    notices = list(stats.notices) if stats is not None else [failure_notice(error, "the full history is sent unchanged")]
+    return BeforeAgentStartResult(notices=notices, stats=stats, failure=error)
 
 
 def _index_later(ctx: HookContext, session: Any) -> None:
@@ -83,7 +93,7 @@ def _with_recall(event: BeforeAgentStartEvent, ctx: HookContext, messages: list[
         if stats.tokens_after + cost > min(stats.trigger, stats.window):
             return messages, stats
         at = next((i for i, m in enumerate(messages) if id(m) not in {id(x) for x in event.messages}
-                   and END_OF_LEDGER in message_text(m)), None)
+                   and BLOCK_END in message_text(m)), None)
         if at is None:
             return messages, stats
         out = list(messages)
@@ -95,7 +105,7 @@ def _with_recall(event: BeforeAgentStartEvent, ctx: HookContext, messages: list[
     return out, replace(stats, tokens_after=stats.tokens_after + cost)
 
 
-_END_LINE = re.compile(r"^\[end of ledger\]$", re.MULTILINE)
+_END_LINE = re.compile(rf"^{re.escape(BLOCK_END)}$", re.MULTILINE)
 
 
 def _insert(message: dict[str, Any], text: str) -> dict[str, Any]:
@@ -112,7 +122,7 @@ def _insert(message: dict[str, Any], text: str) -> dict[str, Any]:
     elif isinstance(content, list):
         parts = list(content)
         for i, part in enumerate(parts):
-            if isinstance(part, dict) and isinstance(part.get("text"), str) and END_OF_LEDGER in part["text"]:
+            if isinstance(part, dict) and isinstance(part.get("text"), str) and BLOCK_END in part["text"]:
                 parts[i] = {**part, "text": put(part["text"])}
                 break
         changed["content"] = parts

@@ -12,20 +12,16 @@ import hashlib
 import json
 import os
 import sys
-from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
-import structlog
-import structlog.testing
-
-from context_compactor.engine import Measurer, budget_for
 from context_compactor.errors import CompactorError, InputError
 from context_compactor.logs import get_logger
 from context_compactor.hookspecs import BeforeAgentStartEvent, CompactionStats, HookContext, ModelInfo
 from context_compactor.messages import validate_messages
 from context_compactor.plugins import get_plugin_manager
 from context_compactor.runtime import Runtime
+from context_compactor.session import unchanged_stats
 from context_compactor.settings import load_settings
 from context_compactor.store import Store, store_path_for
 
@@ -125,39 +121,15 @@ class Run:
         ctx = HookContext(session_key=self.key, runtime=self.runtime, model=ModelInfo(id=args.model))
         self.event = BeforeAgentStartEvent(messages=self.messages, tools=tools, model=ctx.model)
         self.enabled = self.runtime.settings_for(ctx.model).enabled
-        with structlog.testing.capture_logs() as logs:  # a failure is reported as the verdict, not as a log line
-            self.result = get_plugin_manager().hook.before_agent_start(event=self.event, ctx=ctx)
-        self.failure = next((str(log.get("error")) for log in logs if log["event"] == "compaction.failed"), None)
-        for log in logs:
-            if log["event"] != "compaction.failed":
-                _relog(log)
+        self.result = get_plugin_manager().hook.before_agent_start(event=self.event, ctx=ctx)
+        self.failure = self.result.failure if self.result is not None else None
         self.stats = self._stats()
 
     def _stats(self) -> CompactionStats:
-        """The figures of this run: the hook's, or (disabled, or failed open) the prompt measured as it is."""
+        """The figures of this run: the hook's, or (an extension answered without them) the prompt measured."""
         if self.result is not None and self.result.stats is not None:
             return self.result.stats
-        session = self.runtime.session(self.key)
-        if session.last_event is self.event and session.last.stats is not None:
-            return session.last.stats
-        return self._measured()
-
-    def _measured(self) -> CompactionStats:
-        runtime, event = self.runtime, self.event
-        settings = runtime.settings_for(event.model)
-        counter = runtime.counter_for(settings, event.model)
-        m = Measurer(counter, settings.message_overhead_tokens).measure(event.messages, event.system_prompt, event.tools)
-        window, source = runtime.window_for(settings, event.model)
-        budget = budget_for(window, source, max_tokens=settings.max_tokens,
-                            compact_at=settings.compact_at, compact_to=settings.compact_to)
-        fits = m.total <= window
-        return CompactionStats(session=self.key, tokens_before=m.total, tokens_after=m.total, window=window,
-                               window_source=source, trigger=budget.trigger, target=budget.target, fits=fits,
-                               reason=None if fits else f"the conversation ({m.total:,} tokens) is above the "
-                               f"{window:,}-token window and was not compacted",
-                               messages=len(m.entries), roles=tuple(sorted(m.roles.items())),
-                               system_tokens=m.system_tokens, tool_tokens=m.tool_tokens, tokenizer=counter.name,
-                               chars_per_token=counter.ratio)
+        return unchanged_stats(self.runtime, self.event, self.key, failure=self.failure)
 
     @property
     def sent(self) -> list[dict[str, Any]]:
@@ -167,12 +139,6 @@ class Run:
 
     def close(self) -> None:
         self.runtime.close()
-
-
-def _relog(log: MutableMapping[str, Any]) -> None:
-    """Send a captured log line on to the configured loggers."""
-    fields = {k: v for k, v in log.items() if k not in ("event", "log_level")}
-    getattr(logger, str(log.get("log_level", "info")))(log["event"], **fields)
 
 
 def verdict(run: Run) -> tuple[str, int]:

@@ -17,7 +17,7 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, MutableMapping, Sequence
 from typing import Any, NoReturn
 
 import structlog
@@ -129,17 +129,30 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("--json", action="store_true", help='print one JSON object {"messages": [...], "stats": {...}}')
     p.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE (atomically) instead of stdout")
-    p.set_defaults(run=compact_cmd.run_compact)
+    # The verdict line reports a failed compaction: its log line would say it twice.
+    p.set_defaults(run=compact_cmd.run_compact, hidden_events=("compaction.failed",))
     s = sub.add_parser("stats", help="print the /context-stats report for a conversation",
                        description="Measure a conversation and report what compaction would do (writes nothing "
                                    "unless --store names a store).")
     _common(s)
-    s.set_defaults(run=compact_cmd.run_stats)
+    s.set_defaults(run=compact_cmd.run_stats, hidden_events=("compaction.failed",))
     serve_cmd.add_parser(sub)
     setup_cmd.add_parsers(sub)
     doctor_cmd.add_parser(sub)
     archive_cmd.add_parser(sub)
     return parser
+
+
+class _Hide:
+    """A structlog processor that drops the named events."""
+
+    def __init__(self, events: frozenset[str]) -> None:
+        self.events = events
+
+    def __call__(self, logger: Any, method: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+        if event.get("event") in self.events:
+            raise structlog.DropEvent
+        return event
 
 
 class _Stderr:
@@ -152,15 +165,18 @@ class _Stderr:
         sys.stderr.flush()
 
 
-def configure_logging(level: int, *, fmt: str = "console", timestamps: bool = False, cache: bool = False) -> None:
+def configure_logging(level: int, *, fmt: str = "console", timestamps: bool = False, cache: bool = False,
+                      hidden: Collection[str] = ()) -> None:
     """The one logging setup of every entry point (this command, ``serve``, the OpenClaw bridge): structlog
     lines at ``level`` and above on stderr (whatever ``sys.stderr`` is when a line is written), as console
     text or JSON (``fmt``), with ISO times when ``timestamps``. ``cache``: a long-running server keeps its
-    bound loggers (faster); a CLI run in a test process must not."""
+    bound loggers (faster); a CLI run in a test process must not. ``hidden``: events a command reports in
+    its own output (``compact``'s verdict says ``failed: <why>``), so not printed twice."""
     renderer: Any = structlog.processors.JSONRenderer() if fmt == "json" else structlog.dev.ConsoleRenderer(colors=False)
     stamp: list[Any] = [structlog.processors.TimeStamper(fmt="iso")] if timestamps else []
+    drop: list[Any] = [_Hide(frozenset(hidden))] if hidden else []
     structlog.configure(
-        processors=[structlog.processors.add_log_level, *stamp, renderer],
+        processors=[*drop, structlog.processors.add_log_level, *stamp, renderer],
         wrapper_class=structlog.make_filtering_bound_logger(level),
         logger_factory=structlog.PrintLoggerFactory(_Stderr()),  # type: ignore[arg-type]
         cache_logger_on_first_use=cache,
@@ -173,7 +189,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return 2
-    configure_logging(logging.INFO if getattr(args, "verbose", False) else logging.WARNING)
+    configure_logging(logging.INFO if getattr(args, "verbose", False) else logging.WARNING,
+                      hidden=getattr(args, "hidden_events", ()))
     try:
         code = int(args.run(args))
         sys.stdout.flush()  # here, so that a reader that went away is caught below, not at exit

@@ -19,9 +19,13 @@ def tokens(messages, ratio=4.0):
 
 
 def test_under_the_trigger_nothing_changes(make_runtime, run_hook):
-    """A prompt under the trigger gets no result: the host sends the history as it is."""
+    """A prompt under the trigger gets a result with no messages (the host sends the history as it is), and
+    the figures of the decision all the same."""
     runtime = make_runtime()
-    assert run_hook(runtime, chat(3), window=8192) is None
+    result = run_hook(runtime, chat(3), window=8192)
+    assert result.messages is None and result.failure is None and result.notices == []
+    assert result.stats.tokens_before == result.stats.tokens_after > 0 and not result.stats.compacted
+    assert result.stats.window == 8192 and result.stats.turn_tokens > 0
 
 
 def test_over_the_trigger_the_projection_fits_the_target(make_runtime, run_hook):
@@ -253,17 +257,21 @@ def test_tiktoken_counting_works_through_the_hook(make_runtime, run_hook):
 
 
 def test_disabled_means_no_change(make_runtime, run_hook):
-    """enabled: false turns the extension off entirely."""
-    assert run_hook(make_runtime(enabled=False), chat(60), window=8192) is None
+    """enabled: false turns the extension off entirely: nothing changes, the figures are the prompt as it is."""
+    result = run_hook(make_runtime(enabled=False), chat(60), window=8192)
+    assert result.messages is None and result.failure is None
+    assert not result.stats.compacted and result.stats.tokens_after == result.stats.tokens_before > 6144
 
 
 def test_internal_failure_fails_open_with_one_warning(make_runtime, run_hook):
-    """Any exception inside the hook becomes one structured warning and no change."""
+    """Any exception inside the hook becomes one structured warning and no change; the result carries the
+    failure as a field, and a notice says so."""
     runtime = make_runtime()
     runtime.store.close()  # the archive write will fail
     with structlog.testing.capture_logs() as logs:
         result = run_hook(runtime, chat(60), window=8192)
-    assert result is None
+    assert result.messages is None and result.failure and "closed" in result.failure.lower(), result.failure
+    assert any(n.startswith("context-compactor: compaction failed this turn") for n in result.notices), result.notices
     failures = [log for log in logs if log["event"] == "compaction.failed"]
     assert len(failures) == 1 and failures[0]["log_level"] == "warning"
 
@@ -316,7 +324,7 @@ def test_a_learned_fixed_overhead_counts_toward_the_trigger(make_runtime, run_ho
     beyond our estimate is part of the whole prompt: a history under the trigger alone compacts with it."""
     messages = [user(words(90, i)) if i % 2 == 0 else assistant(words(90, i)) for i in range(40)]
     plain = make_runtime()
-    assert run_hook(plain, messages, window=8192) is None  # under the 6,144 trigger alone
+    assert run_hook(plain, messages, window=8192).messages is None  # under the 6,144 trigger alone
     hidden = make_runtime()
     overhead = 0
     for chars, reported in ((10_000, 2_600 + 2_500), (30_000, 7_600 + 2_500)):  # two turns: 2,500 fixed

@@ -184,7 +184,7 @@ def test_jobs_start_only_past_precompact_at(tmp_path: Path, precompact_at: float
         turns = replay(runtime, conversation(4), 8, model)
     finally:
         runtime.close()
-    assert all(result is None for _, _, _, result in turns)  # under the trigger throughout
+    assert all(result.messages is None for _, _, _, result in turns)  # under the trigger throughout
     assert (model.calls > 0) is ahead, model.calls
 
 
@@ -254,7 +254,7 @@ def test_closing_the_runtime_under_a_job_stops_it_quietly_and_writes_nothing_hal
         messages = conversation(4)
         with structlog.testing.capture_logs() as logs:
             result = pm.hook.before_agent_start(event=BeforeAgentStartEvent(messages=messages, model=MODEL), ctx=ctx)
-            assert result is None  # under the trigger: only the job calls the model
+            assert result.messages is None  # under the trigger: only the job calls the model
             pm.hook.after_turn(event=AfterTurnEvent(messages=messages, model=MODEL), ctx=ctx)
             assert arrived.wait(10), "the pre-summarization job never called the model"
             runtime.close()

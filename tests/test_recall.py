@@ -143,7 +143,7 @@ def test_the_hook_adds_recall_only_to_a_compacted_turn(make_runtime: Any, run_ho
     fact = tool("c1", "payments mock container: accepts only the sandbox card numbers, declines every other card"
                       "\nexit code: 0")
     question = user("which card numbers does the payments mock container accept?")
-    assert run_hook(runtime, [user("start"), call, fact, assistant("noted"), question], window=8192) is None
+    assert run_hook(runtime, [user("start"), call, fact, assistant("noted"), question], window=8192).messages is None
     messages = [user("start"), call, fact, assistant("noted"), *chat(60)[1:], question]
     result = run_hook(runtime, messages, window=8192)
     ledger = next(m["content"] for m in result.messages if "[end of ledger]" in str(m.get("content")))

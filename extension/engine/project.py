@@ -135,7 +135,7 @@ def summary_block(summary: str, folded: int, note: str | None = None) -> str:
     if note:
         lines.append(f"{FOCUS}{note}")
     lines.append(summary.strip() or "(nothing in those messages needed keeping)")
-    lines.append("[end of ledger]")
+    lines.append(BLOCK_END)
     return "\n".join(lines)
 
 
