@@ -8,6 +8,12 @@ errors, 429 (honouring ``Retry-After``) and 5xx; none on other 4xx. ``httpx`` er
 they are never part of an error message, a log line or a repr. A server that echoes the key back
 (in an error or in the summary itself) has it redacted from everything read out of its body, after
 the error was classified on the raw body (see :mod:`context_compactor.redact`).
+
+Behind a gateway (a client with an :class:`IdleGate`), a call to an OpenAI-compatible server is
+streamed and read token by token: a client request that arrives at that server meanwhile cancels
+it (:meth:`IdleGate.enter`), and closing the stream is what makes a server stop generating
+(llama-cpp-python finishes a non-streamed request whoever still waits for it, and its single slot
+with it).
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from . import ModelError
 MAX_BODY_BYTES = 4_000_000
 PURPOSE_HEADER = "x-context-compactor-purpose"
 IDLE_QUIET = 0.25  # seconds an upstream must have been idle: an agent's next request often follows at once
+SETTLE_SECONDS = 1.0  # a gateway's settle time: no summary starts sooner than this after a client's turn ended
 IDLE_MAX_WAIT = 600.0  # a summary gives up waiting for an idle upstream after this (it fails, the fallback is used)
 
 
@@ -59,6 +66,9 @@ class IdleGate:
         self._cond = threading.Condition()
         self.waits = 0  # calls that found the upstream busy
         self.waited_seconds = 0.0
+        self._calls: dict[str, set[threading.Event]] = {}  # per server: the cancel flags of our calls running there
+        self.cancelled = 0  # our calls a client's request cancelled
+        self.started = 0  # our calls that started
         self._latencies: list[float] = []  # seconds of summary calls, until :meth:`drain`
 
     def observe(self, seconds: float) -> None:
@@ -73,9 +83,42 @@ class IdleGate:
             return out
 
     def enter(self, url: str) -> None:
+        """A client's request is on its way to ``url``'s server: our calls running there are cancelled."""
         with self._cond:
             key = origin(url)
             self._busy[key] = self._busy.get(key, 0) + 1
+            for flag in self._calls.get(key, ()):
+                if not flag.is_set():
+                    flag.set()
+                    self.cancelled += 1
+
+    def call_started(self, url: str) -> threading.Event:
+        """Register one of our calls to ``url``'s server; the flag is set when a client's request cancels it."""
+        flag = threading.Event()
+        with self._cond:
+            key = origin(url)
+            self._calls.setdefault(key, set()).add(flag)
+            self.started += 1
+            if self._busy.get(key):  # a client got there between our wait and now
+                flag.set()
+                self.cancelled += 1
+        return flag
+
+    def call_ended(self, url: str, flag: threading.Event) -> None:
+        with self._cond:
+            key = origin(url)
+            calls = self._calls.get(key)
+            if calls is not None:
+                calls.discard(flag)
+                if not calls:
+                    del self._calls[key]
+
+    def running(self, url: str | None = None) -> int:
+        """Our calls running now (at ``url``'s server, or anywhere)."""
+        with self._cond:
+            if url is not None:
+                return len(self._calls.get(origin(url), ()))
+            return sum(len(c) for c in self._calls.values())
 
     def leave(self, url: str) -> None:
         with self._cond:
@@ -190,12 +233,44 @@ def make_client(*, connect_timeout: float = 5.0, read_timeout: float = 60.0,
     )
 
 
-def payload(endpoint: Endpoint, messages: Sequence[dict[str, str]], max_tokens: int) -> dict[str, Any]:
+def payload(endpoint: Endpoint, messages: Sequence[dict[str, str]], max_tokens: int,
+            stream: bool = False) -> dict[str, Any]:
+    """The request body; ``stream`` (OpenAI API only) asks for the answer as events, usage included."""
     if endpoint.api == "ollama":
         return {"model": endpoint.model, "messages": list(messages), "stream": False,
                 "options": {"num_predict": max_tokens, "temperature": 0.2}}
-    return {"model": endpoint.model, "messages": list(messages), "max_tokens": max_tokens,
-            "temperature": 0.2, "stream": False}
+    body = {"model": endpoint.model, "messages": list(messages), "max_tokens": max_tokens,
+            "temperature": 0.2, "stream": stream}
+    if stream:
+        body["stream_options"] = {"include_usage": True}
+    return body
+
+
+def streamed_reply(events: bytes) -> bytes:
+    """A streamed chat completion's events as the body of the whole answer (what :func:`parse_reply` reads)."""
+    text: list[str] = []
+    reason, usage, error = None, None, None
+    for line in events.splitlines():
+        if not line.startswith(b"data:") or line[5:].strip() == b"[DONE]":
+            continue
+        try:
+            chunk = json.loads(line[5:])
+        except ValueError:
+            continue
+        if not isinstance(chunk, dict):
+            continue
+        error = chunk.get("error", error)
+        usage = chunk.get("usage") or usage
+        for choice in chunk.get("choices") or ():
+            if isinstance(choice, dict) and choice.get("index", 0) == 0:
+                reason = choice.get("finish_reason") or reason
+                delta = choice.get("delta") or {}
+                if isinstance(delta.get("content"), str):
+                    text.append(delta["content"])
+    if error is not None:
+        return json.dumps({"error": error}).encode()
+    return json.dumps({"choices": [{"message": {"content": "".join(text)}, "finish_reason": reason}],
+                       "usage": usage or {}}).encode()
 
 
 def parse_reply(endpoint: Endpoint, body: bytes, name: str) -> Reply:
@@ -262,7 +337,9 @@ def _status_error(status: int, body: bytes, headers: httpx.Headers, name: str, s
     return ModelError(message, kind="client_error", summarizer=name)
 
 
-def _read(client: httpx.Client, endpoint: Endpoint, body: dict[str, Any], deadline: float, name: str) -> tuple[int, bytes, httpx.Headers]:
+def _read(client: httpx.Client, endpoint: Endpoint, body: dict[str, Any], deadline: float, name: str,
+          cancel: threading.Event | None = None) -> tuple[int, bytes, httpx.Headers]:
+    """One HTTP exchange; a stream is read piece by piece and closed (the server stops) when ``cancel`` is set."""
     left = deadline - time.monotonic()
     if left <= 0:
         raise httpx.TimeoutException("no time left for another attempt")
@@ -274,17 +351,27 @@ def _read(client: httpx.Client, endpoint: Endpoint, body: dict[str, Any], deadli
         data = bytearray()
         for piece in response.iter_bytes():
             data += piece
+            if cancel is not None and cancel.is_set():
+                raise ModelError(f"{name} at {endpoint.where}: cancelled, a client's request came for the same "
+                                 "server", kind="cancelled", summarizer=name)
             if time.monotonic() > deadline:
                 raise ModelError(f"{name} was still sending its answer when the {endpoint.timeout:g}s limit passed",
                                  kind="timeout", summarizer=name)
             if len(data) > MAX_BODY_BYTES:
                 raise ModelError(f"{name} sent more than {MAX_BODY_BYTES:,} bytes", kind="malformed", summarizer=name)
+        if response.status_code == 200 and body.get("stream") and \
+                response.headers.get("content-type", "").startswith("text/event-stream"):
+            if not data.rstrip().endswith(b"[DONE]"):  # a stream cut short (llama-cpp-python: another request came)
+                raise ModelError(f"{name} at {endpoint.where}: the stream ended before [DONE]", kind="cancelled",
+                                 summarizer=name)
+            data = bytearray(streamed_reply(bytes(data)))
         return response.status_code, bytes(data), response.headers
 
 
-def _attempt(client: httpx.Client, endpoint: Endpoint, body: dict[str, Any], deadline: float, name: str) -> Reply:
+def _attempt(client: httpx.Client, endpoint: Endpoint, body: dict[str, Any], deadline: float, name: str,
+             cancel: threading.Event | None = None) -> Reply:
     try:
-        status, data, headers = _read(client, endpoint, body, deadline, name)
+        status, data, headers = _read(client, endpoint, body, deadline, name, cancel)
     except httpx.TimeoutException:
         raise ModelError(f"{name} at {endpoint.where} did not answer within {endpoint.timeout:g}s",
                          kind="timeout", summarizer=name) from None
@@ -313,21 +400,26 @@ def chat(client: httpx.Client, endpoint: Endpoint, messages: Sequence[dict[str, 
             raise ModelError(f"{name} at {endpoint.where} was busy with clients' requests for {waited:.0f}s",
                              kind="timeout", summarizer=name)
     started = time.monotonic()
+    cancel = gate.call_started(endpoint.root) if gate is not None else None
     try:
-        return _chat(client, endpoint, messages, max_tokens, retries, backoff, stop)
+        return _chat(client, endpoint, messages, max_tokens, retries, backoff, stop, cancel)
     finally:
-        if gate is not None:
+        if gate is not None and cancel is not None:
+            gate.call_ended(endpoint.root, cancel)
             gate.observe(time.monotonic() - started)
 
 
 def _chat(client: httpx.Client, endpoint: Endpoint, messages: Sequence[dict[str, str]], max_tokens: int,
-          retries: int, backoff: float, stop: threading.Event | None) -> Reply:
+          retries: int, backoff: float, stop: threading.Event | None, cancel: threading.Event | None = None) -> Reply:
     name = endpoint.model
     deadline = time.monotonic() + endpoint.timeout
-    body = payload(endpoint, messages, max_tokens)
+    body = payload(endpoint, messages, max_tokens, stream=cancel is not None and endpoint.api == "openai")
     for attempt in range(retries + 1):
+        if cancel is not None and cancel.is_set():
+            raise ModelError(f"{name} at {endpoint.where}: cancelled, a client's request came for the same server",
+                             kind="cancelled", summarizer=name)
         try:
-            return _attempt(client, endpoint, body, deadline, name)
+            return _attempt(client, endpoint, body, deadline, name, cancel)
         except ModelError as exc:
             if exc.kind not in RETRYABLE or attempt == retries:
                 raise

@@ -19,7 +19,7 @@ from context_compactor.messages import ToolCall, View
 
 from . import identifiers as ids
 from .identifiers import MAX_ITEM_CHARS, clip, identifier_items, one_line, scanned
-from .ledger import (CORRECTION_RANK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, Item, masked_key, parse_items, prose,
+from .ledger import (APPROVAL, CORRECTION_RANK, DECIDED_RANK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, Item, masked_key, parse_items, prose,
                      values)
 
 __all__ = ["BLOCK_END", "OWN_BLOCK", "Extractor", "arguments", "clip", "error_line", "extract", "failed_run",
@@ -28,6 +28,11 @@ __all__ = ["BLOCK_END", "OWN_BLOCK", "Extractor", "arguments", "clip", "error_li
 OWN_BLOCK = "[context-compactor: ledger of "
 BLOCK_END = "[end of ledger]"
 _CORRECTION = prose._CORRECTION  # the recall tool reads corrections as the ledger does
+# A short reply that accepts what the agent just proposed (not an item: merge marks the proposal decided).
+_APPROVAL = re.compile(r"^\W*(?:ok(?:ay)?|agreed|yes|yep|yeah|sure|fine|perfect|great|lgtm|sounds good|sounds right|"
+                       r"makes sense|go (?:ahead|with (?:it|that))|do it|do that|let'?s do (?:it|that)|works for me|"
+                       r"ship it|approved|d'accord|oui|einverstanden|ja|vale|de acuerdo|s[ií]|\U0001f44d)"
+                       r"(?:[\s,.!]+(?:thanks|thx|ty|go ahead|do it|let'?s go|please|agreed|sounds good))*\W*$", re.IGNORECASE)
 _TRIVIAL = {"ok", "okay", "yes", "y", "no", "continue", "go on", "thanks", "thank you", "sure", "go", "next",
             "done", "k", "great", "perfect", "cool", "nice", "go ahead", "proceed", "ok thanks", "lgtm"}
 
@@ -65,6 +70,8 @@ def may_decide(text: str) -> bool:
 
 
 _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing my mind|changed my mind|on second thought|"
+                       r"(?:scrap|scratch|forget|ignore|drop|disregard) what (?:we|I) (?:said|agreed|decided|discussed)|"
+                       r"(?:scrap|scratch|forget|drop) (?:the|our|my) (?:earlier|previous|old|first) (?:plan|idea|approach|decision)|"
                        r"after all|let'?s revisit|revisiting|instead,|new plan|change of plan|actually,? let'?s)\b",
                        re.IGNORECASE)
 
@@ -285,6 +292,8 @@ def user_items(text: str, index: int) -> list[Item]:
         # Its items stay items, now citing this message, whose archived text holds their earlier citations.
         body, text = own_block(text)
         items.extend(item._replace(src=index, first=-1, supersedes=()) for item in read_back(body))
+    if _APPROVAL.match(text):  # "ok", "agreed", "sounds good": what the agent proposed just before is decided
+        items.append(Item(APPROVAL, APPROVAL, "", index))
     if not text or text.lower().strip(".!? ") in _TRIVIAL or text.startswith("/context-stats"):
         return items
     segments = prose.split(neutral(text))
@@ -365,8 +374,13 @@ def _prose_items(said: str, index: int, asked: list[str]) -> list[Item]:
             joined += 1
             if joined >= 2:
                 open_item = -1
-        elif is_decision(sentence):
-            items.append(decision_item(sentence, index))
+        elif is_decision(sentence) or (_REVISION.search(sentence) and not prose.is_request(sentence)):
+            # The user's own choice, or a choice taken back for another ("scratch what we said before,
+            # keep March in"): it revises the decision it is about. A revision that says only that
+            # ("scrap what we said earlier, Luis vetoed it.") takes the sentence after it, the new choice.
+            if not is_decision(sentence) and n + 1 < len(parts) and len(parts[n + 1]) <= 240 and not prose.is_correction(parts[n + 1]):
+                sentence, skip = f"{sentence} {parts[n + 1]}", True
+            items.append(decision_item(sentence, index)._replace(rank=DECIDED_RANK))
             open_item = -1
         elif len(sentence) >= 8:
             asked.append(sentence)

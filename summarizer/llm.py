@@ -133,7 +133,7 @@ class LLMSummarizer:
         return text
 
     def _failed(self, exc: ModelError) -> None:
-        if self.stop.is_set():  # the runtime is closing and cut the call: not the model's fault
+        if self.stop.is_set() or exc.kind == "cancelled":  # the runtime is closing, or a client's request came first: not the model's fault
             logger.info("summary.model_stopped", model=self.endpoint.model, error=str(exc))
             return
         self.health.failed(exc)

@@ -284,3 +284,58 @@ def test_forged_markers_in_results_and_pastes_never_become_instructions_over_rec
         rules = section(block.split("\n[end of ledger]")[0], "User instructions")
         assert not any("push to main without running tests" in r or "delete the backups" in r for r in rules), rules
         assert any("Never push to main without review." in r for r in rules), block
+
+
+def test_a_correction_naming_its_old_value_supersedes_that_statement_not_a_later_alike_one():
+    # Two staging hosts of one shape; the correction names the old one it replaces, without a digit.
+    text = ledger(convo("there's a TODO in internal/webhook/cache.go, just do it\n\nalso, the staging db host is kyc-db.staging.internal",
+                        "the staging db host for remittance is remittance-db.staging.internal.",
+                        "no wait, the host is kyc-db-replica.stg.internal not kyc-db.staging.internal"))
+    rules = section(text, "User instructions")
+    assert any("remittance-db.staging.internal" in r for r in rules), rules  # nobody corrected it
+    assert not any("kyc-db.staging.internal" in r and "kyc-db-replica" not in r for r in rules), rules
+
+
+def test_narrative_and_guesses_are_no_settings_but_every_x_gets_y_is_a_rule():
+    text = ledger(convo("There were roughly 1,148 of them if I remember the campaign report right.",
+                        "It had 13 charts, which was way too many, and nobody read past page four.",
+                        "oh and every table in the appendix gets a one-line takeaway above it",
+                        "My gut says the SE numbers are fine.\n\nlowercase SQL keywords, it's the house style."))
+    rules = section(text, "User instructions")
+    assert "oh and every table in the appendix gets a one-line takeaway above it" in rules
+    assert any(r.startswith("lowercase SQL keywords") for r in rules), rules
+    assert not any("1,148" in r or "13 charts" in r for r in rules), rules
+
+
+def test_two_going_forward_rules_are_two_rules():
+    # Both say "going forward" and speak of the report: neither updates the other.
+    text = ledger(convo("can you plot weekly actives? (and going forward: caveats go before recommendations in the report)",
+                        "(and going forward: call them accounts in the report, never users)"))
+    rules = " ".join(section(text, "User instructions"))
+    assert "caveats go before recommendations" in rules and "never users" in rules, rules
+
+
+def test_a_proposal_the_user_accepts_is_decided_and_a_revision_replaces_it():
+    messages = [user("how should we dedupe?"),
+                assistant("My suggestion: dedupe events on account_id and ts keeping the earliest, because the SDK double-sends."),
+                user("agreed"), assistant("Done."),
+                user("scratch what we said before, dedupe on session_id + ts within 1-second windows instead.")]
+    for n in range(12):  # the agent's own musings, each a decision of lower rank, said after it
+        messages += [user("next one"), assistant(f"I'd treat week {n + 20} as seasonal rather than a real drop, since it lines up with a holiday.")]
+    items = merge(ExtractiveSummarizer().items(messages, [view_of(m) for m in messages], 0), whole=True)
+    decided = [i for i in items if i.section == "decision"]
+    texts = " ".join(i.text for i in decided)
+    assert "session_id + ts" in texts, texts
+    assert "account_id and ts" not in texts, texts  # revised: it left, cited by the revision
+    assert sum("as seasonal" in i.text for i in decided) == 1, texts  # a stock sentence said 12 times: its latest
+    revision = next(i for i in decided if "session_id" in i.text)
+    assert 1 in revision.supersedes
+
+
+def test_a_stock_sentence_said_twice_is_two_decisions():
+    messages = convo("ok") + [assistant("We'll go with server-side cursors for the catalog export instead of loading every row, since it no longer fits in memory."),
+                              user("next"),
+                              assistant("We'll go with server-side cursors for the billing export instead of loading every row, since it no longer fits in memory.")]
+    items = merge(ExtractiveSummarizer().items(messages, [view_of(m) for m in messages], 0), whole=True)
+    texts = [i.text for i in items if i.section == "decision"]
+    assert any("catalog export" in t for t in texts) and any("billing export" in t for t in texts), texts

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .corrections import revise_decisions, supersede
-from .items import (CORRECTION_RANK, MARK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, SHORT_TITLES, TITLES, CountTokens, Item, dense,
+from .corrections import collapse_repeats, revise_decisions, supersede
+from .items import (APPROVAL, CORRECTION_RANK, DECIDED_RANK, MARK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, SHORT_TITLES, TITLES, CountTokens, Item, dense,
                     marks, masked_key, values, words)
 from .render import COMPACT_BELOW, LEFT_OUT, PRIORITY, SHARES, parse_items, render
 
-__all__ = ["COMPACT_BELOW", "CORRECTION_RANK", "LEFT_OUT", "MARK", "PRIORITY", "RULE_RANK", "SETTING_RANK",
+__all__ = ["APPROVAL", "COMPACT_BELOW", "CORRECTION_RANK", "DECIDED_RANK", "LEFT_OUT", "MARK", "PRIORITY", "RULE_RANK", "SETTING_RANK",
            "STRONG_RULE_RANK",            "SHARES", "SHORT_TITLES", "TITLES", "CountTokens", "Item", "dense", "marks", "masked_key", "merge",
            "parse_items", "render", "values", "words"]
 
@@ -45,7 +45,19 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
     joined: dict[tuple[str, str], tuple[Item, int, int, str]] = {}
     successes: dict[str, int] = {}  # command key -> last message where it succeeded
     named: set[tuple[str, str]] = set()  # weak-able slots that prose or a call named
+    proposed: list[tuple[str, str]] = []  # decisions said since the user last spoke
     for item in items:
+        if item.section == APPROVAL or (item.section == "goal" and item.key == "goal"):
+            if item.section == APPROVAL:  # the user said "ok" to what was proposed: it is decided
+                for slot in proposed:
+                    if slot in joined and joined[slot][0].rank < DECIDED_RANK:
+                        last, first, seen, text = joined[slot]
+                        joined[slot] = (last._replace(rank=DECIDED_RANK), first, seen, text)
+            proposed.clear()
+            if item.section == APPROVAL:
+                continue
+        elif item.section == "decision":
+            proposed.append((item.section, item.key))
         if item.section == "success":
             successes[item.key] = item.src
             continue
@@ -76,7 +88,7 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
                   for n, i in enumerate(merged) if n not in drop]
     if successes:
         merged = [_resolve(i, successes) for i in merged]
-    merged = revise_decisions(supersede(merged))
+    merged = collapse_repeats(revise_decisions(supersede(merged)))
     # An identifier already written out in the user's words, a decision or an error is not listed twice, nor
     # the same words twice (a sentence that names three ids); a finding an error line already shows (the
     # failing test it names) neither.

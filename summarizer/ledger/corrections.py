@@ -30,12 +30,18 @@ _FILLER = frozenset("""sorry actually correction wait oops whoops meant mean not
     into onto about over under only all any some more most less very much too its our your their them
     they his her him she has have had does did done doing being been were way thing things stuff one
     rule rules ground session whole never always must don't dont run use keep more every each before after
-    against hard constraint safety fact goal state user preference note important quick""".split())
+    against hard constraint safety fact goal state user preference note important quick going forward onward
+    onwards henceforth anymore moving ahead later today these days revisit revisiting revisited scrap scratch
+    agreed decided discussed idea plan option approach mind second thought""".split())
 _WORD = re.compile(r"[a-z][a-z0-9_]{2,}")
-_NAMED_OLD_AFTER = re.compile(r"(?<![\w.@:/+-])([\w.@:/+-]*\d[\w.@:/+-]*|[\w.+-]+@[\w.-]+)[`'\"]? (?:was|is) (?:wrong|"
+# A named value: with a digit, an address, or an identifier's shape without one ("kyc-db.staging.internal",
+# "dispute_holds", "handleCashbackSettle", "web/src/api"): words ("not the staging one") are no value.
+_NAMED = (r"(?:[\w.@:/+-]*\d[\w.@:/+-]*|[\w.+-]+@[\w.-]+|\w+://\S+|[A-Za-z][\w-]*(?:[._/:][\w-]+)+|"
+          r"(?-i:[a-z]+(?:[A-Z][a-z0-9]+)+))")
+_NAMED_OLD_AFTER = re.compile(r"(?<![\w.@:/+-])(" + _NAMED + r")[`'\"]? (?:was|is) (?:wrong|"
                               r"decommissioned|retired|old|outdated|deprecated|a typo|gone|dead|the old one)\b", re.IGNORECASE)
 _NAMED_OLD = re.compile(r"\b(?:instead of|rather than|not|no longer|in place of|replacing|pas|nicht|statt|en vez de|"
-                        r"en lugar de|au lieu de)\s+[`'\"]?([\w.@:/+-]*\d[\w.@:/+-]*|[\w.+-]+@[\w.-]+|\w+://\S+)",
+                        r"en lugar de|au lieu de)\s+[`'\"]?(" + _NAMED + r")(?![\w-])",
                         re.IGNORECASE)
 SAID_BEFORE = ("instruction", "request", "identifier")
 NEAR = 4  # messages back that "scratch that" reaches
@@ -90,7 +96,8 @@ def _distinct(shape: str) -> bool:
 
 def revise_decisions(merged: list[Item]) -> list[Item]:
     """A decision that revises an earlier choice ("ok scrap that idea; let's ...", "changing my mind: ...")
-    supersedes it: of the three decisions before it, the one it shares most words with, else the latest."""
+    supersedes it: of the eight decisions before it, the one it shares most words with, else the latest
+    when that was said just before (a revision that shares no word with any revises none here)."""
     decisions = [i for i in merged if i.section == "decision"]
     if not any(i.update for i in decisions):
         return merged
@@ -100,11 +107,13 @@ def revise_decisions(merged: list[Item]) -> list[Item]:
     for n, item in enumerate(decisions):
         if not item.update:
             continue
-        before = [d for d in decisions[max(0, n - 3):n] if id(d) not in gone and d.src < item.src]
+        before = [d for d in decisions[max(0, n - 8):n] if id(d) not in gone and d.src < item.src]
         if not before:
             continue
         words = content_words(item.text)
         target = max(before, key=lambda d: (len(words & content_words(d.text)), d.src))
+        if not words & content_words(target.text) and target.src < item.src - NEAR:
+            continue  # shares no word with any, and none is just before it: it revises what is not here
         gone.add(id(target))
         replaced[id(item)] = item._replace(supersedes=tuple(sorted({*item.supersedes, target.src, *target.supersedes})))
     return [replaced.get(id(i), i) for i in merged if id(i) not in gone]
@@ -297,3 +306,35 @@ def _score(text: str, new_values: tuple[str, ...], named: set[str], words: froze
     if not new_values and overlap == 1 and len(words) <= 3:  # "the other Jordan", "the eu one"
         return 1
     return 0
+
+
+REPEATS = ("decision", "goal", "request")  # sections where an agent's or user's stock sentence comes back
+_SIMILAR = 0.7  # content words shared (Jaccard) that make two items of one opening the same stock sentence
+STOCK = 3  # a sentence said this often with other details is a stock one: only its latest stays
+
+
+def collapse_repeats(merged: list[Item]) -> list[Item]:
+    """The latest of items that say one stock sentence with other details ("The dip in week 20 lines up
+    with Black Friday ...", "... week 33 ... Christmas ...", said ten times): of items of a section that
+    open alike and share most of their words, when :data:`STOCK` or more do, only the latest stays. Two
+    alike decisions are two ("cursors for the catalog export", "... for the billing export"); a user's
+    instructions are never collapsed."""
+    buckets: dict[tuple[str, str], list[tuple[frozenset[str], list[int]]]] = defaultdict(list)
+    for n in range(len(merged) - 1, -1, -1):
+        item = merged[n]
+        if item.section not in REPEATS or (item.section == "goal" and not item.key.startswith("plan ")):
+            continue
+        opening = " ".join(_WORD.findall(item.text.lower())[:3])
+        words = content_words(item.text)
+        if not opening or len(words) < 5:
+            continue
+        clusters = buckets[(item.section, opening)]
+        for other, members in clusters[-16:]:
+            if len(words & other) >= _SIMILAR * len(words | other):
+                members.append(n)
+                break
+        else:
+            clusters.append((words, [n]))
+    drop = {n for clusters in buckets.values() for _, members in clusters if len(members) >= STOCK
+            for n in members[1:]}
+    return [item for n, item in enumerate(merged) if n not in drop] if drop else merged

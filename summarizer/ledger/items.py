@@ -84,6 +84,11 @@ class Item(NamedTuple):
         return f"{body} [{', '.join(f'#{n}' for n in cites)}]"
 
 
+# Not a section: a user's short reply accepting what the agent just proposed ("ok", "agreed"); merge ranks
+# the decisions of the agent's message before it as decided.
+APPROVAL = "approval"
+DECIDED_RANK = 2  # a decision a marker names, the user states, or the user accepted
+
 # The ranks of the user's words: a correction, then a rule (a word that forbids, requires or prefers, a
 # rule's label), then a statement of a setting (a value). A higher rank is given room first.
 CORRECTION_RANK = 8

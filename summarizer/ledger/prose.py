@@ -267,7 +267,7 @@ def is_strong_rule(sentence: str) -> bool:
     return bool(_STRONG_RULE.search(sentence))
 
 
-_WEAK_RULE = re.compile(r"\b(?:make sure|at least|at most|remember|note that|avoid|don'?t forget|"
+_WEAK_RULE = re.compile(r"\b(?:make sure|at least|at most|(?<!\bI )remember|note that|avoid|don'?t forget|"
                         r"ensure|be careful|careful)\b", re.IGNORECASE)
 # A rule: words that forbid, require or prefer, or speak of what holds from now on, in every case.
 _RULE = re.compile(
@@ -281,6 +281,10 @@ _RULE = re.compile(
     r"keep (?:answers|replies|responses|things|each|every|all|prs?|commits?|the \w+ (?:under|below|short))|"
     r"off[- ]limits|needs? (?:an?|to|the) (?:entry|review|approval|sign-?off|test)|(?:is|are|get) rejected|change freeze|freeze\b|until further notice|without (?:asking|pinging|checking with|telling) me|"
     r"(?:for|in) (?:anything|everything|all|every|each|any) (?:new|code|change|file|commit|test|report|chart)|"
+    # what every one of a kind gets ("every table in the appendix gets a takeaway"), a house convention
+    r"^\W*(?:(?:oh|and|also|btw|so|ok|okay|plus)\W+)*(?:every|each|all) [\w' -]{2,40}? (?:gets?|has|have|needs?|goes|go|"
+    r"uses?|should|must|stays?|carries|carry|starts?|ends?|includes?|comes?|sits?|lives?)\b|"
+    r"house (?:style|rule|convention)|(?:it'?s|that'?s) (?:the|our) (?:style|convention|norm|standard)\b|"
     r"every time|each time|whenever|even when|for now on|"
     r"it matters to me|(?:^|[,;:\u2014\u2013]\s+)no \w+(?:,|;|$)|\b\w+ only[,;.]|"
     r"(?:^|[;:] )no \w+(?:\(\))? (?:in|inside|under) |heads up|fyi\b(?!.*:\s*$)|"
@@ -344,7 +348,7 @@ def is_rule(sentence: str) -> bool:
     if rule:
         # "Run a plan for eks in prod, don't apply": a request that says how, not a standing rule.
         return not (_REQUEST_START.match(sentence) and _HOW_ONLY.fullmatch(rule.group(0).lower()))
-    return bool(_WEAK_RULE.search(sentence)) and not _REQUEST_START.match(sentence)
+    return bool(_WEAK_RULE.search(sentence)) and not _REQUEST_START.match(sentence) and not _HEDGE.search(sentence)
 
 
 _HOW_ONLY = re.compile(r"do not|don'?t|by default|at least|at most|no more than")
@@ -360,15 +364,27 @@ _SETS = re.compile(r"^\W*(?:please\s+)?(?:run|use|set|deploy|send|upload|point|p
                    r"track|bind|connect|store|target|name|call|host|publish|route|forward|mount|release|ship)\b",
                    re.IGNORECASE)
 _COPULA = re.compile(r"\b(?:is|are|=|stays|lives|live|goes|go|points? to|means|runs on|is on|are on)\b")
+# A guess or an aside: what it states is not a value the user sets.
+_HEDGE = re.compile(r"\b(?:if I (?:remember|recall)|I (?:think|guess|believe|suspect|assume|wonder)|my gut|not sure|"
+                    r"might be|may be|maybe|probably|perhaps|random thought|I'?m not going to|I don'?t know|no idea)\b",
+                    re.IGNORECASE)
+# What happened (a past tense and no present one): a story, not a standing value.
+_PAST = re.compile(r"\b(?:was|were|had|did|got|went|came|took|made|said|told|saw|found|ran|sent|shared|showed|"
+                   r"looked|seemed|happened|spent|talked|noticed|tried|used to|yesterday|last (?:week|month|year|quarter|time)|"
+                   r"this morning|ago)\b", re.IGNORECASE)
 _SOURCE_FILE = re.compile(r"\.(?:py|go|rs|ts|tsx|js|jsx|java|kt|rb|c|h|cc|cpp|cs|php|swift|md|ipynb|sql|css|html)$")
 
 
 def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
     """A statement of a value the work depends on ("the tenant id is 19ad...", "we're on Postgres 15.4",
-    "Run the dev API on port 8080"); a request about a file ("Look at the flaky test in x_42.py") is none."""
-    if len(sentence) > 300 or _QUESTION.search(sentence):
+    "Run the dev API on port 8080"); a request about a file ("Look at the flaky test in x_42.py") is none,
+    nor a story of what happened or a guess ("There were roughly 1,148 of them", "It had 13 charts",
+    "I think it's about 40%"): a setting holds now, and is said as holding."""
+    if len(sentence) > 300 or _QUESTION.search(sentence) or _HEDGE.search(sentence):
         return False
     copula = _COPULA.search(sentence) is not None
+    if not copula and _PAST.search(sentence) and not _SETS.match(sentence):
+        return False
     settings = [v for v in found if (any(c.isdigit() for c in v) or "://" in v or "@" in v or (
                 copula and ("/" in v or "_" in v or "." in v))) and not _SOURCE_FILE.search(v)]
     if not settings:
