@@ -15,7 +15,6 @@ with ``failure`` set and no messages, so the host sends the full history, as if 
 
 from __future__ import annotations
 
-import re
 
 from dataclasses import replace
 from typing import Any
@@ -25,7 +24,6 @@ from context_compactor.hookspecs import (BeforeAgentStartEvent, BeforeAgentStart
                                         hookimpl)
 from context_compactor.logs import get_logger
 from context_compactor.session import failure_notice, unchanged_stats
-from context_compactor.summarizer.extract import BLOCK_END
 
 from . import recall
 
@@ -77,7 +75,9 @@ def _index_later(ctx: HookContext, session: Any) -> None:
 
 def _with_recall(event: BeforeAgentStartEvent, ctx: HookContext, messages: list[Any], stats: CompactionStats,
                  session: Any) -> tuple[list[Any], CompactionStats]:
-    """The projection with an automatic-recall snippet in its ledger block, when one is due and fits."""
+    """The projection with an automatic-recall snippet in front of the user's latest message, when one is due
+    and fits: there, not in the ledger block, the prompt before that message stays byte-identical from
+    turn to turn and a local server reuses its cache up to it (in the block it re-read the whole kept tail)."""
     last = event.messages[-1] if event.messages else None
     if not isinstance(last, dict) or last.get("role") != "user":
         return messages, stats  # inside a tool loop: no new message from the user to match
@@ -92,12 +92,10 @@ def _with_recall(event: BeforeAgentStartEvent, ctx: HookContext, messages: list[
         cost = count(got.text) + 1
         if stats.tokens_after + cost > min(stats.trigger, stats.window):
             return messages, stats
-        at = next((i for i, m in enumerate(messages) if id(m) not in {id(x) for x in event.messages}
-                   and BLOCK_END in message_text(m)), None)
-        if at is None:
+        if messages[-1] is not last:
             return messages, stats
         out = list(messages)
-        out[at] = _insert(messages[at], got.text)
+        out[-1] = _prefixed(last, got.text)
     except Exception as exc:  # noqa: BLE001 - recall is a bonus: the compacted prompt goes out without it
         logger.warning("recall.auto_failed", session=ctx.session_key, error=f"{type(exc).__name__}: {exc}")
         return messages, stats
@@ -105,25 +103,15 @@ def _with_recall(event: BeforeAgentStartEvent, ctx: HookContext, messages: list[
     return out, replace(stats, tokens_after=stats.tokens_after + cost)
 
 
-_END_LINE = re.compile(rf"^{re.escape(BLOCK_END)}$", re.MULTILINE)
-
-
-def _insert(message: dict[str, Any], text: str) -> dict[str, Any]:
-    """A copy of ``message`` with ``text`` just before the ledger's own end line (a line of its own: the
-    marker quoted inside an item or a message never is one)."""
-    def put(s: str) -> str:
-        end = _END_LINE.search(s)
-        return s if end is None else f"{s[:end.start()]}{text}\n{s[end.start():]}"
-
+def _prefixed(message: dict[str, Any], text: str) -> dict[str, Any]:
+    """A copy of the user's ``message`` with ``text`` in front of what they wrote (a text part of its own
+    when the content is a list of parts)."""
     changed = dict(message)
     content = message.get("content")
     if isinstance(content, str):
-        changed["content"] = put(content)
+        changed["content"] = f"{text}\n\n{content}"
     elif isinstance(content, list):
-        parts = list(content)
-        for i, part in enumerate(parts):
-            if isinstance(part, dict) and isinstance(part.get("text"), str) and BLOCK_END in part["text"]:
-                parts[i] = {**part, "text": put(part["text"])}
-                break
-        changed["content"] = parts
+        changed["content"] = [{"type": "text", "text": text}, *content]
+    else:
+        return message
     return changed

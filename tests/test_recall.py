@@ -136,7 +136,8 @@ def test_auto_recall_stays_silent_when_the_match_is_in_the_prompt_or_weak(store:
 
 
 def test_the_hook_adds_recall_only_to_a_compacted_turn(make_runtime: Any, run_hook: Any) -> None:
-    """Before compaction nothing is added; once compacted, a matching question gets the snippet in the ledger."""
+    """Before compaction nothing is added; once compacted, a matching question gets the snippet in front of
+    it (after the ledger and the kept tail, so the prompt before the question stays byte-identical)."""
     runtime = make_runtime()
     call = assistant("", [("c1", "bash", {"command": "docker compose ps"})])
     # Prose with no id or error in it: the ledger does not keep it, so only recall can bring it back.
@@ -146,9 +147,10 @@ def test_the_hook_adds_recall_only_to_a_compacted_turn(make_runtime: Any, run_ho
     assert run_hook(runtime, [user("start"), call, fact, assistant("noted"), question], window=8192).messages is None
     messages = [user("start"), call, fact, assistant("noted"), *chat(60)[1:], question]
     result = run_hook(runtime, messages, window=8192)
-    ledger = next(m["content"] for m in result.messages if "[end of ledger]" in str(m.get("content")))
-    assert "Recalled from the archive" in ledger and "[#2] tool bash" in ledger and "sandbox card numbers" in ledger
-    assert ledger.index("Recalled from the archive") < ledger.index("[end of ledger]")
+    asked = result.messages[-1]["content"]
+    assert "Recalled from the archive" in asked and "[#2] tool bash" in asked and "sandbox card numbers" in asked
+    assert asked.endswith(question["content"])
+    assert "Recalled from the archive" not in json.dumps(result.messages[:-1])
     assert result.stats.tokens_after <= result.stats.trigger
 
 
