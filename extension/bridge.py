@@ -551,14 +551,10 @@ class Bridge:
             return command.run(str(params.get("args") or "") if command.accepts_args else "", ctx)
 
     def compact(self, params: dict[str, Any]) -> dict[str, Any]:
-        """A forced compaction (OpenClaw's ``/compact``, or its overflow recovery): ``/compact-now``."""
-        found = self.commands.get("compact-now")
-        if found is None:
-            raise CompactorError("no /compact-now command is registered")
-        done = self._run(found, {**params, "args": ""})
-        stats = done.stats
-        return {"compacted": done.compacted, "reason": done.text, "tokensBefore": stats.tokens_before if stats else None,
-                "tokensAfter": stats.tokens_after if stats else None}
+        """A forced compaction (OpenClaw's ``/compact``, or its overflow recovery): see :mod:`.openclaw_recovery`."""
+        from .openclaw_recovery import compact
+
+        return compact(self._ctx(params), str(params.get("trigger") or "manual"), _positive(params.get("currentTokenCount")))
 
     def recall(self, params: dict[str, Any]) -> dict[str, Any]:
         """A call of the ``recall_history`` plugin tool: the session's archive, searched or read."""

@@ -35,3 +35,36 @@ def test_a_session_model_500_is_a_server_error_not_a_timeout(child: Child, tmp_p
     health = json.loads((tmp_path / "context-compactor" / "summarizer-health.json").read_text())
     assert health["last_kind"] == "server_error" and health["failures"].get("server_error", 0) >= 1
     assert health["summarizer"] == "openclaw-llm:fake/m"
+
+
+def assemble(child: Child, turns: int) -> dict[str, Any]:
+    return child.request("assemble", {"sessionKey": KEY, "messages": history(turns), "prompt": "and now?",
+                                      "tokenBudget": 90000, "model": "fake/m"})
+
+
+def test_overflow_recovery_sends_a_strictly_smaller_prompt_each_try(child: Child) -> None:
+    """OpenClaw's compact() after an overflow: compacted, each try at most 0.7x the prompt before it, and the
+    retry's assemble sends that smaller prompt."""
+    child.request("configure", {"config": {}})
+    sent = assemble(child, 60)["result"]
+    assert sent["messages"] is None  # under the trigger: sent as it is
+    before = child.request("compact", {"sessionKey": KEY, "trigger": "overflow", "currentTokenCount": 30000})["result"]
+    assert before["compacted"] and before["tokensAfter"] <= 0.7 * before["tokensBefore"], before
+    retry = assemble(child, 60)["result"]
+    assert retry["messages"] and retry["stats"]["tokens_after"] == before["tokensAfter"], retry["stats"]
+    again = child.request("compact", {"sessionKey": KEY, "trigger": "overflow"})["result"]
+    assert again["compacted"] and again["tokensBefore"] == before["tokensAfter"]
+    assert again["tokensAfter"] <= 0.7 * again["tokensBefore"], again
+
+
+def test_compact_says_compacted_only_when_the_prompt_got_smaller(child: Child) -> None:
+    """A manual /compact on a prompt with nothing left to fold reports not compacted, with the reason."""
+    child.request("configure", {"config": {}})
+    assemble(child, 2)
+    done = child.request("compact", {"sessionKey": KEY, "trigger": "manual"})["result"]
+    assert done["compacted"] is False and "nothing compacted" in done["reason"], done
+    assemble(child, 60)
+    done = child.request("compact", {"sessionKey": KEY, "trigger": "manual"})["result"]
+    assert done["compacted"] and done["tokensAfter"] < done["tokensBefore"], done
+    again = child.request("compact", {"sessionKey": KEY, "trigger": "manual"})["result"]
+    assert again["compacted"] is False, again

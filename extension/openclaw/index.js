@@ -464,7 +464,11 @@ function makeEngine() {
       const trigger = params?.runtimeContext?.trigger ?? (params?.compactionTarget === "budget" ? "budget" : "manual");
       let r = null;
       try {
-        r = await request("compact", { sessionKey: sessionKey(params), trigger }, (summarySeconds() + 15) * 1000);
+        // Overflow recovery: the next prompt is strictly smaller (0.7x the refused one); "compacted" only when it is.
+        r = await request("compact", {
+          sessionKey: sessionKey(params), trigger,
+          currentTokenCount: typeof params?.currentTokenCount === "number" ? params.currentTokenCount : null,
+        }, (summarySeconds() + 15) * 1000);
       } catch (e) {
         warn(`compact failed: ${e?.message ?? e}`);
       }

@@ -1,0 +1,64 @@
+"""OpenClaw's ``compact()``: its ``/compact`` and its overflow recovery, for an engine that owns compaction.
+
+OpenClaw spends one of three recovery attempts per ``compact()`` that says ``compacted``; a
+"compacted" that freed nothing spends one for no gain (openclaw #150447). So :func:`compact` says
+``compacted`` only when the prompt it will send next is smaller than the one last sent, both as
+the session's counter measures them.
+
+Recovery (``trigger`` "overflow", or "budget" when OpenClaw predicted one): the server refused the
+last prompt, so the next one must be strictly smaller. Each try aims at :data:`SHRINK` of the
+prompt before it (gptme's recovery), in our own units: the runtime learns that size as the model's
+window, stated by the server (:meth:`Runtime.window_for` then caps every other source with it), and
+OpenClaw's retry assembles within it. A manual ``/compact`` compacts the last prompt at once, for
+the window it had.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from context_compactor.hookspecs import HookContext
+from context_compactor.logs import get_logger
+
+logger = get_logger()
+
+SHRINK = 0.7  # each recovery try aims at this share of the prompt before it
+RECOVERY = ("overflow", "budget", "timeout_recovery")
+
+
+def compact(ctx: HookContext, trigger: str, server_tokens: int | None = None) -> dict[str, Any]:
+    """Compact session ``ctx.session_key`` now; ``compacted`` only when the next prompt is smaller.
+
+    Returns ``{"compacted", "reason", "tokensBefore", "tokensAfter"}``, as the plugin hands them to
+    OpenClaw. ``server_tokens``: what the server counted in the refused prompt, when OpenClaw says.
+    """
+    runtime, key = ctx.runtime, ctx.session_key
+    session = runtime.session(key)
+    with session.lock:
+        event, last = session.last_event, session.last.stats
+        if event is None or last is None:
+            return {"compacted": False, "reason": "context-compactor: no model call seen in this conversation yet",
+                    "tokensBefore": None, "tokensAfter": None}
+        before = last.tokens_after
+        window = None
+        if trigger in RECOVERY:
+            window = max(1, math.floor(SHRINK * before))
+            runtime.learn_window(event.model.id, window, "error")
+        outcome = session.compact(event, runtime, window=window, force=True)
+        if session.archived_new:
+            session.archived_new = False
+            runtime.index_soon()
+    after = outcome.tokens_after
+    smaller = outcome.compacted and after < before
+    if smaller:
+        reason = (f"context-compactor: compacted {before:,} -> {after:,} tokens; {outcome.folded} earlier messages "
+                  "are now a summary")
+        if window is not None and after > window:
+            reason += f" (aimed at {window:,}: {outcome.reason or 'the rest cannot be folded'})"
+    else:
+        why = outcome.reason or "; ".join(outcome.notices) or "nothing more is old enough to fold into a summary"
+        reason = f"context-compactor: nothing compacted: the prompt would be {after:,} tokens, not below {before:,} ({why})"
+    logger.info("openclaw.compact", session=key, trigger=trigger, tokens_before=before, tokens_after=after,
+                compacted=smaller, aimed_at=window, server_tokens=server_tokens)
+    return {"compacted": smaller, "reason": reason, "tokensBefore": before, "tokensAfter": after}
