@@ -25,6 +25,7 @@ answered in time leaves this turn to the deterministic summary (counted as a fal
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -373,6 +374,7 @@ class Summaries:
             self._failed(report, getattr(exc, "kind", None) or "error", str(exc))
             return None
         report.summarized += 1
+        _CAUSES.healed(s.identity)
         return text
 
     def _failed(self, report: SummaryReport, kind: str, error: str, *, pending: bool = False) -> None:
@@ -380,7 +382,37 @@ class Summaries:
         report.failures[kind] += 1
         report.pending += pending
         report.errors.append(error)
-        logger.warning("summary.fallback", summarizer=self.summarizer.identity, kind=kind, error=error)
+        repeats = _CAUSES.seen(self.summarizer.identity, kind)
+        if repeats == 0:
+            logger.warning("summary.fallback", summarizer=self.summarizer.identity, kind=kind, error=error)
+        else:  # the same cause again: counted in the metrics and /context-stats, one warning is enough
+            logger.info("summary.fallback_again", summarizer=self.summarizer.identity, kind=kind, repeats=repeats)
+
+
+class _Causes:
+    """One ``summary.fallback`` warning per cause (a summarizer and a kind of failure) until that summarizer
+    succeeds again: 62 turns that each fell back on a few chunks for one cause were 172 warnings."""
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[str, str], int] = {}
+        self._lock = threading.Lock()
+
+    def seen(self, summarizer: str, kind: str) -> int:
+        """How often this cause was seen before (0: warn)."""
+        with self._lock:
+            n = self._seen.get((summarizer, kind), 0)
+            self._seen[(summarizer, kind)] = n + 1
+            if len(self._seen) > 10_000:
+                self._seen.clear()
+            return n
+
+    def healed(self, summarizer: str) -> None:
+        with self._lock:
+            for cause in [c for c in self._seen if c[0] == summarizer]:
+                del self._seen[cause]
+
+
+_CAUSES = _Causes()
 
 
 
