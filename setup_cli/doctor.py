@@ -1,9 +1,12 @@
 """``doctor``: check an OpenClaw gateway's context-compactor setup and explain what is wrong.
 
 Each check prints one line, ``ok``, ``warn`` or ``FAIL``, with the fix for anything not ok: config
-parses, plugin entry and slot, files present and ours, the bridge starts with the recorded Python
-and answers its handshake, the model server answers, the context window and where it comes from,
-the store is writable. Exit 0 when nothing failed, 1 otherwise. Doctor writes nothing.
+parses, plugin entry and slot, files present and ours, OpenClaw finds them where they are, the
+bridge starts with the recorded Python and answers its handshake, the model server answers, the
+context window and where it comes from, the store is writable, and how the bridge and its summaries
+have fared in the gateway (crashes, hangs, restarts, the summary model's last error and its kind:
+the files the plugin and the bridge keep beside the store). Exit 0 when nothing failed, 1 otherwise.
+Doctor writes nothing, and a value of any type anywhere in the config is a finding, never a traceback.
 """
 
 from __future__ import annotations
@@ -13,12 +16,14 @@ import json
 import os
 import subprocess
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from context_compactor.errors import CompactorError
 from context_compactor.settings import load_settings
 from context_compactor.bridge import PROMPT_RECORD
+from context_compactor.openclaw_health import BRIDGE_HEALTH, SUMMARIZER_HEALTH
 from context_compactor.store import Store, StoreError, is_url
 
 from .changes import validate
@@ -207,20 +212,110 @@ def check_store(paths: Paths, config: dict[str, Any], say: Report) -> None:
         say("FAIL", f"store folder {folder} is not writable: {exc.strerror or exc}")
 
 
+def check_discovery(paths: Paths, data: dict[str, Any], say: Report) -> None:
+    """Whether OpenClaw, started as from this shell, finds the plugin where it is: in its own state folder's
+    ``extensions`` ($OPENCLAW_STATE_DIR, else ~/.openclaw), or through ``plugins.load.paths``."""
+    used = Path(os.environ.get("OPENCLAW_STATE_DIR", "").strip() or Path.home() / ".openclaw").expanduser()
+    if _same(used, paths.home):
+        return
+    plugins = data.get("plugins") if isinstance(data.get("plugins"), dict) else {}
+    load = plugins.get("load") if isinstance(plugins.get("load"), dict) else {}
+    listed = [Path(str(p)).expanduser() for p in load.get("paths") or [] if isinstance(p, str)] \
+        if isinstance(load.get("paths"), list) else []
+    if any(_same(p, paths.plugin) or _same(p, paths.plugin.parent) for p in listed):
+        say("ok", f"plugins.load.paths lists {paths.plugin}: OpenClaw finds it from any state folder")
+        return
+    why = "$OPENCLAW_STATE_DIR" if os.environ.get("OPENCLAW_STATE_DIR", "").strip() else "OPENCLAW_STATE_DIR is unset"
+    say("FAIL", f"OpenClaw cannot find the plugin in {paths.plugin}: started from this shell it uses the state folder "
+                f"{used} ({why}) and looks for plugins in {used / 'extensions'} and plugins.load.paths. Start the "
+                f"gateway with OPENCLAW_STATE_DIR={paths.home}, or add \"{paths.plugin}\" to plugins.load.paths in "
+                f"{paths.config}")
+
+
+def _same(a: Path, b: Path) -> bool:
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _record(path: Path) -> dict[str, Any] | None:
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _count(record: dict[str, Any], key: str) -> int:
+    value = record.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def check_bridge_health(paths: Paths, say: Report) -> None:
+    """How the bridge has fared in the gateway: the plugin's record of its starts, crashes, hangs, restarts."""
+    record = _record(paths.data / BRIDGE_HEALTH)
+    if record is None:
+        say("ok", "bridge in the gateway: no record yet (the gateway has not run a turn with the plugin)")
+        return
+    crashes, hangs, restarts = _count(record, "crashes"), _count(record, "hangs"), _count(record, "restarts")
+    line = (f"bridge in the gateway: {_count(record, 'starts')} start(s), {crashes} crash(es), {hangs} hang(s) "
+            f"(killed for not answering in time), {restarts} restart(s)")
+    crash, hang = record.get("lastCrash"), record.get("lastHang")
+    if isinstance(crash, dict):
+        line += f"; last crash {crash.get('at', '?')}: {crash.get('why', '?')}"
+    if isinstance(hang, dict):
+        line += f"; last hang {hang.get('at', '?')}: no answer to {hang.get('method', '?')} within {hang.get('seconds', '?')} s"
+    if crashes or hangs:
+        say("FAIL", line + f" (each such turn went to the model uncompacted; the gateway log has the bridge's own "
+                           f"lines, [context-compactor]; {paths.data / BRIDGE_HEALTH} keeps the counts)")
+    else:
+        say("ok", line)
+
+
+def check_summarizer_health(paths: Paths, say: Report) -> None:
+    """The session model's summaries in the gateway: calls that succeeded, failures by kind, the last error."""
+    record = _record(paths.data / SUMMARIZER_HEALTH)
+    if record is None:
+        return
+    failures = record.get("failures") if isinstance(record.get("failures"), dict) else {}
+    failed = sum(n for n in failures.values() if isinstance(n, int))
+    line = (f"summaries by {record.get('summarizer', '?')}: {_count(record, 'successes')} succeeded, {failed} failed"
+            + (" (" + ", ".join(f"{k} {n}" for k, n in sorted(failures.items())) + ")" if failures else "")
+            + "; each failure is a fallback to the built-in summary")
+    if record.get("last_error"):
+        line += f"; last error {record.get('last_at', '?')} ({record.get('last_kind', 'error')}): {str(record['last_error'])[:200]}"
+    if _count(record, "consecutive"):
+        say("FAIL", line + f" ({_count(record, 'consecutive')} in a row: is the model server up? see the gateway log)")
+    else:
+        say("warn" if failed else "ok", line)
+
+
+def _guarded(say: Report, what: str, check: Callable[[], Any]) -> Any:
+    """Run one check; whatever it raises is one FAIL line, never a traceback (a config can hold any value)."""
+    try:
+        return check()
+    except Exception as exc:  # noqa: BLE001 - doctor reports every failure as a finding
+        say("FAIL", f"{what}: could not be checked ({type(exc).__name__}: {exc}); a value in the config has a type "
+                    "doctor did not expect: `openclaw config validate` names it")
+        return None
+
+
 def run_doctor(args: argparse.Namespace) -> int:
     say = Report()
     paths = locate(args.home, args.config)
     say("ok", f"OpenClaw home: {paths.home}")
-    data = check_config(paths, say)
-    marker = check_files(paths, say)
+    data = _guarded(say, "config", lambda: check_config(paths, say))
+    marker = _guarded(say, "plugin files", lambda: check_files(paths, say))
     if marker is not None:
-        check_bridge(paths, marker, (data or {}).get("_plugin_config") or {}, say)
+        if data is not None:
+            _guarded(say, "plugin discovery", lambda: check_discovery(paths, data, say))
+        _guarded(say, "bridge", lambda: check_bridge(paths, marker, (data or {}).get("_plugin_config") or {}, say))
     if data is not None:
-        check_model(data, say, paths)
-        check_store(paths, data.get("_plugin_config") or {}, say)
-        ok, output = validate(paths)
-        if ok is not None:
-            say("ok" if ok else "FAIL", "openclaw config validate: " + ("valid" if ok else output))
+        _guarded(say, "model", lambda: check_model(data, say, paths))
+        _guarded(say, "store", lambda: check_store(paths, data.get("_plugin_config") or {}, say))
+        validated = _guarded(say, "openclaw config validate", lambda: validate(paths))
+        if validated is not None and validated[0] is not None:
+            say("ok" if validated[0] else "FAIL", "openclaw config validate: " + ("valid" if validated[0] else validated[1]))
+    _guarded(say, "bridge health", lambda: check_bridge_health(paths, say))
+    _guarded(say, "summarizer health", lambda: check_summarizer_health(paths, say))
     print("no problems found." if not say.failed else f"{say.failed} problem(s) found.")
     return 1 if say.failed else 0
 

@@ -233,6 +233,7 @@ def test_doctor_reports(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (home / "openclaw.json").write_text("{}\n")
     assert run(home, "setup", "--yes") == 0
     capsys.readouterr()
+    os.environ["OPENCLAW_STATE_DIR"] = str(home)  # the gateway runs in this home (the fixture's monkeypatch undoes it)
     assert run(home, "doctor") == 0
     out = capsys.readouterr().out
     assert "the bridge answers its handshake" in out and "no problems found" in out
@@ -433,3 +434,96 @@ def test_home_and_config_path_in_different_places_warns(quick: Path, tmp_path: P
     assert run(quick, "setup", "--dry-run") == 0
     err = capsys.readouterr().err
     assert "warning: --home is" in err and str(other / "openclaw.json") in err
+
+
+def installed(quick: Path, monkeypatch: pytest.MonkeyPatch, config: str = "{}\n") -> None:
+    """setup in ``quick``, and OpenClaw pointed at it (OPENCLAW_STATE_DIR), as a user runs that gateway."""
+    (quick / "openclaw.json").write_text(config)
+    assert run(quick, "setup", "--yes") == 0
+    monkeypatch.setenv("OPENCLAW_STATE_DIR", str(quick))
+
+
+def test_doctor_says_openclaw_cannot_find_the_plugin_in_another_home(quick: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """doctor --home A, with OpenClaw using ~/.openclaw: the plugin in A is not found, and doctor says how to fix it."""
+    installed(quick, monkeypatch)
+    monkeypatch.delenv("OPENCLAW_STATE_DIR")
+    capsys.readouterr()
+    assert run(quick, "doctor") == 1
+    out = capsys.readouterr().out
+    assert f"OpenClaw cannot find the plugin in {quick / 'extensions' / ID}" in out, out
+    assert f"OPENCLAW_STATE_DIR={quick}" in out and "plugins.load.paths" in out
+    assert "no problems found" not in out
+
+
+def test_doctor_accepts_a_plugin_listed_in_load_paths(quick: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """The same home with the plugin's folder in plugins.load.paths: OpenClaw finds it from anywhere."""
+    installed(quick, monkeypatch)
+    monkeypatch.delenv("OPENCLAW_STATE_DIR")
+    data = config_data(quick)
+    data["plugins"]["load"] = {"paths": [str(quick / "extensions" / ID)]}
+    (quick / "openclaw.json").write_text(json.dumps(data))
+    capsys.readouterr()
+    run(quick, "doctor")
+    out = capsys.readouterr().out
+    assert "plugins.load.paths lists" in out and "cannot find the plugin" not in out
+
+
+ODD = ["8k", None, True, -1, 1.5, [], {"a": {"b": []}}, "\u0000", 10**30]
+
+
+@pytest.mark.parametrize("where", ["contextWindow", "model.contextWindow", "agents", "agents.defaults.model",
+                                   "models", "models.providers", "provider", "provider.models", "plugins.entries.config",
+                                   "plugins.load", "tools", "tools.profile", "plugins.allow"])
+def test_doctor_never_shows_a_traceback(quick: Path, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str], where: str) -> None:
+    """Any value of any type in any of these places: doctor ends with its summary line, never a traceback."""
+    config = {"models": {"providers": {"p": {"baseUrl": "http://127.0.0.1:9/v1", "models": [{"id": "m", "contextWindow": 32768}]}}},
+              "agents": {"defaults": {"model": {"primary": "p/m"}}}}
+    installed(quick, monkeypatch, json.dumps(config))
+    marker = quick / "extensions" / ID / ".context-compactor.json"  # no bridge started: not what this checks
+    marker.write_text(json.dumps({**json.loads(marker.read_text()), "python": "/bin/false"}))
+    base = (quick / "openclaw.json").read_text()
+    for value in ODD:
+        data = parse(base).value
+        entry = data["plugins"]["entries"][ID]
+        spot = {"contextWindow": (entry.setdefault("config", {}), "contextWindow"),
+                "model.contextWindow": (data["models"]["providers"]["p"]["models"][0], "contextWindow"),
+                "agents": (data, "agents"), "agents.defaults.model": (data["agents"]["defaults"], "model"),
+                "models": (data, "models"), "models.providers": (data["models"], "providers"),
+                "provider": (data["models"]["providers"], "p"), "provider.models": (data["models"]["providers"]["p"], "models"),
+                "plugins.entries.config": (entry, "config"), "plugins.load": (data["plugins"], "load"),
+                "tools": (data, "tools"), "tools.profile": (data.setdefault("tools", {}), "profile"),
+                "plugins.allow": (data["plugins"], "allow")}[where]
+        spot[0][spot[1]] = value
+        (quick / "openclaw.json").write_text(json.dumps(data))
+        capsys.readouterr()
+        code = run(quick, "doctor")
+        out = capsys.readouterr()
+        assert code in (0, 1), (value, out)
+        assert "Traceback" not in out.out + out.err, (value, out)
+        assert out.out.rstrip().endswith(("no problems found.", "problem(s) found.")), (value, out.out)
+
+
+def test_doctor_reports_crashes_hangs_and_the_summary_models_last_error(quick: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """What the plugin and the bridge recorded in the gateway: crashes and hangs fail doctor, the summary
+    model's last error is named with its kind."""
+    installed(quick, monkeypatch)
+    data = quick / "context-compactor"
+    data.mkdir(exist_ok=True)
+    (data / "bridge-health.json").write_text(json.dumps({
+        "starts": 3, "crashes": 1, "hangs": 1, "restarts": 2, "pid": 42,
+        "lastCrash": {"at": "2026-12-02T09:00:00Z", "why": "signal SIGSEGV"},
+        "lastHang": {"at": "2026-12-02T09:05:00Z", "method": "assemble", "seconds": 30}}))
+    (data / "summarizer-health.json").write_text(json.dumps({
+        "summarizer": "openclaw-llm:p/m", "successes": 4, "failures": {"server_error": 2}, "consecutive": 0,
+        "last_error": "500 Internal Server Error", "last_kind": "server_error", "last_at": "2026-12-02 09:06:00"}))
+    capsys.readouterr()
+    assert run(quick, "doctor") == 1
+    out = capsys.readouterr().out
+    assert "3 start(s), 1 crash(es), 1 hang(s)" in out and "2 restart(s)" in out, out
+    assert "signal SIGSEGV" in out and "no answer to assemble within 30 s" in out
+    assert "4 succeeded, 2 failed (server_error 2)" in out and "(server_error): 500 Internal Server Error" in out
+    assert "no problems found" not in out
