@@ -228,12 +228,12 @@ def test_uninstall_leaves_nothing_of_ours(home: Path) -> None:
 
 
 @pytest.mark.slow
-def test_doctor_reports(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_doctor_reports(home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """doctor passes on a fresh setup and fails, naming the fix, when the slot is taken away."""
     (home / "openclaw.json").write_text("{}\n")
     assert run(home, "setup", "--yes") == 0
     capsys.readouterr()
-    os.environ["OPENCLAW_STATE_DIR"] = str(home)  # the gateway runs in this home (the fixture's monkeypatch undoes it)
+    monkeypatch.setenv("OPENCLAW_STATE_DIR", str(home))  # the gateway runs in this home
     assert run(home, "doctor") == 0
     out = capsys.readouterr().out
     assert "the bridge answers its handshake" in out and "no problems found" in out
