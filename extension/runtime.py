@@ -25,6 +25,7 @@ import httpx
 from .hookspecs import ModelInfo
 from .logs import get_logger
 from .presummarize import Background
+from .session_state import SessionState
 from .settings import DEFAULT_CONTEXT_WINDOW, Settings
 from .store import Store, default_store_path
 from .tokens import Counter, make_counter
@@ -103,7 +104,7 @@ class Runtime:
                 if stamp != session.stamp:
                     session = None
             if session is None:
-                state = self.store.session(key) if self.persist_sessions else {}
+                state = SessionState.load(self.store.session(key), key) if self.persist_sessions else None
                 session = Session(key, state)
                 if self.persist_sessions:
                     session.stamp = self.store.session_stamp(key)
@@ -116,7 +117,7 @@ class Runtime:
 
     def save_session(self, session: Session) -> None:
         """Write a session's state, and note the stamp of what this process wrote."""
-        self.store.save_session(session.key, session.state)
+        self.store.save_session(session.key, session.state.dump())
         session.stamp = self.store.session_stamp(session.key)
 
     def settings_for(self, model: ModelInfo) -> Settings:

@@ -23,6 +23,7 @@ from .logs import get_logger
 from .messages import ToolCall, digest
 from .engine.summaries import NARRATIVE_TOKENS, SummaryReport, Summaries
 from .hookspecs import BeforeAgentStartEvent, CompactionStats
+from .session_state import CompactionRecord, FallbackRecord, SavedPlan, SavedTiers, SessionState
 
 if TYPE_CHECKING:
     from .runtime import Runtime
@@ -133,10 +134,10 @@ class _MemoSummaries:
 
 
 class Session:
-    def __init__(self, key: str, persisted: dict[str, Any]) -> None:
+    def __init__(self, key: str, persisted: SessionState | None = None) -> None:
         self.key = key
         self.lock = threading.Lock()
-        self.state: dict[str, Any] = persisted
+        self.state = persisted if persisted is not None else SessionState()
         self.stamp: object = None  # the store's stamp of the state held here (see Runtime.session)
         self.measurer: Measurer | None = None
         self.chars_measurer: Measurer | None = None  # characters of what was sent, for calibration
@@ -180,25 +181,25 @@ class Session:
         default): the prompt is derived again from the originals, with less folded. With
         ``reopenOnBiggerWindow`` off it stays in force while it fits.
         """
-        saved = self.state.get("anchor")
+        saved = self.state.anchor
         self.reopened = False
-        if not saved:
+        if saved is None:
             return None
-        if saved.get("fingerprint") != fingerprint:
-            old = saved.get("fingerprint") or [0]
+        if saved.fingerprint != fingerprint:
+            old = saved.fingerprint or [0]
             bigger = old[0] < fingerprint[0] and old[-1] == fingerprint[-1]
             self.reopened = bigger and reopen
             if not bigger or reopen:
                 return None
         n = len(m.entries)
-        cut, stub_until = saved["cut"], saved["stub_until"]
-        if not (saved["lead"] <= cut <= stub_until <= n and saved["lead"] < stub_until):
+        lead, cut, stub_until = saved.lead, saved.cut, saved.stub_until
+        if not (lead <= cut <= stub_until <= n and lead < stub_until):
             return None
-        if cut > saved["lead"] and m.entries[cut - 1].digest != saved["cut_digest"]:
+        if cut > lead and m.entries[cut - 1].digest != saved.cut_digest:
             return None
-        if m.entries[stub_until - 1].digest != saved["stub_digest"]:
+        if m.entries[stub_until - 1].digest != saved.stub_digest:
             return None
-        return Plan(saved["lead"], cut, stub_until, stage=saved["stage"], summary_tokens=saved.get("summary_tokens", 0))
+        return Plan(lead, cut, stub_until, stage=saved.stage, summary_tokens=saved.summary_tokens)
 
     def _to_archive(self, runtime: Runtime, rows: Callable[[], list[tuple[Any, ...]]], count: int,
                     views: Sequence[Any] | None = None) -> None:
@@ -247,7 +248,7 @@ class Session:
             logger.info("compaction.reopened", session=self.key, window=budget.window)
         # What an unchanged history already had archived need not be looked at again.
         done = min(self.archived_upto, m.first_changed)
-        holding = settings.loop_breakers and bool(self.state.get("holding"))
+        holding = settings.loop_breakers and bool(self.state.holding)
         if holding and m.total <= budget.trigger:
             holding = self._release("the prompt is under the trigger again")
         # Stuck above the trigger: keep the last plan while the prompt fits the window.
@@ -364,20 +365,20 @@ class Session:
 
     def _save_state_due(self, total: int, budget: Budget, settings: Settings, length: int, fresh: bool) -> bool:
         """Once as the prompt passes ``precompactAt`` of the trigger (again after each compaction)."""
-        told = self.state.get("save_state_told")
+        told = self.state.save_state_told
         if fresh:
-            self.state["save_state_told"] = None
+            self.state.save_state_told = None
             return False
         if told is not None:
             return bool(told == length)  # the same turn again (a retry)
         if total >= settings.precompact_at * budget.trigger:
-            self.state["save_state_told"] = length
+            self.state.save_state_told = length
             return True
         return False
 
     def _release(self, why: str) -> bool:
-        self.state["holding"] = None
-        self.state["stuck_turns"] = 0
+        self.state.holding = None
+        self.state.stuck_turns = 0
         logger.info("loop_breaker.released", session=self.key, why=why)
         return False
 
@@ -385,20 +386,20 @@ class Session:
                        prepared: Prepared) -> None:
         """Compaction that keeps firing above the trigger, and stubbed content fetched again."""
         if fresh and outcome.tokens_after > budget.trigger:
-            self.state["stuck_turns"] = turns = self.state.get("stuck_turns", 0) + 1
-            if turns >= STUCK_TURNS and not self.state.get("holding"):
+            self.state.stuck_turns = turns = self.state.stuck_turns + 1
+            if turns >= STUCK_TURNS and not self.state.holding:
                 why = (f"compaction fired on {turns} turns in a row and the prompt stayed above the "
                        f"{budget.trigger:,}-token trigger ({outcome.tokens_after:,} tokens after compacting: the "
                        "system prompt, tool schemas and recent turns alone are that large); the last plan is kept "
                        f"until the prompt reaches the {budget.window:,}-token window. Raise contextWindow or "
                        "compactAt, or lower keepRecentTokens")
-                self.state["holding"] = why
+                self.state.holding = why
                 outcome.notices.append(f"context-compactor: stopped recompacting: {why}")
                 logger.warning("loop_breaker.holding", session=self.key, turns=turns, trigger=budget.trigger,
                                tokens_after=outcome.tokens_after)
-        elif fresh and self.state.get("stuck_turns"):
-            self.state["stuck_turns"] = 0
-            if self.state.get("holding"):
+        elif fresh and self.state.stuck_turns:
+            self.state.stuck_turns = 0
+            if self.state.holding:
                 self._release("a compaction got under the trigger")
         self._refetches(m, outcome, fresh, measurer, prepared, budget.window)
 
@@ -406,8 +407,7 @@ class Session:
                    prepared: Prepared, window: int) -> None:
         entries, plan = m.entries, outcome.plan
         turn = m.roles.get("user", 0)
-        watch: dict[str, list[int]] = self.state.setdefault("refetch_watch", {})
-        pinned: list[str] = self.state.setdefault("pinned", [])
+        watch, pinned = self.state.refetch_watch, self.state.pinned
         if watch:  # calls of the current tool loop that fetch again what a compaction took out
             for index in range(min(self.calls_checked, len(entries)), len(entries)):
                 for call in entries[index].view.calls:
@@ -491,47 +491,42 @@ class Session:
 
     def _count_fallbacks(self, runtime: Runtime, report: SummaryReport) -> None:
         """Fallbacks by kind, kept with the session for /context-stats."""
-        counts = self.state.setdefault("summary_fallbacks", {})
+        counts = self.state.summary_fallbacks
         for kind, n in report.failures.items():
             counts[kind] = counts.get(kind, 0) + n
-        self.state["last_fallback"] = {"at": time.strftime("%Y-%m-%d %H:%M:%S"), "error": report.errors[-1][:300]}
+        self.state.last_fallback = FallbackRecord(time.strftime("%Y-%m-%d %H:%M:%S"), report.errors[-1][:300])
         if runtime.persist_sessions:
             runtime.save_session(self)
 
     def _tiers(self, m: Measurement, fingerprint: list[Any]) -> Tiers | None:
         """The ledger body last sent, if it was made with these settings for this history's start."""
-        saved = self.state.get("tiers")
-        if not saved or saved.get("fingerprint") != fingerprint:
+        saved = self.state.tiers
+        if saved is None or saved.fingerprint != fingerprint:
             return None
-        lead, cut = saved["lead"], saved["cut"]
-        if not lead < cut <= len(m.entries) or m.entries[cut - 1].digest != saved["cut_digest"]:
+        lead, cut = saved.lead, saved.cut
+        if not lead < cut <= len(m.entries) or m.entries[cut - 1].digest != saved.cut_digest:
             return None
-        return Tiers(lead, cut, saved["first"], saved["text"], saved.get("merged", False),
-                     saved.get("source", ""), saved.get("budget", 0), saved.get("complete", False))
+        return Tiers(lead, cut, saved.first, saved.text, saved.merged, saved.source, saved.budget, saved.complete)
 
     def _remember(self, m: Measurement, outcome: Outcome, summarizer: str, fingerprint: list[Any]) -> None:
         plan, report = outcome.plan, outcome.report
         tiers = outcome.tiers
-        self.state["tiers"] = {
-            "lead": tiers.lead, "cut": tiers.cut, "first": tiers.first, "text": tiers.text, "merged": tiers.merged,
-            "source": tiers.source, "budget": tiers.budget, "complete": tiers.complete,
-            "cut_digest": m.entries[tiers.cut - 1].digest, "fingerprint": fingerprint,
-        } if tiers is not None and tiers.cut > tiers.lead else None
-        self.state["anchor"] = {
-            "lead": plan.lead, "cut": plan.cut, "stub_until": plan.stub_until, "stage": plan.stage,
-            "summary_tokens": plan.summary_tokens,
-            "cut_digest": m.entries[plan.cut - 1].digest if plan.cut > plan.lead else "",
-            "stub_digest": m.entries[plan.stub_until - 1].digest if plan.stub_until > 0 else "",
-            "fingerprint": fingerprint,
-        } if plan.stub_until > plan.lead else None
-        self.state["last_compaction"] = {
-            "at": time.strftime("%Y-%m-%d %H:%M:%S"), "tokens_before": outcome.tokens_before,
-            "tokens_after": outcome.tokens_after, "folded": outcome.folded, "stage": plan.stage,
-            "summarizer": (report.summarizer if report else summarizer),
-            "chunks": report.chunks if report else 0, "cache_hits": report.cache_hits if report else 0,
-            "fallbacks": report.fallbacks if report else 0,
-        }
-        self.state["compactions"] = self.state.get("compactions", 0) + 1
+        state = self.state
+        state.tiers = SavedTiers(
+            tiers.lead, tiers.cut, tiers.first, tiers.text, tiers.merged, tiers.source, tiers.budget, tiers.complete,
+            cut_digest=m.entries[tiers.cut - 1].digest, fingerprint=fingerprint,
+        ) if tiers is not None and tiers.cut > tiers.lead else None
+        state.anchor = SavedPlan(
+            plan.lead, plan.cut, plan.stub_until, plan.stage, plan.summary_tokens,
+            cut_digest=m.entries[plan.cut - 1].digest if plan.cut > plan.lead else "",
+            stub_digest=m.entries[plan.stub_until - 1].digest if plan.stub_until > 0 else "",
+            fingerprint=fingerprint,
+        ) if plan.stub_until > plan.lead else None
+        state.last_compaction = CompactionRecord(
+            time.strftime("%Y-%m-%d %H:%M:%S"), outcome.tokens_before, outcome.tokens_after, outcome.folded,
+            plan.stage, report.summarizer if report else summarizer, report.chunks if report else 0,
+            report.cache_hits if report else 0, report.fallbacks if report else 0)
+        state.compactions += 1
 
     def _notice(self, outcome: Outcome) -> str:
         text = f"context-compactor: prompt compacted from {outcome.tokens_before:,} to {outcome.tokens_after:,} tokens"
@@ -552,7 +547,7 @@ class Session:
             summarizer=report.summarizer if report else summarizer, notices=tuple(outcome.notices),
             messages=len(m.entries), roles=tuple(sorted(m.roles.items())), system_tokens=m.system_tokens,
             tool_tokens=m.tool_tokens, tokenizer=measurer.counter.name, chars_per_token=measurer.counter.ratio,
-            turn_tokens=_turn_tokens(m), compactions=self.state.get("compactions", 0),
+            turn_tokens=_turn_tokens(m), compactions=self.state.compactions,
         )
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from context_compactor.hookspecs import Command, CommandResult, CompactionStats, HookContext, hookimpl
 from context_compactor.session import LastTurn
+from context_compactor.session_state import SessionState
 
 
 @hookimpl
@@ -89,7 +90,7 @@ def _calibration_line(last: LastTurn, stats: CompactionStats) -> str | None:
     return line
 
 
-def _summary_lines(last: LastTurn, stats: CompactionStats, state: dict[str, Any], extra: dict[str, Any]) -> list[str]:
+def _summary_lines(last: LastTurn, stats: CompactionStats, state: SessionState, extra: dict[str, Any]) -> list[str]:
     name = last.summarizer or "extractive"
     if name == "extractive":
         return ["- summaries: the session ledger, built from the messages (no summary model: set summaryModel, or "
@@ -120,7 +121,7 @@ def _summary_lines(last: LastTurn, stats: CompactionStats, state: dict[str, Any]
     return lines
 
 
-def _loop_lines(last: LastTurn, state: dict[str, Any]) -> list[str]:
+def _loop_lines(last: LastTurn, state: SessionState) -> list[str]:
     """What the agent-loop behaviours did to the last prompt, and the loop breakers' state."""
     done = []
     if last.thinking_saved:
@@ -168,7 +169,7 @@ def _source(stats: CompactionStats, note: str | None) -> str:
             }.get(stats.window_source, stats.window_source)
 
 
-def _last_compaction(state: dict[str, Any]) -> str:
+def _last_compaction(state: SessionState) -> str:
     done = state.get("last_compaction")
     if not done:
         return "- last compaction: none yet"
@@ -178,7 +179,7 @@ def _last_compaction(state: dict[str, Any]) -> str:
             f"{_plural(state.get('compactions', 0), 'compaction')} in all")
 
 
-def format_stats(last: LastTurn, state: dict[str, Any], extra: dict[str, Any] | None = None) -> str:
+def format_stats(last: LastTurn, state: SessionState, extra: dict[str, Any] | None = None) -> str:
     """The ``/context-stats`` report as readable text (``extra``: what the runtime knows beyond the session)."""
     stats = last.stats
     if stats is None:

@@ -36,8 +36,8 @@ def before_agent_start(event: BeforeAgentStartEvent, ctx: HookContext) -> Before
     session = None
     try:
         if not runtime.settings_for(event.model).enabled:
-            stats = unchanged_stats(runtime, event, ctx.session_key)
-            return BeforeAgentStartResult(notices=list(stats.notices), stats=stats)
+            measured = unchanged_stats(runtime, event, ctx.session_key)
+            return BeforeAgentStartResult(notices=list(measured.notices), stats=measured)
         session = runtime.session(ctx.session_key)
         with session.lock:
             outcome = session.compact(event, runtime)

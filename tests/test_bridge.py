@@ -279,3 +279,31 @@ def test_any_line_is_answered_or_logged(data: st.DataObject, tmp_path: Path, mon
     expected = [n for n, (_, answered) in enumerate(lines, 100) if answered]
     assert sorted(n for n in ids if n in expected or n == 1) == sorted([*expected, 1])
     assert len(ids) == len(expected) + 1
+
+
+def test_a_compaction_that_fails_is_told_to_openclaw(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the hook fails open (here the store refuses the archive write), assemble sends the history
+    unchanged and its reply says so: ``failed`` holds the error and a notice tells the user."""
+    from context_compactor.bridge import Bridge, Channel
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    bridge = Bridge(Channel(io.BytesIO(), io.StringIO()))
+    bridge.configure({"config": {"maxTokens": 3000, "storePath": str(tmp_path / "store.sqlite")}})
+    assert bridge.runtime is not None
+    bridge.runtime.store.close()
+    try:
+        reply = bridge.assemble({"sessionKey": "s", "messages": history(20), "prompt": "and now?",
+                                 "tokenBudget": 90000, "model": "fake/fake-model"})
+    finally:
+        bridge.close()
+    assert reply["messages"] is None and "closed" in reply["failed"]
+    assert any(n.startswith("context-compactor: compaction failed this turn") for n in reply["notices"]), reply
+
+
+def test_a_forced_compaction_that_folds_nothing_says_not_compacted(child: Child) -> None:
+    """OpenClaw's /compact on a short chat: ``compacted`` is false (read from the command's result), and
+    the reason says why."""
+    child.request("configure", {"config": {"maxTokens": 30000}})
+    assemble(child, 1)
+    done = child.request("compact", {"sessionKey": "agent:main:explicit:s1", "trigger": "manual"})["result"]
+    assert done["compacted"] is False and "nothing compacted" in done["reason"]

@@ -336,14 +336,16 @@ def test_a_learned_fixed_overhead_counts_toward_the_trigger(make_runtime, run_ho
 
 
 def test_an_anchor_saved_without_its_block_size_gets_a_full_ledger(make_runtime, run_hook):
-    """A plan persisted by an older release (no block size) is reused with a ledger sized to the room,
-    not the minimal one."""
+    """A plan persisted by an older release (a version-0 record, no block size) is read from the store and
+    reused with a ledger sized to the room, not the minimal one."""
     runtime = make_runtime()
     messages = chat(60)
     first = run_hook(runtime, messages, window=8192)
-    session = runtime.session("s1")
-    session.state["anchor"].pop("summary_tokens")
-    session.summary_memo = None
+    old = runtime.session("s1").state.dump()
+    del old["version"]
+    del old["anchor"]["summary_tokens"]
+    runtime.store.save_session("s1", old)  # as the release before wrote it; this process reads it again
+    assert runtime.session("s1").state.anchor.summary_tokens == 0
     again = run_hook(runtime, [*messages, assistant("ok")], window=8192)
     block = again.messages[1]["content"] if again.messages[0]["role"] == "system" else again.messages[0]["content"]
     first_block = first.messages[1]["content"] if first.messages[0]["role"] == "system" else first.messages[0]["content"]
