@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from context_compactor.hookspecs import Command, CommandResult, CompactionStats, HookContext, hookimpl
@@ -28,11 +29,18 @@ def compact_now(args: str, ctx: HookContext) -> CommandResult:
 def _compact_now(args: str, ctx: HookContext) -> tuple[str, Any, CompactionStats | None]:
     runtime = ctx.runtime
     session = runtime.session(ctx.session_key)
+    note, recalled = args.strip(), []
     with session.lock:
-        session.request_compaction(args.strip())
+        session.request_compaction(note)
         if session.last_event is None:
             return "context-compactor: this conversation will be compacted before the next model call.", None, None
         outcome = session.compact(session.last_event, runtime)
+        if note and outcome.compacted:
+            # The note focuses: what it names that had left the prompt comes back into the block, cited.
+            lines, recalled = focus(runtime.store, ctx.session_key, note, outcome)
+            if lines:
+                session.request_compaction("\n".join([note, FOCUS_HEAD, *lines]))
+                outcome = session.compact(session.last_event, runtime)
         stats = session.last.stats
         if session.archived_new:
             session.archived_new = False
@@ -44,11 +52,66 @@ def _compact_now(args: str, ctx: HookContext) -> tuple[str, Any, CompactionStats
         return f"context-compactor: nothing compacted ({reason}).", outcome, stats
     text = (f"context-compactor: compacted {outcome.tokens_before:,} -> {outcome.tokens_after:,} tokens; "
             f"{outcome.folded} earlier messages are now a summary. The next model call uses it.")
+    if recalled:
+        text += (f" For your note, {_plural(len(recalled), 'archived message')} that had left the prompt "
+                 f"{'is' if len(recalled) == 1 else 'are'} back in the summary: {', '.join(recalled)}.")
     if outcome.report and outcome.report.fallbacks:
         text += f" (The summary model failed for {outcome.report.fallbacks} chunk(s); the built-in summary was used.)"
     if not outcome.fits:
         text += f" It still does not fit the window: {outcome.reason}."
     return text, outcome, stats
+
+
+FOCUS_HEAD = "From the archive for this note (recall_history reads more):"
+FOCUS_HITS = 3  # archived messages brought back for a note, at most
+FOCUS_CHARS = 320  # of each, around the note's words
+
+
+def focus(store: Any, session: str, note: str, outcome: Any) -> tuple[list[str], list[str]]:
+    """Cited lines of archived messages the note's words match that are not in the prompt ``outcome`` sends
+    (folded, and not quoted by the ledger), best first; and their citations. Archived text is data: our
+    markers in it are escaped."""
+    from context_compactor.archive import query_terms, snippet
+    from context_compactor.errors import InputError, StoreError
+    from context_compactor.hooks.recall import cite, escape_markers, prompt_text, search
+
+    try:
+        terms = query_terms(note)
+        hits = search(store, note, session, limit=FOCUS_HITS * 3)
+    except (InputError, StoreError):
+        return [], []
+    plan, sent = outcome.plan, _words(prompt_text(outcome.messages or []))
+    lines: list[str] = []
+    cited: list[str] = []
+    for hit in hits:
+        if hit.index is not None and not plan.lead <= hit.index < plan.cut:
+            continue  # still in the prompt as it was written
+        try:
+            original = store.fetch(hit.id, 0, 1 << 20)
+        except (InputError, StoreError):
+            original = None
+        quote = snippet(original.text if original is not None else hit.snippet, terms, FOCUS_CHARS)
+        if _kept(quote, terms, sent):
+            continue  # the ledger has it already
+        lines.append(f"[{cite(hit)}] {hit.role}: {escape_markers(quote)}")
+        cited.append(cite(hit))
+        if len(lines) >= FOCUS_HITS:
+            break
+    return lines, cited
+
+
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def _kept(quote: str, terms: list[str], prompt_words: str, span: int = 6) -> bool:
+    """Whether the prompt already has the quote's words around the note's terms (each run of ``span`` words
+    that holds one of them)."""
+    words = re.findall(r"\w+", quote.lower())
+    wanted = {t.lower() for t in terms}
+    runs = [" ".join(words[i:i + span]) for i in range(max(1, len(words) - span + 1))
+            if wanted & set(words[i:i + span])]
+    return bool(runs) and all(run in prompt_words for run in runs)
 
 
 def context_stats(args: str, ctx: HookContext) -> str:

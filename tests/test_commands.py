@@ -107,3 +107,42 @@ def test_compact_now_says_when_the_prompt_cannot_fit(pm, make_runtime, run_hook)
     run_hook(runtime, [{"role": "user", "content": "hi"}], window=1000, system_prompt="y" * 8000)
     reply = command(pm, runtime, "compact-now")
     assert reply.startswith("context-compactor: cannot fit: ") and "1,000-token context window" in reply
+
+
+def _with_a_fact_in_a_tool_result():
+    """A chat whose third turn read a file holding the fact zebra_quokka_evict, among long filler turns."""
+    from convo import assistant, tool, user, words
+
+    messages = chat(3, size=200)
+    messages += [user("check the cache config"), assistant("", [("c1", "read", {"path": "cache.ini"})]),
+                 tool("c1", words(150, 1) + " the eviction knob zebra_quokka_evict is set to 17 for the hot tier " + words(150, 2)),
+                 assistant("read it")]
+    return messages + chat(30, size=200)[1:]
+
+
+def test_compact_now_note_brings_back_what_it_names(pm, make_runtime, run_hook):
+    """/compact-now <note>: archived text the note names, gone from the prompt, comes back into the block with
+    its citation, stays there on later turns, and leaves at the next /compact-now."""
+    runtime = make_runtime()
+    messages = _with_a_fact_in_a_tool_result()
+    first = run_hook(runtime, messages, window=8192)
+    assert first.messages is not None and "zebra_quokka_evict" not in str(first.messages)  # it had left the prompt
+    reply = command(pm, runtime, "compact-now", "the zebra_quokka_evict setting")
+    assert "back in the summary: #" in reply, reply
+    nxt = run_hook(runtime, messages + [{"role": "user", "content": "go on"}], window=8192)
+    block = str(nxt.messages[1]["content"])
+    assert "Focus requested by the user: the zebra_quokka_evict setting" in block
+    cited = [line for line in block.splitlines() if "zebra_quokka_evict is set to 17" in line]
+    assert cited and cited[0].startswith("[#"), block
+    command(pm, runtime, "compact-now")
+    later = run_hook(runtime, messages + [{"role": "user", "content": "go on"}], window=8192)
+    assert "zebra_quokka_evict" not in str(later.messages)
+
+
+def test_compact_now_note_brings_back_nothing_the_prompt_has(pm, make_runtime, run_hook):
+    """A note naming only what is still in the prompt brings nothing back (no duplicate in the block)."""
+    runtime = make_runtime()
+    messages = _with_a_fact_in_a_tool_result()
+    run_hook(runtime, messages, window=8192)
+    reply = command(pm, runtime, "compact-now", "turn 29")
+    assert "back in the summary" not in reply, reply
