@@ -140,6 +140,15 @@ def _size(n: int) -> str:
     return f"{n / 1e6:,.1f} MB" if n >= 100_000 else f"{n / 1e3:,.0f} kB"
 
 
+def _parts_line(stats: CompactionStats) -> str:
+    """What was sent, part by part; the parts add up to the total (the history is what the rest leaves)."""
+    fixed = stats.system_tokens + stats.tool_tokens
+    turn = min(stats.turn_tokens, max(0, stats.tokens_after - fixed))
+    history = max(0, stats.tokens_after - fixed - turn)
+    return (f"- sent, by part: system prompt {stats.system_tokens:,} + tool schemas {stats.tool_tokens:,} + history "
+            f"{history:,} + current turn {turn:,} = {stats.system_tokens + stats.tool_tokens + history + turn:,} tokens")
+
+
 def _calibration_line(last: LastTurn, stats: CompactionStats) -> str | None:
     measured = last.measured_tokens
     if not measured:
@@ -255,6 +264,7 @@ def format_stats(last: LastTurn, state: SessionState, extra: dict[str, Any] | No
         f"- prompt: ~{stats.tokens_before:,} tokens estimated (system {stats.system_tokens:,}, tool schemas "
         f"{stats.tool_tokens:,}; {stats.tokenizer}, {stats.chars_per_token:g} chars/token)",
     ]
+    lines.append(_parts_line(stats))
     calibration = _calibration_line(last, stats)
     if calibration:
         lines.append(calibration)

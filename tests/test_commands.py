@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from convo import chat
 
 from context_compactor.hookspecs import HookContext, ModelInfo
@@ -32,6 +34,12 @@ def test_context_stats_reports_the_figures(pm, make_runtime, run_hook):
     assert "context window: 8,192 tokens (reported by the host)" in text
     assert "trigger: 6,144 tokens; target after compaction: 4,096 tokens" in text
     assert "last compaction: none yet" in text
+    parts = re.search(r"sent, by part: system prompt ([\d,]+) \+ tool schemas ([\d,]+) \+ history ([\d,]+) \+ "
+                      r"current turn ([\d,]+) = ([\d,]+) tokens", text)
+    assert parts, text
+    numbers = [int(g.replace(",", "")) for g in parts.groups()]
+    assert sum(numbers[:4]) == numbers[4] and numbers[2] > 0 and numbers[3] > 0
+    assert f"sent to the model: ~{numbers[4]:,} tokens" in text
 
 
 def test_context_stats_warns_when_the_window_is_a_guess(pm, make_runtime, run_hook):
