@@ -511,9 +511,9 @@ def call_items(call: ToolCall, index: int) -> list[Item]:
     command = shell_command(call, args)
     if command is not None:
         items.append(Item("command", command, f"`{clip(command, 300)}`", index))
-        items.extend(Item("file", path, f"{path}: {action}", index) for path, action in shell_writes(command))
+        items.extend(file_item(path, action, index) for path, action in shell_writes(command))
     else:
-        items.extend(Item("file", path, f"{path}: {action}", index) for path, action in tool_writes(call.name, args))
+        items.extend(file_item(path, action, index) for path, action in tool_writes(call.name, args))
     short = {k: v for k, v in args.items() if isinstance(v, str) and len(v) <= 300}
     for value in short.values():
         items.extend(identifier_items(value, index, strong_only=False))
@@ -549,6 +549,12 @@ def shell_command(call: ToolCall, args: dict[str, object]) -> str | None:
     if call.arguments and not args:
         return call.arguments.strip()
     return None
+
+
+def file_item(path: str, action: str, index: int) -> Item:
+    """A file the work changed; one it made whole (written, created), moved or deleted ranks above one
+    it edited: of hundreds of files touched in a long session, what the work made is what it was about."""
+    return Item("file", path, f"{path}: {action}", index, rank=0 if action == "edited" else 1)
 
 
 def tool_writes(name: str, args: dict[str, object]) -> list[tuple[str, str]]:
@@ -751,13 +757,15 @@ _CAUSE = re.compile(
     r"timed out|timeout exceeded|deadline exceeded|connection refused|no space left|too many open files|"
     r"CrashLoopBackOff|ImagePullBackOff|certificate|permission denied|access denied|quota|rate limit|"
     r"does not exist|not found|mismatch|null value|overflow|corrupt|violates|duplicate key|DATA RACE|"
-    r"Seq Scan|full table scan|missing index)\b", re.IGNORECASE)
+    r"Seq Scan|full table scan|missing index|failed to (?:pull|resolve|connect|verify|mount|bind|allocate|schedule)|no such host|unreachable|could not resolve|"
+    r"manifest unknown|unknown host)\b", re.IGNORECASE)
 # Lower-cased words every match of _CAUSE holds: the regex runs only on an output that has one.
 _CAUSE_WORDS = ("root cause", "caused by", "because", "due to", "oomkilled", "out of memory", "killed", "evicted",
                 "expired", "deadlock", "timed out", "exceeded", "refused", "no space", "too many", "backoff",
                 "certificate", "denied", "quota", "rate limit", "does not exist", "not found", "mismatch", "null value",
                 "overflow", "corrupt", "violates", "duplicate key", "data race", "seq scan", "full table scan",
-                "missing index")
+                "missing index", "failed to", "no such host", "unreachable", "could not resolve", "manifest unknown",
+                "unknown host")
 _SETTING_LINE = re.compile(r"^\s*(?:\d+\s*(?:\u2192|:|\||\t)\s*)?[\"']?([A-Za-z_][\w.-]{2,60})[\"']?\s*(?::|=|:=)\s*([^\s{\[].{0,100})$", re.MULTILINE)
 _HIT_LINE = re.compile(r"^([\w./-]+\.\w+:\d+)(?::\d+)?[:\t ].*$", re.MULTILINE)  # grep -n: path:line: text
 # A labelled result a computation printed: a few words, then ":" "=" or "|", then a number.
@@ -768,6 +776,8 @@ _DIGIT = re.compile(r"\d")
 _LABELLED = re.compile(r"([A-Za-z][\w ().%,-]{1,50}?)\s*[:=]\s*(\S.*)$")
 FINDINGS_PER_OUTPUT = 3
 CAUSES_PER_OUTPUT = 2
+_DIGITS = re.compile(r"\d+")
+MORE_CAUSES = 4  # cause lines past the gravest two: kept when the agent's next words name them
 _SEVERE = re.compile(r"OOMKilled|out of memory|no space left|certificate has expired|expired|deadlock|root cause|caused by|"
                      r"violates|corrupt|fatal|panic|Killed process", re.IGNORECASE)
 READ_CHARS = 20_000  # a file or search result is read this far for the settings and hits prose may name
@@ -799,6 +809,7 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
         name = next(g for g in m.groups() if g)
         items.append(Item("finding", name.strip(), clip(m.group(0).strip(), 200), index))
     found: list[tuple[int, int, str]] = []  # (severity, position, line)
+    shapes: set[str] = set()
     seen = -1
     for m in _CAUSE.finditer(scan) if not code and any(map(low.__contains__, _CAUSE_WORDS)) else ():
         start = scan.rfind("\n", 0, m.start()) + 1
@@ -807,12 +818,17 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
         end = scan.find("\n", m.end())
         line = scan[start:end if end >= 0 else len(scan)].strip()
         seen = start
-        if 12 <= len(line) <= 400 and not _CODE_LINE.search(line) and not (error and (line in error or error in line)):
+        shape = " ".join(_DIGITS.sub("0", line).split())  # the same line again with other numbers (a probe failing 5 times) is one
+        if 12 <= len(line) <= 400 and shape not in shapes and not _CODE_LINE.search(line) and not (
+                error and (line in error or error in line)):
+            shapes.add(shape)
             found.append((0 if _SEVERE.search(line) else 1, len(found), line))
         if len(found) >= 40:
             break
-    for _severity, _at, line in sorted(found)[:CAUSES_PER_OUTPUT]:  # the gravest first: OOMKilled before a retry
-        items.append(Item("finding", line.lower()[:200], clip(line, 240), index))
+    for n, (_severity, _at, line) in enumerate(sorted(found)[:CAUSES_PER_OUTPUT + MORE_CAUSES]):
+        # The gravest first (OOMKilled before a retry); the next few are kept when the agent's next words
+        # speak of them ("the pods can't pull the image"), see ledger.merge.
+        items.append(Item("finding", line.lower()[:200], clip(line, 240), index, weak=n >= CAUSES_PER_OUTPUT))
     if not reads and not error:  # what a computation printed: "rows after dedupe: 680,897", "p = 0.19"
         last = _last_lines(scan, 1)
         results = 0

@@ -339,3 +339,54 @@ def test_a_stock_sentence_said_twice_is_two_decisions():
     items = merge(ExtractiveSummarizer().items(messages, [view_of(m) for m in messages], 0), whole=True)
     texts = [i.text for i in items if i.section == "decision"]
     assert any("catalog export" in t for t in texts) and any("billing export" in t for t in texts), texts
+
+
+def _items(messages: list[dict]) -> list:
+    return merge(ExtractiveSummarizer().items(messages, [view_of(m) for m in messages], 0), whole=True)
+
+
+DESCRIBE = """Events:
+  Type     Reason     Age   From     Message
+  ----     ------     ----  ----     -------
+  Warning  Unhealthy  15m   kubelet  Readiness probe failed: Get "http://10.12.69.33:8080/ready": context deadline exceeded
+  Warning  Unhealthy  5m    kubelet  Readiness probe failed: Get "http://10.8.140.112:8080/ready": context deadline exceeded
+  Warning  BackOff    4m    kubelet  Back-off restarting failed container
+  Warning  Failed     3m    kubelet  Failed to pull image "registry.acme.internal/fx-quotes:4.25.14-rc3": rpc error: code = NotFound desc = manifest unknown
+"""
+
+
+def test_the_output_line_the_agent_speaks_of_next_is_kept_and_a_line_repeated_with_other_numbers_is_one():
+    messages = [user("why are the new fx-quotes pods stuck?"),
+                assistant("", [("c1", "kubectl", {"args": "describe pod -l app=fx-quotes"})]),
+                tool("c1", DESCRIBE),
+                assistant("The pods can't pull the image: that tag doesn't exist in the registry."),
+                user("ok, thanks")]
+    findings = [i.text for i in _items(messages) if i.section == "finding"]
+    assert any("Failed to pull image" in t for t in findings), findings
+    assert sum("Readiness probe failed" in t for t in findings) <= 1, findings
+
+
+def test_a_setting_read_from_a_file_is_kept_when_the_agent_repeats_its_value_and_name():
+    values = "\n".join(f"  {name}: {n}" for n, name in enumerate(
+        ["replicaCount", "sessionReplicas", "apiPageSize", "webhookRetries", "annuityMaxInFlight", "cacheTtl"], start=17))
+    messages = [user("what does prod allow for annuity?"),
+                assistant("", [("c1", "read_file", {"path": "deploy/helm/values-prod.yaml"})]),
+                tool("c1", f"env:\n{values}\n"),
+                assistant("Prod caps annuity at 21 in flight."), user("ok")]
+    findings = [i.text for i in _items(messages) if i.section == "finding"]
+    assert any("annuityMaxInFlight: 21" in t for t in findings), findings
+    assert not any("apiPageSize" in t for t in findings), findings  # read, never spoken of
+
+
+def test_a_file_the_work_made_outlasts_files_it_only_edited():
+    messages = [user("add the prepay migration")]
+    messages += [assistant("Writing it.", [("w", "write_file", {"path": "migrations/0231_prepay_index.up.sql",
+                                                              "content": "CREATE TABLE t (id int);"})]),
+                 tool("w", "File created successfully")]
+    for n in range(40):  # many routine edits after it
+        messages += [assistant("", [(f"e{n}", "edit_file", {"path": f"internal/pkg{n}/store.go", "old_string": "a",
+                                                        "new_string": "b"})]),
+                     tool(f"e{n}", "ok")]
+    messages += [user("What next?")]
+    text = render(_items(messages), 200, count)[0]
+    assert "migrations/0231_prepay_index.up.sql" in text, text

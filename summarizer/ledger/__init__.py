@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .corrections import collapse_repeats, revise_decisions, supersede
+from .corrections import collapse_repeats, evidence_words, revise_decisions, supersede
 from .items import (APPROVAL, CORRECTION_RANK, DECIDED_RANK, MARK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, SHORT_TITLES, TITLES, CountTokens, Item, dense,
                     marks, masked_key, values, words)
 from .render import COMPACT_BELOW, LEFT_OUT, PRIORITY, SHARES, parse_items, render
@@ -31,6 +31,7 @@ __all__ = ["APPROVAL", "COMPACT_BELOW", "CORRECTION_RANK", "DECIDED_RANK", "LEFT
 
 # Sections whose weak items (found only in a tool's output or in pasted text) need a strong sighting.
 NAMED_SECTIONS = ("identifier", "finding")
+EVIDENCE_SHARED = 2  # words or numbers an agent's next words share with an output's line that name it
 UNNAMED_KEPT = 24  # weak items no one named that a ledger keeps at most (the latest), given room last
 
 
@@ -46,7 +47,20 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
     successes: dict[str, int] = {}  # command key -> last message where it succeeded
     named: set[tuple[str, str]] = set()  # weak-able slots that prose or a call named
     proposed: list[tuple[str, str]] = []  # decisions said since the user last spoke
+    evidence: list[tuple[str, str]] = []  # findings of the outputs since the agent last spoke
     for item in items:
+        if item.section == "state" and item.key == "said" and evidence:
+            # The agent's words after reading outputs say which of their lines mattered ("The pods can't
+            # pull the image"): a line they share two words or numbers with is named, and ranks first.
+            spoken = evidence_words(item.text.split(": ", 1)[-1])
+            for slot in evidence:
+                if slot in joined and len(spoken & evidence_words(joined[slot][3])) >= EVIDENCE_SHARED:
+                    last, first, seen, text = joined[slot]
+                    joined[slot] = (last._replace(rank=1, weak=False), first, seen, text)
+                    named.add(slot)
+            evidence.clear()
+        elif item.section == "finding":
+            evidence.append((item.section, item.key))
         if item.section == APPROVAL or (item.section == "goal" and item.key == "goal"):
             if item.section == APPROVAL:  # the user said "ok" to what was proposed: it is decided
                 for slot in proposed:
@@ -74,6 +88,8 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
             joined[slot] = (item, item.first, item.seen, item.text)
         else:
             last, first, seen, text = old
+            if item.rank < last.rank and item.section == "file":  # a file the work made stays so, edited later
+                item = item._replace(rank=last.rank)
             joined[slot] = (item, first if first >= 0 else last.src, seen + item.seen, _joined(text, item))
     merged = [item if (first, seen, text) == (item.first, item.seen, item.text)
               else item._replace(first=first, seen=seen, text=text)

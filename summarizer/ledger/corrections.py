@@ -51,6 +51,18 @@ _FORBIDDING = re.compile(r"\b(?:never|do not|don'?t|must not|mustn'?t|no longer 
                          re.IGNORECASE)
 
 
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_NUMBER = re.compile(r"(?<![\w.])\d[\d.,]*\d(?![\w])")
+
+
+def evidence_words(text: str) -> frozenset[str]:
+    """The words and numbers (two digits or more) a text speaks of, names split at their joints
+    ("annuityMaxInFlight: 21" speaks of annuity, flight and 21): what an agent's summary of an output
+    and the output's line share."""
+    split = _CAMEL.sub(" ", text).replace("_", " ")
+    return content_words(split) | frozenset(n.rstrip(".,") for n in _NUMBER.findall(text))
+
+
 def content_words(text: str) -> frozenset[str]:
     """The words that say what a statement is about, crudely stemmed ("owns" and "owner" are one)."""
     return frozenset(_stem(w) for w in _WORD.findall(text.lower()) if w not in _FILLER and not w.isdigit())

@@ -171,10 +171,13 @@ def _preference(section: str, items: list[Item], cost: list[float] | None = None
         return sorted(range(n), key=lambda i: (items[i].resolved, items[i].seen > ROUTINE, -i))
     if section == "decision":  # what a marker says was decided first, then the newest
         return sorted(range(n), key=lambda i: (-items[i].rank, -i))
+    if section == "finding":  # what the agent's words named first, then the newest
+        return sorted(range(n), key=lambda i: (-items[i].rank, -i))
     if section in ("identifier", "file"):
         # Something seen once or twice is what the work was about; the same port or file in every
         # status output is routine: the rare first, the newest first within each.
-        return sorted(range(n), key=lambda i: (items[i].seen > ROUTINE, -i))
+        # A file the work made (written, created) before one it only edited (see extract.file_item).
+        return sorted(range(n), key=lambda i: (items[i].seen > ROUTINE, -items[i].rank, -i))
     return list(range(n - 1, -1, -1))
 
 
