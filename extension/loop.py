@@ -11,10 +11,13 @@ Before measuring, :meth:`Loop.prepare` applies, on every turn and under the trig
 - **older failed calls folded**: a failed tool result outside the last ``RECENT_ROUNDS`` tool rounds
   (in batches of ``FOLD_EVERY_ROUNDS`` rounds) becomes its first error line and one line naming the
   tool and its arguments in short;
-- **side questions left out**: a ``/btw`` user message before the last user turn, and its answer
-  (everything up to the next user message), are dropped. While the current turn is itself a
-  ``/btw``, the earlier side questions stay (a side question sees the earlier ones), except those
-  before a ``/btw clear``.
+- **side questions left out**: a ``/btw`` user message before the last user turn, and its own
+  answer (what follows it up to and including the first assistant message without tool calls: the
+  reply, with the tool rounds made for it), are dropped; what comes after the answer (the main
+  task's tool rounds, resumed) stays. A side question not answered before the next user message is
+  dropped alone. Each dropped message is handed to the session to archive first
+  (``Prepared.fresh_drops``). While the current turn is itself a ``/btw``, the earlier side
+  questions stay (a side question sees the earlier ones), except those before a ``/btw clear``.
 
 After the engine, :func:`append_reminder` restates the open items of the latest todo call
 (``todo_write`` / ``TodoWrite`` ``{"todos": [{"content", "status"}]}``, ``update_plan`` and OpenClaw's
@@ -383,6 +386,7 @@ class Prepared:
     last_user: int = -1
     btw_turn: bool = False  # the current turn is a /btw side question
     fresh_folds: list[tuple[int, Any]] = field(default_factory=list)  # (index, original) folded for the first time
+    fresh_drops: list[tuple[int, Any]] = field(default_factory=list)  # (index, original) left out for the first time
 
 
 def last_user_index(messages: Sequence[Any]) -> int:
@@ -421,6 +425,7 @@ class Loop:
         self._folded: tuple[int, dict[int, Any]] | None = None  # (version, id(folded call) -> its original)
         self._reminded: tuple[int, int] | None = None  # (todo index, history length) of the last reminder
         self._fresh: list[tuple[int, Any]] = []  # failed calls folded by this call and never before
+        self._drops: dict[int, Any] = {}  # index -> the message left out there, as handed to the archive
         self._verdicts: dict[int, tuple[Any, ToolCall | None, bool]] = {}  # id(result) -> (result, call, failed)
         self._head: _Built | None = None  # the output for messages[:_stable], from the last call
         self._rounds: list[int] = []  # where the tool rounds before _stable start
@@ -430,7 +435,7 @@ class Loop:
         """``messages`` with the pre-transforms applied (the very list when nothing changed)."""
         if options != self._options:
             self._options, self._in, self._stable, self._decided = options, [], 0, []
-            self._calls, self._todo, self._head = {}, None, None
+            self._calls, self._todo, self._head, self._drops = {}, None, None, {}
         known = len(self._in)
         grown = 0 < known <= len(messages) and self._in == messages[:known]
         # The output built for the stable part is reused when the host passes the very same objects
@@ -473,15 +478,30 @@ class Loop:
         whole = prefix.joined(tail)
         sent = messages if not whole.changes else whole.out
         user = last_user - prefix.dropped - _Built.dropped_before(every[cut:], last_user) if last_user >= 0 else -1
-        self.last = Prepared(sent, whole.saved, whole.folded, whole.dropped, todo, user, btw_turn, fresh)
+        self.last = Prepared(sent, whole.saved, whole.folded, whole.dropped, todo, user, btw_turn, fresh,
+                             self._fresh_drops(messages, suffix))
         return self.last
+
+    def _fresh_drops(self, messages: list[Any], decided: list[tuple[int, Any, int]]) -> list[tuple[int, Any]]:
+        """The messages this call leaves out that no earlier call handed to the archive."""
+        fresh = [(i, messages[i]) for i, change, _ in decided
+                 if change is DROP and self._drops.get(i) is not messages[i]]
+        for i, message in fresh:
+            self._drops[i] = message
+        return fresh
 
     def _decide(self, messages: list[Any], start: int, last_user: int, fold_before: int, btw_turn: bool,
                 options: LoopOptions, calls: dict[str, ToolCall], todos: list[Todo],
                 memo: dict[int, tuple[Any, Any, Any]]) -> list[tuple[int, Any, int]]:
         out: list[tuple[int, Any, int]] = []
-        dropping = options.side_questions and self._in_side_question(messages, start, last_user, btw_turn)
         kept_btw = _kept_side_questions(messages, last_user) if btw_turn else 0
+
+        def left_out(i: int) -> bool:  # a side question that is left out, with its answer
+            return options.side_questions and i < last_user and is_btw(messages[i]) and not (
+                btw_turn and i >= kept_btw and not is_btw_clear(messages[i]))
+
+        asked = _asked_before(messages, start)
+        drop_until = _answer_end(messages, asked) if asked >= 0 and left_out(asked) else -1
         old = self._memo
         for i in range(start, len(messages)):
             message = messages[i]
@@ -489,12 +509,11 @@ class Loop:
                 continue
             role = message.get("role")
             if role == "user":
-                dropping = options.side_questions and i < last_user and is_btw(message) and not (
-                    btw_turn and i >= kept_btw and not is_btw_clear(message))
-                if dropping:
+                drop_until = _answer_end(messages, i) if left_out(i) else -1
+                if drop_until >= 0:
                     out.append((i, DROP, 0))
                 continue
-            if dropping:
+            if i <= drop_until:
                 out.append((i, DROP, 0))
                 continue
             if role == "assistant":
@@ -539,14 +558,6 @@ class Loop:
             out.append((i, change[0], change[1]))
             if message.get("role") != "assistant":  # a fold
                 self._fresh.append((i, message))
-
-    def _in_side_question(self, messages: list[Any], start: int, last_user: int, btw_turn: bool) -> bool:
-        """Whether ``messages[start]`` is inside an earlier side question's answer."""
-        for i in range(start - 1, -1, -1):
-            message = messages[i]
-            if isinstance(message, dict) and message.get("role") == "user":
-                return i < last_user and is_btw(message) and not btw_turn
-        return False
 
     # --- the reminder ----------------------------------------------------------------------------
 
@@ -622,6 +633,31 @@ def _build(messages: list[Any], decided: list[tuple[int, Any, int]], lo: int, hi
 
 def _as_change(message: Any | None) -> tuple[Any, int] | None:
     return None if message is None else (message, 0)
+
+
+def _asked_before(messages: list[Any], start: int) -> int:
+    """The index of the last user message before ``start`` (-1: none)."""
+    for i in range(start - 1, -1, -1):
+        message = messages[i]
+        if isinstance(message, dict) and message.get("role") == "user":
+            return i
+    return -1
+
+
+def _answer_end(messages: list[Any], asked: int) -> int:
+    """Where the answer to the side question at ``asked`` ends (inclusive): the first assistant message
+    without tool calls after it, before the next user message; ``asked`` itself when there is none
+    (a question not answered is left out alone: what follows it may be the main task's)."""
+    for j in range(asked + 1, len(messages)):
+        message = messages[j]
+        if not isinstance(message, dict):
+            continue
+        role = message.get("role")
+        if role == "user":
+            break
+        if role == "assistant" and not message.get("tool_calls"):
+            return j
+    return asked
 
 
 def _kept_side_questions(messages: list[Any], last_user: int) -> int:

@@ -303,10 +303,14 @@ class Session:
         return round(prepared.saved_chars / per_token)
 
     def _archive_folds(self, runtime: Runtime, prepared: Prepared) -> None:
-        """The full text of each failed call folded to one line goes to the archive (once)."""
+        """What the loop's transforms take out goes to the archive first (once): the full text of each
+        failed call folded to one line, and each side question left out with its answer."""
         folds = prepared.fresh_folds
         if folds:
             self._to_archive(runtime, lambda: [(digest(orig), "tool", orig, i) for i, orig in folds], len(folds))
+        drops = prepared.fresh_drops
+        if drops:
+            self._to_archive(runtime, lambda: [(digest(m), str(m.get("role")), m, i) for i, m in drops], len(drops))
 
     def _send(self, event: BeforeAgentStartEvent, settings: Settings, prepared: Prepared, outcome: Outcome,
               fresh: bool, m: Measurement, budget: Budget, measurer: Measurer) -> bool:

@@ -324,6 +324,56 @@ def test_an_earlier_side_question_and_its_answer_are_left_out() -> None:
     assert [m["role"] for m in out] == ["system", "user", "assistant", "user", "assistant", "user"]
 
 
+def main_task_with_a_side_question() -> list[Message]:
+    """A tool loop of the main task, a /btw asked in it (answered after a read of its own), then the main
+    task's reads resumed and its answer, all before the next user message."""
+    history = [system("agent"), user("read the modules and summarise them")]
+    history += [assistant("", [("m0", "read_file", {"path": "a.py"})]), tool("m0", "module a " + words(30, 0))]
+    history += [user("/btw which port does the dev server use?"),
+                assistant("", [("b0", "read_file", {"path": "dev.toml"})]), tool("b0", "port = 8765"),
+                assistant("It uses port 8765.")]
+    for k in range(1, 9):
+        history += [assistant("", [(f"m{k}", "read_file", {"path": f"mod{k}.py"})]),
+                    tool(f"m{k}", f"module {k} " + words(30, k))]
+    return [*history, assistant("The modules: a, mod1 ... mod8."), user("thanks, now write the tests")]
+
+
+def test_leaving_out_a_side_question_keeps_the_main_task_around_it() -> None:
+    """Only the /btw and its own answer (its read and its reply) leave the prompt: the main task's eight
+    read rounds after it, and the main task's answer, stay, as the host's own objects."""
+    history = main_task_with_a_side_question()
+    out = prepare(history).messages
+    text = json.dumps(out)
+    assert "/btw" not in text and "8765" not in text and "dev.toml" not in text
+    kept = {id(m) for m in out}
+    gone = [m for m in history if id(m) not in kept]
+    assert [m["role"] for m in gone] == ["user", "assistant", "tool", "assistant"]
+    assert all(id(m) in kept for m in history[9:])  # the main task after the answer, whole
+
+
+def test_a_side_question_left_out_is_archived_first() -> None:
+    """The side question and its answer are in the archive (the store's, searched by recall) once they
+    leave the prompt, and handed to it once however many turns follow."""
+    history = main_task_with_a_side_question()
+    loop = Loop()
+    first = loop.prepare(history, LoopOptions())
+    assert [i for i, _ in first.fresh_drops] == [4, 5, 6, 7]
+    assert loop.prepare([*history, assistant("ok")], LoopOptions()).fresh_drops == []
+    with Compactor(context_window=32768) as compactor:
+        compactor.compact(history)
+        rows = compactor._runtime.store.archived(compactor.session)
+    assert [r["message"] for r in rows] == history[4:8]
+
+
+def test_a_side_question_not_answered_is_left_out_alone() -> None:
+    """A /btw the model never answered before the next user message goes alone: the main task's rounds
+    after it stay."""
+    history = [system("agent"), user("go"), user("/btw is it Friday?"),
+               assistant("", [("m1", "read_file", {"path": "x.py"})]), tool("m1", "x"), user("next")]
+    out = prepare(history).messages
+    assert [m["role"] for m in out] == ["system", "user", "assistant", "tool", "user"]
+
+
 def test_a_later_side_question_sees_the_earlier_ones() -> None:
     """While the current turn is a /btw, the earlier side questions stay in view."""
     out = prepare([*btw_session(), user("/btw and of Chile?")]).messages
