@@ -59,6 +59,10 @@ class Background:
         self._lock = threading.Lock()
         self.closed = False
         self._waited = False  # close() waits once; a second close returns at once
+        # The longest a turn waits for a call it starts (None: its own budget). A gateway in front of a
+        # single-slot server sets 0: the call would take the slot the turn itself needs, so the turn goes
+        # on with the built-in ledger and the call runs (and is cached) once the server is idle.
+        self.turn_wait: float | None = None
 
     # --- model calls (the Runner protocol) ------------------------------------------------------
 
@@ -67,7 +71,8 @@ class Background:
         if mine:
             self._start_workers()
             self._queue.put((future, job, key))
-        return self._wait(future, key, wait)
+        cap = self.turn_wait
+        return self._wait(future, key, wait if cap is None or (wait is not None and wait < cap) else cap)
 
     def here(self) -> Here:
         """A runner that makes calls in the caller's thread, still shared in-flight by key."""

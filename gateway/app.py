@@ -10,7 +10,10 @@
 The upstream key never reaches a client: whatever the upstream answers has it redacted. The
 gateway's own model calls (summaries, window probes) to the upstream wait until none of its
 clients' requests is in flight there (:class:`~context_compactor.summarizer.client.IdleGate`): a
-single-slot local server would otherwise interrupt or delay the client's turn for them.
+single-slot local server would otherwise interrupt or delay the client's turn for them. In front of a
+single-slot server (see slots.py) a turn counts from its arrival, cancels any summary still running
+there, and never waits for one: it sends the built-in ledger, and the summary is made when the server
+has been idle for the settle time.
 
 Plain ASGI, no framework: the gateway sits on every model call, so each layer it does not need
 is latency it would add.
@@ -37,7 +40,7 @@ from context_compactor.plugins import commands as registered_commands
 from context_compactor.plugins import get_plugin_manager
 from context_compactor.redact import StreamRedactor
 from context_compactor.runtime import Runtime
-from context_compactor.summarizer.client import IdleGate, add_gate
+from context_compactor.summarizer.client import SETTLE_SECONDS, IdleGate, add_gate, origin
 
 from . import apis, sse
 from .asgi import (JSON_TYPE, BodyTooLarge, ClientGone, Headers, Message, Receive, Scope, Send, ascii_header, dumps,
@@ -50,6 +53,7 @@ from .sessions import KeyedLocks, session_key, tenant_of
 from .turn import ChatTurn
 from .http1 import Client, split_target
 from .metrics import Metrics
+from .slots import detect_slots
 from .upstream import UpstreamError, bearer, make_client, request_headers, response_headers
 
 logger = structlog.get_logger("context_compactor")
@@ -89,9 +93,13 @@ class Gateway:
         self.unchanged: dict[str, tuple[str, float, int]] = {}
         self.metrics = Metrics()
         # The runtime's model calls to our upstream wait while a client's request is in flight there.
-        self.gate = IdleGate()
+        self.gate = IdleGate(quiet=SETTLE_SECONDS)
         add_gate(runtime.http, self.gate)
         self.in_flight = 0
+        self.slots: int | None = None  # the upstream's generation slots, when it says (see slots.py)
+        self._slots_asked = False
+        self.tokenize_path: str | None = None  # how the upstream counts tokens ("": it cannot; None: not asked yet)
+        self.counted: dict[str, int] = {}  # per session: the compaction its prompt was last counted by the server
 
     @property
     def client(self) -> Client:
@@ -106,6 +114,25 @@ class Gateway:
             self.gate.enter(self.config.base)
         else:
             self.gate.leave(self.config.base)
+
+    @property
+    def single_slot(self) -> bool:
+        return self.slots == 1
+
+    async def learn_slots(self) -> None:
+        """Ask the upstream how many requests it generates at once; with one, and the gateway's summaries
+        going to the same server, no turn waits for a summary (see slots.py)."""
+        self.slots = await detect_slots(self)
+        if not self.single_slot:
+            return
+        settings = self.runtime.settings
+        model = settings.summary_model
+        shared = origin(model.base_url) == origin(self.config.base) if model is not None else (
+            settings.summarize_with_session_model)
+        if shared:
+            self.runtime.background.turn_wait = 0.0
+        logger.info("gateway.single_slot", upstream=self.config.base, summaries_shared=shared,
+                    settle_seconds=self.gate.quiet)
 
     def remember(self, turn: ChatTurn) -> None:
         """Note whether a turn's hooks left its prompt alone and had nothing to say, for the next turn's
@@ -215,6 +242,7 @@ class Gateway:
         if path == READY_PATH:
             await self.ready(send)
             return
+        apis.shape_errors(path)  # the gateway's own errors in the shape of the request's API
         tenant = self.tenant(scope)
         if tenant is None:
             logger.info("gateway.unauthorized", path=path)
@@ -236,7 +264,8 @@ class Gateway:
             return
         if path == METRICS_PATH and scope["method"] == "GET":
             text = self.metrics.render(idle_waits=self.gate.waits, in_flight=self.in_flight,
-                                       summary_seconds=self.gate.drain())
+                                       summary_seconds=self.gate.drain(), summary_calls=self.gate.started,
+                                       summaries_cancelled=self.gate.cancelled)
             await send_bytes(send, 200, text, [(b"content-type", b"text/plain; version=0.0.4; charset=utf-8")])
             return
         if scope["method"] == "POST" and path in CHAT_PATHS:
@@ -311,9 +340,23 @@ class Gateway:
             await turn.prepare()
             await relay.run()
 
-        if await self.guarded(receive, relay, work):
-            turn.error = "the client disconnected before the reply was finished"
-            turn.status, turn.outcome = 499, "client_gone"
+        if not self._slots_asked and not self.gate.busy(self.config.base):  # asked once, when nothing runs there
+            self._slots_asked = True
+            with contextlib.suppress(Exception):  # a server that says nothing is taken as multi-slot
+                await self.learn_slots()
+        pending = self.single_slot  # the turn holds the slot from its arrival: our summaries there stop now
+        if pending:
+            self.gate.enter(self.config.base)
+        try:
+            if await self.guarded(receive, relay, work):
+                turn.error = "the client disconnected before the reply was finished"
+                turn.status, turn.outcome = 499, "client_gone"
+        finally:
+            if pending:
+                self.gate.leave(self.config.base)
+        if hasattr(turn, "count_prompt"):  # a stream without usage: the server counts the prompt (calibration)
+            with contextlib.suppress(Exception):
+                await turn.count_prompt()
         turn.finish()
         self._count(turn)
         logger.info("gateway.request", **turn.log_fields(), ms=round(1000 * (time.perf_counter() - started), 2))
@@ -385,7 +428,7 @@ class Gateway:
             if relay.started and not relay.responded:  # mid-stream: end it with an error event
                 relay.responded = True
                 await relay.send({"type": "http.response.body", "more_body": False,
-                                  "body": sse.error_event(message, "internal_error")})
+                                  "body": relay.stream_error(message, "internal_error")})
             elif not relay.responded:
                 relay.responded = True
                 await send_error(relay.send, 500, message, "internal_error")

@@ -10,6 +10,8 @@
                                                             because the model failed
     context_compactor_summary_seconds (histogram)           latency of the summary model's calls
     context_compactor_summary_idle_waits_total              summary calls that waited for clients' requests
+    context_compactor_summary_calls_total                   summary calls the gateway sent to a server
+    context_compactor_summaries_cancelled_total             of those, cancelled by a client's request arriving
     context_compactor_upstream_errors_total{code="..."}     upstream answers >= 400 (by status) and failures to
                                                             reach it (by code: upstream_unreachable, ...), the
                                                             same for chat and forwarded requests
@@ -79,7 +81,8 @@ class Metrics:
     def upstream_error(self, code: str) -> None:
         self.upstream_errors[code] += 1
 
-    def render(self, *, idle_waits: int, in_flight: int, summary_seconds: Iterable[float] = ()) -> bytes:
+    def render(self, *, idle_waits: int, in_flight: int, summary_seconds: Iterable[float] = (),
+               summary_calls: int = 0, summaries_cancelled: int = 0) -> bytes:
         """The text exposition; ``summary_seconds``: latencies observed since the last render."""
         for seconds in summary_seconds:
             self.summary.observe(seconds)
@@ -97,6 +100,11 @@ class Metrics:
                   f"# TYPE {p}summary_seconds histogram", *self.summary.lines(f"{p}summary_seconds")]
         lines += _counter(f"{p}summary_idle_waits_total",
                           "Summary calls that waited until no client request was in flight upstream.", idle_waits)
+        lines += _counter(f"{p}summary_calls_total", "Summary calls sent to a model server (after waiting).",
+                          summary_calls)
+        lines += _counter(f"{p}summaries_cancelled_total",
+                          "Summary calls cancelled because a client's request came for the same server.",
+                          summaries_cancelled)
         lines += [f"# HELP {p}upstream_errors_total Upstream answers >= 400 and failures to reach it, by code.",
                   f"# TYPE {p}upstream_errors_total counter",
                   *(f'{p}upstream_errors_total{{code="{c}"}} {n}' for c, n in sorted(self.upstream_errors.items()))]

@@ -267,6 +267,31 @@ class ChatTurn:
 
     # --- after the model call -----------------------------------------------------------------
 
+    def needs_count(self) -> bool:
+        """Whether this stream's prompt should be counted by the server: it reported no usage (llama-cpp-python
+        ignores ``stream_options``), and the model was never calibrated or the session compacted since the
+        last count (once per compaction)."""
+        if not self.stream or self.usage or self.status != 200 or self.outcome != "complete" or self.btw:
+            return False
+        if self.gw.runtime.calibration(self.model.id) is None:
+            return True
+        compactions = self.gw.runtime.session(self.key).state.get("compactions", 0)
+        return self.compacted and self.gw.counted.get(self.key) != compactions
+
+    async def count_prompt(self) -> None:
+        """Count what was sent with the server's tokenizer and take it as the usage the stream lacked, so a
+        streamed session calibrates too. Sent only when no other request is at the server: on
+        llama-cpp-python a tokenize call takes the slot's lock and would cut a running stream."""
+        if not self.needs_count() or self.gw.gate.busy(self.gw.config.base):
+            return
+        count = await server_count(self.gw, self.model.id, chat_text([*self.sent]))
+        if count is None:
+            return
+        self.usage = {"prompt_tokens": count, "source": "tokenize"}
+        self.gw.counted[self.key] = self.gw.runtime.session(self.key).state.get("compactions", 0)
+        logger.info("gateway.prompt_counted", session=self.key, model=self.model.id, prompt_tokens=count,
+                    estimate=self.tokens_after)
+
     def finish(self) -> None:
         """Queue ``after_turn`` (what was sent, the reply, the usage, any error) off the reply path.
 
@@ -330,6 +355,52 @@ class ChatTurn:
                 "outcome": self.outcome, "compacted": self.compacted, "fits": self.fits, "tokens_before": self.tokens_before,
                 "tokens_after": self.tokens_after,
                 "retries": self.retries, "prompt_tokens": usage.get("prompt_tokens"), "error": self.error}
+
+
+def chat_text(messages: list[Any]) -> str:
+    """The messages as a chat template lays them out (ChatML: role line, content, end mark), tool calls as
+    their JSON: what the server's tokenizer counts in place of the template it applies."""
+    parts = []
+    for message in messages:
+        if not isinstance(message, dict):
+            continue
+        content = message.get("content")
+        text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False) if content else ""
+        if message.get("tool_calls"):
+            text += json.dumps(message["tool_calls"], ensure_ascii=False)
+        parts.append(f"<|im_start|>{message.get('role')}\n{text}<|im_end|>\n")
+    return "".join(parts) + "<|im_start|>assistant\n"
+
+
+async def server_count(gw: Gateway, model: str, text: str) -> int | None:
+    """Tokens of ``text`` by the upstream's own tokenizer: llama-cpp-python's ``/extras/tokenize/count``, else
+    llama-server's ``/tokenize``; None when the server has neither (remembered: not asked again)."""
+    from .http1 import split_target
+    from .upstream import UpstreamError, request_headers
+
+    base = gw.config.base
+    root = base[: -len("/v1")] if base.endswith("/v1") else base
+    ways = [gw.tokenize_path] if gw.tokenize_path else ([] if gw.tokenize_path == "" else
+                                                       ["/extras/tokenize/count", "/tokenize"])
+    headers = [*request_headers([], gw.config), (b"content-type", b"application/json")]
+    for path in ways:
+        body = {"input": text, "model": model} if path.startswith("/extras") else {"content": text}
+        try:
+            response = await gw.client.request("POST", split_target(root + path), headers, json.dumps(body).encode())
+            try:
+                data = json.loads(await response.read()) if response.status_code == 200 else None
+            finally:
+                await response.aclose()
+        except (UpstreamError, ValueError):
+            data = None
+        count = data.get("count") if isinstance(data, dict) else None
+        if count is None and isinstance(data, dict) and isinstance(data.get("tokens"), list):
+            count = len(data["tokens"])
+        if isinstance(count, int):
+            gw.tokenize_path = path
+            return count
+    gw.tokenize_path = ""
+    return None
 
 
 def prepend_system(messages: list[Any], text: str) -> list[Any]:

@@ -277,3 +277,124 @@ def test_a_refused_stream_left_open_is_let_go_before_the_recovery_summaries(tmp_
     assert callers.index("summary") < callers.index("big", 1), \
         f"the recovery's summaries waited for the refused stream instead of going out before the retry: {callers}"
     assert stats is not None and stats.compacted and stats.fallbacks == 0
+
+
+# --- issue 28: a single-slot server that queues requests (llama-cpp-python with --interrupt_requests False) --
+
+
+class QueuedSlot:
+    """llama-cpp-python's shape: ``/v1/models`` owned by "me", one generation at a time (a request that comes
+    during another waits for it), a stream that stops when its client goes away, ``/extras/tokenize/count``.
+    Summaries are long and slow, client answers short. ``log`` records (what, who) in order: start, end,
+    gone (the client closed the stream), count (a tokenize call)."""
+
+    def __init__(self, summary_tokens: int = 2000, delay: float = 0.02) -> None:
+        self.summary_tokens, self.delay = summary_tokens, delay
+        self.log: list[tuple[str, str]] = []
+        self._lock: asyncio.Lock | None = None
+
+    def who(self, kind: str) -> list[str]:
+        return [who for what, who in self.log if what == kind]
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            await lifespan(receive, send)
+            return
+        raw = await read_body(receive)
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        path = scope["path"]
+        if path.endswith("/extras/tokenize/count"):
+            self.log.append(("count", "-"))
+            await send_json(send, 200, {"count": len(json.loads(raw)["input"]) // 3})
+            return
+        if not path.endswith("/chat/completions"):
+            await send_json(send, 200 if path.endswith("/models") else 404, models_list("m", owned_by="me"))
+            return
+        headers = headers_of(scope)
+        body = json.loads(raw)
+        who = "summary" if headers.get("x-context-compactor-purpose") == "summary" else headers.get("x-session-id", "?")
+        async with self._lock:
+            self.log.append(("start", who))
+            words = ["s"] * self.summary_tokens if who == "summary" else [f"w{i}" for i in range(WORDS)]
+            if not body.get("stream"):
+                for _ in words:
+                    await asyncio.sleep(self.delay)
+                self.log.append(("end", who))
+                await send_json(send, 200, chat_reply(" ".join(words)))
+                return
+            await start_events(send)
+            base = {"id": "c", "model": "m", "created": 1}
+            gone = asyncio.ensure_future(receive())
+            try:
+                for word in words:
+                    await asyncio.sleep(self.delay)
+                    if gone.done():
+                        self.log.append(("gone", who))
+                        return
+                    await send({"type": "http.response.body", "body": sse(chunk(base, {"content": word + " "})),
+                                "more_body": True})
+                self.log.append(("end", who))
+                await send({"type": "http.response.body", "body": sse(chunk(base, {}, "stop")) + DONE,
+                            "more_body": False})
+            finally:
+                gone.cancel()
+
+
+def test_a_summary_running_when_a_client_turn_arrives_is_cancelled_and_never_finished(tmp_path: Path) -> None:
+    """In front of a single-slot server, a turn never waits for a summary: the compacting turn sends the
+    built-in ledger, the summary goes out once the server is idle, and the next client turn cancels it
+    (the gateway closes its stream, so the server stops generating) before that turn is served."""
+    slot = QueuedSlot()
+    settings = {"contextWindow": 4000, "chunkTokens": 256, "summarizeWithSessionModel": True}
+    with ServerThread(slot) as up, gateway_for(up.url, tmp_path, settings=settings) as gw:
+        client = sdk(gw.url)
+        turn = {"model": "m", "extra_headers": {"X-Session-Id": "agent"}}
+        first = client.chat.completions.with_raw_response.create(messages=history(10), **turn)  # type: ignore[call-overload]
+        assert wait_for(lambda: "summary" in slot.who("start")), f"no summary went out: {slot.log}"
+        chunks = list(client.chat.completions.create(messages=history(10), stream=True, **turn))  # type: ignore[call-overload]
+        cancelled = gw.app.gate.cancelled
+        assert wait_for(lambda: gw.app.gate.running() == 0)
+        slots = gw.app.slots
+    assert slots == 1 and first.headers["x-context-compactor-compacted"] == "1"
+    text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    assert text.split() == [f"w{i}" for i in range(WORDS)]
+    assert "summary" in slot.who("gone") and "summary" not in slot.who("end"), slot.log
+    second = [i for i, entry in enumerate(slot.log) if entry == ("start", "agent")][1]
+    assert slot.log.index(("gone", "summary")) < second, f"the turn waited behind a summary: {slot.log}"
+    assert cancelled >= 1
+
+
+def test_no_summary_starts_while_a_client_turn_is_in_flight(tmp_path: Path) -> None:
+    """Over a few compacting turns, every summary the server sees starts after the client's turn before it
+    has ended and is cancelled or ends before the next client turn starts."""
+    slot = QueuedSlot(summary_tokens=50)
+    settings = {"contextWindow": 4000, "chunkTokens": 256, "summarizeWithSessionModel": True}
+    with ServerThread(slot) as up, gateway_for(up.url, tmp_path, settings=settings) as gw:
+        client = sdk(gw.url)
+        for turns in range(5, 9):
+            list(client.chat.completions.create(model="m", messages=history(turns), stream=True,  # type: ignore[call-overload]
+                                                extra_headers={"X-Session-Id": "agent"}))
+        assert wait_for(lambda: gw.app.gate.running() == 0)
+    running = None
+    for what, who in slot.log:
+        if what == "start":
+            assert running is None, f"{who} started while {running} ran: {slot.log}"
+            running = who
+        elif what in ("end", "gone"):
+            running = None
+
+
+def test_a_stream_without_usage_is_counted_by_the_servers_tokenizer(tmp_path: Path) -> None:
+    """llama-cpp-python sends no usage in streams (it ignores stream_options): the gateway counts the prompt
+    with the server's /extras/tokenize/count once, while the server is idle, and the model gets calibrated."""
+    slot = QueuedSlot()
+    settings = {"summarizeWithSessionModel": False}
+    with ServerThread(slot) as up, gateway_for(up.url, tmp_path, settings=settings) as gw:
+        client = sdk(gw.url)
+        for _ in range(2):
+            list(client.chat.completions.create(model="m", messages=history(2), stream=True,  # type: ignore[call-overload]
+                                                extra_headers={"X-Session-Id": "agent"}))
+        calibrated = gw.runtime.calibration("m")
+    assert slot.who("count") == ["-"], slot.log  # once: the model is calibrated after it
+    assert calibrated is not None and calibrated[0] != 4.0
