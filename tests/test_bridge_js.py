@@ -243,3 +243,48 @@ def test_a_hung_bridge_is_killed_and_replaced(tmp_path: Path) -> None:
         for pid in out["pids"]:
             if pid_alive(pid):
                 os.kill(pid, 9)
+
+
+# llm_input lists every tool, the ones OpenClaw's tool search catalogs off the wire too: the plugin counts
+# what the wire carries (the controls, direct-only tools, the core coding tools).
+WIRE_DRIVER = """
+import { pathToFileURL } from "node:url";
+const plugin = (await import(pathToFileURL(process.argv[2]).href)).default;
+const logs = [], engines = [], hooks = {}, commands = {};
+const config = { models: { providers: { p: { models: [{ id: "m", contextWindow: 200000 }] } } } };
+plugin.register({ registrationMode: "full", pluginConfig: {}, config, runtime: {},
+  logger: { info: (m) => logs.push(["info", m]), warn: (m) => logs.push(["warn", m]) },
+  registerContextEngine: (id, factory) => engines.push(factory), registerCommand: (c) => (commands[c.name] = c),
+  on: (name, handler) => (hooks[name] = handler) });
+const tool = (name, extra = {}) => ({ name, description: `${name}: ` + "does a thing. ".repeat(150), parameters: { type: "object" }, ...extra });
+const listed = [...["read", "exec", "tool_search", "tool_describe", "tool_call", "tool_search_code"].map((n) => tool(n)),
+                tool("openclaw", { catalogMode: "direct-only" }), ...Array.from({ length: 40 }, (_, i) => tool(`cataloged_${i}`))];
+hooks.llm_input({ systemPrompt: "You are OpenClaw. " + "Be helpful. ".repeat(100), tools: listed }, { sessionKey: "s1", agentId: "main" });
+const messages = [{ role: "user", content: "hello", timestamp: 1 }];
+await engines[0]({}).assemble({ sessionKey: "s1", messages, prompt: "hi", tokenBudget: 150000, model: "m",
+  runtimeSettings: { model: { provider: "p" }, limits: { maxOutputTokens: 4096 } } });
+const stats = await commands["context-stats"].handler({ sessionKey: "s1" });
+console.log(JSON.stringify({ stats: stats.text, logs }));
+process.exit(0);
+"""
+
+
+def test_the_tools_counted_are_the_ones_on_the_wire(tmp_path: Path) -> None:
+    """Of 47 tools llm_input lists, the 6 tool search leaves on the wire are counted: the controls of its
+    "tools" mode, a direct-only tool, the core coding tools; not the 40 it catalogs, nor tool_search_code."""
+    import re
+
+    node = shutil.which("node", path=openclaw_path() or "") or shutil.which("node")
+    need(node is not None, "Node.js")
+    driver = tmp_path / "wire.mjs"
+    driver.write_text(WIRE_DRIVER)
+    env = {**os.environ, "CONTEXT_COMPACTOR_PYTHON": sys.executable, "OPENCLAW_STATE_DIR": str(tmp_path)}
+    done = subprocess.run([str(node), str(driver), str(INDEX)], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    found = re.search(r"tool schemas ([\d,]+)", out["stats"])
+    assert found, out
+    one = len(json.dumps({"type": "function", "function": {"name": "read", "description": "read: " + "does a thing. " * 150,
+                                                           "parameters": {"type": "object"}}})) / 4
+    tokens = int(found.group(1).replace(",", ""))
+    assert 5 * one < tokens < 7 * one, (tokens, one)

@@ -340,9 +340,29 @@ function configWindow(provider, modelId) {
   return window && typeof cap === "number" && cap > 0 ? Math.min(window, cap) : window;
 }
 
+// The tools OpenClaw's tool search (2026.9.x, its default "tools" mode) leaves on the wire when it catalogs the
+// rest: its controls, tools marked catalogMode "direct-only", and the core coding and shell tools
+// (core-tool-factory-descriptors: base-coding and shell families). llm_input lists every tool, the
+// cataloged ones too (59 tools, about 27k tokens, where the wire carries 12, about 2.6k): counting
+// those would fold the history for room the prompt never needs.
+const SEARCH_CONTROLS = { tools: ["tool_search", "tool_describe", "tool_call"], code: ["tool_search_code"] };
+const ALL_CONTROLS = new Set(["tool_search", "tool_describe", "tool_call", "tool_search_code"]);
+const CORE_CODING = new Set(["edit", "read", "ls", "write", "apply_patch", "exec", "process"]);
+function wireTools(tools) {
+  const list = (Array.isArray(tools) ? tools : []).filter((t) => t && typeof t.name === "string");
+  const search = G.api?.config?.tools?.toolSearch; // unset: on, "tools" mode; true or an object: "code" unless it says
+  const mode = search === undefined ? "tools" : typeof search?.mode === "string" ? search.mode : "code";
+  const controls = new Set(SEARCH_CONTROLS[mode] ?? []);
+  if (search === false || search?.enabled === false || !list.some((t) => controls.has(t.name))) {
+    return mode === "directory" ? list : list.filter((t) => !ALL_CONTROLS.has(t.name)); // no catalog: all but controls
+  }
+  return list.filter((t) => controls.has(t.name) ||
+    (!ALL_CONTROLS.has(t.name) && (t.catalogMode === "direct-only" || CORE_CODING.has(t.name))));
+}
+
 // The tool schemas as a provider request carries them ({type: "function", function: {...}}).
 function toolSchemas(tools) {
-  return (Array.isArray(tools) ? tools : []).filter((t) => t && typeof t.name === "string").map((t) => ({
+  return wireTools(tools).map((t) => ({
     type: "function", function: { name: t.name, description: t.description ?? "", parameters: t.parameters ?? {} },
   }));
 }
@@ -564,6 +584,10 @@ function registerPromptWatch(api) {
     const added = G.additions.get(key);
     if (added && system.includes(added)) system = system.replace(added, ""); // counted with the turn already
     const fixed = { system, tools: toolSchemas(event?.tools) };
+    if (process.env.CONTEXT_COMPACTOR_DEBUG) {
+      log().info(`llm_input for ${key}: system ${system.length} chars, ${fixed.tools.length} tools ` +
+        `(${JSON.stringify(fixed.tools).length} chars) of ${(event?.tools ?? []).length} listed: ${fixed.tools.map((t) => t.function.name).join(" ")}`);
+    }
     bounded256(G.fixed, key, fixed);
     if (ctx?.sessionId) bounded256(G.fixed, ctx.sessionId, fixed);
     bounded256(G.agentFixed, ctx?.agentId ?? "main", fixed);
