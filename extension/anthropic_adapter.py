@@ -139,6 +139,37 @@ def _assistant(content: Any, out: Converted) -> Message:
     return message
 
 
+def assistant_message(content: list[Any], conv: Converted) -> Message:
+    """A reply's content blocks (from the model, not the client) as the assistant chat message the hooks read;
+    its ``tool_use`` blocks are remembered in ``conv``, so they go back upstream as they came."""
+    return _assistant(content, conv)
+
+
+class Origins:
+    """Which converted message a projection's message is: by identity, else (a message the session kept from an
+    earlier request of the conversation, an equal copy) by value, each converted message found once, in order."""
+
+    def __init__(self, converted: Sequence[Any]) -> None:
+        self.converted = converted
+        self.by_id = {id(m): i for i, m in enumerate(converted)}
+        self.by_value: dict[str, list[int]] | None = None
+
+    def find(self, message: Any) -> int | None:
+        index = self.by_id.get(id(message))
+        if index is not None or not isinstance(message, dict):
+            return index
+        if self.by_value is None:
+            self.by_value = {}
+            for i, m in enumerate(self.converted):
+                self.by_value.setdefault(_key(m), []).append(i)
+        found = self.by_value.get(_key(message))
+        return found.pop(0) if found else None
+
+
+def _key(message: Any) -> str:
+    return json.dumps(message, sort_keys=True, ensure_ascii=False, default=str)
+
+
 # --- back to Anthropic --------------------------------------------------------------------------
 
 
@@ -149,11 +180,11 @@ def to_anthropic(projection: Sequence[Any], conv: Converted, body: dict[str, Any
     the leading system message (or a system message of their own) follows it as one more text block.
     """
     originals = body.get("messages") or []
-    where = {id(m): i for i, m in enumerate(conv.messages)}
+    where = Origins(conv.messages)
     system = body.get("system")
     groups: list[tuple[str, list[Any], list[int]]] = []  # role, blocks, converted indexes kept as they were
     for message in projection:
-        index = where.get(id(message))
+        index = where.find(message)
         if index is not None and conv.origin[index] == SYSTEM:
             continue
         role = message.get("role") if isinstance(message, dict) else None

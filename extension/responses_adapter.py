@@ -21,6 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .anthropic_adapter import Origins
+
 Item = dict[str, Any]
 INSTRUCTIONS = -1
 CALL_TYPES = frozenset({"function_call", "custom_tool_call", "local_shell_call", "shell_call", "apply_patch_call",
@@ -122,17 +124,27 @@ def _assistant_item(item: Item, kind: str, group: tuple[Item, list[Item]], out: 
         message["content"].append(part)
 
 
+def assistant_message(items: list[Item], conv: Converted) -> Item:
+    """A response's output items (from the model) as one assistant chat message; the items are remembered in
+    ``conv``, so they go back upstream as they came (reasoning with its encrypted content, calls)."""
+    group: tuple[Item, list[Item]] = ({"role": "assistant", "content": []}, [])
+    for item in items:
+        if isinstance(item, dict):
+            _assistant_item(item, str(item.get("type", "message")), group, conv)
+    return group[0]
+
+
 # --- back to Responses ----------------------------------------------------------------------------
 
 
 def to_responses(projection: Sequence[Any], conv: Converted, body: dict[str, Any]) -> tuple[Any, list[Item]]:
     """The ``instructions`` and ``input`` items to send for ``projection``."""
-    where = {id(m): i for i, m in enumerate(conv.messages)}
+    where = Origins(conv.messages)
     instructions = body.get("instructions")
     leading = bool(conv.messages) and not conv.items[0]
     items: list[Item] = []
     for n, message in enumerate(projection):
-        index = where.get(id(message))
+        index = where.find(message)
         if index is not None:
             items.extend(conv.items[index])
             continue

@@ -1,79 +1,58 @@
 """The Anthropic Messages API (``POST /v1/messages``, ``/v1/messages/count_tokens``): Claude Code's wire format.
 
-    MessagesTurn      a chat turn whose client speaks Anthropic: converted for the hooks, converted back to send
+    MessagesTurn      a turn whose client speaks Anthropic: converted for the hooks, converted back to send
     MessagesRelay     the relay for ``/messages``: a whole answer or its event stream, read for usage and the reply
-    MessagesWatch     what an Anthropic event stream said (usage, stop reason, the reply, an error event)
+    MessagesWatch     what an Anthropic event stream said (usage, stop reason, the reply's blocks, an error event)
 
 The hooks see the conversation as OpenAI chat messages (:mod:`context_compactor.anthropic_adapter`);
 what goes upstream is an Anthropic request again: the client's own body with ``system`` and
 ``messages`` replaced when the hooks changed them, every other field (``thinking``,
-``context_management``, ``metadata``, ``tools`` ...) as the client sent it. When nothing changed, the
-client's bytes go out. Answers are relayed byte for byte; the gateway's own answers (commands) are
-written as Anthropic messages or events.
+``context_management``, ``metadata``, ``tools`` ...) as the client sent it, and ``recall_history``
+after the client's tools once the session has compacted. When nothing changed, the client's bytes go
+out. Answers are relayed byte for byte; the gateway's own answers (commands, refusals, the rounds of
+its own tool: see api_rounds.py) are written as Anthropic messages, events and errors.
 """
 
 from __future__ import annotations
 
 import json
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import structlog
+from context_compactor.anthropic_adapter import to_anthropic, tools_to_openai
 
-from context_compactor.anthropic_adapter import Converted, to_anthropic, to_openai, tools_to_openai
-
+from .api_rounds import MessagesRounds
+from .api_turn import ApiRelay, ApiTurn
 from .asgi import Send, dumps, send_bytes
-from .http1 import Response, split_target
-from .overflow import EMPTY_STREAM, Overflow, detect
-from .relay import Relay
-from .sse import EventSplitter, event_data
-from .turn import ChatTurn
-from context_compactor.redact import redact_bytes
-
-if TYPE_CHECKING:
-    from .app import Gateway
-
-logger = structlog.get_logger("context_compactor")
+from .http1 import Response
+from .sse import event_data
 
 MESSAGES_PATH = "/v1/messages"
 COUNT_PATH = "/v1/messages/count_tokens"
 SSE_HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-cache")]
+ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
+               404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error", 529: "overloaded_error"}
 
 
-class MessagesTurn(ChatTurn):
+class MessagesTurn(ApiTurn):
     """The compaction side of one ``/v1/messages`` request."""
 
     api_path = "/messages"
 
-    def __init__(self, gw: Gateway, body: dict[str, Any], raw: bytes, key: str, upstream_key: str | None,
-                 conv: Converted | None = None) -> None:
-        self.original = body
-        self.conv = conv if conv is not None else to_openai(body)
-        chat = {"model": body.get("model"), "messages": self.conv.messages, "tools": tools_to_openai(body.get("tools")),
-                "stream": bool(body.get("stream"))}
-        super().__init__(gw, chat, raw, key, upstream_key)
-        self.client_usage = True  # every Anthropic stream reports its usage
-        self.btw = False  # a side question is an OpenAI-shaped rewrite; Anthropic turns go as they are
+    def chat_tools(self, tools: Any) -> list[Any]:
+        return tools_to_openai(tools)
 
-    async def prepare(self) -> None:
-        """Run the hooks; the gateway's own tools are answered for OpenAI chat only (yet)."""
-        async with self.gw.locks.hold(self.key):
-            await self.gw.in_thread(self._before)
-        self.owned, self.guards = {}, []
-        self.gw.remember(self)
+    def tool_entry(self, schema: dict[str, Any]) -> dict[str, Any]:
+        function = schema.get("function") or {}
+        return {"name": function.get("name", ""), "description": function.get("description", ""),
+                "input_schema": function.get("parameters") or {"type": "object", "properties": {}}}
 
-    def payload(self, extra: list[Any] | None = None) -> bytes:
-        """The client's bytes when the hooks changed nothing; else its body with the projection."""
-        if self.sent is self.body["messages"] and not extra:
-            return self.raw
-        system, messages = to_anthropic([*self.sent, *(extra or [])], self.conv, self.original)
-        body = dict(self.original)
-        body["messages"] = messages
+    def with_projection(self, body: dict[str, Any], messages: list[Any]) -> None:
+        system, body["messages"] = to_anthropic(messages, self.conv, self.original)
         if system is None:
             body.pop("system", None)
         else:
             body["system"] = system
-        return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def usage_of(usage: Any) -> dict[str, Any] | None:
@@ -107,7 +86,7 @@ def reply_of(content: Any) -> dict[str, Any]:
 
 class MessagesWatch:
     """What an Anthropic event stream said: the usage (``message_start`` and ``message_delta``), the stop
-    reason, the reply's text and tool calls, an ``error`` event. Every event reaches the client."""
+    reason, the reply's content blocks (deltas applied), an ``error`` event. Every event reaches the client."""
 
     def __init__(self) -> None:
         self.events = 0
@@ -117,22 +96,27 @@ class MessagesWatch:
         self._usage: dict[str, Any] = {}
         self.error: Any = None
         self.first: dict[str, Any] | None = None  # the first content event
-        self._blocks: dict[int, dict[str, Any]] = {}
-        self._pieces: dict[int, list[str]] = {}
+        self.blocks: dict[int, dict[str, Any]] = {}  # index -> the block as it stands
+        self._json: dict[int, list[str]] = {}  # index -> a tool_use block's input, as streamed
 
     def keep(self, event: bytes) -> bool:
         self.events += 1
-        data = event_data(event)
+        self.read(event_data(event))
+        return True
+
+    def read(self, data: bytes | None) -> dict[str, Any] | None:
+        """Read one event's data; the parsed event (None when it is not JSON)."""
         try:
             chunk = json.loads(data) if data is not None else None
         except ValueError:
-            return True
+            return None
         if isinstance(chunk, dict):
             try:
                 self._observe(chunk)
             except (AttributeError, TypeError, ValueError):  # an odd shape: relayed, not understood
                 pass
-        return True
+            return chunk
+        return None
 
     def _observe(self, chunk: dict[str, Any]) -> None:
         kind = chunk.get("type")
@@ -149,34 +133,47 @@ class MessagesWatch:
             self.done = True
         elif kind == "content_block_start":
             self.first = self.first or chunk
-            self._blocks[int(chunk.get("index", 0))] = dict(chunk.get("content_block") or {})
+            self.blocks[int(chunk.get("index", 0))] = dict(chunk.get("content_block") or {})
         elif kind == "content_block_delta":
-            delta = chunk.get("delta") or {}
-            piece = delta.get("text") if delta.get("type") == "text_delta" else delta.get("partial_json")
-            if isinstance(piece, str):
-                self._pieces.setdefault(int(chunk.get("index", 0)), []).append(piece)
+            self._delta(int(chunk.get("index", 0)), chunk.get("delta") or {})
+
+    def _delta(self, index: int, delta: dict[str, Any]) -> None:
+        block = self.blocks.setdefault(index, {})
+        kind = delta.get("type")
+        if kind == "input_json_delta":
+            self._json.setdefault(index, []).append(str(delta.get("partial_json") or ""))
+        elif kind == "text_delta":
+            block["text"] = str(block.get("text") or "") + str(delta.get("text") or "")
+        elif kind == "thinking_delta":
+            block["thinking"] = str(block.get("thinking") or "") + str(delta.get("thinking") or "")
+        elif kind == "signature_delta":
+            block["signature"] = str(delta.get("signature") or "")
 
     @property
     def complete(self) -> bool:
-        """A finished stream has a stop reason and ends on ``message_stop``."""
-        return self.done and self.stop_reason is not None
+        """A finished stream has a stop reason and ends on ``message_stop``; an ``error`` event ends it too."""
+        return (self.done and self.stop_reason is not None) or self.error is not None
 
     def missing(self) -> str:
         return "no stop_reason" if self.done else "no message_stop"
 
-    def reply(self) -> dict[str, Any]:
-        content = []
-        for index in sorted(self._blocks):
-            block, text = self._blocks[index], "".join(self._pieces.get(index, []))
-            if block.get("type") == "text":
-                content.append({**block, "text": block.get("text", "") + text})
-            elif block.get("type") == "tool_use":
+    def content(self) -> list[dict[str, Any]]:
+        """The reply's blocks as a whole answer has them (a tool_use's streamed input parsed)."""
+        out = []
+        for index in sorted(self.blocks):
+            block = self.blocks[index]
+            if block.get("type") in ("tool_use", "server_tool_use") and index in self._json:
+                text = "".join(self._json[index])
                 try:
                     value = json.loads(text) if text else block.get("input", {})
                 except ValueError:
                     value = {"input": text}
-                content.append({**block, "input": value})
-        return reply_of(content)
+                block = {**block, "input": value}
+            out.append(block)
+        return out
+
+    def reply(self) -> dict[str, Any]:
+        return reply_of(self.content())
 
 
 def sse_event(kind: str, data: dict[str, Any]) -> bytes:
@@ -189,22 +186,8 @@ def error_event(message: str, code: str) -> bytes:
     return sse_event("error", {"type": "error", "error": {"type": "api_error", "message": message, "code": code}})
 
 
-class MessagesRelay(Relay):
-    """Sends a Messages turn upstream (with overflow retries) and relays its answer."""
-
-    def __init__(self, gw: Gateway, turn: ChatTurn, send: Send, headers: Any) -> None:
-        super().__init__(gw, turn, send, headers)
-        self.target = split_target(gw.config.base + getattr(turn, "api_path", "/messages"))
-
-    async def _whole(self, response: Response, body: bytes) -> None:
-        turn = self.turn
-        turn.status = response.status_code
-        body = redact_bytes(body, self.secret)
-        data = _json(body)
-        if isinstance(data, dict):
-            self.read_whole(data)
-        self.responded = True
-        await send_bytes(self.send, response.status_code, body, [*_response_headers(response), *turn.headers()])
+class MessagesRelay(ApiRelay):
+    """Sends a Messages turn upstream (with overflow retries and owned-tool rounds) and relays its answer."""
 
     def read_whole(self, data: dict[str, Any]) -> None:
         self.turn.usage = usage_of(data.get("usage"))
@@ -216,72 +199,8 @@ class MessagesRelay(Relay):
     def stream_error(self, message: str, code: str) -> bytes:
         return error_event(message, code)
 
-    async def _stream(self, response: Response, *, can_retry: bool) -> Overflow | None:
-        """Relay the event stream as it comes; before anything was sent, an empty stream or one that opens
-        on an overflow error is returned as an Overflow (to compact smaller and retry)."""
-        turn = self.turn
-        watch = self.watch()
-        splitter = EventSplitter(self.secret)
-        started = False
-        from .upstream import UpstreamError
-
-        try:
-            async for data in response.iter_bytes():
-                events = splitter.feed(data)
-                if not events:
-                    continue
-                for event in events:
-                    watch.keep(event)
-                if not started:
-                    refused = _refusal(watch) if can_retry else None
-                    if refused is not None:
-                        return refused
-                    started = self.started = True
-                    await self.send({"type": "http.response.start", "status": response.status_code,
-                                     "headers": [*_response_headers(response), *turn.headers()]})
-                await self.send({"type": "http.response.body", "body": b"".join(events), "more_body": True})
-        except UpstreamError as problem:
-            if not started:
-                raise
-            await self._end(watch, self.stream_error(str(problem), problem.code), str(problem))
-            return None
-        rest = splitter.rest()
-        if rest:
-            watch.keep(rest)
-        if not started and not rest:
-            return Overflow(EMPTY_STREAM)
-        if not started:
-            self.started = True
-            await self.send({"type": "http.response.start", "status": response.status_code,
-                             "headers": [*_response_headers(response), *turn.headers()]})
-        if watch.complete or watch.error is not None:
-            await self._end(watch, rest, None)
-            return None
-        message = (f"context-compactor: the upstream model server at {self.gw.config.base} ended the stream "
-                   f"before the reply was finished ({watch.missing()})")
-        logger.warning("gateway.stream_incomplete", session=turn.key, model=turn.model.id, events=watch.events,
-                       done=watch.done)
-        await self._end(watch, rest + self.stream_error(message, "upstream_stream_incomplete"), message)
-        return None
-
-
-def _refusal(watch: Any) -> Overflow | None:
-    if watch.error is None or watch.first is not None:
-        return None
-    return detect(400, json.dumps(watch.error).encode())
-
-
-def _response_headers(response: Response) -> Any:
-    from .upstream import response_headers
-
-    return response_headers(response)
-
-
-def _json(body: bytes) -> Any:
-    try:
-        return json.loads(body)
-    except ValueError:
-        return None
+    def rounds(self, response: Response) -> Any:
+        return MessagesRounds(self.turn, response, self.turn.owned, self._post, self.gw.in_thread)
 
 
 # --- the gateway's own answers -----------------------------------------------------------------
@@ -323,5 +242,7 @@ async def send_answer(send: Send, body: dict[str, Any], text: str, headers: Any)
         await send_bytes(send, 200, dumps(message(text, model)), [(b"content-type", b"application/json"), *headers])
 
 
-def anthropic_error(message: str, kind: str = "invalid_request_error") -> bytes:
-    return dumps({"type": "error", "error": {"type": kind, "message": message}})
+def error_body(status: int, message: str, code: str) -> bytes:
+    """The gateway's own error (a refusal, a limit, an upstream it could not reach) in the Messages shape."""
+    kind = ERROR_TYPES.get(status, "api_error" if status >= 500 else "invalid_request_error")
+    return dumps({"type": "error", "error": {"type": kind, "message": message, "code": code}})

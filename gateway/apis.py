@@ -14,19 +14,22 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import structlog
 
+from context_compactor import anthropic_adapter, responses_adapter
 from context_compactor.errors import InputError
 from context_compactor.messages import repaired, validate_messages
 
 from . import anthropic, responses
-from .asgi import JSON_TYPE, Receive, Scope, Send, TooDeep, ascii_header, dumps, header, loads_bounded, send_bytes
+from .api_turn import ApiRelay, ApiTurn
+from .asgi import (JSON_TYPE, ErrorShape, Receive, Scope, Send, TooDeep, ascii_header, dumps, error_shape, header,
+                   loads_bounded, send_bytes, send_error)
 from .commands import find_command
 from .http1 import split_target
 from .sessions import session_key
-from .turn import ChatTurn
 from .upstream import UpstreamError, bearer, request_headers
 
 if TYPE_CHECKING:
@@ -37,45 +40,76 @@ logger = structlog.get_logger("context_compactor")
 NO_ROUTE = frozenset({404, 405, 501})  # an upstream without a token-count route
 
 
-def _body(gw: Gateway, raw: bytes, field: str) -> dict[str, Any] | str:
-    """The parsed request, or why it goes through untouched."""
+@dataclass(frozen=True)
+class Api:
+    """How one wire format differs: its body's conversation field, adapter, turn, relay, answers and errors."""
+
+    field: str  # the conversation: "messages" or "input"
+    convert: Callable[[dict[str, Any]], Any]  # the adapter: body -> Converted
+    turn: type[ApiTurn]
+    relay: type[ApiRelay]
+    answer: Callable[..., Awaitable[None]]  # a command's answer: (send, body, text, headers)
+    error: ErrorShape
+    count_path: str  # the upstream's token-count route under its base URL
+    count: Callable[[int], dict[str, Any]]  # our own count's answer
+    session: str  # the body field that names the session, before X-Session-Id and a fingerprint
+
+
+MESSAGES = Api("messages", anthropic_adapter.to_openai, anthropic.MessagesTurn, anthropic.MessagesRelay,
+               anthropic.send_answer, anthropic.error_body, "/messages/count_tokens",
+               lambda tokens: {"input_tokens": tokens}, "metadata.user_id")
+RESPONSES = Api("input", responses_adapter.to_openai, responses.ResponsesTurn, responses.ResponsesRelay,
+                responses.send_answer, responses.error_body, "/responses/input_tokens",
+                lambda tokens: {"object": "response.input_tokens", "input_tokens": tokens}, "prompt_cache_key")
+BY_PATH = {anthropic.MESSAGES_PATH: MESSAGES, anthropic.COUNT_PATH: MESSAGES,
+           responses.RESPONSES_PATH: RESPONSES, responses.COUNT_PATH: RESPONSES}
+
+
+def shape_errors(path: str) -> None:
+    """Make the gateway's own errors of this request (its task) take the shape of the API at ``path``."""
+    api = BY_PATH.get(path)
+    error_shape.set(api.error if api is not None else None)
+
+
+def _body(gw: Gateway, raw: bytes, api: Api) -> dict[str, Any] | str:
+    """The parsed request, or why it goes through untouched (:class:`TooDeep` when it nests too deep)."""
     try:
         body = repaired(loads_bounded(raw, gw.config.max_json_depth), raw)
-    except TooDeep:
-        return "the request's JSON nests too deep"
     except ValueError:
         return "the body is not JSON"
-    if not isinstance(body, dict) or not isinstance(body.get(field), (list, str) if field == "input" else list):
-        return f"the body has no {field} list"
+    kinds = (list, str) if api.field == "input" else list
+    if not isinstance(body, dict) or not isinstance(body.get(api.field), kinds):
+        return f"the body has no {api.field} list"
     return body
 
 
-def _converted(kind: str, body: dict[str, Any]) -> Any:
-    conv = anthropic.to_openai(body) if kind == "messages" else responses.to_openai(body)
-    validate_messages(conv.messages)
-    return conv
-
-
-def _key(kind: str, scope: Scope, body: dict[str, Any], messages: list[Any], tenant: str | None) -> str:
-    """Messages: ``metadata.user_id``, then ``X-Session-Id``, then a fingerprint; Responses: ``prompt_cache_key``
-    first."""
-    if kind == "messages":
-        metadata = body.get("metadata")
-        name = metadata.get("user_id") if isinstance(metadata, dict) else None
-    else:
-        name = body.get("prompt_cache_key")
+def _key(api: Api, scope: Scope, body: dict[str, Any], messages: list[Any], tenant: str | None) -> str:
+    """The session: the API's own field (``metadata.user_id``, ``prompt_cache_key``), then ``X-Session-Id``,
+    then a fingerprint of the conversation's start."""
+    name: Any = body
+    for part in api.session.split("."):
+        name = name.get(part) if isinstance(name, dict) else None
     if isinstance(name, str) and name.strip():
         return session_key(None, {"user": name}, tenant)
     return session_key(header(scope, b"x-session-id"), {"messages": messages}, tenant)
 
 
-async def _prepared(gw: Gateway, kind: str, scope: Scope, send: Send, raw: bytes) -> tuple[dict[str, Any], Any, str] | None:
-    """The body, its conversion and session key; None when the request went through unchanged."""
-    body = _body(gw, raw, "messages" if kind == "messages" else "input")
+async def _prepared(gw: Gateway, api: Api, scope: Scope, send: Send, raw: bytes
+                    ) -> tuple[dict[str, Any], Any, str] | None:
+    """The body, its conversion and session key; None when the request was answered or went through unchanged."""
+    try:
+        body = _body(gw, raw, api)
+    except TooDeep:
+        limit = gw.config.max_json_depth
+        logger.warning("gateway.json_too_deep", path=scope["path"], limit=limit)
+        await send_error(send, 400, f"context-compactor: the request's JSON nests deeper than {limit} levels "
+                         "(start the gateway with a larger --max-json-depth if this is a real request)", "json_too_deep")
+        return None
     conv = None
     if isinstance(body, dict):
         try:
-            conv = _converted(kind, body)
+            conv = api.convert(body)
+            validate_messages(conv.messages)
         except (InputError, AttributeError, TypeError, ValueError) as exc:
             body = f"the conversation is not one we can compact: {exc}"
     if isinstance(body, str) or conv is None:
@@ -84,51 +118,48 @@ async def _prepared(gw: Gateway, kind: str, scope: Scope, send: Send, raw: bytes
         return None
     from .app import TENANT
 
-    return body, conv, _key(kind, scope, body, conv.messages, scope.get(TENANT) or None)
+    return body, conv, _key(api, scope, body, conv.messages, scope.get(TENANT) or None)
 
 
-def _turn(gw: Gateway, kind: str, scope: Scope, body: dict[str, Any], raw: bytes, key: str, conv: Any
-          ) -> tuple[ChatTurn, list[tuple[bytes, bytes]]]:
+def _turn(gw: Gateway, api: Api, scope: Scope, body: dict[str, Any], raw: bytes, key: str, conv: Any
+          ) -> tuple[ApiTurn, list[tuple[bytes, bytes]]]:
     headers = request_headers(scope["headers"], gw.config)
-    if kind == "messages":
-        return anthropic.MessagesTurn(gw, body, raw, key, bearer(headers), conv), headers
-    return responses.ResponsesTurn(gw, body, raw, key, bearer(headers), conv), headers
+    return api.turn(gw, body, raw, key, bearer(headers), conv), headers
 
 
-async def turn_route(kind: str, gw: Gateway, scope: Scope, receive: Receive, send: Send, raw: bytes) -> None:
+async def turn_route(api: Api, gw: Gateway, scope: Scope, receive: Receive, send: Send, raw: bytes) -> None:
     started = time.perf_counter()
-    prepared = await _prepared(gw, kind, scope, send, raw)
+    prepared = await _prepared(gw, api, scope, send, raw)
     if prepared is None:
         return
     body, conv, key = prepared
-    if kind == "responses" and (body.get("previous_response_id") or body.get("conversation")):
+    if api is RESPONSES and (body.get("previous_response_id") or body.get("conversation")):
         await responses.server_side(gw, scope, send, raw, key)
         return
     found = find_command(conv.messages, gw.commands)
     if found is not None:
         text = await gw.command_text(body, key, *found)
-        answer = anthropic.send_answer if kind == "messages" else responses.send_answer
-        await answer(send, body, text, [(b"x-context-compactor-session", ascii_header(key))])
+        await api.answer(send, body, text, [(b"x-context-compactor-session", ascii_header(key))])
         return
-    turn, headers = _turn(gw, kind, scope, body, raw, key, conv)
-    relay_class = anthropic.MessagesRelay if kind == "messages" else responses.ResponsesRelay
-    await gw.run_turn(receive, turn, relay_class(gw, turn, send, headers), started)
+    turn, headers = _turn(gw, api, scope, body, raw, key, conv)
+    await gw.run_turn(receive, turn, api.relay(gw, turn, send, headers), started)
 
 
-async def count_route(kind: str, gw: Gateway, scope: Scope, receive: Receive, send: Send, raw: bytes) -> None:
-    """The input tokens of the prompt the model would get for this request after compaction: the
-    upstream's count of it when the server has the route, else ours."""
-    prepared = await _prepared(gw, kind, scope, send, raw)
+async def count_route(api: Api, gw: Gateway, scope: Scope, receive: Receive, send: Send, raw: bytes) -> None:
+    """The input tokens of the prompt the model would get for this request after compaction (once the session's
+    bookkeeping has settled, as the turn after it will find it): the upstream's count of it when the server has
+    the route, else ours."""
+    prepared = await _prepared(gw, api, scope, send, raw)
     if prepared is None:
         return
     body, conv, key = prepared
-    turn, headers = _turn(gw, kind, scope, body, raw, key, conv)
+    await gw.settled(key)  # the last turn's bookkeeping (calibration) shapes the next prompt: counted after it
+    turn, headers = _turn(gw, api, scope, body, raw, key, conv)
     await turn.prepare()
     payload = turn.payload()
-    path = "/messages/count_tokens" if kind == "messages" else "/responses/input_tokens"
     extra = [(b"x-context-compactor-session", ascii_header(key))]
     try:
-        response = await gw.client.request("POST", split_target(gw.config.base + path), headers, payload)
+        response = await gw.client.request("POST", split_target(gw.config.base + api.count_path), headers, payload)
         try:
             answer = await response.read()
         finally:
@@ -139,13 +170,10 @@ async def count_route(kind: str, gw: Gateway, scope: Scope, receive: Receive, se
     except UpstreamError as problem:
         logger.info("gateway.count_upstream_failed", path=scope["path"], error=str(problem))
     tokens = turn.tokens_after if turn.tokens_after is not None else _measured(turn)
-    data: dict[str, Any] = {"input_tokens": tokens}
-    if kind == "responses":
-        data = {"object": "response.input_tokens", "input_tokens": tokens}
-    await send_bytes(send, 200, dumps(data), [JSON_TYPE, *extra])
+    await send_bytes(send, 200, dumps(api.count(tokens)), [JSON_TYPE, *extra])
 
 
-def _measured(turn: ChatTurn) -> int:
+def _measured(turn: ApiTurn) -> int:
     measurer = turn.measurer()
     return measurer.measure(list(turn.sent), "", list(turn.event.tools)).total
 
@@ -153,15 +181,15 @@ def _measured(turn: ChatTurn) -> int:
 Route = Callable[["Gateway", Scope, Receive, Send, bytes], Awaitable[None]]
 
 
-def _route(fn: Callable[..., Awaitable[None]], kind: str) -> Route:
+def _route(fn: Callable[..., Awaitable[None]], api: Api) -> Route:
     async def route(gw: Gateway, scope: Scope, receive: Receive, send: Send, raw: bytes) -> None:
-        await fn(kind, gw, scope, receive, send, raw)
+        await fn(api, gw, scope, receive, send, raw)
     return route
 
 
 ROUTES: dict[str, Route] = {
-    anthropic.MESSAGES_PATH: _route(turn_route, "messages"),
-    anthropic.COUNT_PATH: _route(count_route, "messages"),
-    responses.RESPONSES_PATH: _route(turn_route, "responses"),
-    responses.COUNT_PATH: _route(count_route, "responses"),
+    anthropic.MESSAGES_PATH: _route(turn_route, MESSAGES),
+    anthropic.COUNT_PATH: _route(count_route, MESSAGES),
+    responses.RESPONSES_PATH: _route(turn_route, RESPONSES),
+    responses.COUNT_PATH: _route(count_route, RESPONSES),
 }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
+from contextvars import ContextVar
 from typing import Any
 
 Scope = MutableMapping[str, Any]
@@ -67,9 +68,17 @@ def error_body(message: str, code: str, kind: str = "context_compactor_error") -
     return dumps({"error": {"message": message, "type": kind, "param": None, "code": code}})
 
 
+ErrorShape = Callable[[int, str, str], bytes]  # (status, message, code) -> the body
+# The request's own API error shape when it is not OpenAI's (set per request, see apis.shape_errors).
+error_shape: ContextVar[ErrorShape | None] = ContextVar("context_compactor_error_shape", default=None)
+
+
 async def send_error(send: Send, status: int, message: str, code: str, extra: Headers | None = None,
                      kind: str = "context_compactor_error") -> None:
-    await send_bytes(send, status, error_body(message, code, kind), [JSON_TYPE, *(extra or [])])
+    """The gateway's own error (a refusal, a limit, an upstream it could not use), in the request's API shape."""
+    shape = error_shape.get()
+    body = shape(status, message, code) if shape is not None else error_body(message, code, kind)
+    await send_bytes(send, status, body, [JSON_TYPE, *(extra or [])])
 
 
 def ascii_header(text: str, limit: int = 300) -> bytes:

@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 
-from context_compactor.responses_adapter import OUTPUT_TYPES, Converted, to_openai, to_responses
+from context_compactor.responses_adapter import OUTPUT_TYPES, to_responses
 
-from .anthropic import MessagesRelay, SSE_HEADERS
+from .anthropic import SSE_HEADERS
+from .api_rounds import ResponsesRounds
+from .api_turn import ApiRelay, ApiTurn
 from .asgi import JSON_TYPE, Message, Scope, Send, dumps, send_bytes
+from .http1 import Response
 from .sse import event_data
-from .turn import ChatTurn
 
 if TYPE_CHECKING:
     from .app import Gateway
@@ -36,37 +38,23 @@ SERVER_SIDE = ("previous_response_id or conversation: the server holds the histo
 DONE_EVENTS = frozenset({"response.completed", "response.incomplete", "response.failed"})
 
 
-class ResponsesTurn(ChatTurn):
+class ResponsesTurn(ApiTurn):
     """The compaction side of one ``/v1/responses`` request."""
 
     api_path = "/responses"
 
-    def __init__(self, gw: Gateway, body: dict[str, Any], raw: bytes, key: str, upstream_key: str | None,
-                 conv: Converted | None = None) -> None:
-        self.original = body
-        self.conv = conv if conv is not None else to_openai(body)
-        chat = {"model": body.get("model"), "messages": self.conv.messages, "tools": body.get("tools") or [],
-                "stream": bool(body.get("stream"))}
-        super().__init__(gw, chat, raw, key, upstream_key)
-        self.client_usage = True
-        self.btw = False
+    def chat_tools(self, tools: Any) -> list[Any]:
+        """Function tools as chat's (``{type, function: {name, ...}}``); the others (custom, web search ...) as they are."""
+        return [{"type": "function", "function": {k: v for k, v in t.items() if k != "type"}}
+                if isinstance(t, dict) and t.get("type") == "function" else t for t in tools or []]
 
-    async def prepare(self) -> None:
-        """Run the hooks; the gateway's own tools are answered for OpenAI chat only (yet)."""
-        async with self.gw.locks.hold(self.key):
-            await self.gw.in_thread(self._before)
-        self.owned, self.guards = {}, []
-        self.gw.remember(self)
+    def tool_entry(self, schema: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "function", **(schema.get("function") or {})}
 
-    def payload(self, extra: list[Any] | None = None) -> bytes:
-        if self.sent is self.body["messages"] and not extra:
-            return self.raw
-        instructions, items = to_responses([*self.sent, *(extra or [])], self.conv, self.original)
-        body = dict(self.original)
-        body["input"] = items
+    def with_projection(self, body: dict[str, Any], messages: list[Any]) -> None:
+        instructions, body["input"] = to_responses(messages, self.conv, self.original)
         if instructions is not None:
             body["instructions"] = instructions
-        return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def usage_of(usage: Any) -> dict[str, Any] | None:
@@ -132,7 +120,8 @@ class ResponsesWatch:
 
     @property
     def complete(self) -> bool:
-        return self.done
+        """A response.completed (or .incomplete, .failed) ends a stream; so does an ``error`` event."""
+        return self.done or self.error is not None
 
     def missing(self) -> str:
         return "no response.completed"
@@ -143,13 +132,19 @@ class ResponsesWatch:
         return self._reply
 
 
+def error_body(status: int, message: str, code: str) -> bytes:
+    """The gateway's own error in the Responses shape (OpenAI's: message, type, param, code)."""
+    kind = "invalid_request_error" if status < 500 else "server_error"
+    return dumps({"error": {"message": message, "type": kind, "param": None, "code": code}})
+
+
 def error_event(message: str, code: str) -> bytes:
     data = {"type": "error", "code": code, "message": message, "param": None, "sequence_number": 0}
     return b"event: error\ndata: " + json.dumps(data, ensure_ascii=False).encode() + b"\n\n"
 
 
-class ResponsesRelay(MessagesRelay):
-    """Sends a Responses turn upstream (with overflow retries) and relays its answer."""
+class ResponsesRelay(ApiRelay):
+    """Sends a Responses turn upstream (with overflow retries and owned-tool rounds) and relays its answer."""
 
     def read_whole(self, data: dict[str, Any]) -> None:
         self.turn.usage = usage_of(data.get("usage"))
@@ -160,6 +155,9 @@ class ResponsesRelay(MessagesRelay):
 
     def stream_error(self, message: str, code: str) -> bytes:
         return error_event(message, code)
+
+    def rounds(self, response: Response) -> Any:
+        return ResponsesRounds(self.turn, response, self.turn.owned, self._post, self.gw.in_thread)
 
 
 async def server_side(gw: Gateway, scope: Scope, send: Send, raw: bytes, key: str) -> None:
@@ -219,5 +217,5 @@ async def send_answer(send: Send, body: dict[str, Any], text: str, headers: Any)
         await send_bytes(send, 200, dumps(response(text, model)), [JSON_TYPE, *headers])
 
 
-__all__ = ["COUNT_PATH", "OUTPUT_TYPES", "RESPONSES_PATH", "ResponsesRelay", "ResponsesTurn", "send_answer",
-           "server_side"]
+__all__ = ["COUNT_PATH", "OUTPUT_TYPES", "RESPONSES_PATH", "ResponsesRelay", "ResponsesTurn", "error_body",
+           "send_answer", "server_side"]

@@ -77,7 +77,8 @@ def test_a_long_history_is_compacted_into_anthropic_shape(upstream: Upstream, tm
     sent = seen.body
     assert seen.prompt_tokens < 4096 and len(sent["messages"]) < len(messages)
     assert sent["system"] == SYSTEM and sent["context_management"] == EXTRA["context_management"]
-    assert sent["metadata"] == EXTRA["metadata"] and sent["tools"] == TOOLS
+    assert sent["metadata"] == EXTRA["metadata"] and sent["tools"][:-1] == TOOLS  # then the gateway's recall_history
+    assert sent["tools"][-1]["name"] == "recall_history" and "input_schema" in sent["tools"][-1]
     assert sent["messages"][-1] == messages[-1]
     roles = [m["role"] for m in sent["messages"]]
     assert roles[0] == "user" and all(a != b for a, b in zip(roles, roles[1:]))

@@ -1,0 +1,96 @@
+"""What the turns of the other wire formats (Anthropic Messages, OpenAI Responses) share.
+
+    ApiTurn     a chat turn whose client speaks another API: its body converted for the hooks by an adapter,
+                the projection converted back to send, the gateway's own tools in that API's shape
+    ApiRelay    its relay: the chat relay with the API's own watch, stream error event and owned-tool rounds,
+                and whole answers read by the API's own reader
+
+A subclass says how its API differs (:meth:`ApiTurn.chat_tools`, :meth:`ApiTurn.tool_entry`,
+:meth:`ApiTurn.with_projection`; :meth:`ApiRelay.read_whole`, ``watch``, ``stream_error``, ``rounds``);
+compaction, overflow retries, early sends and bookkeeping are chat's own (:class:`ChatTurn`, :class:`Relay`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from context_compactor.redact import redact_bytes
+
+from .asgi import Headers, Send
+from .http1 import Response, split_target
+from .relay import Relay
+from .turn import ChatTurn
+
+if TYPE_CHECKING:
+    from .app import Gateway
+
+
+class ApiTurn(ChatTurn):
+    """The compaction side of one request in another API; ``conv`` is its adapter's conversion."""
+
+    api_path = ""  # the upstream path under the base URL
+
+    def __init__(self, gw: Gateway, body: dict[str, Any], raw: bytes, key: str, upstream_key: str | None,
+                 conv: Any) -> None:
+        self.original, self.conv = body, conv
+        chat = {"model": body.get("model"), "messages": conv.messages, "tools": self.chat_tools(body.get("tools")),
+                "stream": bool(body.get("stream"))}
+        super().__init__(gw, chat, raw, key, upstream_key)
+        self.client_usage = True  # these streams always report their usage
+        self.btw = False  # a /btw side question is a rewrite of chat requests; these turns go as they are
+
+    def chat_tools(self, tools: Any) -> list[Any]:
+        """The client's tool definitions as OpenAI chat ``tools`` entries (measured, and named for the owned tools)."""
+        raise NotImplementedError
+
+    def tool_entry(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """One of the gateway's own tools (its OpenAI chat schema) as this API's ``tools`` entry."""
+        raise NotImplementedError
+
+    def with_projection(self, body: dict[str, Any], messages: list[Any]) -> None:
+        """Put ``messages`` (the hooks' chat messages) into ``body`` (a copy of the client's) in this API's shape."""
+        raise NotImplementedError
+
+    async def prepare(self) -> None:
+        """Run the hooks and choose the gateway's own tools, as chat does; the loop guards read chat calls only."""
+        await super().prepare()
+        self.guards = []
+
+    def announcement(self) -> str | None:
+        """None: the notices ride in the headers; the reply's text is the model's own."""
+        return None
+
+    def payload(self, extra: list[Any] | None = None) -> bytes:
+        """The client's bytes when nothing changed; else its body with the projection, ``extra`` (the owned-tool
+        rounds so far) after it, and the gateway's own tools after the client's."""
+        if self.sent is self.body["messages"] and not extra and not self.owned:
+            return self.raw
+        body = dict(self.original)
+        self.with_projection(body, [*self.sent, *(extra or [])])
+        if self.owned:
+            body["tools"] = [*(self.original.get("tools") or []),
+                             *(self.tool_entry(tool.schema()) for tool in self.owned.values())]
+        return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+class ApiRelay(Relay):
+    """Sends an :class:`ApiTurn` upstream (with overflow retries and owned-tool rounds) and relays its answer."""
+
+    def __init__(self, gw: Gateway, turn: ChatTurn, send: Send, headers: Headers) -> None:
+        super().__init__(gw, turn, send, headers)
+        self.target = split_target(gw.config.base + getattr(turn, "api_path", ""))
+
+    def read_whole(self, data: dict[str, Any]) -> None:
+        """Take the usage and the reply of a whole answer (``data``) for ``after_turn``."""
+        raise NotImplementedError
+
+    async def _whole(self, response: Response, body: bytes) -> None:
+        """Relayed as chat's (byte for byte), then read in this API's shape (``after_turn`` runs later)."""
+        await super()._whole(response, body)
+        try:
+            data = json.loads(redact_bytes(body, self.secret))
+        except ValueError:
+            return
+        if isinstance(data, dict):
+            self.read_whole(data)
