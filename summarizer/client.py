@@ -68,6 +68,8 @@ class IdleGate:
         self.waited_seconds = 0.0
         self._calls: dict[str, set[threading.Event]] = {}  # per server: the cancel flags of our calls running there
         self.cancelled = 0  # our calls a client's request cancelled
+        self.cancel_max_seconds = 0.0  # the longest a cancelled call went on after its cancel (until it ended)
+        self._cancelled_at: dict[int, float] = {}
         self.started = 0  # our calls that started
         self._latencies: list[float] = []  # seconds of summary calls, until :meth:`drain`
 
@@ -89,8 +91,7 @@ class IdleGate:
             self._busy[key] = self._busy.get(key, 0) + 1
             for flag in self._calls.get(key, ()):
                 if not flag.is_set():
-                    flag.set()
-                    self.cancelled += 1
+                    self._cancel(flag)
 
     def call_started(self, url: str) -> threading.Event:
         """Register one of our calls to ``url``'s server; the flag is set when a client's request cancels it."""
@@ -100,14 +101,21 @@ class IdleGate:
             self._calls.setdefault(key, set()).add(flag)
             self.started += 1
             if self._busy.get(key):  # a client got there between our wait and now
-                flag.set()
-                self.cancelled += 1
+                self._cancel(flag)
         return flag
+
+    def _cancel(self, flag: threading.Event) -> None:
+        flag.set()
+        self.cancelled += 1
+        self._cancelled_at[id(flag)] = time.monotonic()
 
     def call_ended(self, url: str, flag: threading.Event) -> None:
         with self._cond:
             key = origin(url)
             calls = self._calls.get(key)
+            at = self._cancelled_at.pop(id(flag), None)
+            if at is not None:
+                self.cancel_max_seconds = max(self.cancel_max_seconds, time.monotonic() - at)
             if calls is not None:
                 calls.discard(flag)
                 if not calls:

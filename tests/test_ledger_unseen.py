@@ -390,3 +390,32 @@ def test_a_file_the_work_made_outlasts_files_it_only_edited():
     messages += [user("What next?")]
     text = render(_items(messages), 200, count)[0]
     assert "migrations/0231_prepay_index.up.sql" in text, text
+
+
+def test_sorry_another_one_asks_and_a_greeting_before_scratch_that_still_corrects():
+    text = ledger(convo("the retention fix goes in the v9.23 release notes",
+                        "sorry, another one — refund €351.98 on ORD-4140056, shipping was late.",
+                        "hiya scratch that, v5.40 release for the retention fix. it missed the train"))
+    rules = section(text, "User instructions")
+    assert not any("ORD-4140056" in r for r in rules), rules  # one more request, no correction
+    assert any(r.startswith("hiya scratch that, v5.40") for r in rules), rules
+    assert not any("v9.23" in r and "v5.40" not in r for r in rules), rules  # superseded, not left standing
+
+
+def test_a_tools_header_line_over_a_pasted_listing_is_pasted():
+    paste = ("what's going on with these? summarize for the standup\n\nsearch_tickets: 68 results, newest first\n\n"
+             "HD-165965 | on-hold | P3 | \"Need seats removed\" | Olga Keller (cus_3g75UwCvXNTP) | Umbra Architects\n"
+             "HD-607109 | open | P2 | \"SSO loop\" | Ana Ruiz (cus_9dUh6gGr8Ver) | Acme Freight\n"
+             "HD-651480 | solved | P1 | \"Refund\" | Li Wei (cus_gAYiuv8x2DGn) | Umbra Architects\n")
+    segments = prose.split(paste)
+    assert [s.kind for s in segments][0] == "prose" and {s.kind for s in segments[1:]} == {"pasted"}, segments
+    assert "search_tickets" not in segments[0].text
+    assert not section(ledger(convo(paste)), "User instructions")
+
+
+def test_a_correction_in_french_names_its_old_value_after_an_article():
+    text = ledger(convo("the scopes doc is for v6.30", "release notes for v5.40 go out Friday",
+                        "right, pardon, pour les scopes c'est la v5.14, pas la v6.30"))
+    rules = section(text, "User instructions")
+    assert any("v5.40" in r for r in rules), rules  # not the one corrected
+    assert not any("v6.30" in r and "v5.14" not in r for r in rules), rules

@@ -216,6 +216,14 @@ def _pasted_runs(lines: list[str], kinds: list[str]) -> None:
                 if not kinds[k]:
                     kinds[k] = "pasted"
         n = end
+    for n, line in enumerate(lines):  # a tool's own header line over what it printed ("search_tickets: 68 results")
+        if not kinds[n] and _TOOL_HEADER.match(line):
+            after = next((k for k in range(n + 1, min(n + 3, len(lines))) if lines[k].strip()), None)
+            if after is not None and kinds[after] == "pasted":
+                kinds[n] = "pasted"
+
+
+_TOOL_HEADER = re.compile(r"^\s*(?:\$ \S.*|[A-Za-z][\w-]*(?:[_.][\w-]+)+(?:\([^)]*\))?\s*:.*)$")
 
 
 # --- what a sentence of prose is --------------------------------------------------------------------
@@ -233,7 +241,7 @@ def sentences(text: str) -> list[str]:
 
 # A correction: the user takes back or replaces what was said (English, French, German, Spanish).
 _CORRECTION = re.compile(
-    r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|anyway|btw|well|ugh|hm)\W+){0,3}(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b))|"
+    r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|anyway|btw|well|ugh|hm|hi|hey|hiya|hello|yo)\W+){0,3}(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b))|"
     r"actually\b(?!,?\s+(?:also|and|one more|let me|i'?ll|we'?ll)\b)|correction\b|(?:no,? )?wait\b(?!\s+(?:until|till|for|on|a\b|an\b|\d|to\b))|oops\b|whoops\b|no\s*[,.!:-]|nope\b|hmm,? no\b|scratch that|change of plan|"
     r"my (?:bad|mistake)|typo\b|ignore (?:that|what I said)|"
     r"pardon\b|d[ée]sol[ée]\b|en fait\b|non,|correction\s*:|"
@@ -334,7 +342,26 @@ def is_update(sentence: str) -> bool:
 
 
 def is_correction(sentence: str) -> bool:
-    return bool(_CORRECTION.search(sentence[:300]))
+    """Whether a sentence of the user's prose takes back or replaces what was said. "Sorry, another one",
+    "sorry to bother" lead into one more thing asked ("sorry, another one — refund ORD-4140056"): such a
+    sentence corrects only when what follows says so ("sorry, one more: I meant 0045")."""
+    head = sentence[:300]
+    m = _CORRECTION.search(head)
+    if m is None:
+        return False
+    lead = _APOLOGY.match(head)
+    if lead is None or not lead.group(1) or m.start() >= lead.end():
+        return True
+    return bool(_CORRECTION.search(head[lead.end():]))  # "sorry, another one": one more thing asked
+
+
+# An apology and the words that go with it ("sorry, another one —", "pardon, encore une chose :"): what
+# follows says whether it corrects or asks.
+_APOLOGY = re.compile(r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|anyway|btw|well|ugh|hm)\W+){0,3}"
+                      r"(?:sorry|pardon|d[ée]sol[ée]e?|perd[oó]n|lo siento|entschuldigung|desculpa|scusa)\b"
+                      r"(?:[\s,.!:;\u2014\u2013-]+(another (?:one|thing|question)|one more(?: thing)?|quick one|"
+                      r"to (?:bother|interrupt|ask)|for the (?:delay|noise)|again|but|encore une chose|otra cosa|"
+                      r"noch (?:etwas|was)|mais uma coisa|un'altra cosa)\b)?[\s,.!:;\u2014\u2013-]*", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=16_384)
