@@ -795,6 +795,24 @@ def _reads_code(args: dict[str, object]) -> bool:
     return bool(re.search(r"\.(?:py|go|rs|ts|tsx|js|jsx|java|kt|rb|c|h|cc|cpp|cs|php|swift|scala|sql|sh)$", path))
 
 
+def _cause_lines(scan: str, low: str) -> list[int]:
+    """The starts of the lines of ``scan`` that hold one of :data:`_CAUSE_WORDS`, in order: found by
+    str.find on the lower-cased text (the regex then reads those lines only; a case-blind alternation
+    of 40 words over a whole output is the slow part otherwise)."""
+    if len(low) != len(scan):  # lower-casing moved positions (a few non-ASCII letters): the regex decides
+        return sorted({scan.rfind("\n", 0, m.start()) + 1 for m in _CAUSE.finditer(scan)})
+    starts: set[int] = set()
+    for word in _CAUSE_WORDS:
+        at = low.find(word)
+        while at >= 0 and len(starts) < CAUSE_LINES:
+            starts.add(scan.rfind("\n", 0, at) + 1)
+            at = low.find(word, scan.find("\n", at) if scan.find("\n", at) >= 0 else len(scan))
+    return sorted(starts)
+
+
+CAUSE_LINES = 2_000  # lines with a cause word an output is read for at most
+
+
 def finding_items(text: str, index: int, reads: bool, error: str = "", code: bool = False) -> list[Item]:
     """Failing tests a runner names, up to two lines that give a cause (not from code that was only read,
     and not the error line already listed), and the settings of a file that was read (weak)."""
@@ -811,13 +829,14 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
     found: list[tuple[int, int, str]] = []  # (severity, position, line)
     shapes: set[str] = set()
     seen = -1
-    for m in _CAUSE.finditer(scan) if not code and any(map(low.__contains__, _CAUSE_WORDS)) else ():
-        start = scan.rfind("\n", 0, m.start()) + 1
+    for start in _cause_lines(scan, low) if not code else ():
         if start <= seen:
             continue  # a line is read once, whatever it holds
-        end = scan.find("\n", m.end())
+        end = scan.find("\n", start)
         line = scan[start:end if end >= 0 else len(scan)].strip()
         seen = start
+        if not _CAUSE.search(line):
+            continue
         shape = " ".join(_DIGITS.sub("0", line).split())  # the same line again with other numbers (a probe failing 5 times) is one
         if 12 <= len(line) <= 400 and shape not in shapes and not _CODE_LINE.search(line) and not (
                 error and (line in error or error in line)):

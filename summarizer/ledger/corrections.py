@@ -16,6 +16,7 @@ without is only a request).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 
@@ -68,6 +69,7 @@ def content_words(text: str) -> frozenset[str]:
     return frozenset(_stem(w) for w in _WORD.findall(text.lower()) if w not in _FILLER and not w.isdigit())
 
 
+@functools.lru_cache(maxsize=65_536)
 def _stem(word: str) -> str:
     for end in ("ing", "ed", "er", "es", "s"):
         if len(word) - len(end) >= 3 and word.endswith(end):
