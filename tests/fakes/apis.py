@@ -101,7 +101,8 @@ class ApisUpstream(FakeUpstream):
             return [r for r in self.requests if r.path == "/v1/responses"]
 
     def decide(self, ask: Asked, n: int) -> tuple[str, Any]:
-        """``("text", text)`` or ``("tool", (name, input))``: what the model answers to ``ask``."""
+        """``("text", text)``, ``("tool", (name, input))`` or ``("tools", [(name, input), ...])``: what the model
+        answers to ``ask`` (Messages only for several calls)."""
         if ask.tools and "use a tool" in ask.user and ask.result is None:
             if ask.api == "messages":
                 return "tool", (ask.tools[0], {"path": f"file{n}.py"})
@@ -153,8 +154,10 @@ class ApisUpstream(FakeUpstream):
         blocks: list[dict[str, Any]] = []
         if ask.thinking and self.thinking:
             blocks.append({"type": "thinking", "thinking": f"thinking #{n}", "signature": f"sig-{n}"})
-        if kind == "tool":
-            blocks.append({"type": "tool_use", "id": f"toolu_{n:04d}", "name": what[0], "input": what[1]})
+        if kind in ("tool", "tools"):
+            calls = [what] if kind == "tool" else what
+            blocks += [{"type": "tool_use", "id": f"toolu_{n:04d}" + (f"_{k}" if k else ""), "name": name, "input": value}
+                       for k, (name, value) in enumerate(calls)]
             stop = "tool_use"
         else:
             blocks.append({"type": "text", "text": what})
