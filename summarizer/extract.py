@@ -70,6 +70,7 @@ def may_decide(text: str) -> bool:
 
 
 _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing my mind|changed my mind|on second thought|"
+                       r"on reflection|thinking about it (?:more|again)|come to think of it|"
                        r"(?:scrap|scratch|forget|ignore|drop|disregard) what (?:we|I) (?:said|agreed|decided|discussed)|"
                        r"(?:scrap|scratch|forget|drop) (?:the|our|my) (?:earlier|previous|old|first) (?:plan|idea|approach|decision)|"
                        r"after all|let'?s revisit|revisiting|instead,|new plan|change of plan|actually,? let'?s)\b",

@@ -419,3 +419,11 @@ def test_a_correction_in_french_names_its_old_value_after_an_article():
     rules = section(text, "User instructions")
     assert any("v5.40" in r for r in rules), rules  # not the one corrected
     assert not any("v6.30" in r and "v5.14" not in r for r in rules), rules
+
+
+def test_thinking_about_it_more_takes_the_earlier_value_back():
+    text = ledger(convo("hiya label them v8.43", "spellcheck docs/billing/invoices.md before it goes out",
+                        "thinking about it more, make it v5.21 instead"))
+    rules = section(text, "User instructions")
+    assert any(r.startswith("thinking about it more, make it v5.21") for r in rules), rules
+    assert not any("v8.43" in r for r in rules), rules
