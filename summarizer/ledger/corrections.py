@@ -33,7 +33,8 @@ _FILLER = frozenset("""sorry actually correction wait oops whoops meant mean not
     rule rules ground session whole never always must don't dont run use keep more every each before after
     against hard constraint safety fact goal state user preference note important quick going forward onward
     onwards henceforth anymore moving ahead later today these days revisit revisiting revisited scrap scratch
-    agreed decided discussed idea plan option approach mind second thought""".split())
+    agreed decided discussed idea plan option approach mind second thought thoughts thinking reflection make
+    made come hiya hey""".split())
 _WORD = re.compile(r"[a-z][a-z0-9_]{2,}")
 # A named value: with a digit, an address, or an identifier's shape without one ("kyc-db.staging.internal",
 # "dispute_holds", "handleCashbackSettle", "web/src/api"): words ("not the staging one") are no value.
