@@ -411,7 +411,7 @@ def _pasted_items(text: str, index: int) -> list[Item]:
     when prose or a later call names them too)."""
     items = []
     if failed_run(text) or _EXCEPTION_LINE.search(text) or "FAIL" in text:
-        line = error_line(text)
+        line = error_line(text, named_only=True)
         if line:
             items.append(Item("error", f"pasted\n{line}", clip(line, 400) + " (pasted)", index))
     items.extend(identifier_items(text, index, strong_only=True, weak=True)[:6])
@@ -916,8 +916,9 @@ def is_read(call: ToolCall | None, command: str | None) -> bool:
     return "read" in kind and not ("write" in kind or "edit" in kind)
 
 
-def error_line(text: str) -> str:
-    """The line that says what failed: the exception, else the failed test, else an error line."""
+def error_line(text: str, named_only: bool = False) -> str:
+    """The line that says what failed: the exception, else the failed test, else an error line (not one
+    a logger wrote at info or debug level), else (unless ``named_only``: pasted text) the last line."""
     exceptions = _EXCEPTION_LINE.findall(text)
     if exceptions:
         return exceptions[-1].strip()
@@ -934,11 +935,18 @@ def error_line(text: str) -> str:
     runner = _RUNNER_FAILURE.search(text)
     if runner:
         return runner.group(0).strip()
-    lines = [line for line in _ERROR_WORD_LINE.findall(text) if not _EXIT_LINE.match(line.strip())]
+    lines = [line for line in _ERROR_WORD_LINE.findall(text) if not _EXIT_LINE.match(line.strip())
+             and not _QUIET_LEVEL.search(line)]
     if lines:  # the last one: a command's own verdict comes after its progress lines
         return lines[-1].strip()
+    if named_only:
+        return ""
     rest = [line.strip() for line in text.splitlines() if line.strip()]
     return rest[-1] if rest else ""
+
+
+# A log line at info or debug level ("INFO ... job finished failed=2"): progress, not what failed.
+_QUIET_LEVEL = re.compile(r"\b(?:INFO|DEBUG|TRACE)\b|\blevel=(?:info|debug|trace)\b|\"level\": ?\"(?:info|debug)\"")
 
 
 def extract(views: Sequence[View], start: int) -> list[Item]:

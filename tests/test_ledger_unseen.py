@@ -427,3 +427,18 @@ def test_thinking_about_it_more_takes_the_earlier_value_back():
     rules = section(text, "User instructions")
     assert any(r.startswith("thinking about it more, make it v5.21") for r in rules), rules
     assert not any("v8.43" in r for r in rules), rules
+
+
+def test_info_lines_are_no_errors_and_the_works_own_failure_outranks_a_pasted_one():
+    pasted = ("fyi from the nightly, no action needed:\n"
+              "2024-06-08 03:06:18,345 INFO [exec-7] c.n.web.RequestLogFilter - job finished job=usage processed=199347 failed=2\n"
+              "2024-06-08 03:07:18,345 INFO [exec-7] c.n.web.RequestLogFilter - job finished job=ledger processed=393199 failed=1\n")
+    messages = [user(pasted), assistant("Noted."), user("run the integration tests"),
+                assistant("", [("c1", "bash", {"command": "pytest tests/integration -q"})]),
+                tool("c1", "F\nFAILED tests/integration/test_fx_batching.py::test_rounds_jpy_27 - AssertionError\n1 failed in 2.1s\nexit code 1"),
+                user("What next?")]
+    items = _items(messages)
+    errors = [i for i in items if i.section == "error"]
+    assert not any("job finished" in i.text for i in errors), errors
+    text = render(items, 60, count)[0]
+    assert "test_rounds_jpy_27" in text, text

@@ -167,8 +167,10 @@ def _preference(section: str, items: list[Item], cost: list[float] | None = None
         # statement of a value is the one that holds.
         return sorted(range(n), key=lambda i: (-items[i].rank, i if marks(items[i]) else -i))
     if section == "error":
-        # Open errors first, then the resolved; a failure repeated in every run after the rest.
-        return sorted(range(n), key=lambda i: (items[i].resolved, items[i].seen > ROUTINE, -i))
+        # Open errors first, then the resolved; the work's own before what a user pasted (evidence of
+        # someone else's run); a failure repeated in every run after the rest.
+        return sorted(range(n), key=lambda i: (items[i].resolved, items[i].key.startswith("pasted\n"),
+                                               items[i].seen > ROUTINE, -i))
     if section == "decision":  # what a marker says was decided first, then the newest
         return sorted(range(n), key=lambda i: (-items[i].rank, -i))
     if section == "finding":  # what the agent's words named first, then the newest
