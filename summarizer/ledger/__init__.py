@@ -104,7 +104,7 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
                   for n, i in enumerate(merged) if n not in drop]
     if successes:
         merged = [_resolve(i, successes) for i in merged]
-    merged = collapse_repeats(revise_decisions(supersede(merged)))
+    merged = _one_line_each(collapse_repeats(revise_decisions(supersede(merged))))
     # An identifier already written out in the user's words, a decision or an error is not listed twice, nor
     # the same words twice (a sentence that names three ids); a finding an error line already shows (the
     # failing test it names) neither.
@@ -146,3 +146,31 @@ def _resolve(item: Item, successes: dict[str, int]) -> Item:
     if at is not None and at > item.src:
         return item._replace(resolved=True, text=f"{item.text} (resolved at [#{at}])")
     return item
+
+
+_SAID_ONCE = frozenset({"error", "request", "command", "finding", "decision", "goal", "docrule"})
+
+
+def _one_line_each(merged: list[Item]) -> list[Item]:
+    """Items of a section that read the same (one error line from ten different queries, "read this:" asked
+    with ten different pastes) are one line: the latest, seen as often as they all were."""
+    latest: dict[tuple[str, str], int] = {}
+    for n, item in enumerate(merged):
+        if item.section in _SAID_ONCE:
+            latest[(item.section, item.text)] = n
+    if len(latest) == sum(1 for i in merged if i.section in _SAID_ONCE):
+        return merged
+    seen: dict[int, tuple[int, int]] = {}  # latest index -> (seen, first)
+    for n, item in enumerate(merged):
+        if item.section in _SAID_ONCE:
+            at = latest[(item.section, item.text)]
+            count, first = seen.get(at, (0, item.src))
+            seen[at] = (count + item.seen, min(first, item.first if item.first >= 0 else item.src))
+    out = []
+    for n, item in enumerate(merged):
+        if item.section not in _SAID_ONCE:
+            out.append(item)
+        elif latest[(item.section, item.text)] == n:
+            count, first = seen[n]
+            out.append(item if count == item.seen else item._replace(seen=count, first=first if first < item.src else item.first))
+    return out
