@@ -444,3 +444,11 @@ def test_info_lines_are_no_errors_and_the_works_own_failure_outranks_a_pasted_on
     assert own is not None
     text = render(items, 200, count)[0]
     assert "test_rounds_jpy_27" in text, text
+
+
+def test_a_tagged_line_at_the_end_of_a_pasted_log_is_the_logs():
+    paste = ("[2022-01-02T04:59:40.668+0000] {taskinstance.py:1851} ERROR - Task failed with exception\n"
+             "KeyError: 'owner_email'\n"
+             "[2022-01-02T04:59:40.687+0000] {taskinstance.py:1401} INFO - Marking task as UP_FOR_RETRY\n"
+             "[NOTE] Do not re-trigger manually; the on-call owns retries.\n\ndoes this change anything for us?")
+    assert not section(ledger(convo(paste)), "User instructions")

@@ -197,7 +197,8 @@ def _pasted_runs(lines: list[str], kinds: list[str]) -> None:
         flagged = [n for n in body if flags[n]]
         if len(body) >= 2 and 2 * len(flagged) >= len(body):  # from its first such line to its last
             last = flagged[-1]
-            while last + 1 < end and lines[last + 1][:1] in (" ", "\t"):  # and the indented lines after it
+            # and the indented or tagged ("[NOTE] ...", "[2/3]") lines after it: the paste's own
+            while last + 1 < end and (lines[last + 1][:1] in (" ", "\t") or _TAGGED.match(lines[last + 1])):
                 last += 1
             for n in range(flagged[0], last + 1):
                 if not kinds[n]:
@@ -223,6 +224,7 @@ def _pasted_runs(lines: list[str], kinds: list[str]) -> None:
                 kinds[n] = "pasted"
 
 
+_TAGGED = re.compile(r"^\[[\w /:.-]{1,24}\]")
 _TOOL_HEADER = re.compile(r"^\s*(?:\$ \S.*|[A-Za-z][\w-]*(?:[_.][\w-]+)+(?:\([^)]*\))?\s*:.*)$")
 
 
