@@ -29,7 +29,7 @@ def compact_now(args: str, ctx: HookContext) -> CommandResult:
 def _compact_now(args: str, ctx: HookContext) -> tuple[str, Any, CompactionStats | None]:
     runtime = ctx.runtime
     session = runtime.session(ctx.session_key)
-    note, recalled = args.strip(), []
+    note, recalled = args.strip(), list[str]()
     with session.lock:
         session.request_compaction(note)
         if session.last_event is None:
@@ -131,8 +131,9 @@ def _health(runtime: Any) -> dict[str, dict[str, Any]]:
     health = runtime.summary_health()
     own = getattr(runtime.summarizer, "health", None)
     identity = getattr(runtime.summarizer, "identity", None)
-    if identity and identity not in health and callable(getattr(own, "snapshot", None)):
-        health[identity] = own.snapshot()
+    snapshot = getattr(own, "snapshot", None)
+    if identity and identity not in health and callable(snapshot):
+        health[identity] = snapshot()
     return health
 
 

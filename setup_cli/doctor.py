@@ -218,10 +218,9 @@ def check_discovery(paths: Paths, data: dict[str, Any], say: Report) -> None:
     used = Path(os.environ.get("OPENCLAW_STATE_DIR", "").strip() or Path.home() / ".openclaw").expanduser()
     if _same(used, paths.home):
         return
-    plugins = data.get("plugins") if isinstance(data.get("plugins"), dict) else {}
-    load = plugins.get("load") if isinstance(plugins.get("load"), dict) else {}
-    listed = [Path(str(p)).expanduser() for p in load.get("paths") or [] if isinstance(p, str)] \
-        if isinstance(load.get("paths"), list) else []
+    plugins = _dict(data.get("plugins"))
+    paths_listed = _dict(plugins.get("load")).get("paths")
+    listed = [Path(p).expanduser() for p in paths_listed if isinstance(p, str)] if isinstance(paths_listed, list) else []
     if any(_same(p, paths.plugin) or _same(p, paths.plugin.parent) for p in listed):
         say("ok", f"plugins.load.paths lists {paths.plugin}: OpenClaw finds it from any state folder")
         return
@@ -230,6 +229,10 @@ def check_discovery(paths: Paths, data: dict[str, Any], say: Report) -> None:
                 f"{used} ({why}) and looks for plugins in {used / 'extensions'} and plugins.load.paths. Start the "
                 f"gateway with OPENCLAW_STATE_DIR={paths.home}, or add \"{paths.plugin}\" to plugins.load.paths in "
                 f"{paths.config}")
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def _same(a: Path, b: Path) -> bool:
@@ -275,8 +278,8 @@ def check_summarizer_health(paths: Paths, say: Report) -> None:
     record = _record(paths.data / SUMMARIZER_HEALTH)
     if record is None:
         return
-    failures = record.get("failures") if isinstance(record.get("failures"), dict) else {}
-    failed = sum(n for n in failures.values() if isinstance(n, int))
+    failures = _dict(record.get("failures"))
+    failed: int = sum(n for n in failures.values() if isinstance(n, int))
     line = (f"summaries by {record.get('summarizer', '?')}: {_count(record, 'successes')} succeeded, {failed} failed"
             + (" (" + ", ".join(f"{k} {n}" for k, n in sorted(failures.items())) + ")" if failures else "")
             + "; each failure is a fallback to the built-in summary")
