@@ -452,3 +452,11 @@ def test_a_tagged_line_at_the_end_of_a_pasted_log_is_the_logs():
              "[2022-01-02T04:59:40.687+0000] {taskinstance.py:1401} INFO - Marking task as UP_FOR_RETRY\n"
              "[NOTE] Do not re-trigger manually; the on-call owns retries.\n\ndoes this change anything for us?")
     assert not section(ledger(convo(paste)), "User instructions")
+
+
+def test_an_exception_named_by_its_module_path_ends_a_pasted_traceback():
+    paste = ('Traceback (most recent call last):\n  File "/app/lib/retry.py", line 693, in fetch_page\n'
+             "    rows = cur.fetchmany(batch)\npsycopg2.errors.QueryCanceled: canceling statement due to statement timeout\n\n"
+             "prod is on v7.62.18 for ratelimit-proxy right now")
+    rules = section(ledger(convo(paste)), "User instructions")
+    assert not any("QueryCanceled" in r for r in rules), rules
