@@ -460,3 +460,11 @@ def test_an_exception_named_by_its_module_path_ends_a_pasted_traceback():
              "prod is on v7.62.18 for ratelimit-proxy right now")
     rules = section(ledger(convo(paste)), "User instructions")
     assert not any("QueryCanceled" in r for r in rules), rules
+
+
+def test_not_now_is_no_setting_and_make_it_a_value_after_a_greeting_is_one():
+    text = ledger(convo("not now", "goodwill credit for Kestrel Media is €152.22",
+                        "morning! make the Kestrel Media credit €218.19, finance pushed back"))
+    rules = section(text, "User instructions")
+    assert not any(r == "not now" for r in rules), rules
+    assert any("€218.19" in r for r in rules), rules

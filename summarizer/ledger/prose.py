@@ -313,7 +313,7 @@ _RULE = re.compile(
     re.IGNORECASE)
 # A request: the user asks for something done now (it is done once answered).
 _REQUEST_START = re.compile(
-    r"^\W*(?:(?:ok|okay|alright|great|thanks|cool|right|so|now|next|also|and|then|hey|hi)\W+)*"
+    r"^\W*(?:(?:ok|okay|alright|great|thanks|cool|right|so|now|next|also|and|then|hey|hi|hiya|hello|yo|morning|good morning)\W+)*"
     r"(?:(?:can|could|would|will) you|how (?:does|do|is|are|did|come|long|many|much)|what(?:'s| is| are| does| did| do)|"
     r"why (?:is|are|does|did|do)|where (?:is|are|does|do)|is there|are there|any idea|do we|does it)\b|^\W*(?:please\s+)?(?:(?:ok|okay|so|now|next|also|then)\W+)*"
     r"(?:look|check|fix|investigate|debug|run|rerun|re-run|try|find|figure|help|show|open|add|write|update|remove|"
@@ -341,7 +341,8 @@ _UPDATE = re.compile(
 
 
 def is_update(sentence: str) -> bool:
-    return bool(_UPDATE.search(sentence)) and not _QUESTION.search(sentence)
+    """Whether the user says a standing thing changed; "not now" (three words or fewer) says none did."""
+    return bool(_UPDATE.search(sentence)) and not _QUESTION.search(sentence) and len(sentence.split()) > 3
 
 
 def is_correction(sentence: str) -> bool:
@@ -390,7 +391,7 @@ def is_request(sentence: str) -> bool:
 
 # Verbs that set something up rather than ask for a piece of work: "Run the dev API on port 8080", "Send
 # the report to ops@acme.dev", "Pin the SDK to 4.2.1" name a value the work depends on from then on.
-_SETS = re.compile(r"^\W*(?:please\s+)?(?:run|use|set|deploy|send|upload|point|pin|tag|cut|push|apply|seed|serve|"
+_SETS = re.compile(r"^\W*(?:(?:good )?(?:morning|afternoon|evening)\W+|(?:hi|hey|hiya|hello|yo|ok|okay|so)\W+)*(?:please\s+)?(?:run|use|set|make|deploy|send|upload|point|pin|tag|cut|push|apply|seed|serve|"
                    r"track|bind|connect|store|target|name|call|host|publish|route|forward|mount|release|ship)\b",
                    re.IGNORECASE)
 _COPULA = re.compile(r"\b(?:is|are|=|stays|lives|live|goes|go|points? to|means|runs on|is on|are on)\b")
