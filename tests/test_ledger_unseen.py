@@ -468,3 +468,21 @@ def test_not_now_is_no_setting_and_make_it_a_value_after_a_greeting_is_one():
     rules = section(text, "User instructions")
     assert not any(r == "not now" for r in rules), rules
     assert any("€218.19" in r for r in rules), rules
+
+
+def test_anything_that_x_goes_to_y_and_when_you_x_do_y_are_rules():
+    text = ledger(convo("morning! can you swap the old forum link in docs/guides/sharing.md for the community page. "
+                        "anything that smells like data loss goes to #esc-tounskyndar on slack",
+                        "can you rename the 'Limits' heading. when you reply to customers sign as Mateo Oduya from "
+                        "Lanternfish Support, not 'the support bot'",
+                        "when you can, look at the build"))
+    rules = " ".join(section(text, "User instructions"))
+    assert "#esc-tounskyndar" in rules and "Mateo Oduya" in rules, rules
+    assert "look at the build" not in rules, rules
+
+
+def test_the_other_one_in_spanish_corrects():
+    text = ledger(convo("the SSO call is with Olga Lindqvist from Acme Freight",
+                        "quick one: es la otra Olga: Olga Delacroix, la de Acme Freight"))
+    rules = section(text, "User instructions")
+    assert any("Olga Delacroix" in r for r in rules), rules

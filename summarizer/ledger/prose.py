@@ -253,7 +253,8 @@ _CORRECTION = re.compile(
     r"\b(?:I meant|I mean|meant to say|make that\b|mixed up|misremembered|misspoke|I was wrong|"
     r"I gave you the wrong|wrong (?:one|value|port|host|id|name|bucket|file|branch|ticket|number|address|table|path)|"
     r"not the (?:one|\w+) I (?:said|mentioned|gave)|the other (?:one|\w+) I (?:said|mentioned|gave|meant)|"
-    r"\b(?:was|is) (?:wrong|a typo|incorrect|outdated)\b|^\W*the other \w+\b|\binstead of [`'\"]?[\w.@:/+-]*\d|, not [`'\"]?[\w.@:/+-]*\d[\w.@:/+-]*[`'\"]?\s*[.!]?$|"
+    r"\b(?:was|is) (?:wrong|a typo|incorrect|outdated)\b|(?:^\W*|^[\w ]{1,20}:\s*)(?:(?:it'?s|es|c'est|das ist|é|è) )?(?:the other|la otra|el otro|l'autre|"
+    r"die andere|der andere|das andere|a outra|o outro|l'altra|l'altro) \w+\b|\binstead of [`'\"]?[\w.@:/+-]*\d|, not [`'\"]?[\w.@:/+-]*\d[\w.@:/+-]*[`'\"]?\s*[.!]?$|"
     r"^\W*not [`'\"]?\S+[`'\"]?,? but\b|mixed (?:them|these|those|it|that|the \w+) up|(?:is|was) the right (?:one|\w+)\b|"
     r"should (?:have been|be)\b.{0,40}\bnot\b|instead of what I said|rather than what I said|"
     r"je voulais dire|ich meinte|quise decir|quer[ií]a decir)\b",
@@ -293,8 +294,9 @@ _RULE = re.compile(
     r"off[- ]limits|needs? (?:an?|to|the) (?:entry|review|approval|sign-?off|test)|(?:is|are|get) rejected|change freeze|freeze\b|until further notice|without (?:asking|pinging|checking with|telling) me|"
     r"(?:for|in) (?:anything|everything|all|every|each|any) (?:new|code|change|file|commit|test|report|chart)|"
     # what every one of a kind gets ("every table in the appendix gets a takeaway"), a house convention
-    r"^\W*(?:(?:oh|and|also|btw|so|ok|okay|plus)\W+)*(?:every|each|all) [\w' -]{2,40}? (?:gets?|has|have|needs?|goes|go|"
+    r"^\W*(?:(?:oh|and|also|btw|so|ok|okay|plus)\W+)*(?:every|each|all|any|anything|everything|whatever) [\w' -]{2,40}? (?:gets?|has|have|needs?|goes|go|"
     r"uses?|should|must|stays?|carries|carry|starts?|ends?|includes?|comes?|sits?|lives?)\b|"
+    r"^\W*(?:(?:oh|and|also|btw|so|ok|okay|plus)\W+)*when(?:ever)? (?:you|we) (?!can\b|have time\b|get a (?:chance|minute)\b|'re done\b|are done\b|finish)\w+|"
     r"house (?:style|rule|convention)|(?:it'?s|that'?s) (?:the|our) (?:style|convention|norm|standard)\b|"
     r"every time|each time|whenever|even when|for now on|"
     r"it matters to me|(?:^|[,;:\u2014\u2013]\s+)no \w+(?:,|;|$)|\b\w+ only[,;.]|"
