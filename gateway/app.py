@@ -120,8 +120,12 @@ class Gateway:
         return self.slots == 1
 
     async def learn_slots(self) -> None:
-        """Ask the upstream how many requests it generates at once; with one, and the gateway's summaries
-        going to the same server, no turn waits for a summary (see slots.py)."""
+        """Ask the upstream how many requests it generates at once. With one, and the gateway's summaries
+        going to the same server, no turn waits for a summary (see slots.py): unless the settings ask for
+        the session model's summaries explicitly, the built-in ledger writes them (on one slot a summary
+        also evicts the client's prompt from the server's cache, so the next turn reads it all again);
+        when they do ask, the turn goes on with the ledger and the model's summary runs while the server
+        is idle, cancelled by the next turn."""
         self.slots = await detect_slots(self)
         if not self.single_slot:
             return
@@ -129,10 +133,13 @@ class Gateway:
         model = settings.summary_model
         shared = origin(model.base_url) == origin(self.config.base) if model is not None else (
             settings.summarize_with_session_model)
-        if shared:
+        ledger = shared and model is None and "summarize_with_session_model" not in settings.model_fields_set
+        if ledger:  # a summary between turns evicts the client's prompt from the one cache: the next turn re-reads it all
+            self.runtime.settings = settings.model_copy(update={"summarize_with_session_model": False})
+        elif shared:
             self.runtime.background.turn_wait = 0.0
-        logger.info("gateway.single_slot", upstream=self.config.base, summaries_shared=shared,
-                    settle_seconds=self.gate.quiet)
+        logger.info("gateway.single_slot", upstream=self.config.base, summaries="built-in ledger" if ledger else
+                    "model, while the server is idle" if shared else "elsewhere", settle_seconds=self.gate.quiet)
 
     def remember(self, turn: ChatTurn) -> None:
         """Note whether a turn's hooks left its prompt alone and had nothing to say, for the next turn's

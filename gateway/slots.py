@@ -1,10 +1,12 @@
 """How many requests the upstream model server generates at once, asked once, before the first turn.
 
 A single-slot server (llama-cpp-python always; llama.cpp's ``llama-server`` started with one slot)
-runs one generation at a time: a request that arrives during another either interrupts it or waits
-for it. The gateway's own summaries to such a server must never make a client's turn wait, so the
-turn does not wait for them at all (it sends the built-in ledger) and they run while the server is
-idle (see :class:`~context_compactor.summarizer.client.IdleGate` and ``Background.turn_wait``).
+runs one generation at a time, with one prompt cache: a request that arrives during another either
+interrupts it or waits for it, and a summary between two turns evicts the client's prompt. So the
+gateway's summaries there are the built-in ledger, unless the settings name the session model's
+explicitly (``summarizeWithSessionModel: true``): then the turn does not wait for them (it sends the
+ledger) and they run while the server is idle, cancelled by the next turn (see
+:class:`~context_compactor.summarizer.client.IdleGate` and ``Background.turn_wait``).
 
     llama-server      GET /props answers ``total_slots``
     llama-cpp-python  GET /v1/models lists its models as ``"owned_by": "me"`` (no /props): one slot

