@@ -104,7 +104,7 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
                   for n, i in enumerate(merged) if n not in drop]
     if successes:
         merged = [_resolve(i, successes) for i in merged]
-    merged = _one_line_each(collapse_repeats(revise_decisions(supersede(merged))))
+    merged = _one_line_each(collapse_repeats(revise_decisions(supersede(_said_again(merged)))))
     # An identifier already written out in the user's words, a decision or an error is not listed twice, nor
     # the same words twice (a sentence that names three ids); a finding an error line already shows (the
     # failing test it names) neither.
@@ -174,3 +174,52 @@ def _one_line_each(merged: list[Item]) -> list[Item]:
             count, first = seen[n]
             out.append(item if count == item.seen else item._replace(seen=count, first=first if first < item.src else item.first))
     return out
+
+
+RETYPED = 0.78  # letter triples two instructions share (Jaccard) that make one the other said again, typos and all
+
+
+def _said_again(merged: list[Item]) -> list[Item]:
+    """An instruction said again with a typo or two ("dont adopt anything", later "dont adpot anything") is
+    the same instruction: the latest stays, citing the first. Values must be the same (a rule with
+    another port is another setting, which corrections and keys handle); corrections stay each."""
+    groups: dict[tuple[str, int], list[int]] = {}
+    for n, item in enumerate(merged):
+        if item.section == "instruction" and not item.correction and len(item.text) >= 16:
+            head = item.text.lower().split(None, 1)[0]
+            groups.setdefault((head, item.rank), []).append(n)
+    drop: set[int] = set()
+    first: dict[int, int] = {}
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        grams = {n: _triples(merged[n].text) for n in members}
+        vals = {n: frozenset(values(merged[n].text)) for n in members}
+        for a_at, a in enumerate(members):
+            if a in drop:
+                continue
+            for b in members[a_at + 1:]:
+                if b in drop or vals[a] != vals[b]:
+                    continue
+                ga, gb = grams[a], grams[b]
+                if len(ga & gb) >= RETYPED * len(ga | gb):
+                    drop.add(a)  # the later one stays
+                    src = merged[a].first if merged[a].first >= 0 else merged[a].src
+                    first[b] = min(first.get(b, src), src, first.get(a, src))
+                    break
+    if not drop:
+        return merged
+    out = []
+    for n, item in enumerate(merged):
+        if n in drop:
+            continue
+        if n in first:
+            earliest = min(first[n], item.first if item.first >= 0 else item.src)
+            item = item._replace(first=earliest, seen=item.seen + 1)
+        out.append(item)
+    return out
+
+
+def _triples(text: str) -> frozenset[str]:
+    low = " ".join(text.lower().split())
+    return frozenset(low[i:i + 3] for i in range(len(low) - 2))
