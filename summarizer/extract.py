@@ -478,13 +478,16 @@ def assistant_items(view: View, index: int) -> list[Item]:
 
 
 # A plan written in prose: "Plan: ...", "First I'll ..., then ...", or numbered steps.
-_PLAN_START = re.compile(r"(?im)\bplan(?: for [^:\n]{1,60})?\s*:|^\W*(?:(?:the |my |our )?plan(?: is)?\s*[:\-]|here'?s (?:the|my) plan|(?:next )?steps?(?:, in order)?\s*:|"
+_PLAN_START = re.compile(r"(?im)\bplan\b[^:\n.?!]{0,60}:|^[^\n]{0,30}\bsteps?\s*:\s*$|"
+                         r"^\W*(?:[^:\n]{0,30}[\u2014:-]\s*)?(?:tomorrow|today|tonight|this week|next week|morgen|heute|demain|"
+                         r"aujourd'hui|mañana|hoy|amanhã|domani)\s*:|^\W*(?:(?:the |my |our )?plan(?: is)?\s*[:\-]|here'?s (?:the|my) plan|(?:next )?steps?(?:, in order)?\s*:|"
                          r"(?:rough |the )?order\s*:|(?:\w+ )?phases\s*:)|here'?s how (?:i'?d|i will|i'?ll|we'?ll|we should) "
                          r"(?:approach|tackle|do|handle|go about|sequence|order) (?:it|this)|\bnext steps?\b[^.\n]{0,20}:|"
                          r"(?:\bthen\b[^.\n]{3,160}){2,}"
                          r"|\b(?:first|to start),? (?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to)\b|\bfirst\b[^.\n]{3,120}"
                          r"[;,]\s*(?:then|second|next|after that)\b|\S \u2192 \S[^\n]*\u2192")
 _THEN = re.compile(r"\b(?:then|next|after that|finally|afterwards|once that|second|last)\b|\u2192", re.IGNORECASE)
+_INLINE_STEPS = re.compile(r"(?:^|\s)1[.)]\s.{3,200}?(?:,|;)\s*2[.)]\s")  # "1) sort the tickets, 2) ..."
 _NUMBERED = re.compile(r"(?m)^\s*(?:\d+[.)]|-|\*) +\S.{8,}$")
 
 
@@ -496,7 +499,7 @@ def plan_of(text: str) -> str:
     start = text.rfind("\n", 0, m.start()) + 1
     rest = text[start:start + 1200]
     steps = _NUMBERED.findall(rest)
-    if len(steps) >= 2 or _THEN.search(rest[:600]):
+    if len(steps) >= 2 or _THEN.search(rest[:600]) or _INLINE_STEPS.search(rest[:600]):
         paragraph = rest.split("\n\n", 1)[0] if len(steps) < 2 else rest
         return paragraph.strip()
     return ""

@@ -497,3 +497,14 @@ def test_an_instruction_said_again_with_typos_is_one_line_citing_the_first():
     assert sum(r.startswith("NOT ours") for r in rules) == 1, rules
     assert "[#0, #4]" in text, text  # the first said and the latest
     assert sum("port 808" in r for r in rules) >= 1
+
+
+def test_plans_in_other_words_and_languages_are_plans():
+    from context_compactor.summarizer.extract import plan_of
+    assert "redirects/fimzunome.yml" in plan_of("Proposed steps:\n1. snapshot the KB\n2. redirect the old URLs via "
+                                                "redirects/fimzunome.yml\n3. check every redirect with linkcheck")
+    assert "macro-braxkairome" in plan_of("Plan für morgen: 1) offene Tickets sichten, 2) Makro macro-braxkairome anlegen, "
+                                          "3) die alten Makros archivieren")
+    assert "dreigouskar-capture" in plan_of("tomorrow: merge glossary, regenerate screenshots with the dreigouskar-capture "
+                                            "profile, then ping Ana for review")
+    assert plan_of("the plan is fine, I will look at the logs.") == ""
