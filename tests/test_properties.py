@@ -5,15 +5,20 @@ from __future__ import annotations
 import json
 
 from convo import assistant, orphans, system, tool, unanswered, user, words
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from context_compactor.engine import Measurer, Outcome, Tuning, budget_for, compact
 from context_compactor.engine.chunks import chunk_bounds, chunk_key
+from context_compactor.engine.plan import MARKER_TOKENS
+from context_compactor.engine.project import summary_block
+from context_compactor.messages import prepend_text
 from context_compactor.engine.summaries import Summaries
 from context_compactor.store import Store
 from context_compactor.summarizer.fallback import ExtractiveSummarizer
 from context_compactor.tokens import CharCounter
+
+STUB = "[tool result archived by context-compactor: "
 
 turn = st.tuples(
     st.integers(min_value=1, max_value=400),  # user words
@@ -176,3 +181,39 @@ def test_every_turn_of_a_session_fits_the_window_or_says_why(turns, window, rati
             result = compactor.compact(history)
             sent = Measurer(CharCounter(ratio), overhead).measure(result.messages).total
             assert sent <= window or (not result.stats.fits and result.stats.reason), (n, sent, window, result.stats)
+
+
+def fitting_core(messages, measurer, max_tool_result=4000):
+    """What a prompt that keeps the current turn whole needs at least: the system messages, the current turn
+    (its results at most at their configured cut) and, when anything comes before it, a bare ledger block
+    riding on its user message."""
+    m = measurer.measure(messages)
+    lead = next((i for i, e in enumerate(m.entries) if e.view.role != "system"), len(m.entries))
+    last = max(i for i, e in enumerate(m.entries) if e.view.role == "user")
+    cap = max_tool_result + MARKER_TOKENS
+    core = m.fixed_tokens + m.span(0, lead) + sum(
+        min(e.tokens, cap) if e.view.role == "tool" else e.tokens for e in m.entries[last:])
+    if last > lead:
+        block = summary_block("", last - lead, bare=True)
+        core += measurer.cost(prepend_text(messages[last], block)) - measurer.cost(messages[last])
+    return core, last
+
+
+@fast
+@given(conversations(), st.sampled_from([384, 512, 768, 1024, 2048, 4096]))
+def test_the_current_turn_is_never_cut_while_a_fitting_prompt_exists(messages, window):
+    """Whenever a prompt that keeps the current turn whole fits the window, the engine sends one: it never
+    says "cannot fit" and never cuts the current user message or the turn's calls; a result of the turn's
+    loop is cut only to its configured size (or, an older one, stubbed and archived, as any compaction does)."""
+    measurer = Measurer(CharCounter(4.0))
+    core, last = fitting_core(messages, measurer)
+    assume(core <= window)
+    out = run(messages, window)
+    sent = out.messages or messages
+    assert out.fits and measurer.measure(sent).total <= window, (core, window, out.reason)
+    user_sent = [m for m in sent if m["role"] == "user"][-1]
+    assert user_sent["content"].endswith(messages[last]["content"])
+    kept = {id(m) for m in sent}
+    stubs = {m["tool_call_id"] for m in sent if m["role"] == "tool" and m["content"].startswith(STUB)}
+    assert all(id(m) in kept or (m["role"] == "tool" and (measurer.cost(m) > 4000 + MARKER_TOKENS
+                                                          or m["tool_call_id"] in stubs)) for m in messages[last + 1:])

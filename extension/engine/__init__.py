@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .measure import Entry, Measurement, Measurer
-from .plan import BLOCK_FRAME_TOKENS, Budget, Plan, Planner, budget_for, reuse
+from .plan import BLOCK_FRAME_TOKENS, MARKER_TOKENS, Budget, Plan, Planner, budget_for, reuse, shape_of
 from .project import build, changed_entries, summary_block
 from .summaries import SummaryReport, Summaries
 
@@ -200,6 +200,12 @@ def compact(
                 grown_built = _build(measurer, m, grown, summaries, note, tiers, unchanged)
             if grown_built[2] <= goal:
                 plan, (messages, replaced, after, report, built) = grown, grown_built
+    turn = shape_of(m).turn_start
+    if after > budget.window or _cuts_turn(m, plan, turn, tuning.max_tool_result_tokens):
+        # Invariant 1: the current turn is cut only when no prompt that keeps it whole fits.
+        whole = _whole_turn(measurer, m, plan, budget, tuning, summaries, note, tiers, unchanged, turn)
+        if whole is not None:
+            plan, (messages, replaced, after, report, built) = whole
     if after > budget.window:
         core = m.fixed_tokens + m.span(plan.cut, len(m.entries))  # what is never folded, as it came
         why = (f"the system prompt, tool schemas and current turn, never folded, take {core:,}" if core > budget.window
@@ -224,6 +230,47 @@ def compact(
     return Outcome(messages, plan, m.total, after, plan.folded, report, list(plan.notices), tiers=built)
 
 
+def _turn_caps(m: Measurement, turn: int, max_tool_result: int) -> dict[int, int]:
+    """The configured cuts in the current turn: its tool results above ``maxToolResultTokens``."""
+    cost = max_tool_result + MARKER_TOKENS
+    return {i: max_tool_result for i in range(turn, len(m.entries))
+            if m.entries[i].view.role == "tool" and m.entries[i].tokens > cost}
+
+
+def _cuts_turn(m: Measurement, plan: Plan, turn: int, max_tool_result: int) -> bool:
+    """Whether ``plan`` cuts the current turn to its head and tail beyond the configured cuts of its tool
+    results (the user message, or a result cut smaller). Older results of the turn's tool loop replaced
+    by stubs are compaction as usual (they are archived, and recall brings them back), not a cut."""
+    caps = _turn_caps(m, turn, max_tool_result)
+    return any(i >= turn and cap < caps.get(i, cap + 1) for i, cap in plan.truncate.items())
+
+
+def _whole_turn(measurer: Measurer, m: Measurement, plan: Plan, budget: Budget, tuning: Tuning,
+                summaries: Summaries, note: str | None, tiers: Tiers | None, unchanged: _Unchanged, turn: int,
+                ) -> tuple[Plan, tuple[list[Any], dict[int, Any], int, SummaryReport | None, Tiers | None]] | None:
+    """The prompt that keeps the current turn whole (its tool results at most at their configured cut;
+    the older ones of its loop stubbed only where ``plan`` stubbed them and the turn does not fit whole)
+    and folds everything before it into a ledger block as large as the window leaves room for, down to a
+    bare block (its header and end line); None when even that is above the window."""
+    lead = shape_of(m).lead
+    caps = _turn_caps(m, turn, tuning.max_tool_result_tokens)
+    notices = ("everything before the current turn was folded into the summary, to keep the current turn whole",)
+    for stub_until in sorted({turn, max(turn, plan.stub_until)}):
+        base = Plan(lead, turn, stub_until, caps, stage=4, notices=notices if turn > lead else ())
+        kept = Planner(m, budget, keep_recent=0, max_tool_result=tuning.max_tool_result_tokens,
+                       summary_max=tuning.summary_max_tokens, stub_tokens=_stub_tokens(measurer),
+                       ).kept_estimate(turn, stub_until)
+        room = budget.window - kept - BLOCK_FRAME_TOKENS
+        sizes = sorted({max(LAST_SUMMARY_TOKENS, min(tuning.summary_max_tokens, room)), LAST_SUMMARY_TOKENS},
+                       reverse=True) if room > 0 and turn > lead else []
+        for size in [*sizes, 0]:
+            candidate = replace(base, summary_tokens=size + BLOCK_FRAME_TOKENS if size else 0)
+            built = _build(measurer, m, candidate, summaries, note, tiers, unchanged, bare=not size)
+            if built[2] <= budget.window:
+                return candidate, built
+    return None
+
+
 def _block_room(kept: int, budget: Budget, tuning: Tuning, floor: int = MIN_SUMMARY_TOKENS) -> int:
     """The block's size: the room the target leaves after everything else (``kept``: the fixed
     part and the kept messages as the plan sends them), at most ``summaryMaxTokens``, at least a
@@ -234,14 +281,17 @@ def _block_room(kept: int, budget: Budget, tuning: Tuning, floor: int = MIN_SUMM
 
 
 def _build(measurer: Measurer, m: Measurement, plan: Plan, summaries: Summaries, note: str | None,
-           tiers: Tiers | None = None, unchanged: _Unchanged | None = None,
+           tiers: Tiers | None = None, unchanged: _Unchanged | None = None, bare: bool = False,
            ) -> tuple[list[Any], dict[int, Any], int, SummaryReport | None, Tiers | None]:
-    """The projection of ``plan``, its measured size, and the ledger body it carries."""
+    """The projection of ``plan``, its measured size, and the ledger body it carries (``bare``: a block of
+    its header and end line only, the last resort of a window that holds nothing more)."""
     entries = m.entries
     report = None
     block = None
     body = None
-    if plan.cut > plan.lead:
+    if bare and plan.cut > plan.lead:
+        block = summary_block("", plan.folded, None, bare=True)
+    elif plan.cut > plan.lead:
         ledger_budget = max(LAST_SUMMARY_TOKENS, plan.summary_tokens - BLOCK_FRAME_TOKENS)
         if tiers is not None and (tiers.lead != plan.lead or tiers.cut > plan.cut or not tiers.text.strip()):
             tiers = None  # another fold: nothing to append to

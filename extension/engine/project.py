@@ -130,11 +130,14 @@ def block_header(folded: int, cited: bool) -> str:
     return f"[context-compactor: ledger of {folded} earlier message{'s' if folded != 1 else ''}{CITES}]"
 
 
-def summary_block(summary: str, folded: int, note: str | None = None) -> str:
+def summary_block(summary: str, folded: int, note: str | None = None, bare: bool = False) -> str:
+    """The block: its header, the user's focus note, the ledger, its end line. ``bare``: the header and
+    the end line only (all a window too small for any item holds; the originals are in the archive)."""
     lines = [block_header(folded, "[#" in summary)]
-    if note:
+    if note and not bare:
         lines.append(f"{FOCUS}{note}")
-    lines.append(summary.strip() or "(nothing in those messages needed keeping)")
+    if not bare:
+        lines.append(summary.strip() or "(nothing in those messages needed keeping)")
     lines.append(BLOCK_END)
     return "\n".join(lines)
 
