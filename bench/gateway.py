@@ -28,8 +28,12 @@ Every figure but the soak's is taken twice through the gateway, on the same runs
 (:mod:`context_compactor.gateway.http1`) and with aiohttp's client in its place (``--clients``,
 issue 14 E7: the library is used if it adds no more than 0.3 ms of p50 and keeps the throughput).
 
+- the three APIs (``--parts apis``): the added p50 of ``/v1/messages`` and ``/v1/responses`` beside
+  ``/v1/chat/completions`` for the same conversation (8 KB and 200 KB), and each one's ratio to chat's.
+
 Prints figures; asserts nothing. Targets (issue 5): added p50 <= 2 ms at 8 KB, streaming TTFB ratio
-<= 1.1, >= 300 requests/s through the gateway on two cores.
+<= 1.1, >= 300 requests/s through the gateway on two cores; (issue 23) the Messages and Responses routes'
+added p50 within 1.5x of chat completions'.
 
     python bench/gateway.py --serve-aiohttp serve --upstream URL ...   # (internal) the gateway on aiohttp's client
 """
@@ -143,15 +147,15 @@ def process(args: list[str], env: dict[str, str], ready: str, log: Path, pids: l
             proc.wait()
 
 
-async def latencies(port: int, payload: bytes, n: int) -> list[float]:
+async def latencies(port: int, payload: bytes, n: int, path: str = "/v1/chat/completions") -> list[float]:
     conn = await Conn("127.0.0.1", port).open()
     out = []
     try:
         for _ in range(20):  # warm-up: connections, sessions, caches
-            await conn.post("/v1/chat/completions", payload)
+            await conn.post(path, payload)
         for _ in range(n):
             start = time.perf_counter()
-            assert await conn.post("/v1/chat/completions", payload) == 200
+            assert await conn.post(path, payload) == 200
             out.append(time.perf_counter() - start)
     finally:
         conn.close()
@@ -305,17 +309,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=400, help="sequential requests per latency figure")
     parser.add_argument("--seconds", type=float, default=5.0, help="duration of each throughput run")
     parser.add_argument("--concurrency", type=int, default=16, help="connections in the throughput runs")
-    parser.add_argument("--parts", default="latency,throughput,streaming",
-                        help="which figures, comma-separated (default: all three)")
+    parser.add_argument("--parts", default="latency,apis,throughput,streaming",
+                        help="which figures, comma-separated (default: all but soak)")
     parser.add_argument("--streams", type=int, default=60, help="streamed requests per streaming figure (per path)")
     parser.add_argument("--soak", type=int, default=10_000, help="mixed requests of the soak row (default 10000)")
     parser.add_argument("--clients", default="own,aiohttp",
                         help="the gateway's upstream client(s) to measure, comma-separated (default: own,aiohttp)")
     args = parser.parse_args(argv)
     args.parts = {part.strip() for part in args.parts.split(",") if part.strip()}
-    unknown = args.parts - {"latency", "throughput", "streaming", "soak"}
+    unknown = args.parts - {"latency", "apis", "throughput", "streaming", "soak"}
     if unknown:
-        parser.error(f"--parts: unknown part(s) {', '.join(sorted(unknown))}; choose from latency, throughput, "
+        parser.error(f"--parts: unknown part(s) {', '.join(sorted(unknown))}; choose from latency, apis, throughput, "
                      "streaming, soak")
     try:
         import uvloop
@@ -327,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="cc-bench-") as tmp:
         work = Path(tmp)
         env.update(HOME=str(work), OPENCLAW_STATE_DIR=str(work / "state"))
-        fake = [sys.executable, "-m", "fakes.upstream", "--port", "0", "--reply", "ok " * 20, "--chunk-delay", "0.005"]
+        fake = [sys.executable, "-m", "fakes.apis", "--port", "0", "--reply", "ok " * 20, "--chunk-delay", "0.005"]
         with process(fake, env, r"PORT=(\d+)", work / "fake.log") as up:
             gateways: dict[str, int] = {}
             with contextlib.ExitStack() as stack:
@@ -414,8 +418,8 @@ def soak(port: int, pid: int, total: int) -> None:
 def report(up: int, gateways: dict[str, int], args: argparse.Namespace) -> None:
     print(f"context-compactor gateway benchmark ({os.cpu_count()} cores; fake upstream and gateway are separate "
           "processes; client in this one)")
-    parts = [(name, run) for name, run in (("latency", latency), ("throughput", throughputs), ("streaming", streams))
-             if name in args.parts]
+    parts = [(name, run) for name, run in (("latency", latency), ("apis", apis), ("throughput", throughputs),
+                                           ("streaming", streams)) if name in args.parts]
     for _part, run in parts:  # part by part, each client in turn: both meet the machine in the same state
         for name, gw in gateways.items():
             print(f"\n[gateway with the {'own HTTP/1.1' if name == 'own' else name} upstream client]", end="")
@@ -432,6 +436,44 @@ def latency(up: int, gw: int, args: argparse.Namespace) -> None:
         print(f"  gateway  p50 {ms(pct(through, 0.5))}   p99 {ms(pct(through, 0.99))}")
         print(f"  added    p50 {ms(pct(through, 0.5) - pct(direct, 0.5))}   p99 {ms(pct(through, 0.99) - pct(direct, 0.99))}"
               f"   (ratio p50 {pct(through, 0.5) / pct(direct, 0.5):.2f})")
+
+
+def as_messages(chat: dict[str, Any]) -> bytes:
+    """A chat request as the same conversation in the Anthropic Messages API."""
+    system = [m["content"] for m in chat["messages"] if m["role"] == "system"]
+    messages = [{"role": m["role"], "content": m["content"]} for m in chat["messages"] if m["role"] != "system"]
+    return json.dumps({"model": chat["model"], "max_tokens": 1024, "system": "\n".join(system),
+                       "messages": messages}).encode()
+
+
+def as_responses(chat: dict[str, Any]) -> bytes:
+    """The same conversation in the OpenAI Responses API (stateless, as Codex sends it)."""
+    instructions = "\n".join(m["content"] for m in chat["messages"] if m["role"] == "system")
+    items = [{"type": "message", "role": m["role"], "content": [
+        {"type": "input_text" if m["role"] == "user" else "output_text", "text": m["content"]}]}
+        for m in chat["messages"] if m["role"] != "system"]
+    return json.dumps({"model": chat["model"], "instructions": instructions, "input": items, "store": False}).encode()
+
+
+API_ROUTES = (("chat completions", "/v1/chat/completions", lambda chat: json.dumps(chat).encode()),
+              ("messages", "/v1/messages", as_messages), ("responses", "/v1/responses", as_responses))
+
+
+def apis(up: int, gw: int, args: argparse.Namespace) -> None:
+    """Added p50 latency of the Messages and Responses routes beside chat completions, for one conversation
+    (issue 23 target: each within 1.5x of chat's added p50)."""
+    for label, size in (("8 KB", 8 * 1024), ("200 KB", 200 * 1024)):
+        chat = json.loads(body(size))
+        print(f"\nthe three APIs, non-streamed, the same {label} conversation, {args.requests} sequential requests")
+        print("  route              body        direct p50     gateway p50    added p50    added / chat's")
+        added: dict[str, float] = {}
+        for name, path, make in API_ROUTES:
+            payload = make(chat)
+            direct = pct(asyncio.run(latencies(up, payload, args.requests, path)), 0.5)
+            through = pct(asyncio.run(latencies(gw, payload, args.requests, path)), 0.5)
+            added[name] = through - direct
+            ratio = added[name] / added["chat completions"] if added["chat completions"] > 0 else float("nan")
+            print(f"  {name:<17} {len(payload):8,d}  {ms(direct)}    {ms(through)}   {ms(added[name])}   {ratio:8.2f}")
 
 
 def throughputs(up: int, gw: int, args: argparse.Namespace) -> None:

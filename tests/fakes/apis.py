@@ -118,7 +118,8 @@ class ApisUpstream(FakeUpstream):
         body = json.loads(await read_body(receive))
         seen = Seen(scope["method"], path, headers_of(scope), body)
         with self._lock:
-            self.requests.append(seen)
+            if self.record:
+                self.requests.append(seen)
             self._n += 1
             n = self._n
         api = "messages" if path.startswith("/v1/messages") else "responses"
@@ -228,3 +229,34 @@ class ApisUpstream(FakeUpstream):
                    {"type": "response.completed", "response": whole}]
         await send_events(send, [f"event: {e['type']}\ndata: {json.dumps({**e, 'sequence_number': k})}\n\n".encode()
                                  for k, e in enumerate(events)])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the fake as its own process (for benchmarks): prints ``PORT=<n>`` once it listens."""
+    import argparse
+
+    import uvicorn
+
+    from .loopback import listening_socket
+    from .upstream import Behaviour
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--window", type=int, default=None, help="refuse prompts of this many tokens or more")
+    parser.add_argument("--reply", default=None, help="the chat completions' reply text")
+    parser.add_argument("--chunk-delay", type=float, default=0.0, help="chat streams: seconds between events")
+    parser.add_argument("--first-chunk-delay", type=float, default=0.0, help="chat streams: seconds to the first")
+    args = parser.parse_args(argv)
+    app = ApisUpstream(Behaviour(context_window=args.window, reply=args.reply, chunk_delay=args.chunk_delay,
+                                 first_chunk_delay=args.first_chunk_delay), record=False)
+    sock = listening_socket(args.port)
+    print(f"PORT={sock.getsockname()[1]}", flush=True)
+    config = uvicorn.Config(app, loop="uvloop", http="httptools", log_level="critical", access_log=False, backlog=2048)
+    uvicorn.Server(config).run(sockets=[sock])
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main())
