@@ -37,6 +37,7 @@ from context_compactor.archive import Hit, message_text, query_terms, snippet
 from context_compactor.errors import InputError, StoreError
 from context_compactor.store import Store
 from context_compactor.summarizer.extract import _CORRECTION as CORRECTION  # the ledger's test, shared
+from context_compactor.summarizer.extract import BLOCK_END
 from context_compactor.summarizer.ledger import values
 
 TOOL_NAME = "recall_history"
@@ -74,7 +75,8 @@ _UNNAMED_KEY = re.compile(r"^gw:(?:t\.[0-9a-f]+:)?" + re.escape(UNNAMED))
 FENCE_OPEN, FENCE_CLOSE = "<<<archived", ">>>archived"
 END_OF_MESSAGE = "[end of message]"
 MORE = "[more:"
-_MARKERS = re.compile(r"<<<archived|>>>archived|\[end of message\]|\[more:|\[end of ledger\]", re.IGNORECASE)
+_MARKERS = re.compile("|".join(re.escape(marker) for marker in (FENCE_OPEN, FENCE_CLOSE, END_OF_MESSAGE, MORE, BLOCK_END)),
+                      re.IGNORECASE)
 
 
 def openai_tool() -> dict[str, Any]:
