@@ -29,6 +29,7 @@ logger = structlog.get_logger("context_compactor")
 
 SHRINK = 0.9  # overflow recovery aims at this share of the size the server stated (or of our estimate)
 EARLY_MARGIN = 1.25  # an early send needs the size estimate times this under the trigger
+MAX_COUNTED = 4096  # sessions whose compaction the server's tokenizer counted, remembered
 
 
 class ChatTurn:
@@ -288,7 +289,10 @@ class ChatTurn:
         if count is None:
             return
         self.usage = {"prompt_tokens": count, "source": "tokenize"}
-        self.gw.counted[self.key] = self.gw.runtime.session(self.key).state.get("compactions", 0)
+        counted = self.gw.counted
+        counted[self.key] = self.gw.runtime.session(self.key).state.get("compactions", 0)
+        if len(counted) > MAX_COUNTED:
+            del counted[next(iter(counted))]
         logger.info("gateway.prompt_counted", session=self.key, model=self.model.id, prompt_tokens=count,
                     estimate=self.tokens_after)
 
