@@ -120,7 +120,8 @@ def context_stats(args: str, ctx: HookContext) -> str:
     extra: dict[str, Any] = {"health": _health(runtime)}
     extra["presummarizing"] = runtime.presummarizing(ctx.session_key)
     try:
-        extra["store_bytes"] = runtime.store.size_bytes()
+        if not runtime.store.in_memory:  # a store in memory is on no disk
+            extra["store_bytes"] = runtime.store.size_bytes()
     except Exception:  # noqa: BLE001 - the report goes on without the store's size
         pass
     return format_stats(session.last, session.state, extra)

@@ -19,7 +19,7 @@ from context_compactor.errors import CompactorError, InputError
 from context_compactor.logs import get_logger
 from context_compactor.hookspecs import BeforeAgentStartEvent, CompactionStats, HookContext, ModelInfo
 from context_compactor.messages import validate_messages
-from context_compactor.plugins import get_plugin_manager
+from context_compactor.plugins import commands, get_plugin_manager
 from context_compactor.runtime import Runtime
 from context_compactor.session import unchanged_stats
 from context_compactor.settings import load_settings
@@ -118,10 +118,11 @@ class Run:
         self.runtime = Runtime(settings, store=_store(args, configured_store, settings),
                                persist_sessions=False)
         self.key = "cli:" + hashlib.sha256(json.dumps(self.messages[:2], sort_keys=True).encode()).hexdigest()[:16]
-        ctx = HookContext(session_key=self.key, runtime=self.runtime, model=ModelInfo(id=args.model))
+        self.ctx = ctx = HookContext(session_key=self.key, runtime=self.runtime, model=ModelInfo(id=args.model))
         self.event = BeforeAgentStartEvent(messages=self.messages, tools=tools, model=ctx.model)
         self.enabled = self.runtime.settings_for(ctx.model).enabled
-        self.result = get_plugin_manager().hook.before_agent_start(event=self.event, ctx=ctx)
+        self.pm = get_plugin_manager()
+        self.result = self.pm.hook.before_agent_start(event=self.event, ctx=ctx)
         self.failure = self.result.failure if self.result is not None else None
         self.stats = self._stats()
 
@@ -191,16 +192,14 @@ def run_compact(args: argparse.Namespace) -> int:
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    from context_compactor.hooks.commands import format_stats
-
+    """The ``/context-stats`` report of the conversation, as a host's chat command gives it."""
     run = Run(args, configured_store=False)
     try:
-        session = run.runtime.session(run.key)
         if not run.enabled:
             print(f"context-compactor: compaction is disabled for model {run.event.model.id!r} (enabled: false); "
                   "the conversation is sent unchanged.")
         else:
-            print(format_stats(session.last, session.state))
+            print(commands(run.pm)["context-stats"].run("", run.ctx).text)
     finally:
         run.close()
     return 0
