@@ -174,6 +174,18 @@ def test_a_compactor_keeps_the_session_warm_across_turns() -> None:
     assert warm.stats.session == compactor.session != cold.stats.session
 
 
+def test_a_compaction_that_fails_says_so_in_the_result(tmp_path: Path) -> None:
+    """When compaction fails (here the store, closed under it, refuses the archive), the input goes back
+    unchanged, ``failure`` holds the error and a notice tells the user: the caller never reads the log."""
+    with Compactor(context_window=WINDOW, store=tmp_path / "s.sqlite") as compactor:
+        compactor.compact(chat(2))
+        compactor._runtime.store.close()
+        messages = chat(60)
+        result = compactor.compact(messages)
+    assert result.messages is messages and result.failure and "closed" in result.failure
+    assert any(n.startswith("context-compactor: compaction failed this turn") for n in result.notices)
+
+
 def test_a_closed_compactor_refuses_to_work() -> None:
     """After close() (or the with block), compact() raises and says to make a new Compactor."""
     with Compactor(context_window=WINDOW) as compactor:

@@ -106,6 +106,17 @@ def test_compaction_stats_are_read_by_attribute_and_only_by_field_name():
     assert dict(stats)["notices"] == ("n",) and stats.as_dict()["notices"] == ["n"]
 
 
+def test_a_command_that_answers_with_text_is_run_as_a_typed_result(pm, make_runtime):
+    """Hosts run commands through Command.run: an extension's handler may answer with text alone (a result
+    with that text, compacted false), the built-in /compact-now with the typed result itself."""
+    ctx = HookContext(session_key="s", runtime=make_runtime(), model=hookspecs.ModelInfo(id="m"))
+    said = hookspecs.Command("hello", "says hello", lambda args, ctx: "hello " + args, accepts_args=True)
+    assert said.run("you", ctx) == hookspecs.CommandResult("hello you")
+    later = commands(pm)["compact-now"].run("", ctx)  # before any turn: for the next one
+    assert isinstance(later, hookspecs.CommandResult) and not later.compacted and later.stats is None
+    assert str(later) == later.text and "before the next model call" in later.text
+
+
 # The test here that calls each hook through a plugin manager and checks what a built-in implementation did.
 HOOK_TESTS = {
     "before_agent_start": test_before_agent_start_compacts_through_the_built_in_hook,
