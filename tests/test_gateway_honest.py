@@ -81,7 +81,7 @@ class RecallFirst(FakeUpstream):
 
     def _reply(self, body: dict[str, Any], n: int) -> dict[str, Any]:
         last = body["messages"][-1]
-        if offers_tool(body, "recall_history") and text_of(last.get("content")) == QUESTION:
+        if offers_tool(body, "recall_history") and text_of(last.get("content")).endswith(QUESTION):
             both = tool_call("recall-1", "recall_history", {"query": "deploy token"})
             both["tool_calls"].append({"id": "client-1", "type": "function",
                                        "function": {"name": "read_file", "arguments": '{"path": "deploy.env"}'}})

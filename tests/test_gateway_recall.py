@@ -38,7 +38,7 @@ class RecallingModel(FakeUpstream):
                 first = re.search(r"^(#\d+) \(tool", result, re.MULTILINE)
                 return _call("recall-read", {"id": first.group(1) if first else "#0"})
             return {"role": "assistant", "content": "From the archive: " + unfenced(result)}
-        if offers_tool(body, "recall_history") and last.get("role") == "user" and text_of(last.get("content")) == QUESTION:
+        if offers_tool(body, "recall_history") and last.get("role") == "user" and text_of(last.get("content")).endswith(QUESTION):
             return _call("recall-search", {"query": "deploy token staging cluster"})
         return super()._reply(body, n)
 
@@ -130,7 +130,7 @@ class MixingModel(RecallingModel):
 
     def _reply(self, body: dict[str, Any], n: int) -> dict[str, Any]:
         last = body["messages"][-1]
-        if _offers_recall(body) and last.get("role") == "user" and text_of(last.get("content")) == QUESTION:
+        if _offers_recall(body) and last.get("role") == "user" and text_of(last.get("content")).endswith(QUESTION):
             both = _call("recall-search", {"query": "deploy token"})
             both["tool_calls"].insert(0, {"id": "client-1", "type": "function",
                                           "function": {"name": "read_file", "arguments": '{"path": "deploy.env"}'}})
