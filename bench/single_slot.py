@@ -196,8 +196,14 @@ def report(run: dict[str, Any], bare: dict[int, float]) -> None:
           f"compacted {sum(bool(r.get('compacted')) for r in rows)}")
     for r in errors:
         print(f"  turn {r['turn']}: {r['error']}")
+    ordered = sorted(ratio for ratio, _ in ratios)
+    median = ordered[len(ordered) // 2] if ordered else 0.0
     print(f"gateway total {sum(r['seconds'] for r in rows):.1f}s, bare total {sum(bare.values()):.1f}s; "
-          f"worst turn {worst[1].get('turn')} at {worst[0]:.2f}x its bare-server time; turns over 2x: {over or 'none'}")
+          f"median turn {median:.2f}x its bare-server time, worst turn {worst[1].get('turn')} at {worst[0]:.2f}x; "
+          f"turns over 2x: {over or 'none'}")
+    events = collections.Counter(e["event"] for e in run["logs"])
+    print("gateway events: " + ", ".join(f"{name} {events[name]}" for name in (
+        "compaction.done", "gateway.early_send_dropped", "recall.auto", "gateway.owned_tool", "gateway.overflow")))
     print(f"summaries sent {run['summary_calls']}, cancelled by a client turn {run['cancelled']}, longest a "
           f"cancelled one ran on after the turn came: {run['cancel_max_seconds']:.2f}s")
     sizes = [e.get("prompt_tokens") for e in run["logs"] if e["event"] == "gateway.request" and e.get("prompt_tokens")]
