@@ -129,7 +129,8 @@ class Figures:
         errors = self.count_errors or [0.0]
         return (f"  {self.api:<9} {self.requests:5d} requests  refusals {self.refusals:3d}  largest prompt "
                 f"{self.largest:6,d} / {window:,}  compacted {self.compacted:4d}  count error p50 "
-                f"{100 * statistics.median(errors):5.2f}%  max {100 * max(errors):5.2f}%  ({self.seconds:.0f} s)")
+                f"{100 * statistics.median(errors):5.2f}%  max {100 * max(errors):5.2f}%  within 2%: "
+                f"{sum(e <= 0.02 for e in errors)}/{len(errors)}  ({self.seconds:.0f} s)")
 
 
 def _send(client: httpx.Client, path: str, body: dict[str, Any], figures: Figures, fake: ApisUpstream,

@@ -89,8 +89,8 @@ def to_openai(body: dict[str, Any]) -> Converted:
         role = item.get("role")
         if kind == "message" and role != "assistant":
             group = None
-            out.add({"role": "system" if role in ("system", "developer") else "user", "content": item.get("content")
-                     if isinstance(item.get("content"), (str, list)) else ""}, [item])
+            out.add({"role": "system" if role in ("system", "developer") else "user",
+                     "content": _message_content(item.get("content"))}, [item])
         elif kind in OUTPUT_TYPES:
             group = None
             out.calls["out:" + call_id(item)] = item
@@ -101,6 +101,20 @@ def to_openai(body: dict[str, Any]) -> Converted:
                 out.add(*group)
             _assistant_item(item, kind, group, out)
     return out
+
+
+def _message_content(content: Any) -> Any:
+    """A user or developer message's content for the hooks: a text when it is text parts only (Codex sends each
+    message as one ``input_text``: a string is read and measured at a fraction of the cost of parts), else its parts.
+    An unchanged message goes back as the client's item all the same."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    if content and all(isinstance(p, dict) and p.get("type") == "input_text" and isinstance(p.get("text"), str)
+                       and len(p) == 2 for p in content):
+        return "\n".join(p["text"] for p in content)
+    return content
 
 
 def _assistant_item(item: Item, kind: str, group: tuple[Item, list[Item]], out: Converted) -> None:
