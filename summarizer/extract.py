@@ -477,15 +477,39 @@ def assistant_items(view: View, index: int) -> list[Item]:
     return items
 
 
-# A plan written in prose: "Plan: ...", "First I'll ..., then ...", or numbered steps.
-_PLAN_START = re.compile(r"(?im)\bplan\b[^:\n.?!]{0,60}:|^[^\n]{0,30}\bsteps?\s*:\s*$|"
-                         r"^\W*(?:[^:\n]{0,30}[\u2014:-]\s*)?(?:tomorrow|today|tonight|this week|next week|morgen|heute|demain|"
-                         r"aujourd'hui|mañana|hoy|amanhã|domani)\s*:|^\W*(?:(?:the |my |our )?plan(?: is)?\s*[:\-]|here'?s (?:the|my) plan|(?:next )?steps?(?:, in order)?\s*:|"
-                         r"(?:rough |the )?order\s*:|(?:\w+ )?phases\s*:)|here'?s how (?:i'?d|i will|i'?ll|we'?ll|we should) "
-                         r"(?:approach|tackle|do|handle|go about|sequence|order) (?:it|this)|\bnext steps?\b[^.\n]{0,20}:|"
-                         r"(?:\bthen\b[^.\n]{3,160}){2,}"
-                         r"|\b(?:first|to start),? (?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to)\b|\bfirst\b[^.\n]{3,120}"
-                         r"[;,]\s*(?:then|second|next|after that)\b|\S \u2192 \S[^\n]*\u2192")
+# A plan written in prose, by the word each opening needs (a case-blind alternation of all of them over every
+# message is slow; each is tried only where its word is): (word, regex).
+_PLAN_OPENINGS = (
+    (("plan",), re.compile(r"(?im)\bplan\b[^:\n.?!]{0,60}:|^\W*(?:(?:the |my |our )?plan(?: is)?\s*[:\-]|"
+                          r"here'?s (?:the|my) plan)")),
+    (("step",), re.compile(r"(?im)^[^\n]{0,30}\bsteps?\s*:\s*$|^\W*(?:next )?steps?(?:, in order)?\s*:|"
+                          r"\bnext steps?\b[^.\n]{0,20}:")),
+    (("tomorrow", "today", "tonight", "this week", "next week", "morgen", "heute", "demain", "aujourd", "mañana",
+      "hoy", "amanhã", "domani"),
+     re.compile(r"(?im)^\W*(?:[^:\n]{0,30}[\u2014:-]\s*)?(?:tomorrow|today|tonight|this week|next week|morgen|heute|"
+                r"demain|aujourd'hui|mañana|hoy|amanhã|domani)\s*:")),
+    (("order", "phases", "here's how", "heres how"),
+     re.compile(r"(?im)^\W*(?:(?:rough |the )?order\s*:|(?:\w+ )?phases\s*:)|here'?s how (?:i'?d|i will|i'?ll|we'?ll|"
+                r"we should) (?:approach|tackle|do|handle|go about|sequence|order) (?:it|this)")),
+    (("then",), re.compile(r"(?i)(?:\bthen\b[^.\n]{3,160}){2,}")),
+    (("first", "to start"), re.compile(r"(?i)\b(?:first|to start),? (?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to)\b|"
+                                       r"\bfirst\b[^.\n]{3,120}[;,]\s*(?:then|second|next|after that)\b")),
+    (("\u2192",), re.compile(r"\S \u2192 \S[^\n]*\u2192")),
+)
+
+
+def _plan_start(text: str, low: str) -> int:
+    """Where a plan opens in ``text`` (``low``: it lower-cased), or -1."""
+    found = -1
+    for words, pattern in _PLAN_OPENINGS:
+        if not any(map(low.__contains__, words)) or (words == ("then",) and low.count("then") < 2):
+            continue
+        m = pattern.search(text)
+        if m is not None and (found < 0 or m.start() < found):
+            found = m.start()
+    return found
+
+
 _THEN = re.compile(r"\b(?:then|next|after that|finally|afterwards|once that|second|last)\b|\u2192", re.IGNORECASE)
 _INLINE_STEPS = re.compile(r"(?:^|\s)1[.)]\s.{3,200}?(?:,|;)\s*2[.)]\s")  # "1) sort the tickets, 2) ..."
 _NUMBERED = re.compile(r"(?m)^\s*(?:\d+[.)]|-|\*) +\S.{8,}$")
@@ -493,10 +517,10 @@ _NUMBERED = re.compile(r"(?m)^\s*(?:\d+[.)]|-|\*) +\S.{8,}$")
 
 def plan_of(text: str) -> str:
     """The plan a message writes out in prose (its opening sentence and the steps after it), or ""."""
-    m = _PLAN_START.search(text)
-    if m is None:
+    at = _plan_start(text, text.lower())
+    if at < 0:
         return ""
-    start = text.rfind("\n", 0, m.start()) + 1
+    start = text.rfind("\n", 0, at) + 1
     rest = text[start:start + 1200]
     steps = _NUMBERED.findall(rest)
     if len(steps) >= 2 or _THEN.search(rest[:600]) or _INLINE_STEPS.search(rest[:600]):
