@@ -5,12 +5,15 @@ OpenClaw spends one of three recovery attempts per ``compact()`` that says ``com
 ``compacted`` only when the prompt it will send next is smaller than the one last sent, both as
 the session's counter measures them.
 
-Recovery (``trigger`` "overflow", or "budget" when OpenClaw predicted one): the server refused the
-last prompt, so the next one must be strictly smaller. Each try aims at :data:`SHRINK` of the
-prompt before it (gptme's recovery), in our own units: the runtime learns that size as the model's
-window, stated by the server (:meth:`Runtime.window_for` then caps every other source with it), and
-OpenClaw's retry assembles within it. A manual ``/compact`` compacts the last prompt at once, for
-the window it had.
+Overflow recovery (``trigger`` "overflow"): the server refused the last prompt, so the next one must
+be strictly smaller. Each try aims at :data:`SHRINK` of the prompt before it (gptme's recovery), in
+our own units: the runtime learns that size as the model's window, stated by the server
+(:meth:`Runtime.window_for` then caps every other source with it), and OpenClaw's retry assembles
+within it. A manual ``/compact`` compacts the last prompt at once, for the window it had.
+
+OpenClaw's preflight ("budget", and "timeout_recovery") judges the whole transcript by its own count,
+not the prompt we send: while that prompt fits its window, the answer is a benign skip ("already under
+target", which OpenClaw lets the run go on after), never a compaction it did not need.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from context_compactor.logs import get_logger
 logger = get_logger()
 
 SHRINK = 0.7  # each recovery try aims at this share of the prompt before it
-RECOVERY = ("overflow", "budget", "timeout_recovery")
+RECOVERY = ("overflow",)  # the triggers that mean the server refused the last prompt
 
 
 def compact(ctx: HookContext, trigger: str, server_tokens: int | None = None) -> dict[str, Any]:
@@ -41,6 +44,10 @@ def compact(ctx: HookContext, trigger: str, server_tokens: int | None = None) ->
             return {"compacted": False, "reason": "context-compactor: no model call seen in this conversation yet",
                     "tokensBefore": None, "tokensAfter": None}
         before = last.tokens_after
+        if trigger != "manual" and trigger not in RECOVERY and last.fits and before <= last.window:
+            return {"compacted": False, "tokensBefore": before, "tokensAfter": before,
+                    "reason": f"already under target: the prompt context-compactor sends is {before:,} tokens, within "
+                              f"the {last.window:,}-token window (OpenClaw counts the whole transcript)"}
         window = None
         if trigger in RECOVERY:
             window = max(1, math.floor(SHRINK * before))

@@ -68,3 +68,14 @@ def test_compact_says_compacted_only_when_the_prompt_got_smaller(child: Child) -
     assert done["compacted"] and done["tokensAfter"] < done["tokensBefore"], done
     again = child.request("compact", {"sessionKey": KEY, "trigger": "manual"})["result"]
     assert again["compacted"] is False, again
+
+
+def test_openclaws_preflight_on_a_prompt_that_fits_is_a_benign_skip(child: Child) -> None:
+    """OpenClaw's preflight ("budget": its count of the whole transcript) on a prompt we keep within the window:
+    nothing compacted, the reason OpenClaw reads as "already under target", and the window is not shrunk."""
+    child.request("configure", {"config": {}})
+    first = assemble(child, 60)["result"]["stats"]
+    done = child.request("compact", {"sessionKey": KEY, "trigger": "budget", "currentTokenCount": 120000})["result"]
+    assert done["compacted"] is False and done["reason"].startswith("already under target"), done
+    again = assemble(child, 60)["result"]
+    assert again["messages"] is None and again["stats"]["window"] == first["window"], again["stats"]

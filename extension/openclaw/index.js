@@ -492,13 +492,15 @@ function makeEngine() {
       } catch (e) {
         warn(`compact failed: ${e?.message ?? e}`);
       }
-      if (r?.compacted || trigger === "manual") {
+      // Ours made the prompt smaller, or says why not (manual; or OpenClaw's preflight, already under target).
+      if (r?.compacted || trigger === "manual" || (r && trigger !== "overflow")) {
         return {
           ok: true, compacted: !!r?.compacted, reason: r?.reason ?? G.warning ?? undefined,
           result: r?.compacted ? { tokensBefore: r.tokensBefore ?? 0, tokensAfter: r.tokensAfter ?? undefined } : undefined,
         };
       }
-      // Ours could not make room, and OpenClaw itself asked (budget or overflow): its own compaction is the safety net.
+      // The server refused a prompt and ours could not make it smaller (or the bridge failed): OpenClaw's own
+      // compaction is the safety net.
       try {
         const sdk = await import("openclaw/plugin-sdk/core");
         return await sdk.delegateCompactionToRuntime(params);
