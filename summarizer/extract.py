@@ -216,6 +216,62 @@ _SPECIFIC_ERROR = re.compile(r"^\s*(?:panic: .+|thread '[^'\n]+' panicked at .+|
                              r"WARNING: DATA RACE|fatal error: .+|ERROR: .+)$", re.MULTILINE)
 _RUNNER_FAILURE = re.compile(r"^\s*(?:.*\s)?(?:--- FAIL: .+|FAIL +\S+.*|(?:✗|×|✕|✖|●) .+|\[  FAILED  \] .+|not ok \d+ .+)$",
                              re.MULTILINE)
+# The same, each part tried only where a text holds what it needs (str.find; exact: a part cannot match
+# without it), since a line-anchored alternation with ".*" parts reads every line of an output several times.
+_SPECIFIC_PARTS = (
+    (("panic: ", "panicked at ", "error[E", "Exception in thread ", "Caused by: ", "WARNING: DATA RACE", "fatal error: ",
+      "ERROR: "),
+     re.compile(r"^\s*(?:panic: .+|thread '[^'\n]+' panicked at .+|error\[E\d+\]: .+|(?:Exception in thread|Caused by:) .+|"
+                r"WARNING: DATA RACE|fatal error: .+|ERROR: .+)$", re.MULTILINE)),
+    (("TS",), re.compile(r"^\s*.*\bTS\d{4}: .+$", re.MULTILINE)),
+    ((" error ",), re.compile(r"^\s*.*\d+:\d+ +error +.+$", re.MULTILINE)),
+)
+_COLUMNS = re.compile(r":\d+:\d+: ")  # "main.go:12:5: undefined: x"
+_COLUMNS_LINE = re.compile(r"^\s*\S+\.\w+:\d+:\d+: .+$", re.MULTILINE)
+_RUNNER_NEEDS = ("FAIL", "✗", "×", "✕", "✖", "●", "not ok ")
+_ERROR_WORDS = ("error", "Error", "ERROR", "fatal:", "ERR!", "panic:", "failed", "not found", "denied", "refused")
+
+
+_ERROR_WORD = re.compile(r"\berror\b|\bError\b|\bERROR\b|fatal:|ERR!|panic:|failed|not found|denied|refused")
+
+
+def _error_word_lines(text: str) -> list[str]:
+    """:data:`_ERROR_WORD_LINE`'s lines of ``text``, in order: the lines that hold one of its words (found
+    by str.find, then read by the word regex one line at a time)."""
+    starts: set[int] = set()
+    for word in _ERROR_WORDS:
+        at = text.find(word)
+        while at >= 0:
+            start = text.rfind("\n", 0, at) + 1
+            starts.add(start)
+            end = text.find("\n", at)
+            if end < 0:
+                break
+            at = text.find(word, end)
+    lines = []
+    for start in sorted(starts):
+        end = text.find("\n", start)
+        line = text[start:end if end >= 0 else len(text)]
+        if _ERROR_WORD.search(line):
+            lines.append(line)
+    return lines
+
+
+def _specific_error(text: str) -> re.Match[str] | None:
+    """:data:`_SPECIFIC_ERROR`'s first match in ``text``, its parts tried only where they can match."""
+    found: re.Match[str] | None = None
+    for needs, pattern in _SPECIFIC_PARTS:
+        if any(map(text.__contains__, needs)):
+            m = pattern.search(text)
+            if m is not None and (found is None or m.start() < found.start()):
+                found = m
+    if _COLUMNS.search(text):
+        m = _COLUMNS_LINE.search(text)
+        if m is not None and (found is None or m.start() < found.start()):
+            found = m
+    return found
+
+
 WIDE = 32_000  # a failed output is read this far from each end for what failed (errors sit mid-output too)
 _ERROR_WORD_LINE = re.compile(
     r"^(.*(?:\berror\b|\bError\b|\bERROR\b|fatal:|ERR!|panic:|failed|not found|denied|refused).*)$", re.MULTILINE)
@@ -949,7 +1005,7 @@ def error_line(text: str, named_only: bool = False) -> str:
     exceptions = _EXCEPTION_LINE.findall(text)
     if exceptions:
         return exceptions[-1].strip()
-    specific = _SPECIFIC_ERROR.search(text)
+    specific = _specific_error(text)
     if specific:
         line = specific.group(0).strip()
         if line == "WARNING: DATA RACE":  # what raced is the first frame after it
@@ -959,11 +1015,10 @@ def error_line(text: str, named_only: bool = False) -> str:
     failed = _FAILED_LINE.findall(text)
     if failed:
         return failed[0].strip()
-    runner = _RUNNER_FAILURE.search(text)
+    runner = _RUNNER_FAILURE.search(text) if any(map(text.__contains__, _RUNNER_NEEDS)) else None
     if runner:
         return runner.group(0).strip()
-    lines = [line for line in _ERROR_WORD_LINE.findall(text) if not _EXIT_LINE.match(line.strip())
-             and not _QUIET_LEVEL.search(line)]
+    lines = [line for line in _error_word_lines(text) if not _EXIT_LINE.match(line.strip()) and not _QUIET_LEVEL.search(line)]
     if lines:  # the last one: a command's own verdict comes after its progress lines
         return lines[-1].strip()
     if named_only:
