@@ -75,6 +75,23 @@ def compact_once(messages: list[Message], window: int) -> tuple[list[Message], d
     return list(result.messages), dict(result.stats)
 
 
+def compact_turns(messages: list[Message], window: int, turns: int) -> tuple[list[Message], dict[str, Any]]:
+    """Compact ``messages`` as a host does over a session: one ``Compactor`` (one session, an in-memory
+    store) is called at ``turns`` user turns spread over the history, each time with the history so far
+    (tiers appended, plans reused), and what it sends at the last one is returned."""
+    from context_compactor import Compactor
+
+    users = [n for n, m in enumerate(messages) if m.get("role") == "user"]
+    picks = sorted({users[min(len(users) - 1, round((k + 1) * len(users) / turns) - 1)] for k in range(turns)})
+    picks[-1] = users[-1]
+    with Compactor(context_window=window) as compactor:
+        result = None
+        for at in picks:
+            result = compactor.compact(messages[:at + 1])
+        assert result is not None
+        return list(result.messages), dict(result.stats)
+
+
 def _compact_as_host(messages: list[Message], window: int) -> tuple[list[Message], dict[str, Any]]:
     from context_compactor.hookspecs import BeforeAgentStartEvent, HookContext, ModelInfo
     from context_compactor.plugins import get_plugin_manager
@@ -200,9 +217,9 @@ def parse_size(text: str) -> tuple[str, int]:
     return key, max(20, round(tokens / TOKENS_PER_MESSAGE))
 
 
-def run_case(session: Session, window: int) -> dict[str, Any]:
+def run_case(session: Session, window: int, turns: int = 1) -> dict[str, Any]:
     start = time.perf_counter()
-    compacted, stats = compact_once(session.messages, window)
+    compacted, stats = compact_once(session.messages, window) if turns <= 1 else compact_turns(session.messages, window, turns)
     elapsed = time.perf_counter() - start
     result = score(session, compacted)
     stated = stats.get("tokens_after")
@@ -276,6 +293,9 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"session generators, comma-separated (default: all of {', '.join(GENERATORS)})")
     parser.add_argument("--json", action="store_true", help="one JSON record per size and window")
     parser.add_argument("--lost", action="store_true", help="list the values lost at each window")
+    parser.add_argument("--turns", type=int, default=1,
+                        help="compact at this many user turns spread over the session, one Compactor for all, and "
+                             "score the last (default 1: once, from scratch; secs is then the whole session's)")
     args = parser.parse_args(argv)
     try:
         sizes = [parse_size(s) for s in args.sizes.split(",")]
@@ -295,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     for generator in generators:
         for label, count in sizes:
             session = make_session(generator, args.seed, count)
-            cases = [run_case(session, w) for w in windows]
+            cases = [run_case(session, w, args.turns) for w in windows]
             if args.json:
                 records += [{"generator": generator, **record(label, session, c)} for c in cases]
             else:
