@@ -395,6 +395,7 @@ def test_a_stream_without_usage_is_counted_by_the_servers_tokenizer(tmp_path: Pa
         for _ in range(2):
             list(client.chat.completions.create(model="m", messages=history(2), stream=True,  # type: ignore[call-overload]
                                                 extra_headers={"X-Session-Id": "agent"}))
+            assert wait_for(lambda: gw.runtime.calibration("m") is not None)  # after_turn runs just after the reply
         calibrated = gw.runtime.calibration("m")
     assert slot.who("count") == ["-"], slot.log  # once: the model is calibrated after it
     assert calibrated is not None and calibrated[0] != 4.0
