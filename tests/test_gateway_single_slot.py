@@ -341,6 +341,7 @@ class QueuedSlot:
                 gone.cancel()
 
 
+@pytest.mark.slow  # seconds: slow fake generations and pauses past the settle time
 def test_a_summary_running_when_a_client_turn_arrives_is_cancelled_and_never_finished(tmp_path: Path) -> None:
     """In front of a single-slot server, a turn never waits for a summary: the compacting turn sends the
     built-in ledger, the summary goes out once the server is idle, and the next client turn cancels it
@@ -365,6 +366,7 @@ def test_a_summary_running_when_a_client_turn_arrives_is_cancelled_and_never_fin
     assert cancelled >= 1
 
 
+@pytest.mark.slow  # seconds: slow fake generations and pauses past the settle time
 def test_no_summary_starts_while_a_client_turn_is_in_flight(tmp_path: Path) -> None:
     """Over a few compacting turns, every summary the server sees starts after the client's turn before it
     has ended and is cancelled or ends before the next client turn starts."""
@@ -385,6 +387,7 @@ def test_no_summary_starts_while_a_client_turn_is_in_flight(tmp_path: Path) -> N
             running = None
 
 
+@pytest.mark.slow  # seconds: slow fake generations and pauses past the settle time
 def test_a_stream_without_usage_is_counted_by_the_servers_tokenizer(tmp_path: Path) -> None:
     """llama-cpp-python sends no usage in streams (it ignores stream_options): the gateway counts the prompt
     with the server's /extras/tokenize/count once, while the server is idle, and the model gets calibrated."""
@@ -399,3 +402,22 @@ def test_a_stream_without_usage_is_counted_by_the_servers_tokenizer(tmp_path: Pa
         calibrated = gw.runtime.calibration("m")
     assert slot.who("count") == ["-"], slot.log  # once: the model is calibrated after it
     assert calibrated is not None and calibrated[0] != 4.0
+
+
+@pytest.mark.slow  # seconds: slow fake generations and pauses past the settle time
+def test_by_default_a_single_slot_servers_summaries_are_the_built_in_ledger(tmp_path: Path) -> None:
+    """Unless the settings ask for the session model's summaries explicitly, the gateway in front of a
+    single-slot server sends it no summary at all, even in idle time (a summary between turns would evict
+    the client's prompt from the server's one cache): compacting turns go out with the ledger."""
+    slot = QueuedSlot(summary_tokens=50)
+    settings = {"contextWindow": 4000, "chunkTokens": 256}
+    with ServerThread(slot) as up, gateway_for(up.url, tmp_path, settings=settings) as gw:
+        client = sdk(gw.url)
+        for turns in (10, 11):
+            raw = client.chat.completions.with_raw_response.create(  # type: ignore[call-overload]
+                model="m", messages=history(turns), extra_headers={"X-Session-Id": "agent"})
+            time.sleep(1.5)  # longer than the settle time: a model summary would go out now
+        compacted = raw.headers["x-context-compactor-compacted"]
+        stats = gw.runtime.session("gw:agent").last.stats
+    assert compacted == "1" and stats is not None and stats.fallbacks == 0
+    assert "summary" not in slot.who("start"), slot.log
