@@ -116,12 +116,12 @@ def report(model: Any, args: argparse.Namespace, wall: float, failed: int) -> No
     calls = [(r.prompt_tokens, r.body, r.status) for r in list(model.app.requests)
              if r.path.endswith("/chat/completions") and isinstance(r.body, dict) and classify(r.body) == "agent"]
     sizes = [t for t, _, _ in calls]
-    looped = [t for t, b, _ in calls if any(m.get("role") == "tool" for m in b.get("messages") or [])]
+    looped = [t for t, b, _ in calls if (b.get("messages") or [{}])[-1].get("role") == "tool"]  # calls 2.. of a loop
     refused = [t for t, _, s in calls if s != 200]
     ledger = sum(BLOCK in json.dumps(b) for _, b, _ in calls)
     print(f"OpenClaw session: {args.turns} turns, a {args.reads}-read tool loop every {args.every} turns, "
           f"tools.profile {args.profile}, window {args.window:,} (load {os.getloadavg()[0]:.1f})")
-    print(f"  agent requests        {len(calls)} ({len(looped)} inside tool loops); turns that failed: {failed}")
+    print(f"  agent requests        {len(calls)} ({len(looped)} after a tool result, inside a loop); turns that failed: {failed}")
     print(f"  largest request       {max(sizes, default=0):,} tokens ({max(sizes, default=0) / args.window:.0%} of the window)")
     print(f"  largest in a loop     {max(looped, default=0):,} tokens")
     print(f"  above the window      {sum(t >= args.window for t in sizes)}")
