@@ -266,11 +266,26 @@ def check_bridge_health(paths: Paths, say: Report) -> None:
         line += f"; last crash {crash.get('at', '?')}: {crash.get('why', '?')}"
     if isinstance(hang, dict):
         line += f"; last hang {hang.get('at', '?')}: no answer to {hang.get('method', '?')} within {hang.get('seconds', '?')} s"
-    if crashes or hangs:
-        say("FAIL", line + f" (each such turn went to the model uncompacted; the gateway log has the bridge's own "
-                           f"lines, [context-compactor]; {paths.data / BRIDGE_HEALTH} keeps the counts)")
-    else:
+    if not (crashes or hangs):
         say("ok", line)
+        return
+    hint = (f"each such turn went to the model uncompacted; the gateway log has the bridge's own lines, "
+            f"[context-compactor]; {paths.data / BRIDGE_HEALTH} keeps the counts")
+    recent = any(_within_a_day(event.get("at")) for event in (crash, hang) if isinstance(event, dict))
+    say("FAIL" if recent else "warn", line + (f" ({hint})" if recent else f" (the last more than a day ago; {hint})"))
+
+
+def _within_a_day(at: Any) -> bool:
+    """Whether an ISO time the plugin wrote is less than a day old (unreadable: yes, to be safe)."""
+    from datetime import datetime, timezone
+
+    try:
+        when = datetime.fromisoformat(str(at).replace("Z", "+00:00"))
+    except ValueError:
+        return True
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return (datetime.now(timezone.utc) - when).total_seconds() < 86400
 
 
 def check_summarizer_health(paths: Paths, say: Report) -> None:

@@ -510,13 +510,16 @@ def test_doctor_reports_crashes_hangs_and_the_summary_models_last_error(quick: P
                                                                        capsys: pytest.CaptureFixture[str]) -> None:
     """What the plugin and the bridge recorded in the gateway: crashes and hangs fail doctor, the summary
     model's last error is named with its kind."""
+    from datetime import datetime, timedelta, timezone
+
     installed(quick, monkeypatch)
     data = quick / "context-compactor"
     data.mkdir(exist_ok=True)
+    now = datetime.now(timezone.utc)
     (data / "bridge-health.json").write_text(json.dumps({
         "starts": 3, "crashes": 1, "hangs": 1, "restarts": 2, "pid": 42,
-        "lastCrash": {"at": "2026-12-02T09:00:00Z", "why": "signal SIGSEGV"},
-        "lastHang": {"at": "2026-12-02T09:05:00Z", "method": "assemble", "seconds": 30}}))
+        "lastCrash": {"at": (now - timedelta(hours=2)).isoformat(), "why": "signal SIGSEGV"},
+        "lastHang": {"at": (now - timedelta(hours=1)).isoformat(), "method": "assemble", "seconds": 30}}))
     (data / "summarizer-health.json").write_text(json.dumps({
         "summarizer": "openclaw-llm:p/m", "successes": 4, "failures": {"server_error": 2}, "consecutive": 0,
         "last_error": "500 Internal Server Error", "last_kind": "server_error", "last_at": "2026-12-02 09:06:00"}))
@@ -527,3 +530,20 @@ def test_doctor_reports_crashes_hangs_and_the_summary_models_last_error(quick: P
     assert "signal SIGSEGV" in out and "no answer to assemble within 30 s" in out
     assert "4 succeeded, 2 failed (server_error 2)" in out and "(server_error): 500 Internal Server Error" in out
     assert "no problems found" not in out
+
+
+def test_doctor_warns_of_bridge_trouble_more_than_a_day_old(quick: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """A crash recorded two days ago is a warning that says so, not a failure."""
+    from datetime import datetime, timedelta, timezone
+
+    installed(quick, monkeypatch)
+    (quick / "context-compactor").mkdir(exist_ok=True)
+    old = (datetime.now(timezone.utc) - timedelta(days=2)).isoformat()
+    (quick / "context-compactor" / "bridge-health.json").write_text(json.dumps({
+        "starts": 2, "crashes": 1, "hangs": 0, "restarts": 1, "lastCrash": {"at": old, "why": "exit code 1"}}))
+    capsys.readouterr()
+    run(quick, "doctor")
+    out = capsys.readouterr().out
+    line = next(line for line in out.splitlines() if "bridge in the gateway" in line)
+    assert line.startswith("warn") and "more than a day ago" in line, out
