@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from context_compactor.messages import ToolCall, View
 
 from . import identifiers as ids
+from .markers import BLOCK_END, OWN_BLOCK
 from .identifiers import MAX_ITEM_CHARS, clip, identifier_items, one_line, scanned
 from .ledger import (APPROVAL, CORRECTION_RANK, DECIDED_RANK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, Item, masked_key, parse_items, prose,
                      values)
@@ -25,8 +26,6 @@ from .ledger import (APPROVAL, CORRECTION_RANK, DECIDED_RANK, RULE_RANK, SETTING
 __all__ = ["BLOCK_END", "OWN_BLOCK", "Extractor", "arguments", "clip", "error_line", "extract", "failed_run",
            "identifier_items", "is_read", "one_line", "read_back", "scanned", "shell_command", "strong_ids"]
 
-OWN_BLOCK = "[context-compactor: ledger of "
-BLOCK_END = "[end of ledger]"
 _CORRECTION = prose._CORRECTION  # the recall tool reads corrections as the ledger does
 # A short reply that accepts what the agent just proposed (not an item: merge marks the proposal decided).
 _APPROVAL = re.compile(r"^\W*(?:ok(?:ay)?|agreed|yes|yep|yeah|sure|fine|perfect|great|lgtm|sounds good|sounds right|"
@@ -486,7 +485,7 @@ def own_block(text: str) -> tuple[str, str]:
     return "\n".join(lines[1:]), ""
 
 
-_MARKERS = re.compile(r"\[(?=(?:context-compactor: ledger of |end of ledger\]))", re.IGNORECASE)
+_MARKERS = re.compile(rf"\[(?=(?:{re.escape(OWN_BLOCK[1:])}|{re.escape(BLOCK_END[1:])}))", re.IGNORECASE)
 
 
 def neutral(text: str) -> str:

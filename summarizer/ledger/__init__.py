@@ -161,7 +161,7 @@ def _one_line_each(merged: list[Item]) -> list[Item]:
     if len(latest) == sum(1 for i in merged if i.section in _SAID_ONCE):
         return merged
     seen: dict[int, tuple[int, int]] = {}  # latest index -> (seen, first)
-    for n, item in enumerate(merged):
+    for item in merged:
         if item.section in _SAID_ONCE:
             at = latest[(item.section, item.text)]
             count, first = seen.get(at, (0, item.src))

@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
+from ..markers import disarmed
+
 CountTokens = Callable[[str], int]
 
 # Sections in the order they are written, with their titles.
@@ -76,8 +78,7 @@ class Item(NamedTuple):
         # One line whatever the text holds (any line break): content never becomes structure; our own
         # markers quoted in it are disarmed ("[end of ledger]" -> "(end of ledger]").
         body = f"{' '.join(self.text.split())}{seen}"
-        if "[end of ledger]" in body or "[context-compactor:" in body:
-            body = body.replace("[end of ledger]", "(end of ledger]").replace("[context-compactor:", "(context-compactor:")
+        body = disarmed(body)
         cites = self.cites()
         if not cited or not cites:
             return body
