@@ -23,7 +23,7 @@ from .identifiers import MAX_ITEM_CHARS, clip, identifier_items, one_line, scann
 from .ledger import (APPROVAL, CORRECTION_RANK, DECIDED_RANK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, Item, masked_key, parse_items, prose,
                      values)
 
-__all__ = ["BLOCK_END", "OWN_BLOCK", "Extractor", "arguments", "clip", "error_line", "extract", "failed_run",
+__all__ = ["BLOCK_END", "OWN_BLOCK", "Extractor", "arguments", "clip", "error_line", "extract", "failed_run", "gravest_line",
            "identifier_items", "is_read", "one_line", "read_back", "scanned", "shell_command", "strong_ids"]
 
 _CORRECTION = prose._CORRECTION  # the recall tool reads corrections as the ledger does
@@ -976,6 +976,13 @@ def _last_lines(text: str, count: int = 2) -> str:
     """The last ``count`` lines of an output with words, an exit-code trailer aside."""
     lines = [line for line in text[-ID_CHARS:].splitlines() if line.strip() and not _EXIT_TRAILER.match(line)]
     return "\n".join(lines[-count:])
+
+
+def gravest_line(text: str) -> str:
+    """What an output found, for a one-line stub of it: the failing test a runner names, else its gravest
+    cause line ("OOMKilled", "Failed to pull image ..."); "" when it names none."""
+    found = [i for i in finding_items(scanned(text), 0, True) if not i.weak]  # read as a read: no computed result
+    return found[0].text if found else ""
 
 
 def strong_ids(text: str, limit: int = 3) -> list[str]:

@@ -350,3 +350,17 @@ def test_an_anchor_saved_without_its_block_size_gets_a_full_ledger(make_runtime,
     block = again.messages[1]["content"] if again.messages[0]["role"] == "system" else again.messages[0]["content"]
     first_block = first.messages[1]["content"] if first.messages[0]["role"] == "system" else first.messages[0]["content"]
     assert len(block) >= len(first_block) * 0.9
+
+
+def test_a_stub_says_what_its_output_found(make_runtime, run_hook):
+    """A stubbed output that found something (a pod killed for memory) says it, not its first line."""
+    events = ("LAST SEEN   TYPE      REASON    OBJECT         MESSAGE\n"
+              + "".join(f"{k}m   Normal    Pulled    pod/web-{k}   Container image already present\n" for k in range(40))
+              + 'ts=2024-06-05T20:10:43Z level=warn msg="container terminated" pod="billing/invoice-pdf-7f9c" reason="OOMKilled"\n')
+    messages = [user("why does invoice-pdf restart?")]
+    for i in range(30):
+        messages += [assistant("", [(f"c{i}", "bash", {"command": "kubectl get events -n billing"})]), tool(f"c{i}", events + "\n" * i)]
+    messages.append(user("continue"))
+    result = run_hook(make_runtime(), messages, window=4000)
+    stubs = [m["content"] for m in result.messages if m.get("role") == "tool" and "archived by context-compactor" in m["content"]]
+    assert stubs and all("found: " in s and "OOMKilled" in s for s in stubs), stubs[0]

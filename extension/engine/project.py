@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..messages import TEXT_PARTS, prepend_text, user_message, with_text
-from ..summarizer.extract import BLOCK_END, OWN_BLOCK, read_back, strong_ids
+from ..summarizer.extract import BLOCK_END, OWN_BLOCK, gravest_line, read_back, strong_ids
 from ..summarizer.ledger import render
 from .measure import Entry
 from .plan import STUB_MAX_CHARS, Plan, stubbed
@@ -51,7 +51,11 @@ def _stub_text(entry: Entry, tool_name: str | None) -> str:
             break
         kept.insert(0, token)
     ids = "ids: " + ", ".join(kept) if kept else ""
-    head += f"{ids}; first line: " if ids else "first line: "
+    # What it found (a failing test, its gravest cause line) before its first line: what the model needs.
+    found = gravest_line(view.text) if view.role == "tool" else ""
+    label = "found: " if found else "first line: "
+    first = found or first
+    head += f"{ids}; {label}" if ids else label
     room = max(0, STUB_MAX_CHARS - len(head) - 1)
     if len(first) > room:
         first = first[: max(0, room - 3)] + "..."
