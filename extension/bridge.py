@@ -304,6 +304,8 @@ class Turn:
     budget: int | None
     reserve: int | None
     fixed: Fixed | None = None
+    event: BeforeAgentStartEvent | None = None  # what before_agent_start was handed (``compact`` forces it again)
+    stats: CompactionStats | None = None  # the figures of its result, or of a compaction since
 
 
 @dataclass(frozen=True)
@@ -418,9 +420,10 @@ class Bridge:
         with time_budget(settings.summary_timeout_seconds):
             result = self.pm.hook.before_agent_start(event=event, ctx=ctx)
         sent = result.messages if result is not None and result.messages is not None else conv.messages
-        self._remember(key, Turn(conv, [m for m in sent if not _stand_in(m)], model,
-                                 _positive(params.get("tokenBudget")), _positive(params.get("reserveTokens")), fixed))
         stats = result.stats if result is not None else None
+        self._remember(key, Turn(conv, [m for m in sent if not _stand_in(m)], model,
+                                 _positive(params.get("tokenBudget")), _positive(params.get("reserveTokens")), fixed,
+                                 event, stats))
         notices = list(result.notices) if result else []
         if fixed is not None and stats is not None:
             notices += self._too_small(key, stats, params)
@@ -554,7 +557,13 @@ class Bridge:
         """A forced compaction (OpenClaw's ``/compact``, or its overflow recovery): see :mod:`.openclaw_recovery`."""
         from .openclaw_recovery import compact
 
-        return compact(self._ctx(params), str(params.get("trigger") or "manual"), _positive(params.get("currentTokenCount")))
+        ctx = self._ctx(params)
+        turn = self.turns.get(ctx.session_key)
+        reply, stats = compact(self.pm, ctx, turn.event if turn else None, turn.stats if turn else None,
+                               str(params.get("trigger") or "manual"), _positive(params.get("currentTokenCount")))
+        if turn is not None and stats is not None:
+            turn.stats = stats  # a compact() again before the next assemble starts from this one
+        return reply
 
     def recall(self, params: dict[str, Any]) -> dict[str, Any]:
         """A call of the ``recall_history`` plugin tool: the session's archive, searched or read."""

@@ -19,9 +19,12 @@ target", which OpenClaw lets the run go on after), never a compaction it did not
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
-from context_compactor.hookspecs import HookContext
+import pluggy
+
+from context_compactor.hookspecs import BeforeAgentStartEvent, CompactionStats, HookContext
 from context_compactor.logs import get_logger
 
 logger = get_logger()
@@ -30,42 +33,48 @@ SHRINK = 0.7  # each recovery try aims at this share of the prompt before it
 RECOVERY = ("overflow",)  # the triggers that mean the server refused the last prompt
 
 
-def compact(ctx: HookContext, trigger: str, server_tokens: int | None = None) -> dict[str, Any]:
+def compact(pm: pluggy.PluginManager, ctx: HookContext, event: BeforeAgentStartEvent | None,
+            last: CompactionStats | None, trigger: str,
+            server_tokens: int | None = None) -> tuple[dict[str, Any], CompactionStats | None]:
     """Compact session ``ctx.session_key`` now; ``compacted`` only when the next prompt is smaller.
 
-    Returns ``{"compacted", "reason", "tokensBefore", "tokensAfter"}``, as the plugin hands them to
-    OpenClaw. ``server_tokens``: what the server counted in the refused prompt, when OpenClaw says.
+    ``event`` and ``last`` are the session's last model call as the host handed it to
+    ``before_agent_start`` and the figures its result carried; the compaction is that event again,
+    forced, through the same hook. Returns ``{"compacted", "reason", "tokensBefore", "tokensAfter"}``,
+    as the plugin hands them to OpenClaw, and the figures of the compaction (None when none ran: the
+    host keeps ``last``). ``server_tokens``: what the server counted in the refused prompt, when
+    OpenClaw says.
     """
     runtime, key = ctx.runtime, ctx.session_key
-    session = runtime.session(key)
-    with session.lock:
-        event, last = session.last_event, session.last.stats
-        if event is None or last is None:
-            return {"compacted": False, "reason": "context-compactor: no model call seen in this conversation yet",
-                    "tokensBefore": None, "tokensAfter": None}
-        before = last.tokens_after
-        if trigger != "manual" and trigger not in RECOVERY and last.fits and before <= last.window:
-            return {"compacted": False, "tokensBefore": before, "tokensAfter": before,
-                    "reason": f"already under target: the prompt context-compactor sends is {before:,} tokens, within "
-                              f"the {last.window:,}-token window (OpenClaw counts the whole transcript)"}
-        window = None
-        if trigger in RECOVERY:
-            window = max(1, math.floor(SHRINK * before))
-            runtime.learn_window(event.model.id, window, "error")
-        outcome = session.compact(event, runtime, window=window, force=True)
-        if session.archived_new:
-            session.archived_new = False
-            runtime.index_soon()
-    after = outcome.tokens_after
-    smaller = outcome.compacted and after < before
+    if event is None or last is None:
+        return {"compacted": False, "reason": "context-compactor: no model call seen in this conversation yet",
+                "tokensBefore": None, "tokensAfter": None}, None
+    before = last.tokens_after
+    if trigger != "manual" and trigger not in RECOVERY and last.fits and before <= last.window:
+        return {"compacted": False, "tokensBefore": before, "tokensAfter": before,
+                "reason": f"already under target: the prompt context-compactor sends is {before:,} tokens, within "
+                          f"the {last.window:,}-token window (OpenClaw counts the whole transcript)"}, None
+    window = None
+    if trigger in RECOVERY:  # the runtime plans for it from now on (see Runtime.window_for)
+        window = max(1, math.floor(SHRINK * before))
+        runtime.learn_window(event.model.id, window, "error")
+    result = pm.hook.before_agent_start(event=replace(event, force=True), ctx=ctx)
+    stats = result.stats if result is not None else None
+    if stats is None:  # even measuring failed: nothing was compacted
+        failure = result.failure if result is not None else "no extension answered"
+        return {"compacted": False, "tokensBefore": before, "tokensAfter": before,
+                "reason": f"context-compactor: nothing compacted ({failure})"}, None
+    after = stats.tokens_after
+    smaller = result.messages is not None and stats.compacted and after < before
     if smaller:
-        reason = (f"context-compactor: compacted {before:,} -> {after:,} tokens; {outcome.folded} earlier messages "
+        reason = (f"context-compactor: compacted {before:,} -> {after:,} tokens; {stats.folded} earlier messages "
                   "are now a summary")
         if window is not None and after > window:
-            reason += f" (aimed at {window:,}: {outcome.reason or 'the rest cannot be folded'})"
+            reason += f" (aimed at {window:,}: {stats.reason or 'the rest cannot be folded'})"
     else:
-        why = outcome.reason or "; ".join(outcome.notices) or "nothing more is old enough to fold into a summary"
+        why = result.failure or stats.reason or "; ".join(stats.notices) or \
+            "nothing more is old enough to fold into a summary"
         reason = f"context-compactor: nothing compacted: the prompt would be {after:,} tokens, not below {before:,} ({why})"
     logger.info("openclaw.compact", session=key, trigger=trigger, tokens_before=before, tokens_after=after,
                 compacted=smaller, aimed_at=window, server_tokens=server_tokens)
-    return {"compacted": smaller, "reason": reason, "tokensBefore": before, "tokensAfter": after}
+    return {"compacted": smaller, "reason": reason, "tokensBefore": before, "tokensAfter": after}, stats

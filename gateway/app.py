@@ -370,8 +370,7 @@ class Gateway:
 
     def _count(self, turn: ChatTurn) -> None:
         """Add a finished turn to the metrics."""
-        session = self.runtime.session(turn.key)
-        stats = session.last.stats if session.last_event is turn.event else None
+        stats = turn.stats
         status = "cut" if turn.outcome == "cut" else str(turn.status)  # a 200 whose stream ended in an error event
         self.metrics.turn(turn.key, status, turn.compacted, turn.tokens_before, turn.tokens_after,
                           stats.fallbacks if stats is not None else 0)

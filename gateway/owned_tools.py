@@ -89,7 +89,7 @@ class RecallTool:
         return openai_tool()
 
     def offered(self, turn: ChatTurn) -> bool:
-        return turn.compacted or bool(turn.gw.runtime.session(turn.key).state.get("compactions"))
+        return turn.compacted or turn.compactions > 0
 
     def answer(self, arguments: str, turn: ChatTurn) -> str:
         from context_compactor.hooks.recall import answer, carried_by, unnamed

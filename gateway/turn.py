@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import structlog
@@ -50,6 +51,7 @@ class ChatTurn:
         self.tokens_after: int | None = None
         self.trigger: int | None = None
         self.limit: int | None = None  # the window the prompt sent was planned for
+        self.stats: CompactionStats | None = None  # the figures of the hooks' latest decision for this turn
         self.compacted = False
         self.fits = True
         self.reason: str | None = None  # why the prompt cannot fit the window, when it cannot
@@ -107,9 +109,9 @@ class ChatTurn:
             logger.warning("gateway.hook_failed", hook="before_agent_start", session=self.key,
                            error=f"{type(exc).__name__}: {exc}")
             return
-        self._measured(result.stats if result is not None else None)
-        if result is None:
+        if result is None:  # no extension answered (the built-in hook always does): nothing measured
             return
+        self._measured(result.stats)
         self.notices = list(result.notices)
         if result.messages is not None:
             self.sent, self.compacted = list(result.messages), True
@@ -117,13 +119,10 @@ class ChatTurn:
             self.sent = prepend_system(self.sent, result.prepend_context)
 
     def _measured(self, stats: CompactionStats | None) -> None:
-        """Take the figures of the hook's decision: from its result, else (a quiet unchanged turn) the
-        session's record of this same event."""
-        if stats is None:
-            session = self.gw.runtime.session(self.key)
-            stats = session.last.stats if session.last_event is self.event else None
+        """Take the figures of the hook's decision (None from an extension that has none)."""
         if stats is None:
             return
+        self.stats = stats
         self.tokens_before, self.tokens_after, self.trigger = stats.tokens_before, stats.tokens_after, stats.trigger
         self.limit = stats.window
         self.fits, self.reason = stats.fits, stats.reason
@@ -220,8 +219,7 @@ class ChatTurn:
         self.gw.unchanged.pop(self.key, None)  # the next turn's prompt will not go out as written either
         if not overflow.window and self.tokens_after:
             self.refused = min(self.refused or self.tokens_after, self.tokens_after)
-        planned_stats = self.gw.runtime.session(self.key).last.stats
-        planned = planned_stats.window if planned_stats is not None else None
+        planned = self.limit
         window = overflow.window if self.window is None else None
         if window is None or (planned and window >= planned):
             window = self.recovery_window(overflow)
@@ -244,14 +242,11 @@ class ChatTurn:
     def _recompact(self) -> bool:
         """Run ``before_agent_start`` again (the runtime now plans for the window just learned): first as
         any turn, then forced, when that changed nothing (our estimate was under the trigger)."""
-        session = self.gw.runtime.session(self.key)
         before = self.tokens_after
         for force in (False, True):
-            if force:
-                with session.lock:
-                    session.request_compaction(None)
             try:
-                result = self.gw.pm.hook.before_agent_start(event=self.event, ctx=self.ctx())
+                event = replace(self.event, force=True) if force else self.event
+                result = self.gw.pm.hook.before_agent_start(event=event, ctx=self.ctx())
             except Exception as exc:  # noqa: BLE001 - fail open: the upstream's error goes back unchanged
                 logger.warning("gateway.hook_failed", hook="before_agent_start", session=self.key,
                                error=f"{type(exc).__name__}: {exc}")
@@ -259,12 +254,17 @@ class ChatTurn:
             after = result.stats.tokens_after if result is not None and result.stats is not None else None
             if result is not None and result.messages is not None and after is not None and (
                     before is None or after < before):
-                self.sent, self.compacted = list(result.messages), True
+                self.sent, self.compacted, self.stats = list(result.messages), True, result.stats
                 self.tokens_after, self.limit = after, result.stats.window
                 self.notices = list(result.notices)
                 self.fits, self.reason = result.stats.fits, result.stats.reason
                 return True
         return False
+
+    @property
+    def compactions(self) -> int:
+        """How many compactions the session has made, as of this turn's (0 when nothing was measured)."""
+        return self.stats.compactions if self.stats is not None else 0
 
     # --- after the model call -----------------------------------------------------------------
 
@@ -276,8 +276,7 @@ class ChatTurn:
             return False
         if self.gw.runtime.calibration(self.model.id) is None:
             return True
-        compactions = self.gw.runtime.session(self.key).state.get("compactions", 0)
-        return self.compacted and self.gw.counted.get(self.key) != compactions
+        return self.compacted and self.gw.counted.get(self.key) != self.compactions
 
     async def count_prompt(self) -> None:
         """Count what was sent with the server's tokenizer and take it as the usage the stream lacked, so a
@@ -290,7 +289,7 @@ class ChatTurn:
             return
         self.usage = {"prompt_tokens": count, "source": "tokenize"}
         counted = self.gw.counted
-        counted[self.key] = self.gw.runtime.session(self.key).state.get("compactions", 0)
+        counted[self.key] = self.compactions
         if len(counted) > MAX_COUNTED:
             del counted[next(iter(counted))]
         logger.info("gateway.prompt_counted", session=self.key, model=self.model.id, prompt_tokens=count,

@@ -183,11 +183,12 @@ def _summary_lines(last: LastTurn, stats: CompactionStats, state: SessionState, 
             kind = f"{health['last_kind']}: " if health.get("last_kind") else ""
             line += f"; last error ({kind}{str(health['last_error'])[:200]})"
     lines = [line]
-    used = state.get("summary_fallbacks") or {}
+    used = state.summary_fallbacks
     total = sum(used.values())
+    last_error = state.last_fallback.error if state.last_fallback is not None else "?"
     lines.append(f"- built-in summary used instead of the model in this conversation: {_plural(total, 'fallback')}"
-                 + (": " + ", ".join(f"{k} {n}" for k, n in sorted(used.items()))
-                    + f" (last: {state.get('last_fallback', {}).get('error', '?')})" if used else ""))
+                 + (": " + ", ".join(f"{k} {n}" for k, n in sorted(used.items())) + f" (last: {last_error})"
+                    if used else ""))
     share = last.precompact_at
     if share:
         line = f"- pre-summarization: from {int(share * stats.trigger):,} tokens sent ({share:.0%} of the trigger)"
@@ -207,9 +208,9 @@ def _loop_lines(last: LastTurn, state: SessionState) -> list[str]:
     if last.reminded:
         done.append("the open tasks restated at the end")
     lines = [f"- agent loop, last prompt: {'; '.join(done)}"] if done else []
-    if state.get("holding"):
-        lines.append(f"- loop breaker: stopped recompacting: {state['holding']}")
-    pinned = state.get("pinned") or []
+    if state.holding:
+        lines.append(f"- loop breaker: stopped recompacting: {state.holding}")
+    pinned = state.pinned
     if pinned:
         tools = sorted({json.loads(key)[0] for key in pinned})
         lines.append(f"- loop breaker: {_plural(len(pinned), 'call')} ({', '.join(tools)}) fetched again what "
@@ -244,13 +245,13 @@ def _source(stats: CompactionStats, note: str | None) -> str:
 
 
 def _last_compaction(state: SessionState) -> str:
-    done = state.get("last_compaction")
-    if not done:
+    done = state.last_compaction
+    if done is None:
         return "- last compaction: none yet"
-    return (f"- last compaction: {done['at']}, {done['tokens_before']:,} -> {done['tokens_after']:,} tokens, "
-            f"{done['folded']} messages summarized by {done['summarizer']} ({done['chunks']} chunks, "
-            f"{done['cache_hits']} from cache, {done['fallbacks']} fallbacks); "
-            f"{_plural(state.get('compactions', 0), 'compaction')} in all")
+    return (f"- last compaction: {done.at}, {done.tokens_before:,} -> {done.tokens_after:,} tokens, "
+            f"{done.folded} messages summarized by {done.summarizer} ({done.chunks} chunks, "
+            f"{done.cache_hits} from cache, {done.fallbacks} fallbacks); "
+            f"{_plural(state.compactions, 'compaction')} in all")
 
 
 def format_stats(last: LastTurn, state: SessionState, extra: dict[str, Any] | None = None) -> str:

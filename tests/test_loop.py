@@ -471,7 +471,7 @@ def test_compaction_stuck_above_the_trigger_keeps_the_last_plan() -> None:
         state = session.state
         from context_compactor.hooks.commands import format_stats
         report = format_stats(session.last, state)
-    assert state.get("holding")
+    assert state.holding
     assert any("stopped recompacting" in n for n in notices)
     assert "loop breaker" in report and "trigger" in report
 
@@ -493,7 +493,7 @@ def test_a_stubbed_result_fetched_again_is_no_longer_stubbed() -> None:
     assert kept["r0"] is history[3]  # the host's own message, where the stub was
     assert "archived by" in kept["r1"]["content"]  # other results stay stubbed
     assert [m["role"] for m in second.messages][:5] == ["system", "user", "assistant", "tool", "assistant"]
-    assert any("stay verbatim" in n for n in second.notices) and state.get("pinned")
+    assert any("stay verbatim" in n for n in second.notices) and state.pinned
 
 
 def test_a_result_fetched_again_stays_stubbed_when_its_original_would_not_fit() -> None:
@@ -525,7 +525,7 @@ def test_a_cold_compaction_watches_only_the_newest_results_it_took_out() -> None
     history += [assistant("read them"), user("go")]
     with Compactor(context_window=8192) as compactor:
         result = compactor.compact(history)
-        watch = compactor._runtime.session(compactor.session).state["refetch_watch"]
+        watch = compactor._runtime.session(compactor.session).state.refetch_watch
     verbatim = {m["tool_call_id"] for m in result.messages if m.get("role") == "tool" and "archived by" not in m["content"]}
     newest_out = max(k for k in range(n) if f"r{k}" not in verbatim)
     watched = {json.loads(json.loads(key)[1])["path"] for key in watch}
