@@ -23,7 +23,7 @@ import difflib
 import functools
 import itertools
 import operator
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -127,14 +127,15 @@ class Compactor:
         return self._ctx.session_key
 
     def compact(self, messages: Sequence[Message], tools: Sequence[dict[str, Any]] | None = None,
-                system: str | None = None) -> CompactResult:
+                system: str | None = None, pinned: Collection[int] = ()) -> CompactResult:
         """The prompt to send for this turn: ``messages`` is the whole history (never changed),
         ``tools`` the tool schemas and ``system`` a system prompt sent beside the messages (both are
-        counted, not returned)."""
+        counted, not returned). ``pinned``: positions of system messages never to fold; when the prompt
+        is compacted they are sent verbatim with the leading system messages."""
         if self._closed:
             raise RuntimeError("context_compactor: this Compactor is closed; make a new one")
         given = messages if isinstance(messages, list) else list(messages)
-        history = self._repaired(given, self._validate(given))
+        history = _pinned_first(self._repaired(given, self._validate(given)), pinned)
         event = BeforeAgentStartEvent(messages=history, system_prompt=system or "", tools=list(tools or []),
                                       model=self._model)
         result = self._pm.hook.before_agent_start(event=event, ctx=self._ctx)
@@ -167,6 +168,20 @@ class Compactor:
         self._pm.hook.after_turn(event=AfterTurnEvent(messages=sent.messages, system_prompt=sent.system_prompt,
                                                       tools=sent.tools, model=self._model, usage=usage,
                                                       error=error), ctx=self._ctx)
+
+    @staticmethod
+    def recall_tool() -> dict[str, Any]:
+        """The ``recall_history`` tool as an OpenAI chat ``tools`` entry, for a host to offer its model."""
+        from .hooks.recall import openai_tool
+
+        return openai_tool()
+
+    def recall(self, arguments: str | Mapping[str, Any] | None) -> str:
+        """The answer to a call of :meth:`recall_tool` (``recall_history``) by this conversation's model:
+        ``arguments`` as the model wrote them (JSON text or a dict). Reads only this session's archive."""
+        from .hooks.recall import answer
+
+        return answer(self._runtime.store, self.session, arguments)
 
     def commands(self) -> dict[str, str]:
         """The chat commands a host can offer for this conversation: name (no slash) -> description."""
@@ -233,6 +248,22 @@ class Compactor:
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.close()
+
+
+def _pinned_first(history: list[Message], pinned: Collection[int]) -> list[Message]:
+    """``history`` with the pinned system messages moved up to the leading ones (which are never
+    folded); ``history`` itself when there are none to move."""
+    lead = next((i for i, m in enumerate(history) if m.get("role") != "system"), len(history))
+    moved = sorted({i for i in pinned if i >= lead})
+    if not moved:
+        return history
+    for i in moved:
+        if not 0 <= i < len(history) or history[i].get("role") != "system":
+            raise ValueError(f"context_compactor: pinned message {i} is not a system message of the history "
+                             f"(only system messages can be pinned; they are sent with the leading ones)")
+    keep = set(moved)
+    return [*history[:lead], *(history[i] for i in moved), *(m for i, m in enumerate(history[lead:], lead)
+                                                             if i not in keep)]
 
 
 def compact(messages: Sequence[Message], *, context_window: int, tools: Sequence[dict[str, Any]] | None = None,

@@ -6,7 +6,11 @@ middleware runs before every provider call (tool-loop steps and retries included
 replacement request: the same kwargs, its ``messages`` the projection the hooks built (kept messages
 are Hermes's own dicts; Hermes's history itself is never touched), ``max_tokens`` clamped to the room
 the window leaves. Requests that are not OpenAI chat completions (Anthropic-native, Responses,
-Bedrock) pass through unchanged on 0.19. Any error: the request goes as Hermes built it.
+Bedrock) pass through unchanged on 0.19. Any error: the request goes as Hermes built it. The context
+engine (:mod:`~context_compactor.hosts.hermes_engine`, used when ``context.engine`` names
+``context-compactor``) answers ``compress()`` from the same Compactor and offers ``recall_history``.
+A background review (Hermes's fork of the agent on its own thread, with the parent's session id) is a
+session of its own.
 
 Options come from ``context_compactor`` in Hermes's config.yaml (our settings by their snake_case or
 camelCase names, ``context_window`` first among them), else the ``CONTEXT_COMPACTOR_CONTEXT_WINDOW``
@@ -18,6 +22,7 @@ from __future__ import annotations
 import importlib
 import os
 import re
+import sys
 import threading
 from typing import Any
 
@@ -27,7 +32,7 @@ from ..logs import get_logger
 logger = get_logger()
 
 DEFAULT_WINDOW = 8192
-_CHAT_MODES = frozenset({"", "chat_completions"})
+CHAT_MODES = frozenset({"", "chat_completions"})
 
 
 def _snake(name: str) -> str:
@@ -41,6 +46,9 @@ class HermesHost:
         self.options = {_snake(k): v for k, v in (options or {}).items()}
         self.compactors: dict[str, Compactor] = {}
         self.lock = threading.Lock()  # taken only to find a session's Compactor, never across a call
+        # The system message and tools of each session's last request: the engine's compress() plans
+        # the same prompt the middleware did.
+        self.last_request: dict[str, tuple[dict[str, Any] | None, list[dict[str, Any]] | None]] = {}
 
     def window(self) -> int:
         configured = self.options.get("context_window") or os.environ.get("CONTEXT_COMPACTOR_CONTEXT_WINDOW")
@@ -56,13 +64,21 @@ class HermesHost:
             return found
 
     @staticmethod
-    def key(context: dict[str, Any]) -> str:
-        """Hermes's session id; a background review (same session id, its own platform or task) apart."""
-        session = str(context.get("session_id") or "default")
-        platform = str(context.get("platform") or "")
-        task = str(context.get("task_id") or "")
-        review = "review" in platform.lower() or "review" in task.lower()
-        return f"hermes:{session}" + (f":review:{task or platform}" if review else "")
+    def session_key(session_id: Any, platform: Any = "") -> str:
+        """Hermes's session id; a background review apart. Hermes runs a review on a thread of its own
+        ("bg-review", "curator-review") with the parent's session id, platform and tools, and a tool
+        whitelist on that thread: any of those marks it."""
+        thread = threading.current_thread().name
+        review = "review" in thread or "review" in str(platform or "").lower() or _whitelisted()
+        return f"hermes:{session_id or 'default'}" + (":review" if review else "")
+
+    def key(self, context: dict[str, Any]) -> str:
+        return self.session_key(context.get("session_id"), context.get("platform"))
+
+    @staticmethod
+    def recall_schema() -> dict[str, Any]:
+        """``recall_history`` as Hermes wants a context engine's tool: the bare function schema."""
+        return dict(Compactor.recall_tool()["function"])
 
     # -- Hermes's middleware and hooks -------------------------------------------------------------
 
@@ -76,10 +92,14 @@ class HermesHost:
 
     def _request(self, request: dict[str, Any], context: dict[str, Any]) -> dict[str, Any] | None:
         messages = request.get("messages")
-        if str(context.get("api_mode") or "") not in _CHAT_MODES or not isinstance(messages, list) or not messages:
+        if str(context.get("api_mode") or "") not in CHAT_MODES or not isinstance(messages, list) or not messages:
             return None
-        compactor = self.compactor(self.key(context), str(request.get("model") or context.get("model") or ""))
-        result = compactor.compact(messages, tools=request.get("tools") or None)
+        key = self.key(context)
+        compactor = self.compactor(key, str(request.get("model") or context.get("model") or ""))
+        tools = request.get("tools") or None
+        first = messages[0] if isinstance(messages[0], dict) and messages[0].get("role") == "system" else None
+        self.last_request[key] = (first, tools)
+        result = compactor.compact(messages, tools=tools)
         for notice in result.notices:
             logger.info("hermes.notice", text=notice)
         out = dict(request)
@@ -107,8 +127,10 @@ class HermesHost:
     def api_request_error(self, **kwargs: Any) -> None:
         """Hermes ``api_request_error`` hook: a context-length error that states a size teaches the window."""
         found = self.compactors.get(self.key(kwargs))
-        if found is not None:
-            found.record_usage(None, error=str(kwargs.get("error_message") or kwargs.get("error") or ""))
+        error = kwargs.get("error")
+        text = error.get("message") if isinstance(error, dict) else error
+        if found is not None and text:
+            found.record_usage(None, error=str(text))
 
 
 def _options() -> dict[str, Any]:
@@ -121,9 +143,20 @@ def _options() -> dict[str, Any]:
         return {}
 
 
+def _whitelisted() -> bool:
+    """Whether Hermes restricts this thread's tools (it does for a background review's fork)."""
+    plugins = sys.modules.get("hermes_cli.plugins")
+    local = getattr(plugins, "_thread_tool_whitelist", None)
+    return getattr(local, "allowed", None) is not None
+
+
 def register(ctx: Any) -> None:
-    """Hermes's plugin entry: the ``llm_request`` middleware and the usage hooks."""
+    """Hermes's plugin entry: the ``llm_request`` middleware, the usage hooks, and the context engine
+    (used when ``context.engine`` names it)."""
     host = HermesHost(_options())
     ctx.register_middleware("llm_request", host.llm_request)
     ctx.register_hook("post_api_request", host.post_api_request)
     ctx.register_hook("api_request_error", host.api_request_error)
+    from .hermes_engine import engine_class
+
+    ctx.register_context_engine(engine_class()(host))

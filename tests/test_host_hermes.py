@@ -5,7 +5,9 @@ projection: 30 turns with tool calls stay inside a 24k window while Hermes's his
 from __future__ import annotations
 
 import copy
+import json
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -76,3 +78,89 @@ def test_hermes_other_apis_pass_through(hermes: Any) -> None:
     request = {"model": "claude", "messages": history, "max_tokens": 65536}
     result = hermes.apply_llm_request_middleware(request, session_id="s2", api_mode="anthropic_messages")
     assert not result.changed
+
+
+def _engine(hermes: Any) -> Any:
+    plugins = pytest.importorskip("hermes_cli.plugins")
+    engine = plugins.get_plugin_context_engine()
+    engine.update_model(model="local", context_length=65536, api_mode="chat_completions")
+    engine.on_session_start("s3", platform="cli", model="local")
+    return engine
+
+
+def test_hermes_engine_survives_the_deep_copy(hermes: Any) -> None:
+    """Hermes deep-copies the engine for every agent: the copy shares the host (its Compactors, stores and
+    lock), and works after a session has opened a Compactor."""
+    history: list[dict[str, Any]] = [{"role": "system", "content": "You are Hermes."}]
+    for i in range(30):
+        _turn(history, i)
+    hermes.apply_llm_request_middleware({"model": "local", "messages": history}, session_id="s3", platform="cli",
+                                        api_mode="chat_completions")
+    engine = _engine(hermes)
+    twin = copy.deepcopy(engine)
+    assert twin is not engine and twin.host is engine.host
+    assert twin.compress(history[1:]) == engine.compress(history[1:])
+    assert type(twin).__mro__[1].__name__ == "CompactorEngine"
+
+
+def test_hermes_engine_compress_is_the_requests_plan(hermes: Any) -> None:
+    """compress() (overflow, /compress) returns what the middleware sent for the same history, minus the
+    system prompt Hermes keeps apart; on chat completions Hermes is never asked to compress on its own."""
+    history: list[dict[str, Any]] = [{"role": "system", "content": "You are Hermes."}]
+    for i in range(30):
+        _turn(history, i)
+    sent = hermes.apply_llm_request_middleware({"model": "local", "messages": history}, session_id="s3",
+                                               platform="cli", api_mode="chat_completions").payload
+    engine = _engine(hermes)
+    assert engine.compress(history[1:]) == sent["messages"][1:]
+    assert not engine.should_compress(10**6)
+    engine.update_model(model="claude", context_length=200_000, api_mode="anthropic_messages")
+    assert engine.should_compress(WINDOW) and not engine.should_compress(1000)
+
+
+def test_hermes_recall_tool_is_offered_and_answered(hermes: Any) -> None:
+    """The engine offers recall_history as a bare function schema and answers it from the session's archive."""
+    history: list[dict[str, Any]] = [{"role": "system", "content": "You are Hermes."}]
+    for i in range(30):
+        _turn(history, i)
+    hermes.apply_llm_request_middleware({"model": "local", "messages": history}, session_id="s3", platform="cli",
+                                        api_mode="chat_completions")
+    engine = _engine(hermes)
+    assert [schema["name"] for schema in engine.get_tool_schemas()] == ["recall_history"]
+    answer = json.loads(engine.handle_tool_call("recall_history", {"query": "helper 7 of module 2"}))["result"]
+    assert "helper 7 of module 2" in answer
+    assert "error" in json.loads(engine.handle_tool_call("lcm_grep", {}))
+
+
+def test_hermes_background_review_is_keyed_apart(hermes: Any) -> None:
+    """A background review (Hermes's fork on its "bg-review" thread, with the parent's session id) gets a
+    Compactor of its own: the parent's plan is not disturbed by the review's prompt."""
+    history: list[dict[str, Any]] = [{"role": "system", "content": "You are Hermes."}]
+    for i in range(30):
+        _turn(history, i)
+    request = {"model": "local", "messages": history}
+    hermes.apply_llm_request_middleware(request, session_id="s4", platform="cli", api_mode="chat_completions")
+    review = threading.Thread(target=hermes.apply_llm_request_middleware, name="bg-review", args=(
+        {"model": "local", "messages": [*history, {"role": "user", "content": "Review the conversation above"}]},),
+        kwargs={"session_id": "s4", "platform": "cli", "api_mode": "chat_completions"})
+    review.start()
+    review.join()
+    engine = _engine(hermes)
+    assert sorted(k for k in engine.host.compactors if ":s4" in k) == ["hermes:s4", "hermes:s4:review"]
+
+
+def test_hermes_overflow_error_teaches_the_window(hermes: Any) -> None:
+    """Hermes's api_request_error hook carries the server's refusal (llama.cpp's words): the next request
+    is compacted to the size the server stated."""
+    plugins = pytest.importorskip("hermes_cli.plugins")
+    history: list[dict[str, Any]] = [{"role": "system", "content": "You are Hermes."}]
+    for i in range(30):
+        _turn(history, i)
+    request = {"model": "local", "messages": history}
+    hermes.apply_llm_request_middleware(request, session_id="s5", platform="cli", api_mode="chat_completions")
+    plugins.invoke_hook("api_request_error", session_id="s5", platform="cli", error={
+        "type": "BadRequestError", "message": "request (20100 tokens) exceeds the available context size "
+                                              "(16000 tokens), try increasing it"})
+    sent = hermes.apply_llm_request_middleware(request, session_id="s5", platform="cli",
+                                               api_mode="chat_completions").payload
+    assert count_tokens(sent, 3.5, 5) < 16000
