@@ -9,9 +9,12 @@ to it over stdin/stdout, one JSON object per line::
     plugin -> bridge   {"reply": 3, "result": {"text": ...}}                     session model)
 
 Methods: ``configure`` (the plugin's config; answered before anything else is read; its reply
-carries the ``recall_history`` tool's description and parameters), ``assemble`` (its reply says
-whether the session has compacted: the plugin offers the tool from then on), ``commit``,
-``command``, ``compact``, ``recall`` (a call of the tool), ``ping``. The bridge runs the same hooks as
+carries the extensions' tools (``register_tools``) with their descriptions and parameters),
+``assemble`` (its reply says whether the session has compacted: the plugin offers the tools marked
+``afterCompaction`` from then on), ``commit``, ``command``, ``compact``, ``tool`` (a call of one of
+those tools; ``recall`` is the same, for plugins of earlier releases), ``toolCall`` and
+``toolResult`` (OpenClaw's ``before_tool_call`` and ``after_tool_call``: the ``before_tool_call``
+and ``after_tool_call`` hooks decide), ``ping``. The bridge runs the same hooks as
 every other host, through :func:`get_plugin_manager` and a :class:`Runtime`: no second engine.
 stdout carries protocol lines only (fd 1 is pointed at stderr, so a stray print cannot break the
 protocol); logs go to stderr, which the plugin copies into the gateway's log.
@@ -36,6 +39,7 @@ from typing import IO, Any
 from .errors import CompactorError, SummarizerError
 from .logs import get_logger
 from .hookspecs import (
+    AfterToolCallEvent,
     AfterTurnEvent,
     BeforeAgentStartEvent,
     Command,
@@ -43,12 +47,13 @@ from .hookspecs import (
     CompactionStats,
     HookContext,
     ModelInfo,
+    ToolCallEvent,
     Usage,
 )
 from .messages import View, repaired
 from .openclaw_health import HostHealth, host_error
 from .openclaw_adapter import CURRENT, Converted, message_to_openai, restore, to_openai
-from .plugins import commands, get_plugin_manager
+from .plugins import commands, get_plugin_manager, tools
 from .runtime import Runtime
 from .settings import load_settings
 
@@ -347,6 +352,7 @@ class Bridge:
         self.channel = channel
         self.pm = get_plugin_manager()
         self.commands = commands(self.pm)
+        self.tools = tools(self.pm)  # the extensions' tools, which the plugin registers with OpenClaw
         self.runtime: Runtime | None = None
         self.turns: OrderedDict[str, Turn] = OrderedDict()
         self.reported: dict[str, int] = {}  # session -> the prompt tokens the provider last reported
@@ -364,9 +370,12 @@ class Bridge:
             old.close()
         identity = self.runtime.summarizer.identity
         logger.info("bridge.configured", summarizer=identity, store=self.runtime.store.path)
-        from .hooks.recall import openai_tool
-
-        return {"ok": True, "summarizer": identity, "commands": sorted(self.commands), "recall": openai_tool()["function"]}
+        specs = [{**tool.schema()["function"], "afterCompaction": tool.after_compaction} for tool in self.tools.values()]
+        reply: dict[str, Any] = {"ok": True, "summarizer": identity, "commands": sorted(self.commands), "tools": specs}
+        recall = self.tools.get("recall_history")
+        if recall is not None:  # the plugins of releases before the ``tools`` list read this one
+            reply["recall"] = recall.schema()["function"]
+        return reply
 
     def _rt(self) -> Runtime:
         if self.runtime is None:
@@ -565,17 +574,39 @@ class Bridge:
             turn.stats = stats  # a compact() again before the next assemble starts from this one
         return reply
 
-    def recall(self, params: dict[str, Any]) -> dict[str, Any]:
-        """A call of the ``recall_history`` plugin tool: the session's archive, searched or read."""
-        from .hooks.recall import answer
+    def tool(self, params: dict[str, Any]) -> dict[str, Any]:
+        """A call of one of the extensions' tools (``register_tools``), which the plugin registered with OpenClaw."""
+        name = str(params.get("name") or "recall_history")
+        found = self.tools.get(name)
+        if found is None:
+            return {"text": f"context-compactor: no tool {name} (known: {', '.join(sorted(self.tools))})"}
+        arguments = params.get("arguments")
+        event = ToolCallEvent(name, arguments if isinstance(arguments, (str, dict)) else {},
+                              call_id=str(params.get("toolCallId") or ""))
+        return {"text": found.run(event, self._ctx(params))}
 
-        key = str(params.get("sessionKey") or params.get("sessionId") or "default")
-        return {"text": answer(self._rt().store, key, params.get("arguments"))}
+    def tool_call(self, params: dict[str, Any]) -> dict[str, Any]:
+        """OpenClaw's ``before_tool_call``: ``{"block": true, "reason": ...}`` when ``before_tool_call`` stops
+        the call (the repeated-failure rule), else ``{"block": false}``."""
+        event = ToolCallEvent(str(params.get("toolName") or ""), _arguments(params.get("params")),
+                              call_id=str(params.get("toolCallId") or ""))
+        verdict = self.pm.hook.before_tool_call(event=event, ctx=self._ctx(params))
+        if verdict is None:
+            return {"block": False}
+        return {"block": True, "reason": verdict.reason, "rule": verdict.rule}
+
+    def tool_result(self, params: dict[str, Any]) -> dict[str, Any]:
+        """OpenClaw's ``after_tool_call``: its result, read into :class:`AfterToolCallEvent` (see
+        :func:`openclaw_tool_result`), for ``after_tool_call``."""
+        event = openclaw_tool_result(params)
+        self.pm.hook.after_tool_call(event=event, ctx=self._ctx(params))
+        return {"status": "recorded"}
 
     def handle(self, request: dict[str, Any]) -> None:
         number, method = request.get("id"), str(request.get("method") or "")
         handler = {"configure": self.configure, "assemble": self.assemble, "commit": self.commit,
-                   "command": self.command, "compact": self.compact, "recall": self.recall, "ping": lambda p: {"pong": True}}.get(method)
+                   "command": self.command, "compact": self.compact, "tool": self.tool, "recall": self.tool,
+                   "toolCall": self.tool_call, "toolResult": self.tool_result, "ping": lambda p: {"pong": True}}.get(method)
         try:
             if handler is None:
                 raise CompactorError(f"unknown method {method!r}")
@@ -630,6 +661,31 @@ def record_fixed(system: int, tools: int, window: int, model: str) -> None:
         tmp.replace(path)
     except OSError as exc:
         logger.warning("bridge.record_failed", error=str(exc))
+
+
+def _arguments(value: Any) -> str | dict[str, Any]:
+    return value if isinstance(value, (str, dict)) else {}
+
+
+def openclaw_tool_result(params: dict[str, Any]) -> AfterToolCallEvent:
+    """OpenClaw's ``after_tool_call`` event (``toolName``, ``params``, ``result``, ``error``) as ours: the
+    result's text parts joined, its error flags (``isError``, ``details.isError``, ``details.status``
+    "error" or "failed", a non-zero ``details.exitCode``) as ``is_error``, and the error the tool raised
+    (or ``details.error``) as ``error``."""
+    result = params.get("result")
+    details = result.get("details") if isinstance(result, dict) else None
+    details = details if isinstance(details, dict) else {}
+    if isinstance(result, dict) and isinstance(result.get("content"), list):
+        text = "\n".join(str(part.get("text") or "") for part in result["content"] if isinstance(part, dict))
+    else:
+        text = result if isinstance(result, str) else ""
+    exit_code = details.get("exitCode")
+    flagged = (isinstance(result, dict) and result.get("isError") is True) or details.get("isError") is True or \
+        details.get("status") in ("error", "failed") or \
+        (isinstance(exit_code, int) and not isinstance(exit_code, bool) and exit_code != 0)
+    error = params.get("error") or details.get("error")
+    return AfterToolCallEvent(str(params.get("toolName") or ""), _arguments(params.get("params")), text,
+                              str(error) if error else None, bool(flagged), str(params.get("toolCallId") or ""))
 
 
 def _positive(value: Any) -> int | None:

@@ -201,6 +201,71 @@ class Command:
         return answer if isinstance(answer, CommandResult) else CommandResult(str(answer))
 
 
+@dataclass
+class ToolCallEvent:
+    """One call of a tool by the model, as the model wrote it: before it runs (``before_tool_call``), or a
+    call of a tool of ours for :attr:`Tool.run`.
+
+    ``arguments`` is the model's JSON text, or the object a host already parsed it into. ``messages`` is
+    the conversation before the call when the host has it (``serve``: the request carries it), else None
+    (OpenClaw hands each result over through ``after_tool_call`` instead). ``call_id`` is the call's id.
+    """
+
+    name: str
+    arguments: str | dict[str, Any] = ""
+    messages: list[Message] | None = None
+    call_id: str = ""
+
+
+@dataclass(frozen=True)
+class ToolCallVerdict:
+    """``before_tool_call``'s answer: the call is not run. ``reason`` is the tool result the model gets in
+    its place (it says why and what to do instead); ``rule`` names the rule, for logs and metrics."""
+
+    reason: str
+    rule: str
+
+
+@dataclass
+class AfterToolCallEvent:
+    """A tool call that ran, and what came back: ``result`` is its output as text; ``error`` the host's
+    error when the tool raised or could not run (None otherwise); ``is_error`` whether the host flagged
+    the result as a failure (an error flag, a non-zero exit code). Whether the call failed is then
+    decided by the extension, from all three (a command's output can read as a failure unflagged)."""
+
+    name: str
+    arguments: str | dict[str, Any] = ""
+    result: str = ""
+    error: str | None = None
+    is_error: bool = False
+    call_id: str = ""
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A tool an extension offers the model and answers itself, the same in every host.
+
+    ``parameters`` is its JSON schema; ``run(event, ctx)`` answers one call (blocking; returns the tool
+    result as text and must not raise: a failure is an answer that says so). ``after_compaction``: the
+    tool is offered only once the session has compacted (``recall_history`` has nothing to read before).
+    """
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    run: Callable[[ToolCallEvent, HookContext], str]
+    after_compaction: bool = False
+
+    def schema(self) -> dict[str, Any]:
+        """The OpenAI chat ``tools`` entry."""
+        return {"type": "function",
+                "function": {"name": self.name, "description": self.description, "parameters": self.parameters}}
+
+    def offered(self, compactions: int) -> bool:
+        """Whether a turn of a session that has made ``compactions`` compactions carries the tool."""
+        return not self.after_compaction or compactions > 0
+
+
 @hookspec(firstresult=True)
 def before_agent_start(event: BeforeAgentStartEvent, ctx: HookContext) -> BeforeAgentStartResult | None:
     """Called once before each model call, with the full prompt the host is about to send.
@@ -240,3 +305,37 @@ def register_commands() -> list[Command]:
     the command itself; it never reaches the model.
     """
     return []
+
+
+@hookspec
+def register_tools() -> list[Tool]:
+    """Called once when the host starts; returns the tools this extension offers the model.
+
+    The host sends each :class:`Tool`'s schema with the model's tools (once the session has compacted,
+    for a tool with ``after_compaction``), and answers a call of it with ``tool.run(event, ctx)``
+    instead of passing it to its own tools: ``serve`` inside the turn, OpenClaw through the bridge
+    (method ``tool``). A host that finds a tool named like one of its own leaves ours out.
+    """
+    return []
+
+
+@hookspec(firstresult=True)
+def before_tool_call(event: ToolCallEvent, ctx: HookContext) -> ToolCallVerdict | None:
+    """Called before the host runs a tool call the model made (any tool, the host's own included).
+
+    ``event`` is the call as the model wrote it, with the conversation before it when the host has
+    it. Return a :class:`ToolCallVerdict` to stop the call: the host does not run it and gives the
+    model ``verdict.reason`` as the call's result. Return None to let it run. The first
+    implementation that returns a verdict wins. The built-in one refuses a call that already failed
+    twice exactly as written (``refuseRepeatedFailures``). Must be quick (it is on the tool's path)
+    and must not raise: on any internal failure it returns None.
+    """
+
+
+@hookspec
+def after_tool_call(event: AfterToolCallEvent, ctx: HookContext) -> None:
+    """Called after a tool call ran, with its result, by a host that sees results one at a time
+    (OpenClaw). A host that hands the whole conversation to ``before_tool_call`` (``serve``) need not
+    call it. The built-in implementation remembers, per session, the calls that failed and how, for
+    ``before_tool_call``. Returns nothing and must not raise.
+    """

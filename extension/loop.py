@@ -58,6 +58,7 @@ DISPATCH_TOOLS = frozenset({"tool_call"})
 DONE = frozenset({"completed", "complete", "done", "cancelled", "canceled"})
 REMINDER_HEAD = "[context-compactor reminder, not a new request]"
 FOLD_HEAD = "[failed call folded by context-compactor"
+REFUSE_AFTER = 2  # failures of one call as written before the next is refused (refuseRepeatedFailures)
 SAVE_STATE_TEXT = ("Older turns of this conversation will soon be summarized to make room. Before that, write down "
                    "what you must not lose (decisions, file paths, open tasks, identifiers) with your tools, "
                    "then carry on with the task.")
@@ -318,6 +319,23 @@ def call_key(name: str, args: str) -> tuple[str, str]:
         return name, args.strip()
 
 
+def arguments_text(args: Any) -> str:
+    """A call's arguments as JSON text (a host may hand them over parsed)."""
+    return args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
+
+
+def failure_line(message: Any, call: ToolCall) -> str | None:
+    """The error line of a tool result whose call failed (flagged, folded by us, or output that reads as a
+    failure: :func:`is_failed`); None when it did not fail. The one test of "this call failed" for every
+    host: the gateway reads results in the history, OpenClaw's plugin hands each over (``after_tool_call``)."""
+    text = text_of(message)
+    if FOLD_HEAD in text:
+        return clip(text.split("\n", 1)[0], 300)
+    if not is_failed(message, call):
+        return None
+    return clip(error_line(scanned(view_of(message).text)), 300)
+
+
 def failures(messages: Sequence[Any]) -> dict[tuple[str, str], tuple[int, str]]:
     """Per call as written (:func:`call_key`): how many times it failed, and its last error line."""
     calls: dict[str, ToolCall] = {}
@@ -331,19 +349,56 @@ def failures(messages: Sequence[Any]) -> dict[tuple[str, str], tuple[int, str]]:
                 calls[call.id] = call
         elif role == "tool":
             made = calls.get(str(message.get("tool_call_id")))
-            if made is None:
-                continue
-            text = text_of(message)
-            folded = FOLD_HEAD in text
-            if folded or is_failed(message, made):
+            line = failure_line(message, made) if made is not None else None
+            if made is not None and line is not None:
                 key = call_key(made.name, made.arguments)
-                line = text.split("\n", 1)[0] if folded else error_line(scanned(view_of(message).text))
-                count = out.get(key, (0, ""))[0]
-                out[key] = (count + 1, clip(line, 300))
+                out[key] = (out.get(key, (0, ""))[0] + 1, line)
     return out
 
 
-def refusal(name: str, args: str, failed: dict[tuple[str, str], tuple[int, str]], times: int = 2) -> str | None:
+def call_failures(messages: Sequence[Any], name: str, args: str) -> tuple[int, str]:
+    """How many times ``name(args)`` as written failed in ``messages``, and its last error line. Only the
+    messages of calls with that key are read (a warm turn at thousands of messages reads a handful)."""
+    key = call_key(name, args)
+    ids: set[str] = set()
+    relevant: list[Any] = []
+    for message in messages:
+        if not isinstance(message, dict):
+            continue
+        if message.get("role") == "assistant" and message.get("tool_calls"):
+            mine = {c.id for c in view_of(message).calls if c.name == name and call_key(c.name, c.arguments) == key}
+            if mine:
+                ids |= mine
+                relevant.append(message)
+        elif message.get("role") == "tool" and message.get("tool_call_id") in ids:
+            relevant.append(message)
+    return failures(relevant).get(key, (0, ""))
+
+
+class FailedCalls:
+    """A session's record of failed calls, for a host that hands results over one at a time (OpenClaw's
+    ``after_tool_call``) rather than in a history: per call as written, (failures, last error line)."""
+
+    LIMIT = 256  # calls remembered per session, the oldest dropped first
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[str, str], tuple[int, str]] = {}
+
+    def add(self, name: str, args: str, line: str) -> int:
+        """Count one failure of ``name(args)``; returns its failures so far."""
+        key = call_key(name, args)
+        count = self._seen.pop(key, (0, ""))[0] + 1
+        self._seen[key] = (count, line)
+        while len(self._seen) > self.LIMIT:
+            del self._seen[next(iter(self._seen))]
+        return count
+
+    def get(self, name: str, args: str) -> tuple[int, str]:
+        return self._seen.get(call_key(name, args), (0, ""))
+
+
+def refusal(name: str, args: str, failed: dict[tuple[str, str], tuple[int, str]],
+            times: int = REFUSE_AFTER) -> str | None:
     """The answer to a call that already failed ``times`` times exactly as written; None to let it run."""
     count, line = failed.get(call_key(name, args), (0, ""))
     if count < times:
@@ -430,6 +485,7 @@ class Loop:
         self._head: _Built | None = None  # the output for messages[:_stable], from the last call
         self._rounds: list[int] = []  # where the tool rounds before _stable start
         self.last: Prepared | None = None
+        self.failed_calls = FailedCalls()  # what after_tool_call reported (hooks/tools.py)
 
     def prepare(self, messages: list[Any], options: LoopOptions) -> Prepared:
         """``messages`` with the pre-transforms applied (the very list when nothing changed)."""

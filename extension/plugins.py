@@ -14,6 +14,7 @@ DEFAULT_PLUGINS = (
     "context_compactor.hooks.compaction",
     "context_compactor.hooks.bookkeeping",
     "context_compactor.hooks.commands",
+    "context_compactor.hooks.tools",
 )
 
 
@@ -45,4 +46,13 @@ def commands(pm: pluggy.PluginManager) -> dict[str, hookspecs.Command]:
     for batch in reversed(pm.hook.register_commands()):
         for command in batch:
             found[command.name] = command
+    return found
+
+
+def tools(pm: pluggy.PluginManager) -> dict[str, hookspecs.Tool]:
+    """Every tool the registered extensions offer the model, by name (a later one wins on a clash)."""
+    found: dict[str, hookspecs.Tool] = {}
+    for batch in reversed(pm.hook.register_tools()):
+        for tool in batch:
+            found[tool.name] = tool
     return found

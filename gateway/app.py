@@ -83,7 +83,7 @@ class Gateway:
         self.pm = pm if pm is not None else get_plugin_manager()
         self.commands: dict[str, Command] = registered_commands(self.pm)
         self.locks = KeyedLocks()
-        self.owned_tools = default_tools()  # tools the gateway answers itself (recall_history)
+        self.owned_tools = default_tools(self.pm)  # tools the gateway answers itself (recall_history)
         self.executor = ThreadPoolExecutor(max_workers=config.hook_threads, thread_name_prefix="context-compactor")
         self._client: Client | None = None
         self._after: dict[str, Future[None]] = {}  # per session: its last after_turn, maybe still running

@@ -1,6 +1,8 @@
 """Tools the gateway itself offers the model and answers inside a turn (``recall_history`` first).
 
     OwnedTool          what a tool is: a name, its OpenAI schema, when it is offered, how a call is answered
+    HookTool           an extension's tool (``register_tools``) as an owned tool
+    HookGuard          a call of the client's tools that ``before_tool_call`` stops (repeated failures)
     OwnedTools         the gateway's set; ``offered(turn)`` says which go into this turn's request
     Rounds             one turn's upstream answer, with the owned calls answered and the turn continued
 
@@ -24,7 +26,10 @@ import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+import pluggy
 import structlog
+
+from context_compactor.hookspecs import Tool, ToolCallEvent, ToolCallVerdict
 
 from .sse import DONE, EventSplitter, StreamedCalls, encode, event_data
 
@@ -39,7 +44,7 @@ CUT_NOTE = "\n[context-compactor: the rest of this answer was left out to fit th
 
 
 class OwnedTool(Protocol):
-    """A tool the gateway offers and answers itself."""
+    """A tool the gateway offers and answers itself (:class:`HookTool`: one an extension registered)."""
 
     name: str
 
@@ -78,32 +83,62 @@ class OwnedTools:
         return out
 
 
-class RecallTool:
-    """``recall_history`` over the gateway's store, offered once the session has compacted."""
+class HookTool:
+    """A tool an extension registered (``register_tools``: ``recall_history`` first), offered and answered
+    here as the extension says; the gateway decides nothing about it."""
 
-    name = "recall_history"
+    def __init__(self, tool: Tool) -> None:
+        self.tool, self.name = tool, tool.name
 
     def schema(self) -> dict[str, Any]:
-        from context_compactor.hooks.recall import openai_tool
-
-        return openai_tool()
+        return self.tool.schema()
 
     def offered(self, turn: ChatTurn) -> bool:
-        return turn.compacted or turn.compactions > 0
+        return turn.compacted or self.tool.offered(turn.compactions)
 
     def answer(self, arguments: str, turn: ChatTurn) -> str:
-        from context_compactor.hooks.recall import answer, carried_by, unnamed
-
-        # A session the client did not name may share its key with another client: it reads back only
-        # what its own request carries.
-        carried = carried_by(turn.event.messages) if unnamed(turn.key) else None
-        return answer(turn.gw.runtime.store, turn.key, arguments, carried)
+        event = ToolCallEvent(self.name, arguments, messages=turn.event.messages)
+        return self.tool.run(event, turn.ctx())
 
 
-def default_tools() -> OwnedTools:
-    from .loop_guards import loop_guards
+class HookGuard:
+    """Claims a call of any tool that ``before_tool_call`` stops (the repeated-failure rule, hooks/tools.py):
+    the model gets the verdict's reason as the call's result, and the client never sees the call."""
 
-    return OwnedTools([RecallTool()], loop_guards())
+    name = "before-tool-call"
+
+    def __init__(self, pm: pluggy.PluginManager) -> None:
+        self.pm = pm
+
+    def verdict(self, call: dict[str, Any], turn: ChatTurn) -> ToolCallVerdict | None:
+        function = call.get("function") or {}
+        event = ToolCallEvent(str(function.get("name") or ""), function.get("arguments") or "",
+                              messages=list(turn.body.get("messages") or []), call_id=str(call.get("id") or ""))
+        try:
+            verdict: ToolCallVerdict | None = self.pm.hook.before_tool_call(event=event, ctx=turn.ctx())
+        except Exception as exc:  # noqa: BLE001 - a check that fails lets the call through to the client
+            logger.warning("gateway.hook_failed", hook="before_tool_call", session=turn.key,
+                           error=f"{type(exc).__name__}: {exc}")
+            return None
+        return verdict
+
+    def claims(self, call: dict[str, Any], turn: ChatTurn) -> bool:
+        return self.verdict(call, turn) is not None
+
+    def answer_call(self, call: dict[str, Any], turn: ChatTurn) -> str:
+        verdict = self.verdict(call, turn)
+        logger.info("gateway.call_refused", session=turn.key, tool=(call.get("function") or {}).get("name"),
+                    rule=verdict.rule if verdict else None)
+        return verdict.reason if verdict is not None else "context-compactor refused this call"
+
+
+def default_tools(pm: pluggy.PluginManager) -> OwnedTools:
+    """The registered extensions' tools, the tool-call hooks, and the gateway's retry of garbled calls."""
+    from context_compactor.plugins import tools
+
+    from .loop_guards import GarbledRetry
+
+    return OwnedTools([HookTool(tool) for tool in tools(pm).values()], [HookGuard(pm), GarbledRetry()])
 
 
 Send = Callable[[bytes], Awaitable["Response"]]

@@ -15,9 +15,10 @@ from context_compactor.plugins import DEFAULT_PLUGINS, commands, get_plugin_mana
 HOOKS = [name for name, fn in inspect.getmembers(hookspecs, inspect.isfunction) if hasattr(fn, "openclaw_spec")]
 
 
-def test_the_contract_declares_the_three_hooks():
-    """before_agent_start, after_turn and register_commands are the hooks."""
-    assert sorted(HOOKS) == ["after_turn", "before_agent_start", "register_commands"]
+def test_the_contract_declares_the_six_hooks():
+    """The turn's hooks, the commands, and the tool hooks."""
+    assert sorted(HOOKS) == ["after_tool_call", "after_turn", "before_agent_start", "before_tool_call",
+                             "register_commands", "register_tools"]
 
 
 @pytest.mark.parametrize("name", HOOKS)
@@ -117,11 +118,87 @@ def test_a_command_that_answers_with_text_is_run_as_a_typed_result(pm, make_runt
     assert str(later) == later.text and "before the next model call" in later.text
 
 
+def _failed_read(call_id: str, args: str) -> list[dict]:
+    return [{"role": "assistant", "content": None, "tool_calls": [
+                {"id": call_id, "type": "function", "function": {"name": "read", "arguments": args}}]},
+            {"role": "tool", "tool_call_id": call_id, "content": "Error: ENOENT: no such file or directory, open 'a.txt'",
+             "is_error": True}]
+
+
+def test_register_tools_offers_recall_history_once_the_session_compacted(pm, make_runtime):
+    """The built-in tool is recall_history, an OpenAI function schema, offered only after a compaction, and
+    its run answers from the session's archive."""
+    found = [t for batch in pm.hook.register_tools() for t in batch]
+    assert [t.name for t in found] == ["recall_history"]
+    tool = found[0]
+    assert tool.schema()["function"]["parameters"]["properties"].keys() >= {"query", "id"}
+    assert (tool.offered(0), tool.offered(1)) == (False, True)
+    ctx = HookContext(session_key="s", runtime=make_runtime(), model=ModelInfo(id="m"))
+    answer = tool.run(hookspecs.ToolCallEvent("recall_history", '{"query": "nothing archived"}'), ctx)
+    assert isinstance(answer, str) and answer
+
+
+def test_before_tool_call_refuses_a_call_that_failed_twice_in_the_history(pm, make_runtime):
+    """Two failures of the same call as written (key order aside) in the conversation: the third is refused
+    with the count and the last error; one failure, or other arguments, let it run."""
+    ctx = HookContext(session_key="s", runtime=make_runtime(), model=ModelInfo(id="m"))
+    history = [{"role": "user", "content": "read a.txt"}, *_failed_read("c1", '{"path": "a.txt", "n": 1}')]
+    once = hookspecs.ToolCallEvent("read", '{"n": 1, "path": "a.txt"}', messages=history)
+    assert pm.hook.before_tool_call(event=once, ctx=ctx) is None
+    history += _failed_read("c2", '{"path":"a.txt","n":1}')
+    verdict = pm.hook.before_tool_call(event=hookspecs.ToolCallEvent("read", {"n": 1, "path": "a.txt"},
+                                                                     messages=history), ctx=ctx)
+    assert verdict.rule == "refuse-repeated-failures"
+    assert "failed 2 times" in verdict.reason and "ENOENT" in verdict.reason
+    other = hookspecs.ToolCallEvent("read", '{"path": "b.txt", "n": 1}', messages=history)
+    assert pm.hook.before_tool_call(event=other, ctx=ctx) is None
+
+
+def test_before_tool_call_lets_every_call_run_with_the_rule_off(pm, make_runtime):
+    """refuseRepeatedFailures false: no verdict, however often the call failed."""
+    ctx = HookContext(session_key="s", runtime=make_runtime(refuse_repeated_failures=False), model=ModelInfo(id="m"))
+    history = [{"role": "user", "content": "go"}, *_failed_read("c1", "{}"), *_failed_read("c2", "{}")]
+    assert pm.hook.before_tool_call(event=hookspecs.ToolCallEvent("read", "{}", messages=history), ctx=ctx) is None
+
+
+def test_after_tool_call_records_failures_that_before_tool_call_counts(pm, make_runtime):
+    """A host that hands results over one at a time (OpenClaw): two failed results of one call, then the third
+    call is refused with the host's error; a result that succeeded is not counted."""
+    ctx = HookContext(session_key="s", runtime=make_runtime(), model=ModelInfo(id="m"))
+    call = hookspecs.ToolCallEvent("exec", {"command": "make test"})
+    ok = hookspecs.AfterToolCallEvent("exec", {"command": "make test"}, result="all 12 tests passed")
+    failed = hookspecs.AfterToolCallEvent("exec", '{"command": "make test"}', result="", error="spawn make ENOENT")
+    pm.hook.after_tool_call(event=ok, ctx=ctx)
+    pm.hook.after_tool_call(event=failed, ctx=ctx)
+    assert pm.hook.before_tool_call(event=call, ctx=ctx) is None
+    pm.hook.after_tool_call(event=failed, ctx=ctx)
+    verdict = pm.hook.before_tool_call(event=call, ctx=ctx)
+    assert verdict is not None and "spawn make ENOENT" in verdict.reason and "failed 2 times" in verdict.reason
+    assert pm.hook.before_tool_call(event=call, ctx=HookContext("other", ctx.runtime, ctx.model)) is None
+
+
+def test_after_tool_call_reads_an_unflagged_output_as_a_failure_the_way_a_history_is_read(pm, make_runtime):
+    """The failure test is the one the gateway applies to a history: a command's output that ends in a
+    traceback failed though nothing flagged it; a file read that prints "error" did not."""
+    ctx = HookContext(session_key="s", runtime=make_runtime(), model=ModelInfo(id="m"))
+    crash = "Traceback (most recent call last):\n  File \"x.py\", line 1\nValueError: bad input"
+    for _ in range(2):
+        pm.hook.after_tool_call(event=hookspecs.AfterToolCallEvent("exec", {"command": "python x.py"}, result=crash), ctx=ctx)
+        pm.hook.after_tool_call(event=hookspecs.AfterToolCallEvent("read", {"path": "log.txt"},
+                                                                   result="error: disk full\nerror: retry"), ctx=ctx)
+    verdict = pm.hook.before_tool_call(event=hookspecs.ToolCallEvent("exec", {"command": "python x.py"}), ctx=ctx)
+    assert verdict is not None and "ValueError: bad input" in verdict.reason
+    assert pm.hook.before_tool_call(event=hookspecs.ToolCallEvent("read", {"path": "log.txt"}), ctx=ctx) is None
+
+
 # The test here that calls each hook through a plugin manager and checks what a built-in implementation did.
 HOOK_TESTS = {
     "before_agent_start": test_before_agent_start_compacts_through_the_built_in_hook,
     "after_turn": test_after_turn_learns_the_chars_per_token_ratio,
     "register_commands": test_register_commands_provides_compact_now_and_context_stats,
+    "register_tools": test_register_tools_offers_recall_history_once_the_session_compacted,
+    "before_tool_call": test_before_tool_call_refuses_a_call_that_failed_twice_in_the_history,
+    "after_tool_call": test_after_tool_call_records_failures_that_before_tool_call_counts,
 }
 
 

@@ -308,7 +308,8 @@ async function request(method, params, timeoutMs) {
       G.configJson = null;
       throw e;
     });
-    if (configured?.recall) G.recallSpec = configured.recall;
+    const recall = (configured?.tools ?? []).find((t) => t?.name === "recall_history") ?? configured?.recall;
+    if (recall) G.recallSpec = recall;
   }
   return rawRequest(method, params, timeoutMs);
 }
@@ -527,7 +528,7 @@ function registerRecall(api) {
       async execute(_id, params) {
         let text;
         try {
-          text = (await request("recall", { sessionKey: key, arguments: params ?? {} }, 15000))?.text;
+          text = (await request("tool", { name: spec.name, sessionKey: key, arguments: params ?? {} }, 15000))?.text;
         } catch (e) {
           text = `recall_history is not available: ${e?.message ?? e}`;
         }
@@ -537,41 +538,38 @@ function registerRecall(api) {
   }, { name: "recall_history" });
 }
 
-// A tool call that already failed twice exactly as written (same tool, same arguments) is blocked
-// the third time with the reason and the last error (refuseRepeatedFailures, issue 13), through
-// OpenClaw's before_tool_call / after_tool_call hooks (docs/plugins/hooks/tool-policy.md).
-G.failures ??= new Map(); // session key -> Map(call key -> {count, error})
-function stable(v) {
-  if (Array.isArray(v)) return `[${v.map(stable).join(",")}]`;
-  if (v && typeof v === "object") return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stable(v[k])}`).join(",")}}`;
-  return JSON.stringify(v ?? null);
-}
-function failureOf(event) {
-  if (event?.error) return String(event.error);
-  const r = event?.result;
-  const d = r?.details ?? {};
-  const text = Array.isArray(r?.content) ? r.content.map((c) => c?.text ?? "").join("\n") : typeof r === "string" ? r : "";
-  const failed = r?.isError || d.isError || d.error || ["error", "failed"].includes(d.status) ||
-    (typeof d.exitCode === "number" && d.exitCode !== 0) || /^(error|Error|ERROR)\b|ENOENT|Traceback \(most recent/.test(text);
-  if (!failed) return null;
-  return String(d.error ?? text.split("\n").find((l) => l.trim()) ?? "failed").slice(0, 300);
-}
+// Tool calls go through the bridge's before_tool_call / after_tool_call hooks (hooks/tools.py), over
+// OpenClaw's own (docs/plugins/hooks/tool-policy.md): the rules live there, once for every host. The
+// first is refuseRepeatedFailures: a call that already failed twice exactly as written is blocked the
+// third time, the model told why and the last error. Each result is handed over as OpenClaw gives it;
+// a check waits for the session's results before it, and lets the call run when the bridge fails.
+G.toolResults ??= new Map(); // session key -> the promise of its last toolResult request
 function registerGuard(api) {
   if (typeof api.on !== "function") return;
-  const on = () => pluginConfig().refuseRepeatedFailures !== false;
   api.on("after_tool_call", (event, ctx) => {
-    const error = on() ? failureOf(event) : null;
-    if (!error) return;
     const key = sessionKey(ctx);
-    if (!G.failures.has(key)) { if (G.failures.size > 256) G.failures.delete(G.failures.keys().next().value); G.failures.set(key, new Map()); }
-    const calls = G.failures.get(key), call = `${event.toolName} ${stable(event.params)}`;
-    calls.set(call, { count: (calls.get(call)?.count ?? 0) + 1, error });
+    const sent = request("toolResult", {
+      sessionKey: key, toolName: event?.toolName, params: event?.params ?? {}, toolCallId: event?.toolCallId,
+      result: event?.result ?? null, error: event?.error ? String(event.error) : null,
+    }, 5000).catch((e) => log().warn(`after_tool_call: ${e?.message ?? e} (not recorded)`));
+    G.toolResults.delete(key);
+    G.toolResults.set(key, sent);
+    if (G.toolResults.size > 256) G.toolResults.delete(G.toolResults.keys().next().value);
   });
-  api.on("before_tool_call", (event, ctx) => {
-    const seen = on() ? G.failures.get(sessionKey(ctx))?.get(`${event.toolName} ${stable(event.params)}`) : null;
-    if (!seen || seen.count < 2) return;
-    log().info(`refused ${event.toolName}: it failed ${seen.count} times with these arguments`);
-    return { block: true, blockReason: `context-compactor refused this call: ${event.toolName} with these exact arguments already failed ${seen.count} times (last error: ${seen.error}). Running it again as written will fail the same way: change the arguments, try another approach, or tell the user what blocks you.` };
+  api.on("before_tool_call", async (event, ctx) => {
+    const key = sessionKey(ctx);
+    await G.toolResults.get(key);
+    let verdict;
+    try {
+      verdict = await request("toolCall", { sessionKey: key, toolName: event?.toolName, params: event?.params ?? {},
+                                            toolCallId: event?.toolCallId }, 5000);
+    } catch (e) {
+      log().warn(`before_tool_call: ${e?.message ?? e} (the call runs)`);
+      return;
+    }
+    if (!verdict?.block) return;
+    log().info(`refused ${event?.toolName} (${verdict.rule})`);
+    return { block: true, blockReason: verdict.reason };
   });
 }
 

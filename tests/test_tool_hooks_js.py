@@ -1,0 +1,53 @@
+"""The OpenClaw plugin's tool-call hooks under Node with a fake OpenClaw ``api``: the rule is the bridge's."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from conftest import ROOT, need
+from ocfakes.openclaw import openclaw_path
+
+DRIVER = ROOT / "tests" / "ocfakes" / "drive_guard.mjs"
+INDEX = ROOT / "extension" / "openclaw" / "index.js"
+
+
+def drive(tmp_path: Path, python: str, config: dict[str, Any]) -> dict[str, Any]:
+    node = shutil.which("node", path=openclaw_path() or "") or shutil.which("node")  # OpenClaw's Node 24 first
+    need(node is not None, "Node.js")
+    env = {**os.environ, "CONTEXT_COMPACTOR_PYTHON": python, "CC_CONFIG": json.dumps(config),
+           "OPENCLAW_STATE_DIR": str(tmp_path)}
+    done = subprocess.run([str(node), str(DRIVER), str(INDEX)], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def test_the_plugin_blocks_the_third_failed_call_through_the_bridge(tmp_path: Path) -> None:
+    """Two failed results handed over by after_tool_call: the third before_tool_call is blocked with the
+    bridge's reason (the count and the last error); other calls and other sessions run."""
+    out = drive(tmp_path, sys.executable, {})
+    assert out["hooks"] == ["after_tool_call", "before_tool_call", "llm_input"]
+    assert out["tools"] == ["recall_history"]
+    first, second, third = out["checks"]
+    assert first is None and second is None, out
+    assert third["block"] is True, out
+    assert "failed 2 times" in third["blockReason"] and "ENOENT" in third["blockReason"], third
+    assert out["other"] is None and out["elsewhere"] is None, out
+
+
+def test_the_plugin_lets_every_call_run_when_the_rule_is_off(tmp_path: Path) -> None:
+    """refuseRepeatedFailures false in the plugin's config reaches the bridge's settings: nothing is blocked."""
+    out = drive(tmp_path, sys.executable, {"refuseRepeatedFailures": False})
+    assert out["checks"] == [None, None, None], out
+
+
+def test_the_plugin_lets_calls_run_when_the_bridge_is_down(tmp_path: Path) -> None:
+    """A bridge that dies: before_tool_call fails open (the call runs) and says so in the log."""
+    out = drive(tmp_path, "/bin/false", {})
+    assert out["checks"] == [None, None, None], out
+    assert any(level == "warn" and "before_tool_call" in m and "the call runs" in m for level, m in out["logs"]), out
