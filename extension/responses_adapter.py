@@ -194,8 +194,11 @@ def _message(message: Item) -> Item:
 
 def _result(message: Item, conv: Converted) -> Item:
     original = conv.calls.get("out:" + str(message.get("tool_call_id")))
-    if original is None:
-        return {"type": "function_call_output", "call_id": message.get("tool_call_id"), "output": _text(message.get("content"))}
+    if original is None:  # a result of the gateway's own (recall, a refused call): the output type of its call
+        call = conv.calls.get(str(message.get("tool_call_id")))
+        kind = f"{call.get('type')}_output" if call is not None else ""
+        return {"type": kind if kind in OUTPUT_TYPES else "function_call_output", "call_id": message.get("tool_call_id"),
+                "output": _text(message.get("content"))}
     if _output(original) == message.get("content"):
         return original
     content = message.get("content")

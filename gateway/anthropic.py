@@ -167,7 +167,7 @@ class MessagesWatch:
                 try:
                     value = json.loads(text) if text else block.get("input", {})
                 except ValueError:
-                    value = {"input": text}
+                    value = text  # not JSON: the model's own text, for the loop guards to judge
                 block = {**block, "input": value}
             out.append(block)
         return out
@@ -200,7 +200,7 @@ class MessagesRelay(ApiRelay):
         return error_event(message, code)
 
     def rounds(self, response: Response) -> Any:
-        return MessagesRounds(self.turn, response, self.turn.owned, self._post, self.gw.in_thread)
+        return MessagesRounds(self.turn, response, self.turn.owned, self._post, self.gw.in_thread, self.turn.guards)
 
 
 # --- the gateway's own answers -----------------------------------------------------------------

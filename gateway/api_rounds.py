@@ -41,9 +41,18 @@ def _event(kind: str, data: dict[str, Any]) -> bytes:
     return f"event: {kind}\ndata: ".encode() + json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode() + b"\n\n"
 
 
-def _chat_call(call_id_: str, name: str, arguments: Any) -> dict[str, Any]:
+def _chat_call(call_id_: str, name: str, arguments: Any, kind: str = "function") -> dict[str, Any]:
+    """A call as chat writes it; ``kind`` is "function" for a function call, else its item's type (a Responses
+    ``custom_tool_call`` or ``local_shell_call``, whose arguments are not a JSON object: see loop_guards.py)."""
     text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
-    return {"id": call_id_, "type": "function", "function": {"name": name, "arguments": text}}
+    return {"id": call_id_, "type": kind, "function": {"name": name, "arguments": text}}
+
+
+def _sendable(blocks: list[Any]) -> list[Any]:
+    """A reply's blocks as they can go back upstream: a ``tool_use`` whose streamed input was not a JSON object
+    (kept as the model's text for the loop guards to judge) carries an empty object instead."""
+    return [{**b, "input": {}} if isinstance(b, dict) and b.get("type") == "tool_use"
+            and not isinstance(b.get("input", {}), dict) else b for b in blocks]
 
 
 class _ApiRounds(Rounds):
@@ -94,7 +103,7 @@ class MessagesRounds(_ApiRounds):
                 for b in data.get("content") or [] if isinstance(b, dict) and b.get("type") == "tool_use"]
 
     def _assistant(self, data: dict[str, Any]) -> dict[str, Any]:
-        return anthropic_assistant(list(data.get("content") or []), self.turn.conv)  # type: ignore[attr-defined]
+        return anthropic_assistant(_sendable(list(data.get("content") or [])), self.turn.conv)  # type: ignore[attr-defined]
 
     def _drop(self, data: dict[str, Any], owned: list[Any]) -> None:
         data["content"] = [b for b in data.get("content") or [] if not any(b is o for o in owned)]
@@ -131,7 +140,7 @@ class MessagesRounds(_ApiRounds):
             calls = self._calls({"content": blocks})
             owned = [(block, call) for block, call in calls if self._owner(call) is not None]
             if not owned or self.rounds >= MAX_ROUNDS or (len(owned) == len(calls) and not await self._continue(
-                    anthropic_assistant(blocks, self.turn.conv), [call for _, call in owned])):  # type: ignore[attr-defined]
+                    anthropic_assistant(_sendable(blocks), self.turn.conv), [call for _, call in owned])):  # type: ignore[attr-defined]
                 owned = []
             elif len(owned) == len(calls):  # continued: this round's held events are the model's own business
                 if self.current.status_code >= 400:
@@ -169,7 +178,9 @@ class ResponsesRounds(_ApiRounds):
         for item in data.get("output") or []:
             if isinstance(item, dict) and item.get("type") in CALL_TYPES:
                 arguments = item.get("arguments", item.get("input", ""))
-                out.append((item, _chat_call(call_id(item), str(item.get("name") or item.get("type")), arguments)))
+                kind = str(item.get("type"))
+                out.append((item, _chat_call(call_id(item), str(item.get("name") or kind), arguments,
+                                             "function" if kind == "function_call" else kind)))
         return out
 
     def _assistant(self, data: dict[str, Any]) -> dict[str, Any]:

@@ -38,6 +38,7 @@ class ApiTurn(ChatTurn):
                 "stream": bool(body.get("stream"))}
         super().__init__(gw, chat, raw, key, upstream_key)
         self.client_usage = True  # these streams always report their usage
+        self.rewritten = False  # the client's bytes do not go out even unchanged (command exchanges left out)
         self.btw = False  # a /btw side question is a rewrite of chat requests; these turns go as they are
 
     def chat_tools(self, tools: Any) -> list[Any]:
@@ -52,11 +53,6 @@ class ApiTurn(ChatTurn):
         """Put ``messages`` (the hooks' chat messages) into ``body`` (a copy of the client's) in this API's shape."""
         raise NotImplementedError
 
-    async def prepare(self) -> None:
-        """Run the hooks and choose the gateway's own tools, as chat does; the loop guards read chat calls only."""
-        await super().prepare()
-        self.guards = []
-
     def announcement(self) -> str | None:
         """None: the notices ride in the headers; the reply's text is the model's own."""
         return None
@@ -64,7 +60,7 @@ class ApiTurn(ChatTurn):
     def payload(self, extra: list[Any] | None = None) -> bytes:
         """The client's bytes when nothing changed; else its body with the projection, ``extra`` (the owned-tool
         rounds so far) after it, and the gateway's own tools after the client's."""
-        if self.sent is self.body["messages"] and not extra and not self.owned:
+        if self.sent is self.body["messages"] and not extra and not self.owned and not self.rewritten:
             return self.raw
         body = dict(self.original)
         self.with_projection(body, [*self.sent, *(extra or [])])

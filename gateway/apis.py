@@ -12,6 +12,7 @@ goes to the upstream unchanged (fail open).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ from . import anthropic, responses
 from .api_turn import ApiRelay, ApiTurn
 from .asgi import (JSON_TYPE, ErrorShape, Receive, Scope, Send, TooDeep, ascii_header, dumps, error_shape, header,
                    loads_bounded, send_bytes, send_error)
-from .commands import find_command
+from .commands import find_command, without_commands
 from .http1 import split_target
 from .sessions import session_key
 from .upstream import UpstreamError, bearer, request_headers
@@ -123,8 +124,27 @@ async def _prepared(gw: Gateway, api: Api, scope: Scope, send: Send, raw: bytes
 
 def _turn(gw: Gateway, api: Api, scope: Scope, body: dict[str, Any], raw: bytes, key: str, conv: Any
           ) -> tuple[ApiTurn, list[tuple[bytes, bytes]]]:
+    """The turn of this request, without the command exchanges its history keeps (the model never sees them)."""
     headers = request_headers(scope["headers"], gw.config)
-    return api.turn(gw, body, raw, key, bearer(headers), conv), headers
+    kept, dropped = _without_commands(conv, gw.commands)
+    turn = api.turn(gw, body, raw, key, bearer(headers), kept)
+    turn.rewritten = dropped
+    return turn, headers
+
+
+def _without_commands(conv: Any, commands: dict[str, Any]) -> tuple[Any, bool]:
+    """``conv`` without the earlier ``/context-stats`` (``/compact-now``) exchanges, and whether there were any:
+    the converted messages and, beside them, what each stands for (its Anthropic message, its Responses items)."""
+    kept = without_commands(conv.messages, commands)
+    if kept is conv.messages:
+        return conv, False
+    ids = {id(m) for m in kept}
+    keep = [i for i, m in enumerate(conv.messages) if id(m) in ids]
+    out = dataclasses.replace(conv, messages=kept)
+    for name in ("origin", "items"):
+        if hasattr(conv, name):
+            setattr(out, name, [getattr(conv, name)[i] for i in keep])
+    return out, True
 
 
 async def turn_route(api: Api, gw: Gateway, scope: Scope, receive: Receive, send: Send, raw: bytes) -> None:

@@ -104,16 +104,34 @@ class GarbledRetry:
     def claims(self, call: dict[str, Any], turn: ChatTurn) -> bool:
         if self._retries.get(turn, 0) >= GARBLED_RETRIES:
             return False
-        name, args = _name_args(call)
-        return garbled(name, args, turn.body.get("tools") or []) is not None
+        return _garbled(call, turn) is not None
 
     def answer_call(self, call: dict[str, Any], turn: ChatTurn) -> str:
         self._retries[turn] = self._retries.get(turn, 0) + 1
-        name, args = _name_args(call)
-        problem = garbled(name, args, turn.body.get("tools") or []) or "the call could not be read"
+        name, _args = _name_args(call)
+        problem = _garbled(call, turn) or "the call could not be read"
         logger.info("gateway.garbled_call", session=turn.key, tool=name)
         return (f"context-compactor: this tool call was not run: {problem}. Send the call again with its arguments "
                 "as one valid JSON object that matches the tool's parameters.")
+
+
+def _garbled(call: dict[str, Any], turn: ChatTurn) -> str | None:
+    """What is wrong with ``call``, judged as a function call against the request's function tools; None for a
+    call of another kind (a Responses ``custom_tool_call`` takes free text, ``local_shell_call`` has no named
+    tool: the API adapters give those calls their item's type)."""
+    if call.get("type", "function") != "function":
+        return None
+    names = [_tool_name(t) for t in turn.body.get("tools") or []]
+    name, args = _name_args(call)
+    return garbled(name, args, [{"function": {"name": n}} for n in names if n])
+
+
+def _tool_name(tool: Any) -> str:
+    """A tool definition's name: chat's ``function.name``, or the top-level ``name`` of a Responses custom tool."""
+    if not isinstance(tool, dict):
+        return ""
+    function = tool.get("function")
+    return str((function.get("name") if isinstance(function, dict) else None) or tool.get("name") or "")
 
 
 def loop_guards() -> list[Any]:

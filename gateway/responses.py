@@ -157,7 +157,7 @@ class ResponsesRelay(ApiRelay):
         return error_event(message, code)
 
     def rounds(self, response: Response) -> Any:
-        return ResponsesRounds(self.turn, response, self.turn.owned, self._post, self.gw.in_thread)
+        return ResponsesRounds(self.turn, response, self.turn.owned, self._post, self.gw.in_thread, self.turn.guards)
 
 
 async def server_side(gw: Gateway, scope: Scope, send: Send, raw: bytes, key: str) -> None:
