@@ -713,7 +713,7 @@ def main() -> int:
 
     protocol = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     os.dup2(2, 1)  # anything printed by accident lands in the log, not in the protocol
-    from .setup_cli.main import configure_logging  # the one logging setup of every entry point
+    from .logs import configure_logging  # the one logging setup of every entry point
 
     configure_logging(logging.DEBUG if os.environ.get("CONTEXT_COMPACTOR_DEBUG") else logging.INFO)
     logger.info("bridge.started", pid=os.getpid(), python=sys.executable)

@@ -4,7 +4,7 @@ A library leaves logging to the program. ``get_logger()`` gives a structlog logg
 nobody has configured structlog, renders each line as ``event key=value ...`` to the standard
 ``logging`` logger ``context_compactor``, whose handlers and level the program sets (nothing shows
 by default below WARNING, as for any library). Once structlog is configured (by our entry points:
-the CLI's ``main()``, ``serve`` and the bridge, through ``setup_cli.main.configure_logging``; by the
+the CLI's ``main()``, ``serve`` and the bridge, through :func:`configure_logging`; by the
 program; or by ``structlog.testing.capture_logs()`` in a test), the lines follow that configuration
 like any other structlog logger's.
 """
@@ -12,7 +12,8 @@ like any other structlog logger's.
 from __future__ import annotations
 
 import logging
-from collections.abc import MutableMapping
+import sys
+from collections.abc import Collection, MutableMapping
 from typing import Any
 
 import structlog
@@ -52,3 +53,43 @@ def render(_logger: Any, _name: str, event: MutableMapping[str, Any]) -> str:
     fields = " ".join(f"{key}={value!r}" if isinstance(value, str) else f"{key}={value}"
                       for key, value in event.items())
     return f"{name} {fields}" if fields else str(name)
+
+
+class _Hide:
+    """A structlog processor that drops the named events."""
+
+    def __init__(self, events: frozenset[str]) -> None:
+        self.events = events
+
+    def __call__(self, logger: Any, method: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+        if event.get("event") in self.events:
+            raise structlog.DropEvent
+        return event
+
+
+class _Stderr:
+    """Whatever ``sys.stderr`` is at the moment of writing (a test may swap it after configure())."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
+def configure_logging(level: int, *, fmt: str = "console", timestamps: bool = False, cache: bool = False,
+                      hidden: Collection[str] = ()) -> None:
+    """The one logging setup of every entry point (the CLI, ``serve``, the OpenClaw bridge): structlog
+    lines at ``level`` and above on stderr (whatever ``sys.stderr`` is when a line is written), as console
+    text or JSON (``fmt``), with ISO times when ``timestamps``. ``cache``: a long-running server keeps its
+    bound loggers (faster); a CLI run in a test process must not. ``hidden``: events a command reports in
+    its own output (``compact``'s verdict says ``failed: <why>``), so not printed twice."""
+    renderer: Any = structlog.processors.JSONRenderer() if fmt == "json" else structlog.dev.ConsoleRenderer(colors=False)
+    stamp: list[Any] = [structlog.processors.TimeStamper(fmt="iso")] if timestamps else []
+    drop: list[Any] = [_Hide(frozenset(hidden))] if hidden else []
+    structlog.configure(
+        processors=[*drop, structlog.processors.add_log_level, *stamp, renderer],
+        wrapper_class=structlog.make_filtering_bound_logger(level),
+        logger_factory=structlog.PrintLoggerFactory(_Stderr()),  # type: ignore[arg-type]
+        cache_logger_on_first_use=cache,
+    )

@@ -17,13 +17,13 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import Collection, MutableMapping, Sequence
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
-import structlog
 
 from context_compactor import __version__
 from context_compactor.errors import CompactorError, ConfigError, InputError
+from context_compactor.logs import configure_logging
 
 from . import archive as archive_cmd
 from . import compact as compact_cmd
@@ -141,46 +141,6 @@ def build_parser() -> argparse.ArgumentParser:
     doctor_cmd.add_parser(sub)
     archive_cmd.add_parser(sub)
     return parser
-
-
-class _Hide:
-    """A structlog processor that drops the named events."""
-
-    def __init__(self, events: frozenset[str]) -> None:
-        self.events = events
-
-    def __call__(self, logger: Any, method: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
-        if event.get("event") in self.events:
-            raise structlog.DropEvent
-        return event
-
-
-class _Stderr:
-    """Whatever ``sys.stderr`` is at the moment of writing (a test may swap it after configure())."""
-
-    def write(self, text: str) -> int:
-        return sys.stderr.write(text)
-
-    def flush(self) -> None:
-        sys.stderr.flush()
-
-
-def configure_logging(level: int, *, fmt: str = "console", timestamps: bool = False, cache: bool = False,
-                      hidden: Collection[str] = ()) -> None:
-    """The one logging setup of every entry point (this command, ``serve``, the OpenClaw bridge): structlog
-    lines at ``level`` and above on stderr (whatever ``sys.stderr`` is when a line is written), as console
-    text or JSON (``fmt``), with ISO times when ``timestamps``. ``cache``: a long-running server keeps its
-    bound loggers (faster); a CLI run in a test process must not. ``hidden``: events a command reports in
-    its own output (``compact``'s verdict says ``failed: <why>``), so not printed twice."""
-    renderer: Any = structlog.processors.JSONRenderer() if fmt == "json" else structlog.dev.ConsoleRenderer(colors=False)
-    stamp: list[Any] = [structlog.processors.TimeStamper(fmt="iso")] if timestamps else []
-    drop: list[Any] = [_Hide(frozenset(hidden))] if hidden else []
-    structlog.configure(
-        processors=[*drop, structlog.processors.add_log_level, *stamp, renderer],
-        wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(_Stderr()),  # type: ignore[arg-type]
-        cache_logger_on_first_use=cache,
-    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -88,7 +88,7 @@ def run_serve(args: argparse.Namespace) -> int:
     if not args.upstream:
         raise ConfigError("serve needs --upstream URL (the model server's OpenAI base URL, e.g. "
                           "http://127.0.0.1:8080/v1) or $CONTEXT_COMPACTOR_UPSTREAM", key="upstream")
-    from .main import configure_logging  # the one logging setup (main imports this module)
+    from context_compactor.logs import configure_logging  # the one logging setup
 
     configure_logging(logging.WARNING if args.quiet else logging.INFO, fmt=args.log_format, timestamps=True, cache=True)
     client_keys = keys_from(args.api_key, CLIENT_KEY_ENV)
