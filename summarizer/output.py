@@ -9,11 +9,18 @@ deterministic merge in :mod:`context_compactor.summarizer.fallback` can parse. T
   item) is dropped; nothing left -> failure ``truncated``;
 - over the budget -> trimmed at a section boundary (then at an item boundary);
   nothing fits -> failure ``over_budget``.
+
+:func:`invented` then tells whether a narrative names what the messages it stands for do not contain:
+a path, a file, a commit, a ticket, an identifier (``snake_case``, ``camelCase``, ``module.attr``, a call
+``name(``), anything written as code between backticks, or a line of code. A small model asked where
+things stood often writes a tutorial with code of its own instead (SmolLM2-135M: ``def get_filename():``,
+``role`` and ``src_script.py`` in backticks); such a narrative must not reach the prompt.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from . import CountTokens, ModelError
 
@@ -160,3 +167,57 @@ def check(text: str | None, *, truncated: bool, budget: int, count: CountTokens,
             raise OutputError(f"{summarizer} wrote a first section longer than the {budget}-token budget",
                               kind="over_budget", summarizer=summarizer)
     return render(sections)
+
+
+# What a narrative may only name as the messages name it. Paths and files, commits, tickets; identifiers:
+# a call ``name(`` (not "tool(s)"), ``snake_case``, ``camelCase``, ``module.attr`` (parts of 2+ letters).
+_NAMES = re.compile(
+    r"(?<![\w/.-])(?:[\w.-]+/)+[\w.-]+"
+    r"|\b[\w-]+\.(?:py|pyi|js|jsx|ts|tsx|json|md|toml|ya?ml|sh|rs|go|c|h|cc|cpp|hpp|java|kt|rb|php|cs|sql|html|css|"
+    r"txt|cfg|ini|lock|log|xml|csv|env)\b"
+    r"|\b[0-9a-f]{7,40}\b|\b[A-Z][A-Z0-9]{1,9}-\d+\b"
+    r"|\b[A-Za-z_][\w.]*\((?!(?:s|es|ies)\))"
+    r"|\b_*[A-Za-z][A-Za-z0-9]*_\w*|\b[a-z]+[A-Z]\w*|\b[A-Za-z_][A-Za-z_]\w*(?:\.[A-Za-z_][A-Za-z_]\w*)+")
+_SPAN = re.compile(r"`([^`\n]+)`")
+# A line that reads as code: a statement's keyword, an assignment, a docstring's quotes, a JSON key, a line
+# of brackets or an HTML tag (as the lines of a fenced block come out of :func:`read_sections`).
+_CODE = re.compile(r"^(?:import \w|from [\w.]+ import |def \w|class \w|return\b|print\s*\(|(?:if|elif|for|while|with)\b.*:$"
+                   r"|else:|try:|except\b|[\w.\[\]]+\s*[-+*/]?=\s*\S|\"\"\"|'''|\"[^\"]+\"\s*:|[\[\]{}(),;]+$|</?[a-z]+[\s>])")
+
+
+def invented(text: str, originals: str | Callable[[], str]) -> str | None:
+    """The first name or line of code in a model's ``text`` that the messages it stands for do not contain
+    (``originals``: their text, tool names and arguments, or a function that makes it when first needed);
+    None when it names only what they do. A name not found as written is looked for case-blind, runs of
+    spaces as one, so it is not new for its case or its wrapping."""
+    if "```" in text:
+        return "```"
+    source: list[str] = []
+    folded: list[str] = []
+
+    def new(name: str) -> bool:
+        if not source:
+            source.append(originals() if callable(originals) else originals)
+        if name in source[0]:
+            return False
+        if not folded:
+            folded.append(" ".join(source[0].split()).casefold())
+        return " ".join(name.split()).casefold() not in folded[0]
+
+    for raw in text.splitlines():
+        bullet = _BULLET.match(raw)
+        line = bullet.group(1) if bullet else raw.strip()
+        if not line or _heading(raw) is not None and not bullet:
+            continue
+        if _CODE.match(line) and new(line):
+            return line
+        for span in _SPAN.findall(line):
+            name = span.strip()
+            bare = name[:-2] if name.endswith("()") else name
+            if any(c.isalnum() for c in name) and new(name) and new(bare):
+                return name
+        for found in _NAMES.finditer(_SPAN.sub(" ", line)):
+            name = found.group(0).rstrip(".-(")
+            if name and new(name):
+                return name
+    return None

@@ -24,7 +24,6 @@ answered in time leaves this turn to the deterministic summary (counted as a fal
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 from collections import Counter
@@ -36,6 +35,7 @@ from ..errors import SummarizerError
 from ..messages import view_of
 from ..logs import get_logger
 from ..summarizer.ledger import merge, render
+from ..summarizer.output import invented
 from .chunks import chunk_bounds, chunk_key, closed_chunks, merge_key
 from .measure import Entry
 
@@ -416,25 +416,18 @@ _CAUSES = _Causes()
 
 
 
-_INVENTED = re.compile(r"```|(?<![\w/.-])(?:[\w.-]+/)+[\w.-]+|\b[\w-]+\.(?:py|js|ts|json|md|toml|ya?ml|sh|rs|go)\b|"
-                       r"\b[0-9a-f]{7,40}\b|\b[A-Z][A-Z0-9]{1,9}-\d+\b")
-
-
 def _checked_narrative(text: str, region: Sequence[Entry], report: SummaryReport) -> str:
-    """The model's text, unless it names paths, ids or code that the originals do not contain."""
-    originals = None
-    for m in _INVENTED.finditer(text):
-        token = m.group(0)
-        if token == "```":
-            bad = token
-        else:
-            if originals is None:
-                originals = "\n".join(e.view.text + "".join(c.arguments for c in e.view.calls) for e in region)
-            bad = token if token not in originals else ""
-        if bad:
-            report.failures["invented"] += 1
-            report.errors.append(f"the summary model's text names {bad[:60]!r}, which the folded messages do not "
-                                 "contain; its narrative was left out")
-            logger.warning("summary.rejected", summarizer=report.summarizer, token=bad[:60])
-            return ""
+    """The model's text, unless it names paths, ids, identifiers or code that the originals do not contain."""
+
+    def originals() -> str:
+        return "\n".join(" ".join([e.view.text, e.view.tool_name or "", *(f"{c.name} {c.arguments}" for c in e.view.calls)])
+                         for e in region)
+
+    bad = invented(text, originals)
+    if bad:
+        report.failures["invented"] += 1
+        report.errors.append(f"the summary model's text names {bad[:60]!r}, which the folded messages do not "
+                             "contain; its narrative was left out")
+        logger.warning("summary.rejected", summarizer=report.summarizer, token=bad[:60])
+        return ""
     return text
