@@ -74,11 +74,12 @@ def test_a_host_session_model_is_named_with_its_record(tmp_path: Path) -> None:
     from dataclasses import replace as with_
 
     from context_compactor.hooks.commands import format_stats
+    from context_compactor.session_state import SessionState
 
     runtime = Runtime(Settings(), store=Store.open(tmp_path / "s.sqlite"))
     turn(runtime, [{"role": "user", "content": "hi"}])
     last = with_(runtime.session("s").last, summarizer="openclaw-llm:qwen3:8b")
     runtime.close()
     health = {"openclaw-llm:qwen3:8b": {"successes": 3, "failures": {"timeout": 1}, "backoff_seconds": 0, "consecutive": 0}}
-    text = format_stats(last, {}, {"health": health})
+    text = format_stats(last, SessionState(), {"health": health})
     assert "- summaries: the session ledger, with a narrative by qwen3:8b (3 model calls succeeded, failed: timeout 1)" in text
