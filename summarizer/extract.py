@@ -32,6 +32,25 @@ _APPROVAL = re.compile(r"^\W*(?:ok(?:ay)?|agreed|yes|yep|yeah|sure|fine|perfect|
                        r"makes sense|go (?:ahead|with (?:it|that))|do it|do that|let'?s do (?:it|that)|works for me|"
                        r"ship it|approved|d'accord|oui|einverstanden|ja|vale|de acuerdo|s[ií]|\U0001f44d)"
                        r"(?:[\s,.!]+(?:thanks|thx|ty|go ahead|do it|let'?s go|please|agreed|sounds good))*\W*$", re.IGNORECASE)
+# An assent that points back at what was proposed, in a short reply of the user's own ("yep, let's go with
+# that", "Going with that.", "OK, verstanden — I'll follow that order"): it names nothing of its own, so it
+# decides the proposal and is no decision of its own.
+_ASSENT_BACK = re.compile(r"^\W*(?:[\w']+\W+){0,3}?(?:(?:let'?s|we'?ll|i'?ll|we will|i will|we can|then)\s+)?"
+                          r"(?:go(?:ing)? (?:with|for|ahead with)|do|follow|take|pick|use|run with|stick with|approve|"
+                          r"agree with|accept)\s+(?:that|it|this|those|these|yours|your (?:\w+ ){0,2}(?:plan|suggestion|"
+                          r"proposal|order|approach|idea|option|recommendation)|that (?:\w+ )?(?:plan|order|approach|"
+                          r"one|option|idea))\b\W*$",
+                          re.IGNORECASE)
+ASSENT_CHARS = 80
+
+
+def is_approval(text: str) -> bool:
+    """Whether a user's message only accepts what was just proposed ("ok", "agreed", "yep, let's go with
+    that"): short, no value of its own, and pointing back."""
+    return bool(_APPROVAL.match(text)) or (len(text) <= ASSENT_CHARS and not any(c.isdigit() for c in text)
+                                           and bool(_ASSENT_BACK.match(text)))
+
+
 _TRIVIAL = {"ok", "okay", "yes", "y", "no", "continue", "go on", "thanks", "thank you", "sure", "go", "next",
             "done", "k", "great", "perfect", "cool", "nice", "go ahead", "proceed", "ok thanks", "lgtm"}
 
@@ -348,8 +367,10 @@ def user_items(text: str, index: int) -> list[Item]:
         # Its items stay items, now citing this message, whose archived text holds their earlier citations.
         body, text = own_block(text)
         items.extend(item._replace(src=index, first=-1, supersedes=()) for item in read_back(body))
-    if _APPROVAL.match(text):  # "ok", "agreed", "sounds good": what the agent proposed just before is decided
+    if is_approval(text):  # "ok", "agreed", "sounds good": what the agent proposed just before is decided
         items.append(Item(APPROVAL, APPROVAL, "", index))
+        if not _APPROVAL.match(text):
+            return items  # its words point back and say nothing more
     if not text or text.lower().strip(".!? ") in _TRIVIAL or text.startswith("/context-stats"):
         return items
     segments = prose.split(neutral(text))
@@ -408,6 +429,8 @@ def _prose_items(said: str, index: int, asked: list[str]) -> list[Item]:
         kind = prose.kind_of(sentence, found)
         if sentence.endswith(":") and kind in ("rule", "setting") and not prose.is_strong_rule(sentence):
             kind = "request"  # "fyi, here's what happened:" introduces what follows (pasted), it rules nothing
+        if kind == "setting" and is_decision(sentence):
+            kind = "request"  # a choice the user makes ("ok, decided: we'll cordon ip-..."): a decision, below
         if kind == "correction":
             # A correction without a value says what it corrects to in the sentence after it ("Sorry, wrong
             # port. Use 7443.", "Scratch that. Instead, let's ship on Friday.").
@@ -449,7 +472,12 @@ def _document_rules(text: str, index: int) -> list[Item]:
     code blocks."""
     items = []
     fence = False
-    for line in text.splitlines():
+    lines = text.splitlines()
+    if lines and lines[0].lstrip().startswith(("```", "~~~")):
+        # A document pasted inside one fence (a runbook in ```...```): the fence is its frame, not a code
+        # block of it; its inner fences are still code.
+        lines = lines[1:-1] if len(lines) > 1 and lines[-1].lstrip().startswith(("```", "~~~")) else lines[1:]
+    for line in lines:
         if line.lstrip().startswith(("```", "~~~")):
             fence = not fence
             continue

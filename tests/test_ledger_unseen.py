@@ -507,3 +507,78 @@ def test_plans_in_other_words_and_languages_are_plans():
     assert "dreigouskar-capture" in plan_of("tomorrow: merge glossary, regenerate screenshots with the dreigouskar-capture "
                                             "profile, then ping Ana for review")
     assert plan_of("the plan is fine, I will look at the logs.") == ""
+
+
+# --- this round: a runbook in one fence, assents that point back, choices and asks that carry a value --------
+
+
+RUNBOOK = """here's the db failover runbook, we follow it from Monday:
+
+```
+# Runbook: ledger-db failover
+
+Owner: Storage · Last reviewed: 2026-10-02
+
+## Steps
+
+1. Check replication lag on the standby: `SELECT now() - pg_last_xact_replay_timestamp();`
+2. Freeze writes from the API with the maintenance flag.
+
+Schema changes to ledger-db must be reviewed by two people from Storage before they are applied.
+
+```
+psql -h ledger-db-standby -c 'select 1'
+```
+3. Promote the standby and repoint the pgbouncer pools.
+```"""
+
+
+def test_a_runbook_pasted_inside_one_fence_is_read_for_its_rules():
+    text = ledger(convo(RUNBOOK))
+    rules = section(text, "Rules in documents")
+    assert any("reviewed by two people" in r for r in rules), text
+    assert not any("select 1" in r for r in rules), rules  # its own code blocks are still code
+
+
+def test_a_short_assent_that_points_back_decides_the_proposal_and_is_no_decision_of_its_own():
+    from context_compactor.summarizer.ledger import DECIDED_RANK
+    messages = [user("the nightly export keeps colliding with the backup window"),
+                assistant("I'd move the nightly export to 02:40 UTC, because the backup holds the table lock until 02:30."),
+                user("yeah, let's go with that"), assistant("Moving it."),
+                user("anything else?"), assistant("No.")]
+    decisions = [i for i in _items(messages) if i.section == "decision"]
+    assert [i.rank for i in decisions if "02:40" in i.text] == [DECIDED_RANK], decisions
+    assert not any("go with that" in i.text for i in decisions), decisions
+
+
+def test_a_choice_the_user_makes_with_a_value_is_a_decision_not_a_setting():
+    text = ledger(convo("ok, decided: we'll pin the base image to debian:12.5 because 12.6 breaks glibc for the old agent"))
+    assert any("debian:12.5" in d for d in section(text, "Decisions")), text
+    assert not any("debian:12.5" in r for r in section(text, "User instructions")), text
+
+
+def test_work_asked_in_the_imperative_is_a_request_and_a_value_stated_stays_an_instruction():
+    text = ledger(convo("restart the billing-worker deployment in prod-eu-2, it's wedged",
+                        "bump the pgbouncer pool for reports-db to 40 please",
+                        "ok leave it for now",
+                        "the staging VPN endpoint is vpn-stg-3.corp.example:1194"))
+    rules = section(text, "User instructions")
+    assert not any("billing-worker" in r or "pgbouncer" in r or "leave it" in r for r in rules), rules
+    assert any("vpn-stg-3.corp.example:1194" in r for r in rules), rules
+    assert any("billing-worker" in r for r in section(text, "Earlier requests")), text
+
+
+def test_a_rule_after_a_lead_in_phrase_is_a_rule():
+    text = ledger(convo("On a different note, anything deployed to eu-central goes through the change board first."))
+    assert any("change board" in r for r in section(text, "User instructions")), text
+
+
+def test_a_note_pasted_again_and_again_with_another_name_is_one_line():
+    handoffs = [f"last night's handoff notes:\n\n## Handoff\n\n- don't bother paging {name} tonight, they're on a flight\n"
+                f"- Never restart the {job} job by hand, it holds the advisory lock for the whole run.\n"
+                + "- nothing else to report from the night shift, the queue drained on its own by 04:00.\n" * 3
+                for name, job in (("Ingrid", "ledger-snapshot"), ("Jonah", "dunning-run"), ("Aiko", "invoice-rollup"))]
+    text = ledger(convo(*handoffs))
+    rules = section(text, "Rules in documents")
+    assert sum("bother paging" in r for r in rules) == 1 and any("Aiko" in r for r in rules), rules
+    assert sum("restart the" in r for r in rules) == 1 and any("invoice-rollup" in r for r in rules), rules

@@ -18,6 +18,8 @@ the whole folded region (:func:`merge`):
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterable
 
 from .corrections import collapse_repeats, evidence_words, revise_decisions, supersede
@@ -157,23 +159,37 @@ def _one_line_each(merged: list[Item]) -> list[Item]:
     latest: dict[tuple[str, str], int] = {}
     for n, item in enumerate(merged):
         if item.section in _SAID_ONCE:
-            latest[(item.section, item.text)] = n
+            latest[(item.section, _same_as(item))] = n
     if len(latest) == sum(1 for i in merged if i.section in _SAID_ONCE):
         return merged
     seen: dict[int, tuple[int, int]] = {}  # latest index -> (seen, first)
     for item in merged:
         if item.section in _SAID_ONCE:
-            at = latest[(item.section, item.text)]
+            at = latest[(item.section, _same_as(item))]
             count, first = seen.get(at, (0, item.src))
             seen[at] = (count + item.seen, min(first, item.first if item.first >= 0 else item.src))
     out = []
     for n, item in enumerate(merged):
         if item.section not in _SAID_ONCE:
             out.append(item)
-        elif latest[(item.section, item.text)] == n:
+        elif latest[(item.section, _same_as(item))] == n:
             count, first = seen[n]
             out.append(item if count == item.seen else item._replace(seen=count, first=first if first < item.src else item.first))
     return out
+
+
+# What names one of many in a pasted document's template line: a capitalised word, a word with a digit, a
+# hyphen, an underscore or a dot ("Internal note (Rafael): ...", "the dunning-run job always fails ...").
+_TEMPLATE_SLOT = re.compile(r"(?<![\w-])[\w.-]*(?:[A-Z0-9_]|\w[.-]\w)[\w.-]*")
+
+
+def _same_as(item: Item) -> str:
+    """What makes two lines of a section the same line: their text; for the rules of pasted documents, their
+    text less the names in it, so that a note pasted again and again with another name in it ("don't bother
+    paging Ingrid tonight", then "... paging Jonah ...") is one line, the latest."""
+    if item.section == "docrule":
+        return _TEMPLATE_SLOT.sub("#", item.text)
+    return item.text
 
 
 RETYPED = 0.78  # letter triples two instructions share (Jaccard) that make one the other said again, typos and all

@@ -251,7 +251,7 @@ _CORRECTION = re.compile(
     r"entschuldigung\b|korrektur\b|nein,|doch\b|"
     r"perd[oó]n\b|lo siento\b|correcci[oó]n\b|mejor dicho\b|no,)|"
     r"\b(?:I meant|I mean|meant to say|make that\b|mixed up|misremembered|misspoke|I was wrong|"
-    r"I gave you the wrong|wrong (?:one|value|port|host|id|name|bucket|file|branch|ticket|number|address|table|path)|"
+    r"I gave you the wrong|\b(?:pasted|gave|sent|said|used|typed|wrote|quoted|linked|named|picked|had) (?:you |me )?(?:the |a )?wrong\b|wrong (?:one|value|port|host|id|name|bucket|file|branch|ticket|number|address|table|path)|"
     r"not the (?:one|\w+) I (?:said|mentioned|gave)|the other (?:one|\w+) I (?:said|mentioned|gave|meant)|"
     r"\b(?:was|is) (?:wrong|a typo|incorrect|outdated)\b|(?:^\W*|^[\w ]{1,20}:\s*)(?:(?:it'?s|es|c'est|das ist|é|è) )?(?:the other|la otra|el otro|l'autre|"
     r"die andere|der andere|das andere|a outra|o outro|l'altra|l'altro) \w+\b|\binstead of [`'\"]?[\w.@:/+-]*\d|, not [`'\"]?[\w.@:/+-]*\d[\w.@:/+-]*[`'\"]?\s*[.!]?$|"
@@ -294,7 +294,7 @@ _RULE = re.compile(
     r"off[- ]limits|needs? (?:an?|to|the) (?:entry|review|approval|sign-?off|test)|(?:is|are|get) rejected|change freeze|freeze\b|until further notice|without (?:asking|pinging|checking with|telling) me|"
     r"(?:for|in) (?:anything|everything|all|every|each|any) (?:new|code|change|file|commit|test|report|chart)|"
     # what every one of a kind gets ("every table in the appendix gets a takeaway"), a house convention
-    r"^\W*(?:(?:oh|and|also|btw|so|ok|okay|plus)\W+)*(?:every|each|all|any|anything|everything|whatever) [\w' -]{2,40}? (?:gets?|has|have|needs?|goes|go|"
+    r"^\W*(?:(?:oh|and|also|btw|so|ok|okay|plus)\W+)*(?:[\w' ]{1,25},\s*)?(?:every|each|all|any|anything|everything|whatever) [\w' -]{2,40}? (?:gets?|has|have|needs?|goes|go|"
     r"uses?|should|must|stays?|carries|carry|starts?|ends?|includes?|comes?|sits?|lives?)\b|"
     r"^\W*(?:(?:oh|and|also|btw|so|ok|okay|plus)\W+)*when(?:ever)? (?:you|we) (?!can\b|have time\b|get a (?:chance|minute)\b|'re done\b|are done\b|finish)\w+|"
     r"house (?:style|rule|convention)|(?:it'?s|that'?s) (?:the|our) (?:style|convention|norm|standard)\b|"
@@ -336,7 +336,7 @@ _VALUE_HINT = re.compile(r"\d|://|@\w|/\w")
 # times in Pacific time", "we are calling the project X now"). It supersedes the statement it updates, as a
 # correction does, when the two plainly speak of one thing (see .corrections).
 _UPDATE = re.compile(
-    r"\b(?:update[sd]?\b|now\b|from now on|going forward|moved (?:to|from|up|back)|changed? to|switched to|rotated|"
+    r"\b(?:update[sd]?\b|(?<!for )(?<!right )(?<!just )(?<!not )(?<!leave it )now\b|from now on|going forward|moved (?:to|from|up|back)|changed? to|switched to|rotated|"
     r"no longer|any ?more|renamed|replaced|retired|these days|as of (?:today|now)|d[ée]sormais|"
     r"rebased (?:onto|on)|has changed|have changed|is changing|we'?re (?:now )?on\b|"
     r"maintenant|ab jetzt|jetzt\b|ahora\b|a partir de ahora)", re.IGNORECASE)
@@ -408,6 +408,25 @@ _PAST = re.compile(r"\b(?:was|were|had|did|got|went|came|took|made|said|told|saw
 _SOURCE_FILE = re.compile(r"\.(?:py|go|rs|ts|tsx|js|jsx|java|kt|rb|c|h|cc|cpp|cs|php|swift|md|ipynb|sql|css|html)$")
 
 
+# A piece of work asked for, in the imperative (after a greeting or a short lead such as "small one:"): done
+# once the agent has done it, whatever value it names. The verbs of _SETS set up a value the work depends on
+# from then on, and stay settings.
+_ACTION_START = re.compile(
+    r"^\W*(?:(?:ok|okay|so|now|next|also|and|then|hey|hi|yo|btw|quick|small|one more|another)\W+)*(?:[\w ]{1,20}:\s*)?"
+    r"(?:please\s+)?(?:restart|reboot|bounce|kill|stop|raise|lower|increase|decrease|reduce|double|halve|drain|cordon|"
+    r"uncordon|scale|rotate|restore|snapshot|back ?up|page|ack|acknowledge|flip|toggle|pause|resume|enable|disable|"
+    r"retry|re-?run|re-?try|re-?deploy|re-?start|reindex|re-?index|replay|backfill|purge|flush|clear|reset|silence|"
+    r"mute|unmute|approve|reject|assign|escalate|notify|email|ping|invite|refund|credit|charge|cancel|close|reopen|"
+    r"archive|export|import|reload|resize|expand|shrink|downgrade|patch|hotfix|grab|kick off|kick|trigger|schedule|"
+    r"book|look up|dump|copy|download|spin up|tear down|shut down|bring up|bring down|roll back|roll out|promote|"
+    r"demote|fail over|failover|swap|evict|delete|remove|drop|add|create|open|write|draft|fix|check|run|build)\b",
+    re.IGNORECASE)
+# Work asked for when something happens ("close PR-41 after the merge", "once the freeze ends, ...") waits for it:
+# it holds until then.
+_TRIGGER = re.compile(r"\b(?:after|once|when|whenever|before|as soon as|next time|until|till)\b", re.IGNORECASE)
+_PLEASE_END = re.compile(r"\bplease\W*$|\bpls\W*$", re.IGNORECASE)
+
+
 def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
     """A statement of a value the work depends on ("the tenant id is 19ad...", "we're on Postgres 15.4",
     "Run the dev API on port 8080"); a request about a file ("Look at the flaky test in x_42.py") is none,
@@ -418,6 +437,9 @@ def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
     copula = _COPULA.search(sentence) is not None
     if not copula and _PAST.search(sentence) and not _SETS.match(sentence):
         return False
+    if ((_ACTION_START.match(sentence) and not _SETS.match(sentence)) or _PLEASE_END.search(sentence)) and not \
+            _TRIGGER.search(sentence):
+        return False  # a piece of work asked for ("restart the export-svc rollout, it's stuck", "tf plan please")
     settings = [v for v in found if (any(c.isdigit() for c in v) or "://" in v or "@" in v or (
                 copula and ("/" in v or "_" in v or "." in v))) and not _SOURCE_FILE.search(v)]
     if not settings:
