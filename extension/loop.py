@@ -1,4 +1,8 @@
-"""The agent-loop behaviours (issue 13): pure functions over OpenAI chat messages, and their memo.
+"""The agent-loop behaviours (issue 13) over OpenAI chat messages, and their per-session memo.
+
+What each does to one message lives beside this module: :mod:`.thinking` (earlier thinking),
+:mod:`.tool_calls` (failed calls, folded and refused), :mod:`.todos` (the open tasks' reminder);
+here is when each applies, and the memo that keeps a turn's work proportional to what is new.
 
 Before measuring, :meth:`Loop.prepare` applies, on every turn and under the trigger too:
 
@@ -7,10 +11,10 @@ Before measuring, :meth:`Loop.prepare` applies, on every turn and under the trig
   ``<think>...</think>`` blocks and their thinking content parts. In the current tool loop (after
   the last user turn) only unsigned thinking parts and ``<think>`` blocks go: signed thinking
   blocks and reasoning fields stay, since providers that sign thinking (Anthropic) or interleave it
-  with tool calls (DeepSeek, Kimi) want them back within the loop;
+  with tool calls (DeepSeek, Kimi) want them back within the loop (:func:`.thinking.strip_thinking`);
 - **older failed calls folded**: a failed tool result outside the last ``RECENT_ROUNDS`` tool rounds
   (in batches of ``FOLD_EVERY_ROUNDS`` rounds) becomes its first error line and one line naming the
-  tool and its arguments in short;
+  tool and its arguments in short (:func:`.tool_calls.fold_failed`);
 - **side questions left out**: a ``/btw`` user message before the last user turn, and its own
   answer (what follows it up to and including the first assistant message without tool calls: the
   reply, with the tool rounds made for it), are dropped; what comes after the answer (the main
@@ -19,7 +23,7 @@ Before measuring, :meth:`Loop.prepare` applies, on every turn and under the trig
   (``Prepared.fresh_drops``). While the current turn is itself a ``/btw``, the earlier side
   questions stay (a side question sees the earlier ones), except those before a ``/btw clear``.
 
-After the engine, :func:`append_reminder` restates the open items of the latest todo call
+After the engine, :func:`.todos.append_reminder` restates the open items of the latest todo call
 (``todo_write`` / ``TodoWrite`` ``{"todos": [{"content", "status"}]}``, ``update_plan`` and OpenClaw's
 ``progress_card`` ``{"plan": [{"step", "status"}]}``, also through OpenClaw's Tool Search dispatcher
 ``tool_call {"id": "progress_card", "args": {...}}``) in the last message, marked as a reminder, when
@@ -35,37 +39,26 @@ grows.
 
 from __future__ import annotations
 
-import json
-import re
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .messages import REASONING_FIELDS, TEXT_PARTS, ToolCall, view_of, with_text
-from .summarizer.output import blocks_removed
-from .summarizer.extract import arguments, clip, error_line, failed_run, is_read, scanned, shell_command
+from .messages import ToolCall, view_of
+from .thinking import strip_thinking
+from .todos import Todo, todo_of
+from .tool_calls import FailedCalls, fold_failed, is_failed, text_of
+
+# Re-exported: names other modules import from here since before thinking, todos and tool_calls were split off.
+from .todos import REMINDER_HEAD as REMINDER_HEAD, append_reminder as append_reminder
+from .todos import reminder_text as reminder_text
+from .tool_calls import FOLD_HEAD as FOLD_HEAD, call_key as call_key, failures as failures
+from .tool_calls import garbled as garbled, refusal as refusal
 
 RECENT_ROUNDS = 3  # tool rounds (an assistant message with calls, and its results) never folded
 # Older rounds fold in batches of this many, so the middle of the prompt (and the server's prompt
 # cache, and our measurer's fast path) changes once every 8 rounds, not on every one.
 FOLD_EVERY_ROUNDS = 8
-THINKING_PARTS = frozenset({"thinking", "redacted_thinking", "reasoning"})
-TODO_TOOLS = frozenset({"todo_write", "todowrite", "update_plan", "updateplan", "progress_card"})
-# Generic dispatchers naming the tool they run: OpenClaw's Tool Search (2026.9) offers progress_card (its
-# update_plan, renamed) only as tool_call {"id": "progress_card" or "openclaw:core:progress_card", "args": {...}}.
-DISPATCH_TOOLS = frozenset({"tool_call"})
-DONE = frozenset({"completed", "complete", "done", "cancelled", "canceled"})
-REMINDER_HEAD = "[context-compactor reminder, not a new request]"
-FOLD_HEAD = "[failed call folded by context-compactor"
-REFUSE_AFTER = 2  # failures of one call as written before the next is refused (refuseRepeatedFailures)
-SAVE_STATE_TEXT = ("Older turns of this conversation will soon be summarized to make room. Before that, write down "
-                   "what you must not lose (decisions, file paths, open tasks, identifiers) with your tools, "
-                   "then carry on with the task.")
-
-_THINK = re.compile(r"<(think|thinking)>.*?</\1>\s*", re.DOTALL)
-_THINK_OPENING = re.compile(r"<(think|thinking)>")
-_THINK_OPEN_END = re.compile(r"^.*?</(?:think|thinking)>\s*", re.DOTALL)  # a template that drops the opening tag
 
 
 class _Drop:
@@ -96,120 +89,6 @@ class LoopOptions:
         return self.strip_thinking or self.fold_failed_calls or self.side_questions
 
 
-# --- one message at a time -------------------------------------------------------------------------
-
-
-def text_of(message: Any) -> str:
-    content = message.get("content") if isinstance(message, dict) else None
-    if type(content) is str:
-        return content
-    return view_of(message).text if isinstance(message, dict) else ""
-
-
-def strip_think_text(text: str) -> str:
-    """``text`` without its ``<think>`` blocks (and without the head of one whose opening tag the
-    template dropped)."""
-    if "</think" not in text:
-        return text
-    text = _think_blocks_removed(text)
-    if "</think" in text:
-        text = _THINK_OPEN_END.sub("", text, count=1)
-    return text
-
-
-def _think_blocks_removed(text: str) -> str:
-    """``_THINK.sub("", text)`` in linear time (40k characters of "<thinking>" with only "</think>" closers
-    had taken about a second, 200k about 15 s: each unclosed tag was read to the end)."""
-    return blocks_removed(text, _THINK_OPENING, _THINK)
-
-
-def strip_thinking(message: Any, current_loop: bool) -> tuple[Any, int] | None:
-    """``message`` without its thinking, and the characters that saved; None when there is none.
-
-    ``current_loop``: the message is in the current tool loop, where signed thinking blocks and
-    reasoning fields stay.
-    """
-    if not isinstance(message, dict) or message.get("role") != "assistant":
-        return None
-    changed: dict[str, Any] | None = None
-    saved = 0
-    if not current_loop:
-        for name in REASONING_FIELDS:
-            if name in message:
-                if changed is None:
-                    changed = dict(message)
-                value = changed.pop(name)
-                saved += len(value) if isinstance(value, str) else len(json.dumps(value, default=str))
-    content = message.get("content")
-    if isinstance(content, str):
-        if "</think" in content:
-            text = strip_think_text(content)
-            if text != content:
-                changed = changed if changed is not None else dict(message)
-                changed["content"], saved = text, saved + len(content) - len(text)
-    elif isinstance(content, list):
-        parts, cut = _strip_parts(content, current_loop)
-        if cut:
-            changed = changed if changed is not None else dict(message)
-            changed["content"], saved = parts, saved + cut
-    return (changed, saved) if changed is not None else None
-
-
-def _strip_parts(content: list[Any], current_loop: bool) -> tuple[list[Any], int]:
-    parts: list[Any] = []
-    cut = 0
-    for part in content:
-        kind = part.get("type") if isinstance(part, dict) else None
-        if kind in THINKING_PARTS:
-            signed = kind == "redacted_thinking" or bool(part.get("signature"))
-            if current_loop and signed:
-                parts.append(part)
-            else:
-                cut += len(str(part.get("thinking") or part.get("text") or part.get("data") or ""))
-            continue
-        if kind in TEXT_PARTS and isinstance(part.get("text"), str) and "</think" in part["text"]:
-            text = strip_think_text(part["text"])
-            cut += len(part["text"]) - len(text)
-            part = {**part, "text": text}
-        parts.append(part)
-    return parts, cut
-
-
-def is_failed(message: Any, call: ToolCall | None) -> bool:
-    """Whether a tool result says its call failed: flagged, or a command's output that reads as a failure."""
-    view = view_of(message)
-    if view.is_error:
-        return True
-    # A read's output is data (a file's "return" and "error" are not the call's verdict); the ends of
-    # any other output are read as the ledger reads them (a verdict is at the end).
-    if is_read(call, shell_command(call, arguments(call.arguments)) if call else None):
-        return False
-    return failed_run(scanned(view.text))
-
-
-def fold_line(message: Any, call: ToolCall | None) -> str:
-    """The one line that stands for an older failed call."""
-    name = clip(call.name if call else str(message.get("name") or "tool"), 60)
-    args = clip(call.arguments, 100) if call else ""
-    first = clip(error_line(scanned(view_of(message).text)), 200) or "(no error text)"
-    # The error line comes first and the note says "failed with", so a summary that reads the folded
-    # text (once it is folded further, into the ledger) still finds the failure and its error line.
-    return f"{first}\n{FOLD_HEAD}: {name}({args}) failed with the error above; the full output is in the archive]"
-
-
-def fold_failed(message: Any, call: ToolCall | None, failed: bool | None = None) -> Any | None:
-    """A failed tool result as one line; None when it did not fail or is already that short
-    (``failed``: :func:`is_failed`, when the caller knows it)."""
-    if not isinstance(message, dict) or message.get("role") not in ("tool", "function"):
-        return None
-    if not (is_failed(message, call) if failed is None else failed):
-        return None
-    line = fold_line(message, call)
-    if len(text_of(message)) <= len(line):
-        return None
-    return with_text(message, line)
-
-
 def is_btw(message: Any) -> bool:
     """A ``/btw`` side question (a user message whose text opens with ``/btw``)."""
     if not isinstance(message, dict) or message.get("role") != "user":
@@ -226,204 +105,6 @@ def without_btw(text: str) -> str:
     """A side question's text without the command."""
     stripped = text.lstrip()
     return stripped[4:].lstrip() if stripped[:4].lower() == "/btw" else text
-
-
-# --- the open tasks --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Todo:
-    """The latest todo-style call: where it is, and its open items as ``(status, text)``."""
-
-    index: int
-    tool: str
-    open: tuple[tuple[str, str], ...]
-
-
-def todo_of(call: ToolCall, index: int) -> Todo | None:
-    """The open items of a todo-style call; None when the call is not one (or its arguments are not JSON)."""
-    name = call.name
-    if name.lower() not in TODO_TOOLS and name.lower() not in DISPATCH_TOOLS:
-        return None
-    try:
-        args = json.loads(call.arguments or "{}")
-    except ValueError:
-        return None
-    if isinstance(args, dict) and name.lower() in DISPATCH_TOOLS:
-        target = args.get("id") or args.get("name")
-        name, args = (target.rsplit(":", 1)[-1] if isinstance(target, str) else ""), args.get("args")
-        if name.lower() not in TODO_TOOLS:
-            return None
-    if not isinstance(args, dict):
-        return None
-    # progress_card replaces the whole card: a call without a plan clears it
-    items = args.get("todos") if isinstance(args.get("todos"), list) else \
-        args.get("plan", [] if name.lower() == "progress_card" else None)
-    if not isinstance(items, list):
-        return None
-    found: list[tuple[str, str]] = []
-    for item in items:
-        if not isinstance(item, dict):
-            continue
-        text = item.get("content") or item.get("step") or item.get("title") or item.get("task")
-        status = str(item.get("status") or "pending").strip().lower()
-        if isinstance(text, str) and text.strip() and status not in DONE:
-            found.append((status, clip(text, 300)))
-    return Todo(index, name, tuple(found))
-
-
-def latest_todo(messages: Sequence[Any], start: int = 0) -> Todo | None:
-    """The latest todo-style call in ``messages[start:]`` (scanning from the end)."""
-    for i in range(len(messages) - 1, start - 1, -1):
-        message = messages[i]
-        if isinstance(message, dict) and message.get("role") == "assistant" and message.get("tool_calls"):
-            for call in reversed(view_of(message).calls):
-                todo = todo_of(call, i)
-                if todo is not None:
-                    return todo
-    return None
-
-
-def reminder_text(todo: Todo | None, save_state: bool = False) -> str | None:
-    """The reminder block: the open tasks (completed ones left out), and the save-state request."""
-    lines: list[str] = []
-    if todo is not None and todo.open:
-        lines.append(f"Open tasks from your latest {todo.tool} call (keep working on them; this restates them, "
-                     "it is not a new request):")
-        lines += [f"- [{status}] {text}" for status, text in todo.open]
-    if save_state:
-        lines.append(SAVE_STATE_TEXT)
-    return f"{REMINDER_HEAD}\n" + "\n".join(lines) if lines else None
-
-
-def with_reminder(message: dict[str, Any], text: str) -> dict[str, Any]:
-    """A copy of ``message`` with the reminder after its content."""
-    changed = dict(message)
-    content = message.get("content")
-    if isinstance(content, list):
-        changed["content"] = [*content, {"type": "text", "text": text}]
-    else:
-        changed["content"] = f"{content or ''}\n\n{text}" if content else text
-    return changed
-
-
-# --- failed and garbled calls (for the gateway's and the host's tool-call checks) ----------------
-
-
-def call_key(name: str, args: str) -> tuple[str, str]:
-    """A call "exactly as written": its tool and its arguments (as JSON, key order ignored)."""
-    try:
-        value = json.loads(args) if args else {}
-        return name, json.dumps(value, sort_keys=True, separators=(",", ":"))
-    except ValueError:
-        return name, args.strip()
-
-
-def arguments_text(args: Any) -> str:
-    """A call's arguments as JSON text (a host may hand them over parsed)."""
-    return args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
-
-
-def failure_line(message: Any, call: ToolCall) -> str | None:
-    """The error line of a tool result whose call failed (flagged, folded by us, or output that reads as a
-    failure: :func:`is_failed`); None when it did not fail. The one test of "this call failed" for every
-    host: the gateway reads results in the history, OpenClaw's plugin hands each over (``after_tool_call``)."""
-    text = text_of(message)
-    if FOLD_HEAD in text:
-        return clip(text.split("\n", 1)[0], 300)
-    if not is_failed(message, call):
-        return None
-    return clip(error_line(scanned(view_of(message).text)), 300)
-
-
-def failures(messages: Sequence[Any]) -> dict[tuple[str, str], tuple[int, str]]:
-    """Per call as written (:func:`call_key`): how many times it failed, and its last error line."""
-    calls: dict[str, ToolCall] = {}
-    out: dict[tuple[str, str], tuple[int, str]] = {}
-    for message in messages:
-        if not isinstance(message, dict):
-            continue
-        role = message.get("role")
-        if role == "assistant" and message.get("tool_calls"):
-            for call in view_of(message).calls:
-                calls[call.id] = call
-        elif role == "tool":
-            made = calls.get(str(message.get("tool_call_id")))
-            line = failure_line(message, made) if made is not None else None
-            if made is not None and line is not None:
-                key = call_key(made.name, made.arguments)
-                out[key] = (out.get(key, (0, ""))[0] + 1, line)
-    return out
-
-
-def call_failures(messages: Sequence[Any], name: str, args: str) -> tuple[int, str]:
-    """How many times ``name(args)`` as written failed in ``messages``, and its last error line. Only the
-    messages of calls with that key are read (a warm turn at thousands of messages reads a handful)."""
-    key = call_key(name, args)
-    ids: set[str] = set()
-    relevant: list[Any] = []
-    for message in messages:
-        if not isinstance(message, dict):
-            continue
-        if message.get("role") == "assistant" and message.get("tool_calls"):
-            mine = {c.id for c in view_of(message).calls if c.name == name and call_key(c.name, c.arguments) == key}
-            if mine:
-                ids |= mine
-                relevant.append(message)
-        elif message.get("role") == "tool" and message.get("tool_call_id") in ids:
-            relevant.append(message)
-    return failures(relevant).get(key, (0, ""))
-
-
-class FailedCalls:
-    """A session's record of failed calls, for a host that hands results over one at a time (OpenClaw's
-    ``after_tool_call``) rather than in a history: per call as written, (failures, last error line)."""
-
-    LIMIT = 256  # calls remembered per session, the oldest dropped first
-
-    def __init__(self) -> None:
-        self._seen: dict[tuple[str, str], tuple[int, str]] = {}
-
-    def add(self, name: str, args: str, line: str) -> int:
-        """Count one failure of ``name(args)``; returns its failures so far."""
-        key = call_key(name, args)
-        count = self._seen.pop(key, (0, ""))[0] + 1
-        self._seen[key] = (count, line)
-        while len(self._seen) > self.LIMIT:
-            del self._seen[next(iter(self._seen))]
-        return count
-
-    def get(self, name: str, args: str) -> tuple[int, str]:
-        return self._seen.get(call_key(name, args), (0, ""))
-
-
-def refusal(name: str, args: str, failed: dict[tuple[str, str], tuple[int, str]],
-            times: int = REFUSE_AFTER) -> str | None:
-    """The answer to a call that already failed ``times`` times exactly as written; None to let it run."""
-    count, line = failed.get(call_key(name, args), (0, ""))
-    if count < times:
-        return None
-    return (f"context-compactor refused this call: {name} with these exact arguments already failed {count} times "
-            f"(last error: {line or 'no error text'}). Running it again as written will fail the same way: change "
-            "the arguments, try another approach, or tell the user what blocks you.")
-
-
-def garbled(name: str, args: Any, tools: Sequence[Any] | None = None) -> str | None:
-    """What is wrong with a tool call's arguments (not a JSON object, or an unknown tool); None when fine."""
-    known = {t.get("function", {}).get("name") for t in tools or () if isinstance(t, dict)}
-    if known and name not in known:
-        return f"there is no tool named {name!r}; the tools are: {', '.join(sorted(str(k) for k in known))}"
-    if isinstance(args, dict):
-        return None
-    if not isinstance(args, str):
-        return f"the arguments of {name} must be a JSON object, got {type(args).__name__}"
-    try:
-        value = json.loads(args) if args.strip() else {}
-    except ValueError as exc:
-        return f"the arguments of {name} are not valid JSON ({exc}): {clip(args, 200)}"
-    if not isinstance(value, dict):
-        return f"the arguments of {name} must be a JSON object, got {type(value).__name__}"
-    return None
 
 
 # --- the per-session memo ------------------------------------------------------------------------
@@ -723,21 +404,3 @@ def _kept_side_questions(messages: list[Any], last_user: int) -> int:
         if is_btw_clear(messages[i]):
             return i + 1
     return 0
-
-
-def append_reminder(messages: list[Any], text: str, memo: dict[int, tuple[Any, str, Any]]) -> list[Any]:
-    """``messages`` with ``text`` after the content of the last user or tool message (within the last
-    two messages); the changed message is memoised, so a repeat of the turn sends the same object."""
-    n = len(messages)
-    for i in range(n - 1, max(-1, n - 3), -1):
-        message = messages[i]
-        if isinstance(message, dict) and message.get("role") in ("user", "tool"):
-            seen = memo.get(id(message))
-            if seen is not None and seen[0] is message and seen[1] == text:
-                changed = seen[2]
-            else:
-                changed = with_reminder(message, text)
-            memo.clear()
-            memo[id(message)] = (message, text, changed)
-            return [*messages[:i], changed, *messages[i + 1:]]
-    return messages

@@ -1,11 +1,11 @@
 """The tool hooks: ``register_tools`` (``recall_history``), ``before_tool_call`` and ``after_tool_call``.
 
 The repeated-failure rule (``refuseRepeatedFailures``, issue 13) lives here once for every host: a
-call that already failed :data:`~context_compactor.loop.REFUSE_AFTER` times exactly as written (same
+call that already failed :data:`~context_compactor.tool_calls.REFUSE_AFTER` times exactly as written (same
 tool, same arguments, key order ignored) is not run again; the model gets the reason and the last
 error instead. Failures are counted in the conversation the host hands over (``serve``), or in what
 ``after_tool_call`` reported for the session (OpenClaw's plugin, through the bridge); "failed" is
-:func:`~context_compactor.loop.failure_line` in both.
+:func:`~context_compactor.tool_calls.failure_line` in both.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from context_compactor.hookspecs import (AfterToolCallEvent, HookContext, Tool, ToolCallEvent, ToolCallVerdict,
                                         hookimpl)
 from context_compactor.logs import get_logger
-from context_compactor.loop import REFUSE_AFTER, arguments_text, call_failures, call_key, failure_line, refusal
+from context_compactor.tool_calls import REFUSE_AFTER, arguments_text, call_failures, call_key, failure_line, refusal
 from context_compactor.messages import ToolCall
 
 from . import recall

@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 
 from context_compactor import Compactor
-from context_compactor.loop import (FOLD_HEAD, REMINDER_HEAD, Loop, LoopOptions, failures, fold_boundary, garbled,
-                                    refusal, strip_think_text)
+from context_compactor.loop import Loop, LoopOptions, fold_boundary
+from context_compactor.thinking import strip_think_text
+from context_compactor.todos import REMINDER_HEAD
+from context_compactor.tool_calls import FOLD_HEAD, failures, garbled, refusal
 from context_compactor.plugins import get_plugin_manager
 from context_compactor.store import Store
 from convo import assistant, system, tool, user, words
@@ -169,7 +171,7 @@ def test_openclaws_progress_card_is_read_directly_and_through_tool_call() -> Non
     """OpenClaw's plan tool is progress_card (its update_plan, renamed), offered only through its Tool Search
     dispatcher: tool_call {"id": "progress_card" or "openclaw:core:progress_card", "args": {"plan": [...]}}.
     Its open steps are restated; a card without a plan clears it; another tool through tool_call is no plan."""
-    from context_compactor.loop import todo_of
+    from context_compactor.todos import todo_of
     from context_compactor.messages import ToolCall
 
     plan = {"plan": [{"step": "Tag the release", "status": "in_progress"}, {"step": "Old", "status": "completed"}]}
@@ -561,7 +563,7 @@ def test_think_blocks_are_removed_as_the_pattern_removes_them_in_linear_time():
     it removes is what the pattern removes, on random texts of tags and words."""
     import random
 
-    from context_compactor.loop import _THINK, _think_blocks_removed
+    from context_compactor.thinking import _THINK, _think_blocks_removed
 
     rng = random.Random(7)
     parts = ["<think>", "</think>", "<thinking>", "</thinking>", "a", " ", "\n", "<think", "x>"]
