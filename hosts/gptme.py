@@ -32,7 +32,7 @@ import httpx
 
 from ..api import Compactor
 from ..logs import get_logger
-from .gptme_messages import Converted, to_chat, to_gptme
+from .gptme_messages import to_chat, to_gptme
 
 logger = get_logger()
 
@@ -49,6 +49,8 @@ def _snake(name: str) -> str:
 
 class GptmeHost:
     """The plugin's state: gptme's options for us and one Compactor per conversation (log folder)."""
+
+    current: GptmeHost | None = None  # the one gptme loaded (set by :func:`plugin`), for our context provider
 
     def __init__(self) -> None:
         self.options: dict[str, Any] = {}
@@ -78,6 +80,11 @@ class GptmeHost:
         hooks.register_hook(NAME, hooks.HookType.STEP_PRE, self.step_pre, priority=-1000)
 
     def register_commands(self) -> None:
+        """``/context-stats`` and ``/compact-now``, only when the plugin is enabled (installing us alone
+        adds nothing to gptme)."""
+        self.init(importlib.import_module("gptme.config").get_config())
+        if not self.enabled:
+            return
         commands = importlib.import_module("gptme.commands.base")
         for name in ("context-stats", "compact-now"):
             commands.register_command(name, self._command_handler(name))
@@ -101,24 +108,29 @@ class GptmeHost:
     def _install(self, manager: Any) -> None:
         master = list(manager.master_log.messages)
         key = str(manager.logdir)
-        compactor = self._compactor(manager)
+        compactor = self._compactor_for(manager.logdir)
         self._report(compactor, key, master)
-        converted = to_chat(master)
-        result = compactor.compact(converted.messages, tools=self._tool_schemas())
+        projection = self.project(master, manager.logdir, master=True)
         self.seen[key] = len(master)
-        for notice in result.notices:
-            logger.info("gptme.notice", text=notice)
-        if result.messages is converted.messages:
+        if projection is None:
             if manager.current_view == VIEW:
                 manager.switch_to_master()
             return
-        self._show(manager, result.messages, converted)
-
-    @staticmethod
-    def _show(manager: Any, projection: list[dict[str, Any]], converted: Converted) -> None:
-        manager.create_view(VIEW, to_gptme(projection, converted))
+        manager.create_view(VIEW, projection)
         if manager.current_view != VIEW:
             manager.switch_view(VIEW)
+
+    def project(self, log: list[Any], logdir: Any, master: bool = False) -> list[Any] | None:
+        """gptme messages to send instead of ``log`` (kept ones are gptme's own objects), or None when the
+        hooks change nothing. The STEP_PRE hook and our context provider both ask here."""
+        converted = to_chat(log, master=master)
+        result = self._compactor_for(logdir).compact(converted.messages, tools=self._tool_schemas(),
+                                                     pinned=converted.pinned)
+        for notice in result.notices:
+            logger.info("gptme.notice", text=notice)
+        if result.messages is converted.messages:
+            return None
+        return to_gptme(result.messages, converted)
 
     def _report(self, compactor: Compactor, key: str, master: list[Any]) -> None:
         """Hand the hooks what gptme stored since our last prompt: the usage of the reply to it, or the
@@ -137,14 +149,14 @@ class GptmeHost:
 
     # -- what gptme knows ----------------------------------------------------------------------------
 
-    def _compactor(self, manager: Any) -> Compactor:
-        key = str(manager.logdir)
+    def _compactor_for(self, logdir: Any) -> Compactor:
+        key = str(logdir)
         found = self.compactors.get(key)
         if found is not None:
             return found
         model = self._model()
         options = {k: v for k, v in self.options.items() if k not in ("enabled", "context_window", "store")}
-        store = self.options.get("store") or Path(manager.logdir) / "context-compactor.sqlite"
+        store = self.options.get("store") or Path(logdir) / "context-compactor.sqlite"
         window = self._window(model)
         compactor = Compactor(context_window=window, model=getattr(model, "full", None), store=store,
                               session=f"gptme:{Path(key).name}", **options)
@@ -208,7 +220,7 @@ class GptmeHost:
             manager = ctx.manager
             if name == "compact-now":
                 self.step_pre(manager)
-            compactor = self._compactor(manager)
+            compactor = self._compactor_for(manager.logdir)
             text = compactor.run_command(name, getattr(ctx, "full_args", "") or "")
             yield message_cls("system", text, hide=False)
         return handler
@@ -221,7 +233,7 @@ class GptmeHost:
 
 def plugin() -> Any:
     """gptme's entry point (``gptme.plugins``): the plugin manifest, built when gptme loads it."""
-    host = GptmeHost()
+    host = GptmeHost.current = GptmeHost()
     manifest = importlib.import_module("gptme.plugins.plugin").GptmePlugin
     return manifest(name=NAME, init=host.init, register_hooks=host.register_hooks,
                     register_commands=host.register_commands)

@@ -6,11 +6,14 @@ assistant's text: ``@name(call_id): {json}`` lines (tool format) or fenced block
 format, results without a call id). Here an assistant message with calls becomes an assistant message
 with ``tool_calls`` (its text unchanged, each call's arguments short, since the text already holds
 the code), and its results become ``tool`` messages answering them, so a cut never separates a call
-from its results. ``ui_only`` messages are not sent by gptme and are left out.
+from its results. ``ui_only`` messages are not sent by gptme and are left out. A ``pinned`` message is
+never a result; the positions of the pinned system messages are ``Converted.pinned``, for the
+Compactor never to fold them.
 
 :func:`to_gptme` maps a projection back: a message kept is gptme's own object (by identity), a new
 one (the compacted-context block, a stubbed result) is a new ``Message`` with the same role, a stub
-keeping its result's ``call_id``.
+keeping its result's ``call_id``. When the log converted is gptme's master log, a stub also names the
+result's id in gptme's own ``recall`` tool (``recall_result(N)``: N is its 1-based place in the master log).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ __all__ = ["Converted", "to_chat", "to_gptme"]
 _AT_CALL = re.compile(r"^@([\w.-]+)\(([^)\s]+)\):", re.MULTILINE)
 _FENCE = re.compile(r"^```([\w.-]+)([^\n]*)$", re.MULTILINE)
 SYNTHETIC = "gptme-"  # the prefix of a call id we made up for a result gptme gave none
+STUB_OPENING = "[tool result archived by context-compactor"  # how the engine's stub of a result opens
 
 
 @dataclass
@@ -35,6 +39,9 @@ class Converted:
 
     messages: list[dict[str, Any]]
     origin: dict[int, Any] = field(default_factory=dict)
+    pinned: list[int] = field(default_factory=list)  # positions (in ``messages``) of pinned system messages
+    results: dict[str, int] = field(default_factory=dict)  # a result's call id: its 1-based place in the log
+    master: bool = False  # the log is gptme's master log: ``results`` are ids of gptme's recall tool
 
 
 def _calls(content: str) -> list[tuple[str, str, str]]:
@@ -50,19 +57,23 @@ def _is_result(message: Any) -> bool:
     return message.role == "system" and (message.call_id is not None or "tool" in (message.metadata or {}))
 
 
-def to_chat(log: Sequence[Any]) -> Converted:
-    """The chat messages for gptme ``log`` (the master log's messages), with the way back."""
-    out = Converted([])
+def to_chat(log: Sequence[Any], master: bool = False) -> Converted:
+    """The chat messages for gptme ``log`` (``master``: it is the master log's messages), with the way back."""
+    out = Converted([], master=master)
     pending: list[dict[str, Any]] = []  # the open calls of the last assistant message, unanswered
     assistant: dict[str, Any] | None = None
     for index, message in enumerate(log):
         if message.ui_only:
             continue
-        if message.role == "system" and assistant is not None and (pending or _is_result(message)):
+        if message.role == "system" and assistant is not None and not message.pinned \
+                and (pending or _is_result(message)):
             call = _answer(pending, message, assistant, index)
             chat: dict[str, Any] = {"role": "tool", "tool_call_id": call["id"], "content": message.content}
+            out.results[call["id"]] = index + 1
         else:
             chat = {"role": message.role, "content": message.content}
+            if message.pinned and message.role == "system":
+                out.pinned.append(len(out.messages))
             assistant, pending = None, []
             if message.role == "assistant":
                 assistant = chat
@@ -106,6 +117,9 @@ def to_gptme(projection: Sequence[dict[str, Any]], converted: Converted) -> list
         if role == "tool":
             call_id = chat.get("tool_call_id")
             keep_id = call_id if isinstance(call_id, str) and not call_id.startswith(SYNTHETIC) else None
+            place = converted.results.get(call_id) if converted.master and isinstance(call_id, str) else None
+            if place is not None and content.startswith(STUB_OPENING):
+                content += f" (gptme: recall_result({place}) reads it)"
             back.append(message_cls("system", content, call_id=keep_id))
         else:
             back.append(message_cls(role if role in ("system", "user", "assistant") else "system", content))

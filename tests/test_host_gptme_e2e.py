@@ -54,10 +54,11 @@ def _prompts() -> list[str]:
 
 
 def test_gptme_holds_a_small_window(tmp_path: Path) -> None:
-    """24 prompts (8 with shell runs) in a 7k window: exit 0, no request over it, master log whole, one view."""
+    """24 prompts (8 with shell runs) in a 7k window: exit 0, no request over it, master log whole, one
+    view; then /context-stats, a gptme command, tells what was sent."""
     app = FakeUpstream(Behaviour(context_window=WINDOW, overflow_style="llama-server", respond=_respond))
     with serve_upstream(app) as upstream:
-        done = _gptme(tmp_path, upstream.url, _prompts())
+        done = _gptme(tmp_path, upstream.url, [*_prompts(), "/context-stats"])
     chats = app.chats()
     sizes = [seen.prompt_tokens for seen in chats]
     print(f"gptme: {len(chats)} requests, largest {max(sizes)} tokens (window {WINDOW}), statuses "
@@ -71,13 +72,15 @@ def test_gptme_holds_a_small_window(tmp_path: Path) -> None:
     assert users == _prompts()  # gptme's own nudges ("No tool call detected ...") are user messages too
     views = sorted(p.name for p in (logdir / "views").glob("*.jsonl"))
     assert views == ["context-compactor.jsonl"]
+    assert "context window: 7,000 tokens (from the config)" in done.stdout
 
 
 def test_gptme_without_us_overflows(tmp_path: Path) -> None:
     """The same session with the plugin installed but not enabled: gptme alone hits the window (so
-    the test above shows our work, and installing us changes nothing)."""
+    the test above shows our work, and installing us changes nothing: not even our commands exist)."""
     app = FakeUpstream(Behaviour(context_window=WINDOW, overflow_style="llama-server", respond=_respond))
     with serve_upstream(app) as upstream:
-        done = _gptme(tmp_path, upstream.url, _prompts(), enabled=False)
+        done = _gptme(tmp_path, upstream.url, ["/context-stats", *_prompts()], enabled=False)
+    assert "Unknown command" in done.stdout
     assert done.returncode != 0 or any(seen.status != 200 for seen in app.chats())
     assert not (tmp_path / "data" / "gptme" / "logs" / "run" / "views" / "context-compactor.jsonl").exists()
