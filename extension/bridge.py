@@ -18,25 +18,24 @@ and ``after_tool_call`` hooks decide), ``ping``. The bridge runs the same hooks 
 every other host, through :func:`get_plugin_manager` and a :class:`Runtime`: no second engine.
 stdout carries protocol lines only (fd 1 is pointed at stderr, so a stray print cannot break the
 protocol); logs go to stderr, which the plugin copies into the gateway's log.
+
+Beside it: the wire (:mod:`.bridge_channel`), the summaries from OpenClaw's session model
+(:mod:`.openclaw_summarizer`), OpenClaw's own part of the prompt (:mod:`.openclaw_prompt`), its
+``compact()`` (:mod:`.openclaw_recovery`).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 import threading
-import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
-from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import IO, Any
 
-from .errors import CompactorError, SummarizerError
+from .errors import CompactorError
 from .logs import get_logger
 from .hookspecs import (
     AfterToolCallEvent,
@@ -50,9 +49,11 @@ from .hookspecs import (
     ToolCallEvent,
     Usage,
 )
-from .messages import View, repaired
-from .openclaw_health import HostHealth, host_error
+from .bridge_channel import Channel
 from .openclaw_adapter import CURRENT, Converted, message_to_openai, restore, to_openai
+from .openclaw_prompt import CHARS_PER_TOKEN_GUESS, Fixed, is_stand_in, pending_stand_in, record_fixed, too_small_message
+from .openclaw_prompt import PROMPT_RECORD as PROMPT_RECORD  # re-exported: doctor reads it from here
+from .openclaw_summarizer import HostSummarizer, time_budget
 from .plugins import commands, get_plugin_manager, tools
 from .runtime import Runtime
 from .settings import load_settings
@@ -60,243 +61,6 @@ from .settings import load_settings
 logger = get_logger()
 
 STICKY_BUDGET = 0.10  # a session's window follows OpenClaw's budget only when it moves by more than this
-READ_TOKENS = 24_000  # material one summary request may carry (OpenClaw does not say the model's window here)
-# How long a summary call that outlived its turn is still awaited: its answer lands in the cache for
-# a later turn (a slow local model may take minutes on a large chunk); after this the call is dropped.
-LATE_SECONDS = 600.0
-_deadline = threading.local()
-_serving = threading.local()  # the id of the request this thread answers, sent along with our calls
-
-
-class HostError(CompactorError):
-    """The plugin answered a call from the bridge with an error, or not in time."""
-
-
-class BadLine(CompactorError):
-    """A line from the plugin that is not a request we can serve; ``number`` is its id, if it has one."""
-
-    def __init__(self, message: str, number: int | str | None = None) -> None:
-        super().__init__(message)
-        self.number = number
-
-
-# index.js writes {"id":N,...} with the id first: enough to answer a line that does not parse.
-_LEADING_ID = re.compile(rb'\s*\{\s*"id"\s*:\s*(-?\d{1,15})\s*[,}]')
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _valid_id(value: Any) -> bool:
-    return (isinstance(value, int) and not isinstance(value, bool)) or isinstance(value, str)
-
-
-def _leading_id(raw: bytes) -> int | None:
-    match = _LEADING_ID.match(raw)
-    return int(match.group(1)) if match else None
-
-
-def encode(obj: dict[str, Any]) -> str:
-    """One protocol line: strict JSON (no NaN), ASCII only, so any line we write parses in Node."""
-    return json.dumps(obj, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
-
-
-class Channel:
-    """JSON lines over a pair of streams: answers requests, and calls back into the plugin.
-
-    No line can stop the channel: a line that is not JSON, not an object, too deeply nested, or
-    carries an id that is not a number or a string is answered with an error when an id can be
-    read from it, and otherwise logged and skipped.
-    """
-
-    def __init__(self, reader: IO[bytes], writer: IO[str]) -> None:
-        self.reader, self.writer = reader, writer
-        self._write_lock = threading.Lock()
-        self._calls: dict[int, Future[Any]] = {}
-        self._next = 0
-        self._calls_lock = threading.Lock()
-        self._serving: dict[int | str | None, None] = {}  # ids of the requests being answered, oldest first
-
-    @contextmanager
-    def serving(self, number: int | str | None) -> Iterator[None]:
-        """Mark request ``number`` as being answered (calls from threads of our own are sent for it)."""
-        _serving.id = number
-        with self._calls_lock:
-            self._serving[number] = None
-        try:
-            yield
-        finally:
-            _serving.id = None
-            with self._calls_lock:
-                self._serving.pop(number, None)
-
-    def _for(self) -> int | str | None:
-        """The request a call is made for: this thread's, else the newest one being answered.
-
-        The plugin runs ``llm.complete`` in that request's async context (OpenClaw scopes model
-        calls to a turn); a summary call made by a worker thread of the engine is sent while the
-        turn that needs it is still being answered, so the newest request is that turn."""
-        number = getattr(_serving, "id", None)
-        if number is not None:
-            return number
-        with self._calls_lock:
-            return next(reversed(self._serving), None) if self._serving else None
-
-    def send(self, obj: dict[str, Any]) -> None:
-        """Write one line; raises (ValueError, TypeError, RecursionError) before writing anything."""
-        line = encode(obj)
-        with self._write_lock:
-            self.writer.write(line + "\n")
-            self.writer.flush()
-
-    def reply_error(self, number: int | str | None, message: str) -> None:
-        self.send({"id": number, "error": {"message": message}})
-
-    def call(self, method: str, params: dict[str, Any], timeout: float) -> Any:
-        """Ask the plugin to do something (``llm.complete``); raises HostError on error or timeout."""
-        future: Future[Any] = Future()
-        with self._calls_lock:
-            self._next += 1
-            number = self._next
-            self._calls[number] = future
-        try:
-            self.send({"call": number, "for": self._for(), "method": method, "params": params})
-            return future.result(timeout=max(0.0, timeout))
-        except FutureTimeout:
-            raise HostError(f"{method}: no answer from the plugin within {timeout:.1f} s") from None
-        finally:
-            with self._calls_lock:
-                self._calls.pop(number, None)
-
-    def messages(self) -> Iterator[dict[str, Any]]:
-        """Requests from the plugin, until it closes our stdin; replies to our calls are routed here."""
-        for raw in self.reader:
-            if not raw.strip():
-                continue
-            try:
-                request = self._read(raw)
-            except Exception as exc:  # noqa: BLE001 - one line must never stop the bridge
-                self._refuse(raw, exc)
-                continue
-            if request is not None:
-                yield request
-
-    def _read(self, raw: bytes) -> dict[str, Any] | None:
-        """The request on this line, or None for a reply to one of our calls (routed here)."""
-        try:
-            obj = json.loads(raw, parse_constant=_no_constant)
-        except RecursionError:
-            raise BadLine("the line is nested too deeply to read", _leading_id(raw)) from None
-        except ValueError as exc:
-            raise BadLine(f"the line is not JSON ({exc})", _leading_id(raw)) from None
-        if not isinstance(obj, dict):
-            raise BadLine(f"expected a JSON object, got {type(obj).__name__}")
-        obj = repaired(obj, raw)  # half an emoji from JSON.stringify must not reach the store
-        if "reply" in obj:
-            self._route(obj)
-            return None
-        if "id" not in obj:
-            raise BadLine("a request without an id (it could not be answered)")
-        if not _valid_id(obj["id"]):
-            raise BadLine(f"the id must be a number or a string, not {json.dumps(obj['id'])[:40]}")
-        if obj.get("params") is not None and not isinstance(obj["params"], dict):
-            raise BadLine("params must be an object", obj.get("id"))
-        return obj
-
-    def _route(self, obj: dict[str, Any]) -> None:
-        number = obj["reply"]
-        if not (isinstance(number, int) and not isinstance(number, bool)):
-            raise BadLine(f"a reply to no call of ours ({json.dumps(number)[:40]})")
-        with self._calls_lock:
-            future = self._calls.get(number)
-        if future is None or future.done():
-            return
-        error = obj.get("error")
-        if error:
-            message = error.get("message", error) if isinstance(error, dict) else error
-            future.set_exception(HostError(str(message)))
-        else:
-            future.set_result(obj.get("result"))
-
-    def _refuse(self, raw: bytes, exc: Exception) -> None:
-        number = exc.number if isinstance(exc, BadLine) else None
-        reason = str(exc) if isinstance(exc, BadLine) else f"{type(exc).__name__}: {exc}"
-        logger.warning("bridge.bad_line", reason=reason, id=number, line=raw[:200].decode("utf-8", "replace"))
-        if number is not None:
-            self.reply_error(number, f"bad request: {reason}")
-
-
-@contextmanager
-def time_budget(seconds: float) -> Iterator[None]:
-    """Summaries started in this thread inside the block share ``seconds`` of model time."""
-    _deadline.at = time.monotonic() + seconds
-    try:
-        yield
-    finally:
-        _deadline.at = None
-
-
-class HostSummarizer:
-    """Summaries from the session model, through OpenClaw's ``llm.complete`` (no key or URL needed).
-
-    The prompts and the checks of the answer are those of the HTTP summarizer
-    (:mod:`context_compactor.summarizer.prompts`, :mod:`~context_compactor.summarizer.output`).
-    Like it, it is ``remote``: the engine makes its calls on its worker threads, waits for one only
-    as long as the turn's ``summaryTimeoutSeconds`` allows, never sends a second call for a chunk
-    whose call is still running, and caches an answer that comes late for the next turn
-    (:mod:`context_compactor.presummarize`). A call is awaited up to ``patience`` seconds.
-    """
-
-    remote = True
-    # OpenClaw's llm.complete works only inside a turn: between turns it fails at once ("Async work
-    # scope is closed", seen on 2026.9.6), so no pre-summarization job is started for it.
-    between_turns = False
-
-    def __init__(self, channel: Channel, identity: str, patience: float = LATE_SECONDS) -> None:
-        from context_compactor.summarizer import prompts
-
-        self.channel, self.identity, self.patience = channel, identity, patience
-        self.prompt_version = prompts.PROMPT_VERSION
-        self.health = HostHealth(identity)  # what /context-stats and doctor say of these calls
-
-    def readable_tokens(self, budget: int) -> int:
-        """How many tokens of material one request may carry (OpenClaw does not tell the model's window)."""
-        return READ_TOKENS
-
-    def summarize(self, messages: Sequence[View], budget: int, count: Callable[[str], int]) -> str:
-        from context_compactor.summarizer import prompts
-
-        return self._ask(prompts.chunk_messages(messages, budget, READ_TOKENS, count), budget, count)
-
-    def merge(self, summaries: Sequence[str], budget: int, count: Callable[[str], int]) -> str:
-        from context_compactor.summarizer import prompts
-
-        return self._ask(prompts.merge_messages(summaries, budget), budget, count)
-
-    def _ask(self, request: list[dict[str, str]], budget: int, count: Callable[[str], int]) -> str:
-        from context_compactor.summarizer.output import check
-
-        at = getattr(_deadline, "at", None)  # set in a request's own thread; the engine's workers have none
-        remaining = (at - time.monotonic()) if at else self.patience
-        if remaining < 0.5:
-            raise SummarizerError("the summary time budget is spent", summarizer=self.identity)
-        system = "\n\n".join(m["content"] for m in request if m["role"] == "system")
-        params = {"systemPrompt": system, "messages": [m for m in request if m["role"] != "system"],
-                  "maxTokens": int(budget * 1.5) + 32, "purpose": "context-compactor.summary"}
-        try:
-            result = self.channel.call("llm.complete", params, timeout=remaining)
-            text = check(str((result or {}).get("text") or ""), truncated=False, budget=budget, count=count,
-                         summarizer=self.identity)
-        except HostError as exc:
-            error = host_error(str(exc), self.identity)  # filed under its real kind: a 500 is no timeout
-            self.health.failed(error)
-            raise error from None
-        except SummarizerError as exc:
-            self.health.failed(exc)
-            raise
-        self.health.succeeded()
-        return text
 
 
 @dataclass
@@ -311,38 +75,6 @@ class Turn:
     fixed: Fixed | None = None
     event: BeforeAgentStartEvent | None = None  # what before_agent_start was handed (``compact`` forces it again)
     stats: CompactionStats | None = None  # the figures of its result, or of a compaction since
-
-
-@dataclass(frozen=True)
-class Fixed:
-    """OpenClaw's part of every prompt: its system prompt and tool schemas (from its ``llm_input`` hook)."""
-
-    system: str
-    tools: list[dict[str, Any]]
-
-    @classmethod
-    def of(cls, params: dict[str, Any]) -> Fixed | None:
-        system, tools = params.get("systemPrompt"), params.get("tools")
-        if not isinstance(system, str) and not isinstance(tools, list):
-            return None
-        return cls(system if isinstance(system, str) else "",
-                   [t for t in tools if isinstance(t, dict)] if isinstance(tools, list) else [])
-
-
-PENDING_HEAD = "[pending messages of this turn, which OpenClaw adds itself]"
-CHARS_PER_TOKEN_GUESS = 4  # only to tell a tool list that cannot be the one sent from one that may be
-
-
-def pending_stand_in(chars: int, tokenizer: str) -> dict[str, Any]:
-    """A message as large as the turn's pending messages (their characters, as OpenClaw estimated them).
-
-    In a tool loop OpenClaw hands over the history before the current turn and appends the turn's
-    user message, tool calls and results itself. They are part of the prompt the window must hold,
-    and part of the current turn, which is never cut: this stand-in takes their room there. For a
-    ratio counter its characters count; for a tokenizer, one token per four characters.
-    """
-    filler = "x" * chars if tokenizer == "chars" else " x" * (chars // 4)
-    return {"role": "assistant", "content": f"{PENDING_HEAD}\n{filler}"}
 
 
 class Bridge:
@@ -430,7 +162,7 @@ class Bridge:
             result = self.pm.hook.before_agent_start(event=event, ctx=ctx)
         sent = result.messages if result is not None and result.messages is not None else conv.messages
         stats = result.stats if result is not None else None
-        self._remember(key, Turn(conv, [m for m in sent if not _stand_in(m)], model,
+        self._remember(key, Turn(conv, [m for m in sent if not is_stand_in(m)], model,
                                  _positive(params.get("tokenBudget")), _positive(params.get("reserveTokens")), fixed,
                                  event, stats))
         notices = list(result.notices) if result else []
@@ -622,45 +354,6 @@ class Bridge:
         if self.runtime is not None:
             self.runtime.close()
 
-
-def _stand_in(message: Any) -> bool:
-    return isinstance(message, dict) and str(message.get("content") or "").startswith(PENDING_HEAD)
-
-
-def too_small_message(fixed: int, window: int, trigger: int, system: int, tools: int) -> str:
-    """What a user is told when OpenClaw's own prompt (system prompt and tool schemas) leaves the history no room."""
-    where = "is larger than" if fixed >= window else "leaves almost no room in"
-    return (f"context-compactor: OpenClaw's own prompt is about {fixed:,} tokens (system prompt {system:,}, "
-            f"tool schemas {tools:,}) and {where} the model's {window:,}-token context window (compaction "
-            f"triggers at {trigger:,}): no compaction of the history can make this model work. Fixes: a smaller "
-            "tool profile (tools.profile \"minimal\" or \"messaging\" in openclaw.json), a model with a larger "
-            "window, or `context-compactor serve` in front of the model server")
-
-
-PROMPT_RECORD = "openclaw-prompt.json"  # beside the default store: what doctor reads
-_recorded: dict[str, tuple[int, int]] = {}
-
-
-def record_fixed(system: int, tools: int, window: int, model: str) -> None:
-    """Keep the largest measured size of OpenClaw's fixed part for ``doctor``, per model and window (OpenClaw
-    also makes lighter calls of its own in a session, with fewer tools: the agent's prompt is the largest)."""
-    fixed = system + tools
-    last = _recorded.get(model)
-    if last is not None and last[1] == window and fixed <= last[0] * 1.05:
-        return
-    _recorded[model] = (fixed, window)
-    record = {"model": model, "systemTokens": system, "toolTokens": tools, "fixedTokens": fixed,
-              "window": window, "at": time.strftime("%Y-%m-%d %H:%M:%S")}
-    try:
-        from .store import default_store_path
-
-        path = default_store_path().parent / PROMPT_RECORD
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(record), encoding="utf-8")
-        tmp.replace(path)
-    except OSError as exc:
-        logger.warning("bridge.record_failed", error=str(exc))
 
 
 def _arguments(value: Any) -> str | dict[str, Any]:
