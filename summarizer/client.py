@@ -10,19 +10,23 @@ they are never part of an error message, a log line or a repr. A server that ech
 the error was classified on the raw body (see :mod:`context_compactor.redact`).
 
 Behind a gateway (a client with an :class:`IdleGate`), a call to an OpenAI-compatible server is
-streamed and read token by token: a client request that arrives at that server meanwhile cancels
-it (:meth:`IdleGate.enter`), and closing the stream is what makes a server stop generating
-(llama-cpp-python finishes a non-streamed request whoever still waits for it, and its single slot
-with it).
+streamed: a client request that arrives at that server meanwhile cancels it (:meth:`IdleGate.enter`),
+and closing the connection is what makes a server stop generating (llama-cpp-python finishes a
+non-streamed request whoever still waits for it, and its single slot with it). The cancel shuts the
+call's socket down at once (:class:`Cancel`), from the thread that cancels, whether the server is
+still reading the prompt or between two tokens: the call does not wait for its next byte to notice.
+Neither llama-cpp-python nor llama.cpp's ``llama-server`` nor Ollama nor vLLM has a route that cancels
+a running chat completion; each stops one whose connection closed (at its next token).
 """
 
 from __future__ import annotations
 
 import email.utils
 import json
+import socket
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -46,6 +50,57 @@ def origin(url: str) -> str:
     parts = urlsplit(url)
     port = parts.port or (443 if parts.scheme == "https" else 80)
     return f"{parts.scheme}://{(parts.hostname or '').lower()}:{port}"
+
+
+class Cancel(threading.Event):
+    """One call's cancel flag, which also closes the call's connection when it is set.
+
+    The thread that runs the call is blocked reading its socket (the server is still reading the prompt,
+    or between two tokens); the thread that cancels shuts that socket down (:meth:`hold` names it), so
+    the read ends at once and the server sees the connection close. :meth:`release` before the
+    connection may go back to a pool: the socket is never shut under another request.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lock = threading.Lock()
+        self._close: Callable[[], None] | None = None
+
+    def set(self) -> None:
+        with self._lock:
+            super().set()
+            close, self._close = self._close, None
+            if close is not None:
+                close()
+
+    def hold(self, close: Callable[[], None]) -> None:
+        """``close`` ends the call's connection when the flag is set (at once, if it is already)."""
+        with self._lock:
+            if self.is_set():
+                close()
+            else:
+                self._close = close
+
+    def release(self) -> None:
+        with self._lock:
+            self._close = None
+
+
+def shutter(stream: Any) -> Callable[[], None] | None:
+    """A function that shuts the socket of an httpcore network stream down (both ways), or None when the
+    stream has no socket (a mock transport)."""
+    get = getattr(stream, "get_extra_info", None)
+    sock = get("socket") if get is not None else None
+    if not isinstance(sock, socket.socket):
+        return None
+
+    def shut() -> None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:  # already closed
+            pass
+
+    return shut
 
 
 class IdleGate:
@@ -93,9 +148,9 @@ class IdleGate:
                 if not flag.is_set():
                     self._cancel(flag)
 
-    def call_started(self, url: str) -> threading.Event:
+    def call_started(self, url: str) -> Cancel:
         """Register one of our calls to ``url``'s server; the flag is set when a client's request cancels it."""
-        flag = threading.Event()
+        flag = Cancel()
         with self._cond:
             key = origin(url)
             self._calls.setdefault(key, set()).add(flag)
@@ -105,9 +160,9 @@ class IdleGate:
         return flag
 
     def _cancel(self, flag: threading.Event) -> None:
-        flag.set()
         self.cancelled += 1
         self._cancelled_at[id(flag)] = time.monotonic()
+        flag.set()  # a Cancel also shuts its call's connection down, here and now
 
     def call_ended(self, url: str, flag: threading.Event) -> None:
         with self._cond:
@@ -347,7 +402,8 @@ def _status_error(status: int, body: bytes, headers: httpx.Headers, name: str, s
 
 def _read(client: httpx.Client, endpoint: Endpoint, body: dict[str, Any], deadline: float, name: str,
           cancel: threading.Event | None = None) -> tuple[int, bytes, httpx.Headers]:
-    """One HTTP exchange; a stream is read piece by piece and closed (the server stops) when ``cancel`` is set."""
+    """One HTTP exchange; a stream is read piece by piece and its connection shut (the server stops) the
+    moment ``cancel`` is set."""
     left = deadline - time.monotonic()
     if left <= 0:
         raise httpx.TimeoutException("no time left for another attempt")
@@ -355,25 +411,69 @@ def _read(client: httpx.Client, endpoint: Endpoint, body: dict[str, Any], deadli
     if endpoint.api_key:
         headers["authorization"] = f"Bearer {endpoint.api_key}"
     timeout = httpx.Timeout(left, connect=min(5.0, left))
-    with client.stream("POST", endpoint.chat_url, json=body, headers=headers, timeout=timeout) as response:
-        data = bytearray()
-        for piece in response.iter_bytes():
-            data += piece
-            if cancel is not None and cancel.is_set():
-                raise ModelError(f"{name} at {endpoint.where}: cancelled, a client's request came for the same "
-                                 "server", kind="cancelled", summarizer=name)
-            if time.monotonic() > deadline:
-                raise ModelError(f"{name} was still sending its answer when the {endpoint.timeout:g}s limit passed",
-                                 kind="timeout", summarizer=name)
-            if len(data) > MAX_BODY_BYTES:
-                raise ModelError(f"{name} sent more than {MAX_BODY_BYTES:,} bytes", kind="malformed", summarizer=name)
-        if response.status_code == 200 and body.get("stream") and \
-                response.headers.get("content-type", "").startswith("text/event-stream"):
-            if not data.rstrip().endswith(b"[DONE]"):  # a stream cut short (llama-cpp-python: another request came)
-                raise ModelError(f"{name} at {endpoint.where}: the stream ended before [DONE]", kind="cancelled",
-                                 summarizer=name)
-            data = bytearray(streamed_reply(bytes(data)))
-        return response.status_code, bytes(data), response.headers
+    holder = cancel if isinstance(cancel, Cancel) else None
+    extensions: dict[str, Any] = {}
+    if holder is not None:
+        # A connection of its own, never pooled, so that it can be shut down while the server still reads
+        # the prompt (before any answer names the connection), and never under another request.
+        headers["connection"] = "close"
+        extensions["trace"] = lambda event, info: _hold_new(holder, event, info)
+    try:
+        with client.stream("POST", endpoint.chat_url, json=body, headers=headers, timeout=timeout,
+                           extensions=extensions) as response:
+            try:
+                if holder is not None and (close := shutter(response.extensions.get("network_stream"))):
+                    holder.hold(close)  # a kept-alive connection the trace did not see being made
+                return _body(response, endpoint, body, deadline, name, cancel)
+            finally:
+                if holder is not None:
+                    holder.release()
+    except httpx.TransportError:
+        if cancel is not None and cancel.is_set():  # our own shutdown ended the read
+            raise _cancelled(name, endpoint) from None
+        raise
+
+
+def _hold_new(holder: Cancel, event: str, info: dict[str, Any]) -> None:
+    """httpcore trace: a connection was made for the call; it is the one a cancel shuts."""
+    if event == "connection.connect_tcp.complete" and (close := shutter(info.get("return_value"))):
+        holder.hold(close)
+
+
+def _cancelled(name: str, endpoint: Endpoint) -> ModelError:
+    return ModelError(f"{name} at {endpoint.where}: cancelled, a client's request came for the same server",
+                      kind="cancelled", summarizer=name)
+
+
+def _body(response: httpx.Response, endpoint: Endpoint, body: dict[str, Any], deadline: float, name: str,
+          cancel: threading.Event | None) -> tuple[int, bytes, httpx.Headers]:
+    data = bytearray()
+    for piece in response.iter_bytes():
+        data += piece
+        if cancel is not None and cancel.is_set():
+            raise _cancelled(name, endpoint)
+        if time.monotonic() > deadline:
+            raise ModelError(f"{name} was still sending its answer when the {endpoint.timeout:g}s limit passed",
+                             kind="timeout", summarizer=name)
+        if len(data) > MAX_BODY_BYTES:
+            raise ModelError(f"{name} sent more than {MAX_BODY_BYTES:,} bytes", kind="malformed", summarizer=name)
+    if cancel is not None and cancel.is_set():
+        raise _cancelled(name, endpoint)
+    if response.status_code == 200 and body.get("stream") and \
+            response.headers.get("content-type", "").startswith("text/event-stream"):
+        # A stream cut short: it ends before [DONE], or (llama-cpp-python, when another request comes) with
+        # [DONE] but no finish_reason: what came is part of an answer, not one.
+        if not data.rstrip().endswith(b"[DONE]") or not _finished(bytes(data)):
+            raise ModelError(f"{name} at {endpoint.where}: the stream ended before the answer did", kind="cancelled",
+                             summarizer=name)
+        data = bytearray(streamed_reply(bytes(data)))
+    return response.status_code, bytes(data), response.headers
+
+
+def _finished(events: bytes) -> bool:
+    """Whether a streamed answer says why it ended (a ``finish_reason``), or is an error event."""
+    reply = json.loads(streamed_reply(events))
+    return "error" in reply or bool(reply["choices"][0].get("finish_reason"))
 
 
 def _attempt(client: httpx.Client, endpoint: Endpoint, body: dict[str, Any], deadline: float, name: str,
@@ -424,8 +524,7 @@ def _chat(client: httpx.Client, endpoint: Endpoint, messages: Sequence[dict[str,
     body = payload(endpoint, messages, max_tokens, stream=cancel is not None and endpoint.api == "openai")
     for attempt in range(retries + 1):
         if cancel is not None and cancel.is_set():
-            raise ModelError(f"{name} at {endpoint.where}: cancelled, a client's request came for the same server",
-                             kind="cancelled", summarizer=name)
+            raise _cancelled(name, endpoint)
         try:
             return _attempt(client, endpoint, body, deadline, name, cancel)
         except ModelError as exc:

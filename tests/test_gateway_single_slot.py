@@ -288,8 +288,9 @@ class QueuedSlot:
     Summaries are long and slow, client answers short. ``log`` records (what, who) in order: start, end,
     gone (the client closed the stream), count (a tokenize call)."""
 
-    def __init__(self, summary_tokens: int = 2000, delay: float = 0.02) -> None:
+    def __init__(self, summary_tokens: int = 2000, delay: float = 0.02, stall: bool = False) -> None:
         self.summary_tokens, self.delay = summary_tokens, delay
+        self.stall = stall  # a summary sends one token, then nothing until its client goes (a slow server)
         self.log: list[tuple[str, str]] = []
         self._lock: asyncio.Lock | None = None
 
@@ -327,6 +328,11 @@ class QueuedSlot:
             base = {"id": "c", "model": "m", "created": 1}
             gone = asyncio.ensure_future(receive())
             try:
+                if self.stall and who == "summary":
+                    await send({"type": "http.response.body", "body": sse(chunk(base, {"content": "s "})),
+                                "more_body": True})
+                    self.log.append(("token", who))
+                    await asyncio.wait([gone])
                 for word in words:
                     await asyncio.sleep(self.delay)
                     if gone.done():
@@ -364,6 +370,28 @@ def test_a_summary_running_when_a_client_turn_arrives_is_cancelled_and_never_fin
     second = [i for i, entry in enumerate(slot.log) if entry == ("start", "agent")][1]
     assert slot.log.index(("gone", "summary")) < second, f"the turn waited behind a summary: {slot.log}"
     assert cancelled >= 1
+
+
+@pytest.mark.slow  # seconds: pauses past the settle time
+def test_a_summary_waiting_for_its_next_token_is_closed_when_a_client_turn_arrives(tmp_path: Path) -> None:
+    """The summary stream sends a token and then nothing more until its client leaves (a slow server between
+    two tokens): the next client turn closes it at once and is served, though the summary never sent another
+    byte and its own limit is far beyond the client's (a turn that waited for it would fail)."""
+    slot = QueuedSlot(stall=True)
+    with ServerThread(slot) as up:
+        model = {"baseUrl": up.url + "/v1", "model": "m", "timeoutSeconds": 600}
+        settings = {"contextWindow": 4000, "chunkTokens": 256, "summaryModel": model}
+        with gateway_for(up.url, tmp_path, settings=settings) as gw:
+            client = sdk(gw.url)
+            turn = {"model": "m", "extra_headers": {"X-Session-Id": "agent"}}
+            client.chat.completions.create(messages=history(10), **turn)  # type: ignore[call-overload]
+            assert wait_for(lambda: "summary" in slot.who("token")), f"no summary went out: {slot.log}"
+            chunks = list(client.chat.completions.create(messages=history(10), stream=True, **turn))  # type: ignore[call-overload]
+            assert wait_for(lambda: gw.app.gate.running() == 0)
+    text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    assert text.split() == [f"w{i}" for i in range(WORDS)]
+    assert slot.log.index(("gone", "summary")) < slot.log.index(("end", "agent"), slot.log.index(("token", "summary")))
+    assert "summary" not in slot.who("end"), slot.log
 
 
 @pytest.mark.slow  # seconds: slow fake generations and pauses past the settle time
