@@ -27,15 +27,13 @@ import hmac
 import json
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import pluggy
 import structlog
 
-from context_compactor.errors import InputError
 from context_compactor.hookspecs import Command, HookContext, ModelInfo
-from context_compactor.messages import repaired, validate_messages
 from context_compactor.plugins import commands as registered_commands
 from context_compactor.plugins import get_plugin_manager
 from context_compactor.redact import StreamRedactor
@@ -43,8 +41,10 @@ from context_compactor.runtime import Runtime
 from context_compactor.summarizer.client import SETTLE_SECONDS, IdleGate, add_gate, origin
 
 from . import apis, sse
+from .after_turns import AfterTurns
 from .asgi import (JSON_TYPE, BodyTooLarge, ClientGone, Headers, Message, Receive, Scope, Send, ascii_header, dumps,
-                   header, TooDeep, loads_bounded, read_body, send_bytes, send_error, unchunked)
+                   header, TooDeep, read_body, send_bytes, send_error, unchunked)
+from .chat_request import chat_body
 from .commands import find_command, without_commands
 from .config import GatewayConfig
 from .owned_tools import default_tools
@@ -65,9 +65,7 @@ METRICS_PATH = "/metrics"
 READY_TIMEOUT = 5.0  # seconds the readiness check waits for the upstream
 TENANT = "context_compactor.tenant"  # the scope entry: who the caller is (see Gateway.tenant)
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
-MAX_PENDING = 1024  # after_turn futures kept before the finished ones are swept
 MAX_UNCHANGED = 4096  # sessions whose last turn went out unchanged, remembered for early sends
-AFTER_TURN_DELAY = 0.1  # seconds: a queued after_turn starts after this when no upstream wait comes first
 T = TypeVar("T")
 
 
@@ -86,9 +84,7 @@ class Gateway:
         self.owned_tools = default_tools(self.pm)  # tools the gateway answers itself (recall_history)
         self.executor = ThreadPoolExecutor(max_workers=config.hook_threads, thread_name_prefix="context-compactor")
         self._client: Client | None = None
-        self._after: dict[str, Future[None]] = {}  # per session: its last after_turn, maybe still running
-        self._queued: list[tuple[str, Callable[[], None]]] = []  # after_turn calls not started yet
-        self._timer: asyncio.TimerHandle | None = None
+        self.after_turns = AfterTurns(self.executor)  # sessions' after_turn calls, off the reply path
         # per session whose last turn went out as the client wrote it: (model, tokens per byte, trigger)
         self.unchanged: dict[str, tuple[str, float, int]] = {}
         self.metrics = Metrics()
@@ -155,50 +151,13 @@ class Gateway:
         """Run a blocking hook call in the gateway's worker threads."""
         return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
 
-    def after_turn_queued(self, key: str, fn: Callable[[], None]) -> None:
-        """Queue a session's ``after_turn``; it starts when the gateway next waits for the upstream.
-
-        Bookkeeping is off the reply path, and also off the next request's path: a client that
-        sends its next request the moment a reply ends (an agent loop) would otherwise have it
-        parsed and measured while this runs in another thread. So it starts once the next request
-        is out and its answer awaited (:meth:`upstream_waiting`), or after ``AFTER_TURN_DELAY``
-        seconds when none comes, in a worker thread, after the session's previous one.
-        """
-        self._queued.append((key, fn))
-        if self._timer is None:
-            self._timer = asyncio.get_running_loop().call_later(AFTER_TURN_DELAY, self.upstream_waiting)
-
     def upstream_waiting(self) -> None:
-        """Start the queued ``after_turn`` calls (the gateway has nothing better to do)."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        queued, self._queued = self._queued, []
-        for key, fn in queued:
-            self._start_after_turn(key, fn)
-
-    def _start_after_turn(self, key: str, fn: Callable[[], None]) -> None:
-        previous = self._after.get(key)
-
-        def job() -> None:
-            if previous is not None:
-                wait([previous])
-            fn()
-
-        try:
-            self._after[key] = self.executor.submit(job)
-        except RuntimeError:  # shutting down: bookkeeping of the last turns is dropped
-            return
-        if len(self._after) > MAX_PENDING:
-            self._after = {k: f for k, f in self._after.items() if not f.done()}
+        """The gateway waits for the upstream: a good moment for the queued ``after_turn`` calls."""
+        self.after_turns.start_queued()
 
     async def settled(self, key: str) -> None:
         """Wait until the session's ``after_turn`` calls have run (a command reports on the last turn)."""
-        if any(k == key for k, _ in self._queued):
-            self.upstream_waiting()
-        previous = self._after.get(key)
-        if previous is not None and not previous.done():
-            await asyncio.wrap_future(previous)
+        await self.after_turns.settled(key)
 
     async def aclose(self, grace: float = 5.0) -> None:
         """Close the upstream client, drop queued hook work, give running bookkeeping ``grace`` seconds.
@@ -206,8 +165,7 @@ class Gateway:
         (A summary call still running after that ends on its own time budget; the caller then closes
         the runtime, which stops background summaries.)
         """
-        self.upstream_waiting()
-        running = [asyncio.wrap_future(f) for f in self._after.values() if not f.done()]
+        running = self.after_turns.running()
         self.executor.shutdown(wait=False, cancel_futures=True)
         if running:
             await asyncio.wait(running, timeout=grace)
@@ -307,7 +265,7 @@ class Gateway:
     async def chat(self, scope: Scope, receive: Receive, send: Send, raw: bytes) -> None:
         started = time.perf_counter()
         try:
-            parsed = _chat_body(raw, self.config.max_json_depth)
+            parsed = chat_body(raw, self.config.max_json_depth)
         except TooDeep:
             limit = self.config.max_json_depth
             logger.warning("gateway.json_too_deep", path=scope["path"], limit=limit)
@@ -525,55 +483,3 @@ def _with_headers(send: Send, extra: Headers) -> Send:
             message = {**message, "headers": [*message.get("headers", []), *extra]}
         await send(message)
     return sending
-
-
-def _chat_body(raw: bytes, max_depth: int = 128) -> tuple[dict[str, Any], list[str]] | str:
-    """The parsed chat request and what was wrong but handled, or why it is passed through untouched (we
-    compact only what we understand).
-
-    A tool message that answers no earlier call (its ``tool_call_id`` differs, if only in letter case)
-    is compacted as the engine treats an orphan: as user text carrying the result (see
-    :func:`adopt_orphans`), with a warning; the client's bytes still go out as written when nothing
-    has to change. :class:`TooDeep` when its JSON nests deeper than ``max_depth``.
-    """
-    try:
-        body = repaired(loads_bounded(raw, max_depth), raw)  # a lone surrogate becomes U+FFFD, as in every host
-    except ValueError:
-        return "the body is not JSON"
-    if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
-        return "the body has no messages list"
-    try:
-        validate_messages(body["messages"])
-        return body, []
-    except InputError as exc:
-        first = exc
-    messages, warnings = adopt_orphans(body["messages"])
-    if not warnings:
-        return f"the messages are not a conversation we can compact: {first}"
-    try:
-        validate_messages(messages)
-    except InputError as exc:
-        return f"the messages are not a conversation we can compact: {exc}"
-    return {**body, "messages": messages}, warnings
-
-
-def adopt_orphans(messages: list[Any]) -> tuple[list[Any], list[str]]:
-    """``messages`` with each tool message that answers no earlier call made plain user text (as the
-    OpenClaw adapter does with results whose call is gone), and a line on each."""
-    out: list[Any] = []
-    warnings: list[str] = []
-    calls: set[str] = set()
-    for i, message in enumerate(messages):
-        if isinstance(message, dict) and message.get("role") == "assistant" and isinstance(message.get("tool_calls"), list):
-            calls.update(c["id"] for c in message["tool_calls"] if isinstance(c, dict) and isinstance(c.get("id"), str))
-        call_id = message.get("tool_call_id") if isinstance(message, dict) and message.get("role") == "tool" else None
-        if isinstance(call_id, str) and call_id not in calls:
-            near = next((c for c in calls if c.lower() == call_id.lower()), None)
-            hint = f" (call {near!r} differs only in letter case)" if near else ""
-            warnings.append(f"messages[{i}] answers call {call_id!r}, which no earlier assistant message made{hint}; "
-                            "compacted as user text")
-            content = message.get("content")
-            text = content if isinstance(content, str) else "" if content is None else json.dumps(content, ensure_ascii=False)
-            message = {"role": "user", "content": f"[result of an earlier tool call]\n{text}"}
-        out.append(message)
-    return out, warnings

@@ -299,11 +299,12 @@ class ChatTurn:
         """Queue ``after_turn`` (what was sent, the reply, the usage, any error) off the reply path.
 
         It runs in a worker thread once the gateway is waiting for the upstream again (see
-        :meth:`Gateway.after_turn_queued`), after the session's previous ``after_turn``. The next
+        :meth:`AfterTurns.queue <context_compactor.gateway.after_turns.AfterTurns.queue>`), after the
+        session's previous ``after_turn``. The next
         ``before_agent_start`` does not wait for it: at worst a turn is measured with the ratio
         calibrated a turn or two earlier.
         """
-        self.gw.after_turn_queued(self.key, self._after)
+        self.gw.after_turns.queue(self.key, self._after)
 
     def _learn_refused(self) -> None:
         """After a retry the server accepted, a size it refused without naming its window bounds that window
