@@ -84,6 +84,8 @@ def _v1_positions_and_index(db: sqlite3.Connection) -> None:
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1_positions_and_index,)
 SCHEMA_VERSION = len(MIGRATIONS)
 QUICK_CHECK_MAX_BYTES = 256 << 20  # larger files skip the full-page check at open (it reads every page)
+STEADY_CACHE_KIB = 2048  # the page cache between batches (SQLite's own default size)
+BATCH_CACHE_KIB = 16384  # during a batch: a cold compaction's rows are written without spilling
 _CORRUPT, _NOTADB, _FULL, _READONLY, _CANTOPEN, _IOERR = 11, 26, 13, 8, 14, 10
 
 
@@ -186,7 +188,7 @@ class SQLiteStore(Store):
             if self.path != ":memory:":
                 _enable_wal(db)
             db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("PRAGMA cache_size=-16384")  # KiB: a cold compaction's batch fits without spilling
+            db.execute(f"PRAGMA cache_size=-{STEADY_CACHE_KIB}")  # a batch gets more: _batch_cache
             if self.path == ":memory:" or os.path.getsize(self.path) <= QUICK_CHECK_MAX_BYTES:
                 ok = db.execute("PRAGMA quick_check").fetchone()
                 if not ok or ok[0] != "ok":
@@ -370,9 +372,10 @@ class SQLiteStore(Store):
                     for (d, role, _m, i, _t), text, turn, tool in zip(batch, texts, turns, tools)]
             before = db.total_changes
             db.execute("BEGIN IMMEDIATE")
-            db.executemany("INSERT OR IGNORE INTO archive(session_key, digest, role, message, archived_at, idx, turn, "
-                           "tool) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
-            db.execute("COMMIT")
+            with _batch_cache(db):
+                db.executemany("INSERT OR IGNORE INTO archive(session_key, digest, role, message, archived_at, idx, "
+                               "turn, tool) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                db.execute("COMMIT")
             return db.total_changes - before
 
     @staticmethod
@@ -405,7 +408,8 @@ class SQLiteStore(Store):
         """Bring the full-text index up to date with the archive (or until ``stop()`` says so, checked
         between batches); returns how many rows it added."""
         with self._using("index the archive") as db:
-            return fts.index_pending(db, stop=stop)
+            with _batch_cache(db):
+                return fts.index_pending(db, stop=stop)
 
     def pending(self) -> int:
         """How many archived rows the full-text index has not taken in yet (an upper bound: rows
@@ -458,7 +462,8 @@ class SQLiteStore(Store):
         """Apply ``retention``: sessions idle past ``max_days`` go, then the oldest sessions' messages
         until the archive fits ``max_mb``; the space goes back to the disk. Returns rows removed."""
         with self._using("prune the archive") as db:
-            removed = fts.prune(db, retention.max_mb, retention.max_days, time.time())
+            with _batch_cache(db):
+                removed = fts.prune(db, retention.max_mb, retention.max_days, time.time())
         if removed:
             logger.info("store.pruned", path=self.path, rows=removed, size_bytes=self.size_bytes())
         return removed
@@ -468,6 +473,18 @@ class SQLiteStore(Store):
 _SALVAGED = {"summaries": "key, text, summarizer, created, last_used", "sessions": "session_key, state, updated",
              "calibration": "model, ratio, samples, updated",
              "archive": "id, session_key, digest, role, message, archived_at"}
+
+
+@contextmanager
+def _batch_cache(db: sqlite3.Connection) -> Iterator[None]:
+    """Room in the page cache for one batch (a cold compaction's rows are written without spilling), given
+    back after it: a cache kept at the batch's size fills as the archive grows and stays full, and a
+    gateway's memory never settled (issue 21). Pages read again come from the OS's file cache."""
+    db.execute(f"PRAGMA cache_size=-{BATCH_CACHE_KIB}")
+    try:
+        yield
+    finally:
+        db.execute(f"PRAGMA cache_size=-{STEADY_CACHE_KIB}")  # frees the pages above it
 
 
 def _salvage(aside: str, into: sqlite3.Connection) -> dict[str, int]:
