@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import tracemalloc
 from pathlib import Path
 
+from context_compactor.gateway.metrics import Metrics
 from context_compactor.store import BATCH_CACHE_KIB, STEADY_CACHE_KIB, Store
 
 ROW = "x" * 4000
@@ -39,3 +41,28 @@ def test_the_page_cache_a_batch_fills_is_given_back_after_it(tmp_path: Path) -> 
     # The measure reads the right library: the batches did fill a cache well above the steady one.
     assert high - start > STEADY_CACHE_KIB * 1024
     assert now - start < STEADY_CACHE_KIB * 1024 + 1024 * 1024 < BATCH_CACHE_KIB * 1024
+
+
+def test_counting_sessions_takes_the_same_memory_for_twenty_thousand_as_for_none() -> None:
+    """The gateway's ``context_compactor_sessions`` count holds no key: 20,000 new sessions (a client that
+    opens a new unnamed conversation each time) add nothing to what it holds, and the count is within 2%."""
+    metrics = Metrics()
+    keys = [f"gw:anon:{n:024x}" for n in range(20_000)]
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for key in keys:
+            metrics.turn(key, "200", False, 100, 100, 0)
+            metrics.turn(key, "200", False, 100, 100, 0)  # a session seen again is not counted again
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert held < 16 * 1024
+    assert abs(len(metrics.sessions) - 20_000) < 400
+    assert metric_line(metrics, "context_compactor_sessions") == len(metrics.sessions)
+
+
+def metric_line(metrics: Metrics, name: str) -> int:
+    """The value of one line of the rendered ``/metrics`` text."""
+    text = metrics.render(idle_waits=0, in_flight=0).decode()
+    return int(next(line.split()[1] for line in text.splitlines() if line.split()[0] == name))
