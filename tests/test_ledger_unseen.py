@@ -582,3 +582,17 @@ def test_a_note_pasted_again_and_again_with_another_name_is_one_line():
     rules = section(text, "Rules in documents")
     assert sum("bother paging" in r for r in rules) == 1 and any("Aiko" in r for r in rules), rules
     assert sum("restart the" in r for r in rules) == 1 and any("invoice-rollup" in r for r in rules), rules
+
+
+def test_a_rule_after_a_sentence_that_ends_on_a_file_name_is_its_own_sentence():
+    text = ledger(convo("morning! can you fix the broken anchor in docs/guides/sync.md. when you answer customers, sign as "
+                        "Ilse Brandvold from the support desk"))
+    assert any(r.startswith("when you answer customers") and "Ilse Brandvold" in r
+               for r in section(text, "User instructions")), text
+    assert prose.sentences("use a linter, e.g. ruff on the repo") == ["use a linter, e.g. ruff on the repo"]
+
+
+def test_rules_in_italian_and_portuguese_are_rules():
+    assert prose.is_rule("ah, per favore: nei titoli delle note di rilascio metti sempre il nome del prodotto")
+    assert prose.is_rule("não use o bucket antigo para os anexos dos clientes")
+    assert not prose.is_rule("il build di ieri è andato bene")

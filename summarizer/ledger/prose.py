@@ -237,7 +237,14 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00dd`\"'(\[¿¡])|(?<=[?!]
                        r"\n+|(?<=[.!?])\s*$")
 
 
+# A sentence that ends on a file's or a host's name and a lowercase one after it ("... in docs/admin/scim.md.
+# tag every ticket ..."): the period after a name with a dot in it ends the sentence too ("e.g." is no name).
+_NAME_END = re.compile(r"((?:[\w-]+[/.])+[\w-]+\.[a-z0-9]{1,5}\.)[ \t]+(?=[a-z])")
+
+
 def sentences(text: str) -> list[str]:
+    if ". " in text and _NAME_END.search(text):
+        text = _NAME_END.sub("\\1\n", text)
     return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
 
 
@@ -311,7 +318,10 @@ _RULE = re.compile(
     # Spanish
     r"nunca|siempre|no (?:uses|hagas|toques|borres|cambies|subas|pongas|utilices|modifiques|reinicies)|"
     r"por favor|debe(?:s|mos|n)?\b|prefiero|evita|sin (?:preguntar|avisar|consultar)|solo (?:usa|con|en)|"
-    r"utiliza siempre|usa siempre)",
+    r"utiliza siempre|usa siempre|"
+    # Italian, Portuguese
+    r"\bsempre\b|\bmai\b|per favore|non (?:usare|toccare|cambiare|mettere|fare|scrivere|inviare|chiudere|"
+    r"cancellare|pubblicare)\b|\bn[ãa]o (?:use|usar|mude|mexa|feche|apague|publique|envie)\b|\bevite\b)",
     re.IGNORECASE)
 # A request: the user asks for something done now (it is done once answered).
 _REQUEST_START = re.compile(
