@@ -3,6 +3,7 @@
     python bench/overhead.py            # 100, 1,000, 2,000 and 10,000 messages, 200 warm calls each
     python bench/overhead.py --quick    # same sizes, 30 warm calls each
     python bench/overhead.py --profile 2000:compacted   # cProfile of the warm calls of one case
+    python bench/overhead.py --adapters --quick         # gptme's and Hermes's adapters (in their environments)
 
 Everything is real: the hook goes through ``get_plugin_manager()``, a ``Runtime`` with its own
 SQLite store in a temporary folder, and the built-in extractive summarizer. Sessions come from
@@ -347,9 +348,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", type=parse_case, metavar="SIZE:REGIME", help="cProfile the warm calls of one case")
     parser.add_argument("--sort", default="tottime", help="pstats sort key for --profile (default tottime)")
     parser.add_argument("--top", type=int, default=30, help="rows of profile to print")
+    parser.add_argument("--adapters", action="store_true",
+                        help="the gptme and Hermes adapters at 500 messages instead (bench/overhead_adapters.py)")
     args = parser.parse_args(argv)
     reps = args.reps or (30 if args.quick else 200)
     configure_logging()
+    if args.adapters:
+        from overhead_adapters import run as run_adapters
+
+        return run_adapters(500, reps)
 
     if args.case:
         size, regime = args.case

@@ -213,13 +213,16 @@ class Compactor:
         return [self._copies[id(m)][1] if id(m) in self._copies else m for m in history]
 
     def _validate(self, history: list[Message]) -> int:
-        """Check the messages; when the history grew from the last turn's (the same objects in front),
+        """Check the messages; where the history starts with the same objects as the last turn's,
         check only what is new, from the last assistant turn of calls on (a warm turn must not cost a
         pass over thousands of messages). Any doubt is settled by the full check, which names the spot.
         Returns where the messages not checked before start."""
-        seen, start = self._seen, 0
-        if 0 < len(seen) <= len(history) and all(map(operator.is_, seen, history)):
-            start = len(seen)
+        seen = self._seen
+        # The part in front that is the same objects as last time (all of it, when the history grew; a
+        # host that rebuilds its current turn's messages keeps the turns before).
+        start = next((i for i, same in enumerate(map(operator.is_, seen, history)) if not same),
+                     min(len(seen), len(history)))
+        if start:
             while start > 0 and history[start - 1].get("role") == "tool":
                 start -= 1
             if start > 0 and history[start - 1].get("tool_calls"):

@@ -32,7 +32,7 @@ import httpx
 
 from ..api import Compactor
 from ..logs import get_logger
-from .gptme_messages import to_chat, to_gptme
+from .gptme_messages import Converted, to_chat, to_gptme
 
 logger = get_logger()
 
@@ -55,6 +55,7 @@ class GptmeHost:
     def __init__(self) -> None:
         self.options: dict[str, Any] = {}
         self.compactors: dict[str, Compactor] = {}
+        self.converted: dict[tuple[str, bool], Converted] = {}  # (log folder, master): the last conversion
         self.seen: dict[str, int] = {}  # log folder: master-log length at our last compaction
         self.windows: dict[str, int] = {}  # model: window (config, probe, or gptme's figure)
         self.loaded = False  # the project config was read
@@ -123,7 +124,8 @@ class GptmeHost:
     def project(self, log: list[Any], logdir: Any, master: bool = False) -> list[Any] | None:
         """gptme messages to send instead of ``log`` (kept ones are gptme's own objects), or None when the
         hooks change nothing. The STEP_PRE hook and our context provider both ask here."""
-        converted = to_chat(log, master=master)
+        key = (str(logdir), master)
+        converted = self.converted[key] = to_chat(log, master=master, previous=self.converted.get(key))
         result = self._compactor_for(logdir).compact(converted.messages, tools=self._tool_schemas(),
                                                      pinned=converted.pinned)
         for notice in result.notices:

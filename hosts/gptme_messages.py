@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import operator
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -42,6 +43,8 @@ class Converted:
     pinned: list[int] = field(default_factory=list)  # positions (in ``messages``) of pinned system messages
     results: dict[str, int] = field(default_factory=dict)  # a result's call id: its 1-based place in the log
     master: bool = False  # the log is gptme's master log: ``results`` are ids of gptme's recall tool
+    log: list[Any] = field(default_factory=list)  # the gptme messages converted
+    starts: list[int] = field(default_factory=list)  # per log message: len(messages) before it was converted
 
 
 def _calls(content: str) -> list[tuple[str, str, str]]:
@@ -57,12 +60,27 @@ def _is_result(message: Any) -> bool:
     return message.role == "system" and (message.call_id is not None or "tool" in (message.metadata or {}))
 
 
-def to_chat(log: Sequence[Any], master: bool = False) -> Converted:
-    """The chat messages for gptme ``log`` (``master``: it is the master log's messages), with the way back."""
-    out = Converted([], master=master)
+def to_chat(log: Sequence[Any], master: bool = False, previous: Converted | None = None) -> Converted:
+    """The chat messages for gptme ``log`` (``master``: it is the master log's messages), with the way back.
+
+    With ``previous`` (the conversion of an earlier state of the same log) the chat messages of the part
+    both share up to its last user message are reused, the same objects: a warm call converts only the
+    current turn, and the Compactor sees the messages it has seen before.
+    """
+    out = Converted([], master=master, log=list(log))
+    start = _reusable(previous, out.log) if previous is not None and previous.master == master else 0
+    if previous is not None and start:
+        n = previous.starts[start]
+        out.messages = previous.messages[:n]
+        out.origin = {id(chat): previous.origin[id(chat)] for chat in out.messages}
+        out.pinned = [p for p in previous.pinned if p < n]
+        out.results = {k: v for k, v in previous.results.items() if v <= start}
+        out.starts = previous.starts[:start]
     pending: list[dict[str, Any]] = []  # the open calls of the last assistant message, unanswered
     assistant: dict[str, Any] | None = None
-    for index, message in enumerate(log):
+    for index in range(start, len(log)):
+        message = log[index]
+        out.starts.append(len(out.messages))
         if message.ui_only:
             continue
         if message.role == "system" and assistant is not None and not message.pinned \
@@ -81,7 +99,28 @@ def to_chat(log: Sequence[Any], master: bool = False) -> Converted:
                            for k, (name, call_id, args) in enumerate(_calls(message.content))]
         out.messages.append(chat)
         out.origin[id(chat)] = message
+    if previous is not None:
+        _keep_equal(out, previous, out.starts[start] if start < len(out.starts) else len(out.messages))
     return out
+
+
+def _keep_equal(out: Converted, previous: Converted, since: int) -> None:
+    """The chat messages converted again from ``since`` on that equal last call's are last call's objects
+    (never changed since: a new conversion builds new ones), so the Compactor sees them as seen before."""
+    for j in range(since, min(len(out.messages), len(previous.messages))):
+        old, new = previous.messages[j], out.messages[j]
+        if old is not new and old == new:
+            out.messages[j] = old
+            out.origin[id(old)] = out.origin.pop(id(new))
+
+
+def _reusable(previous: Converted, log: list[Any]) -> int:
+    """Where conversion must start again: the last user message of ``previous.log`` (a user message
+    closes every open call, so nothing after it changes a chat message before it), when ``log`` holds
+    the same objects up to it; else 0."""
+    last = next((i for i in range(min(len(previous.log), len(log)) - 1, 0, -1)
+                 if previous.log[i].role == "user" and not previous.log[i].ui_only), 0)
+    return last if last and all(map(operator.is_, previous.log[: last + 1], log[: last + 1])) else 0
 
 
 def _call(name: str, call_id: str, arguments: str) -> dict[str, Any]:

@@ -19,6 +19,7 @@ environment variable, else 8192. The provider's reported usage calibrates throug
 
 from __future__ import annotations
 
+import copy
 import importlib
 import os
 import re
@@ -49,6 +50,7 @@ class HermesHost:
         # The system message and tools of each session's last request: the engine's compress() plans
         # the same prompt the middleware did.
         self.last_request: dict[str, tuple[dict[str, Any] | None, list[dict[str, Any]] | None]] = {}
+        self.held: dict[str, list[dict[str, Any]]] = {}  # each session's last messages, as we hold them
 
     def window(self) -> int:
         configured = self.options.get("context_window") or os.environ.get("CONTEXT_COMPACTOR_CONTEXT_WINDOW")
@@ -97,6 +99,7 @@ class HermesHost:
         key = self.key(context)
         compactor = self.compactor(key, str(request.get("model") or context.get("model") or ""))
         tools = request.get("tools") or None
+        given, messages = messages, self._held(key, messages)
         first = messages[0] if isinstance(messages[0], dict) and messages[0].get("role") == "system" else None
         self.last_request[key] = (first, tools)
         result = compactor.compact(messages, tools=tools)
@@ -108,10 +111,24 @@ class HermesHost:
         for cap in ("max_tokens", "max_completion_tokens"):
             if isinstance(out.get(cap), int) and room > 0 and out[cap] > room:
                 out[cap] = room
-        if result.messages is messages and out.keys() == request.keys() and \
+        if result.messages is messages:
+            out["messages"] = given
+        if out["messages"] is given and out.keys() == request.keys() and \
                 all(out[k] is request[k] or out[k] == request[k] for k in out):
             return None
         return {"request": out, "source": "context-compactor", "reason": "compaction"}
+
+    def _held(self, key: str, messages: list[Any]) -> list[Any]:
+        """``messages`` with each one equal to the one at its place last time replaced by that one.
+
+        Hermes deep-copies every request before its middleware, so each call brings new objects that
+        the Compactor would check and measure again; the ones it saw before keep its warm path. New
+        ones are copied (Hermes may change its own after we return), so Hermes never holds ours.
+        """
+        before = self.held.get(key, [])
+        held = [before[i] if i < len(before) and before[i] == m else copy.deepcopy(m) for i, m in enumerate(messages)]
+        self.held[key] = held
+        return held
 
     def post_api_request(self, **kwargs: Any) -> None:
         """Hermes ``post_api_request`` hook: the provider's usage calibrates the session's counter."""

@@ -102,3 +102,20 @@ def test_stub_names_the_result_in_gptmes_recall(gptme_host: Any, tmp_path: Path)
     place = int(stubs[0].rsplit("recall_result(", 1)[1].split(")")[0])
     assert is_tool_result_message(log, place - 1)
     assert log[place - 1].content.startswith("line 0 of the output of step")
+
+
+def test_a_warm_conversion_equals_a_full_one() -> None:
+    """Converting the grown log from the last conversion gives what converting it whole gives, and the
+    turns before the current one are the same chat objects as last time."""
+    from context_compactor.hosts.gptme_messages import to_chat
+
+    log = _log(pin_at=5)
+    previous = None
+    for end in range(2, len(log) + 1):
+        warm = to_chat(log[:end], master=True, previous=previous)
+        full = to_chat(log[:end], master=True)
+        assert (warm.messages, warm.pinned, warm.results) == (full.messages, full.pinned, full.results)
+        assert all(warm.origin[id(chat)] is full.origin[id(other)] for chat, other in zip(warm.messages, full.messages))
+        if previous is not None and end > 8:
+            assert warm.messages[1] is previous.messages[1]
+        previous = warm
