@@ -103,7 +103,8 @@ class Bridge:
         identity = self.runtime.summarizer.identity
         logger.info("bridge.configured", summarizer=identity, store=self.runtime.store.path)
         specs = [{**tool.schema()["function"], "afterCompaction": tool.after_compaction} for tool in self.tools.values()]
-        reply: dict[str, Any] = {"ok": True, "summarizer": identity, "commands": sorted(self.commands), "tools": specs}
+        reply: dict[str, Any] = {"ok": True, "summarizer": identity, "commands": sorted(self.commands), "tools": specs,
+                                 "summaryPrompt": summary_prompt_opening()}
         recall = self.tools.get("recall_history")
         if recall is not None:  # the plugins of releases before the ``tools`` list read this one
             reply["recall"] = recall.schema()["function"]
@@ -354,6 +355,14 @@ class Bridge:
         if self.runtime is not None:
             self.runtime.close()
 
+
+
+def summary_prompt_opening() -> str:
+    """How the system prompt of every summary call of ours opens: the plugin tells those calls from the
+    agent's own in OpenClaw's ``llm_input`` hook by it (the prompts are defined once, in Python)."""
+    from .summarizer import prompts
+
+    return os.path.commonprefix([prompts.CHUNK_SYSTEM, prompts.MERGE_SYSTEM]).strip()
 
 
 def _arguments(value: Any) -> str | dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ocfakes.bridge import Child
 
 from context_compactor.bridge import openclaw_tool_result
+from context_compactor.summarizer.prompts import CHUNK_SYSTEM, MERGE_SYSTEM
 
 KEY = "agent:main:explicit:t1"
 
@@ -15,6 +16,8 @@ def test_configure_lists_the_registered_tools_and_a_tool_call_is_answered(child:
     done = child.request("configure", {"config": {}})["result"]
     assert [t["name"] for t in done["tools"]] == ["recall_history"] and done["tools"][0]["afterCompaction"] is True
     assert done["recall"]["name"] == "recall_history"  # for the plugins of earlier releases
+    # how our summary calls' system prompts open: the plugin leaves those calls out of what llm_input measures
+    assert done["summaryPrompt"] and all(p.startswith(done["summaryPrompt"]) for p in (CHUNK_SYSTEM, MERGE_SYSTEM))
     answer = child.request("tool", {"name": "recall_history", "sessionKey": KEY, "arguments": {"query": "anything"}})
     assert isinstance(answer["result"]["text"], str) and answer["result"]["text"]
     unknown = child.request("tool", {"name": "nope", "sessionKey": KEY, "arguments": {}})["result"]["text"]

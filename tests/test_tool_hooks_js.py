@@ -40,6 +40,13 @@ def test_the_plugin_blocks_the_third_failed_call_through_the_bridge(tmp_path: Pa
     assert out["other"] is None and out["elsewhere"] is None, out
 
 
+def test_the_plugin_tells_our_summary_calls_from_the_agents_by_the_bridges_word(tmp_path: Path) -> None:
+    """llm_input of a summary call of ours (its system prompt opens as the bridge's configure reply says) is
+    not taken as OpenClaw's fixed prompt; the agent's own is."""
+    out = drive(tmp_path, sys.executable, {})
+    assert out["ownSkipped"] is True and out["agentKept"] is True, out
+
+
 def test_the_plugin_lets_every_call_run_when_the_rule_is_off(tmp_path: Path) -> None:
     """refuseRepeatedFailures false in the plugin's config reaches the bridge's settings: nothing is blocked."""
     out = drive(tmp_path, sys.executable, {"refuseRepeatedFailures": False})

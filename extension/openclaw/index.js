@@ -40,7 +40,6 @@ const COMMANDS = [
     description: "Show how full the context window is and what compaction has done" },
 ];
 const RECENT_KEYS = 4096;
-const OWN_SUMMARY = "You maintain the working memory"; // how our summarizer's system prompt opens (summarizer/prompts.py)
 // Deeper than this, a value is sent as its JSON text: Python reads nesting only so deep, and one
 // tool result's `details` must not stop every assemble (the host's own objects are unchanged).
 const MAX_DEPTH = 64;
@@ -58,6 +57,7 @@ const G = (globalThis.__contextCompactor ??= {
 });
 G.recallable ??= new Set(); // session keys that have compacted: recall_history is offered to them
 G.recallSpec ??= null; // the tool's description and parameters, from the bridge's configure reply
+G.ownSummary ??= null; // how our summary calls' system prompt opens (the bridge's configure reply says)
 G.fixed ??= new Map(); // session key -> {system, tools} of its last model call (llm_input): OpenClaw's fixed part
 G.agentFixed ??= new Map(); // agent id -> the same, for the first call of a new session
 G.views ??= new Map(); // session key -> {input, output}: the history the last assemble got and what it returned
@@ -310,6 +310,7 @@ async function request(method, params, timeoutMs) {
     });
     const recall = (configured?.tools ?? []).find((t) => t?.name === "recall_history") ?? configured?.recall;
     if (recall) G.recallSpec = recall;
+    if (typeof configured?.summaryPrompt === "string" && configured.summaryPrompt) G.ownSummary = configured.summaryPrompt;
   }
   return rawRequest(method, params, timeoutMs);
 }
@@ -580,7 +581,7 @@ function registerPromptWatch(api) {
   api.on("llm_input", (event, ctx) => {
     const key = sessionKey(ctx);
     let system = typeof event?.systemPrompt === "string" ? event.systemPrompt : "";
-    if (system.includes(OWN_SUMMARY)) return; // our own summary call through llm.complete, not the agent's prompt
+    if (G.ownSummary && system.includes(G.ownSummary)) return; // our own summary call through llm.complete, not the agent's prompt
     const added = G.additions.get(key);
     if (added && system.includes(added)) system = system.replace(added, ""); // counted with the turn already
     const fixed = { system, tools: toolSchemas(event?.tools) };

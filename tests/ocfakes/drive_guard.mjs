@@ -32,5 +32,11 @@ handlers.after_tool_call(ok, ctx);
 handlers.after_tool_call(ok, ctx);
 const other = await handlers.before_tool_call({ toolName: "read", params: { path: "there.txt" } }, ctx) ?? null;
 const elsewhere = await handlers.before_tool_call(read, { sessionKey: "agent:main:s2" }) ?? null;
-console.log(JSON.stringify({ checks, other, elsewhere, tools, hooks: Object.keys(handlers).sort(), logs }));
+// Our own summary calls (their system prompt opens as the bridge's configure reply says) are not the agent's prompt.
+const G = globalThis.__contextCompactor;
+handlers.llm_input({ systemPrompt: "You maintain the working memory of an AI agent. Summarize.", tools: [] }, { sessionKey: "s9" });
+const ownSkipped = !G.fixed.has("s9");
+handlers.llm_input({ systemPrompt: "You are OpenClaw.", tools: [] }, { sessionKey: "s9" });
+const agentKept = G.fixed.get("s9")?.system === "You are OpenClaw.";
+console.log(JSON.stringify({ checks, other, elsewhere, tools, ownSkipped, agentKept, hooks: Object.keys(handlers).sort(), logs }));
 process.exit(0);
