@@ -160,11 +160,31 @@ class GptmeHost:
         options = {k: v for k, v in self.options.items() if k not in ("enabled", "context_window", "store")}
         store = self.options.get("store") or Path(logdir) / "context-compactor.sqlite"
         window = self._window(model)
+        ceiling = self._budget(model)
+        trigger = int(options.get("max_tokens") or window * float(options.get("compact_at") or 0.75))
+        if ceiling is not None and ceiling < trigger:
+            # gptme's own autocompact fires at its budget: ours must come first, or gptme compacts
+            # (and replaces our view) before we ever do.
+            logger.warning("gptme.budget_below_trigger", budget=ceiling, trigger=trigger)
+            options["max_tokens"] = ceiling
         compactor = Compactor(context_window=window, model=getattr(model, "full", None), store=store,
                               session=f"gptme:{Path(key).name}", **options)
         self.compactors[key] = compactor
-        logger.info("gptme.session", session=compactor.session, window=window)
+        logger.info("gptme.session", session=compactor.session, window=window, trigger=options.get("max_tokens"))
         return compactor
+
+    @staticmethod
+    def _budget(model: Any) -> int | None:
+        """gptme's compaction budget for ``model`` (its autocompact fires there): our trigger's ceiling."""
+        if model is None or not getattr(model, "context", None):
+            return None
+        try:
+            budget = importlib.import_module("gptme.util.context_budget").get_context_budget
+            return int(budget(model.context, max_output=model.max_output or 8192, model_id=model.full,
+                              model_context_budget=getattr(model, "context_budget", None)))
+        except Exception as exc:  # noqa: BLE001 - a gptme without it: no ceiling
+            logger.debug("gptme.budget_unknown", error=f"{type(exc).__name__}: {exc}")
+            return None
 
     @staticmethod
     def _model() -> Any:

@@ -119,3 +119,17 @@ def test_a_warm_conversion_equals_a_full_one() -> None:
         if previous is not None and end > 8:
             assert warm.messages[1] is previous.messages[1]
         previous = warm
+
+
+def test_gptmes_budget_is_our_triggers_ceiling(gptme_host: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When gptme's own compaction budget (GPTME_CONTEXT_BUDGET) is below our trigger, we trigger at it,
+    so gptme's autocompact never fires before we compact."""
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("GPTME_CONTEXT_BUDGET", "1200")
+    from gptme.llm.models import set_default_model
+
+    set_default_model("local/fake")
+    from context_compactor.hosts.gptme_messages import to_chat
+
+    compactor = gptme_host._compactor_for(tmp_path)
+    assert compactor.compact(to_chat(_log()).messages).stats.trigger == 1200
