@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+import structlog
+
 from context_compactor.redact import redact_bytes
 
 from .asgi import Headers, Send
@@ -24,6 +26,8 @@ from .turn import ChatTurn
 
 if TYPE_CHECKING:
     from .app import Gateway
+
+logger = structlog.get_logger("context_compactor")
 
 
 class ApiTurn(ChatTurn):
@@ -39,6 +43,7 @@ class ApiTurn(ChatTurn):
         super().__init__(gw, chat, raw, key, upstream_key)
         self.client_usage = True  # these streams always report their usage
         self.rewritten = False  # the client's bytes do not go out even unchanged (command exchanges left out)
+        self.pinned: ApiTurn | None = None  # the count whose decision this request keeps (see :meth:`pin`)
         self.btw = False  # a /btw side question is a rewrite of chat requests; these turns go as they are
 
     def chat_tools(self, tools: Any) -> list[Any]:
@@ -52,6 +57,32 @@ class ApiTurn(ChatTurn):
     def with_projection(self, body: dict[str, Any], messages: list[Any]) -> None:
         """Put ``messages`` (the hooks' chat messages) into ``body`` (a copy of the client's) in this API's shape."""
         raise NotImplementedError
+
+    # --- a count's plan, pinned for the request after it ----------------------------------------
+
+    DECIDED = ("sent", "compacted", "notices", "tokens_before", "tokens_after", "trigger", "limit", "fits", "reason")
+
+    def pin(self, counted: ApiTurn) -> None:
+        """Take the decision the hooks made for ``counted`` (a token count of this same conversation, just
+        before): the request gets the prompt its count answered for, even when a summary landed in between."""
+        self.pinned = counted
+        self.event = counted.event  # the session's record of the decision is that event's
+
+    def may_go_early(self) -> bool:
+        return self.pinned is None and super().may_go_early()
+
+    async def prepare(self) -> None:
+        """Run the hooks, or take the pinned count's decision; then choose the gateway's own tools, as chat does."""
+        counted = self.pinned
+        if counted is None:
+            await super().prepare()
+            return
+        for name in self.DECIDED:
+            setattr(self, name, getattr(counted, name))
+        self.owned = self._fitting(self.gw.owned_tools.offered(self))
+        self.guards = self.gw.owned_tools.guards_for(self)
+        self.gw.remember(self)
+        logger.info("gateway.count_plan_kept", session=self.key, tokens_after=self.tokens_after)
 
     def announcement(self) -> str | None:
         """None: the notices ride in the headers; the reply's text is the model's own."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
 logger = structlog.get_logger("context_compactor")
 
 NO_ROUTE = frozenset({404, 405, 501})  # an upstream without a token-count route
+PIN_SECONDS = 60.0  # a count's plan waits this long for the request of the same conversation
+MAX_PINS = 256  # sessions whose last count's plan is kept
 
 
 @dataclass(frozen=True)
@@ -122,14 +125,55 @@ async def _prepared(gw: Gateway, api: Api, scope: Scope, send: Send, raw: bytes
     return body, conv, _key(api, scope, body, conv.messages, scope.get(TENANT) or None)
 
 
-def _turn(gw: Gateway, api: Api, scope: Scope, body: dict[str, Any], raw: bytes, key: str, conv: Any
-          ) -> tuple[ApiTurn, list[tuple[bytes, bytes]]]:
-    """The turn of this request, without the command exchanges its history keeps (the model never sees them)."""
+def _turn(gw: Gateway, api: Api, scope: Scope, body: dict[str, Any], raw: bytes, key: str, conv: Any,
+          counted: ApiTurn | None = None) -> tuple[ApiTurn, list[tuple[bytes, bytes]]]:
+    """The turn of this request, without the command exchanges its history keeps (the model never sees them);
+    with the decision of ``counted`` (the count of this conversation just before) when there is one."""
     headers = request_headers(scope["headers"], gw.config)
+    if counted is not None:
+        turn = api.turn(gw, body, raw, key, bearer(headers), counted.conv)
+        turn.rewritten = counted.rewritten
+        turn.pin(counted)
+        return turn, headers
     kept, dropped = _without_commands(conv, gw.commands)
     turn = api.turn(gw, body, raw, key, bearer(headers), kept)
     turn.rewritten = dropped
     return turn, headers
+
+
+@dataclasses.dataclass
+class _Pin:
+    """A count's turn, kept for the request that follows it: what it counted, and when."""
+
+    turn: ApiTurn
+    asked: tuple[Any, ...]
+    at: float
+
+
+_PINS: weakref.WeakKeyDictionary[Any, dict[str, _Pin]] = weakref.WeakKeyDictionary()  # per gateway, per session
+
+
+def _asked(api: Api, body: dict[str, Any]) -> tuple[Any, ...]:
+    """What a count or a request is about: the conversation, the fixed part and the tools."""
+    return body.get(api.field), body.get("system"), body.get("instructions"), body.get("tools")
+
+
+def _pin(gw: Gateway, api: Api, key: str, body: dict[str, Any], turn: ApiTurn) -> None:
+    """Keep the plan a count answered for: a request of the same conversation that follows gets it, so that the
+    count is what was then sent even when a background summary lands in between (the next plan would take it)."""
+    pins = _PINS.setdefault(gw, {})
+    pins.pop(key, None)
+    pins[key] = _Pin(turn, _asked(api, body), time.monotonic())
+    if len(pins) > MAX_PINS:
+        del pins[next(iter(pins))]
+
+
+def _pinned(gw: Gateway, api: Api, key: str, body: dict[str, Any]) -> ApiTurn | None:
+    """The turn of the count just before this request, when it counted this very conversation (used once)."""
+    pin = _PINS.get(gw, {}).pop(key, None)
+    if pin is None or time.monotonic() - pin.at > PIN_SECONDS:
+        return None
+    return pin.turn if pin.asked == _asked(api, body) else None
 
 
 def _without_commands(conv: Any, commands: dict[str, Any]) -> tuple[Any, bool]:
@@ -161,7 +205,7 @@ async def turn_route(api: Api, gw: Gateway, scope: Scope, receive: Receive, send
         text = await gw.command_text(body, key, *found)
         await api.answer(send, body, text, [(b"x-context-compactor-session", ascii_header(key))])
         return
-    turn, headers = _turn(gw, api, scope, body, raw, key, conv)
+    turn, headers = _turn(gw, api, scope, body, raw, key, conv, _pinned(gw, api, key, body))
     await gw.run_turn(receive, turn, api.relay(gw, turn, send, headers), started)
 
 
@@ -174,8 +218,10 @@ async def count_route(api: Api, gw: Gateway, scope: Scope, receive: Receive, sen
         return
     body, conv, key = prepared
     await gw.settled(key)  # the last turn's bookkeeping (calibration) shapes the next prompt: counted after it
+    scale = _server_scale(gw, key)
     turn, headers = _turn(gw, api, scope, body, raw, key, conv)
     await turn.prepare()
+    _pin(gw, api, key, body, turn)
     payload = turn.payload()
     extra = [(b"x-context-compactor-session", ascii_header(key))]
     try:
@@ -189,13 +235,25 @@ async def count_route(api: Api, gw: Gateway, scope: Scope, receive: Receive, sen
             return
     except UpstreamError as problem:
         logger.info("gateway.count_upstream_failed", path=scope["path"], error=str(problem))
-    tokens = turn.tokens_after if turn.tokens_after is not None else _measured(turn)
-    await send_bytes(send, 200, dumps(api.count(tokens)), [JSON_TYPE, *extra])
+    await send_bytes(send, 200, dumps(api.count(round(scale * _counted(turn)))), [JSON_TYPE, *extra])
 
 
-def _measured(turn: ApiTurn) -> int:
-    measurer = turn.measurer()
-    return measurer.measure(list(turn.sent), "", list(turn.event.tools)).total
+def _counted(turn: ApiTurn) -> int:
+    """Our count of what the request will send, measured as ``after_turn`` measures a prompt against the server's
+    report (the client's tools: the server's count of the gateway's own is in the scale, see :func:`_server_scale`)."""
+    if turn.tokens_after is not None:
+        return turn.tokens_after
+    return turn.measurer().measure(list(turn.sent), "", list(turn.event.tools)).total
+
+
+def _server_scale(gw: Gateway, key: str) -> float:
+    """The server's count of the session's last prompt over ours of it (at the ratio calibrated since): our count
+    times this is in the server's tokens. The ratio moves toward each report by a share only (one odd prompt must
+    not swing it), so for a session's first turns it lags, and this carries the rest; it also carries what the
+    server counts that we do not (the gateway's own tool schemas). 1 before any report."""
+    last = gw.runtime.session(key).last  # read before the count's own hook run starts a new record
+    reported, estimate = last.measured_tokens, last.calibrated_estimate or last.measured_estimate
+    return reported / estimate if reported and estimate else 1.0
 
 
 Route = Callable[["Gateway", Scope, Receive, Send, bytes], Awaitable[None]]
