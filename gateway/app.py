@@ -86,7 +86,7 @@ class Gateway:
         self._client: Client | None = None
         self.after_turns = AfterTurns(self.executor)  # sessions' after_turn calls, off the reply path
         # per session whose last turn went out as the client wrote it: (model, tokens per byte, trigger)
-        self.unchanged: dict[str, tuple[str, float, int]] = {}
+        self._unchanged: dict[str, tuple[str, float, int]] = {}
         self.metrics = Metrics()
         # The runtime's model calls to our upstream wait while a client's request is in flight there.
         self.gate = IdleGate(quiet=SETTLE_SECONDS)
@@ -140,12 +140,20 @@ class Gateway:
     def remember(self, turn: ChatTurn) -> None:
         """Note whether a turn's hooks left its prompt alone and had nothing to say, for the next turn's
         early send."""
-        self.unchanged.pop(turn.key, None)
+        self._unchanged.pop(turn.key, None)
         if turn.changed or turn.notices or not turn.fits or not turn.tokens_before or not turn.trigger:
             return
-        self.unchanged[turn.key] = (turn.model.id, turn.tokens_before / max(1, len(turn.raw)), turn.trigger)
-        if len(self.unchanged) > MAX_UNCHANGED:
-            del self.unchanged[next(iter(self.unchanged))]
+        self._unchanged[turn.key] = (turn.model.id, turn.tokens_before / max(1, len(turn.raw)), turn.trigger)
+        if len(self._unchanged) > MAX_UNCHANGED:
+            del self._unchanged[next(iter(self._unchanged))]
+
+    def unchanged_turn(self, key: str) -> tuple[str, float, int] | None:
+        """(model, tokens per byte, trigger) of the session's last turn, when it went out as the client wrote it."""
+        return self._unchanged.get(key)
+
+    def forget(self, key: str) -> None:
+        """The session's next prompt will not go out as written (a compaction is due): no early send for it."""
+        self._unchanged.pop(key, None)
 
     async def in_thread(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a blocking hook call in the gateway's worker threads."""
@@ -415,7 +423,7 @@ class Gateway:
         """Run a chat command for session ``key`` (after its bookkeeping settled); its answer's text."""
         model = str(body.get("model") or "context-compactor")
         ctx = HookContext(session_key=key, runtime=self.runtime, model=ModelInfo(id=model))
-        self.unchanged.pop(key, None)  # /compact-now: the next turn changes the prompt
+        self.forget(key)  # /compact-now: the next turn changes the prompt
         try:
             await self.settled(key)
             async with self.locks.hold(key):

@@ -83,7 +83,7 @@ class ChatTurn:
         they change it after all, the relay drops the early request and sends theirs: a wrong
         guess costs time, never a wrong prompt.
         """
-        last = self.gw.unchanged.get(self.key)
+        last = self.gw.unchanged_turn(self.key)
         if last is None or last[0] != self.model.id:
             return False
         _model, per_byte, trigger = last
@@ -216,7 +216,7 @@ class ChatTurn:
         ``before_agent_start`` like any turn's. When that window is no smaller than the one this turn
         was planned for (or the server named none), the runtime learns :meth:`recovery_window` instead.
         """
-        self.gw.unchanged.pop(self.key, None)  # the next turn's prompt will not go out as written either
+        self.gw.forget(self.key)  # the next turn's prompt will not go out as written either
         if not overflow.window and self.tokens_after:
             self.refused = min(self.refused or self.tokens_after, self.tokens_after)
         planned = self.limit
