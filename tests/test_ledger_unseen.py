@@ -596,3 +596,11 @@ def test_rules_in_italian_and_portuguese_are_rules():
     assert prose.is_rule("ah, per favore: nei titoli delle note di rilascio metti sempre il nome del prodotto")
     assert prose.is_rule("não use o bucket antigo para os anexos dos clientes")
     assert not prose.is_rule("il build di ieri è andato bene")
+
+
+def test_loose_corrections_after_a_dash_or_a_greeting_correct_and_the_other_day_does_not():
+    for said in ("no — incident replies use tpl-vantorq, the other one is for billing",
+                 "hiya the other Priya — Priya Raghunathan. sorry, we have two",
+                 "right, es la otra Marta: Marta Ibáñez, la de Contabilidad"):
+        assert prose.is_correction(said), said
+    assert not prose.is_correction("hey the other day the export ran twice")
