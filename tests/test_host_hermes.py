@@ -164,3 +164,21 @@ def test_hermes_overflow_error_teaches_the_window(hermes: Any) -> None:
     sent = hermes.apply_llm_request_middleware(request, session_id="s5", platform="cli",
                                                api_mode="chat_completions").payload
     assert count_tokens(sent, 3.5, 5) < 16000
+
+
+def test_hermes_manual_compress_with_a_focus(hermes: Any) -> None:
+    """/compress <focus> (force and a focus topic) compacts at once and brings what the focus names back
+    into the block; Hermes's list itself is not changed."""
+    history: list[dict[str, Any]] = [{"role": "system", "content": "You are Hermes."}]
+    for i in range(30):
+        _turn(history, i)
+    hermes.apply_llm_request_middleware({"model": "local", "messages": history}, session_id="s6", platform="cli",
+                                        api_mode="chat_completions")
+    engine = _engine(hermes)
+    engine.on_session_start("s6", platform="cli", model="local")
+    live = history[1:]
+    before = copy.deepcopy(live)
+    out = engine.compress(live, force=True, focus_topic="helper 5 of module 1")
+    assert live == before and len(out) < len(live)
+    assert "helper 5 of module 1" in json.dumps(out[0])
+    assert engine.compression_count == 1
