@@ -1,7 +1,8 @@
 """What the turns of the other wire formats (Anthropic Messages, OpenAI Responses) share.
 
     ApiTurn     a chat turn whose client speaks another API: its body converted for the hooks by an adapter,
-                the projection converted back to send, the gateway's own tools in that API's shape
+                the projection converted back to send, the gateway's own tools in that API's shape; a
+                request that follows a token count of the same conversation takes that count's decision
     ApiRelay    its relay: the chat relay with the API's own watch, stream error event and owned-tool rounds,
                 and whole answers read by the API's own reader
 

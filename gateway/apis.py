@@ -5,9 +5,10 @@
     POST /v1/responses                compaction, then the upstream's /responses (responses.py)
     POST /v1/responses/input_tokens   as count_tokens
 
-Each route reads the body, converts it for the hooks, finds the session, answers our chat commands,
-and runs the same turn as chat completions (:meth:`Gateway.run_turn`). A body we do not understand
-goes to the upstream unchanged (fail open).
+Each route reads the body, converts it for the hooks, finds the session, answers our chat commands
+(earlier command exchanges are left out of the conversation), and runs the same turn as chat completions
+(:meth:`Gateway.run_turn`). A count's turn is kept for the request of the same conversation that follows
+it, which is then sent as counted. A body we do not understand goes to the upstream unchanged (fail open).
 """
 
 from __future__ import annotations
