@@ -55,10 +55,10 @@ def _prompts() -> list[str]:
 
 def test_gptme_holds_a_small_window(tmp_path: Path) -> None:
     """24 prompts (8 with shell runs) in a 7k window: exit 0, no request over it, master log whole, one
-    view; then /context-stats, a gptme command, tells what was sent."""
+    view; then /compact-now and /context-stats, gptme commands, compact and tell what was sent."""
     app = FakeUpstream(Behaviour(context_window=WINDOW, overflow_style="llama-server", respond=_respond))
     with serve_upstream(app) as upstream:
-        done = _gptme(tmp_path, upstream.url, [*_prompts(), "/context-stats"])
+        done = _gptme(tmp_path, upstream.url, [*_prompts(), "/compact-now", "/context-stats"])
     chats = app.chats()
     sizes = [seen.prompt_tokens for seen in chats]
     print(f"gptme: {len(chats)} requests, largest {max(sizes)} tokens (window {WINDOW}), statuses "
@@ -72,6 +72,7 @@ def test_gptme_holds_a_small_window(tmp_path: Path) -> None:
     assert users == _prompts()  # gptme's own nudges ("No tool call detected ...") are user messages too
     views = sorted(p.name for p in (logdir / "views").glob("*.jsonl"))
     assert views == ["context-compactor.jsonl"]
+    assert "context-compactor: compacted" in done.stdout
     assert "context window: 7,000 tokens (from the config)" in done.stdout
 
 
