@@ -66,12 +66,12 @@ def hermes_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pat
     monkeypatch.setattr(plugins, "_plugin_manager", None)
 
 
-def _config(home: Path, ours: bool) -> None:
+def _config(home: Path, ours: bool, window: int = WINDOW) -> None:
     # Hermes refuses any window under 64k at startup: it is told 64k, we are told the real one.
     plugin = "[context-compactor]" if ours else "[]"
     engine = "context-compactor" if ours else "compressor"
     (home / "config.yaml").write_text(f"model:\n  context_length: 65536\nplugins:\n  enabled: {plugin}\n"
-                                      f"context:\n  engine: {engine}\ncontext_compactor:\n  contextWindow: {WINDOW}\n")
+                                      f"context:\n  engine: {engine}\ncontext_compactor:\n  contextWindow: {window}\n")
 
 
 def _session(app: FileReader, url: str) -> tuple[Any, list[dict[str, Any]], list[dict[str, Any]]]:
@@ -119,3 +119,20 @@ def test_hermes_agent_without_us_overflows(hermes_home: Path) -> None:
         _, _, results = _session(app, upstream.url)
     assert any(seen.status == 400 for seen in app.chats())
     assert any(result["failed"] for result in results)
+
+
+def test_hermes_agent_overflow_goes_through_our_compress(hermes_home: Path) -> None:
+    """Told a window twice the server's, we let one request through that the server refuses: Hermes's
+    error hook teaches us the window the refusal states, Hermes asks our engine to compress(), and the
+    turn goes on; no turn fails and every request after the refusal fits."""
+    _config(hermes_home, ours=True, window=2 * WINDOW)
+    app = FileReader(Path(os.environ["TERMINAL_CWD"]))
+    with serve_upstream(app) as upstream:
+        agent, history, results = _session(app, upstream.url)
+    statuses = [seen.status for seen in app.chats()]
+    print(f"hermes agent, window said {2 * WINDOW}: statuses {statuses.count(200)} x 200, {statuses.count(400)} x 400; "
+          f"{agent.context_compressor.compression_count} compress()")
+    assert statuses.count(400) >= 1 and not any(result["failed"] for result in results)
+    refused = statuses.index(400)
+    assert all(seen.status == 200 and seen.prompt_tokens < WINDOW for seen in app.chats()[refused + 1:])
+    assert agent.context_compressor.compression_count >= 1
