@@ -17,6 +17,9 @@ Other keys are our settings by their snake_case (or camelCase) names. The window
 model it does not know (128k for any local model) is used only when the server says nothing.
 What the server reported for the prompt before (``metadata.usage`` on gptme's assistant messages)
 calibrates the counter; an "LLM request failed" line that states the server's window teaches it.
+gptme's own compaction budget is our trigger's ceiling. Pinned system messages are never folded.
+gptme's other call sites (overflow recovery, ``/compact trim``) get the same projection through
+:mod:`~context_compactor.hosts.gptme_provider`; our commands exist only when the plugin is enabled.
 """
 
 from __future__ import annotations
