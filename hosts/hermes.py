@@ -3,8 +3,9 @@
 Hermes loads this module through its ``hermes_agent.plugins`` entry point (only when it is listed in
 ``plugins.enabled`` of ``~/.hermes/config.yaml``) and calls :func:`register`. Our ``llm_request``
 middleware runs before every provider call (tool-loop steps and retries included) and returns a
-replacement request: the same kwargs, its ``messages`` the projection the hooks built (kept messages
-are Hermes's own dicts; Hermes's history itself is never touched), ``max_tokens`` clamped to the room
+replacement request: the same kwargs, its ``messages`` the projection the hooks built (a kept message is
+the copy we hold of it since it first came, equal to Hermes's; Hermes's history itself is never
+touched), ``max_tokens`` clamped to the room
 the window leaves. Requests that are not OpenAI chat completions (Anthropic-native, Responses,
 Bedrock) pass through unchanged on 0.19. Any error: the request goes as Hermes built it. The context
 engine (:mod:`~context_compactor.hosts.hermes_engine`, used when ``context.engine`` names
