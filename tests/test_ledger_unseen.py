@@ -604,3 +604,18 @@ def test_loose_corrections_after_a_dash_or_a_greeting_correct_and_the_other_day_
                  "right, es la otra Marta: Marta Ibáñez, la de Contabilidad"):
         assert prose.is_correction(said), said
     assert not prose.is_correction("hey the other day the export ran twice")
+
+
+def test_a_sentence_that_ends_on_a_quote_ends_there():
+    text = ledger(convo("sorry, another one — can you rename the 'Limits' heading to 'Plan limits'. when you reply to "
+                        "customers sign as Teodora Lindqvist from the support desk"))
+    assert any("Teodora Lindqvist" in r for r in section(text, "User instructions")), text
+
+
+def test_a_correction_that_names_someone_without_a_value_stays_a_correction():
+    text = ledger(convo("the kickoff call is with Olga Lindqvist from Acme Freight",
+                        "quick one: es la otra Olga: Olga Delacroix, la de Acme Freight",
+                        "sorry, ignore that."))
+    rules = section(text, "User instructions")
+    assert any("Olga Delacroix" in r for r in rules), text
+    assert not any(r.startswith("sorry, ignore that") for r in rules), rules  # it names nothing: no correction line

@@ -198,8 +198,8 @@ def supersede(merged: list[Item]) -> list[Item]:
                       and correction.src - NEAR <= fact[0].src < correction.src and not fact[0].correction]
             best = max(recent, key=lambda n: facts[n][0].src, default=-1)
         if best < 0:
-            if not new_values and correction.correction:
-                demoted.add(id(correction))
+            if not new_values and correction.correction and not _PROPER_NAME.search(correction.text):
+                demoted.add(id(correction))  # "sorry, ignore that": it names nothing to keep
             continue
         target = facts[best][0]
         olds = {v for v in facts[best][1] if v in named or v not in correction.text}
@@ -233,6 +233,11 @@ def supersede(merged: list[Item]) -> list[Item]:
             continue
         out.append(replaced.get(id(item), marked.get(id(item), item)))
     return out
+
+
+# A name the user gives inside a sentence ("it's the Seville office", "es la otra Olga: Olga Delacroix"): what a
+# correction without a value of its own still says is current, so it stays a correction.
+_PROPER_NAME = re.compile(r"(?<=[\w,:;\u2014\u2013-] )[A-Z\u00c0-\u00dd][a-z\u00df-\u00ff]{2,}")
 
 
 def _substantial(value: str) -> bool:

@@ -234,6 +234,7 @@ _TOOL_HEADER = re.compile(r"^\s*(?:\$ \S.*|[A-Za-z][\w-]*(?:[_.][\w-]+)+(?:\([^)
 # line break, and at ". " before a lowercase word when the word before the period is no abbreviation.
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00dd`\"'(\[¿¡])|(?<=[?!])\s+(?=[a-z])|"
                        r"(?<=[a-z]{3}\.)(?<!etc\.)(?<!fig\.)\s+(?=[a-z])|"
+                       r"(?<=[a-z]['\")]\.)\s+(?=[a-z])|"  # after a quote or a bracket: "... to 'Plan limits'. when you ..."
                        r"\n+|(?<=[.!?])\s*$")
 
 
