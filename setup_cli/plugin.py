@@ -1,7 +1,7 @@
 """What the extension is to OpenClaw: its plugin id, its keys in ``openclaw.json`` and its files.
 
-The plugin folder holds three shipped files (the manifest, ``package.json`` and the ``index.js``
-bridge) plus a marker of ours; the manifest's ``configSchema`` is generated from the Settings model,
+The plugin folder holds four shipped files (the manifest, ``package.json``, ``index.js`` and the
+``bridge_child.js`` it imports) plus a marker of ours; the manifest's ``configSchema`` is generated from the Settings model,
 so ``write_manifest`` regenerates the copy kept in ``extension/openclaw/``.
 """
 
@@ -17,7 +17,7 @@ from context_compactor.settings import Settings
 
 PLUGIN_ID = "context-compactor"
 MARKER = ".context-compactor.json"
-FILES = ("openclaw.plugin.json", "package.json", "index.js")
+FILES = ("openclaw.plugin.json", "package.json", "index.js", "bridge_child.js")
 ENTRY = ("plugins", "entries", PLUGIN_ID)
 SLOT = ("plugins", "slots", "contextEngine")
 DEFAULT_SLOT = "legacy"  # OpenClaw's built-in engine
