@@ -946,7 +946,7 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
         end = scan.find("\n", start)
         line = scan[start:end if end >= 0 else len(scan)].strip()
         seen = start
-        if not _CAUSE.search(line):
+        if not _CAUSE.search(line) or _zero_counts_only(line, _CAUSE):
             continue
         shape = " ".join(_DIGITS.sub("0", line).split())  # the same line again with other numbers (a probe failing 5 times) is one
         if 12 <= len(line) <= 400 and shape not in shapes and not _CODE_LINE.search(line) and not (
@@ -1052,13 +1052,24 @@ def error_line(text: str, named_only: bool = False) -> str:
     runner = _RUNNER_FAILURE.search(text) if any(map(text.__contains__, _RUNNER_NEEDS)) else None
     if runner:
         return runner.group(0).strip()
-    lines = [line for line in _error_word_lines(text) if not _EXIT_LINE.match(line.strip()) and not _QUIET_LEVEL.search(line)]
+    lines = [line for line in _error_word_lines(text) if not _EXIT_LINE.match(line.strip()) and not _QUIET_LEVEL.search(line)
+             and not _zero_counts_only(line, _ERROR_WORD)]
     if lines:  # the last one: a command's own verdict comes after its progress lines
         return lines[-1].strip()
     if named_only:
         return ""
     rest = [line.strip() for line in text.splitlines() if line.strip()]
     return rest[-1] if rest else ""
+
+
+# A count of none ("failed=0", "unreachable=0", "0 errors"): a recap that says nothing failed.
+_ZERO_COUNT = re.compile(r"\b(?:failed|failures?|errors?|unreachable|skipped|rescued|ignored)\s*[=:]\s*0\b|"
+                         r"\b0 (?:failed|failures?|errors?)\b", re.IGNORECASE)
+
+
+def _zero_counts_only(line: str, words: re.Pattern[str]) -> bool:
+    """Whether the only words of ``words`` a line holds are counts of none (an Ansible recap's "failed=0")."""
+    return "0" in line and _ZERO_COUNT.search(line) is not None and not words.search(_ZERO_COUNT.sub("", line))
 
 
 # A log line at info or debug level ("INFO ... job finished failed=2"): progress, not what failed.

@@ -619,3 +619,25 @@ def test_a_correction_that_names_someone_without_a_value_stays_a_correction():
     rules = section(text, "User instructions")
     assert any("Olga Delacroix" in r for r in rules), text
     assert not any(r.startswith("sorry, ignore that") for r in rules), rules  # it names nothing: no correction line
+
+
+ANSIBLE_RUN = """PLAY [users.yml] ***************************************************************
+
+TASK [users : ensure ops accounts] *********************************************
+ok: [db-12.use1.example.internal]
+fatal: [pg-31.fra1.example.internal]: FAILED! => {"msg": "Timeout (12s) waiting for privilege escalation prompt"}
+changed: [web-07.usw2.example.internal]
+
+PLAY RECAP *********************************************************************
+db-12.use1.example.internal : ok=19 changed=0 unreachable=0 failed=0 skipped=3 rescued=0 ignored=0
+pg-31.fra1.example.internal : ok=2 changed=0 unreachable=0 failed=1 skipped=0 rescued=0 ignored=0
+web-07.usw2.example.internal : ok=19 changed=4 unreachable=0 failed=0 skipped=3 rescued=0 ignored=0
+"""
+
+
+def test_a_recap_that_counts_no_failures_is_neither_the_error_nor_a_finding():
+    from context_compactor.summarizer.extract import error_line, finding_items
+    error = error_line(ANSIBLE_RUN)
+    assert "pg-31" in error and "failed=0" not in error, error
+    found = [i.text for i in finding_items(ANSIBLE_RUN, 0, False, error)]
+    assert not any("failed=0" in f for f in found), found
