@@ -30,11 +30,11 @@ from typing import Any
 
 from ..api import Compactor
 from ..logs import get_logger
+from .hermes_engine import CHAT_MODES, engine_class
 
 logger = get_logger()
 
 DEFAULT_WINDOW = 8192
-CHAT_MODES = frozenset({"", "chat_completions"})
 
 
 def _snake(name: str) -> str:
@@ -175,6 +175,4 @@ def register(ctx: Any) -> None:
     ctx.register_middleware("llm_request", host.llm_request)
     ctx.register_hook("post_api_request", host.post_api_request)
     ctx.register_hook("api_request_error", host.api_request_error)
-    from .hermes_engine import engine_class
-
     ctx.register_context_engine(engine_class()(host))

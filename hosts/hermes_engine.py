@@ -26,17 +26,30 @@ from __future__ import annotations
 import copy
 import importlib
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from ..api import Compactor
 from ..logs import get_logger
-from .hermes import CHAT_MODES
-
-if TYPE_CHECKING:
-    from .hermes import HermesHost
 
 logger = get_logger()
 
 NAME = "context-compactor"
+CHAT_MODES = frozenset({"", "chat_completions"})  # Hermes's api_mode values the middleware compacts
+
+
+class HermesHost(Protocol):
+    """What the engine uses of :class:`~context_compactor.hosts.hermes.HermesHost` (which imports us)."""
+
+    options: dict[str, Any]
+    last_request: dict[str, tuple[dict[str, Any] | None, list[dict[str, Any]] | None]]
+
+    def window(self) -> int: ...
+
+    def compactor(self, key: str, model: str | None) -> Compactor: ...
+
+    def session_key(self, session_id: Any, platform: Any = "") -> str: ...
+
+    def recall_schema(self) -> dict[str, Any]: ...
 
 
 class CompactorEngine:
