@@ -161,6 +161,8 @@ class Session:
         self.archived_new = False  # this turn archived rows the search index has not taken in
         # (message, the same with its reminder) of each reminder since the last compaction, kept in place
         self.earlier_reminders: list[tuple[Any, Any]] = []
+        # automatic recall's snippet of each user message still sent, by the hash of its text (hooks/compaction.py)
+        self.recalls: dict[int, str] = {}
 
     def request_compaction(self, note: str | None) -> None:
         self.force, self.note = True, note or None

@@ -6,8 +6,11 @@ Hosts read those fields; they never look into the session or the log.
 
 Once a turn is compacted, automatic recall (issue 12, item 3): when the user's new message
 strongly matches archived text that is no longer in the prompt, a short cited snippet (at most
-``recall.AUTO_MAX_TOKENS``) goes into the ledger block, and only while the prompt stays under the
-trigger. Nothing is added to a turn that was not compacted.
+``recall.AUTO_MAX_TOKENS``) goes in front of that message, and only while the prompt stays under the
+trigger. It stays in front of that message on later turns while the message is kept (and it fits):
+the prompt up to the next user message is then the bytes the server read last turn (issue 28: a
+snippet that left its message again made a local server re-read from there every turn). Nothing is
+added to a turn that was not compacted.
 
 Fails open: any exception becomes one structured warning, ``compaction.failed``, and a result
 with ``failure`` set and no messages, so the host sends the full history, as if we were not there.
@@ -85,6 +88,7 @@ def _with_recall(event: BeforeAgentStartEvent, ctx: HookContext, messages: list[
         sent = {id(m) for m in messages}
         kept = [i for i, m in enumerate(event.messages) if id(m) in sent]
         count = session.measurer.text_tokens if session.measurer is not None else (lambda t: len(t) // 4)
+        messages, stats = _earlier_recalls(messages, stats, session, count)
         got = recall.auto_recall(ctx.runtime.store, ctx.session_key, message_text(last), kept,
                                  recall.prompt_text(messages), count)
         if got is None:
@@ -96,11 +100,35 @@ def _with_recall(event: BeforeAgentStartEvent, ctx: HookContext, messages: list[
             return messages, stats
         out = list(messages)
         out[-1] = _prefixed(last, got.text)
+        session.recalls[_recall_key(last)] = got.text
     except Exception as exc:  # noqa: BLE001 - recall is a bonus: the compacted prompt goes out without it
         logger.warning("recall.auto_failed", session=ctx.session_key, error=f"{type(exc).__name__}: {exc}")
         return messages, stats
     logger.info("recall.auto", session=ctx.session_key, cited=list(got.cited), tokens=cost)
     return out, replace(stats, tokens_after=stats.tokens_after + cost)
+
+
+def _recall_key(message: dict[str, Any]) -> int:
+    """A user message by its text (hosts send new objects every turn, and the projection may hold copies)."""
+    return hash(message_text(message))
+
+
+def _earlier_recalls(messages: list[Any], stats: CompactionStats, session: Any,
+                     count: Any) -> tuple[list[Any], CompactionStats]:
+    """The snippets of earlier turns put back in front of their messages, those still sent (each before the
+    last such message but the new one), from the first in the prompt while they fit: the prompt stays the
+    same up to the first one left out. The snippets of messages no longer sent, or left out, are forgotten."""
+    at = {_recall_key(m): n for n, m in enumerate(messages[:-1]) if isinstance(m, dict) and m.get("role") == "user"}
+    out, cost = list(messages), 0
+    kept: dict[int, str] = {}
+    for key, text in sorted(((k, t) for k, t in session.recalls.items() if k in at), key=lambda kt: at[kt[0]]):
+        more = count(text) + 1
+        if stats.tokens_after + cost + more > min(stats.trigger, stats.window):
+            break
+        out[at[key]] = _prefixed(messages[at[key]], text)
+        cost, kept[key] = cost + more, text
+    session.recalls = kept
+    return (out, replace(stats, tokens_after=stats.tokens_after + cost)) if kept else (messages, stats)
 
 
 def _prefixed(message: dict[str, Any], text: str) -> dict[str, Any]:
