@@ -30,7 +30,6 @@ KNOWN = [
     {f"context_compactor.gateway.{m}" for m in ("anthropic", "api_rounds", "api_turn", "apis", "app", "loop_guards",
                                                 "owned_tools", "relay", "responses", "slots", "turn")},
     {"context_compactor.gateway.http1", "context_compactor.gateway.upstream"},
-    {"context_compactor.hosts.hermes", "context_compactor.hosts.hermes_engine"},
 ]
 
 
