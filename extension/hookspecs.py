@@ -83,6 +83,9 @@ class CompactionStats:
     "host", "probe", "error", "override", "default"). ``notices`` are the user-facing lines.
     ``turn_tokens`` is the current turn (the last user message and what follows it) as measured;
     ``compactions`` how many compactions the session has made, this one included.
+    ``reported_tokens`` is the provider's own count of the latest prompt of this session it reported
+    on, and ``reported_estimate`` our estimate of that same prompt (with the ratio calibrated from
+    it); None before any report. Their ratio puts a host's own counts in the provider's tokens.
     """
 
     session: str
@@ -110,6 +113,8 @@ class CompactionStats:
     chars_per_token: float = 0.0  # the counter's ratio (calibrated or configured); 0 for a tokenizer
     turn_tokens: int = 0
     compactions: int = 0
+    reported_tokens: int | None = None
+    reported_estimate: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The figures as JSON-ready data (``notices`` a list, ``roles`` an object)."""

@@ -11,7 +11,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from .engine import Budget, Measurer, Outcome, Plan, Tiers, Tuning, budget_for, compact
@@ -289,7 +289,7 @@ class Session:
                         fixed_tokens=m.fixed_tokens, ledger_tokens=plan.summary_tokens,
                         left_out=outcome.report.left_out if outcome.report else 0)
         self.signature = signature if outcome.compacted else None
-        self.last = LastTurn(self._figures(m, budget, outcome, measurer, summarizer.identity),
+        self.last = LastTurn(_reported(self._figures(m, budget, outcome, measurer, summarizer.identity), self.last),
                              summarizer=summarizer.identity, window_note=runtime.window_notes.get(event.model.id),
                              precompact_at=settings.precompact_at if inner.tiered else None,
                              thinking_saved=self._thinking_tokens(prepared, measurer),
@@ -563,6 +563,17 @@ def _turn_tokens(m: Measurement) -> int:
         if m.entries[i].view.role == "user":
             return m.span(i, len(m.entries))
     return 0
+
+
+def _reported(stats: CompactionStats, previous: LastTurn) -> CompactionStats:
+    """``stats`` with the provider's latest report on this session's prompts (see ``CompactionStats``)."""
+    if previous.measured_tokens:
+        return replace(stats, reported_tokens=previous.measured_tokens,
+                       reported_estimate=previous.calibrated_estimate or previous.measured_estimate)
+    if previous.stats is not None and previous.stats.reported_tokens:  # no report since: the last one holds
+        return replace(stats, reported_tokens=previous.stats.reported_tokens,
+                       reported_estimate=previous.stats.reported_estimate)
+    return stats
 
 
 def unchanged_stats(runtime: Runtime, event: BeforeAgentStartEvent, session_key: str,

@@ -97,6 +97,22 @@ def test_after_turn_ignores_missing_usage(pm, make_runtime):
     assert runtime.store.calibration("m") is None
 
 
+def test_the_providers_last_report_comes_back_in_the_next_turns_stats(pm, run_hook, make_runtime):
+    """after_turn's usage report is in the next before_agent_start's stats (reported_tokens, and our estimate
+    of that prompt), and it holds on a later turn with no report: a host reads it, not the session."""
+    runtime = make_runtime()
+    model = ModelInfo(id="test/model")
+    messages = [{"role": "system", "content": "s"}, {"role": "user", "content": "x" * 4000}]
+    first = run_hook(runtime, messages, session="r1")
+    assert first.stats.reported_tokens is None and first.stats.reported_estimate is None
+    ctx = HookContext(session_key="r1", runtime=runtime, model=model)
+    pm.hook.after_turn(event=AfterTurnEvent(messages=messages, model=model, usage=Usage(prompt_tokens=1234)), ctx=ctx)
+    second = run_hook(runtime, messages, session="r1")
+    assert second.stats.reported_tokens == 1234 and second.stats.reported_estimate > 0
+    third = run_hook(runtime, messages, session="r1")
+    assert (third.stats.reported_tokens, third.stats.reported_estimate) == (1234, second.stats.reported_estimate)
+
+
 def test_compaction_stats_are_read_by_attribute_and_only_by_field_name():
     """The typed stats answer their field names (also by key, for older callers) and refuse any other name."""
     stats = hookspecs.CompactionStats(session="s", tokens_before=10, tokens_after=8, window=100,
