@@ -446,7 +446,8 @@ def _prose_items(said: str, index: int, asked: list[str]) -> list[Item]:
             items.append(Item("instruction", masked_key(sentence), clip(sentence), index, rank=rank,
                               corrects=found, update=prose.is_update(sentence)))
             open_item, joined = len(items) - 1, 0
-        elif open_item >= 0 and not prose.is_request(sentence) and len(sentence) <= 200:
+        elif open_item >= 0 and not prose.is_request(sentence) and len(sentence) <= 200 and not sentence.endswith(":"):
+            # (a sentence that ends on ":" introduces what the user pasted next: "logs from export-svc earlier:")
             last = items[open_item]  # the words that go on from a rule are the rule's (adjacent, verbatim)
             text = f"{last.text} {sentence}"
             items[open_item] = last._replace(key=masked_key(text), text=clip(text))
@@ -546,7 +547,8 @@ def assistant_items(view: View, index: int) -> list[Item]:
         parts = prose.sentences(scan)
         for n, sentence in enumerate(parts) if may_decide(scan) else ():
             if is_decision(sentence):
-                items.append(decision_item(sentence, index))
+                if not is_approval(sentence):  # "Going with that.": it points back and says nothing of its own
+                    items.append(decision_item(sentence, index))
             elif n + 1 < len(parts) and _REASON_NEXT.match(parts[n + 1]) and is_decision(f"{sentence} {parts[n + 1]}"):
                 items.append(decision_item(sentence, index))  # "I'd route X through Y. Mostly because ..."
         plan = plan_of(scan)
@@ -958,7 +960,10 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
     for n, (_severity, _at, line) in enumerate(sorted(found)[:CAUSES_PER_OUTPUT + MORE_CAUSES]):
         # The gravest first (OOMKilled before a retry); the next few are kept when the agent's next words
         # speak of them ("the pods can't pull the image"), see ledger.merge.
-        items.append(Item("finding", line.lower()[:200], clip(line, 240), index, weak=n >= CAUSES_PER_OUTPUT))
+        # Keyed by its shape: the same line from another run with other numbers (a readiness probe failing
+        # again) is the same finding seen again, routine once seen often.
+        items.append(Item("finding", _DIGITS.sub("0", line.lower())[:200], clip(line, 240), index,
+                          weak=n >= CAUSES_PER_OUTPUT))
     if not reads and not error:  # what a computation printed: "rows after dedupe: 680,897", "p = 0.19"
         last = _last_lines(scan, 1)
         results = 0

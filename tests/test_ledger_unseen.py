@@ -641,3 +641,18 @@ def test_a_recap_that_counts_no_failures_is_neither_the_error_nor_a_finding():
     assert "pg-31" in error and "failed=0" not in error, error
     found = [i.text for i in finding_items(ANSIBLE_RUN, 0, False, error)]
     assert not any("failed=0" in f for f in found), found
+
+
+def test_the_same_cause_line_from_run_after_run_with_other_numbers_is_one_finding_and_no_decision_is_a_bare_assent():
+    probe = ('  Warning  Unhealthy  {m}m (x{x} over 2h)  kubelet  Readiness probe failed: Get "http://10.{a}.4.9:8080/ready": '
+             "context deadline exceeded\n")
+    messages: list[dict] = []
+    for n, (m, x, a) in enumerate(((15, 17, 12), (23, 25, 29), (12, 7, 61), (31, 40, 8))):
+        messages += [user(f"pods of web-{n} again?"),
+                     assistant("", [(f"c{n}", "bash", {"command": f"kubectl describe pod web-{n}"})]),
+                     tool(f"c{n}", "Events:\n" + probe.format(m=m, x=x, a=a)),
+                     assistant("Readiness probe failed again: the deadline was exceeded. Going with that.")]
+    messages += [user("thanks"), assistant("Sure.")]
+    findings = [i for i in _items(messages) if i.section == "finding"]
+    assert len(findings) == 1 and findings[0].seen == 4 and "10.8.4.9" in findings[0].text, findings
+    assert not any("Going with that" in i.text for i in _items(messages) if i.section == "decision")
