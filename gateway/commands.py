@@ -39,7 +39,7 @@ def without_commands(messages: list[Any], commands: dict[str, Command]) -> list[
 
 def invoked(message: Any, commands: dict[str, Command]) -> tuple[Command, str] | None:
     """The command a user message invokes, and its arguments; None when it is not one."""
-    if not isinstance(message, dict) or message.get("role") != "user":
+    if not isinstance(message, dict) or message.get("role") != "user" or not _opens_with_slash(message.get("content")):
         return None
     try:
         text = view_of(message).text.strip()
@@ -54,3 +54,15 @@ def invoked(message: Any, commands: dict[str, Command]) -> tuple[Command, str] |
         return None
     args = (more + " " + args).strip() if newline else args.strip()
     return command, args if command.accepts_args else ""
+
+
+def _opens_with_slash(content: Any) -> bool:
+    """Whether a message's text may open with "/": its first text, read without building the message's view
+    (every user message of every request is asked, and nearly none is a command)."""
+    if isinstance(content, str):
+        return content.lstrip().startswith("/")
+    for part in content if isinstance(content, list) else ():
+        text = part.get("text") if isinstance(part, dict) else None
+        if isinstance(text, str) and text.strip():
+            return text.lstrip().startswith("/")
+    return False
