@@ -22,7 +22,9 @@ client (so that client overhead is small and the same on both paths):
   after ``--soak`` (10,000) mixed requests of a gateway of its own with a 4,096-token window: one in
   ten a long conversation of a new session that compacts, three in ten streamed, one in ten passed
   through to another path, the rest chats of 500 named sessions and of unnamed ones; target: RSS
-  at the end within 1.3x of that after 1,000.
+  at the end within 1.3x of that after 1,000. What grows after 1,000 is what fills a bounded cache
+  late (tests/test_soak_memory.py holds the bounds that are ours: SQLite's page cache given back
+  after each batch, the sessions count in fixed memory).
 
 Every figure but the soak's is taken twice through the gateway, on the same runs: with its own HTTP/1.1 client
 (:mod:`context_compactor.gateway.http1`) and with aiohttp's client in its place (``--clients``,
@@ -413,6 +415,7 @@ def soak(port: int, pid: int, total: int) -> None:
         print(f"  RSS after {mark:>6,} requests  {rss_mb(pid):7.1f} MB   ({time.perf_counter() - started:.0f} s)")
     last = rss_mb(pid)
     print(f"  ratio end / 1,000: {last / first:.2f}   (target <= 1.3)")
+    print("  machine load (1, 5, 15 min) at the end: " + ", ".join(f"{n:.1f}" for n in os.getloadavg()))
 
 
 def report(up: int, gateways: dict[str, int], args: argparse.Namespace) -> None:
