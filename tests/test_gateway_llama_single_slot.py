@@ -95,3 +95,32 @@ def test_a_streamed_session_is_calibrated_with_the_servers_tokenizer(llama: str,
             time.sleep(0.05)
         calibrated = gw.runtime.calibration("smollm2")
     assert calibrated is not None and calibrated[0] != 4.0
+
+
+@pytest.mark.timeout(900)  # real turns on a busy 2-core machine
+def test_a_summary_the_server_is_generating_is_closed_by_the_next_turn(llama: str, tmp_path: Path) -> None:
+    """With the session model's summaries asked for, one starts in the pause after a compacting turn; the next
+    turn closes its connection at once (llama-cpp-python has no cancel route) and gets the one slot: its
+    stream is whole, and no summary is running after it."""
+    settings = {"contextWindow": N_CTX, "chunkTokens": 256, "summarizeWithSessionModel": True}
+    with gateway_for(llama, tmp_path, read_timeout=REQUEST_TIMEOUT, settings=settings) as gw:
+        client = openai.OpenAI(base_url=gw.url + "/v1", api_key="x", max_retries=0, timeout=REQUEST_TIMEOUT,
+                               default_headers={"X-Session-Id": "cancel"})
+        messages: list[dict[str, Any]] = [{"role": "system", "content": "You are a helpful, brief code reviewer."}]
+        options: dict[str, Any] = {"model": "smollm2", "max_tokens": 8, "temperature": 0}
+        running = False
+        for i in range(TURNS):  # compacting turns, until a summary is being generated in the pause after one
+            messages.append({"role": "user", "content": user_turn(i)})
+            text = client.chat.completions.create(messages=messages, **options).choices[0].message.content
+            messages.append({"role": "assistant", "content": text or "(no answer)"})
+            deadline = time.monotonic() + 10
+            while not (running := gw.app.gate.running() > 0) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if running:
+                break
+        assert running, "no summary went out in the pauses"
+        messages.append({"role": "user", "content": user_turn(TURNS)})
+        chunks = list(client.chat.completions.create(messages=messages, stream=True, **options))
+        finish = next((c.choices[0].finish_reason for c in chunks if c.choices and c.choices[0].finish_reason), None)
+        cancelled, left = gw.app.gate.cancelled, gw.app.gate.running()
+    assert finish in ("stop", "length") and cancelled >= 1 and left == 0
