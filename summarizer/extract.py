@@ -578,7 +578,8 @@ _PLAN_OPENINGS = (
                 r"we should) (?:approach|tackle|do|handle|go about|sequence|order) (?:it|this)")),
     (("then",), re.compile(r"(?i)(?:\bthen\b[^.\n]{3,160}){2,}")),
     (("first", "to start"), re.compile(r"(?i)\b(?:first|to start),? (?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to)\b|"
-                                       r"\bfirst\b[^.\n]{3,120}[;,]\s*(?:then|second|next|after that)\b")),
+                                       r"(?<!the )(?<!its )(?<!our )(?<!my )\bfirst\b[^.\n]{3,120}[;,]\s*(?:then|second|next|after that)\b")),
+    # ("the first 90 days; after that the curves run parallel" tells what data shows: "first" is no step there)
     (("\u2192",), re.compile(r"\S \u2192 \S[^\n]*\u2192")),
 )
 
