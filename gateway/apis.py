@@ -14,6 +14,7 @@ it, which is then sent as counted. A body we do not understand goes to the upstr
 from __future__ import annotations
 
 import dataclasses
+import json
 import time
 import weakref
 from collections.abc import Awaitable, Callable
@@ -33,6 +34,7 @@ from .asgi import (JSON_TYPE, ErrorShape, Receive, Scope, Send, TooDeep, ascii_h
 from .commands import find_command, without_commands
 from .http1 import split_target
 from .sessions import session_key
+from .turn import chat_text, server_count
 from .upstream import UpstreamError, bearer, request_headers
 
 if TYPE_CHECKING:
@@ -236,7 +238,19 @@ async def count_route(api: Api, gw: Gateway, scope: Scope, receive: Receive, sen
             return
     except UpstreamError as problem:
         logger.info("gateway.count_upstream_failed", path=scope["path"], error=str(problem))
-    await send_bytes(send, 200, dumps(api.count(round(scale * _counted(turn)))), [JSON_TYPE, *extra])
+    await send_bytes(send, 200, dumps(api.count(await _own_count(gw, turn, scale))), [JSON_TYPE, *extra])
+
+
+async def _own_count(gw: Gateway, turn: ApiTurn, scale: float) -> int:
+    """Our count in the server's tokens (see :func:`_server_scale`). With no report to scale by and the model never
+    calibrated (a session's first count), the server's tokenizer counts the prompt's text when it has one (as chat
+    counts a stream that reported no usage), while no request is at the server."""
+    tokens = _counted(turn)
+    if scale != 1.0 or gw.runtime.calibration(turn.model.id) is not None or gw.gate.busy(gw.config.base):
+        return round(scale * tokens)
+    text = chat_text(list(turn.sent)) + json.dumps(list(turn.event.tools), ensure_ascii=False)
+    counted = await server_count(gw, turn.model.id, text)
+    return counted if counted is not None else tokens
 
 
 def _counted(turn: ApiTurn) -> int:
