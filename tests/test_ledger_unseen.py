@@ -663,3 +663,11 @@ def test_the_first_days_of_a_curve_are_no_plan_and_a_first_step_is():
     assert plan_of("Churn is 7.7% for enterprise vs 6.4% for basic. The gap is mostly in the first 90 days; after that "
                    "the curves run parallel.") == ""
     assert "smoke tests" in plan_of("first take a fresh backup, then run the smoke tests, then scale things back")
+
+
+def test_what_never_happened_is_a_story_and_what_is_never_done_is_a_rule():
+    prose.is_rule.cache_clear()
+    assert not prose.is_rule("also order ORD-5521907 never arrived and the customer is fuming")
+    assert not prose.is_rule("the nightly export never finished yesterday")
+    assert prose.is_rule("Feature flags are read once per request and never cached in package variables.")
+    assert prose.is_rule("it never worked, so never use the old bucket again")

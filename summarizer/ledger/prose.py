@@ -390,10 +390,22 @@ def is_rule(sentence: str) -> bool:
     if _QUESTION.search(sentence) and not sentence.lower().startswith(("please", "pls")):
         return False  # "Do we always ...?" asks: a question is no rule
     rule = _RULE.search(sentence)
+    if rule and _told(sentence, rule):
+        rule = _RULE.search(sentence, rule.end())  # "the order never arrived": what happened, no rule
     if rule:
         # "Run a plan for eks in prod, don't apply": a request that says how, not a standing rule.
         return not (_REQUEST_START.match(sentence) and _HOW_ONLY.fullmatch(rule.group(0).lower()))
     return bool(_WEAK_RULE.search(sentence)) and not _REQUEST_START.match(sentence) and not _HEDGE.search(sentence)
+
+
+# "never" and a verb in the past, with no "is/are/be" before it in its clause: a story ("ORD-6035980 never
+# arrived", "it never worked"), where "flags are never cached" is a rule.
+_NEVER_PAST = re.compile(r"never\s+(?:\w+ed|came|got|went|showed|ran|made|sent|saw|heard|had|did|was|were)\b", re.IGNORECASE)
+_PASSIVE = re.compile(r"\b(?:is|are|be|been|gets?|stays?|remains?)\b(?![^,;]*[,;])", re.IGNORECASE)
+
+
+def _told(sentence: str, rule: re.Match[str]) -> bool:
+    return bool(_NEVER_PAST.match(sentence, rule.start())) and not _PASSIVE.search(sentence, 0, rule.start())
 
 
 _HOW_ONLY = re.compile(r"do not|don'?t|by default|at least|at most|no more than")
