@@ -671,3 +671,4 @@ def test_what_never_happened_is_a_story_and_what_is_never_done_is_a_rule():
     assert not prose.is_rule("the nightly export never finished yesterday")
     assert prose.is_rule("Feature flags are read once per request and never cached in package variables.")
     assert prose.is_rule("it never worked, so never use the old bucket again")
+    assert prose.is_rule("Never exceed the budget cap without explicit approval.")  # "exceed" is no past tense

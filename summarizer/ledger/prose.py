@@ -400,7 +400,7 @@ def is_rule(sentence: str) -> bool:
 
 # "never" and a verb in the past, with no "is/are/be" before it in its clause: a story ("ORD-6035980 never
 # arrived", "it never worked"), where "flags are never cached" is a rule.
-_NEVER_PAST = re.compile(r"never\s+(?:\w+ed|came|got|went|showed|ran|made|sent|saw|heard|had|did|was|were)\b", re.IGNORECASE)
+_NEVER_PAST = re.compile(r"never\s+(?:\w*[^e\W]ed|came|got|went|showed|ran|made|sent|saw|heard|had|did|was|were)\b", re.IGNORECASE)
 _PASSIVE = re.compile(r"\b(?:is|are|be|been|gets?|stays?|remains?)\b(?![^,;]*[,;])", re.IGNORECASE)
 
 
