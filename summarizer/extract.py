@@ -881,6 +881,10 @@ _CAUSE_WORDS = ("root cause", "caused by", "because", "due to", "oomkilled", "ou
                 "missing index", "failed to", "no such host", "unreachable", "could not resolve", "manifest unknown",
                 "unknown host")
 _SETTING_LINE = re.compile(r"^\s*(?:\d+\s*(?:\u2192|:|\||\t)\s*)?[\"']?([A-Za-z_][\w.-]{2,60})[\"']?\s*(?::|=|:=)\s*([^\s{\[].{0,100})$", re.MULTILINE)
+# In source code, a module's constants are its settings: an unindented name given a literal (a string or a
+# number), as `search_index = "idx-v3"` in a conf.py; other assignments are code.
+_CONSTANT_LINE = re.compile(r"^([A-Za-z_]\w{2,60})\s*(?::\s*[\w\[\], ]{1,30})?\s*:?=\s*(?:\"[^\"\n]{1,100}\"|'[^'\n]{1,100}'|"
+                            r"-?\d[\d_.]*[a-zA-Z]{0,3})\s*[;,]?\s*(?:(?:#|//).*)?$", re.MULTILINE)
 _HIT_LINE = re.compile(r"^([\w./-]+\.\w+:\d+)(?::\d+)?[:\t ].*$", re.MULTILINE)  # grep -n: path:line: text
 # A labelled result a computation printed: a few words, then ":" "=" or "|", then a number.
 _RESULT_LINE = re.compile(r"\s*([A-Za-z][\w ().,/%-]{2,60}?)\s*(?::|=|\|)\s*-?[$€£]?\d[\d,.]*(?:%|\s?[a-zA-Z%]{0,6})?"
@@ -985,7 +989,7 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
         head = text[:READ_CHARS]
         for m in itertools.islice(_HIT_LINE.finditer(head), SETTINGS_PER_FILE) if ":" in head[:400] else ():
             items.append(Item("finding", m.group(1), clip(m.group(0).strip(), 160), index, weak=True))
-        for m in itertools.islice(_SETTING_LINE.finditer(head), SETTINGS_PER_FILE) if code is False else ():
+        for m in itertools.islice((_CONSTANT_LINE if code else _SETTING_LINE).finditer(head), SETTINGS_PER_FILE):
             items.append(Item("finding", m.group(1).lower(), clip(m.group(0).strip(), 160), index, weak=True))
     return items
 

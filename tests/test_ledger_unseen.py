@@ -672,3 +672,15 @@ def test_what_never_happened_is_a_story_and_what_is_never_done_is_a_rule():
     assert prose.is_rule("Feature flags are read once per request and never cached in package variables.")
     assert prose.is_rule("it never worked, so never use the old bucket again")
     assert prose.is_rule("Never exceed the budget cap without explicit approval.")  # "exceed" is no past tense
+
+
+def test_a_constant_in_a_source_file_the_agent_names_is_a_finding():
+    conf = ("# docs/conf.py\nproject = 'Lanternfish Sync'\nhtml_theme = 'furo'\nsearch_index = \"idx-vorlkamp-v3\"\n\n"
+            "def setup(app):\n    timeout = 30\n")
+    messages = [user("why does search still show the old retention page??"),
+                assistant("", [("c1", "read_file", {"path": "docs/conf.py"})]), tool("c1", conf),
+                assistant("Found it: conf.py pins the search index to `idx-vorlkamp-v3`, built before the page moved."),
+                user("ok thanks"), assistant("Sure.")]
+    found = [i.text for i in _items(messages) if i.section == "finding"]
+    assert 'search_index = "idx-vorlkamp-v3"' in found, found
+    assert not any("timeout = 30" in f for f in found), found  # an assignment inside code is code
