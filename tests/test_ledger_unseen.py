@@ -684,3 +684,20 @@ def test_a_constant_in_a_source_file_the_agent_names_is_a_finding():
     found = [i.text for i in _items(messages) if i.section == "finding"]
     assert 'search_index = "idx-vorlkamp-v3"' in found, found
     assert not any("timeout = 30" in f for f in found), found  # an assignment inside code is code
+
+
+REVIEW = """pasting the review:
+
+Reviewer 2 (score 4, confidence 3):
+The authors must compare against a stronger baseline such as a tuned cosine schedule.
+Always include the total compute in GPU-hours for each row of Table 2.
+The paper is clearly written and the ablations are extensive.
+
+which of these can we answer with runs we already have? and never touch the frozen eval split."""
+
+
+def test_the_lines_after_a_line_that_announces_a_paste_are_pasted_not_rules():
+    text = ledger(convo(REVIEW))
+    rules = section(text, "User instructions")
+    assert not any("authors must" in r or "GPU-hours" in r for r in rules), rules
+    assert any("frozen eval split" in r for r in rules), rules  # the user's own words after it are theirs

@@ -120,6 +120,7 @@ def _split(text: str) -> list[Segment]:
     if opened >= 0:
         _fenced(lines, kinds, start, len(lines) - 1)
     _documents(lines, kinds)
+    _announced(lines, kinds)  # after documents: a spec announced ("here's the doc maria wrote:") is read for its rules
     _pasted_runs(lines, kinds)
     segments: list[Segment] = []
     for line, kind in zip(lines, kinds):
@@ -159,6 +160,30 @@ def _documents(lines: list[str], kinds: list[str]) -> None:
                 if not kinds[k]:
                     kinds[k] = "document"
             return
+
+
+# A line of the user's that announces what they paste next, and ends on ":" ("pasting the review:", "here's
+# what the job printed:", "the customer's ticket, for context:", "logs from export-svc earlier:").
+_ANNOUNCE = re.compile(
+    r"\b(?:past(?:e|ed|ing)|forward(?:ed|ing)?|for context|fyi|below|attached|excerpt|here'?s|here is|this is|"
+    r"output|printed|print(?:s|ing)|logs?|trace(?:back)?|review(?:er)?'?s?|ticket|e-?mail|mail|thread|message from|"
+    r"(?:said|wrote|says|writes|replied))\b[^:]{0,80}:\s*$", re.IGNORECASE)
+
+
+def _announced(lines: list[str], kinds: list[str]) -> None:
+    """The paragraph that follows a line that announces a paste ("pasting the review:", then a reviewer's
+    lines) is pasted when it is two lines or more and nothing else claimed it (a fence, a quote, a
+    document): a reviewer's or a customer's sentences are theirs, not the user's rules."""
+    for n, line in enumerate(lines):
+        if kinds[n] or len(line) > 200 or not line.rstrip().endswith(":") or not _ANNOUNCE.search(line):
+            continue
+        first = next((k for k in range(n + 1, len(lines)) if lines[k].strip()), len(lines))
+        end = next((k for k in range(first, len(lines)) if not lines[k].strip()), len(lines))
+        # (a paragraph of log or table lines is left to _pasted_runs, which ends it where the lines stop
+        # being output: "Any idea?" after a log is the user's)
+        if end - first >= 2 and not any(kinds[k] or line_is_pasted(lines[k]) for k in range(first, end)):
+            for k in range(first, end):
+                kinds[k] = "pasted"
 
 
 def _document_end(lines: list[str], start: int) -> int:
