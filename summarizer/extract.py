@@ -462,8 +462,9 @@ def _prose_items(said: str, index: int, asked: list[str]) -> list[Item]:
                 sentence, skip = f"{sentence} {parts[n + 1]}", True
             items.append(decision_item(sentence, index)._replace(rank=DECIDED_RANK))
             open_item = -1
-        elif len(sentence) >= 8:
-            asked.append(sentence)
+        else:  # asked, or too short to be anything ("mem ok?"): a rule goes on only in the sentence right after it
+            if len(sentence) >= 8:
+                asked.append(sentence)
             open_item = -1
     return items
 

@@ -701,3 +701,11 @@ def test_the_lines_after_a_line_that_announces_a_paste_are_pasted_not_rules():
     rules = section(text, "User instructions")
     assert not any("authors must" in r or "GPU-hours" in r for r in rules), rules
     assert any("frozen eval split" in r for r in rules), rules  # the user's own words after it are theirs
+
+
+def test_rows_of_numbers_are_pasted_and_a_rule_never_joins_a_sentence_it_does_not_follow():
+    csv = ("exported from tensorboard, is this flattening or am i imagining it\nWall time,Step,Value\n"
+           "1790010075.000,3250,2.75121\n1790010850.000,3500,2.73785\n1790011625.000,3750,2.73427")
+    rules = section(ledger(convo(csv, "hows 7b-softcap-bs31 looking\nmem ok? thx")), "User instructions")
+    assert not any("1790010" in r for r in rules), rules
+    assert not any(r.endswith("looking thx") for r in rules), rules  # "mem ok?" stood between them

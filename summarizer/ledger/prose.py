@@ -73,6 +73,8 @@ def line_is_pasted(line: str) -> bool:
         return False
     if line.startswith(("    ", "\t")) and not stripped.startswith(("- ", "* ")):
         return True
+    if len(stripped) >= 6 and not any(c.isalpha() for c in stripped):
+        return True  # a row of numbers ("1790010075.000,3250,2.75121"): no one's words
     if _LOG_LINE.match(line):
         return True
     # The unanchored patterns only where the character they need is there (most lines are sentences).
@@ -353,7 +355,7 @@ _RULE = re.compile(
 # A request: the user asks for something done now (it is done once answered).
 _REQUEST_START = re.compile(
     r"^\W*(?:(?:ok|okay|alright|great|thanks|cool|right|so|now|next|also|and|then|hey|hi|hiya|hello|yo|morning|good morning)\W+)*"
-    r"(?:(?:can|could|would|will) you|how (?:does|do|is|are|did|come|long|many|much)|what(?:'s| is| are| does| did| do)|"
+    r"(?:(?:can|could|would|will) you|how (?:does|do|is|are|did|come|long|many|much)|how'?s\b|what(?:'s| is| are| does| did| do)|"
     r"why (?:is|are|does|did|do)|where (?:is|are|does|do)|is there|are there|any idea|do we|does it)\b|^\W*(?:please\s+)?(?:(?:ok|okay|so|now|next|also|then)\W+)*"
     r"(?:look|check|fix|investigate|debug|run|rerun|re-run|try|find|figure|help|show|open|add|write|update|remove|"
     r"delete|refactor|implement|make|create|rename|move|bump|deploy|build|test|review|explain|summari[sz]e|draft|"
