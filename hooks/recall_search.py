@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from context_compactor.archive import Hit, query_terms
 from context_compactor.errors import InputError, StoreError
 from context_compactor.store import Store
-from context_compactor.summarizer.extract import _CORRECTION as CORRECTION  # the ledger's test, shared
+from context_compactor.summarizer.user_words import _CORRECTION as CORRECTION  # the ledger's test, shared
 from context_compactor.summarizer.ledger import values
 
 SEARCH_LIMIT = 5

@@ -217,3 +217,17 @@ def _context(text: str, start: int, token: str) -> str:
     if end + 40 < len(line):
         after = after.rsplit(" ", 1)[0] + " …" if " " in after else ""
     return " ".join(f"{before}{token}{after}".split())
+
+
+# What prose names: a setting's key, an id, a file's line ("app.py:121").
+_MENTION = re.compile(r"(?<![\w./-])[\w./-]+\.\w+:\d+|(?<![\w.-])(?=[\w.-]*[_\d.])(?=[\w.-]*[A-Za-z])[A-Za-z_][\w.-]{3,60}(?<![.-])")
+
+
+def mention_items(text: str, index: int) -> list[Item]:
+    """The names prose uses (a setting's key, an id), as one item whose key lists them: what they name is
+    kept where a tool found it."""
+    found = sorted({m.group(0) for m in _MENTION.finditer(text[:20_000])})[:40]
+    if not found:
+        return []
+    names = {*found, *(name.lower() for name in found)}
+    return [Item("mention", " ".join(sorted(names)), "", index)]

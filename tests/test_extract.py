@@ -10,6 +10,7 @@ import pytest
 from convo import assistant, tool, user
 
 from context_compactor.messages import view_of
+from context_compactor.summarizer import decisions, outputs
 from context_compactor.summarizer import extract as x
 from context_compactor.summarizer import identifiers as ids
 
@@ -104,7 +105,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 _VERDICT_BITS = ["exit", "EXIT", "Exit", "ed", " with", " code", " status", "_code", "return", "returncode", ":",
                  "=", " ", "\n", "0", "1", "7", "error", "ERROR", "[E0425]", "failed", " failed", "FAILED", "with",
-                 "3", "x", "_", "-", ".", "\u00b2", "\u0131", "\u017f", *x._FAILED_WORDS]
+                 "3", "x", "_", "-", ".", "\u00b2", "\u0131", "\u017f", *outputs._FAILED_WORDS]
 
 
 @hsettings(max_examples=3000, deadline=None)
@@ -113,7 +114,7 @@ def test_the_fast_verdict_agrees_with_its_regex_definition(bits: list[str], pad:
     """failed_run looks for its words with str.find and tries the regexes only there; it must say what the
     two regexes over the tail say, wherever the tail's cut falls (``pad`` pushes text out of the tail)."""
     text = "y" * pad + "".join(bits)
-    assert x.failed_run(text) == x.failed_run_by_regex(text)
+    assert x.failed_run(text) == outputs.failed_run_by_regex(text)
 
 
 _DECISION_BITS = ["Decision", "**", ":", "decided", "decide", " to", "going", "go", " with", "rather", " than",
@@ -126,7 +127,7 @@ _DECISION_BITS = ["Decision", "**", ":", "decided", "decide", " to", "going", "g
 @given(st.lists(st.sampled_from(_DECISION_BITS), max_size=14))
 def test_the_decision_word_check_agrees_with_the_decision_regexes(bits: list[str]) -> None:
     text = "".join(bits)
-    assert x.may_decide(text) == bool(x._DECISION.search(text) or x._DECISION_WEAK.search(text))
+    assert x.may_decide(text) == bool(decisions._DECISION.search(text) or decisions._DECISION_WEAK.search(text))
 
 
 @hsettings(max_examples=2000, deadline=None)

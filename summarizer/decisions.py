@@ -1,0 +1,129 @@
+"""Decisions and plans in prose: a choice said with its reason or its alternative ("we'll guard the map
+with a mutex, because ..."), a choice that revises an earlier one ("scrap that; let's ..."), and a plan
+written out in steps ("first ..., then ..."). Pure functions of text."""
+
+from __future__ import annotations
+
+import re
+
+from .identifiers import clip
+from .ledger import Item
+
+
+# A decision: a marker that says so, or a "use/keep/switch" that gives a reason or an alternative
+# (tool-use narration such as "I'll use grep to ..." is not a decision).
+_DECISION = re.compile(
+    r"\b(?:decision\W{0,3}:|decided|decide to|going with|go with|opted for|opting for|settled on|we agreed|"
+    r"chose|choosing|the plan is|the fix is|root cause|changing my mind|my vote is|prefer\b.{1,80}\bover\b)",
+    re.IGNORECASE)
+# A choice said in the first person ("we'll guard the map with a mutex", "I'd cache the settings", "my vote is
+# to ...", "we should give the job its own pool"), a decision when it gives a reason or an alternative; not
+# when what follows is the agent's next step (read, look, check, run, ...).
+_DECISION_WEAK = re.compile(
+    r"(?:\b(?:we|i|let)(?:['\u2019](?:ll|s|d|m going to|re going to)\b| will| would| should| are going to)|"
+    r"\bmy vote is to|\bwe should|\bof the (?:two|three) options|\bthe approach is to|\bswitch(?:ed)? to|"
+    r"\b(?:ok,? |okay,? |alright,? )?so we (?=\w+ )|\bmy (?:suggestion|recommendation)\b|\bi (?:suggest|recommend)\b)"
+    r"(?!\s+(?:need|have|want|be|read|look|check|open|run|grep|search|take|start|reproduce|inspect|investigate|"
+    r"try|see|find|dig|trace|profile|also|keep (?:going|looking)|get|go ahead|continue|let you know|update you|"
+    r"come back|circle back|look into|follow up|take a look|double-check|report back)\b)",
+    re.IGNORECASE)
+_DECISION_WORDS = ("decision", "decided", "decide to", "going with", "go with", "opted for", "we agreed",
+                   "opting for", "settled on", "chose", "choosing", "the plan is", "the fix is", "root cause", "prefer",
+                   "changing my mind", "my vote is")
+_DECISION_WEAK_WORDS = ("we", "i'", "i ", "let", "my vote", "switch", "options", "approach", "my suggestion",
+                        "my recommendation", "suggest", "recommend")
+
+
+def may_decide(text: str) -> bool:
+    """Whether a text holds a decision marker or a "use/keep/switch": its sentences are worth reading."""
+    if not text.isascii():
+        return bool(_DECISION.search(text) or _DECISION_WEAK.search(text))
+    low = text.lower()
+    return bool((any(word in low for word in _DECISION_WORDS) and _DECISION.search(text))
+                or (any(word in low for word in _DECISION_WEAK_WORDS) and _DECISION_WEAK.search(text)))
+
+
+_REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing my mind|changed my mind|on second thought|"
+                       r"on reflection|thinking about it (?:more|again)|come to think of it|"
+                       r"(?:scrap|scratch|forget|ignore|drop|disregard) what (?:we|I) (?:said|agreed|decided|discussed)|"
+                       r"(?:scrap|scratch|forget|drop) (?:the|our|my) (?:earlier|previous|old|first) (?:plan|idea|approach|decision)|"
+                       r"after all|let'?s revisit|revisiting|instead,|new plan|change of plan|actually,? let'?s)\b",
+                       re.IGNORECASE)
+_ASKS = re.compile(r"^\W*(?:remind me|tell me|what|which|who|when|where|why|how|do|does|did|can|could|should we|is|are)\b",
+                   re.IGNORECASE)
+
+
+def is_decision(sentence: str) -> bool:
+    """A choice said with its reason or its alternative, or a marker that says so; never a question or a
+    request to recall one ("Remind me what we decided.")."""
+    if _ASKS.match(sentence) or sentence.rstrip().endswith("?"):
+        return False
+    return 16 <= len(sentence) <= 500 and bool(_DECISION.search(sentence) or (
+        _DECISION_WEAK.search(sentence) and (_REASON.search(sentence) or _REVISION.search(sentence))))
+
+
+def decision_item(sentence: str, index: int) -> Item:
+    """A decision; one that revises an earlier choice ("scrap that idea; let's ...") supersedes it. One a
+    marker says is a decision ("Decision:", "we'll go with", "decided") ranks above one read from a
+    first-person choice and its reason."""
+    return Item("decision", sentence.lower(), clip(sentence, 400), index, update=bool(_REVISION.search(sentence)),
+                rank=2 if _DECISION.search(sentence) else 1)
+
+
+_REASON = re.compile(r"\b(?:because|since|so that|so we|to avoid|as it|as they|as there|over|going forward|from now on|"
+                     r"instead of|rather than|otherwise|there are only|it'?s only|which means|given (?:that|the)|"
+                     r"shout if you disagree|unless you object|any objections)\b|\s[\u2014\u2013-]\s|: \w",
+                     re.IGNORECASE)
+_REASON_NEXT = re.compile(r"^\W*(?:mostly |mainly |partly |that'?s |this is |it'?s )?(?:because|since|the reason|shout if|"
+                          r"unless you object)\b", re.IGNORECASE)
+# A plan written in prose, by the word each opening needs (a case-blind alternation of all of them over every
+# message is slow; each is tried only where its word is): (word, regex).
+_PLAN_OPENINGS = (
+    (("plan",), re.compile(r"(?im)\bplan\b[^:\n.?!]{0,60}:|^\W*(?:(?:the |my |our )?plan(?: is)?\s*[:\-]|"
+                          r"here'?s (?:the|my) plan)")),
+    (("step",), re.compile(r"(?im)^[^\n]{0,30}\bsteps?\s*:\s*$|^\W*(?:next )?steps?(?:, in order)?\s*:|"
+                          r"\bnext steps?\b[^.\n]{0,20}:")),
+    (("tomorrow", "today", "tonight", "this week", "next week", "morgen", "heute", "demain", "aujourd", "mañana",
+      "hoy", "amanhã", "domani"),
+     re.compile(r"(?im)^\W*(?:[^:\n]{0,30}[\u2014:-]\s*)?(?:tomorrow|today|tonight|this week|next week|morgen|heute|"
+                r"demain|aujourd'hui|mañana|hoy|amanhã|domani)\s*:")),
+    (("order", "phases", "here's how", "heres how"),
+     re.compile(r"(?im)^\W*(?:(?:rough |the )?order\s*:|(?:\w+ )?phases\s*:)|here'?s how (?:i'?d|i will|i'?ll|we'?ll|"
+                r"we should) (?:approach|tackle|do|handle|go about|sequence|order) (?:it|this)")),
+    (("then",), re.compile(r"(?i)(?:\bthen\b[^.\n]{3,160}){2,}")),
+    (("first", "to start"), re.compile(r"(?i)\b(?:first|to start),? (?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to)\b|"
+                                       r"(?<!the )(?<!its )(?<!our )(?<!my )\bfirst\b[^.\n]{3,120}[;,]\s*(?:then|second|next|after that)\b")),
+    # ("the first 90 days; after that the curves run parallel" tells what data shows: "first" is no step there)
+    (("\u2192",), re.compile(r"\S \u2192 \S[^\n]*\u2192")),
+)
+
+
+def _plan_start(text: str, low: str) -> int:
+    """Where a plan opens in ``text`` (``low``: it lower-cased), or -1."""
+    found = -1
+    for words, pattern in _PLAN_OPENINGS:
+        if not any(map(low.__contains__, words)) or (words == ("then",) and low.count("then") < 2):
+            continue
+        m = pattern.search(text)
+        if m is not None and (found < 0 or m.start() < found):
+            found = m.start()
+    return found
+
+
+_THEN = re.compile(r"\b(?:then|next|after that|finally|afterwards|once that|second|last)\b|\u2192", re.IGNORECASE)
+_INLINE_STEPS = re.compile(r"(?:^|\s)1[.)]\s.{3,200}?(?:,|;)\s*2[.)]\s")  # "1) sort the tickets, 2) ..."
+_NUMBERED = re.compile(r"(?m)^\s*(?:\d+[.)]|-|\*) +\S.{8,}$")
+
+
+def plan_of(text: str) -> str:
+    """The plan a message writes out in prose (its opening sentence and the steps after it), or ""."""
+    at = _plan_start(text, text.lower())
+    if at < 0:
+        return ""
+    start = text.rfind("\n", 0, at) + 1
+    rest = text[start:start + 1200]
+    steps = _NUMBERED.findall(rest)
+    if len(steps) >= 2 or _THEN.search(rest[:600]) or _INLINE_STEPS.search(rest[:600]):
+        paragraph = rest.split("\n\n", 1)[0] if len(steps) < 2 else rest
+        return paragraph.strip()
+    return ""

@@ -1,0 +1,391 @@
+"""What a tool printed: whether the run failed (a flagged error, a non-zero exit, a traceback), the line
+that says what failed, and what it found (failing tests of any runner, cause lines, the settings of a file
+that was read, a computation's results), never from file contents that were only read."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from context_compactor.messages import ToolCall, View
+
+from .calls import _reads_code, arguments, is_read, shell_command
+from .identifiers import clip, identifier_items, one_line, scanned
+from .ledger import Item
+
+
+# A command failed: a non-zero exit, a traceback, a failed test, an error line. Cheap substring checks
+# first; the regex reads only the tail, where a command's verdict is.
+_FAILED_WORDS = ("Traceback (most recent call last)", "\nFAILED ", "npm ERR!", "command not found", "Segmentation fault",
+                 "Permission denied", "No such file or directory", "fatal:", "panic:", "--- FAIL:", "panicked at",
+                 "DATA RACE", "\nFAIL\t", "error[E", "Tests failed", "test result: FAILED")
+_FAILED_TAIL = re.compile(
+    r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|return code)[\s:=]+[1-9]|^ERROR[: ]|"
+    r"^error(?:\[\w+\])?:|\bfailed with\b|\b\d+ failed\b", re.IGNORECASE | re.MULTILINE)
+_EXIT_ZERO = re.compile(r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode)[\s:=]+0\b", re.IGNORECASE)
+TAIL_CHARS = 1500
+SHORT_OUTPUT = 300  # a command's output this short is its answer, read for every kind of id
+ID_CHARS = 600  # a command's output is read for ids in its first and last this many characters
+
+
+def failed_run(text: str) -> bool:
+    """Whether a command's output says it failed (an explicit exit code 0 says it did not)."""
+    tail = text[-TAIL_CHARS:]
+    if not tail.isascii():  # case-blind matching of other letters (ı, ſ) and digits: the regex decides
+        return failed_run_by_regex(text)
+    low = tail.lower()
+    if _at(_EXIT_ZERO_AT, tail, low, ("exit", "return")):
+        return "Traceback (most recent call last)" in text or "\nFAILED " in text
+    if any(map(text.__contains__, _FAILED_WORDS)):  # C-level: no generator frame per word
+        return True
+    return (_at(_FAILED_CODE_AT, tail, low, ("exit", "return")) or _at(_ERROR_AT, tail, low, ("error",), line=True)
+            or _at(_FAILED_WITH_AT, tail, low, ("failed with",)) or _counted_failed(tail, low))
+
+
+def failed_run_by_regex(text: str) -> bool:
+    """:func:`failed_run` as two regexes over the tail: the definition (about 10x slower)."""
+    tail = text[-TAIL_CHARS:]
+    if _EXIT_ZERO.search(tail):
+        return "Traceback (most recent call last)" in text or "\nFAILED " in text
+    return any(word in text for word in _FAILED_WORDS) or bool(_FAILED_TAIL.search(tail))
+
+
+# The verdict regexes, each tried only where its first word stands (found by str.find on the lower-cased
+# tail): Python's regex engine has no fast scan for a case-blind alternation, and a tail is 1,500 chars.
+_CODE = r"(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode"
+_EXIT_ZERO_AT = re.compile(_CODE + r")[\s:=]+0\b", re.IGNORECASE)
+_FAILED_CODE_AT = re.compile(_CODE + r"|return code)[\s:=]+[1-9]", re.IGNORECASE)
+_ERROR_AT = re.compile(r"error(?:[: ]|\[\w+\]:)", re.IGNORECASE)
+_FAILED_WITH_AT = re.compile(r"failed with\b", re.IGNORECASE)
+_FAILED_END = re.compile(r" failed\b", re.IGNORECASE)
+
+
+def _word_char(c: str) -> bool:
+    return c.isalnum() or c == "_"
+
+
+def _at(pattern: re.Pattern[str], text: str, low: str, words: tuple[str, ...], line: bool = False) -> bool:
+    """Whether ``pattern`` matches where one of ``words`` starts a word (``line``: starts a line) in ``text``."""
+    for word in words:
+        at = low.find(word)
+        while at >= 0:
+            if (at == 0 or (text[at - 1] == "\n" if line else not _word_char(text[at - 1]))) and pattern.match(text, at):
+                return True
+            at = low.find(word, at + 1)
+    return False
+
+
+def _counted_failed(text: str, low: str) -> bool:
+    """``\\b\\d+ failed\\b``: a count of failures ("3 failed")."""
+    at = low.find(" failed")
+    while at >= 0:
+        start = at
+        while start > 0 and text[start - 1].isdecimal():
+            start -= 1
+        if start < at and (start == 0 or not _word_char(text[start - 1])) and _FAILED_END.match(text, at):
+            return True
+        at = low.find(" failed", at + 1)
+    return False
+
+
+_EXCEPTION_LINE = re.compile(r"^(?:E\s+)?((?:[\w.]+\.)?\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault)\b:.*)$",
+                             re.MULTILINE)
+_EXIT_LINE = re.compile(r"^(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode)\b", re.IGNORECASE)
+_FAILED_LINE = re.compile(r"^(FAILED .+)$", re.MULTILINE)
+# What failed, said by other languages and tools: a Go panic, a Rust panic or compile error, TypeScript, ESLint,
+# a Java exception; then a runner's verdict on one test (Go, Jest/Vitest, GoogleTest, TAP).
+_SPECIFIC_ERROR = re.compile(r"^\s*(?:panic: .+|thread '[^'\n]+' panicked at .+|error\[E\d+\]: .+|.*\bTS\d{4}: .+|"
+                             r"(?:Exception in thread|Caused by:) .+|\S+\.\w+:\d+:\d+: .+|.*\d+:\d+ +error +.+|"
+                             r"WARNING: DATA RACE|fatal error: .+|ERROR: .+)$", re.MULTILINE)
+_RUNNER_FAILURE = re.compile(r"^\s*(?:.*\s)?(?:--- FAIL: .+|FAIL +\S+.*|(?:✗|×|✕|✖|●) .+|\[  FAILED  \] .+|not ok \d+ .+)$",
+                             re.MULTILINE)
+# The same, each part tried only where a text holds what it needs (str.find; exact: a part cannot match
+# without it), since a line-anchored alternation with ".*" parts reads every line of an output several times.
+_SPECIFIC_PARTS = (
+    (("panic: ", "panicked at ", "error[E", "Exception in thread ", "Caused by: ", "WARNING: DATA RACE", "fatal error: ",
+      "ERROR: "),
+     re.compile(r"^\s*(?:panic: .+|thread '[^'\n]+' panicked at .+|error\[E\d+\]: .+|(?:Exception in thread|Caused by:) .+|"
+                r"WARNING: DATA RACE|fatal error: .+|ERROR: .+)$", re.MULTILINE)),
+    (("TS",), re.compile(r"^\s*.*\bTS\d{4}: .+$", re.MULTILINE)),
+    ((" error ",), re.compile(r"^\s*.*\d+:\d+ +error +.+$", re.MULTILINE)),
+)
+_COLUMNS = re.compile(r":\d+:\d+: ")  # "main.go:12:5: undefined: x"
+_COLUMNS_LINE = re.compile(r"^\s*\S+\.\w+:\d+:\d+: .+$", re.MULTILINE)
+_RUNNER_NEEDS = ("FAIL", "✗", "×", "✕", "✖", "●", "not ok ")
+_ERROR_WORDS = ("error", "Error", "ERROR", "fatal:", "ERR!", "panic:", "failed", "not found", "denied", "refused")
+_ERROR_WORD = re.compile(r"\berror\b|\bError\b|\bERROR\b|fatal:|ERR!|panic:|failed|not found|denied|refused")
+
+
+def _error_word_lines(text: str) -> list[str]:
+    """:data:`_ERROR_WORD_LINE`'s lines of ``text``, in order: the lines that hold one of its words (found
+    by str.find, then read by the word regex one line at a time)."""
+    starts: set[int] = set()
+    for word in _ERROR_WORDS:
+        at = text.find(word)
+        while at >= 0:
+            start = text.rfind("\n", 0, at) + 1
+            starts.add(start)
+            end = text.find("\n", at)
+            if end < 0:
+                break
+            at = text.find(word, end)
+    lines = []
+    for start in sorted(starts):
+        end = text.find("\n", start)
+        line = text[start:end if end >= 0 else len(text)]
+        if _ERROR_WORD.search(line):
+            lines.append(line)
+    return lines
+
+
+def _specific_error(text: str) -> re.Match[str] | None:
+    """:data:`_SPECIFIC_ERROR`'s first match in ``text``, its parts tried only where they can match."""
+    found: re.Match[str] | None = None
+    for needs, pattern in _SPECIFIC_PARTS:
+        if any(map(text.__contains__, needs)):
+            m = pattern.search(text)
+            if m is not None and (found is None or m.start() < found.start()):
+                found = m
+    if _COLUMNS.search(text):
+        m = _COLUMNS_LINE.search(text)
+        if m is not None and (found is None or m.start() < found.start()):
+            found = m
+    return found
+
+
+WIDE = 32_000  # a failed output is read this far from each end for what failed (errors sit mid-output too)
+_ERROR_WORD_LINE = re.compile(
+    r"^(.*(?:\berror\b|\bError\b|\bERROR\b|fatal:|ERR!|panic:|failed|not found|denied|refused).*)$", re.MULTILINE)
+# Our own marks in a result a projection stubbed, folded or cut: what they say is ours, not the tool's.
+_OUR_MARKS = re.compile(r"^\[(?:failed call folded|tool result archived|\.\.\. [\d,]+ characters cut) by context-compactor[^\n]*$\n?",
+                        re.MULTILINE)
+
+
+def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | None = None) -> list[Item]:
+    name = one_line(call.name if call else (view.tool_name or "tool"))
+    args = arguments(call.arguments) if call else {}
+    command = shell_command(call, args) if call else None
+    reads = is_read(call, command)
+    raw = _OUR_MARKS.sub("", view.text) if "by context-compactor" in view.text else view.text
+    text = scanned(raw)
+    if failed is None:
+        failed = view.is_error or (not reads and failed_run(text))
+    key = f"{name} {command if command is not None else (call.arguments if call else '')}"[:400]
+    items: list[Item] = []
+    line = ""
+    if failed:
+        wide = raw if len(raw) <= 2 * WIDE else raw[:WIDE] + "\n" + raw[-WIDE:]
+        line = error_line(wide)
+        if line:
+            where = f" (`{clip(command, 80)}`)" if command else f" ({name})"
+            items.append(Item("error", f"{key}\n{line}", clip(line, 400) + where, index))
+    elif not reads:
+        items.append(Item("success", key, "", index))
+    if not reads:  # ids a command printed sit in its first or last lines
+        head_tail = text if len(text) <= 2 * ID_CHARS else text[:ID_CHARS] + "\n" + text[-ID_CHARS:]
+        # A short output is an answer (a hash, an id): read like prose; a long one for strong ids only, kept
+        # when prose or a later call names them.
+        long = len(text) > SHORT_OUTPUT
+        found = identifier_items(head_tail, index, strong_only=long, weak=long)[:6]
+        if long:  # a command's news is at its end: the strong ids of its last lines are its answer
+            verdict = _last_lines(text)
+            found = [i._replace(weak=False) if i.key in verdict else i for i in found]
+        items.extend(found)
+    items.extend(finding_items(raw, index, reads, line if failed else "", _reads_code(args)))
+    return items
+
+
+# What a tool found: the failing tests a runner names (any language's runner), a line that gives a cause,
+# and (from a file that was read) the settings it holds, kept when prose or a later call names them.
+_GO_FAIL = re.compile(r"--- FAIL: (\S+)")
+_FAILING_TEST = re.compile(
+    r"^\s*(?:FAIL:? +(\S+(?:\s+>\s+[^\n]{1,120})?)|FAILED +(\S+)|(?:✗|×|✕|✖) +([^\n]{3,120})|"
+    r"● ([^\n]{3,160})|test (\S+) \.\.\. FAILED|(\S+) \.\.\. (?:FAIL|ERROR)$|\[  FAILED  \] (\S+)|Failed (\S+) \[|"
+    r"(\w+(?:\.\w+)+) (?:FAILED|failed)$)", re.MULTILINE)
+_CAUSE = re.compile(
+    r"\b(?:root cause|caused by|because\b|due to\b|OOMKilled|out of memory|\bKilled\b|evicted|expired|deadlock|"
+    r"timed out|timeout exceeded|deadline exceeded|connection refused|no space left|too many open files|"
+    r"CrashLoopBackOff|ImagePullBackOff|certificate|permission denied|access denied|quota|rate limit|"
+    r"does not exist|not found|mismatch|null value|overflow|corrupt|violates|duplicate key|DATA RACE|"
+    r"Seq Scan|full table scan|missing index|failed to (?:pull|resolve|connect|verify|mount|bind|allocate|schedule)|no such host|unreachable|could not resolve|"
+    r"manifest unknown|unknown host)\b", re.IGNORECASE)
+# Lower-cased words every match of _CAUSE holds: the regex runs only on an output that has one.
+_CAUSE_WORDS = ("root cause", "caused by", "because", "due to", "oomkilled", "out of memory", "killed", "evicted",
+                "expired", "deadlock", "timed out", "exceeded", "refused", "no space", "too many", "backoff",
+                "certificate", "denied", "quota", "rate limit", "does not exist", "not found", "mismatch", "null value",
+                "overflow", "corrupt", "violates", "duplicate key", "data race", "seq scan", "full table scan",
+                "missing index", "failed to", "no such host", "unreachable", "could not resolve", "manifest unknown",
+                "unknown host")
+_SETTING_LINE = re.compile(r"^\s*(?:\d+\s*(?:\u2192|:|\||\t)\s*)?[\"']?([A-Za-z_][\w.-]{2,60})[\"']?\s*(?::|=|:=)\s*([^\s{\[].{0,100})$", re.MULTILINE)
+# In source code, a module's constants are its settings: an unindented name given a literal (a string or a
+# number), as `search_index = "idx-v3"` in a conf.py; other assignments are code.
+_CONSTANT_LINE = re.compile(r"^([A-Za-z_]\w{2,60})\s*(?::\s*[\w\[\], ]{1,30})?\s*:?=\s*(?:\"[^\"\n]{1,100}\"|'[^'\n]{1,100}'|"
+                            r"-?\d[\d_.]*[a-zA-Z]{0,3})\s*[;,]?\s*(?:(?:#|//).*)?$", re.MULTILINE)
+_HIT_LINE = re.compile(r"^([\w./-]+\.\w+:\d+)(?::\d+)?[:\t ].*$", re.MULTILINE)  # grep -n: path:line: text
+# A labelled result a computation printed: a few words, then ":" "=" or "|", then a number.
+_RESULT_LINE = re.compile(r"\s*([A-Za-z][\w ().,/%-]{2,60}?)\s*(?::|=|\|)\s*-?[$€£]?\d[\d,.]*(?:%|\s?[a-zA-Z%]{0,6})?"
+                          r"(?:\s*\([^()\n]{0,40}\))?\s*$")
+_DIGIT = re.compile(r"\d")
+# "worst null column: industry (34.8% null)", "Mann-Whitney U=4324973.7, p=0.13": a few words, then the value.
+_LABELLED = re.compile(r"([A-Za-z][\w ().%,-]{1,50}?)\s*[:=]\s*(\S.*)$")
+FINDINGS_PER_OUTPUT = 3
+CAUSES_PER_OUTPUT = 2
+_DIGITS = re.compile(r"\d+")
+MORE_CAUSES = 4  # cause lines past the gravest two: kept when the agent's next words name them
+_SEVERE = re.compile(r"OOMKilled|out of memory|no space left|certificate has expired|expired|deadlock|root cause|caused by|"
+                     r"violates|corrupt|fatal|panic|Killed process", re.IGNORECASE)
+READ_CHARS = 20_000  # a file or search result is read this far for the settings and hits prose may name
+SETTINGS_PER_FILE = 40
+_CODE_LINE = re.compile(r"\b(?:raise|throw|def|func|fn|return|logger|log|print|console|fmt|assert|except|catch|errors\.New|"
+                        r"const|var|let|int64|string)\b|\bf[\"']|=>|[{};]\s*$|^\s*(?:\d+\s*[:|\u2192]?\s*)?(?:#|//|[+-]\s)|"
+                        r"`[^`]+`|\w\(.*\)\s*$|\w+ = \w+\(")
+
+
+def _cause_lines(scan: str, low: str) -> list[int]:
+    """The starts of the lines of ``scan`` that hold one of :data:`_CAUSE_WORDS`, in order: found by
+    str.find on the lower-cased text (the regex then reads those lines only; a case-blind alternation
+    of 40 words over a whole output is the slow part otherwise)."""
+    if len(low) != len(scan):  # lower-casing moved positions (a few non-ASCII letters): the regex decides
+        return sorted({scan.rfind("\n", 0, m.start()) + 1 for m in _CAUSE.finditer(scan)})
+    starts: set[int] = set()
+    for word in _CAUSE_WORDS:
+        at = low.find(word)
+        while at >= 0 and len(starts) < CAUSE_LINES:
+            starts.add(scan.rfind("\n", 0, at) + 1)
+            at = low.find(word, scan.find("\n", at) if scan.find("\n", at) >= 0 else len(scan))
+    return sorted(starts)
+
+
+CAUSE_LINES = 2_000  # lines with a cause word an output is read for at most
+
+
+def finding_items(text: str, index: int, reads: bool, error: str = "", code: bool = False) -> list[Item]:
+    """Failing tests a runner names, up to two lines that give a cause (not from code that was only read,
+    and not the error line already listed), and the settings of a file that was read (weak)."""
+    items: list[Item] = []
+    scan = scanned(text)
+    low = scan.lower()
+    failing = list(itertools.islice(_GO_FAIL.finditer(scan), FINDINGS_PER_OUTPUT)) if "--- FAIL" in scan else []
+    if len(failing) < FINDINGS_PER_OUTPUT and (("fail" in low and ("FAIL" in scan or "Failed " in scan or " failed" in scan))
+                                               or any(c in scan for c in "✗×✕✖●")):
+        failing += itertools.islice(_FAILING_TEST.finditer(scan), FINDINGS_PER_OUTPUT - len(failing))
+    for m in failing:
+        name = next(g for g in m.groups() if g)
+        items.append(Item("finding", name.strip(), clip(m.group(0).strip(), 200), index))
+    found: list[tuple[int, int, str]] = []  # (severity, position, line)
+    shapes: set[str] = set()
+    seen = -1
+    for start in _cause_lines(scan, low) if not code else ():
+        if start <= seen:
+            continue  # a line is read once, whatever it holds
+        end = scan.find("\n", start)
+        line = scan[start:end if end >= 0 else len(scan)].strip()
+        seen = start
+        if not _CAUSE.search(line) or _zero_counts_only(line, _CAUSE):
+            continue
+        shape = " ".join(_DIGITS.sub("0", line).split())  # the same line again with other numbers (a probe failing 5 times) is one
+        if 12 <= len(line) <= 400 and shape not in shapes and not _CODE_LINE.search(line) and not (
+                error and (line in error or error in line)):
+            shapes.add(shape)
+            found.append((0 if _SEVERE.search(line) else 1, len(found), line))
+        if len(found) >= 40:
+            break
+    for n, (_severity, _at, line) in enumerate(sorted(found)[:CAUSES_PER_OUTPUT + MORE_CAUSES]):
+        # The gravest first (OOMKilled before a retry); the next few are kept when the agent's next words
+        # speak of them ("the pods can't pull the image"), see ledger.merge.
+        # Keyed by its shape: the same line from another run with other numbers (a readiness probe failing
+        # again) is the same finding seen again, routine once seen often.
+        items.append(Item("finding", _DIGITS.sub("0", line.lower())[:200], clip(line, 240), index,
+                          weak=n >= CAUSES_PER_OUTPUT))
+    if not reads and not error:  # what a computation printed: "rows after dedupe: 680,897", "p = 0.19"
+        last = _last_lines(scan, 1)
+        results = 0
+        labelled = _LABELLED.match(last.strip()) if last and len(last) <= 160 else None
+        if labelled and _DIGIT.search(labelled.group(2)) and not _CODE_LINE.search(last):
+            items.append(Item("finding", last.strip().lower()[:80], clip(last.strip(), 200), index))
+            results = 1  # a computation's news is at its end
+        for line in scan[-ID_CHARS * 4:].splitlines():
+            if len(line) > 140 or not (":" in line or "=" in line or "|" in line) or not _DIGIT.search(line):
+                continue
+            result = _RESULT_LINE.match(line)
+            if result and line.strip() != last.strip():
+                items.append(Item("finding", result.group(1).strip().lower()[:80], clip(line.strip(), 200), index))
+                results += 1
+                if results >= 2:
+                    break
+    if reads:  # where a search hit, and the settings a file holds: kept when prose names them
+        head = text[:READ_CHARS]
+        for m in itertools.islice(_HIT_LINE.finditer(head), SETTINGS_PER_FILE) if ":" in head[:400] else ():
+            items.append(Item("finding", m.group(1), clip(m.group(0).strip(), 160), index, weak=True))
+        for m in itertools.islice((_CONSTANT_LINE if code else _SETTING_LINE).finditer(head), SETTINGS_PER_FILE):
+            items.append(Item("finding", m.group(1).lower(), clip(m.group(0).strip(), 160), index, weak=True))
+    return items
+
+
+_EXIT_TRAILER = re.compile(r"^\s*(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode)\b", re.IGNORECASE)
+
+
+def _last_lines(text: str, count: int = 2) -> str:
+    """The last ``count`` lines of an output with words, an exit-code trailer aside."""
+    lines = [line for line in text[-ID_CHARS:].splitlines() if line.strip() and not _EXIT_TRAILER.match(line)]
+    return "\n".join(lines[-count:])
+
+
+def gravest_line(text: str) -> str:
+    """What an output found, for a one-line stub of it: the failing test a runner names, else its gravest
+    cause line ("OOMKilled", "Failed to pull image ..."); "" when it names none."""
+    found = [i for i in finding_items(scanned(text), 0, True) if not i.weak]  # read as a read: no computed result
+    return found[0].text if found else ""
+
+
+def strong_ids(text: str, limit: int = 3) -> list[str]:
+    """The strong identifiers (prefixed ids, UUIDs, URLs, host:port, tickets) at the ends of an output,
+    where a command prints them: what a one-line stub of it still names. The last ``limit`` (a command's
+    news is at its end), in the order printed."""
+    text = scanned(text)
+    head_tail = text if len(text) <= 2 * ID_CHARS else text[:ID_CHARS] + "\n" + text[-ID_CHARS:]
+    found = [item.key for item in identifier_items(head_tail, 0, strong_only=True)]
+    return found[-limit:] if limit > 0 else []
+
+
+def error_line(text: str, named_only: bool = False) -> str:
+    """The line that says what failed: the exception, else the failed test, else an error line (not one
+    a logger wrote at info or debug level), else (unless ``named_only``: pasted text) the last line."""
+    exceptions = _EXCEPTION_LINE.findall(text)
+    if exceptions:
+        return exceptions[-1].strip()
+    specific = _specific_error(text)
+    if specific:
+        line = specific.group(0).strip()
+        if line == "WARNING: DATA RACE":  # what raced is the first frame after it
+            frame = re.search(r"^\s*([\w./*()-]+\(\S*\))\s*$", text[specific.end():specific.end() + 600], re.MULTILINE)
+            return f"{line} [...] {frame.group(1)}" if frame else line
+        return line
+    failed = _FAILED_LINE.findall(text)
+    if failed:
+        return failed[0].strip()
+    runner = _RUNNER_FAILURE.search(text) if any(map(text.__contains__, _RUNNER_NEEDS)) else None
+    if runner:
+        return runner.group(0).strip()
+    lines = [line for line in _error_word_lines(text) if not _EXIT_LINE.match(line.strip()) and not _QUIET_LEVEL.search(line)
+             and not _zero_counts_only(line, _ERROR_WORD)]
+    if lines:  # the last one: a command's own verdict comes after its progress lines
+        return lines[-1].strip()
+    if named_only:
+        return ""
+    rest = [line.strip() for line in text.splitlines() if line.strip()]
+    return rest[-1] if rest else ""
+
+
+# A count of none ("failed=0", "unreachable=0", "0 errors"): a recap that says nothing failed.
+_ZERO_COUNT = re.compile(r"\b(?:failed|failures?|errors?|unreachable|skipped|rescued|ignored)\s*[=:]\s*0\b|"
+                         r"\b0 (?:failed|failures?|errors?)\b", re.IGNORECASE)
+
+
+def _zero_counts_only(line: str, words: re.Pattern[str]) -> bool:
+    """Whether the only words of ``words`` a line holds are counts of none (an Ansible recap's "failed=0")."""
+    return "0" in line and _ZERO_COUNT.search(line) is not None and not words.search(_ZERO_COUNT.sub("", line))
+
+
+# A log line at info or debug level ("INFO ... job finished failed=2"): progress, not what failed.
+_QUIET_LEVEL = re.compile(r"\b(?:INFO|DEBUG|TRACE)\b|\blevel=(?:info|debug|trace)\b|\"level\": ?\"(?:info|debug)\"")

@@ -1,0 +1,227 @@
+"""The user's words: their prose cut from what they pasted (:mod:`.ledger.prose`), read sentence by
+sentence for instructions, corrections, decisions and requests, verbatim; a pasted document read whole for
+its rules; pasted logs for the error they show; our own block read back by its structure."""
+
+from __future__ import annotations
+
+import re
+
+from .decisions import _REVISION, decision_item, is_decision, plan_of
+from .identifiers import MAX_ITEM_CHARS, clip, identifier_items, mention_items
+from .ledger import (APPROVAL, CORRECTION_RANK, DECIDED_RANK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, Item, masked_key,
+                     parse_items, prose, values)
+from .markers import BLOCK_END, OWN_BLOCK
+from .outputs import _EXCEPTION_LINE, error_line, failed_run
+
+
+_CORRECTION = prose._CORRECTION  # the recall tool reads corrections as the ledger does
+# A short reply that accepts what the agent just proposed (not an item: merge marks the proposal decided).
+_APPROVAL = re.compile(r"^\W*(?:ok(?:ay)?|agreed|yes|yep|yeah|sure|fine|perfect|great|lgtm|sounds good|sounds right|"
+                       r"makes sense|go (?:ahead|with (?:it|that))|do it|do that|let'?s do (?:it|that)|works for me|"
+                       r"ship it|approved|d'accord|oui|einverstanden|ja|vale|de acuerdo|s[ií]|\U0001f44d)"
+                       r"(?:[\s,.!]+(?:thanks|thx|ty|go ahead|do it|let'?s go|please|agreed|sounds good))*\W*$", re.IGNORECASE)
+# An assent that points back at what was proposed, in a short reply of the user's own ("yep, let's go with
+# that", "Going with that.", "OK, verstanden — I'll follow that order"): it names nothing of its own, so it
+# decides the proposal and is no decision of its own.
+_ASSENT_BACK = re.compile(r"^\W*(?:[\w']+\W+){0,3}?(?:(?:let'?s|we'?ll|i'?ll|we will|i will|we can|then)\s+)?"
+                          r"(?:go(?:ing)? (?:with|for|ahead with)|do|follow|take|pick|use|run with|stick with|approve|"
+                          r"agree with|accept)\s+(?:that|it|this|those|these|yours|your (?:\w+ ){0,2}(?:plan|suggestion|"
+                          r"proposal|order|approach|idea|option|recommendation)|that (?:\w+ )?(?:plan|order|approach|"
+                          r"one|option|idea))\b\W*$",
+                          re.IGNORECASE)
+ASSENT_CHARS = 80
+
+
+def is_approval(text: str) -> bool:
+    """Whether a user's message only accepts what was just proposed ("ok", "agreed", "yep, let's go with
+    that"): short, no value of its own, and pointing back."""
+    return bool(_APPROVAL.match(text)) or (len(text) <= ASSENT_CHARS and not any(c.isdigit() for c in text)
+                                           and bool(_ASSENT_BACK.match(text)))
+
+
+_TRIVIAL = {"ok", "okay", "yes", "y", "no", "continue", "go on", "thanks", "thank you", "sure", "go", "next",
+            "done", "k", "great", "perfect", "cool", "nice", "go ahead", "proceed", "ok thanks", "lgtm"}
+
+
+def user_items(text: str, index: int) -> list[Item]:
+    """The items of a user's message. Our own block (a prompt compacted before) is read back by its
+    structure; the rest is cut into the user's prose and what they pasted (:func:`.ledger.prose.split`).
+    Only the prose gives instructions, corrections and requests, sentence by sentence, verbatim; a pasted
+    document is read whole for its rules, kept as the document's; pasted logs give errors marked as pasted."""
+    text = text.strip()
+    items: list[Item] = []
+    if text.startswith(OWN_BLOCK):
+        # Its items stay items, now citing this message, whose archived text holds their earlier citations.
+        body, text = own_block(text)
+        items.extend(item._replace(src=index, first=-1, supersedes=()) for item in read_back(body))
+    if is_approval(text):  # "ok", "agreed", "sounds good": what the agent proposed just before is decided
+        items.append(Item(APPROVAL, APPROVAL, "", index))
+        if not _APPROVAL.match(text):
+            return items  # its words point back and say nothing more
+    if not text or text.lower().strip(".!? ") in _TRIVIAL or text.startswith("/context-stats"):
+        return items
+    segments = prose.split(neutral(text))
+    spoken = [s.text.strip() for s in segments if s.kind == "prose" and s.text.strip()]
+    said = "\n".join(spoken)
+    asked: list[str] = []
+    for part in spoken:  # each stretch of the user's own words on its own: what was pasted between is not theirs
+        items.extend(_prose_items(part, index, asked))
+    if said:  # ids the user's instructions carry are in their words (and leave with them when corrected)
+        ruled = "\n".join(i.text for i in items if i.section == "instruction")
+        items.extend(i for i in identifier_items(said, index, strong_only=False) if i.key not in ruled)
+        items.extend(mention_items(said, index))
+    for segment in segments:
+        if segment.kind == "document":
+            items.extend(_document_rules(segment.text, index))
+        if segment.kind == "pasted":
+            items.extend(_pasted_items(segment.text, index))
+        elif segment.kind == "document":
+            items.extend(identifier_items(segment.text, index, strong_only=True, weak=True)[:6])
+    plan = plan_of(said) if said else ""
+    if plan:  # a plan the user wrote out ("plan for the cleanup: watch ...; after that ...; then ...")
+        items.append(Item("goal", f"plan {index}", "Plan: " + clip(plan, 400), index))
+    if asked:
+        items.append(Item("request", " ".join(asked)[:200].lower(), clip(_adjacent(asked, spoken), 240), index))
+    # The user's words, what they pasted between them shown as a cut.
+    items.append(Item("goal", "goal", "Latest request: " + clip(" [...] ".join(spoken) or text, 400), index))
+    return items
+
+
+def _adjacent(sentences: list[str], spoken: list[str]) -> str:
+    """The first sentence and those that follow it in one stretch of the user's words, up to the first
+    that does not."""
+    flats = [" ".join(part.split()) for part in spoken]
+    out = sentences[0]
+    for sentence in sentences[1:]:
+        if not any(f"{out} {sentence}" in flat for flat in flats):
+            break
+        out = f"{out} {sentence}"
+    return out
+
+
+def _prose_items(said: str, index: int, asked: list[str]) -> list[Item]:
+    """Instructions and corrections of the user's own words, a sentence each; what was only asked goes to
+    ``asked``. A correction without a value of its own takes the sentence after it ("Sorry, wrong port.
+    Use 7443."), which says what it corrects to."""
+    items: list[Item] = []
+    parts = [s for s in prose.sentences(said) if s.lower().strip(".!? ") not in _TRIVIAL]
+    skip = False
+    open_item = -1  # the instruction a plain statement after it goes on ("Only Python 3.11. No network calls.")
+    joined = 0
+    for n, sentence in enumerate(parts):
+        if skip:
+            skip = False
+            continue
+        found = values(sentence)
+        kind = prose.kind_of(sentence, found)
+        if sentence.endswith(":") and kind in ("rule", "setting") and not prose.is_strong_rule(sentence):
+            kind = "request"  # "fyi, here's what happened:" introduces what follows (pasted), it rules nothing
+        if kind == "setting" and is_decision(sentence):
+            kind = "request"  # a choice the user makes ("ok, decided: we'll cordon ip-..."): a decision, below
+        if kind == "correction":
+            # A correction without a value says what it corrects to in the sentence after it ("Sorry, wrong
+            # port. Use 7443.", "Scratch that. Instead, let's ship on Friday.").
+            if not found and n + 1 < len(parts) and len(parts[n + 1]) <= 240 and not prose.is_correction(parts[n + 1]):
+                sentence, skip = f"{sentence} {parts[n + 1]}", True
+                found = values(sentence)
+            items.append(Item("instruction", sentence.lower(), clip(sentence), index, corrects=found,
+                              rank=CORRECTION_RANK))
+            open_item = -1
+        elif kind in ("rule", "setting"):
+            rank = (STRONG_RULE_RANK if prose.is_strong_rule(sentence) else RULE_RANK + bool(found)) if kind == "rule" \
+                else SETTING_RANK
+            items.append(Item("instruction", masked_key(sentence), clip(sentence), index, rank=rank,
+                              corrects=found, update=prose.is_update(sentence)))
+            open_item, joined = len(items) - 1, 0
+        elif open_item >= 0 and not prose.is_request(sentence) and len(sentence) <= 200 and not sentence.endswith(":"):
+            # (a sentence that ends on ":" introduces what the user pasted next: "logs from export-svc earlier:")
+            last = items[open_item]  # the words that go on from a rule are the rule's (adjacent, verbatim)
+            text = f"{last.text} {sentence}"
+            items[open_item] = last._replace(key=masked_key(text), text=clip(text))
+            joined += 1
+            if joined >= 2:
+                open_item = -1
+        elif is_decision(sentence) or (_REVISION.search(sentence) and not prose.is_request(sentence)):
+            # The user's own choice, or a choice taken back for another ("scratch what we said before,
+            # keep March in"): it revises the decision it is about. A revision that says only that
+            # ("scrap what we said earlier, Luis vetoed it.") takes the sentence after it, the new choice.
+            if not is_decision(sentence) and n + 1 < len(parts) and len(parts[n + 1]) <= 240 and not prose.is_correction(parts[n + 1]):
+                sentence, skip = f"{sentence} {parts[n + 1]}", True
+            items.append(decision_item(sentence, index)._replace(rank=DECIDED_RANK))
+            open_item = -1
+        else:  # asked, or too short to be anything ("mem ok?"): a rule goes on only in the sentence right after it
+            if len(sentence) >= 8:
+                asked.append(sentence)
+            open_item = -1
+    return items
+
+
+def _document_rules(text: str, index: int) -> list[Item]:
+    """The rules of a document the user pasted (a spec, a runbook, a style guide), read whole, but its
+    code blocks."""
+    items = []
+    fence = False
+    lines = text.splitlines()
+    if lines and lines[0].lstrip().startswith(("```", "~~~")):
+        # A document pasted inside one fence (a runbook in ```...```): the fence is its frame, not a code
+        # block of it; its inner fences are still code.
+        lines = lines[1:-1] if len(lines) > 1 and lines[-1].lstrip().startswith(("```", "~~~")) else lines[1:]
+    for line in lines:
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+            continue
+        if fence or prose.line_is_pasted(line):
+            continue
+        for sentence in prose.sentences(line.strip(" -*#>\t")):
+            if 12 <= len(sentence) <= MAX_ITEM_CHARS and prose.is_rule(sentence):
+                items.append(Item("docrule", masked_key(sentence), clip(sentence, 300), index, rank=RULE_RANK))
+    return items[:40]
+
+
+def _pasted_items(text: str, index: int) -> list[Item]:
+    """What pasted material is evidence of: the error it shows, marked as pasted, and its strong ids (kept
+    when prose or a later call names them too)."""
+    items = []
+    if failed_run(text) or _EXCEPTION_LINE.search(text) or "FAIL" in text:
+        line = error_line(text, named_only=True)
+        if line:
+            items.append(Item("error", f"pasted\n{line}", clip(line, 400) + " (pasted)", index))
+    items.extend(identifier_items(text, index, strong_only=True, weak=True)[:6])
+    return items
+
+
+def own_block(text: str) -> tuple[str, str]:
+    """(the body of our own block, the user's words after it), read by structure: the block ends at the
+    first line that is our end marker alone; lines inside it that are not the ledger's own (a heading, an
+    item, a left-out line, the focus line) are not items. Without an end line, the whole text is the
+    block and nothing is the user's."""
+    lines = text.split("\n")
+    for n, line in enumerate(lines[1:], start=1):
+        if line.strip() == BLOCK_END:
+            return "\n".join(lines[1:n]), "\n".join(lines[n + 1:]).strip()
+    return "\n".join(lines[1:]), ""
+
+
+_MARKERS = re.compile(rf"\[(?=(?:{re.escape(OWN_BLOCK[1:])}|{re.escape(BLOCK_END[1:])}))", re.IGNORECASE)
+
+
+def neutral(text: str) -> str:
+    """``text`` with the ledger's own markers disarmed ("[end of ledger]" -> "(end of ledger]"): words a
+    message holds never open or close a block when the block is read back."""
+    return _MARKERS.sub("(", text) if "[" in text else text
+
+
+def read_back(body: str) -> list[Item]:
+    """The items of our own block's body, the user's words ranked again as when they were said (a block
+    does not write ranks): a line that cites what it superseded is a correction."""
+    out = []
+    for item in parse_items(body):
+        if item.section == "instruction":
+            kind = "correction" if item.supersedes else prose.kind_of(item.text, values(item.text))
+            rank = {"correction": CORRECTION_RANK, "setting": SETTING_RANK}.get(
+                kind, STRONG_RULE_RANK if prose.is_strong_rule(item.text) else RULE_RANK)
+            item = item._replace(rank=rank, corrects=values(item.text), update=prose.is_update(item.text))
+        elif item.section == "docrule":
+            item = item._replace(rank=RULE_RANK)
+        out.append(item)
+    return out
