@@ -162,9 +162,7 @@ class GptmeHost:
         model = self._model()
         options = {k: v for k, v in self.options.items() if k not in ("enabled", "context_window", "store")}
         store = self.options.get("store") or Path(logdir) / "context-compactor.sqlite"
-        window = self._window(model)
-        ceiling = self._budget(model)
-        trigger = int(options.get("max_tokens") or window * float(options.get("compact_at") or 0.75))
+        window, trigger, ceiling = self.limits(model)
         if ceiling is not None and ceiling < trigger:
             # gptme's own autocompact fires at its budget: ours must come first, or gptme compacts
             # (and replaces our view) before we ever do.
@@ -175,6 +173,13 @@ class GptmeHost:
         self.compactors[key] = compactor
         logger.info("gptme.session", session=compactor.session, window=window, trigger=options.get("max_tokens"))
         return compactor
+
+    def limits(self, model: Any) -> tuple[int, int, int | None]:
+        """Our window and trigger for ``model`` as configured, and gptme's compaction budget (None: none
+        known). ``context-compactor doctor --host gptme`` reports these same figures."""
+        window = self._window(model)
+        trigger = int(self.options.get("max_tokens") or window * float(self.options.get("compact_at") or 0.75))
+        return window, trigger, self._budget(model)
 
     @staticmethod
     def _budget(model: Any) -> int | None:

@@ -7,20 +7,27 @@ context window and where it comes from, the store is writable, and how the bridg
 have fared in the gateway (crashes, hangs, restarts, the summary model's last error and its kind:
 the files the plugin and the bridge keep beside the store). Exit 0 when nothing failed, 1 otherwise.
 Doctor writes nothing, and a value of any type anywhere in the config is a finding, never a traceback.
+
+``doctor --host gptme``, run with the Python gptme runs in, checks the gptme plugin instead: gptme's
+config read as gptme and the plugin read it, ``[plugin.context-compactor]`` enabled, the model gptme
+would use, and our trigger below gptme's compaction budget (warn when not: gptme would compact first).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import importlib
 import json
 import os
 import subprocess
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from context_compactor.errors import CompactorError
+from context_compactor.errors import CompactorError, InputError
 from context_compactor.settings import load_settings
 from context_compactor.bridge import PROMPT_RECORD
 from context_compactor.openclaw_health import BRIDGE_HEALTH, SUMMARIZER_HEALTH
@@ -31,6 +38,9 @@ from .configpatch import Document
 from .install import Paths, locate, read_marker
 from .plugin import FILES, PLUGIN_ID, SLOT, shipped
 from .presets import fit_problem, fixed_prompt, model_window
+
+if TYPE_CHECKING:
+    from context_compactor.hosts.gptme import GptmeHost
 
 
 class Report:
@@ -306,17 +316,22 @@ def check_summarizer_health(paths: Paths, say: Report) -> None:
         say("warn" if failed else "ok", line)
 
 
-def _guarded(say: Report, what: str, check: Callable[[], Any]) -> Any:
+def _guarded(say: Report, what: str, check: Callable[[], Any],
+             hint: str = "`openclaw config validate` names it") -> Any:
     """Run one check; whatever it raises is one FAIL line, never a traceback (a config can hold any value)."""
     try:
         return check()
     except Exception as exc:  # noqa: BLE001 - doctor reports every failure as a finding
         say("FAIL", f"{what}: could not be checked ({type(exc).__name__}: {exc}); a value in the config has a type "
-                    "doctor did not expect: `openclaw config validate` names it")
+                    f"doctor did not expect: {hint}")
         return None
 
 
 def run_doctor(args: argparse.Namespace) -> int:
+    if args.host == "gptme":
+        return run_gptme_doctor(args)
+    if args.workspace:
+        raise InputError("--workspace is gptme's (its gptme.toml's folder): add --host gptme, or use --home/--config")
     say = Report()
     paths = locate(args.home, args.config)
     say("ok", f"OpenClaw home: {paths.home}")
@@ -338,9 +353,113 @@ def run_doctor(args: argparse.Namespace) -> int:
     return 1 if say.failed else 0
 
 
+# -- gptme (run in the Python gptme runs in) -----------------------------------------------------------
+
+GPTME_HINT = "fix it in gptme.toml or ~/.config/gptme/config.toml"
+
+
+def run_gptme_doctor(args: argparse.Namespace) -> int:
+    """gptme's config as the plugin reads it, the model gptme would use, and our trigger against gptme's
+    compaction budget (its autocompact fires there: ours must fire first)."""
+    if args.home or args.config:
+        raise InputError("--home and --config are OpenClaw's; with --host gptme, --workspace names gptme.toml's folder")
+    try:
+        gptme = importlib.import_module("gptme")
+    except ImportError:
+        raise CompactorError(f"doctor --host gptme: gptme is not installed in this Python ({sys.executable}); run "
+                             "doctor with the Python gptme runs in, or pip install 'context-compactor[gptme]'") from None
+    workspace = Path(args.workspace or ".").resolve()
+    if not workspace.is_dir():
+        raise InputError(f"--workspace {args.workspace}: no such folder (name the folder gptme runs in)")
+    say = Report()
+    say("ok", f"gptme {getattr(gptme, '__version__', '?')} in {sys.executable}")
+    found = _guarded(say, "gptme config", lambda: check_gptme_config(workspace, say), GPTME_HINT)
+    if found is not None:
+        config, host, file = found
+        _guarded(say, "gptme budget", lambda: check_gptme_budget(config, host, file, say), GPTME_HINT)
+    print("no problems found." if not say.failed else f"{say.failed} problem(s) found.")
+    return 1 if say.failed else 0
+
+
+def check_gptme_config(workspace: Path, say: Report) -> tuple[Any, GptmeHost, Path] | None:
+    """gptme's user and project config, read as gptme reads them, and our options from them as the plugin
+    reads them; the file our table is in (else where it belongs). None when unreadable or not enabled."""
+    config_mod = importlib.import_module("gptme.config")
+    user_path = Path(importlib.import_module("gptme.config.user").config_path)
+    project_path = next((p for p in (workspace / "gptme.toml", workspace / ".github" / "gptme.toml") if p.is_file()),
+                        workspace / "gptme.toml")
+    user = _read_gptme(say, user_path, lambda: config_mod.load_user_config() if user_path.is_file() else None)
+    project = _read_gptme(say, project_path, lambda: config_mod.get_project_config(workspace, quiet=True))
+    if user is False or project is False:
+        return None
+    # gptme's budget reads the config gptme would run with; an absent user config is not created
+    config = config_mod.Config(user=user or importlib.import_module("gptme.config.models").UserConfig(),
+                               project=project)
+    config_mod.set_config(config)
+    from context_compactor.hosts.gptme import NAME, GptmeHost
+
+    host = GptmeHost()
+    host.init(config)
+    file = project_path if NAME in (getattr(project, "plugin", None) or {}) else (
+        user_path if NAME in (config.user.plugin or {}) else project_path)
+    if not host.enabled:
+        say("FAIL", f"{file}: [plugin.{NAME}] has no `enabled = true`: gptme runs without us (add it)")
+        return None
+    say("ok", f"{file}: [plugin.{NAME}] is enabled")
+    return config, host, file
+
+
+def _read_gptme(say: Report, path: Path, read: Callable[[], Any]) -> Any:
+    """One gptme config file read by gptme; False (after one FAIL line naming it) when gptme cannot read it."""
+    try:
+        return read()
+    except Exception as exc:  # noqa: BLE001 - gptme raises whatever its TOML reader and checks raise
+        say("FAIL", f"{path} cannot be read: {type(exc).__name__}: {exc} (gptme cannot start with it either: fix it)")
+        return False
+
+
+def check_gptme_budget(config: Any, host: GptmeHost, file: Path, say: Report) -> None:
+    """Our trigger against gptme's compaction budget for the model gptme would use, with the plugin's figures."""
+    model, source = _gptme_model(config)
+    if model is None:
+        say("warn", "gptme model: none configured (gptme -m, $MODEL, or [env] MODEL in gptme.toml); budget not checked")
+        return
+    window, trigger, budget = host.limits(model)
+    from context_compactor.hosts.gptme import NAME
+
+    how = ("max_tokens" if host.options.get("max_tokens") else
+           f"compact_at {float(host.options.get('compact_at') or 0.75):g} x the {window:,}-token window")
+    say("ok", f"gptme model {model.full} (from {source}): our window {window:,} tokens, trigger {trigger:,} ({how})")
+    if budget is None:
+        say("ok", f"gptme states no window for {model.full}: it has no compaction budget to come before ours")
+    elif trigger < budget:
+        say("ok", f"our trigger, {trigger:,} tokens, is below gptme's compaction budget, {budget:,}: we compact first")
+    else:
+        say("warn", f"our trigger, {trigger:,} tokens ({how}), is not below gptme's compaction budget for "
+                    f"{model.full}, {budget:,} tokens: gptme's autocompact would compact first, so the plugin lowers "
+                    f"our trigger to the budget at run time. Set max_tokens below {budget:,} under [plugin.{NAME}] "
+                    f"in {file}, or raise gptme's budget ($GPTME_CONTEXT_BUDGET, [context] budget)")
+
+
+def _gptme_model(config: Any) -> tuple[Any, str]:
+    """The model gptme would start with, as its ``init_model`` resolves it (without starting the provider)."""
+    found = importlib.import_module("gptme.config").resolve_model_source(config)
+    if found is None:
+        return None, ""
+    model = importlib.import_module("gptme.llm.models").get_model(found[0])
+    length = os.environ.get("GPTME_CONTEXT_LENGTH", "")
+    if length.isdigit():
+        model = dataclasses.replace(model, context=int(length))
+    return model, found[1]
+
+
 def add_parser(sub: Any) -> None:
-    d = sub.add_parser("doctor", help="check the OpenClaw setup and explain what is wrong",
-                       description="Check config, plugin entry and slot, files, Python, model server, window, store.")
+    d = sub.add_parser("doctor", help="check the OpenClaw (or gptme) setup and explain what is wrong",
+                       description="Check config, plugin entry and slot, files, Python, model server, window, store. "
+                                   "With --host gptme (run with gptme's Python): gptme's config, the model it would "
+                                   "use, and our trigger against gptme's compaction budget.")
+    d.add_argument("--host", choices=["openclaw", "gptme"], default="openclaw", help="the host to check (default openclaw)")
     d.add_argument("--home", metavar="DIR", help="the gateway home (default: $OPENCLAW_STATE_DIR, else ~/.openclaw)")
     d.add_argument("--config", metavar="FILE", help="the gateway config (default: $OPENCLAW_CONFIG_PATH, else <home>/openclaw.json)")
+    d.add_argument("--workspace", metavar="DIR", help="gptme: the folder whose gptme.toml gptme reads (default: this one)")
     d.set_defaults(run=run_doctor)
