@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 
+from context_compactor.hookspecs import CompactionStats
 from context_compactor.redact import redact_bytes
 
 from .asgi import Headers, Send
@@ -45,6 +46,7 @@ class ApiTurn(ChatTurn):
         self.client_usage = True  # these streams always report their usage
         self.rewritten = False  # the client's bytes do not go out even unchanged (command exchanges left out)
         self.pinned: ApiTurn | None = None  # the count whose decision this request keeps (see :meth:`pin`)
+        self.stats: CompactionStats | None = None  # the hooks' figures of this turn's decision, when they gave them
         self.btw = False  # a /btw side question is a rewrite of chat requests; these turns go as they are
 
     def chat_tools(self, tools: Any) -> list[Any]:
@@ -61,13 +63,18 @@ class ApiTurn(ChatTurn):
 
     # --- a count's plan, pinned for the request after it ----------------------------------------
 
-    DECIDED = ("sent", "compacted", "notices", "tokens_before", "tokens_after", "trigger", "limit", "fits", "reason")
+    DECIDED = ("sent", "compacted", "notices", "tokens_before", "tokens_after", "trigger", "limit", "fits", "reason",
+               "stats")
 
     def pin(self, counted: ApiTurn) -> None:
         """Take the decision the hooks made for ``counted`` (a token count of this same conversation, just
         before): the request gets the prompt its count answered for, even when a summary landed in between."""
         self.pinned = counted
         self.event = counted.event  # the session's record of the decision is that event's
+
+    def _measured(self, stats: CompactionStats | None) -> None:
+        super()._measured(stats)
+        self.stats = stats
 
     def may_go_early(self) -> bool:
         return self.pinned is None and super().may_go_early()

@@ -221,7 +221,6 @@ async def count_route(api: Api, gw: Gateway, scope: Scope, receive: Receive, sen
         return
     body, conv, key = prepared
     await gw.settled(key)  # the last turn's bookkeeping (calibration) shapes the next prompt: counted after it
-    scale = _server_scale(gw, key)
     turn, headers = _turn(gw, api, scope, body, raw, key, conv)
     await turn.prepare()
     _pin(gw, api, key, body, turn)
@@ -238,16 +237,16 @@ async def count_route(api: Api, gw: Gateway, scope: Scope, receive: Receive, sen
             return
     except UpstreamError as problem:
         logger.info("gateway.count_upstream_failed", path=scope["path"], error=str(problem))
-    await send_bytes(send, 200, dumps(api.count(await _own_count(gw, turn, scale))), [JSON_TYPE, *extra])
+    await send_bytes(send, 200, dumps(api.count(await _own_count(gw, turn))), [JSON_TYPE, *extra])
 
 
-async def _own_count(gw: Gateway, turn: ApiTurn, scale: float) -> int:
+async def _own_count(gw: Gateway, turn: ApiTurn) -> int:
     """Our count in the server's tokens (see :func:`_server_scale`). With no report to scale by and the model never
     calibrated (a session's first count), the server's tokenizer counts the prompt's text when it has one (as chat
     counts a stream that reported no usage), while no request is at the server."""
-    tokens = _counted(turn)
-    if scale != 1.0 or gw.runtime.calibration(turn.model.id) is not None or gw.gate.busy(gw.config.base):
-        return round(scale * tokens)
+    tokens, scale = _counted(turn), _server_scale(turn)
+    if scale is not None or gw.runtime.calibration(turn.model.id) is not None or gw.gate.busy(gw.config.base):
+        return round((scale or 1.0) * tokens)
     text = chat_text(list(turn.sent)) + json.dumps(list(turn.event.tools), ensure_ascii=False)
     counted = await server_count(gw, turn.model.id, text)
     return counted if counted is not None else tokens
@@ -261,14 +260,15 @@ def _counted(turn: ApiTurn) -> int:
     return turn.measurer().measure(list(turn.sent), "", list(turn.event.tools)).total
 
 
-def _server_scale(gw: Gateway, key: str) -> float:
-    """The server's count of the session's last prompt over ours of it (at the ratio calibrated since): our count
-    times this is in the server's tokens. The ratio moves toward each report by a share only (one odd prompt must
-    not swing it), so for a session's first turns it lags, and this carries the rest; it also carries what the
-    server counts that we do not (the gateway's own tool schemas). 1 before any report."""
-    last = gw.runtime.session(key).last  # read before the count's own hook run starts a new record
-    reported, estimate = last.measured_tokens, last.calibrated_estimate or last.measured_estimate
-    return reported / estimate if reported and estimate else 1.0
+def _server_scale(turn: ApiTurn) -> float | None:
+    """The server's count of the session's last prompt over ours of it (at the ratio calibrated since), from the
+    hooks' result: our count times this is in the server's tokens. The ratio moves toward each report by a share
+    only (one odd prompt must not swing it), so for a session's first turns it lags, and this carries the rest; it
+    also carries what the server counts that we do not (the gateway's own tool schemas). None before any report."""
+    stats = turn.stats
+    if stats is None or not stats.reported_tokens or not stats.reported_estimate:
+        return None
+    return stats.reported_tokens / stats.reported_estimate
 
 
 Route = Callable[["Gateway", Scope, Receive, Send, bytes], Awaitable[None]]
