@@ -163,11 +163,11 @@ class GptmeHost:
         options = {k: v for k, v in self.options.items() if k not in ("enabled", "context_window", "store")}
         store = self.options.get("store") or Path(logdir) / "context-compactor.sqlite"
         window, trigger, ceiling = self.limits(model)
-        if ceiling is not None and ceiling < trigger:
-            # gptme's own autocompact fires at its budget: ours must come first, or gptme compacts
-            # (and replaces our view) before we ever do.
+        if ceiling is not None and ceiling <= trigger:
+            # gptme's own autocompact fires when the prompt reaches its budget (>=), ours when it passes our
+            # trigger (>): ours must come first, or gptme compacts (and replaces our view) before we do.
             logger.warning("gptme.budget_below_trigger", budget=ceiling, trigger=trigger)
-            options["max_tokens"] = ceiling
+            options["max_tokens"] = ceiling - 1
         compactor = Compactor(context_window=window, model=getattr(model, "full", None), store=store,
                               session=f"gptme:{Path(key).name}", **options)
         self.compactors[key] = compactor
