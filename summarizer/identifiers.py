@@ -170,7 +170,7 @@ def _is_identifier(token: str, strong_only: bool) -> bool:
 
 # Sessions repeat their tokens (the same ports, versions and paths in run after run): each is judged once.
 _KNOWN: dict[tuple[str, bool], bool] = {}
-_KNOWN_MAX = 100_000
+_KNOWN_MAX = 10_000  # a 10,000-message session judges about 1,500 tokens: a bound for a gateway's weeks
 _STRONG_ID = re.compile("|".join(f"(?:{p.pattern[1:-1]})" for p in (_URL, _UUID, _TICKET, _HOSTPORT)))
 _WEAK_ID = re.compile("|".join(f"(?:{p.pattern[1:-1]})" for p in (_IP, _VERSION, _SHA)))
 

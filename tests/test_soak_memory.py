@@ -66,3 +66,19 @@ def metric_line(metrics: Metrics, name: str) -> int:
     """The value of one line of the rendered ``/metrics`` text."""
     text = metrics.render(idle_waits=0, in_flight=0).decode()
     return int(next(line.split()[1] for line in text.splitlines() if line.split()[0] == name))
+
+
+def test_the_ledgers_verdict_caches_stay_within_their_bounds_whatever_users_write() -> None:
+    """The rule verdicts (keyed by whole user sentences) and the identifier verdicts (keyed by tokens) of
+    50,000 distinct sentences and tokens keep at most their bounds: a gateway that serves sessions for
+    weeks holds the latest verdicts, not every sentence it ever read."""
+    from context_compactor.summarizer import identifiers
+    from context_compactor.summarizer.ledger import prose
+
+    prose.is_rule.cache_clear()
+    identifiers._KNOWN.clear()
+    for n in range(50_000):
+        prose.is_rule(f"please never restart worker-{n} during business hours")
+        identifiers.identifier_items(f"deploy build-{n:07d}a to host-{n}.example.internal:8443", 0, strong_only=False)
+    assert prose.is_rule.cache_info().currsize <= 2_048
+    assert len(identifiers._KNOWN) <= identifiers._KNOWN_MAX <= 10_000

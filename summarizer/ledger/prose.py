@@ -409,7 +409,9 @@ _APOLOGY = re.compile(r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|any
                       r"noch (?:etwas|was)|mais uma coisa|un'altra cosa)\b)?[\s,.!:;\u2014\u2013-]*", re.IGNORECASE)
 
 
-@functools.lru_cache(maxsize=16_384)
+# A session says its rules again and again; the verdicts of the latest sentences are kept (a bound: its keys
+# are whole sentences of what users wrote, and a gateway serves many sessions for weeks).
+@functools.lru_cache(maxsize=2_048)
 def is_rule(sentence: str) -> bool:
     """Whether a sentence of the user's prose states a standing rule, constraint or preference."""
     if _RULE_LABEL.match(sentence) or _RULE_LEAD.match(sentence):
