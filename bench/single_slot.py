@@ -8,9 +8,12 @@ upstream for a client's turn, in the same order, right after that turn (so both 
 a shared machine and the same prefix cache): a turn's bare-server time is what the server alone takes
 for the prompt the gateway made (the full history no longer fits after a dozen turns).
 
-Prints: errors, each turn's time against its bare-server time (the worst ratio, the turns over 2x),
-summaries sent, cancelled and how long a cancelled one ran on after the turn came, the prompt sizes,
-and whether /metrics and the gateway's log add up to what the client saw.
+Prints, per turn: its time and the bare server's, the server's part of ours (send to end of answer) and
+the gateway's own, the prompt, the tokens each server read anew (both run verbose: llama-cpp-python's
+"prefix-match hit" lines) and the prompt start shared with the turn before. Then: errors, the
+distribution of the ours/bare ratio and the ten worst turns, summaries sent, cancelled and how long a
+cancelled one ran on after the turn came, the prompt sizes, and whether /metrics and the gateway's log
+add up to what the client saw.
 
     python bench/single_slot.py [--turns 62] [--pause 1.5] [--max-tokens 24]
 
