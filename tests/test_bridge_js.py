@@ -12,21 +12,14 @@ from typing import Any
 
 import pytest
 
-from conftest import ROOT, need
+from conftest import need
+from ocfakes.node_plugin import INDEX
+from ocfakes.node_plugin import drive as drive_plugin
 from ocfakes.openclaw import openclaw_path
-
-DRIVER = ROOT / "tests" / "ocfakes" / "drive_plugin.mjs"
-INDEX = ROOT / "extension" / "openclaw" / "index.js"
 
 
 def drive(tmp_path: Path, python: str, config: dict[str, Any]) -> dict[str, Any]:
-    node = shutil.which("node", path=openclaw_path() or "") or shutil.which("node")  # OpenClaw's Node 24 first
-    need(node is not None, "Node.js")
-    env = {**os.environ, "CONTEXT_COMPACTOR_PYTHON": python, "CC_CONFIG": json.dumps(config),
-           "OPENCLAW_STATE_DIR": str(tmp_path)}
-    done = subprocess.run([str(node), str(DRIVER), str(INDEX)], capture_output=True, text=True, env=env, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+    return drive_plugin("drive_plugin.mjs", tmp_path, python, config)
 
 
 def test_plugin_compacts_through_the_python_child(tmp_path: Path) -> None:

@@ -2,29 +2,15 @@
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-from conftest import ROOT, need
-from ocfakes.openclaw import openclaw_path
-
-DRIVER = ROOT / "tests" / "ocfakes" / "drive_guard.mjs"
-INDEX = ROOT / "extension" / "openclaw" / "index.js"
+from ocfakes.node_plugin import drive as drive_plugin
 
 
 def drive(tmp_path: Path, python: str, config: dict[str, Any]) -> dict[str, Any]:
-    node = shutil.which("node", path=openclaw_path() or "") or shutil.which("node")  # OpenClaw's Node 24 first
-    need(node is not None, "Node.js")
-    env = {**os.environ, "CONTEXT_COMPACTOR_PYTHON": python, "CC_CONFIG": json.dumps(config),
-           "OPENCLAW_STATE_DIR": str(tmp_path)}
-    done = subprocess.run([str(node), str(DRIVER), str(INDEX)], capture_output=True, text=True, env=env, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+    return drive_plugin("drive_guard.mjs", tmp_path, python, config)
 
 
 def test_the_plugin_blocks_the_third_failed_call_through_the_bridge(tmp_path: Path) -> None:
