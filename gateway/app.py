@@ -9,7 +9,7 @@
 
 The upstream key never reaches a client: whatever the upstream answers has it redacted. The
 gateway's own model calls (summaries, window probes) to the upstream wait until none of its
-clients' requests is in flight there (:class:`~context_compactor.summarizer.client.IdleGate`): a
+clients' requests is in flight there (:class:`~context_compactor.summarizer.idle_gate.IdleGate`): a
 single-slot local server would otherwise interrupt or delay the client's turn for them. In front of a
 single-slot server (see slots.py) a turn counts from its arrival, cancels any summary still running
 there, and never waits for one: it sends the built-in ledger, and the summary is made when the server
@@ -38,7 +38,7 @@ from context_compactor.plugins import commands as registered_commands
 from context_compactor.plugins import get_plugin_manager
 from context_compactor.redact import StreamRedactor
 from context_compactor.runtime import Runtime
-from context_compactor.summarizer.client import SETTLE_SECONDS, IdleGate, add_gate, origin
+from context_compactor.summarizer.idle_gate import SETTLE_SECONDS, IdleGate, add_gate, origin
 
 from . import apis, sse
 from .after_turns import AfterTurns

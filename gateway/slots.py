@@ -6,7 +6,7 @@ interrupts it or waits for it, and a summary between two turns evicts the client
 gateway's summaries there are the built-in ledger, unless the settings name the session model's
 explicitly (``summarizeWithSessionModel: true``): then the turn does not wait for them (it sends the
 ledger) and they run while the server is idle, cancelled by the next turn (see
-:class:`~context_compactor.summarizer.client.IdleGate` and ``Background.turn_wait``).
+:class:`~context_compactor.summarizer.idle_gate.IdleGate` and ``Background.turn_wait``).
 
     llama-server      GET /props answers ``total_slots``
     llama-cpp-python  GET /v1/models lists its models as ``"owned_by": "me"`` (no /props): one slot

@@ -21,7 +21,7 @@ from fakes.harness import fake_upstream, gateway_for
 from fakes.server import ServerThread
 from fakes.upstream import overflow_body
 
-from context_compactor.summarizer.client import IdleGate
+from context_compactor.summarizer.idle_gate import IdleGate
 
 WORDS = 40
 

@@ -14,7 +14,8 @@ from fakes.chat import DONE, chunk, models_list, sse
 from fakes.server import ServerThread
 
 from context_compactor.summarizer import ModelError
-from context_compactor.summarizer.client import Endpoint, IdleGate, add_gate, chat, make_client
+from context_compactor.summarizer.client import Endpoint, chat, make_client
+from context_compactor.summarizer.idle_gate import IdleGate, add_gate
 
 LONG = 120.0  # the summary call's own limit: a cancel that waited for it would show as a 'timeout'
 

@@ -15,7 +15,8 @@ from structlog.testing import capture_logs
 
 from context_compactor.messages import View
 from context_compactor.summarizer import ModelError
-from context_compactor.summarizer.client import Endpoint, IdleGate, add_gate, chat, gate_of, make_client, retry_after
+from context_compactor.summarizer.client import Endpoint, chat, make_client, retry_after
+from context_compactor.summarizer.idle_gate import IdleGate, add_gate, gate_of
 from context_compactor.summarizer.llm import Health, LLMSummarizer, resolve_api
 
 KEY = "sk-test-very-secret-key"
