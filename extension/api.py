@@ -37,7 +37,7 @@ from .hookspecs import AfterTurnEvent, BeforeAgentStartEvent, CompactionStats, H
 from .messages import repaired, repaired_text, validate_messages
 from .plugins import get_plugin_manager
 from .runtime import Runtime
-from .session import unchanged_stats
+from .turn_record import unchanged_stats
 from .settings import Settings
 from .store import Store
 

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from context_compactor.hookspecs import Command, CommandResult, CompactionStats, HookContext, hookimpl
-from context_compactor.session import LastTurn
+from context_compactor.turn_record import LastTurn
 from context_compactor.session_state import SessionState
 
 

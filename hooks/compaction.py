@@ -26,7 +26,7 @@ from context_compactor.archive import message_text
 from context_compactor.hookspecs import (BeforeAgentStartEvent, BeforeAgentStartResult, CompactionStats, HookContext,
                                         hookimpl)
 from context_compactor.logs import get_logger
-from context_compactor.session import failure_notice, unchanged_stats
+from context_compactor.turn_record import failure_notice, unchanged_stats
 
 from . import recall
 

@@ -21,7 +21,7 @@ from context_compactor.hookspecs import BeforeAgentStartEvent, CompactionStats, 
 from context_compactor.messages import validate_messages
 from context_compactor.plugins import commands, get_plugin_manager
 from context_compactor.runtime import Runtime
-from context_compactor.session import unchanged_stats
+from context_compactor.turn_record import unchanged_stats
 from context_compactor.settings import load_settings
 from context_compactor.store import Store, store_path_for
 

@@ -22,8 +22,10 @@ FOLDERS = {"extension": "context_compactor", "hooks": "context_compactor.hooks",
 KNOWN = [
     # Runtime hands out Sessions, and Session.compact asks the runtime for its parts (a service locator);
     # the contract's HookContext names the Runtime, and the Python API builds both.
+    # (turn_record was split out of session.py, whose part it is: it names the contract's event and stats.)
     {"context_compactor", "context_compactor.api", "context_compactor.hookspecs", "context_compactor.plugins",
-     "context_compactor.presummarize", "context_compactor.runtime", "context_compactor.session"},
+     "context_compactor.presummarize", "context_compactor.runtime", "context_compactor.session",
+     "context_compactor.turn_record"},
     # The store contract picks its engines, which implement it.
     {"context_compactor.store", "context_compactor.store_contract", "context_compactor.store_pg"},
     # The gateway's turn, relay and routes name the Gateway (under TYPE_CHECKING) that builds them.
