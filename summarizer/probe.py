@@ -13,6 +13,12 @@ llama-cpp-python's server reports its context size nowhere (``/v1/models`` has n
 other routes are 404): the probe finds nothing, the caller uses 8192 and says so, and the size is
 learned later from the server's own context-length error ("maximum context length is N tokens").
 Never raises: a refused connection, a 404 or a strange body just means "not this one".
+
+Every attempt asks the server to close its connection (``Connection: close``): the probe shares the
+runtime's client with the summary calls, and a summary that went out on a kept-alive connection the
+probe left in the pool could not be cut while the server still reads its prompt (a cancel shuts the
+connection it saw being made, see :mod:`.client`); on a single-slot server that read would hold the
+client's next turn.
 """
 
 from __future__ import annotations
@@ -95,7 +101,9 @@ def probe_window(client: httpx.Client, endpoint: Endpoint, *, seconds: float = P
     ]
     if endpoint.api != "ollama":
         attempts.append(("POST", f"{root}/api/show", {"model": model, "name": model}, _ollama))
-    headers = {"authorization": f"Bearer {endpoint.api_key}"} if endpoint.api_key else {}
+    headers = {"connection": "close"}  # no kept-alive connection left for a summary call to reuse
+    if endpoint.api_key:
+        headers["authorization"] = f"Bearer {endpoint.api_key}"
     deadline = time.monotonic() + seconds
     tried = []
     for method, url, body, read in attempts:

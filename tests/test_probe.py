@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import re
+import socket
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +22,9 @@ from context_compactor.plugins import get_plugin_manager
 from context_compactor.runtime import Runtime
 from context_compactor.settings import Settings
 from context_compactor.store import Store
-from context_compactor.summarizer.client import Endpoint
+from context_compactor.summarizer import ModelError
+from context_compactor.summarizer.client import Endpoint, chat, make_client
+from context_compactor.summarizer.idle_gate import IdleGate, add_gate
 from context_compactor.summarizer.probe import probe_window
 
 OLLAMA_SHOW = {
@@ -35,6 +42,7 @@ LMSTUDIO_MODEL = {"id": "qwen2.5-7b-instruct", "object": "model", "type": "llm",
 VLLM_MODELS = {"object": "list", "data": [{"id": "Qwen/Qwen2.5-7B-Instruct", "object": "model", "created": 1,
                                            "owned_by": "vllm", "root": "Qwen/Qwen2.5-7B-Instruct", "parent": None,
                                            "max_model_len": 32768, "permission": []}]}
+LONG = 120.0  # a summary call's own limit: a cancel that waited for it would show as a 'timeout'
 LLAMA_CPP_PYTHON_MODELS = {"object": "list", "data": [{"id": "smollm2", "object": "model", "owned_by": "me",
                                                        "permissions": []}]}
 
@@ -190,3 +198,115 @@ def test_a_window_stated_in_an_error_is_not_replaced_by_a_probe(runtime: Runtime
     runtime.learn_window("m", 4000, "error")
     runtime.learn_window("m", 32768, "probe")
     assert runtime.window_for(runtime.settings, ModelInfo(id="m")) == (4000, "error")
+
+
+# --- the probe's connections (issue 28) -------------------------------------------------------------
+
+
+class SocketServer:
+    """A model server on a real socket that says, per connection, what came over it and when it closed:
+    ``/props`` is answered (HTTP/1.1, kept alive unless the request asks otherwise), a chat request is read
+    and never answered (a server still reading a long prompt). ``log`` holds (connection, what) in order."""
+
+    def __init__(self) -> None:
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.log: list[tuple[int, str]] = []
+        self.heads: list[bytes] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        count = 0
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._serve, args=(conn, count), daemon=True).start()
+            count += 1
+
+    def _serve(self, conn: socket.socket, n: int) -> None:
+        data = b""
+        with conn:
+            while True:
+                head, sep, rest = data.partition(b"\r\n\r\n")
+                if not sep:
+                    piece = conn.recv(65536)
+                    if not piece:
+                        self.log.append((n, "closed"))
+                        return
+                    data += piece
+                    continue
+                length = int(re.search(rb"(?im)^content-length:\s*(\d+)", head).group(1)) \
+                    if re.search(rb"(?im)^content-length:", head) else 0
+                while len(rest) < length:
+                    rest += conn.recv(65536)
+                data = rest[length:]
+                self.heads.append(head)
+                path = head.split(b" ")[1].decode()
+                self.log.append((n, path))
+                if path.endswith("/chat/completions"):
+                    continue  # reading the prompt: no answer until the client goes
+                body = json.dumps(LLAMA_PROPS).encode()
+                conn.sendall(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: "
+                             + str(len(body)).encode() + b"\r\n\r\n" + body)
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def wait_for(condition: Any, seconds: float = 30) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_the_probe_leaves_no_connection_open() -> None:
+    """The probe asks for ``Connection: close``, and its connection is closed once it has the answer: the
+    runtime's pool keeps nothing a summary call could go out on."""
+    server = SocketServer()
+    try:
+        with make_client() as client:
+            found = probe_window(client, Endpoint(server.url + "/v1", "qwen"))
+            assert found.window == 4096
+            assert wait_for(lambda: (0, "closed") in server.log), server.log
+    finally:
+        server.close()
+    assert re.search(rb"(?im)^connection:\s*close", server.heads[0])
+
+
+def test_a_summary_after_a_probe_is_cut_while_the_server_reads_its_prompt() -> None:
+    """After a probe, a summary call goes out on a connection of its own, so a client's turn that cancels it
+    while the server still reads the prompt (no byte answered yet) closes it at once."""
+    server = SocketServer()
+    gate = IdleGate(quiet=0.0)
+    client = make_client(read_timeout=LONG)
+    add_gate(client, gate)
+    outcome: list[BaseException] = []
+    endpoint = Endpoint(server.url + "/v1", "qwen", "openai", timeout=LONG)
+
+    def summary() -> None:
+        try:
+            chat(client, endpoint, [{"role": "user", "content": "sum up"}], 64, retries=0)
+        except ModelError as exc:
+            outcome.append(exc)
+
+    try:
+        assert probe_window(client, endpoint).window == 4096
+        thread = threading.Thread(target=summary, daemon=True)
+        thread.start()
+        assert wait_for(lambda: any(what == "/v1/chat/completions" for _, what in server.log)), server.log
+        gate.enter(server.url)  # a client's turn comes for the same server
+        thread.join(LONG / 2)
+        waiting = thread.is_alive()
+        chat_conn = next(n for n, what in server.log if what == "/v1/chat/completions")
+        gone = wait_for(lambda: (chat_conn, "closed") in server.log)
+    finally:
+        client.close()
+        server.close()
+    assert not waiting, "the summary still waited for the server's first byte"
+    assert chat_conn != 0 and gone, server.log
+    assert [getattr(e, "kind", None) for e in outcome] == ["cancelled"]
