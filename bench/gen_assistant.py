@@ -238,6 +238,19 @@ SENTENCES = [
     "Our team will never ask you for your password by email or phone.",
     "Local buses run every 20 minutes from the station square.",
     "Visitors must sign in at reception and wear a badge.",
+    "Hope you all had a restful weekend.", "Thanks so much for getting back to me so quickly.",
+    "I've attached the updated figures; the totals on page two changed slightly.",
+    "Let me know if Thursday afternoon works better for you.", "The kids loved the museum, especially the dinosaur hall.",
+    "We're still waiting on the quote from the electrician.", "Sorry for the delay, it's been a hectic week here.",
+    "The meeting notes are in the shared folder.", "Our new address will be on the next invoice.",
+    "Nothing urgent, just keeping you in the loop.", "I spoke to the bank and they said it takes three to five working days.",
+    "The delivery window was moved because of the public holiday.", "Could you confirm the number of guests by Friday?",
+    "Happy to send the full report if that helps.", "We had a small leak under the sink but it's fixed now.",
+    "Registration for the spring term opens next month.", "The car is ready for collection any time after four.",
+    "I'm out of the office until Monday with limited access to email.", "Great seeing you at the party last week!",
+    "Attached is the signed copy for your records.", "Your feedback helps us improve our service.",
+    "The conference programme has been updated with two new speakers.", "We noticed you left items in your basket.",
+    "The flat viewing went well and the agent is preparing the paperwork.", "The tram line will be closed for repairs over the weekend.",
 ]
 PAGE_JUNK = ["Skip to main content", "Menu", "Search", "Log in | Sign up", "Accept all cookies | Manage preferences",
              "We use cookies to improve your experience. By continuing you agree to our use of cookies.",
@@ -343,20 +356,26 @@ def home_status(rng: random.Random) -> str:
 
 # Pasted material with rules inside that are not the user's own.
 def paste_school(rng: random.Random) -> str:
-    return ("GREENWAY PRIMARY · Policy on Attendance and Absence (extract)\n\n" + "\n".join(
-        f"{k}. {s}" for k, s in enumerate(rng.sample([
-            "Parents must inform the school office before 8:45 on each day of absence.",
-            "Pupils must not bring mobile phones to class; phones are kept in the office.",
-            "Holidays in term time will not be authorised except in exceptional circumstances.",
-            "Always label uniform and PE kit with your child's full name.",
-            "Children should arrive no later than 8:40; the gate closes at 8:50.",
-            "Medicines must be handed to the office in the original packaging with a signed form.",
-            "Nut products are not permitted in packed lunches.",
-            "Never park on the zig-zag lines outside the main entrance.",
-            "Requests for leave must be made in writing at least two weeks in advance.",
-            "Pupils who are unwell should stay at home for 48 hours after the last episode of sickness.",
-            "Please do not contact teachers by personal email; use the parent portal.",
-            "Forms returned after the deadline cannot be processed."], 9), 1)) + "\n\n" + fill(rng, 4))
+    rules = rng.sample([
+        "Parents must inform the school office before 8:45 on each day of absence.",
+        "Pupils must not bring mobile phones to class; phones are kept in the office.",
+        "Holidays in term time will not be authorised except in exceptional circumstances.",
+        "Always label uniform and PE kit with your child's full name.",
+        "Children should arrive no later than 8:40; the gate closes at 8:50.",
+        "Medicines must be handed to the office in the original packaging with a signed form.",
+        "Nut products are not permitted in packed lunches.",
+        "Never park on the zig-zag lines outside the main entrance.",
+        "Requests for leave must be made in writing at least two weeks in advance.",
+        "Pupils who are unwell should stay at home for 48 hours after the last episode of sickness.",
+        "Please do not contact teachers by personal email; use the parent portal.",
+        "Forms returned after the deadline cannot be processed."], 9)
+    sections = ["1. Purpose", "2. Roles and responsibilities", "3. Reporting an absence", "4. Leave in term time",
+                "5. Punctuality", "6. Health and medicines", "7. Communication", "8. Review"]
+    parts = ["GREENWAY PRIMARY SCHOOL\nPolicy on Attendance and Absence\nApproved by the Governing Board, reviewed annually\n"]
+    for k, title in enumerate(sections):
+        parts.append(f"{title}\n{fill(rng, rng.randint(3, 6))}")
+        parts += [f"{k + 1}.{j + 1} {rules.pop()}" for j in range(rng.randint(0, 2)) if rules]
+    return "\n\n".join(parts + [f"Page {rng.randint(2, 9)} of 9"])
 
 
 def paste_landlord(rng: random.Random) -> str:
@@ -426,7 +445,8 @@ ONEOFF = [
      "book a table for {party} at {time}, {place} if they have space", "Booked {place} for {party} at {time}; confirmation is in your email."),
     ("reminders_create", lambda r: {"text": r.choice(["call mum", "pay the gas bill", "water the plants", "renew parking permit", "order contacts"]), "at": clock(r)},
      "remind me to {text} at {time_}", "Reminder set: {text} at {at}."),
-    ("home_control", lambda r: {"device": r.choice(["kids.light", "living.blind", "hall.lock", "kitchen.light", "bedroom.thermostat"]), "action": r.choice(["off", "on", "lock", "close", "set 19"])},
+    ("home_control", lambda r: r.choice([{"device": "kids.light", "action": "off"}, {"device": "living.blind", "action": "close"},
+                                          {"device": "hall.lock", "action": "lock"}, {"device": "bedroom.thermostat", "action": "set 19"}]),
      "can u {action} the {device} thing", "Done: {device} -> {action}."),
     ("shopping", lambda r: {"add": r.sample(["oat milk", "eggs", "coffee beans", "dishwasher tabs", "bin bags", "bananas", "nappies", "toothpaste"], 3)},
      "add {items} to the shopping list", "Added to the list."),
@@ -593,7 +613,7 @@ def noise_episode(b: Builder) -> list[Message]:
     for _ in range(60):
         make = b.rng.choices([f for f, _w in NOISE], [w for _f, w in NOISE])[0]
         episode = make(b)
-        if b.rng.random() < 0.45:
+        if b.rng.random() < 0.6:
             episode = episode[:-1] + busy(b) + episode[-1:]
         if not b.found(episode):
             return episode
@@ -707,7 +727,7 @@ DECISIONS: list[tuple[Draw, str, str, str]] = [
      "rental car: {X}", "scrap that, {V} — need the boot space", "the rental car"),
     (two(lambda r: f"the {r.choice(['blue', 'green', 'grey'])} {r.choice(['Kindle', 'cashmere scarf', 'espresso machine'])} ({r.randint(60, 240)} eur)"),
      "for mums birthday get {X}", "nah get {V}, she already has the other", "mum's birthday present"),
-    (two(lambda r: f"{r.choice(['Umzug', 'Move', 'Flytt'])}{r.choice(['Profi', 'Express', 'Bros'])} quote {r.randint(1200, 3900)} eur"),
+    (two(lambda r: f"{r.choice(['UmzugProfi', 'MoveExpress'])} quote {r.randint(1200, 3900)} eur", lambda r: f"{r.choice(['FlyttBros', 'Packfix'])} at {r.randint(1200, 3900)} eur"),
      "movers: go with {X}", "second thoughts, {V}, they do the packing too", "which moving company"),
     (two(lambda r: f"{r.choice(['Telekom', 'Vodafone', 'O2'])} {r.choice([250, 500, 1000])} Mbit {r.choice(['fiber', 'cable'])}"),
      "internet: lets take {X}", "hmm {V} instead, the other has a 24 month contract", "the home internet plan"),
@@ -915,6 +935,10 @@ def emit(b: Builder, item: dict[str, Any], part: str) -> tuple[list[Message], in
     r, kind, t = b.rng, item["kind"], item["t"]
     if kind == "instruction":
         text, value = user_text(r, t[1], V=item["v"])
+        if r.random() < 0.2:  # the user's own rule beside a forward whose rules are someone else's
+            make, asks = r.choice(PASTES)
+            paste = make(r)
+            return [b.user(f"{phone(r, r.choice(asks))}\n\n{paste}\n\n{text}", paste), b.say(r.choice(ACKS))], 0, value
         return [b.user(text), b.say(r.choice(ACKS))], 0, value
     if kind == "plan":
         text, value = user_text(r, t[1], V=item["v"])
@@ -939,7 +963,7 @@ def emit(b: Builder, item: dict[str, Any], part: str) -> tuple[list[Message], in
         args = {"book": {"type": r.choice(["hotel", "flight", "restaurant", "train"]), "when": day(r)},
                 "send_email": {"to": "(see error)", "subject": "Re: quote"}, "create_event": {"title": "Parents evening", "when": day(r)},
                 "expense_ocr": {"image": "upload"}, "home_control": {"device": "living.light", "action": "off"},
-                "shopping": {"order": "basket"}, "fetch_url": {"url": "https://portal/login"}, "save_note": {"path": "notes/inbox.md"}}[tool]
+                "shopping": {"order": "basket"}, "fetch_url": {"url": "https://portal.example-schule.de/login"}, "save_note": {"path": "notes/inbox.md"}}[tool]
         return [b.user(ask(r)), *b.tool(tool, args, line), b.say("That didn't go through; details above. Want me to try an alternative?")], 2, item["v"]
     if kind == "file":
         path = item["v"]
@@ -997,9 +1021,9 @@ def finding_output(b: Builder, how: str, value: str) -> tuple[str, dict[str, Any
     if how == "spend":
         return ("expense_ocr", {"summary": "this_month"}, receipt(r) + f"\n\nSUMMARY\n{value}\nfood: EUR {r.randint(100, 400)}", "how much on taxis this month")
     if how == "menu":
-        return ("fetch_url", {"url": "https://restaurant/menu"}, web_page(r, "Menu", 4) + f"\n\nTasting menus: classic {r.randint(90, 160)} EUR, {value}", "does that place do a veggie menu and how much")
+        return ("fetch_url", {"url": f"https://www.osteria-{hexs(r, 4)}.it/menu"}, web_page(r, "Menu", 4) + f"\n\nTasting menus: classic {r.randint(90, 160)} EUR, {value}", "does that place do a veggie menu and how much")
     if how == "hours":
-        return ("fetch_url", {"url": "https://apotheke/hours"}, web_page(r, "Öffnungszeiten", 3) + f"\n\nMon–Fri 8:00–18:30, Sat 9:00–13:00, {value}", "is the pharmacy open sunday")
+        return ("fetch_url", {"url": f"https://www.apotheke-am-markt-{hexs(r, 3)}.de/oeffnungszeiten"}, web_page(r, "Öffnungszeiten", 3) + f"\n\nMon–Fri 8:00–18:30, Sat 9:00–13:00, {value}", "is the pharmacy open sunday")
     if how == "deposit":
         return ("read_email", msg, email_thread(r, "Mietvertrag (lease) - final", f"Clause 7: the {value} after the handover.", 1), "what does the lease say abt the deposit")
     if how == "calendar":
