@@ -6,7 +6,9 @@
 
 ``Store.open(path)`` picks the engine from the path: a ``postgresql://`` (or ``postgres://``) URL
 opens PostgreSQL, anything else is a SQLite file (or ``:memory:``). Nothing above the store names an
-engine: the runtime, the hooks, recall and the CLI hold a ``Store`` and call these methods.
+engine: the runtime, the hooks, recall and the CLI hold a ``Store`` and call these methods. The
+choice itself is ``store.py``'s, the module everything imports the store from: the engines implement
+this contract, so it cannot import them; ``store.py`` names its chooser here (:func:`choose_engines`).
 
 What every engine guarantees: a summary cache bounded to ``max_entries`` (least recently used go
 first); one JSON state per session, replaced whole (never half-written); calibration per model; an
@@ -17,6 +19,7 @@ way whatever the engine); retention; and a schema that migrates itself forward, 
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -30,6 +33,11 @@ from .messages import View
 ARCHIVE_MAX_MB, ARCHIVE_MAX_DAYS = 1024.0, 180.0  # the defaults of archiveMaxMb and archiveMaxDays
 URL_SCHEMES = ("postgresql://", "postgres://")
 _S = TypeVar("_S", bound="Store")
+_chooser: list[Callable[[Any], type[Store]]] = []  # the engine a path names: set by store.py
+
+# One encoder for every archived message: json.dumps with options builds a new one per call, a
+# quarter of the time a cold compaction spends writing its fold.
+MESSAGE_JSON = json.JSONEncoder(ensure_ascii=False, default=str)
 
 
 def is_url(path: str | Path | None) -> bool:
@@ -220,12 +228,24 @@ class Store(ABC):
         """Apply ``retention``; returns the archive rows removed."""
 
 
+def choose_engines(chooser: Callable[[Any], type[Store]]) -> None:
+    """Name the function that tells which engine class a store path needs (``store.py`` does, once)."""
+    _chooser[:] = [chooser]
+
+
 def _engine(path: Any) -> type[Store]:
-    """The engine class a path names (imported on first use: psycopg only when a URL asks for it)."""
-    if is_url(str(path)):
-        from .store_pg import PostgresStore
+    if not _chooser:
+        raise StoreError("no store engines: import the store from context_compactor.store, which names them")
+    return _chooser[0](path)
 
-        return PostgresStore
-    from .store import SQLiteStore
 
-    return SQLiteStore
+def archive_row(item: tuple[Any, ...]) -> tuple[str, str, Any, int | None, int | None]:
+    """An archive row as ``(digest, role, message, index, turn)``, whichever form it was given in (see
+    :meth:`Store.archive`); StoreError for a row of another shape or an index that is not a position."""
+    if not 3 <= len(item) <= 5:
+        raise StoreError(f"an archive row has {len(item)} fields: give (digest, role, message[, index[, turn]])")
+    index = item[3] if len(item) > 3 else None
+    turn = item[4] if len(item) > 4 else None
+    if index is not None and (not isinstance(index, int) or index < 0):
+        raise StoreError(f"archive row {item[0]!r}: index {index!r} is not a position in the history (an int >= 0)")
+    return (str(item[0]), str(item[1]), item[2], index, turn)

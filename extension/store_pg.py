@@ -34,7 +34,7 @@ from .archive import Hit, Original, Ref
 from .errors import InputError, StoreError
 from .logs import get_logger
 from .messages import View, repaired_text
-from .store_contract import Retention, SessionInfo, Store, StoreClosed
+from .store_contract import MESSAGE_JSON, Retention, SessionInfo, Store, StoreClosed, archive_row
 from .store_pg_schema import SCHEMA_VERSION, TS_CONFIG, current_version, migrate
 
 logger = get_logger()
@@ -43,7 +43,6 @@ POOL_MIN, POOL_MAX = 1, 8
 CONNECT_TIMEOUT = 5.0  # seconds to wait for a connection: a store that is down fails the turn open, soon
 BACKOFF_FIRST, BACKOFF_MAX = 1.0, 30.0  # after a timeout, uses fail at once for this long (doubling) while the pool reconnects
 _TENANT = re.compile(r"^gw:(t\.[^:]+):")  # the gateway's session keys start with their tenant (gateway.sessions)
-_MESSAGE_JSON = json.JSONEncoder(ensure_ascii=False, default=str)
 _NO_NUL = str.maketrans({"\x00": "\ufffd"})  # PostgreSQL text holds no NUL character
 
 
@@ -244,14 +243,12 @@ class PostgresStore(Store):
     # --- archive --------------------------------------------------------------------------------
 
     def archive(self, session_key: str, items: Iterable[tuple[Any, ...]], views: Sequence[View] | None = None) -> int:
-        from .store import _row
-
-        batch = [_row(item) for item in items]
+        batch = [archive_row(item) for item in items]
         if not batch:
             return 0
         now = time.time()
         tools = fts.tools_of([message for _d, _r, message, _i, _t in batch], views)
-        texts = [repaired_text(_MESSAGE_JSON.encode(message)).translate(_NO_NUL) for _d, _r, message, _i, _t in batch]
+        texts = [repaired_text(MESSAGE_JSON.encode(message)).translate(_NO_NUL) for _d, _r, message, _i, _t in batch]
         tenant = tenant_of(session_key)
         with self._conn("archive messages") as conn, conn.transaction():
             turns = _turns(conn, session_key, batch)

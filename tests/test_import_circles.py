@@ -26,8 +26,6 @@ KNOWN = [
     {"context_compactor", "context_compactor.api", "context_compactor.hookspecs", "context_compactor.plugins",
      "context_compactor.presummarize", "context_compactor.runtime", "context_compactor.session",
      "context_compactor.turn_record"},
-    # The store contract picks its engines, which implement it.
-    {"context_compactor.store", "context_compactor.store_contract", "context_compactor.store_pg"},
     # The gateway's turn, relay and routes name the Gateway (under TYPE_CHECKING) that builds them.
     {f"context_compactor.gateway.{m}" for m in ("anthropic", "api_rounds", "api_turn", "apis", "app", "loop_guards",
                                                 "owned_tools", "relay", "responses", "slots", "turn")},

@@ -22,7 +22,7 @@ import pgserver
 from conftest import need
 from context_compactor.archive import parse_ref
 from context_compactor.errors import InputError, StoreError
-from context_compactor import store as store_module
+from context_compactor import store_sqlite_schema
 from context_compactor.store import Retention, Store, default_store_path
 
 
@@ -393,8 +393,6 @@ print(json.dumps({"worker": worker, "ok": True}))
 def test_a_store_folder_another_process_creates_first_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two processes opening the same new store: the one that finds the folder made between its look and
     its mkdir opens the store all the same (it failed with "cannot create the store" in CI)."""
-    from context_compactor import store as store_module
-
     path = tmp_path / "shared" / "store.sqlite"
     real_mkdir = Path.mkdir
 
@@ -402,7 +400,7 @@ def test_a_store_folder_another_process_creates_first_is_used(tmp_path: Path, mo
         real_mkdir(self, mode=0o700)
         real_mkdir(self, *args, **kwargs)
 
-    monkeypatch.setattr(store_module.Path, "mkdir", raced)
+    monkeypatch.setattr(Path, "mkdir", raced)
     store = Store.open(path)
     store.put("k", "v", "extractive")
     assert store.get("k") is not None
@@ -677,7 +675,7 @@ def test_a_first_release_store_opens_with_every_row(store_path: Path) -> None:
     with sqlite3.connect(store_path) as db:
         assert db.execute("SELECT id, session_key, digest, role, message, archived_at FROM archive ORDER BY id"
                           ).fetchall() == rows
-        assert db.execute("PRAGMA user_version").fetchone()[0] == store_module.SCHEMA_VERSION
+        assert db.execute("PRAGMA user_version").fetchone()[0] == store_sqlite_schema.SCHEMA_VERSION
     assert upgraded.get("k") == "kept summary" and upgraded.session("s1") == {"compactions": 3}
     assert upgraded.calibration("m") == (3.5, 7)
     assert len(upgraded.search("kiwi", limit=1000)) == len(rows)
@@ -709,8 +707,8 @@ def test_a_later_schema_change_keeps_every_row(store_path: Path, monkeypatch: py
         db.execute("ALTER TABLE archive ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0")
         db.execute("CREATE INDEX archive_pinned ON archive(pinned)")
 
-    monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, add_pinned))
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", len(store_module.MIGRATIONS))
+    monkeypatch.setattr(store_sqlite_schema, "MIGRATIONS", (*store_sqlite_schema.MIGRATIONS, add_pinned))
+    monkeypatch.setattr(store_sqlite_schema, "SCHEMA_VERSION", len(store_sqlite_schema.MIGRATIONS))
     with capture_logs() as logs:
         upgraded = Store.open(store_path)
     assert [e["event"] for e in logs] == ["store.migrated"]
@@ -723,7 +721,7 @@ def test_a_store_from_a_newer_release_is_refused_and_left_alone(store_path: Path
     """A file with a schema version above ours raises StoreError saying to upgrade; it is not set aside."""
     Store.open(store_path).close()
     with sqlite3.connect(store_path) as db:
-        db.execute(f"PRAGMA user_version = {store_module.SCHEMA_VERSION + 1}")
+        db.execute(f"PRAGMA user_version = {store_sqlite_schema.SCHEMA_VERSION + 1}")
     with pytest.raises(StoreError, match="newer context-compactor"):
         Store.open(store_path)
     assert list(store_path.parent.glob("*.corrupt-*")) == []
