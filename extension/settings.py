@@ -120,6 +120,9 @@ class Settings(BaseSettings):
     summarize_with_session_model: bool = Field(default=True, alias="summarizeWithSessionModel")
     summary_timeout_seconds: float = Field(default=20.0, gt=0, alias="summaryTimeoutSeconds")
     precompact_at: float = Field(default=0.6, gt=0, le=1, alias="precompactAt")
+    # After a session was idle this long, its next turn compacts to the target even under the trigger
+    # (a server has evicted its prompt cache by then: the whole prompt is computed again anyway). None: off.
+    idle_compact_after_seconds: float | None = Field(default=None, gt=0, alias="idleCompactAfterSeconds")
     announce: bool = False
     store_path: str | None = Field(default=None, alias="storePath")
     cache_max_entries: int = Field(default=20000, ge=16, alias="cacheMaxEntries")

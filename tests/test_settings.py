@@ -179,6 +179,19 @@ def test_target_at_or_above_trigger_is_refused(write_config: Any, at: float, to:
         load_settings(write_config({"compactAt": at, "compactTo": to}))
 
 
+def test_idle_compaction_is_off_by_default_and_takes_seconds(write_config: Any) -> None:
+    """idleCompactAfterSeconds is unset (off) by default and reads a number of seconds from the config."""
+    assert Settings().idle_compact_after_seconds is None
+    assert load_settings(write_config({"idleCompactAfterSeconds": 300})).idle_compact_after_seconds == 300
+
+
+@pytest.mark.parametrize("value", [0, -5, "soon"])
+def test_idle_compaction_refuses_what_is_not_a_positive_number_of_seconds(write_config: Any, value: Any) -> None:
+    """A zero, negative or non-numeric idleCompactAfterSeconds is refused, naming the option."""
+    with pytest.raises(ConfigError, match="idleCompactAfterSeconds"):
+        load_settings(write_config({"idleCompactAfterSeconds": value}))
+
+
 def test_model_override_cannot_put_the_target_above_the_trigger(write_config: Any) -> None:
     """An override that would make compactTo >= compactAt is refused when the config loads."""
     with pytest.raises(ConfigError, match="ollama/\\*"):

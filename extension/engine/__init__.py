@@ -14,12 +14,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from .measure import Entry, Measurement, Measurer
-from .plan import BLOCK_FRAME_TOKENS, MARKER_TOKENS, Budget, Plan, Planner, budget_for, reuse, shape_of
+from .plan import (BLOCK_FRAME_TOKENS, MARKER_TOKENS, Budget, Plan, Planner, budget_for, cold_budget, reuse,
+                   shape_of)
 from .project import build, changed_entries, summary_block
 from .summaries import SummaryReport, Summaries
 from .tiers import LAST_SUMMARY_TOKENS, MERGE_SHARE, Tiers, Unchanged, ledger_body
 
-__all__ = ["MERGE_SHARE", "Budget", "Measurer", "Outcome", "Plan", "Tiers", "Tuning", "budget_for", "compact"]
+__all__ = ["MERGE_SHARE", "Budget", "Measurer", "Outcome", "Plan", "Tiers", "Tuning", "budget_for", "cold_budget",
+           "compact"]
 
 
 MIN_SUMMARY_TOKENS = 64  # a smaller summary says nothing worth its frame (LAST_SUMMARY_TOKENS: over the window)

@@ -321,3 +321,15 @@ def budget_for(window: int, window_source: str, *, max_tokens: int | None, compa
     if max_tokens:
         target = min(target, math.floor(trigger * compact_to / compact_at))
     return Budget(window=window, trigger=trigger, target=min(target, trigger), window_source=window_source)
+
+
+def cold_budget(budget: Budget, idle_seconds: float | None, idle_compact_after: float | None) -> Budget:
+    """``budget`` with its trigger at its target when the session was idle longer than
+    ``idleCompactAfterSeconds``: a server has evicted its prompt cache by then, so the next call
+    recomputes the whole prompt anyway, and a compaction to the target now costs nothing more while
+    it puts the next one (a rewrite of a warm cache) further off. ``idle_seconds`` None: the first
+    turn; ``idle_compact_after`` None or 0: off. Only the engine's call gets this budget: a
+    session's saved plan and tiers keep the budget they were made with."""
+    if not idle_compact_after or idle_seconds is None or idle_seconds <= idle_compact_after:
+        return budget
+    return replace(budget, trigger=min(budget.trigger, budget.target))
