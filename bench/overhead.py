@@ -52,13 +52,10 @@ import sys
 import tempfile
 import time
 import tracemalloc
-from collections import Counter as Tally
-from collections.abc import Callable, Iterator, MutableMapping
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
-
-import structlog
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "examples"))
@@ -69,6 +66,8 @@ from context_compactor.runtime import Runtime  # noqa: E402
 from context_compactor.settings import Settings  # noqa: E402
 from context_compactor.store import Store  # noqa: E402
 from generate_session import generate  # noqa: E402
+from overhead_adapters import run as run_adapters  # noqa: E402
+from overhead_session import EVENTS, configure_logging, follow_ups  # noqa: E402
 
 SIZES = (100, 1_000, 2_000, 10_000)
 WINDOWS = {"measure": 1_000_000_000, "compacted": 8192}
@@ -83,49 +82,6 @@ LEGEND = """
   recomp.: warm calls that recompacted (the appended messages pushed the projection over the trigger),
   recomp. ms their median; reuse p99 ms: p99 of the warm calls that reused the previous compaction.
 """
-
-EVENTS: Tally[str] = Tally()  # structlog event names seen, so a fail-open path cannot pass for speed
-
-
-def _tally(_logger: Any, method: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
-    EVENTS[str(event.get("event"))] += 1
-    if method in ("debug", "info"):
-        raise structlog.DropEvent
-    return event
-
-
-def configure_logging() -> None:
-    """Count every event; show warnings on stderr; keep stdout for the table."""
-    structlog.configure(
-        processors=[_tally, structlog.dev.ConsoleRenderer(colors=False)],
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
-        cache_logger_on_first_use=True,
-    )
-
-
-# --- the host side -----------------------------------------------------------------------------
-
-
-def follow_ups() -> Iterator[dict[str, Any]]:
-    """Messages a session goes on with, one at a time, always a valid conversation.
-
-    The generated session ends on a user turn, so: a tool call, its result, a reply, the next user
-    turn, and again. Sizes are those of an ordinary turn, not of the large tool results.
-    """
-    k = 0
-    while True:
-        k += 1
-        cid = f"call_bench_{k:05d}"
-        command = json.dumps({"command": f"pytest -q tests/test_server.py -k case_{k}"})
-        yield {"role": "assistant", "content": "",
-               "tool_calls": [{"id": cid, "type": "function", "function": {"name": "bash", "arguments": command}}]}
-        yield {"role": "tool", "tool_call_id": cid, "name": "bash",
-               "content": f"....F.. [100%]\nFAILED tests/test_server.py::test_case_{k} - AssertionError: "
-                          f"expected status 200, got 500\n" + "collected 7 items; 6 passed, 1 failed in 0.42s\n" * 6}
-        yield {"role": "assistant", "content": f"Case {k} still fails with a 500: the handler reads the port "
-                                               "from the old settings module. I'll point it at app.config and rerun."}
-        yield {"role": "user", "content": f"Fine, go ahead with case {k}, and keep the API on port 9090."}
-
 
 class Host:
     """An in-process host: one plugin manager, one runtime with a fresh store, one session."""
@@ -354,8 +310,6 @@ def main(argv: list[str] | None = None) -> int:
     reps = args.reps or (30 if args.quick else 200)
     configure_logging()
     if args.adapters:
-        from overhead_adapters import run as run_adapters
-
         return run_adapters(500, reps)
 
     if args.case:

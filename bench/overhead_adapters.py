@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT / "examples"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from generate_session import TOOLS, generate  # noqa: E402
-from overhead import configure_logging, follow_ups  # noqa: E402
+from overhead_session import configure_logging, follow_ups  # noqa: E402
 
 WINDOW = 8192
 TARGET_MS = 2.0
