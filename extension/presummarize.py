@@ -24,17 +24,14 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .logs import get_logger
 from .engine.chunks import closed_chunks
 from .engine.summaries import Cancelled, Pending, Summaries
+from .session import Session
 from .store import StoreClosed
-
-if TYPE_CHECKING:
-    from .hookspecs import ModelInfo
-    from .runtime import Runtime
-    from .session import Session
+from .turn_types import ModelInfo
 
 logger = get_logger()
 
@@ -238,7 +235,14 @@ class Here:
 # --- deciding what to pre-summarize --------------------------------------------------------------------
 
 
-def schedule(runtime: Runtime, session: Session, model: ModelInfo) -> bool:
+class Owner(Protocol):
+    """What :func:`schedule` uses of the runtime (named here: the runtime imports this module)."""
+
+    @property
+    def background(self) -> Background: ...
+
+
+def schedule(runtime: Owner, session: Session, model: ModelInfo) -> bool:
     """After a turn: start a pre-summarization job when the prompt has passed ``precompactAt``.
 
     The job makes the model summary of every closed chunk of the conversation, and the merges

@@ -18,21 +18,19 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import httpx
 
-from .hookspecs import ModelInfo
 from .logs import get_logger
 from .presummarize import Background
+from .session import Session
 from .session_state import SessionState
 from .settings import DEFAULT_CONTEXT_WINDOW, Settings
 from .store import Store, default_store_path
 from .tokens import Counter, make_counter
+from .turn_types import ModelInfo
 from .windows import OverheadFit
-
-if TYPE_CHECKING:
-    from .session import Session
 
 MAX_SESSIONS_IN_MEMORY = 256
 REPROBE_SECONDS = 600.0
@@ -93,8 +91,6 @@ class Runtime:
 
     def session(self, key: str) -> Session:
         """The in-memory state of a session (created on first sight, least recently used dropped)."""
-        from .session import Session
-
         with self._lock:
             session = self._sessions.get(key)
             if session is not None and self.persist_sessions and not session.lock.locked():

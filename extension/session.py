@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .engine import Budget, Measurer, Outcome, Plan, Tiers, Tuning, budget_for, compact
 from .engine.chunks import effective_chunk_tokens
@@ -22,13 +22,10 @@ from .loop import Loop, LoopOptions, Prepared, append_reminder, call_key, remind
 from .logs import get_logger
 from .messages import ToolCall, digest
 from .engine.summaries import NARRATIVE_TOKENS, SummaryReport, Summaries
-from .hookspecs import BeforeAgentStartEvent, CompactionStats
 from .session_state import CompactionRecord, FallbackRecord, SavedPlan, SavedTiers, SessionState
-from .turn_record import LastTurn, _reported, _turn_tokens, fallback_notice
-
-if TYPE_CHECKING:
-    from .runtime import Runtime
-    from .settings import Settings
+from .settings import Settings
+from .turn_record import LastTurn, Services, _reported, _turn_tokens, fallback_notice
+from .turn_types import BeforeAgentStartEvent, CompactionStats
 
 logger = get_logger()
 
@@ -100,7 +97,7 @@ class Session:
     def request_compaction(self, note: str | None) -> None:
         self.force, self.note = True, note or None
 
-    def _measurer(self, runtime: Runtime, settings: Settings, model: Any) -> Measurer:
+    def _measurer(self, runtime: Services, settings: Settings, model: Any) -> Measurer:
         counter = runtime.counter_for(settings, model)
         if self.measurer is None:
             self.measurer = Measurer(counter, settings.message_overhead_tokens)
@@ -136,7 +133,7 @@ class Session:
             return None
         return Plan(lead, cut, stub_until, stage=saved.stage, summary_tokens=saved.summary_tokens)
 
-    def _to_archive(self, runtime: Runtime, rows: Callable[[], list[tuple[Any, ...]]], count: int,
+    def _to_archive(self, runtime: Services, rows: Callable[[], list[tuple[Any, ...]]], count: int,
                     views: Sequence[Any] | None = None) -> None:
         """Rows for the archive: a file store writes them now; an in-memory one is owed them (written
         when it is next read, or by the background indexer after the turn)."""
@@ -146,14 +143,14 @@ class Session:
             runtime.store.archive(self.key, rows(), views)
         self.archived_new = True  # the host's hook starts the background indexer once the turn is out
 
-    def _archive(self, runtime: Runtime, gone: Sequence[tuple[int, Entry]]) -> None:
+    def _archive(self, runtime: Services, gone: Sequence[tuple[int, Entry]]) -> None:
         if gone:
             self._to_archive(runtime, lambda: [(e.digest, e.view.role, e.message, i) for i, e in gone], len(gone),
                              [e.view for _, e in gone])
             for _, entry in gone:
                 entry.archived = True
 
-    def compact(self, event: BeforeAgentStartEvent, runtime: Runtime, *, window: int | None = None,
+    def compact(self, event: BeforeAgentStartEvent, runtime: Services, *, window: int | None = None,
                 force: bool = False) -> Outcome:
         """Run the engine for one model call and record what it decided.
 
@@ -237,7 +234,7 @@ class Session:
         per_token = measurer.counter.ratio if measurer.counter.name == "chars" else 4.0
         return round(prepared.saved_chars / per_token)
 
-    def _archive_folds(self, runtime: Runtime, prepared: Prepared) -> None:
+    def _archive_folds(self, runtime: Services, prepared: Prepared) -> None:
         """What the loop's transforms take out goes to the archive first (once): the full text of each
         failed call folded to one line, and each side question left out with its answer."""
         folds = prepared.fresh_folds
@@ -403,7 +400,7 @@ class Session:
             out[j] = entry.message
         outcome.messages = out
 
-    def _summaries(self, runtime: Runtime, settings: Settings, summarizer: Any, measurer: Measurer,
+    def _summaries(self, runtime: Services, settings: Settings, summarizer: Any, measurer: Measurer,
                    budget: Budget, tuning: Tuning) -> Summaries:
         """The summary service of this turn: flat for the deterministic summarizer; tiered, against
         the turn's time budget, for a model."""
@@ -428,7 +425,7 @@ class Session:
         summaries.original, summaries.verdict = self.loop.original, self.loop.verdict
         return summaries
 
-    def _count_fallbacks(self, runtime: Runtime, report: SummaryReport) -> None:
+    def _count_fallbacks(self, runtime: Services, report: SummaryReport) -> None:
         """Fallbacks by kind, kept with the session for /context-stats."""
         counts = self.state.summary_fallbacks
         for kind, n in report.failures.items():

@@ -9,10 +9,11 @@ from typing import Any, Protocol
 
 from .engine import Measurer, budget_for
 from .engine.measure import Measurement
-from .engine.summaries import SummaryReport
-from .hookspecs import BeforeAgentStartEvent, CompactionStats, ModelInfo
+from .engine.summaries import Runner, SummaryReport
 from .settings import Settings
+from .store import Store
 from .tokens import Counter
+from .turn_types import BeforeAgentStartEvent, CompactionStats, ModelInfo
 
 
 class Runtime(Protocol):
@@ -23,6 +24,25 @@ class Runtime(Protocol):
     def counter_for(self, settings: Settings, model: ModelInfo) -> Counter: ...
 
     def window_for(self, settings: Settings, model: ModelInfo) -> tuple[int, str]: ...
+
+
+class Services(Runtime, Protocol):
+    """What a session uses of the runtime that holds it (named here, as :class:`Runtime` is)."""
+
+    store: Store
+    persist_sessions: bool
+    fallback: Any  # the built-in summarizer
+    window_notes: dict[str, str]
+
+    @property
+    def background(self) -> Runner: ...
+
+    def fixed_overhead(self, session_key: str) -> int: ...
+
+    def summarizer_for(self, settings: Settings, model: ModelInfo) -> Any: ...
+
+    def save_session(self, session: Any) -> None:  # a Session (session.py imports this module)
+        ...
 
 
 def fallback_notice(report: SummaryReport, timeout: float) -> str:

@@ -20,12 +20,9 @@ FOLDERS = {"extension": "context_compactor", "hooks": "context_compactor.hooks",
            "gateway": "context_compactor.gateway", "hosts": "context_compactor.hosts"}
 # The circles of today, each a set of modules (a circle found must fall inside one of them).
 KNOWN = [
-    # Runtime hands out Sessions, and Session.compact asks the runtime for its parts (a service locator);
-    # the contract's HookContext names the Runtime, and the Python API builds both.
-    # (turn_record was split out of session.py, whose part it is: it names the contract's event and stats.)
-    {"context_compactor", "context_compactor.api", "context_compactor.hookspecs", "context_compactor.plugins",
-     "context_compactor.presummarize", "context_compactor.runtime", "context_compactor.session",
-     "context_compactor.turn_record"},
+    # The package re-exports the Python API, whose plugin manager reads the project's names from the package:
+    # plugins.py should take them from project.py, where the contract takes them (the package then too).
+    {"context_compactor", "context_compactor.api", "context_compactor.plugins"},
     # The gateway's turn, relay and routes name the Gateway (under TYPE_CHECKING) that builds them.
     {f"context_compactor.gateway.{m}" for m in ("anthropic", "api_rounds", "api_turn", "apis", "app", "loop_guards",
                                                 "owned_tools", "relay", "responses", "slots", "turn")},
