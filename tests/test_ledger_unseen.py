@@ -188,6 +188,25 @@ def test_loose_corrections_supersede_what_they_correct():
     assert "Load the export q3_churn.parquet." not in rules
 
 
+def test_a_setting_said_again_later_with_another_value_holds_with_the_latest_words():
+    text = ledger(convo("fyi dedup with minhash jaccard 0.75", "also the tokenizer for the new runs is at /shared/tok/chunked-72k",
+                        "find me papers on loss spikes", "rerun dedup wit minhash jaccard 0.82, too many near-dupes survived",
+                        "rwong tokenizer path, its /shared/tok/rmsnorm-96k (the one i gave is the old vocab)"))
+    rules = section(text, "User instructions")
+    assert "rerun dedup wit minhash jaccard 0.82, too many near-dupes survived" in rules, text
+    assert "0.75" not in text and "chunked-72k" not in text, text
+    assert any("/shared/tok/rmsnorm-96k" in r for r in rules), text
+    assert re.search(r"jaccard 0\.82, too many near-dupes survived \[#0, #6\]", text), text
+
+
+def test_two_orders_or_two_weeks_are_two_things_not_one_setting_said_again():
+    text = ledger(convo("also order ORD-7357029 never arrived and the customer is fuming",
+                        "hey, refund 77.77 on ORD-3648253, shipping was late. one-time thing",
+                        "always compare week 17 against the finance export", "and compare week 37 against the finance export too"))
+    assert "ORD-7357029" in text and "ORD-3648253" in text, text
+    assert "week 17" in text and "week 37" in text, text
+
+
 def test_a_correction_in_the_middle_of_a_long_message_is_read():
     long = ("Okay, a few things from the standup. " * 20 + "Oh and sorry, the staging host is stg-db-7, not stg-db-3. "
             + "The rest can wait until tomorrow. " * 20)

@@ -22,7 +22,7 @@ import re
 
 from collections.abc import Iterable
 
-from .corrections import collapse_repeats, evidence_words, revise_decisions, supersede
+from .corrections import collapse_repeats, evidence_words, restate, revise_decisions, supersede
 from .items import (APPROVAL, CORRECTION_RANK, DECIDED_RANK, MARK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, SHORT_TITLES, TITLES, CountTokens, Item, dense,
                     marks, masked_key, values, words)
 from .render import COMPACT_BELOW, LEFT_OUT, PRIORITY, SHARES, parse_items, render
@@ -106,7 +106,7 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
                   for n, i in enumerate(merged) if n not in drop]
     if successes:
         merged = [_resolve(i, successes) for i in merged]
-    merged = _one_line_each(collapse_repeats(revise_decisions(supersede(_said_again(merged)))))
+    merged = _one_line_each(collapse_repeats(revise_decisions(restate(supersede(_said_again(merged))))))
     # An identifier already written out in the user's words, a decision or an error is not listed twice, nor
     # the same words twice (a sentence that names three ids); a finding an error line already shows (the
     # failing test it names) neither.

@@ -109,6 +109,94 @@ def _distinct(shape: str) -> bool:
     return sum(c.isalpha() for c in shape) >= 3
 
 
+RESTATED_FROM = ("instruction",)  # what a later statement of the same setting replaces
+RESTATING = ("instruction", "request")  # the user's own later words that can restate it
+RESTATE_BACK = 400  # messages back a restatement reaches
+_LABEL = re.compile(r"([A-Za-z][\w-]{2,})\W{0,3}$")
+_AMOUNT = re.compile(r"\d[\d.,]*(?:%|[a-zA-Z]{1,3})?")  # a number a setting is set to ("0.75", "15", "30s"); "PR-41" names a thing
+_REVISES = re.compile(r"\b(?:instead|wrong|old|actually|rather|typo|meant|not)\b|\brwong\b", re.IGNORECASE)
+_ADDS = re.compile(r"\btoo\b(?=\s*(?:[.!?,;]|$))|\b(?:as well|another|other one|in addition|additionally|auch|aussi|también)\b", re.IGNORECASE)
+
+
+def restate(merged: list[Item]) -> list[Item]:
+    """A setting said again later with another value holds with the latest words ("fyi dedup with minhash
+    jaccard 0.75" ... "rerun dedup wit minhash jaccard 0.82"): the earlier statement leaves, and the later
+    one takes its place among the instructions, at its rank, citing both. The same setting: a number
+    after the same word, with two more words of the statement shared; or a value of a shape of its own
+    (``global_step0``, a path in the same folder) with one word shared and a word that revises. What says
+    it adds one ("too", "another") or forbids restates nothing."""
+    olds = [i for i in merged if i.section in RESTATED_FROM and not i.correction and values(i.text)]
+    news = [i for i in merged if i.section in RESTATING and not i.correction and values(i.text)]
+    if not olds or not news:
+        return merged
+    keys = {id(i): _setting_keys(i.text) for i in (*olds, *news)}
+    gone: dict[int, Item] = {}  # id of a statement -> the one that restates it
+    for new in sorted(news, key=lambda i: i.src):
+        if _ADDS.search(new.text) or _FORBIDDING.search(new.text):
+            continue  # "compare week 37 too": one more, not the same one again; two prohibitions both stand
+        new_keys = keys[id(new)]
+        revises = bool(_REVISES.search(new.text))
+        for old in olds:
+            if (id(old) in gone or old is new or not new.src - RESTATE_BACK <= old.src < new.src
+                    or _FORBIDDING.search(old.text) or not _same_setting(keys[id(old)], new_keys, revises)):
+                continue
+            gone[id(old)] = new
+    if not gone:
+        return merged
+    by_new: dict[int, list[Item]] = defaultdict(list)
+    for old_id, new in gone.items():
+        by_new[id(new)].append(next(i for i in olds if id(i) == old_id))
+    out = []
+    for item in merged:
+        if id(item) in gone:
+            continue
+        replaced = by_new.get(id(item))
+        if replaced:
+            cited = {*item.supersedes, *(o.src for o in replaced), *(s for o in replaced for s in o.supersedes)}
+            item = item._replace(section="instruction", rank=max([item.rank, *(o.rank for o in replaced
+                                                                              if o.section == "instruction")]),
+                                 supersedes=tuple(sorted(cited)))
+        out.append(item)
+    return out
+
+
+def _setting_keys(text: str) -> tuple[frozenset[tuple[str, str]], frozenset[str]]:
+    """What a statement sets: (how each value is named: a number by the word before it, a value of a
+    shape of its own by that shape, a path by its folder; and the value), and its other words."""
+    named = set()
+    found = values(text)
+    for value in found:
+        shape = _shape(value)
+        if "/" in value.strip("/"):
+            named.add(("folder:" + value.rsplit("/", 1)[0].lower(), value))
+        elif _distinct(shape):
+            named.add(("shape:" + shape.lower(), value))
+        elif _AMOUNT.fullmatch(value):
+            before = _LABEL.search(text[:text.find(value)])
+            label = content_words(before.group(1)) if before else frozenset()
+            if label:  # "jaccard 0.75"; "for 67", "week 17" name no setting
+                named.add(("after:" + min(label), value))
+    rest = text
+    for value in found:  # the words of the values themselves ("ORD" of ORD-7357029) say nothing more
+        rest = rest.replace(value, " ")
+    return frozenset(named), content_words(rest)
+
+
+def _same_setting(old: tuple[frozenset[tuple[str, str]], frozenset[str]],
+                  new: tuple[frozenset[tuple[str, str]], frozenset[str]], revises: bool) -> bool:
+    """Whether ``new`` sets what ``old`` set, to another value (see :func:`restate`); a value named by its
+    shape or folder only when the new words say they revise ("instead", "wrong", "the old one"): two
+    tickets or two branches in the same words are two things."""
+    shared = len(old[1] & new[1])
+    for name, value in old[0]:
+        for other_name, other in new[0]:
+            if name != other_name or value == other:
+                continue
+            if shared >= 2 if name.startswith("after:") else (revises and shared >= 1):
+                return True
+    return False
+
+
 def revise_decisions(merged: list[Item]) -> list[Item]:
     """A decision that revises an earlier choice ("ok scrap that idea; let's ...", "changing my mind: ...")
     supersedes it: of the eight decisions before it, the one it shares most words with, else the latest
