@@ -19,15 +19,19 @@
                                                             fixed 16 KB: exact in practice up to a few hundred,
                                                             within about 1% beyond)
     context_compactor_requests_in_flight                    client requests at the upstream now
+    context_compactor_process_info{pid="..."}               1: the process that answered (with serve --workers N,
+                                                            each scrape is answered by one worker: its own counts)
 
-Counters only grow while the process lives (Prometheus handles restarts). The same names as the
-proxies people already run expose, so one dashboard fits.
+Counters only grow while the process lives (Prometheus handles restarts), and count what this process
+served: with several replicas (or ``--workers``), each counts its own, and a dashboard sums them. The same
+names as the proxies people already run expose, so one dashboard fits.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+import os
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -141,6 +145,8 @@ class Metrics:
                   f"{p}sessions {len(self.sessions)}"]
         lines += [f"# HELP {p}requests_in_flight Client requests at the upstream now.",
                   f"# TYPE {p}requests_in_flight gauge", f"{p}requests_in_flight {in_flight}"]
+        lines += [f"# HELP {p}process_info The process these counts are of.", f"# TYPE {p}process_info gauge",
+                  f'{p}process_info{{pid="{os.getpid()}"}} 1']
         return ("\n".join(lines) + "\n").encode()
 
 

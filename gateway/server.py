@@ -1,22 +1,33 @@
 """Running the gateway on uvicorn: the fastest loop and HTTP parser installed, a socket we bind
-ourselves (so ``--port 0`` can say which port it got), and a graceful stop on SIGINT/SIGTERM.
+ourselves (so ``--port 0`` can say which port it got), and a graceful stop on SIGINT/SIGTERM; with
+``--workers N``, N processes forked after the bind that share the socket (:func:`serve_workers`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import importlib.util
+import math
+import os
 import signal
 import socket
+import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator, MutableMapping
+from typing import Any
 
+import structlog
 import uvicorn
 
 from context_compactor.errors import CompactorError
 
 from .app import Gateway
 from .edge import EdgeLimits, edge_protocol
+
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
+WORKER_EXIT_SECONDS = 5.0  # after the grace, how long workers get to close their stores before SIGKILL
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -72,3 +83,110 @@ class Server(uvicorn.Server):
 def serve(app: Gateway, sock: socket.socket) -> None:
     """Serve until SIGINT/SIGTERM; in-flight requests get ``shutdown_grace`` seconds to finish."""
     Server(uvicorn_config(app)).run(sockets=[sock])
+
+
+def serve_workers(start: Callable[[], Callable[[], None]], sock: socket.socket, workers: int, grace: float) -> int:
+    """Serve on ``sock`` from ``workers`` processes forked from this one, until SIGINT/SIGTERM; returns the
+    exit code (0 after a clean stop, 1 when a worker died on its own: the others are stopped then too).
+
+    ``start`` runs in each worker, after the fork: it opens what a worker must not share with the
+    others (the store's connections, the HTTP clients) and returns the function that serves until
+    the worker is told to stop. The kernel hands each connection on the shared socket to one worker.
+    Workers are in a process group of their own, so a Ctrl-C in the terminal reaches only this
+    process, which passes it on as one SIGTERM each (a second signal would cut uvicorn's grace
+    short); a worker whose parent dies is sent SIGTERM by the kernel (Linux).
+    """
+    children: dict[int, int] = {}  # pid -> worker number
+    stopping = threading.Event()
+
+    def stop(_signum: int = 0, _frame: object = None) -> None:
+        if not stopping.is_set():
+            stopping.set()
+            _signal_all(children, signal.SIGTERM)
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        for number in range(1, workers + 1):
+            pid = os.fork()
+            if pid == 0:
+                _worker(start, number)  # never returns
+            children[pid] = number
+        return _reap(children, stopping, stop, grace)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _worker(start: Callable[[], Callable[[], None]], number: int) -> None:
+    code = 0
+    try:
+        os.setpgid(0, 0)
+        _die_with_parent()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, signal.SIG_DFL)  # until uvicorn installs its own
+        _mark_logs(number)
+        start()()
+    except BaseException as exc:  # noqa: BLE001 - a worker says why it stopped, and the parent stops the rest
+        print(f"context-compactor: worker {number} (pid {os.getpid()}) failed: {type(exc).__name__}: {exc}",
+              file=sys.stderr, flush=True)
+        code = 1
+    finally:
+        sys.stderr.flush()
+        os._exit(code)
+
+
+def _mark_logs(number: int) -> None:
+    """Every log line of this worker says ``worker=N`` (the workers share one stderr)."""
+    processors = structlog.get_config()["processors"]
+
+    def mark(_logger: Any, _method: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+        event["worker"] = number
+        return event
+
+    structlog.configure(processors=[mark, *processors])
+
+
+def _reap(children: dict[int, int], stopping: threading.Event, stop: Callable[[], None], grace: float) -> int:
+    code = 0
+    deadline: float | None = None
+    while children:
+        if stopping.is_set() and deadline is None:
+            deadline = time.monotonic() + grace + WORKER_EXIT_SECONDS
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            break
+        if pid == 0:
+            if deadline is not None and time.monotonic() > deadline:
+                _signal_all(children, signal.SIGKILL)  # past the grace: what is left is stuck
+                deadline = math.inf
+            time.sleep(0.05)
+            continue
+        number = children.pop(pid)
+        if not stopping.is_set():
+            print(f"context-compactor: worker {number} (pid {pid}) exited on its own "
+                  f"({_how(status)}); stopping the others", file=sys.stderr, flush=True)
+            code = 1
+            stop()
+    return code
+
+
+def _signal_all(children: dict[int, int], sig: int) -> None:
+    for pid in list(children):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, sig)
+
+
+def _how(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        return f"signal {signal.Signals(os.WTERMSIG(status)).name}"
+    return f"exit code {os.waitstatus_to_exitcode(status)}"
+
+
+def _die_with_parent() -> None:
+    """Ask the kernel to send this process SIGTERM when its parent dies (Linux; elsewhere nothing)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass

@@ -13,6 +13,7 @@ import dataclasses
 import logging
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from context_compactor.errors import ConfigError
@@ -71,6 +72,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="refuse chat bodies whose JSON nests deeper with 400 (default 128)")
     p.add_argument("--shutdown-grace", type=float, default=10, metavar="S",
                    help="on SIGTERM, seconds in-flight requests get to finish (default 10)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="serve from N processes on the one port, over one store (a SQLite file on this host, or "
+                        "PostgreSQL); default 1. /metrics then answers for the worker that took the connection")
     p.add_argument("--log-format", choices=["console", "json"], default="console", help="log line format (default console)")
     p.add_argument("-q", "--quiet", action="store_true", help="log warnings only (no line per request)")
     p.set_defaults(run=run_serve)
@@ -80,7 +84,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def run_serve(args: argparse.Namespace) -> int:
     from context_compactor.gateway import Gateway, GatewayConfig
     from context_compactor.gateway.config import CLIENT_KEY_ENV, keys_from, secret_from_env
-    from context_compactor.gateway.server import bind, serve
+    from context_compactor.gateway.server import bind, serve, serve_workers
     from context_compactor.runtime import Runtime
     from context_compactor.settings import load_settings
     from context_compactor.store import Store, store_path_for
@@ -101,11 +105,24 @@ def run_serve(args: argparse.Namespace) -> int:
         max_json_depth=args.max_json_depth,
     )
     settings = load_settings(args.config, {"contextWindow": args.context_window})
+    if args.workers < 1:
+        raise ConfigError(f"--workers {args.workers}: give a number of processes of 1 or more", key="workers")
     sock = bind(config.host, config.port)
     host, port = sock.getsockname()[:2]
     config = dataclasses.replace(config, port=port)
+    path = store_path_for(args.store, settings.store_path)
+    if args.workers > 1 and path == ":memory:":
+        sock.close()
+        raise ConfigError("--workers: workers share the store, and a store in memory is one process's; give a "
+                          "file or a postgresql:// URL", key="workers")
+
+    def open_runtime() -> Runtime:
+        return Runtime(settings, store=Store.for_settings(path, settings))
+
     try:
-        runtime = Runtime(settings, store=Store.for_settings(store_path_for(args.store, settings.store_path), settings))
+        runtime = open_runtime()  # a store that cannot be opened stops serve here, before any worker starts
+        if args.workers > 1:  # each worker opens its own: connections do not cross a fork
+            runtime.close()
     except BaseException:
         sock.close()
         raise
@@ -113,9 +130,25 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"context-compactor: warning: listening on {host} without a client key: anyone who can reach "
               f"port {port} can use the upstream model (and its key); set --api-key or $CONTEXT_COMPACTOR_API_KEY, "
               "or listen on 127.0.0.1", file=sys.stderr, flush=True)
+    workers = f", {args.workers} workers" if args.workers > 1 else ""
     print(f"context-compactor: serving http://{_url_host(host)}:{port}/v1 -> {config.base} "
-          f"(client key {_keys(len(client_keys))}; Ctrl-C or SIGTERM stops)",
+          f"(client key {_keys(len(client_keys))}{workers}; Ctrl-C or SIGTERM stops)",
           file=sys.stderr, flush=True)
+    if args.workers > 1:
+        def start() -> Callable[[], None]:
+            worker = open_runtime()
+
+            def run() -> None:
+                try:
+                    serve(Gateway(config, worker), sock)
+                finally:
+                    worker.close()
+            return run
+
+        try:
+            return serve_workers(start, sock, args.workers, config.shutdown_grace)
+        finally:
+            sock.close()
     try:
         serve(Gateway(config, runtime), sock)
     finally:

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,15 +19,18 @@ import pgserver
 import pytest
 from conftest import need
 from fakes.harness import Upstream, serve_upstream
+from fakes.chat import text_of
 from fakes.upstream import Behaviour
 from structlog.testing import capture_logs
 from test_gateway_cli import environment, serving
 from test_gateway_recall import ORIGINAL, QUESTION, RecallingModel, long_history
 
 from context_compactor.errors import StoreError
+from context_compactor.hooks.recall_search import search
 from context_compactor.store import Store
 
 pytestmark = pytest.mark.slow
+TURNS = 100
 
 
 @pytest.fixture
@@ -59,45 +63,79 @@ def play(urls: list[str], requests: list[list[dict[str, Any]]], upstream: Upstre
     return [seen.body["messages"] for seen in upstream.app.chats()[start:]]
 
 
-def alternate(tmp_path: Path, database: str, requests: list[list[dict[str, Any]]]) -> tuple[list[Any], list[Any], str]:
-    """The upstream's message lists for ``requests`` through one serve process, then through two that take
-    turns on one database (each with a fake upstream of its own), and the answer replica b gives to
-    QUESTION, whose answer only replica a archived."""
+@dataclass
+class Replay:
+    """What one serve process and two alternating ones made of the same turns."""
+
+    alone: list[Any]  # the upstream's message lists through one process
+    shared: list[Any]  # ... through two that take turns on one database
+    answer: str  # replica b's answer to QUESTION, whose answer only replica a archived
+    alone_db: str
+    shared_db: str
+
+
+def alternate(tmp_path: Path, database: str, requests: list[list[dict[str, Any]]], **env: str) -> Replay:
+    """Play ``requests`` through one serve process, then through two that take turns on one database
+    (each run with a fake upstream of its own), then ask replica b QUESTION."""
     args = ("--context-window", "8000")
-    with serve_upstream(RecallingModel(Behaviour())) as up:
+    model = Behaviour(respond=same_reply)
+    alone_db = pgserver.cluster().database()
+    with serve_upstream(RecallingModel(model)) as up:
         (tmp_path / "one").mkdir()
-        with serving(tmp_path / "one", "--upstream", up.url + "/v1", *args, "--store", pgserver.cluster().database(),
-                     env=environment(tmp_path / "one")) as (url, _p, _log):
+        with serving(tmp_path / "one", "--upstream", up.url + "/v1", *args, "--store", alone_db,
+                     env=environment(tmp_path / "one", **env)) as (url, _p, _log):
             alone = play([url], requests, up)
-    with serve_upstream(RecallingModel(Behaviour())) as up:
+    with serve_upstream(RecallingModel(model)) as up:
         (tmp_path / "a").mkdir()
         (tmp_path / "b").mkdir()
         with serving(tmp_path / "a", "--upstream", up.url + "/v1", *args, "--store", database,
-                     env=environment(tmp_path / "a")) as (url_a, _pa, _la), \
+                     env=environment(tmp_path / "a", **env)) as (url_a, _pa, _la), \
                 serving(tmp_path / "b", "--upstream", up.url + "/v1", *args, "--store", database,
-                        env=environment(tmp_path / "b")) as (url_b, _pb, _lb):
+                        env=environment(tmp_path / "b", **env)) as (url_b, _pb, _lb):
             shared = play([url_a, url_b], requests, up)
             answer = _ask(url_b, requests[-1][:-1] + [{"role": "user", "content": QUESTION}])
-    return alone, shared, answer
+    return Replay(alone, shared, answer, alone_db, database)
+
+
+def same_reply(body: dict[str, Any], _n: int) -> str:
+    """A reply that depends on the request alone (the fake's default numbers its requests: two replicas
+    that each summarized a chunk both asked the model, and a summary must not read otherwise for that)."""
+    users = [m for m in body["messages"] if m.get("role") == "user"]
+    return "reply to: " + text_of(users[-1].get("content"))[:60] if users else "reply"
 
 
 def test_two_replicas_keep_a_sessions_plan_and_recall_what_the_other_folded(tmp_path: Path, database: str) -> None:
     """Turns alternating between two serve processes on one PostgreSQL store, while the first plan holds,
     send the upstream the same bytes as one process does; recall on b finds what a folded."""
-    alone, shared, answer = alternate(tmp_path, database, turns(4))
-    assert ORIGINAL not in json.dumps(shared[0])  # folded on replica a, at the first turn
-    assert [json.dumps(m) for m in shared] == [json.dumps(m) for m in alone]
-    assert answer == "From the archive: " + ORIGINAL
+    run = alternate(tmp_path, database, turns(4))
+    assert ORIGINAL not in json.dumps(run.shared[0])  # folded on replica a, at the first turn
+    assert [json.dumps(m) for m in run.shared] == [json.dumps(m) for m in run.alone]
+    assert run.answer == "From the archive: " + ORIGINAL
 
 
-@pytest.mark.xfail(strict=True, reason="Runtime.session() keeps each Session in memory per process and reads the "
-                   "store's state only on first sight: a replica that saw the session before re-uses its own older "
-                   "plan after the other replica re-planned (needs Runtime to compare Store.session_stamp(); "
-                   "runtime.py is outside this change)")
-def test_two_replicas_send_one_processes_bytes_across_re_plans(tmp_path: Path, database: str) -> None:
-    """Across re-plans too, the alternating replicas send the bytes one process sends."""
-    alone, shared, _answer = alternate(tmp_path, database, turns(8))
-    assert [json.dumps(m) for m in shared] == [json.dumps(m) for m in alone]
+def test_a_hundred_turns_on_two_replicas_are_one_processes_turns(tmp_path: Path, database: str) -> None:
+    """100 turns alternating between two serve processes (re-plans included) send the upstream one
+    process's bytes, archive the same rows (none lost), and recall ranks the same top 3.
+
+    Calibration is off: each replica learns the chars-per-token ratio in ``after_turn``, after the
+    reply, and two processes do not order that against each other's next turn (README, "Several
+    replicas")."""
+    run = alternate(tmp_path, database, turns(TURNS), CONTEXT_COMPACTOR_CALIBRATE="false")
+    assert [json.dumps(m) for m in run.shared] == [json.dumps(m) for m in run.alone]
+    assert len({len(m) for m in run.alone}) > 2  # it re-planned on the way
+    one, two = Store.open(run.alone_db), Store.open(run.shared_db)
+    try:
+        [key] = [s.session for s in one.sessions()]
+        rows = sorted((r["digest"], r["role"]) for r in one.archived(key))
+        assert len(rows) > 100 and sorted((r["digest"], r["role"]) for r in two.archived(key)) == rows
+        one.index_pending()
+        two.index_pending()
+        for query in ("deploy token staging cluster", "patched-file-7 cleanup", "refactor-module-3 step"):
+            top = [h.index for h in search(one, query, key, limit=3)]
+            assert top and [h.index for h in search(two, query, key, limit=3)] == top
+    finally:
+        one.close()
+        two.close()
 
 
 def _ask(url: str, messages: list[dict[str, Any]]) -> str:

@@ -1,0 +1,66 @@
+"""``serve --workers N``: N processes on one port over one store, one session's turns landing on any of
+them, and a stop that ends them all."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+from pathlib import Path
+
+import pytest
+from fakes.harness import serve_upstream
+from fakes.upstream import Behaviour
+from test_gateway_cli import environment, serving
+from test_gateway_recall import RecallingModel
+from test_store_pg_replicas import play, same_reply, turns
+
+pytestmark = pytest.mark.slow
+TURNS = 24
+ENV = {"CONTEXT_COMPACTOR_CALIBRATE": "false"}  # see test_store_pg_replicas: calibration is learned after a reply
+
+
+def workers_of(pid: int) -> list[int]:
+    """The processes ``pid`` forked (Linux's /proc)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(p) for p in (task / "children").read_text().split()]
+    return found
+
+
+def test_two_workers_answer_one_session_as_one_process_and_stop_together(tmp_path: Path) -> None:
+    """One session's turns through ``--workers 2`` on one SQLite store (both workers answering some) send
+    the upstream the bytes one process sends; SIGTERM stops both workers, and serve exits 0."""
+    requests = turns(TURNS)
+    with serve_upstream(RecallingModel(Behaviour(respond=same_reply))) as up:
+        (tmp_path / "one").mkdir()
+        with serving(tmp_path / "one", "--upstream", up.url + "/v1", "--context-window", "8000",
+                     env=environment(tmp_path / "one", **ENV)) as (url, _p, _log):
+            alone = play([url], requests, up)
+    with serve_upstream(RecallingModel(Behaviour(respond=same_reply))) as up:
+        (tmp_path / "two").mkdir()
+        with serving(tmp_path / "two", "--upstream", up.url + "/v1", "--context-window", "8000", "--workers", "2",
+                     env=environment(tmp_path / "two", **ENV)) as (url, process, log):
+            children = workers_of(process.pid)
+            assert len(children) == 2
+            shared = play([url], requests, up)
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(30) == 0
+    assert [json.dumps(m) for m in shared] == [json.dumps(m) for m in alone]
+    served = {int(n) for n in re.findall(r"gateway\.request .*?worker=(\d+)", log.read_text())}
+    assert served == {1, 2}, log.read_text()[-3000:]
+    for pid in children:
+        assert not os.path.exists(f"/proc/{pid}") or "zombie" in Path(f"/proc/{pid}/status").read_text()
+
+
+def test_workers_below_one_is_a_usage_error(tmp_path: Path) -> None:
+    """``--workers 0`` is refused with one line that names the option, before anything listens."""
+    import subprocess
+
+    from test_gateway_cli import SCRIPT
+
+    done = subprocess.run([SCRIPT, "serve", "--upstream", "http://127.0.0.1:9/v1", "--workers", "0", "--port", "0",
+                           "--store", str(tmp_path / "s.sqlite")], capture_output=True, text=True,
+                          env=environment(tmp_path), timeout=60)
+    assert done.returncode == 2 and "--workers 0" in done.stderr, done.stderr
