@@ -207,6 +207,43 @@ def test_two_orders_or_two_weeks_are_two_things_not_one_setting_said_again():
     assert "week 17" in text and "week 37" in text, text
 
 
+BOOKING = """is this the one we talked abt? check the dates
+
+Booking confirmation - Hotel Aurora Edinburgh
+Booking number: 6677.985.239 | PIN: 5991
+Check-in: Thu 14 Jan from 15:00 | Check-out: Wed 14 Jan until 11:00
+
+Important information
+Please do not reply to this email. Guests must present the credit card used for booking at check-in. The property does not accept cash. Quiet hours are from 22:00 to 7:00.
+
+Cancellation policy: free until 2 days before arrival; after that the first night is charged."""
+
+RECIPE = """[WhatsApp] making this tonight, whats missign from my shopping list (on the tram)
+
+Risotto ai funghi (serves 4)
+
+Ingredients
+- 140g flour
+- 347g butter
+- 171g cream
+- 250g arborio rice
+- 1 onion, finely chopped
+
+Method
+1. Let the dough rest for at least 30 minutes.
+2. Preheat the oven to 180C.
+3. Don't crowd the pan or it will steam.
+4. Season generously and taste as you go.
+5. Serve immediately with fresh herbs."""
+
+
+def test_a_titled_document_under_the_users_words_is_theirs_not_the_users_rules():
+    text = ledger(convo(BOOKING, RECIPE, "never book anything before 9, im useless before coffee"))
+    rules = section(text, "User instructions")
+    assert rules == ["never book anything before 9, im useless before coffee"], text
+    assert not any("do not reply" in r or "crowd the pan" in r for r in rules), text
+
+
 def test_a_correction_in_the_middle_of_a_long_message_is_read():
     long = ("Okay, a few things from the standup. " * 20 + "Oh and sorry, the staging host is stg-db-7, not stg-db-3. "
             + "The rest can wait until tomorrow. " * 20)

@@ -122,6 +122,7 @@ def _split(text: str) -> list[Segment]:
     if opened >= 0:
         _fenced(lines, kinds, start, len(lines) - 1)
     _documents(lines, kinds)
+    _titled(lines, kinds)
     _announced(lines, kinds)  # after documents: a spec announced ("here's the doc maria wrote:") is read for its rules
     _pasted_runs(lines, kinds)
     segments: list[Segment] = []
@@ -159,6 +160,32 @@ def _documents(lines: list[str], kinds: list[str]) -> None:
             if fields and n > 0 and lines[n - 1].strip() and not kinds[n - 1] and len(lines[n - 1]) <= 160:
                 n -= 1  # a ticket's title line goes with its fields
             for k in range(n, _document_end(lines, n)):
+                if not kinds[k]:
+                    kinds[k] = "document"
+            return
+
+
+_TITLE = re.compile(r"^[A-Z0-9\u00c0-\u00dd][^\n]{2,78}(?<![.?!:;,])$")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+\S")
+TITLED_STRUCTURE = 2  # headings, list items or fields under a title that make what follows a document
+
+
+def _titled(lines: list[str], kinds: list[str]) -> None:
+    """A document with a title of its own, pasted under the user's words ("check the dates", a blank line,
+    "Booking confirmation - Hotel Aurora", its fields and sections; a recipe's name, "Ingredients", its
+    list): a short line with no closing stop after a blank line, with headings, list items or fields
+    under it and enough text, opens a document to the end of the message (as :func:`_documents`)."""
+    for n in range(2, len(lines)):
+        if kinds[n] or lines[n - 1].strip() or not any(line.strip() for line in lines[:n - 1]):
+            continue
+        if not _TITLE.match(lines[n].strip()) or _TAGGED.match(lines[n].strip()):
+            continue
+        end = _document_end(lines, n)
+        body = lines[n + 1:end]
+        structure = sum(1 for k, line in enumerate(body) if _LIST_ITEM.match(line) or _FIELD.match(line) or (
+            _TITLE.match(line.strip()) and len(line) <= 40 and k + 1 < len(body) and body[k + 1].strip()))
+        if structure >= TITLED_STRUCTURE and sum(len(line) + 1 for line in lines[n:end]) >= DOCUMENT_CHARS:
+            for k in range(n, end):
                 if not kinds[k]:
                     kinds[k] = "document"
             return
