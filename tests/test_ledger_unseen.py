@@ -244,6 +244,38 @@ def test_a_titled_document_under_the_users_words_is_theirs_not_the_users_rules()
     assert not any("do not reply" in r or "crowd the pan" in r for r in rules), text
 
 
+LANDLORD = """fwd from the landlord, what does he want
+
+Forwarded message from Aiko Hoffmann (landlord):
+
+Dear tenants,
+
+From next month the rent is due on the 1st, no exceptions. You must let the heating engineer in on Thursday between 8 and 12. Parcels left in the entrance will be thrown away after 3 days.
+
+Children under 12 must be accompanied by an adult at all times.
+
+Regards,
+Aiko Hoffmann"""
+
+CONFIRMATION_FIRST = """Booking confirmation - Hotel Nordlys Stockholm
+Booking number: 1344.812.997 | PIN: 6104
+Check-in: Fri 9 Nov from 15:00 | Check-out: Thu 12 Nov until 11:00
+
+Important information
+Please do not reply to this email. Guests must present the credit card used for booking at check-in. Quiet hours are from 22:00 to 7:00.
+
+[WhatsApp 18:45] is this the one we talked abt? and pls always book rooms with a desk from now on"""
+
+
+def test_a_forwarded_letter_and_a_confirmation_pasted_first_are_theirs_and_the_relayed_words_after_are_the_users():
+    text = ledger(convo(LANDLORD, CONFIRMATION_FIRST, "PLAT-5046 is where Marcus is tracking it\n\nand the relay threw this:\n"
+                        "Error: connect ECONNREFUSED 10.0.12.4:6379\nError: connect ECONNREFUSED 10.0.12.4:6379"))
+    rules = section(text, "User instructions")
+    assert not any("rent" in r or "heating" in r or "do not reply" in r for r in rules), text
+    assert any("always book rooms with a desk" in r for r in rules), text
+    assert "PLAT-5046" in text, text
+
+
 def test_a_correction_in_the_middle_of_a_long_message_is_read():
     long = ("Okay, a few things from the standup. " * 20 + "Oh and sorry, the staging host is stg-db-7, not stg-db-3. "
             + "The rest can wait until tomorrow. " * 20)

@@ -122,6 +122,7 @@ def _split(text: str) -> list[Segment]:
     if opened >= 0:
         _fenced(lines, kinds, start, len(lines) - 1)
     _documents(lines, kinds)
+    _forwarded(lines, kinds)
     _titled(lines, kinds)
     _announced(lines, kinds)  # after documents: a spec announced ("here's the doc maria wrote:") is read for its rules
     _pasted_runs(lines, kinds)
@@ -170,20 +171,39 @@ _LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+\S")
 TITLED_STRUCTURE = 2  # headings, list items or fields under a title that make what follows a document
 
 
+# A forwarded message's own header, or a letter's salutation: what follows is someone else's text.
+_FORWARDED = re.compile(r"^\W*(?:-+\s*)?(?:(?:begin )?forwarded message\b|fwd:|weitergeleitete nachricht|message transf[ée]r[ée]|"
+                        r"mensaje reenviado|dear [^\n,]{1,40},\s*$)", re.IGNORECASE)
+
+
+def _forwarded(lines: list[str], kinds: list[str]) -> None:
+    """From a forwarded message's header ("Forwarded message from the landlord:") or a letter's "Dear
+    tenants," to the end of the message (as :func:`_documents`) is the forwarded document."""
+    for n, line in enumerate(lines):
+        if not kinds[n] and _FORWARDED.match(line) and sum(len(rest) + 1 for rest in lines[n:]) >= DOCUMENT_CHARS:
+            for k in range(n, _document_end(lines, n)):
+                if not kinds[k]:
+                    kinds[k] = "document"
+            return
+
+
 def _titled(lines: list[str], kinds: list[str]) -> None:
     """A document with a title of its own, pasted under the user's words ("check the dates", a blank line,
     "Booking confirmation - Hotel Aurora", its fields and sections; a recipe's name, "Ingredients", its
-    list): a short line with no closing stop after a blank line, with headings, list items or fields
-    under it and enough text, opens a document to the end of the message (as :func:`_documents`)."""
-    for n in range(2, len(lines)):
-        if kinds[n] or lines[n - 1].strip() or not any(line.strip() for line in lines[:n - 1]):
-            continue
-        if not _TITLE.match(lines[n].strip()) or _TAGGED.match(lines[n].strip()):
-            continue
+    list): a short line with no closing stop after a blank line (or first, with its text right under it),
+    with headings, list items or fields under it and enough text, opens a document to the end of the
+    message (as :func:`_documents`)."""
+    for n in range(len(lines)):
+        if kinds[n] or (n and (lines[n - 1].strip() or not any(line.strip() for line in lines[:n - 1]))):
+            continue  # the message's first line, or one after a blank line under the user's words
+        if not _TITLE.match(lines[n].strip()) or _TAGGED.match(lines[n].strip()) or (
+                n == 0 and (len(lines) < 2 or not lines[1].strip())):
+            continue  # a title that opens the message is followed by its text at once
         end = _document_end(lines, n)
-        body = lines[n + 1:end]
-        structure = sum(1 for k, line in enumerate(body) if _LIST_ITEM.match(line) or _FIELD.match(line) or (
-            _TITLE.match(line.strip()) and len(line) <= 40 and k + 1 < len(body) and body[k + 1].strip()))
+        body = [(line, kind) for line, kind in zip(lines[n + 1:end], kinds[n + 1:end])]
+        structure = sum(1 for k, (line, kind) in enumerate(body) if not kind and (
+            _LIST_ITEM.match(line) or _FIELD.match(line) or (
+                _TITLE.match(line.strip()) and len(line) <= 40 and k + 1 < len(body) and body[k + 1][0].strip())))
         if structure >= TITLED_STRUCTURE and sum(len(line) + 1 for line in lines[n:end]) >= DOCUMENT_CHARS:
             for k in range(n, end):
                 if not kinds[k]:
@@ -215,6 +235,11 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
                 kinds[k] = "pasted"
 
 
+# The user speaking again through a chat relay's envelope ("[WhatsApp 18:45] is this the one?"), not a
+# chat log's line ("[21:15] Jonas: pickup is at the back gate").
+_RELAYED = re.compile(r"^\[[^\]\n]{1,40}\]\s+[a-z\u00df-\u00ff]")
+
+
 def _document_end(lines: list[str], start: int) -> int:
     """Where a document that opens at ``start`` ends: at the end of the message, but for a last short
     paragraph of one plain line after a blank one, which is the user speaking again ("Scratch that, use
@@ -223,8 +248,8 @@ def _document_end(lines: list[str], start: int) -> int:
     while last > start and not lines[last - 1].strip():
         last -= 1
     tail = lines[last - 1] if last > start else ""
-    plain = (len(tail) <= 200 and not tail.lstrip().startswith(("-", "*", "#", "|", ">", "`", "[")) and not
-             re.match(r"\s*\d+[.)] ", tail) and not _FIELD.match(tail) and not line_is_pasted(tail))
+    plain = (len(tail) <= 200 and (not tail.lstrip().startswith(("-", "*", "#", "|", ">", "`", "[")) or bool(
+        _RELAYED.match(tail))) and not re.match(r"\s*\d+[.)] ", tail) and not _FIELD.match(tail) and not line_is_pasted(tail))
     if plain and last - 2 > start and not lines[last - 2].strip():
         return last - 1
     return len(lines)
