@@ -77,7 +77,8 @@ class Session:
         self.note: str | None = None
         self.last_event: BeforeAgentStartEvent | None = None
         self.last = LastTurn()
-        self.signature: tuple[Any, ...] | None = None
+        # The plan last sent; kept in the state, so that a process taking the session up knows it is not new.
+        self.signature: list[Any] | None = self.state.signature
         # The inputs of the last plan, for pre-summarization: (measurement, budget, settings, summaries).
         self.plan_input: tuple[Measurement, Budget, Settings, Summaries, Tuning] | None = None
         self.presummarized: tuple[Any, ...] | None = None  # what the last pre-summarization job covered
@@ -200,13 +201,14 @@ class Session:
         self.force = False
         self.last_event = event
         plan = outcome.plan
-        signature = (plan.lead, plan.cut, plan.stub_until, tuple(sorted(plan.truncate.items())))
+        signature = [plan.lead, plan.cut, plan.stub_until, [list(kv) for kv in sorted(plan.truncate.items())]]
         fresh = outcome.compacted and (signature != self.signature or force)
         if settings.loop_breakers:
             self._loop_breakers(m, budget, outcome, fresh, measurer, prepared)
         # What is sent, reminder included, before the notice and the record say how large it is.
         reminded = self._send(event, settings, prepared, outcome, fresh, m, budget, measurer)
         if outcome.compacted and (signature != self.signature or force):
+            self.state.signature = signature
             self._remember(m, outcome, summarizer.identity, fingerprint)
             if runtime.persist_sessions:
                 runtime.save_session(self)

@@ -8,7 +8,9 @@ read, starts the session afresh: the state is a cache of decisions (the last pla
 tiers, the loop breakers), and losing it costs one fresh compaction, never a message.
 
     version 1   the keys of version 0, each part checked; the fields older writers left out filled
-                in (an anchor without ``summary_tokens``, tiers without their source)
+                in (an anchor without ``summary_tokens``, tiers without their source); ``signature``
+                (the plan last sent) came later within version 1: a part that earlier readers skip
+                and this one reads as None when it is absent
 """
 
 from __future__ import annotations
@@ -94,6 +96,7 @@ class SessionState:
     refetch_watch: dict[str, list[int]] = field(default_factory=dict)  # call as JSON -> [user turn, index]
     pinned: list[str] = field(default_factory=list)  # calls (as JSON) whose results stay verbatim
     save_state_told: int | None = None  # the history length the save-state reminder went out at
+    signature: list[Any] | None = None  # the plan last sent: [lead, cut, stub_until, [[index, cut to], ...]]
 
     @classmethod
     def load(cls, data: Any, session_key: str = "") -> SessionState:
@@ -121,6 +124,7 @@ class SessionState:
             "refetch_watch": lambda v: {str(k): [_count(n) for n in list(seen)[:2]] for k, seen in dict(v).items()},
             "pinned": lambda v: [str(k) for k in list(v)],
             "save_state_told": lambda v: None if v is None else _count(v),
+            "signature": _signature,
         }
         for name, read in parts.items():
             value = data.get(name)
@@ -160,6 +164,12 @@ def _count(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"expected a number, got {type(value).__name__}")
     return int(value)
+
+
+def _signature(value: Any) -> list[Any]:
+    if not isinstance(value, list) or len(value) != 4 or not isinstance(value[3], list):
+        raise TypeError(f"expected [lead, cut, stub_until, truncations], got {value!r}")
+    return [_count(value[0]), _count(value[1]), _count(value[2]), [list(kv) for kv in value[3]]]
 
 
 def _record(cls: Any, value: Any) -> Any:

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -14,19 +15,23 @@ from fakes.harness import serve_upstream
 from fakes.upstream import Behaviour
 from test_gateway_cli import environment, serving
 from test_gateway_recall import RecallingModel
-from test_store_pg_replicas import play, same_reply, turns
+from test_store_pg_replicas import DETERMINISTIC, play, same_reply, turns
 
 pytestmark = pytest.mark.slow
 TURNS = 24
-ENV = {"CONTEXT_COMPACTOR_CALIBRATE": "false"}  # see test_store_pg_replicas: calibration is learned after a reply
+ENV = DETERMINISTIC
 
 
-def workers_of(pid: int) -> list[int]:
-    """The processes ``pid`` forked (Linux's /proc)."""
-    found = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        found += [int(p) for p in (task / "children").read_text().split()]
-    return found
+def workers_of(pid: int, count: int) -> list[int]:
+    """The processes ``pid`` forked (Linux's /proc), once there are ``count`` of them."""
+    deadline = time.monotonic() + 30
+    while True:
+        found = []
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            found += [int(p) for p in (task / "children").read_text().split()]
+        if len(found) >= count or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
 
 
 def test_two_workers_answer_one_session_as_one_process_and_stop_together(tmp_path: Path) -> None:
@@ -42,7 +47,7 @@ def test_two_workers_answer_one_session_as_one_process_and_stop_together(tmp_pat
         (tmp_path / "two").mkdir()
         with serving(tmp_path / "two", "--upstream", up.url + "/v1", "--context-window", "8000", "--workers", "2",
                      env=environment(tmp_path / "two", **ENV)) as (url, process, log):
-            children = workers_of(process.pid)
+            children = workers_of(process.pid, 2)
             assert len(children) == 2
             shared = play([url], requests, up)
             process.send_signal(signal.SIGTERM)

@@ -69,7 +69,7 @@ def test_a_session_stored_by_the_release_before_goes_on_from_its_plan(make_runti
     first = run_hook(runtime, messages, window=8192)
     assert first.stats.compacted and first.stats.compactions == 1
     old = runtime.session("s1").state.dump()
-    del old["version"]
+    del old["version"], old["signature"]  # the dict of version 0 had neither
     runtime.store.save_session("s1", old)
     later = Runtime(Settings(), store=Store.open(runtime.store.path))  # another process on the same store
     try:
@@ -79,3 +79,20 @@ def test_a_session_stored_by_the_release_before_goes_on_from_its_plan(make_runti
         later.close()
     assert again.stats.compacted and again.messages[1] == first.messages[1]
     assert again.stats.compactions == 2
+
+
+def test_a_session_another_process_takes_up_on_the_same_plan_is_not_compacted_again(make_runtime, run_hook) -> None:
+    """A process that takes up a session whose plan still holds sends the same block and counts no new
+    compaction, as the process that made the plan would (two replicas report one session's figures alike)."""
+    runtime = make_runtime()
+    messages = chat(60)
+    first = run_hook(runtime, messages, window=8192)
+    later = Runtime(Settings(), store=Store.open(runtime.store.path))  # another process on the same store
+    try:
+        again = run_hook(later, [*messages, assistant("ok")], window=8192)
+    finally:
+        later.close()
+    alone = run_hook(runtime, [*messages, assistant("ok")], window=8192)
+    assert again.messages[1] == first.messages[1] == alone.messages[1]
+    assert again.stats.compactions == alone.stats.compactions == 1
+    assert again.notices == alone.notices
