@@ -9,7 +9,7 @@ projection is returned; if archiving raises, nothing is returned.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -105,9 +105,9 @@ class _Run:
     """What every stage of one compaction reads: its inputs, and the planner and builder over them."""
 
     def __init__(self, measurer: Measurer, m: Measurement, budget: Budget, tuning: Tuning, summaries: Summaries,
-                 note: str | None, tiers: Tiers | None) -> None:
+                 note: str | None, tiers: Tiers | None, pinned: frozenset[int]) -> None:
         self.measurer, self.m, self.budget, self.tuning, self.summaries = measurer, m, budget, tuning, summaries
-        self.note, self.tiers = note, tiers
+        self.note, self.tiers, self.pinned = note, tiers, pinned
         self.unchanged = Unchanged(tiers, m.entries, summaries)
         self.stub_tokens = _stub_tokens(measurer)
         ledger_costs = getattr(summaries, "ledger_costs", None)
@@ -119,7 +119,8 @@ class _Run:
             return self._main
         t = self.tuning
         planner = Planner(self.m, within, keep_recent=t.keep_recent_tokens, max_tool_result=t.max_tool_result_tokens,
-                          summary_max=t.summary_max_tokens, stub_tokens=self.stub_tokens, ledger_costs=self.costs)
+                          summary_max=t.summary_max_tokens, stub_tokens=self.stub_tokens, ledger_costs=self.costs,
+                          pinned=self.pinned)
         if within == self.budget:
             self._main = planner
         return planner
@@ -128,7 +129,7 @@ class _Run:
         """The last compaction, while it fits: stable bytes, and /compact-now sticks."""
         t = self.tuning
         return reuse(self.m, anchor, self.budget, max_tool_result=t.max_tool_result_tokens,
-                     summary_max=t.summary_max_tokens, stub_tokens=self.stub_tokens)
+                     summary_max=t.summary_max_tokens, stub_tokens=self.stub_tokens, pinned=self.pinned)
 
     def build(self, plan: Plan, bare: bool = False) -> Built:
         return _build(self, plan, bare)
@@ -154,16 +155,18 @@ def compact(
     note: str | None = None,
     archived_upto: int = 0,
     tiers: Tiers | None = None,
+    pinned: Collection[int] = (),
 ) -> Outcome:
     """Decide what the model is sent for the measured prompt ``m``: measure, plan, build (tightened while
     above the window), grow the ledger into room left, keep the current turn whole, say the outcome.
 
     ``anchor`` is the last plan (reused while it fits); ``archived_upto`` says that every message
     before that index that this plan drops was archived on an earlier call; ``tiers`` is the ledger
-    body last sent (appended to, not rewritten, while it has room). Fit is checked, not assumed: when
-    nothing can fit, the outcome says so (``fits`` False, with the reason).
+    body last sent (appended to, not rewritten, while it has room); ``pinned``: indices of tool results
+    never stubbed (planned as such, so the prompt still lands at the target). Fit is checked, not
+    assumed: when nothing can fit, the outcome says so (``fits`` False, with the reason).
     """
-    run = _Run(measurer, m, budget, tuning, summaries, note, tiers)
+    run = _Run(measurer, m, budget, tuning, summaries, note, tiers, frozenset(pinned))
     plan = run.reused(anchor) if anchor is not None and not force else None
     if plan is None and not force and m.total <= budget.trigger:
         return Outcome(None, Plan(0, 0, 0, estimate=m.total), m.total, m.total)
@@ -237,7 +240,8 @@ def _grown(run: _Run, step: _Step) -> _Step:
 def _kept_whole(run: _Run, step: _Step) -> _Step:
     """Invariant 1: the current turn is cut only when no prompt that keeps it whole fits."""
     turn = shape_of(run.m).turn_start
-    if step.built.after > run.budget.window or _cuts_turn(run.m, step.plan, turn, run.tuning.max_tool_result_tokens):
+    caps = _turn_caps(run.m, turn, run.tuning.max_tool_result_tokens)
+    if step.built.after > run.budget.window or _cuts_turn(step.plan, turn, caps):
         whole = _whole_turn(run, step.plan, turn)
         if whole is not None:
             return replace(step, plan=whole[0], built=whole[1])
@@ -287,11 +291,10 @@ def _turn_caps(m: Measurement, turn: int, max_tool_result: int) -> dict[int, int
             if m.entries[i].view.role == "tool" and m.entries[i].tokens > cost}
 
 
-def _cuts_turn(m: Measurement, plan: Plan, turn: int, max_tool_result: int) -> bool:
+def _cuts_turn(plan: Plan, turn: int, caps: dict[int, int]) -> bool:
     """Whether ``plan`` cuts the current turn to its head and tail beyond the configured cuts of its tool
     results (the user message, or a result cut smaller). Older results of the turn's tool loop replaced
     by stubs are compaction as usual (they are archived, and recall brings them back), not a cut."""
-    caps = _turn_caps(m, turn, max_tool_result)
     return any(i >= turn and cap < caps.get(i, cap + 1) for i, cap in plan.truncate.items())
 
 
@@ -305,9 +308,9 @@ def _whole_turn(run: _Run, plan: Plan, turn: int) -> tuple[Plan, Built] | None:
     caps = _turn_caps(m, turn, tuning.max_tool_result_tokens)
     notices = ("everything before the current turn was folded into the summary, to keep the current turn whole",)
     for stub_until in sorted({turn, max(turn, plan.stub_until)}):
-        base = Plan(lead, turn, stub_until, caps, stage=4, notices=notices if turn > lead else ())
+        base = Plan(lead, turn, stub_until, caps, stage=4, notices=notices if turn > lead else (), pinned=run.pinned)
         kept = Planner(m, budget, keep_recent=0, max_tool_result=tuning.max_tool_result_tokens,
-                       summary_max=tuning.summary_max_tokens, stub_tokens=run.stub_tokens,
+                       summary_max=tuning.summary_max_tokens, stub_tokens=run.stub_tokens, pinned=run.pinned,
                        ).kept_estimate(turn, stub_until)
         room = budget.window - kept - BLOCK_FRAME_TOKENS
         sizes = sorted({max(LAST_SUMMARY_TOKENS, min(tuning.summary_max_tokens, room)), LAST_SUMMARY_TOKENS},

@@ -57,6 +57,13 @@ class Plan:
     fits: bool = True
     notices: tuple[str, ...] = ()
     summary_tokens: int = 0  # what the block of this plan cost when it was built (0: not built yet)
+    # Tool results never stubbed wherever they are (cut to their head and tail like any other, when
+    # large): a host pins what its model fetched again after a compaction took it out (loopBreakers).
+    pinned: frozenset[int] = frozenset()
+
+    def stubs(self, index: int, entry: Entry) -> bool:
+        """Whether the message at ``index`` in the stub range goes as a stub under this plan."""
+        return stubbed(entry) and index not in self.pinned
 
     @property
     def changes(self) -> bool:
@@ -97,7 +104,7 @@ class Planner:
 
     def __init__(self, m: Measurement, budget: Budget, *, keep_recent: int, max_tool_result: int,
                  summary_max: int, stub_tokens: int, ledger_costs: Callable[[int, int], list[int]] | None = None,
-                 shape: Shape | None = None) -> None:
+                 shape: Shape | None = None, pinned: frozenset[int] = frozenset()) -> None:
         self.m, self.budget = m, budget
         self.shape = shape or shape_of(m)
         self.keep_recent = keep_recent
@@ -110,10 +117,11 @@ class Planner:
         tool = [e.view.role == "tool" for e in entries]
         self.is_tool = tool
         cap_cost = max_tool_result + MARKER_TOKENS
+        self.pinned = pinned
         self.truncate = {i: max_tool_result for i, e in enumerate(entries)
                          if tool[i] and i >= self.shape.lead and e.tokens > cap_cost}
         kept = [cap_cost if i in self.truncate else e.tokens for i, e in enumerate(entries)]
-        stubs = [stub_tokens if stubbed(e) else k for e, k in zip(entries, kept)]
+        stubs = [stub_tokens if stubbed(e) and i not in pinned else k for i, (e, k) in enumerate(zip(entries, kept))]
         self.p_kept = [0, *accumulate(kept)]
         self.p_stub = [0, *accumulate(stubs)]
         self.fixed = m.fixed_tokens + m.span(0, self.shape.lead)
@@ -144,7 +152,7 @@ class Planner:
              truncate: dict[int, int] | None = None) -> Plan:
         trunc = {i: c for i, c in (truncate if truncate is not None else self.truncate).items() if i >= cut}
         est = self.estimate(cut, stub_until)
-        return Plan(self.shape.lead, cut, max(stub_until, cut), trunc, stage, est, True, notices)
+        return Plan(self.shape.lead, cut, max(stub_until, cut), trunc, stage, est, True, notices, pinned=self.pinned)
 
     def tail_start(self) -> int:
         """The start of the recent tail: at least ``keep_recent`` tokens, on a legal cut."""
@@ -217,7 +225,7 @@ class Planner:
 
     def _stubs_any(self, start: int, stop: int) -> bool:
         """Whether a stub range grown from ``start`` to ``stop`` replaces any result by a stub."""
-        return any(self.is_tool[i] and stubbed(self.m.entries[i]) for i in range(start, stop))
+        return any(self.is_tool[i] and stubbed(self.m.entries[i]) and i not in self.pinned for i in range(start, stop))
 
     def _fold_cut(self, tail: int, stub_until: int, target: int, force: bool) -> int | None:
         """The smallest cut (preferring the start of a user turn) that meets the target."""
@@ -282,7 +290,7 @@ class Planner:
 
 
 def reuse(m: Measurement, anchor: Plan, budget: Budget, *, max_tool_result: int, summary_max: int,
-          stub_tokens: int) -> Plan | None:
+          stub_tokens: int, pinned: frozenset[int] = frozenset()) -> Plan | None:
     """The last plan again, if the prompt it projects still fits under the trigger; else None.
 
     Only the part after the anchor's cut is read (it is bounded by the window, plus what is new),
@@ -297,7 +305,7 @@ def reuse(m: Measurement, anchor: Plan, budget: Budget, *, max_tool_result: int,
     for i in range(anchor.cut, len(entries)):
         entry = entries[i]
         if entry.view.role == "tool":
-            if i < anchor.stub_until and stubbed(entry):
+            if i < anchor.stub_until and stubbed(entry) and i not in pinned:
                 est += stub_tokens
                 continue
             if entry.tokens > cap_cost:
@@ -310,7 +318,7 @@ def reuse(m: Measurement, anchor: Plan, budget: Budget, *, max_tool_result: int,
     if est > budget.trigger:
         return None
     return Plan(anchor.lead, anchor.cut, anchor.stub_until, truncate, anchor.stage, est, True, anchor.notices,
-                anchor.summary_tokens)
+                anchor.summary_tokens, pinned)
 
 
 def budget_for(window: int, window_source: str, *, max_tokens: int | None, compact_at: float,

@@ -16,7 +16,7 @@ from ..messages import TEXT_PARTS, prepend_text, user_message, with_text
 from ..summarizer.extract import BLOCK_END, OWN_BLOCK, gravest_line, read_back, strong_ids
 from ..summarizer.ledger import render
 from .measure import Entry
-from .plan import STUB_MAX_CHARS, Plan, stubbed
+from .plan import STUB_MAX_CHARS, Plan
 
 
 def ref(entry: Entry) -> str:
@@ -171,7 +171,7 @@ def build(entries: Sequence[Entry], plan: Plan, block: str | None, overhead: int
         entry = entries[i]
         if i in replaced:
             out.append(replaced[i])
-        elif i < plan.stub_until and stubbed(entry):
+        elif i < plan.stub_until and plan.stubs(i, entry):
             # A result shorter than any stub stays as it is: a stub would only make it longer.
             replaced[i] = with_text(entry.message, stub_text(entry, names.get(entry.view.call_id or "")))
             out.append(replaced[i])
@@ -203,7 +203,7 @@ def changed_entries(entries: Sequence[Entry], plan: Plan, since: int = 0) -> lis
     """
     gone = [(i, entries[i]) for i in range(max(plan.lead, since), plan.cut) if not entries[i].archived]
     gone += [(i, entries[i]) for i in range(max(plan.cut, since), plan.stub_until)
-             if stubbed(entries[i]) and not entries[i].archived]
+             if plan.stubs(i, entries[i]) and not entries[i].archived]
     gone += [(i, entries[i]) for i in sorted(plan.truncate) if not entries[i].archived]
     return gone
 

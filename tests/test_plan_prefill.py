@@ -1,0 +1,46 @@
+"""Plans that keep a prefix-caching server's work small (issue 26): results a host pins (loopBreakers) are
+part of the plan, so the prompt still lands at the target and is not compacted again on the next call."""
+
+from __future__ import annotations
+
+from convo import assistant, system, tool, user, words
+
+from context_compactor.engine import Measurer, Tuning, budget_for, compact
+from context_compactor.engine.summaries import Summaries
+from context_compactor.store import Store
+from context_compactor.summarizer.fallback import ExtractiveSummarizer
+from context_compactor.tokens import CharCounter
+
+BUDGET = budget_for(8192, "config", max_tokens=None, compact_at=0.75, compact_to=0.5)
+
+
+def tool_loop(rounds: int, size: int = 500) -> list[dict]:
+    """A few earlier turns, then a current turn that is one long tool loop of ``rounds`` reads."""
+    out = [system("You are an agent.")]
+    for t in range(6):
+        out += [user(f"earlier request {t}: " + words(80, t)), assistant(words(80, t + 50))]
+    out.append(user("read every module and tell me what breaks"))
+    for r in range(rounds):
+        out += [assistant("", [(f"c{r}", "read_file", {"path": f"src/m{r}.py"})]), tool(f"c{r}", words(size, r))]
+    return out
+
+
+def run(messages: list[dict], pinned: frozenset[int] = frozenset()):
+    measurer = Measurer(CharCounter(4.0))
+    m = measurer.measure(messages)
+    fallback = ExtractiveSummarizer()
+    summaries = Summaries(fallback, fallback, Store.open(":memory:"), measurer.text_tokens, 16000)
+    tuning = Tuning.fitted(BUDGET, 2000, None, 4000)
+    return m, compact(measurer, m, BUDGET, tuning, summaries, lambda gone: None, pinned=pinned)
+
+
+def test_a_pinned_result_is_never_stubbed_and_the_plan_still_reaches_the_target():
+    """A result the host pins stays in the prompt as it came, and the rest is planned around it."""
+    messages = tool_loop(12)
+    first_read = 15  # the current turn's first result
+    assert messages[first_read]["role"] == "tool"
+    _, plain = run(messages)
+    assert plain.messages is not None and messages[first_read] not in plain.messages
+    _, out = run(messages, pinned=frozenset({first_read}))
+    assert out.compacted and out.tokens_after <= BUDGET.target
+    assert messages[first_read] in out.messages
