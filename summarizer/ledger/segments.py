@@ -1,0 +1,294 @@
+"""Structure before words: a user's message cut into the user's own prose and what they pasted.
+
+Pasted material is fenced blocks, runs of log, trace, diff, table, JSON or code lines, quoted mail
+(``>``), mail and ticket headers, and documents: a heading, a rule line, a bold label on its own line
+or mail headers; a forwarded message's header or a letter's salutation; a title of its own with
+headings, list items or fields under it; then a few hundred characters or more, to the end of the
+message but for a last short paragraph in which the user speaks again. Only the prose can hold an
+instruction or a correction (:mod:`.prose` reads it sentence by sentence).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import NamedTuple
+
+DOCUMENT_CHARS = 300  # a pasted document (after a heading, a rule line, mail headers) is at least this long
+
+
+class Segment(NamedTuple):
+    kind: str  # "prose", "pasted" (logs, code, tables, quoted mail) or "document" (a pasted spec, runbook, mail)
+    text: str
+
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_HEADING = re.compile(r"^(?:#{1,6} \S|={3,}\s*$|-{3,}\s*$|\*{3,}\s*$|_{3,}\s*$|-----\s*Original Message)")
+_BOLD_LABEL = re.compile(r"^\s*\*\*[^*\n]{2,60}\*\*:?\s*$")  # "**Describe the bug**" on its own line
+_MAIL_HEADER = re.compile(r"^(?:From|To|Cc|Subject|Sent|Date|Reply-To|Ticket|Status|Priority|Reporter|Assignee|"
+                          r"Severity|Component|Labels|Summary|Customer|Requester)\s*:\s*\S", re.IGNORECASE)
+# A line that is log, trace, diff, table, JSON or code rather than someone's sentence.
+_LOG_LINE = re.compile(
+    r"^\s*(?:"
+    r"\[?\d{4}-\d\d-\d\d[T ]\d|\[?\d{1,2}:\d\d:\d\d|\[\d{1,2}:\d\d(?: ?[AP]M)?\]|[A-Z][a-z]{2} {1,2}\d{1,2} \d\d:\d\d|"  # timestamps
+    r"\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|ERR)\]?[\s:|]|"  # levels
+    r"at [\w$.<>]+\(|File \"|Traceback \(|Caused by:|\.\.\. \d+ more|goroutine \d+|panic:|fatal error:|"  # traces
+    r"(?:[\w$]+\.)*\w*(?:Error|Exception|Rejection|Fault)\b:? \S|(?:[a-z_]\w*\.){2,}[A-Z]\w*: \S|"
+    r"--- (?:FAIL|PASS|SKIP):|=== RUN|platform \w+ -- Python|rootdir: |plugins: |cachedir: |-{3,} .* -{3,}|"
+    r"Run #\d+ \S|[A-Z][\w.-]*(?: [A-Z][\w.-]*)?\s{1,3}(?:\d{1,2}:\d\d(?:\s?[AP]M)?|yesterday|today)\s*$|(?:FAIL|PASS|ok)(?:\t| {2,})\S+|E {2,}|={3,} .* ={3,}|_{3,} .* _{3,}|"  # test runners
+    r"(?:PASSED|FAILED|ERROR|SKIPPED|XFAIL)\b|collected \d+ items?|\d+ (?:passed|failed|error)|"
+    r"Tests?:\s+\d|Test Suites?:|✓|✗|×|✕|√|"
+    r"diff --git|index [0-9a-f]{6,}\.\.|@@ -\d|\+\+\+ |--- a/|"  # diffs
+    r"HTTP/\d|(?:GET|POST|PUT|DELETE|PATCH|HEAD) /|"
+    r"[{}\[\]],?\s*$|\"[^\"\n]{1,80}\"\s*:|"  # JSON
+    r"\$ |>>> |\w+@[\w.-]+:[~/]|"  # prompts
+    r"(?:def|class|func|fn|impl|import|from \S+ import|package|const|let|var|return|public|private|static|"
+    r"SELECT|INSERT|UPDATE|DELETE FROM|CREATE TABLE|WITH)\b.*[:;{(=,]\s*$"
+    r")")
+_KEY_VALUES = re.compile(r"(?:\b[\w.-]+=[^\s,]+[\s,]+){2,}")
+_TABLE = re.compile(r"^\s*\|.*\|\s*$|^[^|\n]*(?:\|[^|\n]*){2,}$|^\S+(?:\t[^\t]*){2,}$|^\S+(?: {2,}\S+){3,}\s*$|"
+                    r"^[^,\s]+(?:,[^,\s]*){3,}$")
+_FIELD = re.compile(r"^\s*[A-Z][\w /()-]{1,30}:\s+\S")
+_FIELDS_LINE = re.compile(r"^\s*[A-Z][\w ]{1,20}:\s+\S.*?\s{2,}[A-Z][\w ]{1,20}:\s+\S.*?\s{2,}[A-Z][\w ]{1,20}:\s+\S")
+_CODE_END = re.compile(r"[;{}]\s*$|^\s*[}\])]|\[\s*\d{1,3}%\]\s*$|\S\s\.{5,}|\b\d+ (?:passed|failed|skipped|errors?)\b.* in \d+(?:\.\d+)?s\b")
+
+
+def line_is_pasted(line: str) -> bool:
+    """Whether one line reads as pasted output (log, trace, table, JSON, code) rather than a sentence."""
+    stripped = line.strip()
+    if not stripped:
+        return False
+    if line.startswith(("    ", "\t")) and not stripped.startswith(("- ", "* ")):
+        return True
+    if len(stripped) >= 6 and not any(c.isalpha() for c in stripped):
+        return True  # a row of numbers ("1790010075.000,3250,2.75121"): no one's words
+    if _LOG_LINE.match(line):
+        return True
+    # The unanchored patterns only where the character they need is there (most lines are sentences).
+    if "=" in line and _KEY_VALUES.search(line):
+        return True
+    if ("|" in line or "\t" in line or "  " in line or line.count(",") >= 3) and _TABLE.match(line):
+        return True
+    last = stripped[-1]
+    return (last in ";{}]" or stripped[0] in "}])" or ".." in line or " in " in line) and bool(_CODE_END.search(line))
+
+
+def split(text: str) -> list[Segment]:
+    """``text`` cut into the user's prose and what they pasted, in order; the pieces join to ``text``
+    but for the line breaks between them. (Pasted texts recur: a long one's cut is remembered.)"""
+    if len(text) >= 2000:
+        return list(_split_long(text))
+    return _split(text)
+
+
+@functools.lru_cache(maxsize=256)
+def _split_long(text: str) -> tuple[Segment, ...]:
+    return tuple(_split(text))
+
+
+def _split(text: str) -> list[Segment]:
+    lines = text.split("\n")
+    kinds = [""] * len(lines)
+    opened = -1  # the indentation of the open fence's line; a fence indented deeper inside it is its text
+    start = 0
+    for n, line in enumerate(lines):
+        fence = _FENCE.match(line)
+        if fence and opened < 0:
+            opened, start = len(line) - len(line.lstrip()), n
+        elif fence and len(line) - len(line.lstrip()) <= opened:
+            _fenced(lines, kinds, start, n)
+            opened = -1
+        elif opened < 0 and line.lstrip().startswith(">"):
+            kinds[n] = "pasted"  # quoted mail, a quoted ticket or chat
+    if opened >= 0:
+        _fenced(lines, kinds, start, len(lines) - 1)
+    _documents(lines, kinds)
+    _forwarded(lines, kinds)
+    _titled(lines, kinds)
+    _announced(lines, kinds)  # after documents: a spec announced ("here's the doc maria wrote:") is read for its rules
+    _pasted_runs(lines, kinds)
+    segments: list[Segment] = []
+    for line, kind in zip(lines, kinds):
+        kind = kind or "prose"
+        if segments and segments[-1].kind == kind:
+            segments[-1] = Segment(kind, segments[-1].text + "\n" + line)
+        else:
+            segments.append(Segment(kind, line))
+    return [s for s in segments if s.text.strip()]
+
+
+def _fenced(lines: list[str], kinds: list[str], first: int, last: int) -> None:
+    """A fenced block, its fences included: a document when it reads as one (a heading, or mostly lines
+    that are no output), else pasted output."""
+    inside = [line for line in lines[first + 1:last] if line.strip()]
+    prose_like = sum(1 for line in inside if not line_is_pasted(line) and not _FENCE.match(line))
+    document = any(_HEADING.match(line) for line in inside) or (inside and 2 * prose_like > len(inside)
+                                                               and sum(map(len, inside)) >= DOCUMENT_CHARS)
+    for k in range(first, last + 1):
+        kinds[k] = "document" if document else "pasted"
+
+
+def _documents(lines: list[str], kinds: list[str]) -> None:
+    """A heading (markdown, a rule line, a bold label on its own line) or a run of mail/ticket headers
+    opens a document when enough follows it: from there to the end of the message is pasted."""
+    for n, line in enumerate(lines):
+        if kinds[n]:
+            continue
+        fields = all(k < len(lines) and not kinds[k] and _FIELD.match(lines[k]) for k in range(n, n + 3)) or bool(
+            _FIELDS_LINE.match(line))
+        opens = bool(_HEADING.match(line) or _BOLD_LABEL.match(line) or fields or (
+            _MAIL_HEADER.match(line) and n + 1 < len(lines) and _MAIL_HEADER.match(lines[n + 1])))
+        if opens and sum(len(rest) + 1 for rest in lines[n:]) >= DOCUMENT_CHARS:
+            if fields and n > 0 and lines[n - 1].strip() and not kinds[n - 1] and len(lines[n - 1]) <= 160:
+                n -= 1  # a ticket's title line goes with its fields
+            for k in range(n, _document_end(lines, n)):
+                if not kinds[k]:
+                    kinds[k] = "document"
+            return
+
+
+_TITLE = re.compile(r"^[A-Z0-9\u00c0-\u00dd][^\n]{2,78}(?<![.?!:;,])$")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+\S")
+TITLED_STRUCTURE = 2  # headings, list items or fields under a title that make what follows a document
+
+
+# A forwarded message's own header, or a letter's salutation: what follows is someone else's text.
+_FORWARDED = re.compile(r"^\W*(?:-+\s*)?(?:(?:begin )?forwarded message\b|fwd:|weitergeleitete nachricht|message transf[ée]r[ée]|"
+                        r"mensaje reenviado|dear [^\n,]{1,40},\s*$)", re.IGNORECASE)
+
+
+def _forwarded(lines: list[str], kinds: list[str]) -> None:
+    """From a forwarded message's header ("Forwarded message from the landlord:") or a letter's "Dear
+    tenants," to the end of the message (as :func:`_documents`) is the forwarded document."""
+    for n, line in enumerate(lines):
+        if not kinds[n] and _FORWARDED.match(line) and sum(len(rest) + 1 for rest in lines[n:]) >= DOCUMENT_CHARS:
+            for k in range(n, _document_end(lines, n)):
+                if not kinds[k]:
+                    kinds[k] = "document"
+            return
+
+
+def _titled(lines: list[str], kinds: list[str]) -> None:
+    """A document with a title of its own, pasted under the user's words ("check the dates", a blank line,
+    "Booking confirmation - Hotel Aurora", its fields and sections; a recipe's name, "Ingredients", its
+    list): a short line with no closing stop after a blank line (or first, with its text right under it),
+    with headings, list items or fields under it and enough text, opens a document to the end of the
+    message (as :func:`_documents`)."""
+    for n in range(len(lines)):
+        if kinds[n] or (n and (lines[n - 1].strip() or not any(line.strip() for line in lines[:n - 1]))):
+            continue  # the message's first line, or one after a blank line under the user's words
+        if not _TITLE.match(lines[n].strip()) or _TAGGED.match(lines[n].strip()) or (
+                n == 0 and (len(lines) < 2 or not lines[1].strip())):
+            continue  # a title that opens the message is followed by its text at once
+        end = _document_end(lines, n)
+        body = [(line, kind) for line, kind in zip(lines[n + 1:end], kinds[n + 1:end])]
+        structure = sum(1 for k, (line, kind) in enumerate(body) if not kind and (
+            _LIST_ITEM.match(line) or _FIELD.match(line) or (
+                _TITLE.match(line.strip()) and len(line) <= 40 and k + 1 < len(body) and body[k + 1][0].strip())))
+        if structure >= TITLED_STRUCTURE and sum(len(line) + 1 for line in lines[n:end]) >= DOCUMENT_CHARS:
+            for k in range(n, end):
+                if not kinds[k]:
+                    kinds[k] = "document"
+            return
+
+
+# A line of the user's that announces what they paste next, and ends on ":" ("pasting the review:", "here's
+# what the job printed:", "the customer's ticket, for context:", "logs from export-svc earlier:").
+_ANNOUNCE = re.compile(
+    r"\b(?:past(?:e|ed|ing)|forward(?:ed|ing)?|for context|fyi|below|attached|excerpt|here'?s|here is|this is|"
+    r"output|printed|print(?:s|ing)|logs?|trace(?:back)?|review(?:er)?'?s?|ticket|e-?mail|mail|thread|message from|"
+    r"(?:said|wrote|says|writes|replied))\b[^:]{0,80}:\s*$", re.IGNORECASE)
+
+
+def _announced(lines: list[str], kinds: list[str]) -> None:
+    """The paragraph that follows a line that announces a paste ("pasting the review:", then a reviewer's
+    lines) is pasted when it is two lines or more and nothing else claimed it (a fence, a quote, a
+    document): a reviewer's or a customer's sentences are theirs, not the user's rules."""
+    for n, line in enumerate(lines):
+        if kinds[n] or len(line) > 200 or not line.rstrip().endswith(":") or not _ANNOUNCE.search(line):
+            continue
+        first = next((k for k in range(n + 1, len(lines)) if lines[k].strip()), len(lines))
+        end = next((k for k in range(first, len(lines)) if not lines[k].strip()), len(lines))
+        # (a paragraph of log or table lines is left to _pasted_runs, which ends it where the lines stop
+        # being output: "Any idea?" after a log is the user's)
+        if end - first >= 2 and not any(kinds[k] or line_is_pasted(lines[k]) for k in range(first, end)):
+            for k in range(first, end):
+                kinds[k] = "pasted"
+
+
+# The user speaking again through a chat relay's envelope ("[WhatsApp 18:45] is this the one?"), not a
+# chat log's line ("[21:15] Jonas: pickup is at the back gate").
+_RELAYED = re.compile(r"^\[[^\]\n]{1,40}\]\s+[a-z\u00df-\u00ff]")
+
+
+def _document_end(lines: list[str], start: int) -> int:
+    """Where a document that opens at ``start`` ends: at the end of the message, but for a last short
+    paragraph of one plain line after a blank one, which is the user speaking again ("Scratch that, use
+    the analytics table.")."""
+    last = len(lines)
+    while last > start and not lines[last - 1].strip():
+        last -= 1
+    tail = lines[last - 1] if last > start else ""
+    plain = (len(tail) <= 200 and (not tail.lstrip().startswith(("-", "*", "#", "|", ">", "`", "[")) or bool(
+        _RELAYED.match(tail))) and not re.match(r"\s*\d+[.)] ", tail) and not _FIELD.match(tail) and not line_is_pasted(tail))
+    if plain and last - 2 > start and not lines[last - 2].strip():
+        return last - 1
+    return len(lines)
+
+
+def _pasted_runs(lines: list[str], kinds: list[str]) -> None:
+    """A paragraph most of whose lines read as pasted output; then, elsewhere, runs of two or more
+    such lines (blank lines inside a run do not end it), and a single such line only when it is
+    unmistakable (a timestamp, a trace line, JSON)."""
+    flags = [not kinds[n] and line_is_pasted(line) for n, line in enumerate(lines)]
+    n = 0
+    while n < len(lines):  # three or more "Field: value" lines in a row: a ticket's or a form's fields
+        end = n
+        while end < len(lines) and not kinds[end] and _FIELD.match(lines[end]):
+            end += 1
+        if end - n >= 3:  # with the title line right above them ("Ticket #348914 — ...")
+            title = n - 1 if n > 0 and lines[n - 1].strip() and not kinds[n - 1] and len(lines[n - 1]) <= 160 else n
+            for k in range(title, end):
+                flags[k] = True
+        n = max(end, n + 1)
+    start = 0
+    for end in [n for n, line in enumerate(lines) if not line.strip()] + [len(lines)]:
+        body = [n for n in range(start, end) if lines[n].strip() and not kinds[n]]
+        flagged = [n for n in body if flags[n]]
+        if len(body) >= 2 and 2 * len(flagged) >= len(body):  # from its first such line to its last
+            last = flagged[-1]
+            # and the indented or tagged ("[NOTE] ...", "[2/3]") lines after it: the paste's own
+            while last + 1 < end and (lines[last + 1][:1] in (" ", "\t") or _TAGGED.match(lines[last + 1])):
+                last += 1
+            for n in range(flagged[0], last + 1):
+                if not kinds[n]:
+                    kinds[n] = "pasted"
+        start = end + 1
+    n = 0
+    while n < len(lines):
+        if not flags[n]:
+            n += 1
+            continue
+        end = n + 1
+        while end < len(lines) and (flags[end] or (not lines[end].strip() and end + 1 < len(lines) and flags[end + 1])):
+            end += 1
+        if end - n >= 2 or _LOG_LINE.match(lines[n]):
+            for k in range(n, end):
+                if not kinds[k]:
+                    kinds[k] = "pasted"
+        n = end
+    for n, line in enumerate(lines):  # a tool's own header line over what it printed ("search_tickets: 68 results")
+        if not kinds[n] and _TOOL_HEADER.match(line):
+            after = next((k for k in range(n + 1, min(n + 3, len(lines))) if lines[k].strip()), None)
+            if after is not None and kinds[after] == "pasted":
+                kinds[n] = "pasted"
+
+
+_TAGGED = re.compile(r"^\[[\w /:.-]{1,24}\]")
+_TOOL_HEADER = re.compile(r"^\s*(?:\$ \S.*|[A-Za-z][\w-]*(?:[_.][\w-]+)+(?:\([^)]*\))?\s*:.*)$")
+
+
+# --- what a sentence of prose is --------------------------------------------------------------------
+
+# Sentences end at ". " before a capital, at "? " and "! " before anything (people write lowercase), at a
+# line break, and at ". " before a lowercase word when the word before the period is no abbreviation.
