@@ -36,10 +36,24 @@ def failed_run(text: str) -> bool:
     low = tail.lower()
     if _at(_EXIT_ZERO_AT, tail, low, ("exit", "return")):
         return "Traceback (most recent call last)" in text or "\nFAILED " in text
+    if _ERROR_HEAD.match(text):
+        return True
     if any(map(text.__contains__, _FAILED_WORDS)):  # C-level: no generator frame per word
         return True
     return (_at(_FAILED_CODE_AT, tail, low, ("exit", "return")) or _at(_ERROR_AT, tail, low, ("error",), line=True)
             or _at(_FAILED_WITH_AT, tail, low, ("failed with",)) or _counted_failed(tail, low))
+
+
+# An output whose first line says the call failed: an exception's name ("StorageError: quota exceeded",
+# "SMTPRecipientsRefused: 550 ..."), "<what> failed:", or an HTTP error status ("403 Forbidden").
+_ERROR_HEAD = re.compile(r"^\s*(?:[A-Z][\w.]*(?:Error|Exception|Refused|Fault|Denied)\b\s*:|(?:[\w-]+ ){0,3}failed\s*[:(]|"
+                         r"(?:HTTP/[\d.]+ |(?:status|error)[ :=]+)?[45]\d\d (?:[A-Z][a-z]+)(?: [A-Z][a-z]+){0,3}\b)")
+
+
+def failed_answer(text: str) -> bool:
+    """Whether a read's output is no content but a failure: short, and its first line says it failed
+    (a page that could not be fetched, a mailbox that refused). A file's content is read, not judged."""
+    return len(text) <= SHORT_OUTPUT and bool(_ERROR_HEAD.match(text))
 
 
 def failed_run_by_regex(text: str) -> bool:
@@ -47,7 +61,7 @@ def failed_run_by_regex(text: str) -> bool:
     tail = text[-TAIL_CHARS:]
     if _EXIT_ZERO.search(tail):
         return "Traceback (most recent call last)" in text or "\nFAILED " in text
-    return any(word in text for word in _FAILED_WORDS) or bool(_FAILED_TAIL.search(tail))
+    return bool(_ERROR_HEAD.match(text)) or any(word in text for word in _FAILED_WORDS) or bool(_FAILED_TAIL.search(tail))
 
 
 # The verdict regexes, each tried only where its first word stands (found by str.find on the lower-cased
@@ -169,7 +183,7 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
     raw = _OUR_MARKS.sub("", view.text) if "by context-compactor" in view.text else view.text
     text = scanned(raw)
     if failed is None:
-        failed = view.is_error or (not reads and failed_run(text))
+        failed = view.is_error or (failed_run(text) if not reads else failed_answer(text))
     key = f"{name} {command if command is not None else (call.arguments if call else '')}"[:400]
     items: list[Item] = []
     line = ""

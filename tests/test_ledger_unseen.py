@@ -797,3 +797,16 @@ def test_rows_of_numbers_are_pasted_and_a_rule_never_joins_a_sentence_it_does_no
     rules = section(ledger(convo(csv, "hows 7b-softcap-bs31 looking\nmem ok? thx")), "User instructions")
     assert not any("1790010" in r for r in rules), rules
     assert not any(r.endswith("looking thx") for r in rules), rules  # "mem ok?" stood between them
+
+
+def test_a_failed_call_of_any_tool_is_an_error_and_a_read_that_failed_too():
+    messages = [user("send the quote to mei and save a note"),
+                assistant("", [("c1", "send_email", {})]),
+                tool("c1", "SMTPRecipientsRefused: 550 5.1.1 <mei.8780@helio.com>: Recipient address rejected: User unknown"),
+                assistant("", [("c2", "save_note", {"path": "notes/inbox.md"})]),
+                tool("c2", "StorageError: quota exceeded for notes store: 550 MB of 500 MB; note not saved"),
+                assistant("", [("c3", "fetch_url", {"url": "https://portal.kita.de/login"})]),
+                tool("c3", "fetch failed: 403 Forbidden for https://portal.kita.de/login (the site blocks automated access)"),
+                assistant("None of it went through."), user("What next?"), assistant("Noted.")]
+    errors = "\n".join(section(ledger(messages), "Errors"))
+    assert "Recipient address rejected" in errors and "quota exceeded" in errors and "403 Forbidden" in errors, errors
