@@ -3,6 +3,7 @@
     MessagesTurn      a turn whose client speaks Anthropic: converted for the hooks, converted back to send
     MessagesRelay     the relay for ``/messages``: a whole answer or its event stream, read for usage and the reply
     MessagesWatch     what an Anthropic event stream said (usage, stop reason, the reply's blocks, an error event)
+    MessagesRounds    an answer with the owned ``tool_use`` blocks answered and the turn continued (see api_rounds.py)
 
 The hooks see the conversation as OpenAI chat messages (:mod:`context_compactor.anthropic_adapter`);
 what goes upstream is an Anthropic request again: the client's own body with ``system`` and
@@ -17,15 +18,17 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import AsyncIterator
 from typing import Any
 
-from context_compactor.anthropic_adapter import to_anthropic, tools_to_openai
+from context_compactor.anthropic_adapter import assistant_message, to_anthropic, tools_to_openai
 
-from .api_rounds import MessagesRounds
+from .api_rounds import CONTINUATION, ApiRounds, chat_call
 from .api_turn import ApiRelay, ApiTurn
 from .asgi import Send, dumps, send_bytes
 from .http1 import Response
-from .sse import event_data
+from .owned_tools import MAX_ROUNDS
+from .sse import EventSplitter, event_data
 
 MESSAGES_PATH = "/v1/messages"
 COUNT_PATH = "/v1/messages/count_tokens"
@@ -184,6 +187,86 @@ def sse_event(kind: str, data: dict[str, Any]) -> bytes:
 def error_event(message: str, code: str) -> bytes:
     """An ``error`` event, as the API ends a stream that failed after it began."""
     return sse_event("error", {"type": "error", "error": {"type": "api_error", "message": message, "code": code}})
+
+
+def sendable(blocks: list[Any]) -> list[Any]:
+    """A reply's blocks as they can go back upstream: a ``tool_use`` whose streamed input was not a JSON object
+    (kept as the model's text for the loop guards to judge) carries an empty object instead."""
+    return [{**b, "input": {}} if isinstance(b, dict) and b.get("type") == "tool_use"
+            and not isinstance(b.get("input", {}), dict) else b for b in blocks]
+
+
+class MessagesRounds(ApiRounds):
+    """Owned-tool rounds of a ``/v1/messages`` answer (see api_rounds.py)."""
+
+    def _calls(self, data: dict[str, Any]) -> list[tuple[Any, dict[str, Any]]]:
+        return [(b, chat_call(str(b.get("id", "")), str(b.get("name", "")), b.get("input", {})))
+                for b in data.get("content") or [] if isinstance(b, dict) and b.get("type") == "tool_use"]
+
+    def _assistant(self, data: dict[str, Any]) -> dict[str, Any]:
+        return assistant_message(sendable(list(data.get("content") or [])), self.turn.conv)  # type: ignore[attr-defined]
+
+    def _drop(self, data: dict[str, Any], owned: list[Any]) -> None:
+        data["content"] = [b for b in data.get("content") or [] if not any(b is o for o in owned)]
+
+    async def iter_bytes(self) -> AsyncIterator[bytes]:
+        numbered = 0  # content blocks the client has been sent, all rounds together
+        while True:
+            watch, splitter = MessagesWatch(), EventSplitter()
+            index: dict[int, int] = {}  # this round's block index -> the client's
+            held: list[tuple[bytes, dict[str, Any] | None]] = []
+            async for data in self.current.iter_bytes():
+                out = []
+                for event in splitter.feed(data):
+                    chunk = watch.read(event_data(event))
+                    kind = chunk.get("type") if isinstance(chunk, dict) else None
+                    if kind == "message_start" and self.rounds:
+                        continue  # the client has its message_start from the first round
+                    if kind == "content_block_start" and (chunk.get("content_block") or {}).get("type") == "tool_use":  # type: ignore[union-attr]
+                        held.append((event, chunk))
+                    elif held:
+                        held.append((event, chunk))
+                    else:
+                        if kind == "content_block_start":
+                            index[int(chunk.get("index", 0))], numbered = numbered, numbered + 1  # type: ignore[union-attr]
+                        out.append(_renumbered(event, chunk, index))
+                if out:
+                    yield b"".join(out)
+            rest = splitter.rest()
+            if rest:
+                held.append((rest, watch.read(event_data(rest))))
+            blocks = watch.content()
+            calls = self._calls({"content": blocks})
+            owned = [(block, call) for block, call in calls if self._owner(call) is not None]
+            if not owned or self.rounds >= MAX_ROUNDS or (len(owned) == len(calls) and not await self._continue(
+                    assistant_message(sendable(blocks), self.turn.conv), [call for _, call in owned])):  # type: ignore[attr-defined]
+                owned = []
+            elif len(owned) == len(calls):  # continued: this round's held events are the model's own business
+                if self.current.status_code >= 400:
+                    yield error_event(await self._continued_error(), CONTINUATION)
+                    return
+                continue
+            dropped = {int(i) for i, b in watch.blocks.items() if any(b.get("id") == o.get("id") for o, _ in owned)}
+            out = []
+            for event, chunk in held:
+                if isinstance(chunk, dict) and "index" in chunk and chunk.get("type", "").startswith("content_block"):
+                    if int(chunk["index"]) in dropped:
+                        continue
+                    if chunk["type"] == "content_block_start":
+                        index[int(chunk["index"])], numbered = numbered, numbered + 1
+                out.append(_renumbered(event, chunk, index))
+            yield b"".join(out)
+            return
+
+
+def _renumbered(event: bytes, chunk: dict[str, Any] | None, index: dict[int, int]) -> bytes:
+    """``event`` with its content block index as the client numbers it (unchanged when it is the same)."""
+    if not isinstance(chunk, dict) or "index" not in chunk or not str(chunk.get("type", "")).startswith("content_block"):
+        return event
+    given = int(chunk["index"])
+    if index.get(given, given) == given:
+        return event
+    return sse_event(str(chunk["type"]), {**chunk, "index": index[given]})
 
 
 class MessagesRelay(ApiRelay):

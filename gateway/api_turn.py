@@ -14,7 +14,7 @@ compaction, overflow retries, early sends and bookkeeping are chat's own (:class
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import structlog
 
@@ -23,11 +23,10 @@ from context_compactor.redact import redact_bytes
 
 from .asgi import Headers, Send
 from .http1 import Response, split_target
+from .parts import GatewayParts
 from .relay import Relay
 from .turn import ChatTurn
 
-if TYPE_CHECKING:
-    from .app import Gateway
 
 logger = structlog.get_logger("context_compactor")
 
@@ -37,7 +36,7 @@ class ApiTurn(ChatTurn):
 
     api_path = ""  # the upstream path under the base URL
 
-    def __init__(self, gw: Gateway, body: dict[str, Any], raw: bytes, key: str, upstream_key: str | None,
+    def __init__(self, gw: GatewayParts, body: dict[str, Any], raw: bytes, key: str, upstream_key: str | None,
                  conv: Any) -> None:
         self.original, self.conv = body, conv
         chat = {"model": body.get("model"), "messages": conv.messages, "tools": self.chat_tools(body.get("tools")),
@@ -112,7 +111,7 @@ class ApiTurn(ChatTurn):
 class ApiRelay(Relay):
     """Sends an :class:`ApiTurn` upstream (with overflow retries and owned-tool rounds) and relays its answer."""
 
-    def __init__(self, gw: Gateway, turn: ChatTurn, send: Send, headers: Headers) -> None:
+    def __init__(self, gw: GatewayParts, turn: ChatTurn, send: Send, headers: Headers) -> None:
         super().__init__(gw, turn, send, headers)
         self.target = split_target(gw.config.base + getattr(turn, "api_path", ""))
 

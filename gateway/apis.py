@@ -19,7 +19,7 @@ import time
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import structlog
 
@@ -33,12 +33,11 @@ from .asgi import (JSON_TYPE, ErrorShape, Receive, Scope, Send, TooDeep, ascii_h
                    loads_bounded, send_bytes, send_error)
 from .commands import find_command, without_commands
 from .http1 import split_target
+from .parts import TENANT, GatewayParts
 from .sessions import session_key
-from .turn import chat_text, server_count
+from .server_count import chat_text, server_count
 from .upstream import UpstreamError, bearer, request_headers
 
-if TYPE_CHECKING:
-    from .app import Gateway
 
 logger = structlog.get_logger("context_compactor")
 
@@ -78,7 +77,7 @@ def shape_errors(path: str) -> None:
     error_shape.set(api.error if api is not None else None)
 
 
-def _body(gw: Gateway, raw: bytes, api: Api) -> dict[str, Any] | str:
+def _body(gw: GatewayParts, raw: bytes, api: Api) -> dict[str, Any] | str:
     """The parsed request, or why it goes through untouched (:class:`TooDeep` when it nests too deep)."""
     try:
         body = repaired(loads_bounded(raw, gw.config.max_json_depth), raw)
@@ -101,7 +100,7 @@ def _key(api: Api, scope: Scope, body: dict[str, Any], messages: list[Any], tena
     return session_key(header(scope, b"x-session-id"), {"messages": messages}, tenant)
 
 
-async def _prepared(gw: Gateway, api: Api, scope: Scope, send: Send, raw: bytes
+async def _prepared(gw: GatewayParts, api: Api, scope: Scope, send: Send, raw: bytes
                     ) -> tuple[dict[str, Any], Any, str] | None:
     """The body, its conversion and session key; None when the request was answered or went through unchanged."""
     try:
@@ -123,12 +122,10 @@ async def _prepared(gw: Gateway, api: Api, scope: Scope, send: Send, raw: bytes
         logger.info("gateway.passthrough", path=scope["path"], reason=body)
         await gw.proxy(scope, send, raw)
         return None
-    from .app import TENANT
-
     return body, conv, _key(api, scope, body, conv.messages, scope.get(TENANT) or None)
 
 
-def _turn(gw: Gateway, api: Api, scope: Scope, body: dict[str, Any], raw: bytes, key: str, conv: Any,
+def _turn(gw: GatewayParts, api: Api, scope: Scope, body: dict[str, Any], raw: bytes, key: str, conv: Any,
           counted: ApiTurn | None = None) -> tuple[ApiTurn, list[tuple[bytes, bytes]]]:
     """The turn of this request, without the command exchanges its history keeps (the model never sees them);
     with the decision of ``counted`` (the count of this conversation just before) when there is one."""
@@ -161,7 +158,7 @@ def _asked(api: Api, body: dict[str, Any]) -> tuple[Any, ...]:
     return body.get(api.field), body.get("system"), body.get("instructions"), body.get("tools")
 
 
-def _pin(gw: Gateway, api: Api, key: str, body: dict[str, Any], turn: ApiTurn) -> None:
+def _pin(gw: GatewayParts, api: Api, key: str, body: dict[str, Any], turn: ApiTurn) -> None:
     """Keep the plan a count answered for: a request of the same conversation that follows gets it, so that the
     count is what was then sent even when a background summary lands in between (the next plan would take it)."""
     pins = _PINS.setdefault(gw, {})
@@ -171,7 +168,7 @@ def _pin(gw: Gateway, api: Api, key: str, body: dict[str, Any], turn: ApiTurn) -
         del pins[next(iter(pins))]
 
 
-def _pinned(gw: Gateway, api: Api, key: str, body: dict[str, Any]) -> ApiTurn | None:
+def _pinned(gw: GatewayParts, api: Api, key: str, body: dict[str, Any]) -> ApiTurn | None:
     """The turn of the count just before this request, when it counted this very conversation (used once)."""
     pin = _PINS.get(gw, {}).pop(key, None)
     if pin is None or time.monotonic() - pin.at > PIN_SECONDS:
@@ -194,7 +191,7 @@ def _without_commands(conv: Any, commands: dict[str, Any]) -> tuple[Any, bool]:
     return out, True
 
 
-async def turn_route(api: Api, gw: Gateway, scope: Scope, receive: Receive, send: Send, raw: bytes) -> None:
+async def turn_route(api: Api, gw: GatewayParts, scope: Scope, receive: Receive, send: Send, raw: bytes) -> None:
     started = time.perf_counter()
     prepared = await _prepared(gw, api, scope, send, raw)
     if prepared is None:
@@ -212,7 +209,7 @@ async def turn_route(api: Api, gw: Gateway, scope: Scope, receive: Receive, send
     await gw.run_turn(receive, turn, api.relay(gw, turn, send, headers), started)
 
 
-async def count_route(api: Api, gw: Gateway, scope: Scope, receive: Receive, send: Send, raw: bytes) -> None:
+async def count_route(api: Api, gw: GatewayParts, scope: Scope, receive: Receive, send: Send, raw: bytes) -> None:
     """The input tokens of the prompt the model would get for this request after compaction (once the session's
     bookkeeping has settled, as the turn after it will find it): the upstream's count of it when the server has
     the route, else ours."""
@@ -240,7 +237,7 @@ async def count_route(api: Api, gw: Gateway, scope: Scope, receive: Receive, sen
     await send_bytes(send, 200, dumps(api.count(await _own_count(gw, turn))), [JSON_TYPE, *extra])
 
 
-async def _own_count(gw: Gateway, turn: ApiTurn) -> int:
+async def _own_count(gw: GatewayParts, turn: ApiTurn) -> int:
     """Our count in the server's tokens (see :func:`_server_scale`). With no report to scale by and the model never
     calibrated (a session's first count), the server's tokenizer counts the prompt's text when it has one (as chat
     counts a stream that reported no usage), while no request is at the server."""
@@ -271,11 +268,11 @@ def _server_scale(turn: ApiTurn) -> float | None:
     return stats.reported_tokens / stats.reported_estimate
 
 
-Route = Callable[["Gateway", Scope, Receive, Send, bytes], Awaitable[None]]
+Route = Callable[[GatewayParts, Scope, Receive, Send, bytes], Awaitable[None]]
 
 
 def _route(fn: Callable[..., Awaitable[None]], api: Api) -> Route:
-    async def route(gw: Gateway, scope: Scope, receive: Receive, send: Send, raw: bytes) -> None:
+    async def route(gw: GatewayParts, scope: Scope, receive: Receive, send: Send, raw: bytes) -> None:
         await fn(api, gw, scope, receive, send, raw)
     return route
 

@@ -48,13 +48,15 @@ from .chat_request import chat_body
 from .commands import find_command, without_commands
 from .config import GatewayConfig
 from .owned_tools import default_tools
+from .parts import TENANT
 from .relay import Relay
 from .sessions import KeyedLocks, session_key, tenant_of
+from .server_count import FitCount, fit_line
 from .turn import ChatTurn
-from .http1 import Client, split_target
+from .http1 import Client, make_client, split_target
 from .metrics import Metrics
 from .slots import detect_slots
-from .upstream import UpstreamError, bearer, make_client, request_headers, response_headers
+from .upstream import UpstreamError, bearer, request_headers, response_headers
 
 logger = structlog.get_logger("context_compactor")
 
@@ -63,7 +65,6 @@ HEALTH_PATH = "/context-compactor/health"
 READY_PATH = "/context-compactor/ready"
 METRICS_PATH = "/metrics"
 READY_TIMEOUT = 5.0  # seconds the readiness check waits for the upstream
-TENANT = "context_compactor.tenant"  # the scope entry: who the caller is (see Gateway.tenant)
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
 MAX_UNCHANGED = 4096  # sessions whose last turn went out unchanged, remembered for early sends
 T = TypeVar("T")
@@ -96,6 +97,7 @@ class Gateway:
         self._slots_asked = False
         self.tokenize_path: str | None = None  # how the upstream counts tokens ("": it cannot; None: not asked yet)
         self.counted: dict[str, int] = {}  # per session: the compaction its prompt was last counted by the server
+        self.fit_counts: dict[str, FitCount] = {}  # per session: how its last compaction's fit was checked
 
     @property
     def client(self) -> Client:
@@ -432,7 +434,8 @@ class Gateway:
             logger.warning("gateway.command_failed", command=command.name, session=key, error=str(exc))
             text = f"context-compactor: /{command.name} failed: {type(exc).__name__}: {exc}"
         logger.info("gateway.command", command=command.name, session=key)
-        return str(text)
+        counter = fit_line(self, key) if command.name == "context-stats" else None
+        return f"{text}\n{counter}" if counter else str(text)
 
     # --- everything else ------------------------------------------------------------------------
 

@@ -42,6 +42,9 @@ class GatewayConfig:
     hook_threads: int = 32
     shutdown_grace: float = 10.0
     max_retries: int = 2  # overflow recovery: retries after a context-length error
+    # Count the prompt of each compaction with the upstream's own tokenizer before it goes (gateway/turn.py);
+    # the same as the setting tokenizer: server.
+    server_tokenizer: bool = False
     # The edge (gateway/edge.py): how long a client may take to send a request head, pause within a
     # body or sit idle between requests, and how big a head and how deep a chat body's JSON may be.
     header_timeout: float = 20.0

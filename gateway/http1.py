@@ -43,6 +43,7 @@ from urllib.parse import urlsplit
 import httptools
 import structlog
 
+from .config import GatewayConfig
 from .upstream import UpstreamBroken, UpstreamError, UpstreamTimeout, UpstreamUnreachable
 
 logger = structlog.get_logger("context_compactor")
@@ -421,6 +422,16 @@ class Client:
         while self._idle:
             self._idle.pop()._close()
         await asyncio.sleep(0)
+
+
+def make_client(config: GatewayConfig, activity: Callable[[int], None] | None = None) -> Client:
+    """The one client the gateway uses for the upstream: explicit timeouts, a bounded pool, no proxies
+    from the environment (a loopback model server must not go through one). ``activity`` hears of each
+    request in flight (+1) and done (-1)."""
+    return Client(config.base, connect_timeout=config.connect_timeout, read_timeout=config.read_timeout,
+                  write_timeout=config.write_timeout, pool_timeout=config.pool_timeout,
+                  max_connections=config.max_connections, max_idle=min(config.max_connections, 128),
+                  activity=activity)
 
 
 def split_target(url: str) -> str:

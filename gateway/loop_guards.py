@@ -11,22 +11,20 @@ the gateway answers it inside the turn and the model continues (see :class:`owne
                      gets one retry per turn, the model told what was wrong
                      (``retryGarbledToolCalls``)
 
-Also :func:`is_side_question`: whether a request's current turn is a ``/btw`` side question, which
-goes upstream without tools (``sideQuestions``).
+A ``/btw`` side question (:func:`.turn.is_side_question`) goes upstream without tools, so no guard runs on it.
 """
 
 from __future__ import annotations
 
 import json
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import structlog
 
-from context_compactor.loop import call_key, garbled, is_btw, last_user_index, refusal
+from context_compactor.loop import call_key, garbled, refusal
 
-if TYPE_CHECKING:
-    from .turn import ChatTurn
+from .turn import ChatTurn, is_side_question
 
 logger = structlog.get_logger("context_compactor")
 
@@ -38,13 +36,6 @@ def _name_args(call: dict[str, Any]) -> tuple[str, str]:
     function = call.get("function") or {}
     args = function.get("arguments")
     return str(function.get("name") or ""), args if isinstance(args, str) else json.dumps(args)
-
-
-def is_side_question(turn: ChatTurn) -> bool:
-    """Whether the request's last user message is a ``/btw`` (and side questions are on)."""
-    messages = turn.body.get("messages") or []
-    last = last_user_index(messages)
-    return last >= 0 and is_btw(messages[last]) and turn.gw.runtime.settings_for(turn.model).side_questions
 
 
 def prior_failures(messages: list[Any], name: str, args: str) -> tuple[int, str]:

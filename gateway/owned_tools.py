@@ -24,18 +24,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import pluggy
 import structlog
 
 from context_compactor.hookspecs import Tool, ToolCallEvent, ToolCallVerdict
 
+from .http1 import Response
+from .loop_guards import GarbledRetry, active_guards
 from .sse import DONE, EventSplitter, StreamedCalls, encode, event_data
-
-if TYPE_CHECKING:
-    from .http1 import Response
-    from .turn import ChatTurn
+from .turn import ChatTurn
 
 logger = structlog.get_logger("context_compactor")
 
@@ -66,8 +65,6 @@ class OwnedTools:
         self.guards = list(guards)  # claim client tools' calls by content (gateway/loop_guards.py)
 
     def guards_for(self, turn: ChatTurn) -> list[Any]:
-        from .loop_guards import active_guards
-
         return active_guards(self.guards, turn)
 
     def offered(self, turn: ChatTurn) -> dict[str, OwnedTool]:
@@ -136,12 +133,10 @@ def default_tools(pm: pluggy.PluginManager) -> OwnedTools:
     """The registered extensions' tools, the tool-call hooks, and the gateway's retry of garbled calls."""
     from context_compactor.plugins import tools
 
-    from .loop_guards import GarbledRetry
-
     return OwnedTools([HookTool(tool) for tool in tools(pm).values()], [HookGuard(pm), GarbledRetry()])
 
 
-Send = Callable[[bytes], Awaitable["Response"]]
+Send = Callable[[bytes], Awaitable[Response]]
 
 
 class Rounds:

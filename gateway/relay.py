@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import structlog
 
@@ -24,11 +24,9 @@ from .owned_tools import Rounds
 from .sse import EventSplitter, StreamWatch, announced, error_event
 from context_compactor.redact import redact, redact_bytes
 
+from .parts import GatewayParts
+from .turn import ChatTurn
 from .upstream import UpstreamBroken, UpstreamError, bearer, response_headers
-
-if TYPE_CHECKING:
-    from .app import Gateway
-    from .turn import ChatTurn
 
 logger = structlog.get_logger("context_compactor")
 
@@ -37,7 +35,7 @@ logger = structlog.get_logger("context_compactor")
 class Relay:
     """Sends one turn upstream (with overflow retries) and its answer to the client."""
 
-    def __init__(self, gw: Gateway, turn: ChatTurn, send: Send, headers: Headers) -> None:
+    def __init__(self, gw: GatewayParts, turn: ChatTurn, send: Send, headers: Headers) -> None:
         self.gw, self.turn, self.send, self.headers = gw, turn, send, headers
         self.target = split_target(gw.config.base + "/chat/completions")
         self.started = False  # the client's response has begun (status and headers sent)

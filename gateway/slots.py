@@ -19,22 +19,21 @@ the slot's lock and would cut a stream running then.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import structlog
 
 from .http1 import split_target
+from .parts import GatewayParts
 from .upstream import UpstreamError, request_headers
 
-if TYPE_CHECKING:
-    from .app import Gateway
 
 logger = structlog.get_logger("context_compactor")
 
 PROBE_SECONDS = 5.0
 
 
-async def detect_slots(gw: Gateway) -> int | None:
+async def detect_slots(gw: GatewayParts) -> int | None:
     """The upstream's slots: ``total_slots`` from llama-server's /props, 1 for llama-cpp-python, else None."""
     base = gw.config.base
     root = base[: -len("/v1")] if base.endswith("/v1") else base
@@ -48,7 +47,7 @@ async def detect_slots(gw: Gateway) -> int | None:
     return None
 
 
-async def _get_json(gw: Gateway, url: str) -> Any:
+async def _get_json(gw: GatewayParts, url: str) -> Any:
     import asyncio
 
     try:

@@ -3,7 +3,8 @@
 The hooks are synchronous and may block (a summary model call), so they run in the gateway's
 worker threads, under the session's asyncio lock: two requests of one session never compact at
 the same time, and many sessions compact in parallel. Any failure here is a warning and "send the
-request as the client wrote it" (fail open).
+request as the client wrote it" (fail open). With ``tokenizer: server`` a compaction's prompt is counted by
+the upstream before it goes (:meth:`ChatTurn.check_fit`, see server_count.py).
 """
 
 from __future__ import annotations
@@ -11,20 +12,20 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import structlog
 
 from context_compactor.engine import Measurer
 from context_compactor.hookspecs import (AfterTurnEvent, BeforeAgentStartEvent, CompactionStats, HookContext,
                                         ModelInfo, Usage)
+from context_compactor.loop import is_btw, last_user_index
 
 from .asgi import Headers, ascii_header
-from .loop_guards import is_side_question
 from .overflow import Overflow
+from .parts import GatewayParts
+from .server_count import SERVER_TOKENIZER, FitCount, chat_text, prompt_text, server_count
 
-if TYPE_CHECKING:
-    from .app import Gateway
 
 logger = structlog.get_logger("context_compactor")
 
@@ -36,7 +37,7 @@ MAX_COUNTED = 4096  # sessions whose compaction the server's tokenizer counted, 
 class ChatTurn:
     """The compaction side of one ``/v1/chat/completions`` request."""
 
-    def __init__(self, gw: Gateway, body: dict[str, Any], raw: bytes, key: str, upstream_key: str | None) -> None:
+    def __init__(self, gw: GatewayParts, body: dict[str, Any], raw: bytes, key: str, upstream_key: str | None) -> None:
         """``upstream_key`` is the key the upstream gets for this request (for the summaries the
         runtime may ask the same model for)."""
         self.gw, self.body, self.raw, self.key = gw, body, raw, key
@@ -59,6 +60,7 @@ class ChatTurn:
         self.retries = 0
         self.window: int | None = None  # the last window override of overflow recovery
         self.refused: int | None = None  # our estimate of a prompt the server refused without naming its size
+        self.server_tokens: int | None = None  # the server's count of the prompt as sent, when it counted it
         self.reply: dict[str, Any] | None = None
         self.usage: dict[str, Any] | None = None
         self.error: str | None = None
@@ -98,6 +100,7 @@ class ChatTurn:
         """Run ``before_agent_start`` (in a worker thread, under the session lock)."""
         async with self.gw.locks.hold(self.key):
             await self.gw.in_thread(self._before)
+        await self.check_fit()
         self.owned = self._fitting({} if self.btw else self.gw.owned_tools.offered(self))
         self.guards = self.gw.owned_tools.guards_for(self)
         self.gw.remember(self)
@@ -184,6 +187,58 @@ class ChatTurn:
         grows = measurer.measure([], "", [*client, *tools]).tool_tokens - measurer.measure([], "", client).tool_tokens
         return self.limit - self.tokens_after - grows
 
+    # --- the server's count of a compaction's prompt ------------------------------------------
+
+    def counts_with_server(self) -> bool:
+        """Whether a compaction's prompt is counted by the upstream's tokenizer (see the module docstring)."""
+        settings = self.gw.runtime.settings_for(self.model)
+        return self.gw.config.server_tokenizer or str(settings.tokenizer) == SERVER_TOKENIZER
+
+    async def check_fit(self) -> None:
+        """Count this turn's prompt with the server's tokenizer when a compaction built it and the server has
+        not counted that compaction's prompt yet; compact again when the count is above the window."""
+        if not self.compacted or not self.fits or self.limit is None or self.tokens_after is None \
+                or self.gw.counted.get(self.key) == self.compactions or not self.counts_with_server():
+            return
+        window = self.limit  # in the server's tokens; a refit plans for a smaller one in ours
+        for _ in range(2):  # the compaction's prompt, and the smaller one when that did not fit
+            estimate, count = self.tokens_after, await server_count(
+                self.gw, self.model.id, prompt_text(self.sent, self.event.tools))
+            self._counted(count, estimate, window)
+            if count is None or count <= window or not await self._refit(count, window):
+                break
+        if self.window is not None and self.server_tokens is not None and self.server_tokens <= window:
+            # the smaller window was this prompt's: the next compaction plans for the real one again (with the
+            # ratio calibrated from this count)
+            self.gw.runtime.lift_window(self.model.id, self.server_tokens)
+
+    def _counted(self, count: int | None, estimate: int | None, window: int) -> None:
+        """Remember that this compaction was counted (or that the server cannot count), for the next turns
+        and for ``/context-stats``."""
+        self.server_tokens = count
+        _keep(self.gw.counted, self.key, self.compactions)
+        _keep(self.gw.fit_counts, self.key,
+              FitCount(count, estimate, window, self.gw.tokenize_path or "", self.compactions))
+        logger.info("gateway.fit_counted", session=self.key, model=self.model.id, server_tokens=count,
+                    estimate=estimate, window=window, route=self.gw.tokenize_path or None)
+
+    async def _refit(self, count: int, limit: int) -> bool:
+        """The server counted more than the window (``limit``): compact again for the window scaled by its count
+        against our estimate (learned by the runtime for the recompaction, lifted once the server's count fits)."""
+        window = self.recovery_window(Overflow("counted by the server's tokenizer", window=limit, prompt_tokens=count))
+        if not window:
+            return False
+        self.window = window
+        runtime = self.gw.runtime
+        runtime.learn_window(self.model.id, window, "error")
+        runtime.window_notes[self.model.id] = (f"the server's tokenizer counted {count:,} tokens in a prompt we "
+                                               f"estimated at {self.tokens_after or 0:,}: {window:,} in our units")
+        async with self.gw.locks.hold(self.key):
+            smaller = await self.gw.in_thread(self._recompact)
+        logger.info("gateway.refit", session=self.key, model=self.model.id, server_tokens=count,
+                    window=limit, retry_window=window, compacted_again=smaller, tokens_after=self.tokens_after)
+        return smaller
+
     # --- overflow recovery --------------------------------------------------------------------
 
     def recovery_window(self, overflow: Overflow) -> int | None:
@@ -236,6 +291,7 @@ class ChatTurn:
                     tokens_after=self.tokens_after)
         if smaller:
             self.retries += 1
+            self.server_tokens = None  # the server counted the prompt before this one
             self.owned = self._fitting(self.owned)  # planned again for a smaller window
         return smaller
 
@@ -282,16 +338,16 @@ class ChatTurn:
         """Count what was sent with the server's tokenizer and take it as the usage the stream lacked, so a
         streamed session calibrates too. Sent only when no other request is at the server: on
         llama-cpp-python a tokenize call takes the slot's lock and would cut a running stream."""
+        if self.server_tokens is not None and not self.usage and self.status == 200 and not self.btw:
+            self.usage = {"prompt_tokens": self.server_tokens, "source": "tokenize"}  # counted before it went
+            return
         if not self.needs_count() or self.gw.gate.busy(self.gw.config.base):
             return
         count = await server_count(self.gw, self.model.id, chat_text([*self.sent]))
         if count is None:
             return
         self.usage = {"prompt_tokens": count, "source": "tokenize"}
-        counted = self.gw.counted
-        counted[self.key] = self.compactions
-        if len(counted) > MAX_COUNTED:
-            del counted[next(iter(counted))]
+        _keep(self.gw.counted, self.key, self.compactions)
         logger.info("gateway.prompt_counted", session=self.key, model=self.model.id, prompt_tokens=count,
                     estimate=self.tokens_after)
 
@@ -361,50 +417,11 @@ class ChatTurn:
                 "retries": self.retries, "prompt_tokens": usage.get("prompt_tokens"), "error": self.error}
 
 
-def chat_text(messages: list[Any]) -> str:
-    """The messages as a chat template lays them out (ChatML: role line, content, end mark), tool calls as
-    their JSON: what the server's tokenizer counts in place of the template it applies."""
-    parts = []
-    for message in messages:
-        if not isinstance(message, dict):
-            continue
-        content = message.get("content")
-        text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False) if content else ""
-        if message.get("tool_calls"):
-            text += json.dumps(message["tool_calls"], ensure_ascii=False)
-        parts.append(f"<|im_start|>{message.get('role')}\n{text}<|im_end|>\n")
-    return "".join(parts) + "<|im_start|>assistant\n"
-
-
-async def server_count(gw: Gateway, model: str, text: str) -> int | None:
-    """Tokens of ``text`` by the upstream's own tokenizer: llama-cpp-python's ``/extras/tokenize/count``, else
-    llama-server's ``/tokenize``; None when the server has neither (remembered: not asked again)."""
-    from .http1 import split_target
-    from .upstream import UpstreamError, request_headers
-
-    base = gw.config.base
-    root = base[: -len("/v1")] if base.endswith("/v1") else base
-    ways = [gw.tokenize_path] if gw.tokenize_path else ([] if gw.tokenize_path == "" else
-                                                       ["/extras/tokenize/count", "/tokenize"])
-    headers = [*request_headers([], gw.config), (b"content-type", b"application/json")]
-    for path in ways:
-        body = {"input": text, "model": model} if path.startswith("/extras") else {"content": text}
-        try:
-            response = await gw.client.request("POST", split_target(root + path), headers, json.dumps(body).encode())
-            try:
-                data = json.loads(await response.read()) if response.status_code == 200 else None
-            finally:
-                await response.aclose()
-        except (UpstreamError, ValueError):
-            data = None
-        count = data.get("count") if isinstance(data, dict) else None
-        if count is None and isinstance(data, dict) and isinstance(data.get("tokens"), list):
-            count = len(data["tokens"])
-        if isinstance(count, int):
-            gw.tokenize_path = path
-            return count
-    gw.tokenize_path = ""
-    return None
+def is_side_question(turn: ChatTurn) -> bool:
+    """Whether the request's last user message is a ``/btw`` (and side questions are on)."""
+    messages = turn.body.get("messages") or []
+    last = last_user_index(messages)
+    return last >= 0 and is_btw(messages[last]) and turn.gw.runtime.settings_for(turn.model).side_questions
 
 
 def prepend_system(messages: list[Any], text: str) -> list[Any]:
@@ -413,6 +430,13 @@ def prepend_system(messages: list[Any], text: str) -> list[Any]:
     if isinstance(first, dict) and first.get("role") == "system" and isinstance(first.get("content"), str):
         return [{**first, "content": f"{first['content']}\n\n{text}"}, *messages[1:]]
     return [{"role": "system", "content": text}, *messages]
+
+
+def _keep(book: dict[str, Any], key: str, value: Any) -> None:
+    """``book[key] = value``, the oldest entry dropped past ``MAX_COUNTED`` sessions."""
+    book[key] = value
+    if len(book) > MAX_COUNTED:
+        del book[next(iter(book))]
 
 
 def _int(value: Any) -> int | None:

@@ -1,4 +1,4 @@
-"""Talking to the upstream model server: the one shared client, the headers, the errors.
+"""Talking to the upstream model server: the headers and the errors.
 
     CompactorError
     └── UpstreamError            the upstream could not be used (carries ``url``)
@@ -6,20 +6,17 @@
         ├── UpstreamTimeout      it answered nothing within the configured time
         └── UpstreamBroken       it answered, then broke the response off (reset, bad framing)
 
-The client (:mod:`.http1`) raises these itself, with messages that name the URL and the fix.
+The client (:mod:`.http1`, which also makes the gateway's one client) raises these itself, with messages
+that name the URL and the fix.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from context_compactor.errors import CompactorError
 
 from .config import GatewayConfig
-
-if TYPE_CHECKING:
-    from .http1 import Client, Response
 
 # Hop-by-hop headers and those that the gateway computes itself: never copied across.
 _DROP_REQUEST = frozenset({
@@ -56,18 +53,6 @@ class UpstreamBroken(UpstreamError):
     code = "upstream_broken"
 
 
-def make_client(config: GatewayConfig, activity: Callable[[int], None] | None = None) -> Client:
-    """The one client the gateway uses for the upstream (see :mod:`.http1`): explicit timeouts, a
-    bounded pool, no proxies from the environment (a loopback model server must not go through one).
-    ``activity`` hears of each request in flight (+1) and done (-1)."""
-    from .http1 import Client
-
-    return Client(config.base, connect_timeout=config.connect_timeout, read_timeout=config.read_timeout,
-                  write_timeout=config.write_timeout, pool_timeout=config.pool_timeout,
-                  max_connections=config.max_connections, max_idle=min(config.max_connections, 128),
-                  activity=activity)
-
-
 def request_headers(raw: list[tuple[bytes, bytes]], config: GatewayConfig) -> list[tuple[bytes, bytes]]:
     """The client's headers as the upstream should see them.
 
@@ -94,6 +79,12 @@ def bearer(headers: list[tuple[bytes, bytes]]) -> str | None:
     return None
 
 
-def response_headers(response: Response) -> list[tuple[bytes, bytes]]:
+class Answered(Protocol):
+    """An upstream response as far as its headers go (:class:`.http1.Response`)."""
+
+    headers: list[tuple[bytes, bytes]]
+
+
+def response_headers(response: Answered) -> list[tuple[bytes, bytes]]:
     """The upstream's response headers worth passing to the client."""
     return [(k, v) for k, v in response.headers if k.lower() not in _DROP_RESPONSE]
