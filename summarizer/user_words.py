@@ -32,6 +32,12 @@ _ASSENT_BACK = re.compile(r"^\W*(?:[\w']+\W+){0,3}?(?:(?:let'?s|we'?ll|i'?ll|we 
 ASSENT_CHARS = 80
 
 
+# A chat relay's envelope at a line's start ("[WhatsApp 18:45] ", "[Telegram] ", "[Slack #ops, voice note] "):
+# the relay's words, not the user's; left off before the user's sentences are read ("[Telegram] sorry, the
+# door code is ..." is a correction). A label ("[NOTE]", "[SAFETY]") and a checkbox ("[x]") are the user's.
+_ENVELOPE = re.compile(r"^[ \t]*\[(?=[^\]\n]*[a-z])(?![xX ]\])[^\]\n]{1,40}\][ \t]*", re.MULTILINE)
+
+
 def is_approval(text: str) -> bool:
     """Whether a user's message only accepts what was just proposed ("ok", "agreed", "yep, let's go with
     that"): short, no value of its own, and pointing back."""
@@ -61,7 +67,7 @@ def user_items(text: str, index: int) -> list[Item]:
     if not text or text.lower().strip(".!? ") in _TRIVIAL or text.startswith("/context-stats"):
         return items
     segments = prose.split(neutral(text))
-    spoken = [s.text.strip() for s in segments if s.kind == "prose" and s.text.strip()]
+    spoken = [part for s in segments if s.kind == "prose" and (part := _ENVELOPE.sub("", s.text).strip())]
     said = "\n".join(spoken)
     asked: list[str] = []
     for part in spoken:  # each stretch of the user's own words on its own: what was pasted between is not theirs

@@ -810,3 +810,14 @@ def test_a_failed_call_of_any_tool_is_an_error_and_a_read_that_failed_too():
                 assistant("None of it went through."), user("What next?"), assistant("Noted.")]
     errors = "\n".join(section(ledger(messages), "Errors"))
     assert "Recipient address rejected" in errors and "quota exceeded" in errors and "403 Forbidden" in errors, errors
+
+
+def test_a_chat_relays_envelope_is_not_the_users_words_and_hides_no_correction():
+    text = ledger(convo("door code for the airbnb is 6729#A send it to my sister",
+                        "[Telegram] sorry the door code is 3729#A, i read it off the wrong email",
+                        "tvättstugan är bokad pass 3 på onsdag kl 15, påminn mig tack",
+                        "[WhatsApp voice note, transcribed] fel av mig, det är pass 2 på onsdag kl 12"))
+    rules = section(text, "User instructions")
+    assert "sorry the door code is 3729#A, i read it off the wrong email" in rules, text
+    assert "fel av mig, det är pass 2 på onsdag kl 12" in rules, text
+    assert "6729#A" not in text and "pass 3" not in text and "[Telegram]" not in text, text
