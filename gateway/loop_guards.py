@@ -22,7 +22,7 @@ from typing import Any
 
 import structlog
 
-from context_compactor.loop import call_key, garbled, refusal
+from context_compactor.loop import call_key, failures, garbled, refusal
 
 from .turn import ChatTurn, is_side_question
 
@@ -44,8 +44,6 @@ def prior_failures(messages: list[Any], name: str, args: str) -> tuple[int, str]
     Only the results of calls with that exact key are read (a warm turn at thousands of messages
     reads a handful of results, not all of them).
     """
-    from context_compactor.loop import failures
-
     key = call_key(name, args)
     ids = set()
     for message in messages:

@@ -30,6 +30,7 @@ import pluggy
 import structlog
 
 from context_compactor.hookspecs import Tool, ToolCallEvent, ToolCallVerdict
+from context_compactor.plugins import tools as registered_tools
 
 from .http1 import Response
 from .loop_guards import GarbledRetry, active_guards
@@ -131,9 +132,7 @@ class HookGuard:
 
 def default_tools(pm: pluggy.PluginManager) -> OwnedTools:
     """The registered extensions' tools, the tool-call hooks, and the gateway's retry of garbled calls."""
-    from context_compactor.plugins import tools
-
-    return OwnedTools([HookTool(tool) for tool in tools(pm).values()], [HookGuard(pm), GarbledRetry()])
+    return OwnedTools([HookTool(tool) for tool in registered_tools(pm).values()], [HookGuard(pm), GarbledRetry()])
 
 
 Send = Callable[[bytes], Awaitable[Response]]
