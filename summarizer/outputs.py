@@ -271,6 +271,18 @@ def _cause_lines(scan: str, low: str) -> list[int]:
 
 
 CAUSE_LINES = 2_000  # lines with a cause word an output is read for at most
+CAUSE_SENTENCE = 160  # a cause line longer than this that holds sentences gives the one with the cause
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00dd\d\"'(])")
+
+
+def _sentence_at(line: str, at: int) -> str:
+    """The sentence of ``line`` that holds the character at ``at``."""
+    start = 0
+    for m in _SENTENCE_END.finditer(line):
+        if m.start() >= at:
+            return line[start:m.start()].strip()
+        start = m.end()
+    return line[start:].strip()
 
 
 def finding_items(text: str, index: int, reads: bool, error: str = "", code: bool = False) -> list[Item]:
@@ -295,8 +307,12 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
         end = scan.find("\n", start)
         line = scan[start:end if end >= 0 else len(scan)].strip()
         seen = start
-        if not _CAUSE.search(line) or _zero_counts_only(line, _CAUSE):
+        cause = _CAUSE.search(line)
+        if not cause or _zero_counts_only(line, _CAUSE):
             continue
+        if len(line) > CAUSE_SENTENCE and ". " in line and not _EXCEPTION_LINE.match(line):
+            # a paragraph of prose (a mail's body): the sentence that says it; an exception's line stays whole
+            line = _sentence_at(line, cause.start())
         shape = " ".join(_DIGITS.sub("0", line).split())  # the same line again with other numbers (a probe failing 5 times) is one
         if 12 <= len(line) <= 400 and shape not in shapes and not _CODE_LINE.search(line) and not (
                 error and (line in error or error in line)):

@@ -821,3 +821,14 @@ def test_a_chat_relays_envelope_is_not_the_users_words_and_hides_no_correction()
     assert "sorry the door code is 3729#A, i read it off the wrong email" in rules, text
     assert "fel av mig, det är pass 2 på onsdag kl 12" in rules, text
     assert "6729#A" not in text and "pass 3" not in text and "[Telegram]" not in text, text
+
+
+def test_a_cause_in_a_mails_paragraph_is_its_sentence_and_a_stock_sentence_is_one_finding():
+    body = ("Thanks for your patience. The delivery window was moved because of the public holiday. Our new address "
+            "will be on the next invoice. Let me know if Thursday afternoon works better for you.")
+    messages = [user("anything from the movers?")]
+    for n in range(3):
+        messages += [assistant("", [(f"c{n}", "read_email", {"id": f"msg_{n}"})]), tool(f"c{n}", f"Subject: update {n}\n\n{body}")]
+    messages += [assistant("Nothing new."), user("What next?"), assistant("Noted.")]
+    found = section(ledger(messages), "Found by tools")
+    assert found == ["The delivery window was moved because of the public holiday."], found
