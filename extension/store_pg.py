@@ -288,7 +288,20 @@ class PostgresStore(Store):
             done += len(rows)
             if len(rows) < fts.INDEX_BATCH:
                 break
+        if done:
+            self._merge_text_index()
         return done
+
+    def _merge_text_index(self) -> None:
+        """Merge what the text indexes hold in their pending lists (GIN's fast update) into their trees now:
+        a search reads a pending list whole, and left to autovacuum it grows to megabytes under steady
+        writes. Rows just indexed are what it holds, so this is the indexer's work, not a turn's."""
+        try:
+            with self._conn("merge the text index") as conn:
+                conn.execute("SELECT gin_clean_pending_list(i) FROM (VALUES (to_regclass('archive_fts')), "
+                             "(to_regclass('archive_fts_session'))) AS v(i) WHERE i IS NOT NULL")
+        except StoreError as exc:  # autovacuum does it later; a search is slower until then, never wrong
+            logger.warning("store.index_merge_failed", path=self.path, error=str(exc))
 
     def pending(self) -> int:
         with self._conn("read the archive") as conn:
@@ -394,12 +407,20 @@ def _turns(conn: Any, session_key: str, batch: list[tuple[Any, ...]]) -> list[in
 
 def _weights(conn: Any, terms: list[str], session: str | None) -> dict[str, float]:
     """Each term's weight, its rarity (BM25's idf) among the latest rows in scope; terms in over half of
-    them are left out when there are enough rows to judge by (the rarest one stays)."""
-    counts = ", ".join(f"count(*) FILTER (WHERE tsv @@ plainto_tsquery('{TS_CONFIG}', %s))" for _ in terms)
+    them are left out when there are enough rows to judge by (the rarest one stays).
+
+    The latest rows are found by id alone, then each term is counted among rows from the oldest of them
+    on, through the text index: no row's text is read to weigh a query."""
     where, args = ("session_key = %s AND ", [session]) if session is not None else ("", [])
-    row = conn.execute(f"SELECT count(*), {counts} FROM (SELECT tsv FROM archive WHERE {where}tsv IS NOT NULL "
-                       "ORDER BY id DESC LIMIT %s) AS latest", [*terms, *args, fts.SAMPLE_ROWS]).fetchone()
-    total, found = int(row[0]), dict(zip(terms, (int(n) for n in row[1:])))
+    total, since = conn.execute(f"SELECT count(*), min(id) FROM (SELECT id FROM archive WHERE {where}tsv IS NOT "
+                                "NULL ORDER BY id DESC LIMIT %s) AS latest", [*args, fts.SAMPLE_ROWS]).fetchone()
+    found = dict.fromkeys(terms, 0)
+    if total:
+        counts = ", ".join(f"(SELECT count(*) FROM archive WHERE {where}id >= %s AND "
+                           f"tsv @@ plainto_tsquery('{TS_CONFIG}', %s))" for _ in terms)
+        row = conn.execute(f"SELECT {counts}", [x for t in terms for x in (*args, since, t)]).fetchone()
+        found = dict(zip(terms, (int(n) for n in row)))
+    total = int(total)
     kept = terms
     if total >= 200 and len(terms) >= 2:
         kept = [t for t in terms if found[t] * 2 <= total] or [min(terms, key=found.__getitem__)]

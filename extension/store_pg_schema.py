@@ -9,6 +9,8 @@
                                                         unique on (session_key, digest, idx): a
                                                         write that is done again adds nothing;
                                                         ``tsv`` (GIN) is filled after the write
+                                                        v2: a GIN index on (session_key, tsv), for
+                                                        search within a session (with btree_gin)
     cc_english                                          a text search configuration: English
                                                         stems without a stopword list (a query of
                                                         stopwords still finds them, as in SQLite)
@@ -52,7 +54,19 @@ _V1 = (
     f"word, hword, hword_part WITH {TS_CONFIG}_stem",
 )
 
-MIGRATIONS: tuple[Sequence[str], ...] = (_V1,)
+# Search within a session: one GIN index over (session_key, tsv) answers "these words in this session" without
+# reading the session's other rows (btree_gin, a trusted extension of PostgreSQL's contrib, puts the text
+# column in a GIN index); and the session's latest rows by id, which the term weights are judged by. A server
+# without btree_gin (or a user who may not create it) keeps the session-wide scan, with a notice.
+_V2 = (
+    "CREATE INDEX archive_session_id ON archive (session_key, id)",
+    "DO $$ BEGIN CREATE EXTENSION IF NOT EXISTS btree_gin; "
+    "CREATE INDEX archive_fts_session ON archive USING gin (session_key, tsv); "
+    "EXCEPTION WHEN OTHERS THEN RAISE NOTICE 'context-compactor: no btree_gin (%), so no per-session text index: "
+    "search within a session reads the session', SQLERRM; END $$",
+)
+
+MIGRATIONS: tuple[Sequence[str], ...] = (_V1, _V2)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
