@@ -174,22 +174,29 @@ def _titled(lines: list[str], kinds: list[str]) -> None:
     list): a short line with no closing stop after a blank line (or first, with its text right under it),
     with headings, list items or fields under it and enough text, opens a document to the end of the
     message (as :func:`_documents`)."""
-    for n in range(len(lines)):
-        if kinds[n] or (n and (lines[n - 1].strip() or not any(line.strip() for line in lines[:n - 1]))):
-            continue  # the message's first line, or one after a blank line under the user's words
-        if not _TITLE.match(lines[n].strip()) or _TAGGED.match(lines[n].strip()) or (
-                n == 0 and (len(lines) < 2 or not lines[1].strip())):
-            continue  # a title that opens the message is followed by its text at once
-        end = _document_end(lines, n)
-        body = [(line, kind) for line, kind in zip(lines[n + 1:end], kinds[n + 1:end])]
-        structure = sum(1 for k, (line, kind) in enumerate(body) if not kind and (
-            _LIST_ITEM.match(line) or _FIELD.match(line) or (
-                _TITLE.match(line.strip()) and len(line) <= 40 and k + 1 < len(body) and body[k + 1][0].strip())))
-        if structure >= TITLED_STRUCTURE and sum(len(line) + 1 for line in lines[n:end]) >= DOCUMENT_CHARS:
-            for k in range(n, end):
-                if not kinds[k]:
-                    kinds[k] = "document"
-            return
+    count = len(lines)
+    # Suffix sums, so that each candidate title is judged in constant time: structure lines and characters
+    # from each line to the end.
+    structure = [0] * (count + 1)
+    chars = [0] * (count + 1)
+    for k in range(count - 1, -1, -1):
+        line = lines[k]
+        shaped = not kinds[k] and bool(_LIST_ITEM.match(line) or _FIELD.match(line) or (
+            len(line) <= 40 and _TITLE.match(line.strip()) and k + 1 < count and lines[k + 1].strip()))
+        structure[k] = structure[k + 1] + shaped
+        chars[k] = chars[k + 1] + len(line) + 1
+    spoken = False  # a line with words came before
+    for n in range(count):
+        if not kinds[n] and ((n and spoken and not lines[n - 1].strip()) or (n == 0 and count > 1 and lines[1].strip())):
+            title = lines[n].strip()
+            if _TITLE.match(title) and not _TAGGED.match(title):
+                end = _document_end(lines, n)
+                if structure[n + 1] - structure[end] >= TITLED_STRUCTURE and chars[n] - chars[end] >= DOCUMENT_CHARS:
+                    for k in range(n, end):
+                        if not kinds[k]:
+                            kinds[k] = "document"
+                    return
+        spoken = spoken or bool(lines[n].strip())
 
 
 # A line of the user's that announces what they paste next, and ends on ":" ("pasting the review:", "here's
