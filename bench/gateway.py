@@ -37,6 +37,11 @@ Prints figures; asserts nothing. Targets (issue 5): added p50 <= 2 ms at 8 KB, s
 <= 1.1, >= 300 requests/s through the gateway on two cores; (issue 23) the Messages and Responses routes'
 added p50 within 1.5x of chat completions'.
 
+- workers (issue 27; only with ``--workers N``, and then alone): throughput (8 KB bodies, ``--concurrency``
+  connections, a session each) and added p50 latency (8 KB, sequential) of ``serve`` with 1 worker and with
+  N, side by side, on one SQLite store, with the load average before and after (the machine is shared;
+  target: 2 workers at least 1.6x the throughput of 1 on two cores, added p50 unchanged).
+
     python bench/gateway.py --serve-aiohttp serve --upstream URL ...   # (internal) the gateway on aiohttp's client
 """
 
@@ -315,6 +320,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="which figures, comma-separated (default: all but soak)")
     parser.add_argument("--streams", type=int, default=60, help="streamed requests per streaming figure (per path)")
     parser.add_argument("--soak", type=int, default=10_000, help="mixed requests of the soak row (default 10000)")
+    parser.add_argument("--workers", type=int, default=0, metavar="N",
+                        help="instead of the parts: serve with 1 worker and with N, side by side")
     parser.add_argument("--clients", default="own,aiohttp",
                         help="the gateway's upstream client(s) to measure, comma-separated (default: own,aiohttp)")
     args = parser.parse_args(argv)
@@ -335,6 +342,9 @@ def main(argv: list[str] | None = None) -> int:
         env.update(HOME=str(work), OPENCLAW_STATE_DIR=str(work / "state"))
         fake = [sys.executable, "-m", "fakes.apis", "--port", "0", "--reply", "ok " * 20, "--chunk-delay", "0.005"]
         with process(fake, env, r"PORT=(\d+)", work / "fake.log") as up:
+            if args.workers:
+                compare_workers(up, env, work, args)
+                return 0
             gateways: dict[str, int] = {}
             with contextlib.ExitStack() as stack:
                 for name in [c.strip() for c in args.clients.split(",") if c.strip()]:
@@ -355,6 +365,34 @@ def main(argv: list[str] | None = None) -> int:
                              pids) as gw:
                     soak(gw, pids[0], args.soak)
     return 0
+
+
+def compare_workers(up: int, env: dict[str, str], work: Path, args: argparse.Namespace) -> None:
+    """Throughput and added p50 of serve with 1 worker and with ``args.workers``, one after the other."""
+    payload = body(8 * 1024)
+    print(f"serve --workers: 1 vs {args.workers} ({os.cpu_count()} cores; fake upstream, gateway and client are "
+          f"separate processes; load average before: {_load()})")
+    direct_rps = asyncio.run(throughput(up, payload, args.seconds, args.concurrency))
+    direct_p50 = pct(asyncio.run(latencies(up, payload, args.requests)), 0.5)
+    rows = []
+    for n in (1, args.workers):
+        serve = [SCRIPT, "serve", "--upstream", f"http://127.0.0.1:{up}/v1", "--port", "0", "-q", "--workers", str(n),
+                 "--store", str(work / f"store-workers-{n}.sqlite"), "--context-window", "131072"]
+        with process(serve, env, r"serving http://127\.0\.0\.1:(\d+)/v1", work / f"gateway-workers-{n}.log") as gw:
+            rps = asyncio.run(throughput(gw, payload, args.seconds, args.concurrency))
+            p50 = pct(asyncio.run(latencies(gw, payload, args.requests)), 0.5)
+        rows.append((n, rps, p50 - direct_p50))
+    print(f"  throughput: 8 KB bodies, {args.concurrency} connections, {args.seconds:g} s; added p50: 8 KB, "
+          f"{args.requests} sequential requests")
+    print(f"  direct            {direct_rps:8.0f} req/s   p50 {ms(direct_p50)}")
+    for n, rps, added in rows:
+        print(f"  {n} worker{'s' if n > 1 else ' '}         {rps:8.0f} req/s   added p50 {ms(added)}   "
+              f"({rps / rows[0][1]:.2f}x of 1 worker's throughput)")
+    print(f"  load average after: {_load()}")
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def rss_mb(pid: int) -> float:
