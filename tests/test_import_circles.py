@@ -23,10 +23,6 @@ KNOWN = [
     # The package re-exports the Python API, whose plugin manager reads the project's names from the package:
     # plugins.py should take them from project.py, where the contract takes them (the package then too).
     {"context_compactor", "context_compactor.api", "context_compactor.plugins"},
-    # The gateway's turn, relay and routes name the Gateway (under TYPE_CHECKING) that builds them.
-    {f"context_compactor.gateway.{m}" for m in ("anthropic", "api_rounds", "api_turn", "apis", "app", "loop_guards",
-                                                "owned_tools", "relay", "responses", "slots", "turn")},
-    {"context_compactor.gateway.http1", "context_compactor.gateway.upstream"},
 ]
 
 
