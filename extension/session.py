@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import Budget, Measurer, Outcome, Plan, Tiers, Tuning, budget_for, compact
+from .engine import Budget, Measurer, Outcome, Plan, Tiers, Tuning, budget_for, cold_budget, compact
 from .engine.chunks import effective_chunk_tokens
 from .engine.measure import Entry, Measurement
 from .engine.plan import stubbed
@@ -87,6 +87,7 @@ class Session:
         self.sent: list[Any] | None = None  # what the last call sends, when not the host's history as it is
         self.reminded: dict[int, tuple[Any, str, Any]] = {}  # the memo of the last reminder
         self.reopened = False  # the last call dropped a plan made for a smaller window
+        self.called: float | None = None  # when this process last compacted (or measured) for the session
         self.watched_upto = 0  # results before this index were put on the re-read watch already
         self.calls_checked = 0  # calls before this index were checked against the re-read watch
         self.archived_new = False  # this turn archived rows the search index has not taken in
@@ -186,6 +187,9 @@ class Session:
             holding = self._release("the prompt is under the trigger again")
         # Stuck above the trigger: keep the last plan while the prompt fits the window.
         engine_budget = Budget(budget.window, budget.window, budget.target, budget.window_source) if holding else budget
+        now, idle = time.monotonic(), None if self.called is None else time.monotonic() - self.called
+        self.called = now  # idle past idleCompactAfterSeconds: the server's cache is cold, compact to the target
+        engine_budget = cold_budget(engine_budget, idle, settings.idle_compact_after_seconds)
         self._archive_folds(runtime, prepared)
         outcome = compact(measurer, m, engine_budget, tuning, summaries,  # type: ignore[arg-type]
                           lambda gone: self._archive(runtime, gone), anchor=anchor, force=force, note=note,
