@@ -55,6 +55,8 @@ def test_concurrent_sessions_never_mix(tmp_path: Path) -> None:
         summarized += "[context-compactor: ledger of" in text
     assert summaries, f"no summary was asked of the model ({summarized} compacted turns): the check below would be empty"
     for request in summaries:
+        if request.body is None:  # a summary a client's turn cancelled before its body was sent
+            continue
         assert len(set(TAG.findall(json.dumps(request.body["messages"])))) == 1
     assert summarized > SESSIONS * 5, summarized  # compaction did happen, in every session's later turns
 

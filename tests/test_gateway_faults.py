@@ -106,18 +106,18 @@ def test_client_leaving_mid_stream_closes_the_upstream_and_keeps_serving(tmp_pat
 
 @pytest.mark.slow
 def test_a_hanging_session_does_not_hold_up_the_others(tmp_path: Path) -> None:
-    """While one session's upstream call hangs, other sessions are served at once."""
-    with fake_upstream(hang_sessions={"stuck"}) as up, gateway_for(up.url, tmp_path, read_timeout=3) as gw:
+    """While one session's upstream call hangs, other sessions are served: all ten of them before the hanging
+    one's read timeout ends it (an order of events, not a time: a busy machine only makes both later)."""
+    with fake_upstream(hang_sessions={"stuck"}) as up, gateway_for(up.url, tmp_path, read_timeout=20) as gw:
         with ThreadPoolExecutor(1) as pool:
-            stuck = pool.submit(lambda: httpx.post(gw.url + "/v1/chat/completions", timeout=10, headers={
+            stuck = pool.submit(lambda: httpx.post(gw.url + "/v1/chat/completions", timeout=60, headers={
                 "X-Session-Id": "stuck"}, json={"model": "m", "messages": [{"role": "user", "content": "x"}]}))
             assert wait_for(lambda: len(up.app.chats()) == 1)
-            started = time.monotonic()
             for i in range(10):
                 ask(gw.url, session=f"free-{i}")
-            quick = time.monotonic() - started
+            served_first = not stuck.done()
             assert stuck.result().status_code == 504
-    assert quick < 2.5
+    assert served_first
 
 
 def test_graceful_shutdown_lets_an_in_flight_stream_finish(tmp_path: Path) -> None:
