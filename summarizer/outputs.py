@@ -25,6 +25,11 @@ _FAILED_TAIL = re.compile(
 _EXIT_ZERO = re.compile(r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode)[\s:=]+0\b", re.IGNORECASE)
 TAIL_CHARS = 1500
 SHORT_OUTPUT = 300  # a command's output this short is its answer, read for every kind of id
+ACTION_JSON = 1000  # a JSON object this short is a call's answer (a log of JSON lines is longer or many objects)
+# A JSON field that names what a call made or found: an id, a reference, a code, a confirmation or tracking
+# number, with a value that has a digit.
+_ID_FIELD = re.compile(r"\"(\w*(?:_id|Id|ID|reference|_ref|confirmation|tracking|booking|pnr|code)(?:_?(?:number|no|code))?)\"\s*:\s*"
+                       r"\"((?=[^\"\s]*\d)[^\"\s]{4,60})\"")
 ID_CHARS = 600  # a command's output is read for ids in its first and last this many characters
 
 
@@ -204,6 +209,11 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
         if long:  # a command's news is at its end: the strong ids of its last lines are its answer
             verdict = _last_lines(text)
             found = [i._replace(weak=False) if i.key in verdict else i for i in found]
+        if not failed and len(text) <= ACTION_JSON and text.lstrip().startswith("{"):
+            # what an action made, as its JSON answer's field says ("order_id": "390-..."); not a log's lines
+            named = {i.key for i in found}
+            found += [Item("identifier", m.group(2), clip(m.group(0), 160), index)
+                      for m in itertools.islice(_ID_FIELD.finditer(head_tail), 3) if m.group(2) not in named]
         items.extend(found)
     items.extend(finding_items(raw, index, reads, line if failed else "", _reads_code(args)))
     return items

@@ -832,3 +832,10 @@ def test_a_cause_in_a_mails_paragraph_is_its_sentence_and_a_stock_sentence_is_on
     messages += [assistant("Nothing new."), user("What next?"), assistant("Noted.")]
     found = section(ledger(messages), "Found by tools")
     assert found == ["The delivery window was moved because of the public holiday."], found
+
+
+def test_what_an_action_made_as_its_json_answer_names_it_is_an_identifier():
+    messages = [user("order the football boots"), assistant("", [("c1", "shopping", {"checkout": "basket"})]),
+                tool("c1", '{\n "status": "placed",\n "order_id": "390-3923082-3166362",\n "items": ["football boots"]\n}'),
+                assistant("Placed."), user("What next?"), assistant("Noted.")]
+    assert "390-3923082-3166362" in "\n".join(section(ledger(messages), "Identifiers")), ledger(messages)
