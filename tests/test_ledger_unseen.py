@@ -839,3 +839,15 @@ def test_what_an_action_made_as_its_json_answer_names_it_is_an_identifier():
                 tool("c1", '{\n "status": "placed",\n "order_id": "390-3923082-3166362",\n "items": ["football boots"]\n}'),
                 assistant("Placed."), user("What next?"), assistant("Noted.")]
     assert "390-3923082-3166362" in "\n".join(section(ledger(messages), "Identifiers")), ledger(messages)
+
+
+def test_a_house_convention_stated_of_a_kind_of_thing_and_a_clause_that_forbids_are_rules():
+    text = ledger(convo("commit messages start with the area, like `ledger/replay: fix off-by-one`",
+                        "add a context timeout around the outbound calls\n\ncouple of notes:\n- lena is out this week\n"
+                        "- no rush on this one\n- user-facing strings in web/ go through t(), no hardcoded English in components",
+                        "go vet is complaining, can you take a look\n\n(side note: new Go code gets its deps through the "
+                        "Server struct, no package-level globals)", "the tests use the fixture in conftest, right?"))
+    rules = "\n".join(section(text, "User instructions"))
+    assert "commit messages start with the area" in rules and "no hardcoded English in components" in rules, text
+    assert "no package-level globals" in rules, text
+    assert "no rush" not in rules and "fixture in conftest" not in rules and "lena is out" not in rules, text

@@ -115,6 +115,16 @@ _RULE = re.compile(
     r"house (?:style|rule|convention)|(?:it'?s|that'?s) (?:the|our) (?:style|convention|norm|standard)\b|"
     r"every time|each time|whenever|even when|for now on|"
     r"it matters to me|(?:^|[,;:\u2014\u2013]\s+)no \w+(?:,|;|$)|\b\w+ only[,;.]|"
+    # a clause that forbids ("..., no hardcoded English in components", "..., no package-level globals)")
+    r"[,;:\u2014\u2013]\s+no (?!rush\b|worries\b|problem|idea\b|need\b|hurry\b|pressure\b|luck\b|big deal\b|way\b|"
+    r"longer\b|change|issues?\b|errors?\b|one\b|matter\b|clue\b|doubt\b)[\w-]+(?: [\w-]+){0,4}[.)]?\s*$|"
+    # a house convention stated of a kind of thing, with no article ("commit messages start with the area",
+    # "Public functions in web/src/api declare explicit return types", "new Go code gets its deps through ...")
+    r"^\W*(?!(?:the|these|those|this|that|my|your|our|its|their|his|her|some|two|three)\b)(?:(?:new|public|private|internal|all|"
+    r"user-facing)\s+)*(?:[\w`-]+\s+){0,2}(?:messages|names|functions|methods|"
+    r"strings|files|tests|commits|branches|titles|endpoints|columns|charts|dates|logs|docs|code|PRs|tickets|"
+    r"migrations|handlers|queries|types)(?:\s+in\s+[\w/.`-]+)?\s+(?:start|begin|end|go through|use|follow|declare|"
+    r"live in|stay|carry|include|gets?|need|must|should)\b|"
     r"(?:^|[;:] )no \w+(?:\(\))? (?:in|inside|under) |heads up|fyi\b(?!.*:\s*$)|"
     r"reminder|note that|is a no-go|not to be|is not to|only (?:use|via|through|from|in)\b|"
     # French
@@ -193,6 +203,7 @@ _APOLOGY = re.compile(r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|any
 @functools.lru_cache(maxsize=2_048)
 def is_rule(sentence: str) -> bool:
     """Whether a sentence of the user's prose states a standing rule, constraint or preference."""
+    sentence = sentence.lstrip("-*\u2022( \t")  # a list item's or an aside's mark is no word of it
     if _RULE_LABEL.match(sentence) or _RULE_LEAD.match(sentence):
         return True
     if _QUESTION.search(sentence) and not sentence.lower().startswith(("please", "pls")):
