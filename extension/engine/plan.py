@@ -200,36 +200,9 @@ class Planner:
         folded = self.make(tail, stub_until, 3)
         if folded.estimate > target:
             folded = self._stub_recent(folded, target)
-        if folded.estimate > b.trigger and not force:
-            folded = self._under_trigger(folded)
         if folded.estimate <= b.window:
             return folded
         return self._shrink(tail, stub_until)
-
-    def _under_trigger(self, plan: Plan) -> Plan:
-        """A plan that lands above the trigger is planned again on the very next call, and each time
-        its block and everything after it are computed again by a server (a long tool loop in the
-        current turn did that on every call): the turns before the current one are folded too and the
-        older results of its tool loop stubbed, oldest first, down to the target. Kept only when that
-        lands under the trigger; the results of its last tool round stay as they are."""
-        b, s = self.budget, self.shape
-        cut = max(plan.cut, s.turn_start)
-        last_round = max((i for i in range(cut, s.n)
-                          if self.m.entries[i].view.role == "assistant" and self.m.entries[i].view.calls), default=cut)
-        stub_until = max(plan.stub_until, cut)
-        for i in range(stub_until, last_round):
-            if self.estimate(cut, stub_until) <= b.target:
-                break
-            if self.is_tool[i]:
-                stub_until = i + 1
-        if self.estimate(cut, stub_until) > b.trigger:
-            return plan
-        notices = list(plan.notices)
-        if cut > plan.cut:
-            notices.append("the recent turns before the current one were folded into the summary too")
-        if self._stubs_any(max(plan.stub_until, cut), stub_until):
-            notices.append("older tool results of the current turn were replaced by stubs")
-        return self.make(cut, stub_until, 3, tuple(notices))
 
     def _stub_recent(self, plan: Plan, target: int) -> Plan:
         """Older tool results of the recent turns as stubs, oldest first, until the target is met: the
