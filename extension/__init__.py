@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-PROJECT = "openclaw"  # pluggy project name, shared with OpenClaw-style hosts
-ENTRY_POINT_GROUP = "openclaw.extensions"
+from .project import ENTRY_POINT_GROUP, PROJECT
 
 
 if TYPE_CHECKING:

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 
 import pluggy
 
-from . import ENTRY_POINT_GROUP, PROJECT, hookspecs
+from . import hookspecs
+from .project import ENTRY_POINT_GROUP, PROJECT
 
 # Built-in hook implementations, plain modules, registered in this order.
 DEFAULT_PLUGINS = (

@@ -122,7 +122,7 @@ class Runtime:
     def counter_for(self, settings: Settings, model: ModelInfo) -> Counter:
         """The token counter for a model: tiktoken when asked, else the (calibrated) ratio."""
         ratio = settings.chars_per_token
-        if settings.tokenizer == "chars" and settings.calibrate:
+        if settings.tokenizer in ("chars", "server") and settings.calibrate:
             learned = self.calibration(model.id)
             if learned is not None:
                 ratio = learned[0]

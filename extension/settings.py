@@ -27,7 +27,7 @@ logger = get_logger()
 
 DEFAULT_CONTEXT_WINDOW = 8192  # never assume 200k for a model nobody told us about
 
-Tokenizer = Literal["chars", "cl100k_base", "o200k_base"]
+Tokenizer = Literal["chars", "cl100k_base", "o200k_base", "server"]
 
 
 class SummaryModel(BaseModel):

@@ -151,7 +151,7 @@ def ranks_from(name: str, packed: bytes) -> dict[bytes, int]:
 
 def make_counter(tokenizer: str, chars_per_token: float) -> Counter:
     """The counter for a ``tokenizer`` setting: ``chars`` (with the given ratio) or an encoding."""
-    if tokenizer == "chars":
+    if tokenizer in ("chars", "server"):  # "server": the ratio between the model server's own counts
         return CharCounter(ratio=chars_per_token)
     return TiktokenCounter(tokenizer)
 

@@ -58,7 +58,7 @@ def _record(event: AfterTurnEvent, ctx: HookContext) -> None:
     runtime.lift_window(event.model.id, reported)
     if hidden:  # calibrate the ratio on what the host handed over, the fixed part taken off the count
         overhead += runtime.learn_overhead(ctx.session_key, chars.total, overhead, reported, ratio)
-    if settings.tokenizer != "chars" or not settings.calibrate:
+    if settings.tokenizer not in ("chars", "server") or not settings.calibrate:
         return
     updated = calibrated_ratio(ratio, chars.total, reported, overhead)
     if updated is not None and updated != ratio:

@@ -71,7 +71,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="cap on the summary block (default: the room the target leaves after the recent turns)")
     parser.add_argument("--chars-per-token", type=_size(float, 1e-9, "a positive number"), metavar="X",
                         help="characters per token for estimates (default 4)")
-    parser.add_argument("--tokenizer", choices=["chars", "cl100k_base", "o200k_base"], help="how to count tokens (default chars)")
+    parser.add_argument("--tokenizer", choices=["chars", "cl100k_base", "o200k_base", "server"], help="how to count tokens (default chars; server: under serve, the model server counts each compaction's prompt)")
     parser.add_argument("--model", default="unknown", metavar="ID", help="model id, for per-model overrides in --config")
     parser.add_argument("--config", metavar="FILE", help="JSON file of options (OpenClaw plugin option names)")
     parser.add_argument("--store", metavar="PATH",

@@ -97,6 +97,16 @@ def test_a_compaction_is_counted_once_by_the_servers_tokenizer(tmp_path: Path, e
     assert app.asked == ["/extras/tokenize/count", *["/tokenize"] * compactions]  # the first route asked once
 
 
+def test_the_tokenizer_setting_server_turns_it_on_from_the_config(tmp_path: Path, events: list[dict[str, Any]]) -> None:
+    """``tokenizer: server`` in the settings (as a user writes it in the config) asks the server to count."""
+    app = VllmShaped()
+    with serve_upstream(app) as up, gateway_for(up.url, tmp_path, settings={**SMALL, "tokenizer": "server"}) as gw:
+        client = sdk(gw.url)
+        messages, _raws = converse(client, 12)
+        text = stats(client, messages)
+    assert app.counted and "- fit checked by: the server's tokenizer (POST /tokenize): " in text
+
+
 def test_a_prompt_the_server_counts_above_the_window_is_compacted_again(tmp_path: Path,
                                                                        events: list[dict[str, Any]]) -> None:
     """A tokenizer that counts 2.6 times what ours does: the compacted prompt it counts above the window is
