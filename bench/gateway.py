@@ -322,6 +322,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--soak", type=int, default=10_000, help="mixed requests of the soak row (default 10000)")
     parser.add_argument("--workers", type=int, default=0, metavar="N",
                         help="instead of the parts: serve with 1 worker and with N, side by side")
+    parser.add_argument("--reps", type=int, default=3, metavar="R",
+                        help="with --workers: rounds of 1 worker then N, each a fresh gateway; the medians are "
+                             "printed, with the range (default 3)")
     parser.add_argument("--clients", default="own,aiohttp",
                         help="the gateway's upstream client(s) to measure, comma-separated (default: own,aiohttp)")
     args = parser.parse_args(argv)
@@ -368,26 +371,40 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def compare_workers(up: int, env: dict[str, str], work: Path, args: argparse.Namespace) -> None:
-    """Throughput and added p50 of serve with 1 worker and with ``args.workers``, one after the other."""
+    """Throughput and added p50 of serve with 1 worker and with ``args.workers``, in ``args.reps`` rounds.
+
+    The rounds alternate (1, N, 1, N, ...) so that a slow moment of the machine falls on both; each
+    figure is the median of its rounds, and the ratio is that of the medians, with the range of the
+    rounds' own ratios beside it.
+    """
     payload = body(8 * 1024)
     print(f"serve --workers: 1 vs {args.workers} ({os.cpu_count()} cores; fake upstream, gateway and client are "
-          f"separate processes; load average before: {_load()})")
+          f"separate processes; {args.reps} alternating rounds; load average before: {_load()})")
     direct_rps = asyncio.run(throughput(up, payload, args.seconds, args.concurrency))
     direct_p50 = pct(asyncio.run(latencies(up, payload, args.requests)), 0.5)
-    rows = []
-    for n in (1, args.workers):
-        serve = [SCRIPT, "serve", "--upstream", f"http://127.0.0.1:{up}/v1", "--port", "0", "-q", "--workers", str(n),
-                 "--store", str(work / f"store-workers-{n}.sqlite"), "--context-window", "131072"]
-        with process(serve, env, r"serving http://127\.0\.0\.1:(\d+)/v1", work / f"gateway-workers-{n}.log") as gw:
-            rps = asyncio.run(throughput(gw, payload, args.seconds, args.concurrency))
-            p50 = pct(asyncio.run(latencies(gw, payload, args.requests)), 0.5)
-        rows.append((n, rps, p50 - direct_p50))
+    rounds: dict[int, list[tuple[float, float]]] = {1: [], args.workers: []}
+    for r in range(max(1, args.reps)):
+        for n in (1, args.workers):
+            store = work / f"store-workers-{n}-{r}.sqlite"
+            serve = [SCRIPT, "serve", "--upstream", f"http://127.0.0.1:{up}/v1", "--port", "0", "-q",
+                     "--workers", str(n), "--store", str(store), "--context-window", "131072"]
+            with process(serve, env, r"serving http://127\.0\.0\.1:(\d+)/v1", work / f"gateway-workers-{n}.log") as gw:
+                rps = asyncio.run(throughput(gw, payload, args.seconds, args.concurrency))
+                p50 = pct(asyncio.run(latencies(gw, payload, args.requests)), 0.5)
+            rounds[n].append((rps, p50 - direct_p50))
+            print(f"  round {r + 1}: {n} worker{'s' if n > 1 else ' '} {rps:8.0f} req/s   added p50 {ms(p50 - direct_p50)}",
+                  flush=True)
     print(f"  throughput: 8 KB bodies, {args.concurrency} connections, {args.seconds:g} s; added p50: 8 KB, "
           f"{args.requests} sequential requests")
     print(f"  direct            {direct_rps:8.0f} req/s   p50 {ms(direct_p50)}")
-    for n, rps, added in rows:
+    base = statistics.median(rps for rps, _ in rounds[1])
+    for n, runs in rounds.items():
+        rps = statistics.median(x for x, _ in runs)
+        added = statistics.median(a for _, a in runs)
+        ratios = [x / one for (x, _), (one, _) in zip(runs, rounds[1])]
+        spread = f", rounds {min(ratios):.2f}x-{max(ratios):.2f}x" if n > 1 and len(ratios) > 1 else ""
         print(f"  {n} worker{'s' if n > 1 else ' '}         {rps:8.0f} req/s   added p50 {ms(added)}   "
-              f"({rps / rows[0][1]:.2f}x of 1 worker's throughput)")
+              f"({rps / base:.2f}x of 1 worker's throughput{spread})")
     print(f"  load average after: {_load()}")
 
 

@@ -1,6 +1,7 @@
 """Running the gateway on uvicorn: the fastest loop and HTTP parser installed, a socket we bind
 ourselves (so ``--port 0`` can say which port it got), and a graceful stop on SIGINT/SIGTERM; with
-``--workers N``, N processes forked after the bind that share the socket (:func:`serve_workers`).
+``--workers N``, N processes forked after the bind, each listening on the port with a socket of its
+own (:func:`serve_workers`).
 """
 
 from __future__ import annotations
@@ -30,12 +31,17 @@ PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 WORKER_EXIT_SECONDS = 5.0  # after the grace, how long workers get to close their stores before SIGKILL
 
 
-def bind(host: str, port: int) -> socket.socket:
-    """A listening socket on ``host:port`` (port 0: any free port); CompactorError naming the fix."""
+def bind(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
+    """A listening socket on ``host:port`` (port 0: any free port); CompactorError naming the fix.
+
+    With ``reuse_port`` (``serve --workers``), other sockets may listen on the same port
+    (SO_REUSEPORT, where the system has it): each worker gets one, see :func:`serve_workers`."""
     try:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
         sock = socket.socket(family, kind, proto)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port and hasattr(socket, "SO_REUSEPORT"):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         sock.bind(address)
         sock.listen(2048)
     except OSError as exc:
@@ -85,14 +91,18 @@ def serve(app: Gateway, sock: socket.socket) -> None:
     Server(uvicorn_config(app)).run(sockets=[sock])
 
 
-def serve_workers(start: Callable[[], Callable[[], None]], sock: socket.socket, workers: int, grace: float) -> int:
-    """Serve on ``sock`` from ``workers`` processes forked from this one, until SIGINT/SIGTERM; returns the
-    exit code (0 after a clean stop, 1 when a worker died on its own: the others are stopped then too).
+def serve_workers(start: Callable[[socket.socket], Callable[[], None]], sock: socket.socket, workers: int,
+                  grace: float) -> int:
+    """Serve on ``sock``'s port from ``workers`` processes forked from this one, until SIGINT/SIGTERM; returns
+    the exit code (0 after a clean stop, 1 when a worker died on its own: the others are stopped then too).
 
-    ``start`` runs in each worker, after the fork: it opens what a worker must not share with the
-    others (the store's connections, the HTTP clients) and returns the function that serves until
-    the worker is told to stop. The kernel hands each connection on the shared socket to one worker.
-    Workers are in a process group of their own, so a Ctrl-C in the terminal reaches only this
+    ``start`` runs in each worker, after the fork, with the socket that worker listens on: it opens
+    what a worker must not share with the others (the store's connections, the HTTP clients) and
+    returns the function that serves until the worker is told to stop. Where ``sock`` was bound with
+    ``reuse_port``, each worker listens with a socket of its own on the port and the kernel spreads
+    new connections over them; one shared socket instead goes to whichever worker wakes first, which
+    may take every connection a client opens at once (measured: 16 keep-alive connections all on one
+    worker in one run of three). Workers are in a process group of their own, so a Ctrl-C in the terminal reaches only this
     process, which passes it on as one SIGTERM each (a second signal would cut uvicorn's grace
     short); a worker whose parent dies is sent SIGTERM by the kernel (Linux).
     """
@@ -104,20 +114,48 @@ def serve_workers(start: Callable[[], Callable[[], None]], sock: socket.socket, 
             stopping.set()
             _signal_all(children, signal.SIGTERM)
 
+    socks = [sock, *(_sibling(sock) for _ in range(workers - 1))] if _reuses_port(sock) else [sock] * workers
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         for number in range(1, workers + 1):
             pid = os.fork()
             if pid == 0:
-                _worker(start, number)  # never returns
+                mine = socks[number - 1]
+                for other in socks:
+                    if other is not mine:
+                        other.close()
+                _worker(start, mine, number)  # never returns
             children[pid] = number
         return _reap(children, stopping, stop, grace)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        for other in socks:
+            if other is not sock:
+                other.close()
 
 
-def _worker(start: Callable[[], Callable[[], None]], number: int) -> None:
+def _reuses_port(sock: socket.socket) -> bool:
+    return hasattr(socket, "SO_REUSEPORT") and bool(sock.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT))
+
+
+def _sibling(sock: socket.socket) -> socket.socket:
+    """Another socket listening on ``sock``'s address (both have SO_REUSEPORT)."""
+    other = socket.socket(sock.family, sock.type, sock.proto)
+    try:
+        other.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        other.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        other.bind(sock.getsockname())
+        other.listen(2048)
+    except OSError as exc:
+        other.close()
+        raise CompactorError(f"cannot listen on {sock.getsockname()[:2]} for another worker: {exc.strerror or exc} "
+                             "(run with --workers 1, or report the system this happens on)") from exc
+    other.set_inheritable(True)
+    return other
+
+
+def _worker(start: Callable[[socket.socket], Callable[[], None]], sock: socket.socket, number: int) -> None:
     code = 0
     try:
         os.setpgid(0, 0)
@@ -125,7 +163,7 @@ def _worker(start: Callable[[], Callable[[], None]], number: int) -> None:
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, signal.SIG_DFL)  # until uvicorn installs its own
         _mark_logs(number)
-        start()()
+        start(sock)()
     except BaseException as exc:  # noqa: BLE001 - a worker says why it stopped, and the parent stops the rest
         print(f"context-compactor: worker {number} (pid {os.getpid()}) failed: {type(exc).__name__}: {exc}",
               file=sys.stderr, flush=True)

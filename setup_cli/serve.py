@@ -12,6 +12,7 @@ import argparse
 import dataclasses
 import logging
 import os
+import socket
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -107,7 +108,7 @@ def run_serve(args: argparse.Namespace) -> int:
     settings = load_settings(args.config, {"contextWindow": args.context_window})
     if args.workers < 1:
         raise ConfigError(f"--workers {args.workers}: give a number of processes of 1 or more", key="workers")
-    sock = bind(config.host, config.port)
+    sock = bind(config.host, config.port, reuse_port=args.workers > 1)
     host, port = sock.getsockname()[:2]
     config = dataclasses.replace(config, port=port)
     path = store_path_for(args.store, settings.store_path)
@@ -135,12 +136,12 @@ def run_serve(args: argparse.Namespace) -> int:
           f"(client key {_keys(len(client_keys))}{workers}; Ctrl-C or SIGTERM stops)",
           file=sys.stderr, flush=True)
     if args.workers > 1:
-        def start() -> Callable[[], None]:
+        def start(mine: socket.socket) -> Callable[[], None]:
             worker = open_runtime()
 
             def run() -> None:
                 try:
-                    serve(Gateway(config, worker), sock)
+                    serve(Gateway(config, worker), mine)
                 finally:
                     worker.close()
             return run

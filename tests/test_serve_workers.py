@@ -69,3 +69,37 @@ def test_workers_below_one_is_a_usage_error(tmp_path: Path) -> None:
                            "--store", str(tmp_path / "s.sqlite")], capture_output=True, text=True,
                           env=environment(tmp_path), timeout=60)
     assert done.returncode == 2 and "--workers 0" in done.stderr, done.stderr
+
+
+def test_connections_opened_at_once_are_spread_over_the_workers(tmp_path: Path) -> None:
+    """A client that opens its keep-alive connections all at once (a load balancer's pool, a benchmark)
+    gets both workers: each listens with a socket of its own on the port, so one worker waking first
+    cannot take every connection. Each of 16 connections asks ``/metrics`` which process answers."""
+    import http.client
+    from concurrent.futures import ThreadPoolExecutor
+    from urllib.parse import urlsplit
+
+    with serve_upstream(RecallingModel(Behaviour(respond=same_reply))) as up:
+        with serving(tmp_path, "--upstream", up.url + "/v1", "--workers", "2",
+                     env=environment(tmp_path, **ENV)) as (url, process, _log):
+            children = set(workers_of(process.pid, 2))
+            port = urlsplit(url).port
+            conns = [http.client.HTTPConnection("127.0.0.1", port, timeout=30) for _ in range(16)]
+
+            def ask(conn: http.client.HTTPConnection) -> set[int]:
+                pids = set()
+                for _ in range(3):  # the same connection answers from the same process each time
+                    conn.request("GET", "/metrics")
+                    text = conn.getresponse().read().decode()
+                    pids |= {int(p) for p in re.findall(r'process_info\{pid="(\d+)"\}', text)}
+                return pids
+
+            try:
+                with ThreadPoolExecutor(16) as pool:
+                    per_connection = list(pool.map(ask, conns))
+            finally:
+                for conn in conns:
+                    conn.close()
+    assert all(len(pids) == 1 for pids in per_connection), per_connection
+    answered = set().union(*per_connection)
+    assert answered == children, (answered, children)

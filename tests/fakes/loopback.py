@@ -17,10 +17,14 @@ def free_port() -> int:
 
 
 def listening_socket(port: int = 0) -> socket.socket:
-    """A socket bound to 127.0.0.1:``port`` (0: any free one) for a server to listen on."""
+    """A socket bound to 127.0.0.1:``port`` (0: any free one) and listening, for a server to serve on.
+
+    It listens at once, so a client told the port (a benchmark reads ``PORT=n`` from a fake's output)
+    is queued rather than refused while the server is still starting."""
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", port))
+    sock.listen(2048)
     return sock
 
 
