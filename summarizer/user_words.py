@@ -30,6 +30,7 @@ _ASSENT_BACK = re.compile(r"^\W*(?:[\w']+\W+){0,3}?(?:(?:let'?s|we'?ll|i'?ll|we 
                           r"one|option|idea))\b\W*$",
                           re.IGNORECASE)
 ASSENT_CHARS = 80
+USER_NAMED = 1  # the rank of an identifier the user wrote out in their own words
 
 
 # A chat relay's envelope at a line's start ("[WhatsApp 18:45] ", "[Telegram] ", "[Slack #ops, voice note] "):
@@ -74,7 +75,10 @@ def user_items(text: str, index: int) -> list[Item]:
         items.extend(_prose_items(part, index, asked))
     if said:  # ids the user's instructions carry are in their words (and leave with them when corrected)
         ruled = "\n".join(i.text for i in items if i.section == "instruction")
-        items.extend(i for i in identifier_items(said, index, strong_only=False) if i.key not in ruled)
+        # An id the user wrote out themselves ("Luis approved CHG8371196", "runbook's here: https://...") is
+        # what the work is about: given room before the ids only the agent's calls and outputs name.
+        items.extend(i._replace(rank=USER_NAMED) for i in identifier_items(said, index, strong_only=False)
+                     if i.key not in ruled)
         items.extend(mention_items(said, index))
     for segment in segments:
         if segment.kind == "document":

@@ -851,3 +851,42 @@ def test_a_house_convention_stated_of_a_kind_of_thing_and_a_clause_that_forbids_
     assert "commit messages start with the area" in rules and "no hardcoded English in components" in rules, text
     assert "no package-level globals" in rules, text
     assert "no rush" not in rules and "fixture in conftest" not in rules and "lena is out" not in rules, text
+
+
+def test_an_id_the_user_wrote_out_gets_room_before_the_ids_only_the_agents_calls_name():
+    """Under a tight budget, the change request and the runbook link the user named in passing stay; what
+    goes first is the pod names of the latest kubectl calls (a call names them, no one talks about them)."""
+    messages = [user("Luis approved CHG8371196 so we're good for the statement-render work. meanwhile can you "
+                     "check fraud-scorer? it's been flapping"), assistant("Looking.")]
+    messages += [user("runbook's here: https://wiki.example.internal/runbooks/loyalty-api-failover-v6. any news?"),
+                 assistant("Checking the pods.")]
+    for n in range(12):
+        pod = f"report-builder-{n:02d}7c893da26f-ghcr{n}"
+        messages += [assistant("", [(f"c{n}", "bash", {"command": f"kubectl logs {pod} -n billing --tail 50"})]),
+                     tool(f"c{n}", f"2024-06-0{n % 9 + 1} ok: processed {n * 7} jobs"), assistant("Nothing there.")]
+    messages += [user("and the queue?"), assistant("Draining.")]
+    full = "\n".join(section(ledger(messages, 4000), "Identifiers"))
+    assert "loyalty-api-failover-v6" in full and "report-builder-007c893da26f-ghcr0" in full
+    small = ledger(messages, 300)
+    ids = "\n".join(section(small, "Identifiers"))
+    assert "loyalty-api-failover-v6" in ids and "report-builder-117c893da26f-ghcr11" in ids, small
+    assert "CHG8371196" in small and "report-builder-007c893da26f-ghcr0" not in small, small
+
+
+def test_an_id_is_listed_when_the_line_that_writes_it_out_is_left_out_and_only_then():
+    """The agent named OPS-4417, which an old setting of the user also writes out. With room for that
+    setting, the id is not listed again; when the setting is left out (newer settings took the room), the
+    id is listed under Identifiers rather than lost with it."""
+    from context_compactor.summarizer.ledger import SETTING_RANK, Item
+
+    setting = ("the change request for the failover of the primary database cluster in eu-west is OPS-4417, "
+               "approved by Luis on Monday after the review with the storage team")
+    items = [Item("instruction", "the change request for the failover is ops-#", setting, 0, rank=SETTING_RANK)]
+    items += [Item("instruction", f"setting {n}", f"the pool of nightly export number {n} is {n + 10} workers", n + 1,
+                   rank=SETTING_RANK) for n in range(60)]
+    items.append(Item("identifier", "OPS-4417", "Filed the failover under OPS-4417", 70))
+    roomy = render(items, 4000, count)[0]
+    assert roomy.count("OPS-4417") == 1 and "## Identifiers" not in roomy, roomy
+    tight = render(items, 600, count)[0]
+    assert setting not in tight, tight
+    assert "Filed the failover under OPS-4417" in "\n".join(section(tight, "Identifiers")), tight

@@ -90,7 +90,8 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
             joined[slot] = (item, item.first, item.seen, item.text)
         else:
             last, first, seen, text = old
-            if item.rank < last.rank and item.section == "file":  # a file the work made stays so, edited later
+            # A file the work made stays so, edited later; an id the user named stays so, listed again by a tool.
+            if item.rank < last.rank and item.section in ("file", "identifier"):
                 item = item._replace(rank=last.rank)
             joined[slot] = (item, first if first >= 0 else last.src, seen + item.seen, _joined(text, item))
     merged = [item if (first, seen, text) == (item.first, item.seen, item.text)
@@ -107,18 +108,17 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
     if successes:
         merged = [_resolve(i, successes) for i in merged]
     merged = _one_line_each(collapse_repeats(revise_decisions(restate(supersede(_said_again(merged))))))
-    # An identifier already written out in the user's words, a decision or an error is not listed twice, nor
-    # the same words twice (a sentence that names three ids); a finding an error line already shows (the
-    # failing test it names) neither.
+    # The same words are not listed twice as identifiers (a sentence that names three ids); a finding an
+    # error line already shows (the failing test it names) neither. An identifier that a line of the user's
+    # words, a decision or an error writes out stays an item: render lists it only when that line is left out.
     errors = "\n".join(i.text for i in merged if i.section == "error")
     if errors:
         merged = [i for i in merged if not (i.section == "finding" and (i.key in errors or i.text in errors))]
-    said = "\n".join(i.text for i in merged if i.section in ("instruction", "decision", "error", "docrule"))
     lines: set[str] = set()
     kept = []
     for i in merged:
         if i.section == "identifier":
-            if i.key in said or i.text in lines:
+            if i.text in lines:
                 continue
             lines.add(i.text)
         kept.append(i)

@@ -87,9 +87,12 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
     def take(section: str, allowance: float, *, routine_too: bool = False, marked_only: bool = False) -> None:
         nonlocal spent
         used = sum(cost[section][i] for i in chosen[section]) + (header[section] if chosen[section] else 0)
+        shown = _written_out(by_section, chosen) if section == "identifier" else ""
         for i in order[section]:
             if i in chosen[section] or (i in routine[section] and not routine_too):
                 continue
+            if shown and by_section[section][i].key in shown:
+                continue  # a line already given room writes it out
             if marked_only and not marks(by_section[section][i]):
                 break  # the order puts every marked one first
             extra = cost[section][i] + (0 if chosen[section] else header[section])
@@ -111,6 +114,23 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
     for section in sections:  # routine items (the same file or error in every run) last of all
         take(section, room, routine_too=True)
     total = sum(len(by_section[s]) for s in sections)
+    # An identifier given room before the line that writes it out (an instruction taken in a later pass) is
+    # not written twice: it counts as kept, in that line, and its room goes to what is left.
+    ids = by_section.get("identifier", [])
+    for _ in range(3):
+        shown = _written_out(by_section, chosen) if ids else ""
+        twice = {i for i in chosen.get("identifier", set()) if ids[i].key in shown}
+        if not twice:
+            break
+        chosen["identifier"] -= twice
+        spent -= sum(cost["identifier"][i] for i in twice) + (0 if chosen["identifier"] else header["identifier"])
+        for section in sections:
+            take(section, room)
+        for section in sections:
+            take(section, room, routine_too=True)
+    if ids:
+        shown = _written_out(by_section, chosen)
+        total -= sum(1 for i, item in enumerate(ids) if item.key in shown and i not in chosen["identifier"])
 
     def join() -> str:
         return _join(by_section, chosen, carried + total - sum(len(chosen[s]) for s in sections), compact)
@@ -148,6 +168,15 @@ def _fill(text: str, sections: list[str], order: dict[str, list[int]], chosen: d
             else:
                 chosen[section].discard(i)
     return text
+
+
+# The sections whose lines write out the identifiers they name: an identifier is not listed again beside them.
+WRITES_OUT = ("instruction", "decision", "error", "docrule")
+
+
+def _written_out(by_section: dict[str, list[Item]], chosen: dict[str, set[int]]) -> str:
+    """The text of the lines chosen so far that write identifiers out."""
+    return "\n".join(by_section[s][i].text for s in WRITES_OUT if s in by_section for i in chosen.get(s, ()))
 
 
 def _last(order: list[int], chosen: set[int]) -> int:
