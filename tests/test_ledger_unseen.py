@@ -890,3 +890,18 @@ def test_an_id_is_listed_when_the_line_that_writes_it_out_is_left_out_and_only_t
     tight = render(items, 600, count)[0]
     assert setting not in tight, tight
     assert "Filed the failover under OPS-4417" in "\n".join(section(tight, "Identifiers")), tight
+
+
+def test_chat_idioms_typed_on_a_phone_are_no_rules_corrections_or_settings():
+    """"(dont ask)", "(as always lol)", "so we dont lose it" and "sorry, on my phone" hold no rule and correct
+    nothing; "gpu util on gn209?, then feels slow" asks. The rules beside them stay, "dont ask" included where it
+    says what not to ask."""
+    text = ledger(convo("new tokenizer: vocab 127994 (dont ask)", "(sorry, on my phone) thx",
+                        "save this so we dont lose it (as always lol)", "gpu util on gn209?. also feels slow ty",
+                        "4899227 died?. restart it from the last ckpt if its the usual thing",
+                        "dont ask me before restarting a crashed job", "we always squash before merging",
+                        "overleaf is https://www.overleaf.com/project/e6fa6585 (edit link, dont share)"))
+    rules = "\n".join(section(text, "User instructions"))
+    assert "dont ask me before restarting" in rules and "we always squash" in rules and "dont share" in rules, text
+    for noise in ("on my phone", "so we dont lose it", "gn209", "4899227 died"):
+        assert noise not in rules, (noise, text)

@@ -55,7 +55,7 @@ def sentences(text: str) -> list[str]:
 
 # A correction: the user takes back or replaces what was said (English, French, German, Spanish).
 _CORRECTION = re.compile(
-    r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|anyway|btw|well|ugh|hm|hi|hey|hiya|hello|yo)\W+){0,3}(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b))|"
+    r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|anyway|btw|well|ugh|hm|hi|hey|hiya|hello|yo)\W+){0,3}(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b|on (?:my|the) (?:phone|mobile)\b|typing\b))|"
     r"actually\b(?!,?\s+(?:also|and|one more|let me|i'?ll|we'?ll)\b)|correction\b|(?:no,? )?wait\b(?!\s+(?:until|till|for|on|a\b|an\b|\d|to\b))|oops\b|whoops\b|no\s*[,.!:\u2014\u2013-]|nope\b|hmm,? no\b|scratch that|change of plan|"
     r"my (?:bad|mistake)|typo\b|ignore (?:that|what I said)|on (?:second thoughts?|reflection)\b|"
     r"thinking about it (?:more|again|some more)\b|come to think of it\b|having thought about it\b|"
@@ -98,11 +98,12 @@ _WEAK_RULE = re.compile(r"\b(?:make sure|at least|at most|(?<!\bI )remember|note
                         r"ensure|be careful|careful)\b", re.IGNORECASE)
 # A rule: words that forbid, require or prefer, or speak of what holds from now on, in every case.
 _RULE = re.compile(
-    r"\b(?:never|always|must|mustn'?t|do not|don'?t(?!\s+(?:know|think|care|worry|see|have|mind|remember|understand|"
-    r"get|need|recall|believe|expect))|forbidden|not allowed|under no|required|requires?\b|"
+    r"\b(?:never|(?<!\bas )always|must|mustn'?t|do not|(?<!\bso we )(?<!\bso i )(?<!\bso you )(?<!\bso it )"
+    r"don'?t(?!\s+(?:know|think|care|worry|see|have|mind|remember|understand|"
+    r"get|need|recall|believe|expect)\b)(?!\s+ask\W*(?:\)|$))|forbidden|not allowed|under no|required|requires?\b|"
     r"from now on|going forward|by default|as a rule|no more than|only ever|stick to|"
     r"i'?d (?:rather|prefer)|i (?:prefer|want you to|need you to)|(?:would|'d) rather|prefer(?:ably)?\b|"
-    r"we (?:use|don'?t|never|always|tend to|keep|prefer|stick|follow|avoid|only|do not|go with|write|put|want)|"
+    r"we (?:use|(?<!\bso we )don'?t|never|always|tend to|keep|prefer|stick|follow|avoid|only|do not|go with|write|put|want)|"
     r"(?:our|the) (?:convention|policy|rule|standard|style)|"
     r"please (?:always|never|stick|only|don'?t|do not|no\b|reply in|answer in|respond in)|"
     r"keep (?:answers|replies|responses|things|each|every|all|prs?|commits?|the \w+ (?:under|below|short))|"
@@ -153,7 +154,7 @@ _REQUEST_START = re.compile(
     r"post|reply|answer|translate|rewrite|reword|edit|change|replace|sort|group|filter|pull|push|fetch|"
     r"mira|revisa|arregla|regarde|corrige|v[ée]rifie|schau|pr[üu]fe|behebe)\b(?!\s*:)",
     re.IGNORECASE)
-_QUESTION = re.compile(r"\?\s*$")
+_QUESTION = re.compile(r"\?\s*$|\w\?[.!]*\s")  # at the end, or typed on a phone before more ("died?. also ...")
 _LABEL = re.compile(r"^\W*[A-Z][A-Z ]{2,30}:")  # "FACT:", "SAFETY RULE:": the user marked it
 _RULE_LABEL = re.compile(r"^\W*(?:[A-Z ]*\b)?(?:RULES?|CONSTRAINTS?|POLICY|IMPORTANT|CRITICAL|REQUIRED|"
                          r"REQUIREMENTS?|MUST|NEVER|ALWAYS|SAFETY|SECURITY|WARNING|NOTE)\b[A-Z ]{0,30}:")
