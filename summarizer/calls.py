@@ -122,6 +122,9 @@ def tool_writes(name: str, args: dict[str, object]) -> list[tuple[str, str]]:
     patch = next((v for k, v in args.items() if k in ("patch", "diff", "input") and isinstance(v, str)), None)
     if patch is not None and ("*** " in patch or "+++ " in patch):
         return patch_writes(patch)
+    saved = _saved_to(args)
+    if saved:
+        return saved
     path = next((v for k in _PATH_KEYS if isinstance(v := args.get(k), str) and v), None)
     if path is None or len(path) > 300 or "\n" in path:
         return []
@@ -138,6 +141,19 @@ def tool_writes(name: str, args: dict[str, object]) -> list[tuple[str, str]]:
     if "edit" in kind:
         return [(path, "edited")]
     return []
+
+
+# An argument that says where any tool puts what it makes ("save_to", "save_draft_as", "output_path", "export
+# to"), whose value is a file's path: that file is written, whatever the tool is called.
+_SAVE_KEY = re.compile(r"^(?:save|write|export|output|out|dest|destination|to)(?:_\w+)?$|_(?:as|to|path|file)$",
+                       re.IGNORECASE)
+_FILE_PATH = re.compile(r"^(?:[\w.@~-]+/)+[\w.@-]+\.\w{1,6}$|^[\w@-][\w.@-]*\.(?:md|txt|csv|json|ya?ml|html|pdf|"
+                        r"docx?|xlsx?|parquet|log|tsv|xml|toml|ini|cfg|conf|sql|sh|py)$")
+
+
+def _saved_to(args: dict[str, object]) -> list[tuple[str, str]]:
+    return [(v, "written") for k, v in args.items() if isinstance(v, str) and len(v) <= 300 and _SAVE_KEY.search(k)
+            and k not in _PATH_KEYS and _FILE_PATH.match(v)]
 
 
 _PATCH_LINE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+)$|^\+\+\+ (?:b/)?(\S+)|^--- (?:a/)?(\S+)", re.MULTILINE)

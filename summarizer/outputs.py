@@ -5,6 +5,7 @@ that was read, a computation's results), never from file contents that were only
 from __future__ import annotations
 
 import itertools
+import json
 import re
 
 from context_compactor.messages import ToolCall, View
@@ -51,7 +52,7 @@ def failed_run(text: str) -> bool:
 
 # An output whose first line says the call failed: an exception's name ("StorageError: quota exceeded",
 # "SMTPRecipientsRefused: 550 ..."), "<what> failed:", or an HTTP error status ("403 Forbidden").
-_ERROR_HEAD = re.compile(r"^\s*(?:[A-Z][\w.]*(?:Error|Exception|Refused|Fault|Denied)\b\s*:|(?:[\w-]+ ){0,3}failed\s*[:(]|"
+_ERROR_HEAD = re.compile(r"^\s*(?:\{\s*\"(?:error|errors)\"\s*:\s*[{\[\"]|[A-Z][\w.]*(?:Error|Exception|Refused|Fault|Denied)\b\s*:|(?:[\w-]+ ){0,3}failed\s*[:(]|"
                          r"(?:HTTP/[\d.]+ |(?:status|error)[ :=]+)?[45]\d\d (?:[A-Z][a-z]+)(?: [A-Z][a-z]+){0,3}\b)")
 
 
@@ -390,7 +391,13 @@ def strong_ids(text: str, limit: int = 3) -> list[str]:
 
 def error_line(text: str, named_only: bool = False) -> str:
     """The line that says what failed: the exception, else the failed test, else an error line (not one
-    a logger wrote at info or debug level), else (unless ``named_only``: pasted text) the last line."""
+    a logger wrote at info or debug level), else (unless ``named_only``: pasted text) the last line. An API's
+    JSON error answer ({"error": {"type": ..., "message": ...}}) gives its message."""
+    if text.lstrip().startswith("{") and '"error' in text[:200]:
+        said = _json_error(text)
+        if said:  # a short answer whole, on one line (its codes and ids too), a long one's message
+            flat = " ".join(text.split())
+            return flat if len(flat) <= JSON_ERROR_CHARS else said
     exceptions = _EXCEPTION_LINE.findall(text)
     if exceptions:
         return exceptions[-1].strip()
@@ -415,6 +422,31 @@ def error_line(text: str, named_only: bool = False) -> str:
         return ""
     rest = [line.strip() for line in text.splitlines() if line.strip()]
     return rest[-1] if rest else ""
+
+
+JSON_ERROR_CHARS = 300  # a JSON error answer up to this long is its own error line
+
+
+def _json_error(text: str) -> str:
+    """The message of a JSON error answer: "error" (or the first of "errors") as a string, or its "message"
+    (else "detail", "description"; else its "type" or "code")."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return ""
+    if not isinstance(value, dict):
+        return ""
+    error = value.get("error", value.get("errors"))
+    if isinstance(error, list) and error:
+        error = error[0]
+    if isinstance(error, str):
+        return " ".join(error.split())[:400]
+    if not isinstance(error, dict):
+        return ""
+    message = next((m for k in ("message", "detail", "description") if isinstance(m := error.get(k), str) and m), "")
+    if not message:  # its words as written: a type or code alone when there is no message
+        message = next((str(c) for k in ("type", "code") if isinstance(c := error.get(k), (str, int)) and c != ""), "")
+    return " ".join(message.split())[:400]
 
 
 # A count of none ("failed=0", "unreachable=0", "0 errors"): a recap that says nothing failed.

@@ -6,6 +6,7 @@ correct; what tools found is kept; identifiers are what prose names, never a clo
 number."""
 from __future__ import annotations
 
+import json
 import math
 import re
 
@@ -905,3 +906,45 @@ def test_chat_idioms_typed_on_a_phone_are_no_rules_corrections_or_settings():
     assert "dont ask me before restarting" in rules and "we always squash" in rules and "dont share" in rules, text
     for noise in ("on my phone", "so we dont lose it", "gn209", "4899227 died"):
         assert noise not in rules, (noise, text)
+
+
+def test_a_pasted_csv_export_is_no_instruction_and_its_rows_correct_nothing():
+    """Rows of comma-separated values (a ticket queue export, quoted fields with spaces) are pasted: none is
+    among the user's instructions, none is read as a correction; the user's own words around them are."""
+    export = ("queue export fyi id,subject,org,priority,status,assignee,created,first_reply_sla\n"
+              '441980,"Invoice INV-2026-333724 is wrong",Prestige Worldwide,normal,new,tobias,2026-11-03T17:43:27Z,19h 54m\n'
+              '498553,"Data residency question (EU)",Hooli,urgent,solved,hana,2026-10-03T21:57:47Z,24m\n'
+              '439262,"BX-200 keeps rebooting",Cyberdyne,normal,solved,ines,2026-09-13T18:37:51Z,22h 31m\n\n'
+              "refunds over $500 need my sign-off, always")
+    text = ledger(convo(export, "sorry, Hooli is on the Enterprise plan, not Pro"))
+    rules = "\n".join(section(text, "User instructions"))
+    assert "refunds over $500 need my sign-off" in rules and "Enterprise plan, not Pro" in rules, text
+    assert "441980" not in rules and "Cyberdyne" not in rules and "first_reply_sla" not in rules, text
+
+
+def test_an_apis_json_error_answer_is_an_error_with_its_codes():
+    """A tool that answers {"error": ...} failed: the answer is an error line, whole when short (its codes and
+    ids with it), its message when long."""
+    messages = [user("refund ORD-4561223"), assistant("", [("c1", "billing_refund", {"order": "ORD-4561223"})]),
+                tool("c1", '{"error": "refund_declined", "psp_code": "PSP-4769-KA", "message": "card issuer rejected the refund"}'),
+                assistant("", [("c2", "send_reply", {"ticket": 4821})]),
+                tool("c2", json.dumps({"error": {"type": "invalid_request", "message": "550 5.1.1 <ana@hooli.example>: "
+                                                 "recipient address rejected", "request_id": "req_9f2c", "trace": "x" * 400}},
+                                      indent=1)),
+                assistant("Both failed."), user("ok, what next?"), assistant("Noted.")]
+    errors = "\n".join(section(ledger(messages), "Errors"))
+    assert "PSP-4769-KA" in errors and "550 5.1.1 <ana@hooli.example>: recipient address rejected" in errors, errors
+    assert "trace" not in errors, errors
+
+
+def test_a_file_any_tool_saves_to_is_a_file_written():
+    """An argument that says where a tool puts what it makes (save_to, save_draft_as, out) names a file written,
+    whatever the tool is called; a recipient ("to": "requester") is none."""
+    messages = [user("draft the refund explainer"),
+                assistant("", [("c1", "send_reply", {"ticket": 621867, "to": "requester",
+                                                     "save_draft_as": "drafts/sterling-cooper/621867-refund-explainer.md"})]),
+                tool("c1", "draft saved"), assistant("", [("c2", "plot", {"df": "mrr", "out": "figures/mrr_bridge.png"})]),
+                tool("c2", "ok"), assistant("Done."), user("thanks, next?"), assistant("Noted.")]
+    files = "\n".join(section(ledger(messages), "Files"))
+    assert "drafts/sterling-cooper/621867-refund-explainer.md: written" in files, files
+    assert "figures/mrr_bridge.png: written" in files and "requester" not in files, files

@@ -69,8 +69,20 @@ def line_is_pasted(line: str) -> bool:
         return True
     if ("|" in line or "\t" in line or "  " in line or line.count(",") >= 3) and _TABLE.match(line):
         return True
+    if line.count(",") >= 3 and _csv_row(stripped):
+        return True
     last = stripped[-1]
     return (last in ";{}]" or stripped[0] in "}])" or ".." in line or " in " in line) and bool(_CODE_END.search(line))
+
+
+_TIGHT_COMMA = re.compile(r",(?=[^\s,])|,(?=,)")
+
+
+def _csv_row(line: str) -> bool:
+    """A row of comma-separated values ("441980,\"Invoice INV-2026-333724 is wrong\",Prestige Worldwide,normal"):
+    commas with no space after them, where a sentence's list puts one after each."""
+    tight = len(_TIGHT_COMMA.findall(line))
+    return tight >= 3 and tight > 2 * line.count(", ")
 
 
 def split(text: str) -> list[Segment]:
