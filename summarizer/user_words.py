@@ -46,6 +46,9 @@ def is_approval(text: str) -> bool:
                                            and bool(_ASSENT_BACK.match(text)))
 
 
+# The name a message opens with to say whom it is for ("@copilot refund $379.50 on #460493"): no word of
+# what is said, which starts after it.
+_ADDRESSED = re.compile(r"^[ \t]*(?:@[\w.-]+[,:]?[ \t]+)+(?=\S)", re.MULTILINE)
 _TRIVIAL = {"ok", "okay", "yes", "y", "no", "continue", "go on", "thanks", "thank you", "sure", "go", "next",
             "done", "k", "great", "perfect", "cool", "nice", "go ahead", "proceed", "ok thanks", "lgtm"}
 
@@ -68,11 +71,13 @@ def user_items(text: str, index: int) -> list[Item]:
     if not text or text.lower().strip(".!? ") in _TRIVIAL or text.startswith("/context-stats"):
         return items
     segments = prose.split(neutral(text))
-    spoken = [part for s in segments if s.kind == "prose" and (part := _ENVELOPE.sub("", s.text).strip())]
-    said = "\n".join(spoken)
+    spoken = [part for s in segments if s.kind == "prose"
+              and (part := _ADDRESSED.sub("", _ENVELOPE.sub("", s.text)).strip())]
     asked: list[str] = []
+    said = "\n".join(spoken)
+    plan = plan_of(said) if said else ""
     for part in spoken:  # each stretch of the user's own words on its own: what was pasted between is not theirs
-        items.extend(_prose_items(part, index, asked))
+        items.extend(_prose_items(part, index, asked, plan))
     if said:  # ids the user's instructions carry are in their words (and leave with them when corrected)
         ruled = "\n".join(i.text for i in items if i.section == "instruction")
         # An id the user wrote out themselves ("Luis approved CHG8371196", "runbook's here: https://...") is
@@ -87,7 +92,6 @@ def user_items(text: str, index: int) -> list[Item]:
             items.extend(_pasted_items(segment.text, index))
         elif segment.kind == "document":
             items.extend(identifier_items(segment.text, index, strong_only=True, weak=True)[:6])
-    plan = plan_of(said) if said else ""
     if plan:  # a plan the user wrote out ("plan for the cleanup: watch ...; after that ...; then ...")
         items.append(Item("goal", f"plan {index}", "Plan: " + clip(plan, 400), index))
     if asked:
@@ -95,6 +99,9 @@ def user_items(text: str, index: int) -> list[Item]:
     # The user's words, what they pasted between them shown as a cut.
     items.append(Item("goal", "goal", "Latest request: " + clip(" [...] ".join(spoken) or text, 400), index))
     return items
+
+
+_STEP = re.compile(r"^\s*(?:\d{1,2}[.)]|[-*\u2022])\s")
 
 
 def _adjacent(sentences: list[str], spoken: list[str]) -> str:
@@ -109,7 +116,7 @@ def _adjacent(sentences: list[str], spoken: list[str]) -> str:
     return out
 
 
-def _prose_items(said: str, index: int, asked: list[str]) -> list[Item]:
+def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> list[Item]:
     """Instructions and corrections of the user's own words, a sentence each; what was only asked goes to
     ``asked``. A correction without a value of its own takes the sentence after it ("Sorry, wrong port.
     Use 7443."), which says what it corrects to."""
@@ -128,6 +135,8 @@ def _prose_items(said: str, index: int, asked: list[str]) -> list[Item]:
             kind = "request"  # "fyi, here's what happened:" introduces what follows (pasted), it rules nothing
         if kind == "setting" and is_decision(sentence):
             kind = "request"  # a choice the user makes ("ok, decided: we'll cordon ip-..."): a decision, below
+        if kind == "setting" and plan and _STEP.match(sentence) and sentence in plan:
+            kind = "request"  # a step of the plan the message writes out ("2. move X to the key pool on day 9"): the plan holds it
         if kind == "correction":
             # A correction without a value says what it corrects to in the sentence after it ("Sorry, wrong
             # port. Use 7443.", "Scratch that. Instead, let's ship on Friday.").

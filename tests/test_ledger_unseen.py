@@ -948,3 +948,20 @@ def test_a_file_any_tool_saves_to_is_a_file_written():
     files = "\n".join(section(ledger(messages), "Files"))
     assert "drafts/sterling-cooper/621867-refund-explainer.md: written" in files, files
     assert "figures/mrr_bridge.png: written" in files and "requester" not in files, files
+
+
+def test_work_on_one_ticket_and_a_plans_steps_are_no_standing_instructions():
+    """"@copilot refund $379.50 on #460493", "reassign #524394 to @amara" and "tag #494700 as billing-dispute"
+    ask for work on one ticket (the name the message opens with is no word of it); the numbered steps of a plan
+    the lead writes out are the plan's. The lead's rule among them stays."""
+    text = ledger(convo("@copilot refund $379.50 on #460493, it's a clear duplicate", "reassign #524394 to @amara",
+                        "tag #494700 as billing-dispute",
+                        "plan for Tyrell Biotech this week: (cc @ines)\n1. write up the workaround as a KB draft\n"
+                        "2. move Tyrell Biotech to the dedicated key pool on day 9, watch the 429 rate for a week\n"
+                        "3. book a call with Lucia if they're still unhappy\n4. close the duplicates",
+                        "reminder for everyone, nobody's API rate limit goes above 5600 req/min without an eng ticket"))
+    rules = "\n".join(section(text, "User instructions"))
+    assert "5600 req/min without an eng ticket" in rules, text
+    for work in ("#460493", "#524394", "#494700", "dedicated key pool"):
+        assert work not in rules, (work, text)
+    assert "dedicated key pool on day 9" in "\n".join(section(text, "Current goal")), text

@@ -263,10 +263,16 @@ _ACTION_START = re.compile(
     r"mute|unmute|approve|reject|assign|escalate|notify|email|ping|invite|refund|credit|charge|cancel|close|reopen|"
     r"archive|export|import|reload|resize|expand|shrink|downgrade|patch|hotfix|grab|kick off|kick|trigger|schedule|"
     r"book|look up|dump|copy|download|spin up|tear down|shut down|bring up|bring down|roll back|roll out|promote|"
-    r"demote|fail over|failover|swap|evict|delete|remove|drop|add|create|open|write|draft|fix|check|run|build)\b",
+    r"demote|fail over|failover|swap|evict|delete|remove|drop|add|create|open|write|draft|fix|check|run|build|"
+    r"reassign|reply|respond|forward|merge|investigate|take a look)\b",
     re.IGNORECASE)
 # Work asked for when something happens ("close PR-41 after the merge", "once the freeze ends, ...") waits for it:
 # it holds until then.
+# Work asked on one ticket, issue or pull request, named by its number ("reassign #524394 to @amara", "tag
+# #494700 as billing-dispute", "refund $1,645.41 on #445676"): done once done, whatever verb asks it.
+_ON_ONE = re.compile(r"^\W*(?:(?:ok|okay|so|now|also|and|then|pls|please)\W+)*[a-z]+(?: (?:it|them|this|that|up|back|out))?"
+                     r"(?: the)?(?: ticket| issue| PR| pull request| case)? #\d{3,}\b|^\W*(?:please\s+)?(?:refund|credit|charge)\b"
+                     r"[^.!?]{0,30}\bon #\d{3,}\b", re.IGNORECASE)
 _TRIGGER = re.compile(r"\b(?:after|once|when|whenever|before|as soon as|next time|until|till)\b", re.IGNORECASE)
 _PLEASE_END = re.compile(r"\bplease\W*$|\bpls\W*$", re.IGNORECASE)
 
@@ -281,8 +287,8 @@ def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
     copula = _COPULA.search(sentence) is not None
     if not copula and _PAST.search(sentence) and not _SETS.match(sentence):
         return False
-    if ((_ACTION_START.match(sentence) and not _SETS.match(sentence)) or _PLEASE_END.search(sentence)) and not \
-            _TRIGGER.search(sentence):
+    if ((_ACTION_START.match(sentence) and not _SETS.match(sentence)) or _PLEASE_END.search(sentence)
+            or _ON_ONE.match(sentence)) and not _TRIGGER.search(sentence):
         return False  # a piece of work asked for ("restart the export-svc rollout, it's stuck", "tf plan please")
     settings = [v for v in found if (any(c.isdigit() for c in v) or "://" in v or "@" in v or (
                 copula and ("/" in v or "_" in v or "." in v))) and not _SOURCE_FILE.search(v)]
