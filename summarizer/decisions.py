@@ -47,7 +47,8 @@ _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing
                        r"on reflection|thinking about it (?:more|again)|come to think of it|"
                        r"(?:scrap|scratch|forget|ignore|drop|disregard) what (?:we|I) (?:said|agreed|decided|discussed)|"
                        r"(?:scrap|scratch|forget|drop) (?:the|our|my) (?:earlier|previous|old|first) (?:plan|idea|approach|decision)|"
-                       r"after all|let'?s revisit|revisiting|instead,|new plan|change of plan|actually,? let'?s)\b",
+                       r"(?:scrap|scratch|ditch) the \w+|after all|let'?s revisit|revisiting|instead(?=[,.;!]|$)|new plan|"
+                       r"change of plan|actually,? let'?s)(?!\w)",
                        re.IGNORECASE)
 _ASKS = re.compile(r"^\W*(?:remind me|tell me|what|which|who|when|where|why|how|do|does|did|can|could|should we|is|are)\b",
                    re.IGNORECASE)

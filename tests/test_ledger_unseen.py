@@ -965,3 +965,20 @@ def test_work_on_one_ticket_and_a_plans_steps_are_no_standing_instructions():
     for work in ("#460493", "#524394", "#494700", "dedicated key pool"):
         assert work not in rules, (work, text)
     assert "dedicated key pool on day 9" in "\n".join(section(text, "Current goal")), text
+
+
+def test_a_revision_that_scratches_the_choice_by_name_and_loose_corrections():
+    """"scratch the credit, let's give Initech one month free ... instead" revises the credit decided before;
+    "Wayne Freight actually renews on 10 Aug 2027" and "the serial I gave you for Monarch Air was their DR box,
+    prod is BX2-72642" correct what was said, which leaves the block."""
+    text = ledger(convo("@copilot Monarch Air's prod appliance is serial BX2-39186",
+                        "Wayne Freight renews on 12 Feb 2027, so no discount talk before then",
+                        "ok for Initech: let's offer Initech a 11% credit on the next invoice",
+                        "the serial I gave you for Monarch Air was their DR box, prod is BX2-72642",
+                        "ugh, Wayne Freight actually renews on 10 Aug 2027. I had another account's date in my head",
+                        "on Initech, scratch the credit, let's give Initech one month free on the 809-seat renewal "
+                        "instead, finance prefers it"))
+    assert "BX2-72642" in text and "BX2-39186" not in text, text
+    assert "renews on 10 Aug 2027" in text and "12 Feb 2027" not in text, text
+    decisions = "\n".join(section(text, "Decisions"))
+    assert "one month free" in decisions and "11% credit" not in text, text
