@@ -193,7 +193,7 @@ class Session:
         self._archive_folds(runtime, prepared)
         outcome = compact(measurer, m, engine_budget, tuning, summaries,  # type: ignore[arg-type]
                           lambda gone: self._archive(runtime, gone), anchor=anchor, force=force, note=note,
-                          archived_upto=done, tiers=self._tiers(m, fingerprint), pinned=self._pinned(m))
+                          archived_upto=done, tiers=self._tiers(m, fingerprint))
         if outcome.compacted:  # every message before the cut is now archived
             self.archived_upto = max(done, outcome.plan.cut)
         self.plan_input = (m, budget, settings, inner, tuning)
@@ -385,23 +385,6 @@ class Session:
             self.watched_upto = plan.stub_until
         if pinned and outcome.messages is not None and plan.stub_until > plan.cut:
             self._unstub(m, outcome, set(pinned), measurer, window)
-
-    def _pinned(self, m: Measurement) -> list[int]:
-        """The positions of the results of calls the loop breaker pinned (see :meth:`_refetches`): the engine
-        plans them whole, so the prompt it lands at the target is the one sent, byte for byte, turn after turn
-        (results put back after planning had rewritten the prompt from the first of them on)."""
-        pinned = self.state.pinned
-        if not pinned:
-            return []
-        keys = set(pinned)
-        calls: dict[str, str] = {}
-        out = []
-        for i, entry in enumerate(m.entries):
-            for call in entry.view.calls:
-                calls[call.id] = json.dumps(call_key(call.name, call.arguments))
-            if entry.view.role == "tool" and calls.get(entry.view.call_id or "") in keys:
-                out.append(i)
-        return out
 
     @staticmethod
     def _unstub(m: Measurement, outcome: Outcome, pinned: set[str], measurer: Measurer, window: int) -> None:

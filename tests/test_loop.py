@@ -498,29 +498,6 @@ def test_a_stubbed_result_fetched_again_is_no_longer_stubbed() -> None:
     assert any("stay verbatim" in n for n in second.notices) and state.pinned
 
 
-def test_a_result_fetched_again_is_planned_whole_and_the_next_turns_prompt_starts_alike() -> None:
-    """Once pinned, a result is planned whole by the engine: not cut to its head and tail though it is above
-    maxToolResultTokens (the re-read itself neither), and not put back after planning, so the turn after
-    sends the same prompt start (what a server's prompt cache reuses)."""
-    history = [system("agent"), user("read the files")]
-    for k in range(6):
-        history += [assistant("", [(f"r{k}", "read_file", {"path": f"f{k}.py"})]), tool(f"r{k}", f"file {k} " + words(1600, k))]
-    history += [assistant("read them"), user("ok"), assistant("fine"), user("go")]
-    with Compactor(context_window=8192, max_tool_result_tokens=1000) as compactor:
-        compactor.compact(history)
-        history += [assistant("", [("x1", "read_file", {"path": "f0.py"})]), tool("x1", "file 0 " + words(1600, 0)),
-                    assistant("again"), user("next")]
-        compactor.compact(history)  # the re-read is seen: the call is pinned from now on
-        history += [assistant("looked"), user("go on")]
-        third = compactor.compact(history)
-        history += [assistant("done"), user("and then?")]
-        fourth = compactor.compact(history)
-    kept = {m.get("tool_call_id"): m for m in third.messages if m["role"] == "tool"}
-    assert kept["x1"]["content"] == history[19]["content"]  # whole, though above the cap
-    assert len(history[19]["content"]) > 4 * 1000 and third.stats.fits and fourth.stats.fits
-    assert [json.dumps(m) for m in fourth.messages[:len(third.messages)]] == [json.dumps(m) for m in third.messages]
-
-
 def test_a_result_fetched_again_stays_stubbed_when_its_original_would_not_fit() -> None:
     """Fit is a promise: an original too large for the room the window leaves keeps its stub (it had been
     put back regardless: 4,304 tokens sent to a 4,096 window, said to fit)."""

@@ -118,10 +118,8 @@ class Planner:
         self.is_tool = tool
         cap_cost = max_tool_result + MARKER_TOKENS
         self.pinned = pinned
-        # A pinned result (fetched again after a compaction took it out) is kept whole, not cut to its head and
-        # tail: only the last resort of fitting the window (_cut_largest) may cut it.
         self.truncate = {i: max_tool_result for i, e in enumerate(entries)
-                         if tool[i] and i >= self.shape.lead and e.tokens > cap_cost and i not in pinned}
+                         if tool[i] and i >= self.shape.lead and e.tokens > cap_cost}
         kept = [cap_cost if i in self.truncate else e.tokens for i, e in enumerate(entries)]
         stubs = [stub_tokens if stubbed(e) and i not in pinned else k for i, (e, k) in enumerate(zip(entries, kept))]
         self.p_kept = [0, *accumulate(kept)]
@@ -310,7 +308,7 @@ def reuse(m: Measurement, anchor: Plan, budget: Budget, *, max_tool_result: int,
             if i < anchor.stub_until and stubbed(entry) and i not in pinned:
                 est += stub_tokens
                 continue
-            if entry.tokens > cap_cost and i not in pinned:
+            if entry.tokens > cap_cost:
                 truncate[i] = max_tool_result
                 est += cap_cost
                 continue
