@@ -51,6 +51,7 @@ Message = dict[str, Any]
 Item = dict[str, Any]
 KINDS = ("instruction", "correction", "decision", "error", "file", "identifier", "finding", "plan")
 BANDS = ((0.03, 0.3), (0.3, 0.6), (0.6, 0.85))
+CHARS_PER_MESSAGE = 1560  # 400 messages ~150k tokens, 3000 ~1.2M, at 4 characters a token
 TOOLS = ("ledger_query", "journal_post", "bank_feed", "invoice_lookup", "bill_pay", "fx_rates", "reconcile",
          "spreadsheet_read", "spreadsheet_write", "tax_calc", "doc_search", "email_draft")
 
@@ -422,6 +423,7 @@ class Builder:
         self.pasted: list[tuple[int, str]] = []
         self.reserved = reserved
         self.calls = 0
+        self.chars = len(SYSTEM)
 
     def user(self, body: str, paste: str | None = None) -> Message:
         message: Message = {"role": "user", "content": body}
@@ -451,8 +453,9 @@ class Builder:
         return [request, self.result(request, output, error)]
 
     def rows(self, scale: float = 1.0) -> int:
-        """Rows of a table sized around the typical tool result."""
-        return max(6, int(self.trc * scale * self.rng.uniform(0.5, 1.5) / 95))
+        """Rows of a table sized around the typical tool result, steered so the session keeps its size."""
+        steer = min(1.6, max(0.6, CHARS_PER_MESSAGE * len(self.messages) / max(1, self.chars)))
+        return max(6, int(self.trc * scale * steer * self.rng.uniform(0.5, 1.5) / 95))
 
     def found(self, episode: list[Message]) -> set[str]:
         texts = [_text(m) for m in episode]
@@ -616,7 +619,11 @@ def ep_email(b: Builder) -> list[Message]:
     body = (f"Dear {c} team,\n\nAccording to our records invoice {n} of {eur(cents(r, 100, 15000))} is now {r.randint(5, 90)} days "
             f"past due. Could you let us know when we can expect payment? A statement of account is attached.\n\nKind regards,\n"
             f"Accounts Receivable, Vossberg Trading B.V.")
-    return [b.user(ask(r, f"draft a reminder to {c} about {n}, friendly tone")),
+    request = r.choice([f"draft a reminder to {c} about {n}, friendly tone", f"{c} still hasn't paid {n}. Can you prepare a reminder?",
+                        f"Could you draft a payment reminder for {n} ({c})? Keep it polite, they're a good customer.",
+                        f"reminder for {c} pls, invoice {n}", f"{n} from {c} is overdue, draft something I can send",
+                        f"Please write to {c}'s accounts payable about {n}, and attach the statement."])
+    return [b.user(ask(r, request)),
             *b.tool("email_draft", {"to": f"ap@{c.split()[0].lower()}.example", "subject": f"Invoice {n}", "body": body},
                     json.dumps({"draft": "saved", "folder": "Drafts"})), b.say("Draft saved in your Drafts folder; I haven't sent it.")]
 
@@ -1446,7 +1453,8 @@ def emit(b: Builder, item: Item, part: str) -> tuple[list[Message], int]:
         return [b.user(instruction_text(r, item)), b.say(r.choice(ACKS))], 0
     if kind == "correction":
         if part == "stale":
-            req = r.choice(["Then {o}", "After that, {o}.", "{o}"]).replace("{o}", fill(r, r.choice(ONEOFFS)))
+            then = fill(r, r.choice(ONEOFFS)).rstrip(".?")
+            req = r.choice(["Then {o}.", "After that, {o}.", "Also {o}?"]).replace("{o}", then[0].lower() + then[1:])
             return [b.user(ask(r, f"{item['said']} {req}")), *busy(b), b.say(reply(r))], 0
         return [b.user(fixed_text(r, item)), b.say(r.choice(["Thanks, corrected.", "Fixed, I've redone it with that.", "Noted, updated."]))], 0
     if kind in ("decision", "plan"):
@@ -1552,7 +1560,7 @@ def _closer_once(b: Builder, room: int) -> list[Message]:
             b.say(reply(r))]
 
 
-def make_session(seed: int = 1, messages: int = 400, *, tool_result_chars: int = 12000) -> Session:
+def make_session(seed: int = 1, messages: int = 400, *, tool_result_chars: int = 11000) -> Session:
     """A bookkeeping session of exactly ``messages`` messages (at least 40) with planted facts."""
     rng = random.Random(f"gen_books:{seed}:{messages}")
     planter = Planter(rng, per_kind(messages))
@@ -1563,6 +1571,7 @@ def make_session(seed: int = 1, messages: int = 400, *, tool_result_chars: int =
     end = messages - 1  # the closing user turn comes last
     if end % 2 == 0:  # every other episode has an even length: one of five messages evens the count
         b.messages += _closer(b, 5)
+        b.chars += sum(len(_text(m)) for m in b.messages[1:])
     while len(b.messages) < end:
         room = end - len(b.messages)
         if events and events[0][0] <= len(b.messages):
@@ -1586,6 +1595,7 @@ def make_session(seed: int = 1, messages: int = 400, *, tool_result_chars: int =
             if paste is not None:
                 b.pasted.append((len(b.messages), paste))
             b.messages.append(m)
+            b.chars += len(_text(m))
     if len(b.messages) != end:
         raise RuntimeError(f"filled {len(b.messages)} messages, wanted {end}")
     b.messages.append(b.user(ask(rng, rng.choice(CLOSING), formal=0.3)))
