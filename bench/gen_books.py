@@ -541,7 +541,9 @@ def ep_ledger(b: Builder) -> list[Message]:
     r = b.rng
     a = acct(r)
     return [b.user(ask(r, fill(r, r.choice(["can you pull the GL detail for {a} for {m}?", "what's booked on {a} this month?",
-                                            "show me the journal lines on {a}, I want to see who posted what"])).replace(a, a))),
+                                            "show me the journal lines on {a}, I want to see who posted what",
+                                            "Something is off on {a} in {m}. Can you list the entries?", "GL {a}, {m}, everything please",
+                                            "who posted to {a} after the cut-off?"])).replace(a, a))),
             *b.tool("ledger_query", {"account": a, "period": f"2026-{r.randint(7, 11):02d}", "limit": 500},
                     journal_table(r, b.rows(), a)), b.say(reply(r))]
 
@@ -549,7 +551,8 @@ def ep_ledger(b: Builder) -> list[Message]:
 def ep_bank(b: Builder) -> list[Message]:
     r = b.rng
     return [b.user(ask(r, fill(r, r.choice(["pull the bank feed for ING for last week", "what came in from {c} this month?",
-                                            "any outgoing payments to {v} in {m}?"])))),
+                                            "any outgoing payments to {v} in {m}?", "Did {c} pay yet? Check the feed.",
+                                            "bank feed for the Commerzbank account please", "I need the USD account movements for {m}"])))),
             *b.tool("bank_feed", {"account": r.choice(["NL-ING-EUR", "NL-ING-USD", "DE-COBA-EUR"]), **span(r)},
                     bank_rows(r, b.rows(0.9))), b.say(reply(r))]
 
@@ -578,7 +581,9 @@ def ep_reconcile(b: Builder) -> list[Message]:
     r = b.rng
     a = r.choice(["1100", "1110", "1120", "1130"])
     return [b.user(ask(r, fill(r, r.choice(["rerun the reconciliation for {a}, I fixed two lines by hand",
-                                            "Please match the Adyen payouts of last week.", "bank rec for ING please"])))),
+                                            "Please match the Adyen payouts of last week.", "bank rec for ING please",
+                                            "can you run the matching again? {p} booked the missing card payments",
+                                            "where are we on the Commerzbank rec?", "Reconcile the USD account for {m}, please."])))),
             *b.tool("reconcile", {"account": a, "statement": f"{r.randint(100, 400)}/{r.randint(2025, 2026)}"},
                     reconcile_report(r, a, b.rows(0.8))), b.say(reply(r))]
 
@@ -608,7 +613,9 @@ def ep_tax(b: Builder) -> list[Message]:
 def ep_docs(b: Builder) -> list[Message]:
     r = b.rng
     return [b.user(ask(r, fill(r, r.choice(["look up the contract terms with {v}", "Please look up what we agreed with {v} on payment terms.",
-                                            "what does the expense policy say about client dinners?"])))),
+                                            "what does the expense policy say about client dinners?", "is there a notice period in the {v} contract?",
+                                            "find the indexation clause for the Kanaalweg lease", "what did the board minutes say about {v}?",
+                                            "does {v} charge late interest? check the contract"])))),
             *b.tool("doc_search", {"query": r.choice(["payment terms", "notice period", "expense receipts", "capitalisation", "indexation"])},
                     policy_hits(r, r.randint(6, 14))), b.say(reply(r))]
 
