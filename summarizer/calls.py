@@ -36,7 +36,8 @@ def kinds(name: str) -> frozenset[str]:
     return found
 
 
-_PATH_KEYS = ("path", "file_path", "filePath", "filename", "file", "target_file", "target", "relative_path")
+_PATH_KEYS = ("path", "file_path", "filePath", "filename", "file", "target_file", "target", "relative_path", "workbook",
+              "notebook", "document")
 _READ_COMMANDS = {"cat", "head", "tail", "less", "more", "grep", "rg", "ls", "find", "wc", "tree", "stat", "file",
                   "awk", "diff", "echo", "pwd", "which", "type", "du", "df", "env", "printenv", "nl"}
 

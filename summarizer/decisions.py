@@ -50,7 +50,8 @@ _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing
                        r"(?:scrap|scratch|ditch) the \w+|after all|let'?s revisit|revisiting|instead(?=[,.;!]|$)|new plan|"
                        r"change of plan|actually,? let'?s)(?!\w)",
                        re.IGNORECASE)
-_ASKS = re.compile(r"^\W*(?:remind me|tell me|what|which|who|when|where|why|how|do|does|did|can|could|should we|is|are)\b",
+_ASKS = re.compile(r"^\W*(?:remind me|tell me|what|which|who|when|where|why|how|do|does|did|can|could|should we|is|are|"
+                   r"(?:please\s+)?(?:look up|find out|find|dig up|pull up|check|search|confirm)\b(?:[^.!?]{0,80}\bwhat\b)?)\b",
                    re.IGNORECASE)
 
 

@@ -982,3 +982,19 @@ def test_a_revision_that_scratches_the_choice_by_name_and_loose_corrections():
     assert "renews on 10 Aug 2027" in text and "12 Feb 2027" not in text, text
     decisions = "\n".join(section(text, "Decisions"))
     assert "one month free" in decisions and "11% credit" not in text, text
+
+
+def test_a_workbook_written_is_a_file_and_asking_what_was_agreed_is_no_decision():
+    """A spreadsheet tool's {"workbook": path} names the file it wrote; "Please look up what we agreed with
+    Fenwick on payment terms." asks, it decides nothing (a decision said with "we agreed" and a reason stays)."""
+    messages = [user("Please look up what we agreed with Fenwick on payment terms."),
+                assistant("", [("c1", "spreadsheet_write", {"workbook": "close/2026-10/fx-revaluation.xlsx",
+                                                            "sheet": "USD", "cells": {"B4": 1.0832}})]),
+                tool("c1", "written"), assistant("Saved."),
+                user("we agreed to revalue the USD account monthly from Q3, because the auditor asked"),
+                assistant("Noted."), user("ok, next?"), assistant("Sure.")]
+    text = ledger(messages)
+    assert "close/2026-10/fx-revaluation.xlsx: written" in "\n".join(section(text, "Files")), text
+    decisions = "\n".join(section(text, "Decisions"))
+    assert "look up what we agreed" not in decisions, text
+    assert "revalue the USD account monthly" in text, text
