@@ -998,3 +998,22 @@ def test_a_workbook_written_is_a_file_and_asking_what_was_agreed_is_no_decision(
     decisions = "\n".join(section(text, "Decisions"))
     assert "look up what we agreed" not in decisions, text
     assert "revalue the USD account monthly" in text, text
+
+
+def test_a_letters_head_and_a_laws_numbered_paragraphs_are_pasted_documents():
+    """A dunning letter's head above its "Dear Sir/Madam," ("SECOND REMINDER") and a law's section with its
+    numbered paragraphs under a "§" title are documents pasted, not the user's words: neither their demands
+    nor their heading is an instruction or a correction; the user's own words around them are read."""
+    letter = ("got this dunning letter today, is it even right?\n\nMollie B.V.\nCredit Control\n\nSECOND REMINDER\n\n"
+              "Dear Sir/Madam,\n\nOur records show that invoice INV-2026-8081 of €5,134.57 dated 2026-10-22 remains "
+              "unpaid despite our earlier reminder. You must settle the full amount within 7 days of this letter. Do "
+              "not ignore this notice.\n\nYours faithfully,\nCredit Control Department\n\nno action yet, just so you know.")
+    law = ("tax law excerpt for context\n\n§ 13b UStG Leistungsempfaenger als Steuerschuldner\n(1) Fuer nach § 3a "
+           "Absatz 2 im Inland steuerpflichtige sonstige Leistungen eines im uebrigen Gemeinschaftsgebiet ansaessigen "
+           "Unternehmers entsteht die Steuer mit Ablauf des Voranmeldungszeitraums.\n(2) Fuer folgende steuerpflichtige "
+           "Umsaetze entsteht die Steuer mit Ausstellung der Rechnung.")
+    text = ledger(convo(letter, law, "anything over €2,500 needs two approvals, always"))
+    rules = "\n".join(section(text, "User instructions"))
+    assert "needs two approvals" in rules, text
+    for pasted in ("SECOND REMINDER", "settle the full amount", "13b UStG", "Voranmeldungszeitraums"):
+        assert pasted not in rules, (pasted, text)

@@ -159,8 +159,9 @@ def _documents(lines: list[str], kinds: list[str]) -> None:
             return
 
 
-_TITLE = re.compile(r"^[A-Z0-9\u00c0-\u00dd][^\n]{2,78}(?<![.?!:;,])$")
-_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+\S")
+_TITLE = re.compile(r"^[A-Z0-9\u00c0-\u00dd\u00a7][^\n]{2,78}(?<![.?!:;,])$")  # (a law's "§ 13b UStG ..." too)
+# A list item, or a numbered paragraph of a law or a contract ("(1) ...", "(a) ...").
+_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)]|\((?:\d{1,2}|[a-z])\))\s+\S")
 TITLED_STRUCTURE = 2  # headings, list items or fields under a title that make what follows a document
 
 
@@ -174,10 +175,26 @@ def _forwarded(lines: list[str], kinds: list[str]) -> None:
     tenants," to the end of the message (as :func:`_documents`) is the forwarded document."""
     for n, line in enumerate(lines):
         if not kinds[n] and _FORWARDED.match(line) and sum(len(rest) + 1 for rest in lines[n:]) >= DOCUMENT_CHARS:
-            for k in range(n, _document_end(lines, n)):
+            for k in range(_letterhead(lines, kinds, n), _document_end(lines, n)):
                 if not kinds[k]:
                     kinds[k] = "document"
             return
+
+
+LETTERHEAD_LINES = 8  # lines above a salutation that may be the letter's own head
+
+
+def _letterhead(lines: list[str], kinds: list[str], n: int) -> int:
+    """Where a letter starts whose salutation is line ``n``: the short lines just above it that are no one's
+    sentence ("Mollie B.V.", "Credit Control", "SECOND REMINDER", blank lines between) are its head."""
+    start = n
+    for k in range(n - 1, max(-1, n - 1 - LETTERHEAD_LINES), -1):
+        line = lines[k].strip()
+        if kinds[k] or (line and (len(line) > 50 or line[-1] in "?!:" or line[0].islower())):
+            break
+        if line:
+            start = k
+    return start
 
 
 def _titled(lines: list[str], kinds: list[str]) -> None:
