@@ -12,7 +12,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 from gen_books import KINDS, TOOLS, make_session, per_kind
-from sessiongen import Session, text_of
+from generator_contract import assert_counts, assert_out_of_filler, assert_values_new
+from sessiongen import Session
 
 
 @pytest.fixture(scope="module")
@@ -50,43 +51,21 @@ def test_any_size_comes_out_exact(messages: int) -> None:
 
 def test_six_of_each_kind_at_400_twelve_at_3000(small: Session, large: Session) -> None:
     """Every kind is planted six times at 400 messages and twelve at 3000."""
-    assert Counter(f.kind for f in small.facts) == {k: 6 for k in KINDS}
-    assert Counter(f.kind for f in large.facts) == {k: 12 for k in KINDS}
+    assert_counts(small, KINDS, 6)
+    assert_counts(large, KINDS, 12)
     assert per_kind(400) == 6 and per_kind(3000) == 12 and per_kind(60) == 1
 
 
 @pytest.mark.parametrize("name", ["small", "large"])
 def test_values_are_new_where_planted_and_absent_before(name: str, request: pytest.FixtureRequest) -> None:
     """A value (and a stale value) first occurs in its own message, and corrections carry what they replace."""
-    session: Session = request.getfixturevalue(name)
-    texts = [text_of(m) for m in session.messages]
-    assert len({f.value for f in session.facts}) == len(session.facts)
-    for fact in session.facts:
-        assert fact.value in texts[fact.index], fact
-        assert not any(fact.value in t for t in texts[:fact.index]), fact
-        assert fact.query and fact.value not in fact.query
-        if fact.stale is not None:
-            assert fact.kind in ("correction", "decision")
-            assert fact.stale_index is not None and fact.stale_index < fact.index
-            assert fact.stale in texts[fact.stale_index]
-            assert not any(fact.stale in t for t in texts[:fact.stale_index]), fact
-            assert fact.stale not in fact.value and fact.value not in fact.stale
-    assert all(f.stale is not None for f in session.facts if f.kind == "correction")
-    revised = [f for f in session.facts if f.kind == "decision" and f.stale is not None]
-    assert 0 < len(revised) < per_kind(len(session.messages))  # some decisions are revised, not all
+    assert_values_new(request.getfixturevalue(name), per_kind)
 
 
 @pytest.mark.parametrize("name", ["small", "large"])
 def test_values_stay_out_of_filler(name: str, request: pytest.FixtureRequest) -> None:
-    """A value is only in its own episode (the message and the few after it), a stale value only in its own two."""
-    session: Session = request.getfixturevalue(name)
-    texts = [text_of(m) for m in session.messages]
-    for fact in session.facts:
-        holders = [i for i, t in enumerate(texts) if fact.value in t]
-        assert all(fact.index <= i <= fact.index + 8 for i in holders), (fact, holders)
-        if fact.stale is not None and fact.stale_index is not None:
-            olds = [i for i, t in enumerate(texts) if fact.stale in t]
-            assert all(fact.stale_index <= i <= fact.stale_index + 12 or fact.index <= i <= fact.index + 8 for i in olds), (fact, olds)
+    """A value is only in its own episode (the message and the few after it), a stale value only in its own."""
+    assert_out_of_filler(request.getfixturevalue(name), stale_reach=12)
 
 
 @pytest.mark.parametrize("name", ["small", "large"])

@@ -1,0 +1,50 @@
+"""What every session generator of the fidelity bench promises (bench/gen_*.py), checked the same way for each:
+its planted values are new where planted, stay out of the filler, and corrections carry what they replace."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from sessiongen import text_of
+
+AFTER_VALUE = 8  # messages after a fact's own that may repeat its value (the agent answering about it)
+
+
+def assert_counts(session: Any, kinds: Iterable[str], each: int) -> None:
+    """Every kind planted ``each`` times."""
+    assert Counter(f.kind for f in session.facts) == {k: each for k in kinds}
+
+
+def assert_values_new(session: Any, per_kind: Callable[[int], int]) -> None:
+    """A value (and a stale value) first occurs in its own message; corrections carry what they replace; some
+    decisions are revised, not all."""
+    texts = [text_of(m) for m in session.messages]
+    assert len({f.value for f in session.facts}) == len(session.facts)
+    for fact in session.facts:
+        assert fact.value in texts[fact.index], fact
+        assert not any(fact.value in t for t in texts[:fact.index]), fact
+        assert fact.query and fact.value not in fact.query
+        if fact.stale is not None:
+            assert fact.kind in ("correction", "decision")
+            assert fact.stale_index is not None and fact.stale_index < fact.index
+            assert fact.stale in texts[fact.stale_index]
+            assert not any(fact.stale in t for t in texts[:fact.stale_index]), fact
+            assert fact.stale not in fact.value and fact.value not in fact.stale
+    assert all(f.stale is not None for f in session.facts if f.kind == "correction")
+    revised = [f for f in session.facts if f.kind == "decision" and f.stale is not None]
+    assert 0 < len(revised) < per_kind(len(session.messages))
+
+
+def assert_out_of_filler(session: Any, stale_reach: int) -> None:
+    """A value is only in its own message and the few after it; a stale value only in its own message and the
+    ``stale_reach`` after it, or beside the correction."""
+    texts = [text_of(m) for m in session.messages]
+    for fact in session.facts:
+        holders = [i for i, t in enumerate(texts) if fact.value in t]
+        assert all(fact.index <= i <= fact.index + AFTER_VALUE for i in holders), (fact, holders)
+        if fact.stale is not None and fact.stale_index is not None:
+            olds = [i for i, t in enumerate(texts) if fact.stale in t]
+            assert all(fact.stale_index <= i <= fact.stale_index + stale_reach
+                       or fact.index <= i <= fact.index + AFTER_VALUE for i in olds), (fact, olds)
