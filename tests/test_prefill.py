@@ -91,3 +91,20 @@ def test_a_cut_keeps_the_step_its_cap_reaches() -> None:
     head, _marker, tail = cut.split("\n")
     assert len(head) + len(tail) == 2048 and set(head + tail) == {"x"}
     assert truncated_text(entry, 512, measurer.overhead) == cut  # and it stays where it was put
+
+
+def test_a_cut_stays_put_while_the_calibration_drifts_a_little() -> None:
+    """A counter that reads the text as slightly more tokens (calibration early in a session) keeps the
+    last cut while it is at most a step above the cap; a larger drift moves it down a step."""
+    body = "x" * 7566
+    measurer = Measurer(CharCounter(4.0))
+    first = measurer.measure([{"role": "tool", "tool_call_id": "c", "content": body}]).entries[0]
+    cut = truncated_text(first, 512, measurer.overhead)
+    assert first.kept == (512, 2048)
+    for ratio, kept in ((3.8, 2048), (3.6, 2048), (3.2, 1536)):  # ~10% more tokens: kept; 25% more: moved
+        drifted = Measurer(CharCounter(ratio))
+        entry = drifted.measure([{"role": "tool", "tool_call_id": "c", "content": body}]).entries[0]
+        entry.kept = first.kept
+        again = truncated_text(entry, 512, drifted.overhead)
+        assert entry.kept == (512, kept)
+        assert (again == cut) == (kept == 2048)
