@@ -79,6 +79,7 @@ class Session:
         self.last = LastTurn()
         # The plan last sent; kept in the state, so that a process taking the session up knows it is not new.
         self.signature: list[Any] | None = self.state.signature
+        self.signed_upto: int | None = None  # the messages the last signature's plan was made for
         # The inputs of the last plan, for pre-summarization: (measurement, budget, settings, summaries).
         self.plan_input: tuple[Measurement, Budget, Settings, Summaries, Tuning] | None = None
         self.presummarized: tuple[Any, ...] | None = None  # what the last pre-summarization job covered
@@ -207,10 +208,13 @@ class Session:
         plan = outcome.plan
         signature = [plan.lead, plan.cut, plan.stub_until, [list(kv) for kv in sorted(plan.truncate.items())]]
         fresh = outcome.compacted and (signature != self.signature or force)
+        # A plan that differs from the last one only by cutting tool results that are new since then
+        # rewrites nothing already sent: the reminders stay where they were put (a server's cache).
+        moved = fresh and (force or not _appended_only(self.signature, signature, self.signed_upto))
         if settings.loop_breakers:
             self._loop_breakers(m, budget, outcome, fresh, measurer, prepared)
         # What is sent, reminder included, before the notice and the record say how large it is.
-        reminded = self._send(event, settings, prepared, outcome, fresh, m, budget, measurer)
+        reminded = self._send(event, settings, prepared, outcome, moved, m, budget, measurer)
         if outcome.compacted and (signature != self.signature or force):
             self.state.signature = signature
             self._remember(m, outcome, summarizer.identity, fingerprint)
@@ -225,6 +229,7 @@ class Session:
                         fixed_tokens=m.fixed_tokens, ledger_tokens=plan.summary_tokens,
                         left_out=outcome.report.left_out if outcome.report else 0)
         self.signature = signature if outcome.compacted else None
+        self.signed_upto = len(m.entries) if outcome.compacted else None
         self.last = LastTurn(_reported(self._figures(m, budget, outcome, measurer, summarizer.identity), self.last),
                              summarizer=summarizer.identity, window_note=runtime.window_notes.get(event.model.id),
                              precompact_at=settings.precompact_at if inner.tiered else None,
@@ -493,3 +498,10 @@ class Session:
         )
 
 
+def _appended_only(before: list[Any] | None, after: list[Any], upto: int | None) -> bool:
+    """Whether a plan's signature ``after`` differs from ``before`` (made for ``upto`` messages) only by
+    cuts of tool results at or past ``upto``: results that arrived since, cut as they come in."""
+    if before is None or upto is None or before[:3] != after[:3]:
+        return False
+    old, new = dict(map(tuple, before[3])), dict(map(tuple, after[3]))
+    return all(new.get(i) == cap for i, cap in old.items()) and all(i >= upto for i in new.keys() - old.keys())

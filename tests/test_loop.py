@@ -233,6 +233,24 @@ def test_the_reminder_follows_a_compaction() -> None:
     assert "Add the CLI flag" in json.dumps(result.messages[-2:])
 
 
+def test_a_reminder_stays_put_when_only_new_tool_results_are_cut() -> None:
+    """A plan that differs from the last only by cutting a tool result that came in since rewrites
+    nothing already sent: the earlier reminder stays on its message, so the previous prompt is the
+    start of the next one (what a server's prompt cache keeps)."""
+    history = todo_session(extra=0)[:-1]
+    for i in range(3):
+        history += [assistant("", [(f"r{i}", "read_file", {"path": f"src/m{i}.py"})]), tool(f"r{i}", words(1500, i))]
+    history.append(user("carry on"))
+    with Compactor(context_window=8192, max_tool_result_tokens=300, task_reminder_every=6) as compactor:
+        first = compactor.compact(history)
+        assert first.stats.compacted and REMINDER_HEAD in json.dumps(first.messages[-1])
+        history = [*history, assistant("", [("r9", "read_file", {"path": "src/m9.py"})]), tool("r9", words(1500, 9))]
+        second = compactor.compact(history)
+    assert second.stats.compacted and len(second.messages) == len(first.messages) + 2
+    assert second.messages[:len(first.messages)] == first.messages
+    assert "characters cut by context-compactor" in json.dumps(second.messages[-1])
+
+
 # --- 3. failed calls -----------------------------------------------------------------------------
 
 
