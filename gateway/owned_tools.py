@@ -81,6 +81,16 @@ class OwnedTools:
         return out
 
 
+    def reserved(self, client: list[Any]) -> list[dict[str, Any]]:
+        """The schemas of the tools a compacted turn carries whatever it decides (``recall_history``), not
+        named like one of the client's (``client``: its ``tools``). Measured with the prompt, so that a
+        plan leaves them their room: one planned without them near the window left them out of that
+        turn's request and put them back on the next, and the tools come first in a prompt (a server's
+        prompt cache kept none of it, twice)."""
+        theirs = {_tool_name(t) for t in client}
+        return [tool.schema() for name, tool in self.tools.items() if name not in theirs and isinstance(tool, HookTool)]
+
+
 class HookTool:
     """A tool an extension registered (``register_tools``: ``recall_history`` first), offered and answered
     here as the extension says; the gateway decides nothing about it."""

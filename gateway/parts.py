@@ -40,6 +40,9 @@ class ToolSet(Protocol):
     def guards_for(self, turn: Any, /) -> list[Any]:
         """What answers this turn's calls of the client's own tools (see loop_guards.py)."""
 
+    def reserved(self, client: list[Any], /) -> list[dict[str, Any]]:
+        """The schemas of the tools a compacted turn carries, measured with its prompt."""
+
 
 class GatewayParts(Protocol):
     """The gateway as the turns, relays and routes it builds see it."""

@@ -48,6 +48,7 @@ class ChatTurn:
                                api_key=upstream_key)
         self.event = BeforeAgentStartEvent(messages=body["messages"], tools=body.get("tools") or [], model=self.model)
         self.sent: list[Any] = body["messages"]
+        self.client_tools: list[Any] | None = None  # the event's tools before the gateway's own were added
         self.tokens_before: int | None = None
         self.tokens_after: int | None = None
         self.trigger: int | None = None
@@ -102,10 +103,13 @@ class ChatTurn:
             await self.gw.in_thread(self._before)
         await self.check_fit()
         self.owned = self._fitting({} if self.btw else self.gw.owned_tools.offered(self))
+        self._sent_tools()
         self.guards = self.gw.owned_tools.guards_for(self)
         self.gw.remember(self)
 
     def _before(self) -> None:
+        self.client_tools = list(self.event.tools)
+        self._reserve()
         try:
             result = self.gw.pm.hook.before_agent_start(event=self.event, ctx=self.ctx())
         except Exception as exc:  # noqa: BLE001 - fail open: the client's request goes out unchanged
@@ -120,6 +124,51 @@ class ChatTurn:
             self.sent, self.compacted = list(result.messages), True
         if result.prepend_context:
             self.sent = prepend_system(self.sent, result.prepend_context)
+
+    def _sent_tools(self) -> None:
+        """The event's tools as this turn sends them: the client's, and those of the gateway's own tools
+        measured with the plan that go out (the turn is measured against the server's count later)."""
+        client = self.client_tools
+        if client is None or len(self.event.tools) <= len(client):
+            return
+        owned = [tool.schema() for tool in self.owned.values()]
+        measured = self.event.tools[len(client):]
+        self.event = replace(self.event, tools=[*client, *(t for t in measured if t in owned)])
+        left = [t for t in measured if t not in owned]
+        if left and self.tokens_after is not None and self.tokens_before is not None:
+            # Not sent (an uncompacted turn of a session that never compacted, or no room): not counted.
+            measurer = self.measurer()
+            less = measurer.measure([], "", [*self.event.tools, *left]).tool_tokens - \
+                measurer.measure([], "", self.event.tools).tool_tokens
+            self.tokens_before, self.tokens_after = self.tokens_before - less, self.tokens_after - less
+
+    def _reserve(self) -> None:
+        """The event measured with the schemas of the gateway's own tools while they fit (see :meth:`_reserves`),
+        for the window known now (a retry after an overflow plans for the one the server stated)."""
+        client = self.client_tools
+        if client is None:
+            return
+        reserved = self.gw.owned_tools.reserved(client) if not self.btw else []
+        tools = [*client, *reserved] if reserved and self._reserves(client, reserved) else client
+        if tools != self.event.tools:
+            self.event = replace(self.event, tools=tools)
+
+    def _reserves(self, client: list[Any], schemas: list[dict[str, Any]]) -> bool:
+        """Whether the plan is measured with the gateway's own tool ``schemas`` (see
+        :meth:`.owned_tools.OwnedTools.reserved`): only while the system messages and all the tools stay
+        within the target (``compactTo`` of the window), so that they never make a prompt that fits
+        without them not fit (they are then left out of a tight turn, as before). Measured on every turn,
+        not only once the session compacted: the first compaction carries them too, and a token count
+        just before a turn answers for the plan that turn makes."""
+        runtime = self.gw.runtime
+        settings = runtime.settings_for(self.model)
+        window, _source = runtime.window_for(settings, self.model)
+        messages = self.event.messages
+        lead = 0
+        while lead < len(messages) and isinstance(messages[lead], dict) and messages[lead].get("role") == "system":
+            lead += 1
+        fixed = self.measurer().measure(messages[:lead], "", [*client, *schemas]).total
+        return fixed <= settings.compact_to * window
 
     def _measured(self, stats: CompactionStats | None) -> None:
         """Take the figures of the hook's decision (None from an extension that has none)."""
@@ -183,8 +232,9 @@ class ChatTurn:
         if self.tokens_after is None or self.limit is None or not self.fits:
             return None
         measurer = measurer or self.measurer()
-        client = list(self.event.tools)
-        grows = measurer.measure([], "", [*client, *tools]).tool_tokens - measurer.measure([], "", client).tool_tokens
+        client = list(self.event.tools)  # with the gateway's tools the plan was measured with (reserved)
+        more = [tool for tool in tools if tool not in client]
+        grows = measurer.measure([], "", [*client, *more]).tool_tokens - measurer.measure([], "", client).tool_tokens
         return self.limit - self.tokens_after - grows
 
     # --- the server's count of a compaction's prompt ------------------------------------------
@@ -299,6 +349,7 @@ class ChatTurn:
         """Run ``before_agent_start`` again (the runtime now plans for the window just learned): first as
         any turn, then forced, when that changed nothing (our estimate was under the trigger)."""
         before = self.tokens_after
+        self._reserve()
         for force in (False, True):
             try:
                 event = replace(self.event, force=True) if force else self.event

@@ -183,6 +183,30 @@ def test_the_recall_schema_is_left_out_when_it_would_push_a_fitting_prompt_over_
     assert _sent_tokens(body) <= WINDOW
 
 
+def test_once_a_session_compacted_its_plans_leave_room_for_the_recall_schema(tmp_path: Path) -> None:
+    """After the first compaction every turn carries recall_history: the next plans are measured with its
+    schema, so a prompt planned near the window (a long current turn) keeps it. Left out on one turn and
+    put back on the next, the tools, which come first in a prompt, rewrote all of it for a server's cache."""
+    wide = [{"type": "function", "function": {"name": "read_file", "description": ("d " * 4000)[:6_000],
+                                              "parameters": {"type": "object",
+                                                             "properties": {"path": {"type": "string"}}}}}]
+    long_turn = "go on with the refactor; here are the notes:\n" + "note-value-for-the-refactor " * 260
+    history = long_history("go on")[:27] + [{"role": "user", "content": "go on"}]
+    with fake_upstream() as up, gateway_for(up.url, tmp_path, settings={"contextWindow": WINDOW,
+                                                                         "calibrate": False}) as gw:
+        client = sdk(gw.url)
+        client.chat.completions.create(model="m", messages=history, tools=wide, extra_headers={"X-Session-Id": "s"})
+        later = [*history, {"role": "assistant", "content": "ok"}, {"role": "user", "content": long_turn}]
+        reply = client.chat.completions.with_raw_response.create(model="m", messages=later, tools=wide,
+                                                                 extra_headers={"X-Session-Id": "s"})
+    body = up.app.chats()[-1].body
+    assert reply.headers["x-context-compactor-compacted"] == "1"
+    assert "x-context-compactor-warning" not in reply.headers
+    assert _sent_tokens(body) > WINDOW - 400, "the turn was not planned near the window"
+    assert _offers_recall(body), "a session that compacted before was sent without recall_history"
+    assert _sent_tokens(body) <= WINDOW
+
+
 BIG = "\n".join(f"line {i}: " + "configuration-value " * 6 for i in range(400))  # ~54,000 characters
 
 
