@@ -82,13 +82,15 @@ def _with_recall(event: BeforeAgentStartEvent, ctx: HookContext, messages: list[
     and fits: there, not in the ledger block, the prompt before that message stays byte-identical from
     turn to turn and a local server reuses its cache up to it (in the block it re-read the whole kept tail)."""
     last = event.messages[-1] if event.messages else None
-    if not isinstance(last, dict) or last.get("role") != "user":
-        return messages, stats  # inside a tool loop: no new message from the user to match
     try:
+        count = session.measurer.text_tokens if session.measurer is not None else (lambda t: len(t) // 4)
+        # The snippets of earlier turns stay where they were put, inside a tool loop too: left out there
+        # and put back on the next user message, they rewrote the prompt from that message twice.
+        messages, stats = _earlier_recalls(messages, stats, session, count)
+        if not isinstance(last, dict) or last.get("role") != "user":
+            return messages, stats  # inside a tool loop: no new message from the user to match
         sent = {id(m) for m in messages}
         kept = [i for i, m in enumerate(event.messages) if id(m) in sent]
-        count = session.measurer.text_tokens if session.measurer is not None else (lambda t: len(t) // 4)
-        messages, stats = _earlier_recalls(messages, stats, session, count)
         got = recall.auto_recall(ctx.runtime.store, ctx.session_key, message_text(last), kept,
                                  recall.prompt_text(messages), count)
         if got is None:

@@ -29,3 +29,22 @@ def test_the_next_turn_sends_the_last_turns_prompt_unchanged_then_the_new_messag
     assert sent[:len(first.messages)] == [json.dumps(m, sort_keys=True) for m in first.messages]
     assert second.messages[-1] == later[-1]
 
+
+
+def test_a_snippet_stays_in_front_of_its_message_through_a_tool_loop(make_runtime: Any, run_hook: Any) -> None:
+    """The agent answers the recalled question with a tool call: the call's turn (its last message a tool
+    result, not the user's) still sends the snippet where it was, so the prompt only grows at its end."""
+    runtime = make_runtime()
+    call = assistant("", [("c1", "bash", {"command": "docker compose ps"})])
+    fact = tool("c1", "payments mock container: accepts only the sandbox card numbers, declines every other card"
+                      "\nexit code: 0")
+    history = [user("start"), call, fact, assistant("noted"), *chat(60)[1:],
+               user("which card numbers does the payments mock container accept?")]
+    first = run_hook(runtime, history, window=8192)
+    assert "Recalled from the archive" in first.messages[-1]["content"]
+    looped = copy.deepcopy([*history, assistant("", [("c2", "bash", {"command": "cat mock.yml"})]),
+                            tool("c2", "cards: sandbox")])
+    second = run_hook(runtime, looped, window=8192)
+    sent = [json.dumps(m, sort_keys=True) for m in second.messages]
+    assert sent[:len(first.messages)] == [json.dumps(m, sort_keys=True) for m in first.messages]
+    assert second.messages[-1] == looped[-1]
