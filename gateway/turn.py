@@ -27,6 +27,9 @@ from .parts import GatewayParts
 from .server_count import SERVER_TOKENIZER, FitCount, chat_text, prompt_text, server_count
 
 
+# The gateway's own tools are measured with a plan while their schemas take at most this share of the window.
+RESERVE_SHARE = 0.025
+
 logger = structlog.get_logger("context_compactor")
 
 SHRINK = 0.9  # overflow recovery aims at this share of the size the server stated (or of our estimate)
@@ -157,7 +160,9 @@ class ChatTurn:
         """Whether the plan is measured with the gateway's own tool ``schemas`` (see
         :meth:`.owned_tools.OwnedTools.reserved`): only while the system messages and all the tools stay
         within the target (``compactTo`` of the window), so that they never make a prompt that fits
-        without them not fit (they are then left out of a tight turn, as before). Measured on every turn,
+        without them not fit (they are then left out of a tight turn, as before), and while they are a
+        small share of the window (``recall_history``'s 166 tokens at 8k and up: on a 3k window they took
+        the ledger the room its model narrative needed). Measured on every turn,
         not only once the session compacted: the first compaction carries them too, and a token count
         just before a turn answers for the plan that turn makes."""
         runtime = self.gw.runtime
@@ -167,8 +172,10 @@ class ChatTurn:
         lead = 0
         while lead < len(messages) and isinstance(messages[lead], dict) and messages[lead].get("role") == "system":
             lead += 1
-        fixed = self.measurer().measure(messages[:lead], "", [*client, *schemas]).total
-        return fixed <= settings.compact_to * window
+        measurer = self.measurer()
+        fixed = measurer.measure(messages[:lead], "", [*client, *schemas]).total
+        own = measurer.measure([], "", [*client, *schemas]).tool_tokens - measurer.measure([], "", client).tool_tokens
+        return own <= window * RESERVE_SHARE and fixed <= settings.compact_to * window
 
     def _measured(self, stats: CompactionStats | None) -> None:
         """Take the figures of the hook's decision (None from an extension that has none)."""

@@ -184,15 +184,18 @@ def test_the_recall_schema_is_left_out_when_it_would_push_a_fitting_prompt_over_
 
 
 def test_once_a_session_compacted_its_plans_leave_room_for_the_recall_schema(tmp_path: Path) -> None:
-    """After the first compaction every turn carries recall_history: the next plans are measured with its
-    schema, so a prompt planned near the window (a long current turn) keeps it. Left out on one turn and
-    put back on the next, the tools, which come first in a prompt, rewrote all of it for a server's cache."""
-    wide = [{"type": "function", "function": {"name": "read_file", "description": ("d " * 4000)[:6_000],
+    """Compacted turns at 8k are planned with recall_history's schema (the plan's figure is the request
+    sent, schema included), so a prompt planned near the window (a long current turn) keeps it. Planned
+    without it, it was left out of a turn with less than its 166 tokens to spare and put back on the next,
+    and the tools, which come first in a prompt, rewrote all of it for a server's prompt cache."""
+    window = 8192
+    wide = [{"type": "function", "function": {"name": "read_file", "description": ("d " * 8000)[:12_000],
                                               "parameters": {"type": "object",
                                                              "properties": {"path": {"type": "string"}}}}}]
-    long_turn = "go on with the refactor; here are the notes:\n" + "note-value-for-the-refactor " * 260
-    history = long_history("go on")[:27] + [{"role": "user", "content": "go on"}]
-    with fake_upstream() as up, gateway_for(up.url, tmp_path, settings={"contextWindow": WINDOW,
+    long_turn = "go on with the refactor; here are the notes:\n" + "note-value-for-the-refactor " * 580
+    history = long_history("go on")
+    history += [{"role": "assistant", "content": "ok " * 400}, {"role": "user", "content": "more " * 900}] * 3
+    with fake_upstream() as up, gateway_for(up.url, tmp_path, settings={"contextWindow": window,
                                                                          "calibrate": False}) as gw:
         client = sdk(gw.url)
         client.chat.completions.create(model="m", messages=history, tools=wide, extra_headers={"X-Session-Id": "s"})
@@ -202,9 +205,11 @@ def test_once_a_session_compacted_its_plans_leave_room_for_the_recall_schema(tmp
     body = up.app.chats()[-1].body
     assert reply.headers["x-context-compactor-compacted"] == "1"
     assert "x-context-compactor-warning" not in reply.headers
-    assert _sent_tokens(body) > WINDOW - 400, "the turn was not planned near the window"
-    assert _offers_recall(body), "a session that compacted before was sent without recall_history"
-    assert _sent_tokens(body) <= WINDOW
+    assert _sent_tokens(body) > window - 400, ("the turn was not planned near the window", _sent_tokens(body))
+    assert _offers_recall(body), "a compacted turn near the window was sent without recall_history"
+    planned = int(reply.headers["x-context-compactor-tokens"].split("->")[1])
+    assert planned == _sent_tokens(body), "the plan did not count the recall schema it sent"
+    assert _sent_tokens(body) <= window
 
 
 BIG = "\n".join(f"line {i}: " + "configuration-value " * 6 for i in range(400))  # ~54,000 characters
