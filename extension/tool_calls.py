@@ -22,6 +22,8 @@ from .messages import ToolCall, view_of, with_text
 from .summarizer.extract import arguments, clip, error_line, failed_run, is_read, scanned, shell_command
 
 FOLD_HEAD = "[failed call folded by context-compactor"
+FOLD_TAIL = " failed with the error above; the full output is in the archive]"
+FOLD_MAX_CHARS = 600  # a folded call's lines are at most this long (see fold_line)
 REFUSE_AFTER = 2  # failures of one call as written before the next is refused (refuseRepeatedFailures)
 
 
@@ -51,7 +53,7 @@ def fold_line(message: Any, call: ToolCall | None) -> str:
     first = clip(error_line(scanned(view_of(message).text)), 200) or "(no error text)"
     # The error line comes first and the note says "failed with", so a summary that reads the folded
     # text (once it is folded further, into the ledger) still finds the failure and its error line.
-    return f"{first}\n{FOLD_HEAD}: {name}({args}) failed with the error above; the full output is in the archive]"
+    return f"{first}\n{FOLD_HEAD}: {name}({args}){FOLD_TAIL}"
 
 
 def fold_failed(message: Any, call: ToolCall | None, failed: bool | None = None) -> Any | None:

@@ -108,3 +108,27 @@ def test_a_cut_stays_put_while_the_calibration_drifts_a_little() -> None:
         again = truncated_text(entry, 512, drifted.overhead)
         assert entry.kept == (512, kept)
         assert (again == cut) == (kept == 2048)
+
+
+def test_a_failed_calls_stub_is_the_line_its_fold_reads_so_a_later_fold_changes_nothing() -> None:
+    """A failed call's result replaced by a stub reads as the line foldFailedCalls folds it to; when the
+    fold reaches it on a later turn the message sent is the same (it went from stub to fold, and the
+    prompt was computed again from there), and a folded result is never stubbed again."""
+    from context_compactor.engine.plan import stubbed
+    from context_compactor.engine.project import stub_text
+    from context_compactor.messages import view_of
+    from context_compactor.tool_calls import fold_failed
+
+    call = {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "bash", "arguments": json.dumps({"command": "pytest -x"})}}]}
+    output = "\n".join(f"tests/test_orders.py::test_case_{n} PASSED" for n in range(40))
+    failed = {"role": "tool", "tool_call_id": "c1", "content": output + "\nE   KeyError: 'items'\n"
+              "FAILED tests/test_orders.py::test_total - KeyError: 'items'\n1 failed, 40 passed in 2.1s"}
+    measurer = Measurer(CharCounter(4.0))
+    entries = measurer.measure([call, failed]).entries
+    tool_call = view_of(call).calls[0]
+    folded = fold_failed(failed, tool_call)
+    assert folded is not None and stubbed(entries[1])
+    assert stub_text(entries[1], tool_call) == folded["content"]
+    again = measurer.measure([call, folded]).entries[1]
+    assert not stubbed(again)  # the fold is sent as it is: the same bytes as the stub before it

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from itertools import accumulate
 
+from ..tool_calls import FOLD_HEAD, FOLD_MAX_CHARS, FOLD_TAIL
 from .measure import Entry, Measurement
 
 STUB_MAX_CHARS = 240  # a stub line is at most this long (tool name and first line are clipped)
@@ -31,9 +32,13 @@ BLOCK_FRAME_TOKENS = 36  # header and footer of the compacted-context block (abo
 
 
 def stubbed(entry: Entry) -> bool:
-    """Whether a message in the stub range is replaced by a stub: a tool result longer than any stub.
-    The one rule for it: the planner's estimate, the projection and the archive all ask here."""
-    return entry.view.role == "tool" and len(entry.view.text) > STUB_MAX_CHARS
+    """Whether a message in the stub range is replaced by a stub: a tool result longer than any stub,
+    except a failed call the agent loop folded to its one line (what its stub would read: see
+    :func:`.project.stub_text`). The one rule for it: the planner's estimate, the projection and the
+    archive all ask here."""
+    text = entry.view.text
+    return entry.view.role == "tool" and len(text) > STUB_MAX_CHARS and not (
+        len(text) <= FOLD_MAX_CHARS and text.endswith(FOLD_TAIL) and FOLD_HEAD in text)
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,10 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..messages import TEXT_PARTS, prepend_text, user_message, with_text
+from ..messages import TEXT_PARTS, ToolCall, prepend_text, user_message, with_text
 from ..summarizer.extract import BLOCK_END, OWN_BLOCK, gravest_line, read_back, strong_ids
 from ..summarizer.ledger import render
+from ..tool_calls import fold_failed, text_of
 from .measure import Entry
 from .plan import STUB_MAX_CHARS, Plan
 
@@ -24,15 +25,19 @@ def ref(entry: Entry) -> str:
     return f"cc:{entry.digest[:12]}"
 
 
-def call_names(entries: Sequence[Entry]) -> dict[str, str]:
-    return {call.id: call.name for entry in entries for call in entry.view.calls}
+def call_names(entries: Sequence[Entry]) -> dict[str, ToolCall]:
+    return {call.id: call for entry in entries for call in entry.view.calls}
 
 
-def stub_text(entry: Entry, tool_name: str | None) -> str:
-    """One line that stands for an archived tool result (made once per message and tool name)."""
+def stub_text(entry: Entry, call: ToolCall | None) -> str:
+    """One line that stands for an archived tool result (made once per message and call). A failed call's
+    result stands as the line the agent-loop behaviour ``foldFailedCalls`` folds it to: when that fold
+    reaches it later, the message reads the same and the prompt stays the same from there on."""
+    tool_name = call.name if call is not None else None
     if entry.stub is not None and entry.stub[0] == tool_name:
         return entry.stub[2]
-    text = _stub_text(entry, tool_name)
+    folded = fold_failed(entry.message, call)
+    text = text_of(folded) if folded is not None else _stub_text(entry, tool_name)
     entry.stub = (tool_name, entry.tokens, text)
     return text
 
