@@ -394,12 +394,14 @@ class Session:
     @staticmethod
     def _unstub(m: Measurement, outcome: Outcome, pinned: set[str], measurer: Measurer, budget: Budget) -> None:
         """Put the original of each pinned call's latest result back where the plan stubbed it, newest
-        first, while the prompt stays under the trigger (a result too large for the room left keeps its
-        stub). Only the latest: a call made again and again (the test run, a file read) has its older
-        results stubbed as before. Every result of every pinned call put back, up to the window, filled
-        the prompt to the window, so that every call after compacted again and rewrote it
-        (bench/prefill.py, sessiongen at 32k, 1,200 messages: 5.4M tokens of prefill, now 3.8M)."""
-        window = min(budget.window, budget.trigger)
+        first, while the prompt stays within halfway from the target to the trigger (a result too large
+        for the room left keeps its stub): the other half of the growth room is for the turns until the
+        next compaction. Only the latest: a call made again and again (the test run, a file read) has its
+        older results stubbed as before. Every result of every pinned call put back, up to the window,
+        filled the prompt to the window, so that every call after compacted again and rewrote it
+        (bench/prefill.py, sessiongen at 32k, 1,200 messages: 5.4M tokens of prefill; 3.8M put back up
+        to the trigger, 3.0M up to halfway)."""
+        window = min(budget.window, budget.target + (budget.trigger - budget.target) // 2)
         entries, plan = m.entries, outcome.plan
         out = list(outcome.messages or [])
         offset = len(out) - (len(entries) - plan.cut)

@@ -498,13 +498,14 @@ def test_compaction_stuck_above_the_trigger_keeps_the_last_plan() -> None:
 
 def test_a_stubbed_result_fetched_again_is_no_longer_stubbed() -> None:
     """A re-read of what compaction stubbed pins the call for the session, and says so: its latest result
-    stays verbatim where it is, also once the plan would stub it; its earlier results (the same text
-    again) keep their stubs. Every result of a pinned call put back filled a 32k prompt to the window."""
+    stays verbatim where it is, also once the plan would stub it, while the prompt stays within halfway
+    from the target to the trigger; its earlier results (the same text again) keep their stubs. Every
+    result of a pinned call put back, up to the window, filled a 32k prompt to the window."""
     history = [system("agent"), user("read the files")]
-    for k in range(6):
+    for k in range(12):
         history += [assistant("", [(f"r{k}", "read_file", {"path": f"f{k}.py"})]), tool(f"r{k}", f"file {k} " + words(800, k))]
     history += [assistant("read them"), user("ok"), assistant("fine"), user("go")]
-    with Compactor(context_window=8192) as compactor:
+    with Compactor(context_window=16384) as compactor:
         first = compactor.compact(history)
         assert "archived by" in next(m["content"] for m in first.messages if m.get("tool_call_id") == "r0")
         history += [assistant("", [("x1", "read_file", {"path": "f0.py"})]), tool("x1", "file 0 " + words(800, 0)),
@@ -512,14 +513,15 @@ def test_a_stubbed_result_fetched_again_is_no_longer_stubbed() -> None:
         second = compactor.compact(history)
         state = compactor._runtime.session(compactor.session).state
         assert any("stay verbatim" in n for n in second.notices) and state.pinned
-        for k in range(6, 12):  # later reads push the re-read into the part the plan stubs
+        for k in range(12, 24):  # later reads push the re-read into the part the plan stubs
             history += [assistant("", [(f"r{k}", "read_file", {"path": f"f{k}.py"})]),
                         tool(f"r{k}", f"file {k} " + words(800, k)), assistant(f"read {k}"), user("go on")]
         third = compactor.compact(history)
     kept = {m.get("tool_call_id"): m for m in third.messages if m["role"] == "tool"}
-    assert third.stats.compacted and "archived by" in kept["r7"]["content"]  # results of that age are stubbed
+    assert third.stats.compacted and "archived by" in kept["r13"]["content"]  # results of that age are stubbed
     assert kept["x1"] is history[history.index(kept["x1"])]  # the host's own message, verbatim
     assert "archived by" in kept.get("r0", {"content": "archived by"})["content"]  # the earlier read: a stub, or folded
+    assert third.stats.tokens_after <= third.stats.trigger
 
 
 def test_a_result_fetched_again_stays_stubbed_when_its_original_would_not_fit() -> None:
