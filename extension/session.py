@@ -79,7 +79,6 @@ class Session:
         self.last = LastTurn()
         # The plan last sent; kept in the state, so that a process taking the session up knows it is not new.
         self.signature: list[Any] | None = self.state.signature
-        self.signed_upto: int | None = None  # the messages the last signature's plan was made for
         # The inputs of the last plan, for pre-summarization: (measurement, budget, settings, summaries).
         self.plan_input: tuple[Measurement, Budget, Settings, Summaries, Tuning] | None = None
         self.presummarized: tuple[Any, ...] | None = None  # what the last pre-summarization job covered
@@ -210,13 +209,13 @@ class Session:
         fresh = outcome.compacted and (signature != self.signature or force)
         # A plan that differs from the last one only by cutting tool results that are new since then
         # rewrites nothing already sent: the reminders stay where they were put (a server's cache).
-        moved = fresh and (force or not _appended_only(self.signature, signature, self.signed_upto))
+        moved = fresh and (force or not _appended_only(self.signature, signature, self.state.signed_upto))
         if settings.loop_breakers:
             self._loop_breakers(m, budget, outcome, fresh, measurer, prepared)
         # What is sent, reminder included, before the notice and the record say how large it is.
         reminded = self._send(event, settings, prepared, outcome, moved, m, budget, measurer)
         if outcome.compacted and (signature != self.signature or force):
-            self.state.signature = signature
+            self.state.signature, self.state.signed_upto = signature, len(m.entries)
             self._remember(m, outcome, summarizer.identity, fingerprint)
             if runtime.persist_sessions:
                 runtime.save_session(self)
@@ -229,7 +228,6 @@ class Session:
                         fixed_tokens=m.fixed_tokens, ledger_tokens=plan.summary_tokens,
                         left_out=outcome.report.left_out if outcome.report else 0)
         self.signature = signature if outcome.compacted else None
-        self.signed_upto = len(m.entries) if outcome.compacted else None
         self.last = LastTurn(_reported(self._figures(m, budget, outcome, measurer, summarizer.identity), self.last),
                              summarizer=summarizer.identity, window_note=runtime.window_notes.get(event.model.id),
                              precompact_at=settings.precompact_at if inner.tiered else None,

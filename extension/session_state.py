@@ -97,6 +97,7 @@ class SessionState:
     pinned: list[str] = field(default_factory=list)  # calls (as JSON) whose results stay verbatim
     save_state_told: int | None = None  # the history length the save-state reminder went out at
     signature: list[Any] | None = None  # the plan last sent: [lead, cut, stub_until, [[index, cut to], ...]]
+    signed_upto: int | None = None  # the messages that plan was made for
 
     @classmethod
     def load(cls, data: Any, session_key: str = "") -> SessionState:
@@ -125,6 +126,7 @@ class SessionState:
             "pinned": lambda v: [str(k) for k in list(v)],
             "save_state_told": lambda v: None if v is None else _count(v),
             "signature": _signature,
+            "signed_upto": lambda v: None if v is None else _count(v),
         }
         for name, read in parts.items():
             value = data.get(name)

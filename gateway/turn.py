@@ -20,6 +20,7 @@ from context_compactor.engine import Measurer
 from context_compactor.hookspecs import (AfterTurnEvent, BeforeAgentStartEvent, CompactionStats, HookContext,
                                         ModelInfo, Usage)
 from context_compactor.loop import is_btw, last_user_index
+from context_compactor.tokens import CharCounter
 
 from .asgi import Headers, ascii_header
 from .overflow import Overflow
@@ -172,7 +173,9 @@ class ChatTurn:
         lead = 0
         while lead < len(messages) and isinstance(messages[lead], dict) and messages[lead].get("role") == "system":
             lead += 1
-        measurer = self.measurer()
+        # At the configured ratio, not the calibrated one: replicas calibrate apart, and a session's turns
+        # must be planned alike on each of them (a share near its bound read either side of it).
+        measurer = Measurer(CharCounter(settings.chars_per_token), settings.message_overhead_tokens)
         fixed = measurer.measure(messages[:lead], "", [*client, *schemas]).total
         own = measurer.measure([], "", [*client, *schemas]).tool_tokens - measurer.measure([], "", client).tool_tokens
         return own <= window * RESERVE_SHARE and fixed <= settings.compact_to * window
