@@ -74,6 +74,7 @@ class Extractor:
 SAID_CHARS = 240
 INTENT_CHARS = 1000
 ASKED_CHARS = 1000
+_ASKED_WORD = re.compile(r"[a-z0-9][a-z0-9_.-]{2,}")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
@@ -102,7 +103,8 @@ def assistant_items(view: View, index: int) -> list[Item]:
         # A word (its stem) the arguments hold is in every line the call finds: it names none of them.
         asked = " ".join(c.arguments for c in view.calls).lower()[:ASKED_CHARS]
         looked_for = [w for w in said if w not in asked]
-        items.append(Item(INTENT, " ".join(sorted(looked_for)), "", index, weak=True))  # costs no room
+        asked = " ".join(dict.fromkeys(_ASKED_WORD.findall(asked)))  # its words once each: a call's code is long
+        items.append(Item(INTENT, " ".join(sorted(looked_for)), asked, index, weak=True))  # costs no room
     for call in view.calls:
         items.extend(call_items(call, index))
     return items

@@ -1110,16 +1110,16 @@ def test_a_log_line_again_from_other_pods_is_one_finding_seen_again():
     assert len(items) == 1 and items[0].seen == 5, items  # once an output: its rows are one shape
 
 
-def test_a_records_field_names_name_no_line():
-    """After reading a service's logs, "Checked the pod level: msg volume is normal, no op stands out" shares
-    "pod", "level", "msg" and "op" with every record, as field names: no line is named by them, so none ranks
-    before the cause the agent did speak of."""
+def test_words_the_call_asked_for_and_a_records_field_names_name_no_line():
+    """After reading a service's logs, "Looked at the billing-worker logs: memory is flat, no pod restarts" shares
+    "billing" and "worker" with every line (the call asked for that service) and "pod" with every record (a field
+    name): no line is named by them, so none ranks before the cause the agent did speak of."""
     records = [f'ts=2026-04-0{n}T10:00:0{n}Z level=error svc=billing-worker pod=billing-worker-7c{n}d-k2x{n} '
                f'msg="context deadline exceeded" op=Invoice.Render duration_ms=2{n}011' for n in range(1, 4)]
     messages = [user("billing-worker is slow, check the logs?"),
                 assistant("", [("c1", "search_logs", {"service": "billing-worker", "since": "6h"})]),
                 tool("c1", "\n".join(records)),
-                assistant("Checked the pod level: msg volume is normal, no op stands out."),
+                assistant("Looked at the billing-worker logs: memory is flat, no pod restarts, nothing stands out."),
                 user("and the invoice-pdf restarts?"),
                 assistant("", [("c2", "search_logs", {"service": "kubelet", "query": "terminated", "since": "6h"})]),
                 tool("c2", 'ts=2026-04-01T11:02:13Z level=warn component=kubelet msg="container terminated" '

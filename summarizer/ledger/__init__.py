@@ -54,22 +54,26 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
     proposed: list[tuple[str, str]] = []  # decisions said since the user last spoke
     evidence: list[tuple[str, str]] = []  # findings of the outputs since the agent last spoke
     intent: frozenset[str] = frozenset()  # what the agent said it looks for with the calls the outputs answer
+    asked: list[str] = []  # the arguments of the calls since the agent last spoke
     for item in items:
         if item.section == INTENT:
             intent = frozenset(item.key.split(" ")) if item.key else frozenset()
+            asked.append(item.text)
             continue
         if item.section == "state" and item.key == "said":
             intent = frozenset()
             if evidence:
                 # The agent's words after reading outputs say which of their lines mattered ("The pods can't
-                # pull the image"): a line they share two words or numbers with is named, and ranks first.
-                # (Leaving out the words its calls asked for, too, cost a host's session at 8k 10 of 72 facts
-                # over 20 turns, since fewer lines were named: not done.)
+                # pull the image"): a line they share two words or numbers with is named, and ranks first. Not
+                # a word the calls asked for (the service whose logs were read is in every line they hold).
                 spoken = evidence_words(item.text.split(": ", 1)[-1])
+                calls = " ".join(asked)
+                spoken = frozenset(w for w in spoken if w not in calls) if calls else spoken
                 for slot in evidence:
                     if slot in joined and len(spoken & line_words(joined[slot][3])) >= EVIDENCE_SHARED:
                         _name(joined, named, slot)
                 evidence.clear()
+            asked.clear()
         elif item.section == "finding":
             evidence.append((item.section, item.key))
         elif item.section == "goal" and item.key == "goal":
