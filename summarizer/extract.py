@@ -10,7 +10,6 @@ summaries lose first. See :mod:`.ledger` for how items merge and render.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from context_compactor.messages import ToolCall, View
@@ -19,8 +18,7 @@ from . import identifiers as ids
 from .calls import _NAMES, _PARSED, arguments, call_items, is_read, shell_command, shell_words, shell_writes
 from .decisions import _REASON_NEXT, decision_item, is_decision, may_decide, plan_of
 from .identifiers import clip, identifier_items, mention_items, one_line, scanned
-from .ledger import INTENT, Item, prose
-from .ledger.corrections import evidence_words
+from .ledger import Item, prose
 from .markers import BLOCK_END, OWN_BLOCK
 from .outputs import error_line, failed_run, finding_items, gravest_line, strong_ids, tool_items
 from .user_words import is_approval, neutral, read_back, user_items
@@ -71,13 +69,6 @@ class Extractor:
         return []
 
 
-SAID_CHARS = 240
-INTENT_CHARS = 1000
-ASKED_CHARS = 1000
-_ASKED_WORD = re.compile(r"[a-z0-9][a-z0-9_.-]{2,}")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-
-
 def assistant_items(view: View, index: int) -> list[Item]:
     items: list[Item] = []
     text = view.text.strip()
@@ -95,16 +86,7 @@ def assistant_items(view: View, index: int) -> list[Item]:
             items.append(Item("goal", f"plan {index}", "Plan: " + clip(plan, 400), index))
         items.extend(identifier_items(text, index, strong_only=False))
         items.extend(mention_items(scan, index))
-        items.append(Item("state", "said", "Last said: " + clip(text, SAID_CHARS), index))
-    if view.calls:  # what it says it looks for ("let me check what timeout the backorder client uses"):
-        # the sentence just before its calls, less the calls' own words
-        last = _SENTENCE_END.split(text[-INTENT_CHARS:].rsplit("\n\n", 1)[-1].strip())[-1] if text else ""
-        said = evidence_words(last) if len(last) > 8 else ()
-        # A word (its stem) the arguments hold is in every line the call finds: it names none of them.
-        asked = " ".join(c.arguments for c in view.calls).lower()[:ASKED_CHARS]
-        looked_for = [w for w in said if w not in asked]
-        asked = " ".join(dict.fromkeys(_ASKED_WORD.findall(asked)))  # its words once each: a call's code is long
-        items.append(Item(INTENT, " ".join(sorted(looked_for)), asked, index, weak=True))  # costs no room
+        items.append(Item("state", "said", "Last said: " + clip(text, 240), index))
     for call in view.calls:
         items.extend(call_items(call, index))
     return items
