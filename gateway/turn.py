@@ -142,8 +142,7 @@ class ChatTurn:
         if left and self.tokens_after is not None and self.tokens_before is not None:
             # Not sent (an uncompacted turn of a session that never compacted, or no room): not counted.
             measurer = self.measurer()
-            less = measurer.measure([], "", [*self.event.tools, *left]).tool_tokens - \
-                measurer.measure([], "", self.event.tools).tool_tokens
+            less = _grows(measurer, self.event.tools, left)
             self.tokens_before, self.tokens_after = self.tokens_before - less, self.tokens_after - less
 
     def _reserve(self) -> None:
@@ -177,7 +176,7 @@ class ChatTurn:
         # must be planned alike on each of them (a share near its bound read either side of it).
         measurer = Measurer(CharCounter(settings.chars_per_token), settings.message_overhead_tokens)
         fixed = measurer.measure(messages[:lead], "", [*client, *schemas]).total
-        own = measurer.measure([], "", [*client, *schemas]).tool_tokens - measurer.measure([], "", client).tool_tokens
+        own = _grows(measurer, client, schemas)
         return own <= window * RESERVE_SHARE and fixed <= settings.compact_to * window
 
     def _measured(self, stats: CompactionStats | None) -> None:
@@ -244,7 +243,7 @@ class ChatTurn:
         measurer = measurer or self.measurer()
         client = list(self.event.tools)  # with the gateway's tools the plan was measured with (reserved)
         more = [tool for tool in tools if tool not in client]
-        grows = measurer.measure([], "", [*client, *more]).tool_tokens - measurer.measure([], "", client).tool_tokens
+        grows = _grows(measurer, client, more)
         return self.limit - self.tokens_after - grows
 
     # --- the server's count of a compaction's prompt ------------------------------------------
@@ -502,3 +501,8 @@ def _keep(book: dict[str, Any], key: str, value: Any) -> None:
 
 def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _grows(measurer: Measurer, tools: list[Any], more: list[Any]) -> int:
+    """What the schemas ``more`` add to a request that carries ``tools``, in tokens."""
+    return measurer.measure([], "", [*tools, *more]).tool_tokens - measurer.measure([], "", tools).tool_tokens
