@@ -211,7 +211,7 @@ class Session:
         # rewrites nothing already sent: the reminders stay where they were put (a server's cache).
         moved = fresh and (force or not _appended_only(self.signature, signature, self.state.signed_upto))
         if settings.loop_breakers:
-            self._loop_breakers(m, budget, outcome, fresh, measurer, prepared)
+            self._loop_breakers(m, budget, outcome, fresh, measurer, prepared, moved)
         # What is sent, reminder included, before the notice and the record say how large it is.
         reminded = self._send(event, settings, prepared, outcome, moved, m, budget, measurer)
         if outcome.compacted and (signature != self.signature or force):
@@ -328,8 +328,9 @@ class Session:
         return False
 
     def _loop_breakers(self, m: Measurement, budget: Budget, outcome: Outcome, fresh: bool, measurer: Measurer,
-                       prepared: Prepared) -> None:
-        """Compaction that keeps firing above the trigger, and stubbed content fetched again."""
+                       prepared: Prepared, moved: bool) -> None:
+        """Compaction that keeps firing above the trigger, and stubbed content fetched again. ``moved``: a
+        fresh compaction that moved what was sent (not one that only cut tool results new since the last)."""
         if fresh and outcome.tokens_after > budget.trigger:
             self.state.stuck_turns = turns = self.state.stuck_turns + 1
             if turns >= STUCK_TURNS and not self.state.holding:
@@ -346,10 +347,10 @@ class Session:
             self.state.stuck_turns = 0
             if self.state.holding:
                 self._release("a compaction got under the trigger")
-        self._refetches(m, outcome, fresh, measurer, prepared, budget)
+        self._refetches(m, outcome, fresh, measurer, prepared, budget, moved)
 
     def _refetches(self, m: Measurement, outcome: Outcome, fresh: bool, measurer: Measurer,
-                   prepared: Prepared, budget: Budget) -> None:
+                   prepared: Prepared, budget: Budget, moved: bool) -> None:
         entries, plan = m.entries, outcome.plan
         turn = m.roles.get("user", 0)
         watch, pinned = self.state.refetch_watch, self.state.pinned
@@ -387,10 +388,17 @@ class Session:
                 watch[json.dumps(call_key(made.name, made.arguments))] = [turn, len(entries)]
             self.watched_upto = plan.stub_until
         if pinned and outcome.messages is not None and plan.stub_until > plan.cut:
-            self._unstub(m, outcome, set(pinned), measurer, budget)
+            # Which results go back is decided when a compaction moves the prompt, and kept until the
+            # next one: decided again on every turn, a result put back went to its stub again as the
+            # prompt grew past the room, and the prompt changed from there on (a server's cache).
+            restored = None if moved else self.state.restored
+            self.state.restored = self._unstub(m, outcome, set(pinned), measurer, budget, restored)
+        elif moved:
+            self.state.restored = []
 
     @staticmethod
-    def _unstub(m: Measurement, outcome: Outcome, pinned: set[str], measurer: Measurer, budget: Budget) -> None:
+    def _unstub(m: Measurement, outcome: Outcome, pinned: set[str], measurer: Measurer, budget: Budget,
+                restored: list[int] | None = None) -> list[int]:
         """Put the original of each pinned call's latest result back where the plan stubbed it, newest
         first, while the prompt stays within halfway from the target to the trigger (a result too large
         for the room left keeps its stub): the other half of the growth room is for the turns until the
@@ -398,13 +406,26 @@ class Session:
         older results stubbed as before. Every result of every pinned call put back, up to the window,
         filled the prompt to the window, so that every call after compacted again and rewrote it
         (bench/prefill.py, sessiongen at 32k, 1,200 messages: 5.4M tokens of prefill; 3.8M put back up
-        to the trigger, 3.0M up to halfway)."""
+        to the trigger, 3.0M up to halfway). With ``restored`` (the messages an earlier turn of the same
+        plan put back), those are put back, and no others. Returns the messages put back."""
         window = min(budget.window, budget.target + (budget.trigger - budget.target) // 2)
         entries, plan = m.entries, outcome.plan
         out = list(outcome.messages or [])
         offset = len(out) - (len(entries) - plan.cut)
         calls = {c.id: c for e in entries[plan.cut:plan.stub_until] for c in e.view.calls}
         seen: set[str] = set()
+        back: list[int] = []
+        if restored is not None:
+            for i in restored:
+                j = offset + i - plan.cut
+                if not plan.cut <= i < min(plan.stub_until, len(entries)):
+                    continue
+                if out[j] is not entries[i].message:
+                    outcome.tokens_after += entries[i].tokens - measurer.cost(out[j])
+                    out[j] = entries[i].message
+                back.append(i)
+            outcome.messages = out
+            return back
         for i in range(plan.stub_until - 1, plan.cut - 1, -1):
             entry, j = entries[i], offset + i - plan.cut
             call = calls.get(entry.view.call_id or "")
@@ -419,7 +440,9 @@ class Session:
                 continue
             outcome.tokens_after += grows
             out[j] = entry.message
+            back.append(i)
         outcome.messages = out
+        return sorted(back)
 
     def _summaries(self, runtime: Services, settings: Settings, summarizer: Any, measurer: Measurer,
                    budget: Budget, tuning: Tuning) -> Summaries:

@@ -98,6 +98,7 @@ class SessionState:
     save_state_told: int | None = None  # the history length the save-state reminder went out at
     signature: list[Any] | None = None  # the plan last sent: [lead, cut, stub_until, [[index, cut to], ...]]
     signed_upto: int | None = None  # the messages that plan was made for
+    restored: list[int] = field(default_factory=list)  # results of pinned calls the plan put back (loop breakers)
 
     @classmethod
     def load(cls, data: Any, session_key: str = "") -> SessionState:
@@ -127,6 +128,7 @@ class SessionState:
             "save_state_told": lambda v: None if v is None else _count(v),
             "signature": _signature,
             "signed_upto": lambda v: None if v is None else _count(v),
+            "restored": lambda v: [_count(n) for n in list(v)],
         }
         for name, read in parts.items():
             value = data.get(name)

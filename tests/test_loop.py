@@ -524,6 +524,38 @@ def test_a_stubbed_result_fetched_again_is_no_longer_stubbed() -> None:
     assert third.stats.tokens_after <= third.stats.trigger
 
 
+def test_a_result_put_back_stays_put_until_the_next_compaction() -> None:
+    """Which pinned results go back is decided when a compaction moves the prompt: as the prompt grows on
+    later turns of the same plan, a result put back stays verbatim and every prompt starts with the one
+    before (it had gone back to its stub once the prompt passed halfway to the trigger, which rewrote
+    the prompt from there on for a server's cache, on every such turn)."""
+    history = [system("agent"), user("read the files")]
+    for k in range(12):
+        history += [assistant("", [(f"r{k}", "read_file", {"path": f"f{k}.py"})]), tool(f"r{k}", f"file {k} " + words(800, k))]
+    history += [assistant("read them"), user("ok"), assistant("fine"), user("go")]
+    with Compactor(context_window=16384) as compactor:
+        compactor.compact(history)
+        history += [assistant("", [("x1", "read_file", {"path": "f0.py"})]), tool("x1", "file 0 " + words(800, 0)),
+                    assistant("again"), user("next")]
+        compactor.compact(history)
+        for k in range(12, 24):
+            history += [assistant("", [(f"r{k}", "read_file", {"path": f"f{k}.py"})]),
+                        tool(f"r{k}", f"file {k} " + words(800, k)), assistant(f"read {k}"), user("go on")]
+        prompt = compactor.compact(history)
+        compactions = prompt.stats.compactions
+        halfway = prompt.stats.target + (prompt.stats.trigger - prompt.stats.target) // 2
+        assert prompt.stats.tokens_after < halfway
+        for n in range(10):
+            history += [assistant(f"note {n} " + words(150, n)), user(f"more {n}")]
+            later = compactor.compact(history)
+            assert later.stats.compactions == compactions  # the same plan
+            assert later.messages[:len(prompt.messages)] == prompt.messages
+            kept = {m.get("tool_call_id"): m for m in later.messages if m["role"] == "tool"}
+            assert "archived by" not in kept["x1"]["content"]
+            prompt = later
+    assert prompt.stats.tokens_after > halfway  # grown past where the result would have gone back to its stub
+
+
 def test_a_result_fetched_again_stays_stubbed_when_its_original_would_not_fit() -> None:
     """Fit is a promise: an original too large for the room the window leaves keeps its stub (it had been
     put back regardless: 4,304 tokens sent to a 4,096 window, said to fit)."""
