@@ -75,21 +75,24 @@ def compact_once(messages: list[Message], window: int) -> tuple[list[Message], d
     return list(result.messages), dict(result.stats)
 
 
-def compact_turns(messages: list[Message], window: int, turns: int) -> tuple[list[Message], dict[str, Any]]:
+def compact_turns(messages: list[Message], window: int, turns: int,
+                  last: int = 1) -> list[tuple[int, list[Message], dict[str, Any]]]:
     """Compact ``messages`` as a host does over a session: one ``Compactor`` (one session, an in-memory
     store) is called at ``turns`` user turns spread over the history, each time with the history so far
-    (tiers appended, plans reused), and what it sends at the last one is returned."""
+    (tiers appended, plans reused). Returns, for each of the ``last`` turns, the index of its user
+    message and what was sent then."""
     from context_compactor import Compactor
 
     users = [n for n, m in enumerate(messages) if m.get("role") == "user"]
     picks = sorted({users[min(len(users) - 1, round((k + 1) * len(users) / turns) - 1)] for k in range(turns)})
     picks[-1] = users[-1]
+    sent: list[tuple[int, list[Message], dict[str, Any]]] = []
     with Compactor(context_window=window) as compactor:
-        result = None
-        for at in picks:
+        for n, at in enumerate(picks):
             result = compactor.compact(messages[:at + 1])
-        assert result is not None
-        return list(result.messages), dict(result.stats)
+            if n >= len(picks) - last:
+                sent.append((at, list(result.messages), dict(result.stats)))
+    return sent
 
 
 def _compact_as_host(messages: list[Message], window: int) -> tuple[list[Message], dict[str, Any]]:
@@ -217,16 +220,58 @@ def parse_size(text: str) -> tuple[str, int]:
     return key, max(20, round(tokens / TOKENS_PER_MESSAGE))
 
 
-def run_case(session: Session, window: int, turns: int = 1) -> dict[str, Any]:
+def run_case(session: Session, window: int, turns: int = 1, last: int = 1) -> dict[str, Any]:
     start = time.perf_counter()
-    compacted, stats = compact_once(session.messages, window) if turns <= 1 else compact_turns(session.messages, window, turns)
+    if turns <= 1:
+        compacted, stats = compact_once(session.messages, window)
+        sent = [(len(session.messages) - 1, compacted, stats)]
+    else:
+        sent = compact_turns(session.messages, window, turns, last)
     elapsed = time.perf_counter() - start
-    result = score(session, compacted)
+    results = [score(_upto(session, at), compacted) for at, compacted, _stats in sent]
+    result = results[-1] if len(results) == 1 else _summed(results)
+    compacted, stats = sent[-1][1], sent[-1][2]
     stated = stats.get("tokens_after")
     # when the product does not say: 4 characters a token over the searched text
     tokens = int(stated) if stated is not None else result["prompt_chars"] // 4
     return {"window": window, "seconds": elapsed, "prompt_tokens": tokens, "estimated": stated is None,
             "fits": tokens <= window, "messages_sent": len(compacted), "stats": stats, **result}
+
+
+def _upto(session: Session, at: int) -> Session:
+    """The session as it stood at message ``at``: its messages so far and the facts they planted."""
+    if at >= len(session.messages) - 1:
+        return session
+    return Session(session.messages[:at + 1], [f for f in session.facts if f.index <= at], session.seed,
+                   [p for p in session.pasted if p[0] <= at])
+
+
+def _summed(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several turns' scores as one: facts kept over facts planted by each turn, summed (a block just
+    merged is smaller than one with tiers appended since, so the last turn alone says in which phase
+    of that cycle the session ended more than what the engine keeps); the precision lists joined; the
+    last turn's shares and figures."""
+    out = dict(results[-1])
+    for group in ("all", "folded"):
+        tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for r in results:
+            for kind, (kept, planted) in r[group].items():
+                tally[kind][0] += kept
+                tally[kind][1] += planted
+        out[group] = dict(tally)
+    lost: dict[str, list[Fact]] = defaultdict(list)
+    for r in results:
+        for kind, facts in r["lost"].items():
+            lost[kind] += facts
+    out["lost"] = dict(lost)
+    out["stale_only"] = [f for r in results for f in r["stale_only"]]
+    out["as_current"] = [f for r in results for f in r["as_current"]]
+    precision = dict(results[-1]["precision"])
+    for key in ("invented", "unsupported", "pasted"):
+        precision[key] = [x for r in results for x in r["precision"][key]]
+    precision["repeated"] = sum(r["precision"]["repeated"] for r in results)
+    out["precision"] = precision
+    return out
 
 
 def cell(pair: list[int] | None) -> str:
@@ -296,6 +341,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--turns", type=int, default=1,
                         help="compact at this many user turns spread over the session, one Compactor for all, and "
                              "score the last (default 1: once, from scratch; secs is then the whole session's)")
+    parser.add_argument("--score-last", type=int, default=1, metavar="K",
+                        help="with --turns: score each of the last K turns against the facts planted by then, "
+                             "summed (default 1: the last turn only)")
     args = parser.parse_args(argv)
     try:
         sizes = [parse_size(s) for s in args.sizes.split(",")]
@@ -315,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
     for generator in generators:
         for label, count in sizes:
             session = make_session(generator, args.seed, count)
-            cases = [run_case(session, w, args.turns) for w in windows]
+            cases = [run_case(session, w, args.turns, args.score_last) for w in windows]
             if args.json:
                 records += [{"generator": generator, **record(label, session, c)} for c in cases]
             else:
