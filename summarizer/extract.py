@@ -10,6 +10,7 @@ summaries lose first. See :mod:`.ledger` for how items merge and render.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from context_compactor.messages import ToolCall, View
@@ -18,7 +19,8 @@ from . import identifiers as ids
 from .calls import _NAMES, _PARSED, arguments, call_items, is_read, shell_command, shell_words, shell_writes
 from .decisions import _REASON_NEXT, decision_item, is_decision, may_decide, plan_of
 from .identifiers import clip, identifier_items, mention_items, one_line, scanned
-from .ledger import Item, prose
+from .ledger import INTENT, Item, prose
+from .ledger.corrections import evidence_words
 from .markers import BLOCK_END, OWN_BLOCK
 from .outputs import error_line, failed_run, finding_items, gravest_line, strong_ids, tool_items
 from .user_words import is_approval, neutral, read_back, user_items
@@ -69,6 +71,12 @@ class Extractor:
         return []
 
 
+SAID_CHARS = 240
+INTENT_CHARS = 1000
+ASKED_CHARS = 1000
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
 def assistant_items(view: View, index: int) -> list[Item]:
     items: list[Item] = []
     text = view.text.strip()
@@ -86,7 +94,15 @@ def assistant_items(view: View, index: int) -> list[Item]:
             items.append(Item("goal", f"plan {index}", "Plan: " + clip(plan, 400), index))
         items.extend(identifier_items(text, index, strong_only=False))
         items.extend(mention_items(scan, index))
-        items.append(Item("state", "said", "Last said: " + clip(text, 240), index))
+        items.append(Item("state", "said", "Last said: " + clip(text, SAID_CHARS), index))
+    if view.calls:  # what it says it looks for ("let me check what timeout the backorder client uses"):
+        # the sentence just before its calls, less the calls' own words
+        last = _SENTENCE_END.split(text[-INTENT_CHARS:].rsplit("\n\n", 1)[-1].strip())[-1] if text else ""
+        said = evidence_words(last) if len(last) > 8 else ()
+        # A word (its stem) the arguments hold is in every line the call finds: it names none of them.
+        asked = " ".join(c.arguments for c in view.calls).lower()[:ASKED_CHARS]
+        looked_for = [w for w in said if w not in asked]
+        items.append(Item(INTENT, " ".join(sorted(looked_for)), "", index, weak=True))  # costs no room
     for call in view.calls:
         items.extend(call_items(call, index))
     return items

@@ -227,6 +227,9 @@ _FAILING_TEST = re.compile(
     r"^\s*(?:FAIL:? +(\S+(?:\s+>\s+[^\n]{1,120})?)|FAILED +(\S+)|(?:✗|×|✕|✖) +([^\n]{3,120})|"
     r"● ([^\n]{3,160})|test (\S+) \.\.\. FAILED|(\S+) \.\.\. (?:FAIL|ERROR)$|\[  FAILED  \] (\S+)|Failed (\S+) \[|"
     r"(\w+(?:\.\w+)+) (?:FAILED|failed)$)", re.MULTILINE)
+# A JSON list a CI or test API names by what failed ("failed_tests": [...], "failures": [...]), and its strings.
+_FAILED_LIST = re.compile(r"\"(?:fail(?:ed|ing|ures?)(?:_?[Tt]ests?|_?[Ss]pecs?|_?[Cc]ases?)?)\"\s*:\s*\[([^\[\]]{3,2000})\]")
+_JSON_STRING = re.compile(r"\"([^\"\n]{3,200})\"")
 _CAUSE = re.compile(
     r"\b(?:root cause|caused by|because\b|due to\b|OOMKilled|out of memory|\bKilled\b|evicted|expired|deadlock|"
     r"timed out|timeout exceeded|deadline exceeded|connection refused|no space left|too many open files|"
@@ -252,18 +255,37 @@ _RESULT_LINE = re.compile(r"\s*([A-Za-z][\w ().,/%-]{2,60}?)\s*(?::|=|\|)\s*-?[$
                           r"(?:\s*\([^()\n]{0,40}\))?\s*$")
 _DIGIT = re.compile(r"\d")
 # "worst null column: industry (34.8% null)", "Mann-Whitney U=4324973.7, p=0.13": a few words, then the value.
-_LABELLED = re.compile(r"([A-Za-z][\w ().%,-]{1,50}?)\s*[:=]\s*(\S.*)$")
+_PATH = re.compile(r"[\w-]/[\w./-]*\.\w")  # a file's path ("Edited src/app.py: 1 replacement" labels no result)
+_LABELLED = re.compile(r"([A-Za-z][\w ().%,/-]{1,50}?)\s*[:=]\s*(\S.*)$")  # "best val/loss in sweep: 2.8438"
 FINDINGS_PER_OUTPUT = 3
+# A line a tool flags as its news, at a line's start: "NOTE: bank charges not booked: 794.48", "warning: input VAT
+# booked on reverse-charge invoices: 375.51", "SUMMARY: unreconciled difference 2,106.07", "note (billing engine): ...".
+_FLAG_WORDS = ("note", "warning", "summary", "conclusion", "verdict", "finding", "result")
+_FLAGGED = re.compile(rf"^[ \t]*(?:{'|'.join(_FLAG_WORDS)})(?: ?\([^()\n]{{1,40}}\))?:[ \t]*\S[^\n]{{8,300}}$", re.MULTILINE)
+FLAGGED_PER_OUTPUT = 2
+SHORT_RESULTS = 4  # a short output's labelled results are all its answer ("scanned: 646", "removed: 7,746,326 docs", ...)
 CAUSES_PER_OUTPUT = 2
 _DIGITS = re.compile(r"\d+")
+# What varies from one sighting of a log line to the next: a token with a digit in it (a time, a count, a pod's
+# or a node's generated name, an address): "pod=api-7f9c-x2k msg=\"deadline exceeded\"" again from another pod.
+_VARYING = re.compile(r"[^\s\"'=,;()\[\]{}<>]*\d[^\s\"'=,;()\[\]{}<>]*")
 MORE_CAUSES = 4  # cause lines past the gravest two: kept when the agent's next words name them
 _SEVERE = re.compile(r"OOMKilled|out of memory|no space left|certificate has expired|expired|deadlock|root cause|caused by|"
                      r"violates|corrupt|fatal|panic|Killed process", re.IGNORECASE)
 READ_CHARS = 20_000  # a file or search result is read this far for the settings and hits prose may name
 SETTINGS_PER_FILE = 40
-_CODE_LINE = re.compile(r"\b(?:raise|throw|def|func|fn|return|logger|log|print|console|fmt|assert|except|catch|errors\.New|"
+# A keyword of code, not a path's part ("/var/log/app.log" is no call to log).
+_CODE_LINE = re.compile(r"(?<![./-])\b(?:raise|throw|def|func|fn|return|logger|log|print|console|fmt|assert|except|catch|errors\.New|"
                         r"const|var|let|int64|string)\b|\bf[\"']|=>|[{};]\s*$|^\s*(?:\d+\s*[:|\u2192]?\s*)?(?:#|//|[+-]\s)|"
                         r"`[^`]+`|\w\(.*\)\s*$|\w+ = \w+\(")
+
+
+def _code_line(line: str) -> bool:
+    """Whether a line of output is code (a source line a log or a search printed), not what happened. A
+    JSON record on one line (a structured log's entry: {"level": "error", "err": "..."}) is what happened."""
+    if line.startswith('{"') and line.endswith("}"):
+        return False
+    return _CODE_LINE.search(line) is not None
 
 
 def _cause_lines(scan: str, low: str) -> list[int]:
@@ -309,6 +331,10 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
     for m in failing:
         name = next(g for g in m.groups() if g)
         items.append(Item("finding", name.strip(), clip(m.group(0).strip(), 200), index))
+    if '"fail' in scan and len(failing) < FINDINGS_PER_OUTPUT:  # a CI API's answer: "failed_tests": ["tests/x.py::test_y"]
+        for m in itertools.islice(_FAILED_LIST.finditer(scan), 2):
+            for name in itertools.islice(_JSON_STRING.finditer(m.group(1)), FINDINGS_PER_OUTPUT - len(failing)):
+                items.append(Item("finding", name.group(1), clip(name.group(1), 200), index))
     found: list[tuple[int, int, str]] = []  # (severity, position, line)
     shapes: set[str] = set()
     seen = -1
@@ -325,7 +351,7 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
             # a paragraph of prose (a mail's body): the sentence that says it; an exception's line stays whole
             line = _sentence_at(line, cause.start())
         shape = " ".join(_DIGITS.sub("0", line).split())  # the same line again with other numbers (a probe failing 5 times) is one
-        if 12 <= len(line) <= 400 and shape not in shapes and not _CODE_LINE.search(line) and not (
+        if 12 <= len(line) <= 400 and shape not in shapes and not _code_line(line) and not (
                 error and (line in error or error in line)):
             shapes.add(shape)
             found.append((0 if _SEVERE.search(line) else 1, len(found), line))
@@ -336,13 +362,21 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
         # speak of them ("the pods can't pull the image"), see ledger.merge.
         # Keyed by its shape: the same line from another run with other numbers (a readiness probe failing
         # again) is the same finding seen again, routine once seen often.
-        items.append(Item("finding", _DIGITS.sub("0", line.lower())[:200], clip(line, 240), index,
+        items.append(Item("finding", " ".join(_VARYING.sub("#", line.lower()).split())[:200], clip(line, 240), index,
                           weak=n >= CAUSES_PER_OUTPUT))
+    if not reads and len(low) == len(scan) and any(f"{w}{c}" in low for w in _FLAG_WORDS for c in ":("):
+        # what a command or a service flags as its news (the lower-cased text read: a case-blind regex is slow)
+        keys = {i.key for i in items}
+        for m in itertools.islice(_FLAGGED.finditer(low, 0, READ_CHARS), FLAGGED_PER_OUTPUT):
+            line = scan[m.start():m.end()].strip()
+            key = " ".join(_VARYING.sub("#", line.lower()).split())[:200]
+            if key not in keys and not (error and (line in error or error in line)):
+                items.append(Item("finding", key, clip(line, 240), index))
     if not reads and not error:  # what a computation printed: "rows after dedupe: 680,897", "p = 0.19"
         last = _last_lines(scan, 1)
         results = 0
         labelled = _LABELLED.match(last.strip()) if last and len(last) <= 160 else None
-        if labelled and _DIGIT.search(labelled.group(2)) and not _CODE_LINE.search(last):
+        if labelled and _DIGIT.search(labelled.group(2)) and not _CODE_LINE.search(last) and not _PATH.search(labelled.group(1)):
             items.append(Item("finding", last.strip().lower()[:80], clip(last.strip(), 200), index))
             results = 1  # a computation's news is at its end
         for line in scan[-ID_CHARS * 4:].splitlines():
@@ -352,7 +386,7 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
             if result and line.strip() != last.strip():
                 items.append(Item("finding", result.group(1).strip().lower()[:80], clip(line.strip(), 200), index))
                 results += 1
-                if results >= 2:
+                if results >= (SHORT_RESULTS if len(scan) <= SHORT_OUTPUT else 2):
                     break
     if reads:  # where a search hit, and the settings a file holds: kept when prose names them
         head = text[:READ_CHARS]

@@ -116,6 +116,16 @@ def _adjacent(sentences: list[str], spoken: list[str]) -> str:
     return out
 
 
+# The close of a mail or a letter, on its own ("Best,", "Groet,", "Thanks a lot!", "Viele Grüße"): the name under
+# it and it say nothing of what came before.
+_SIGN_OFF = re.compile(r"^\W*(?:(?:best|kind|warm|many|with)\s+)?(?:regards|wishes|thanks(?: a lot| again)?|thank you(?: so much)?|"
+                       r"thx|cheers|best|groet(?:en)?|met vriendelijke groet(?:en)?|mvg|viele gr(?:ü|ue)(?:ß|ss)e|liebe "
+                       r"gr(?:ü|ue)(?:ß|ss)e|gr(?:ü|ue)(?:ß|ss)e|gru(?:ß|ss)|lg|mfg|saludos|un saludo|cordialement|bien (?:à|a) vous|"
+                       r"merci(?: beaucoup)?|ciao|saluti|abra(?:ç|c)os|obrigad[oa])\W*$", re.IGNORECASE)
+# An emoji a chat writes as its short code at the end of a message ("... under 210 words :tada:", ":+1:").
+_EMOJI_END = re.compile(r"\s:[\w+-]{1,40}:\W{0,3}$")
+
+
 def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> list[Item]:
     """Instructions and corrections of the user's own words, a sentence each; what was only asked goes to
     ``asked``. A correction without a value of its own takes the sentence after it ("Sorry, wrong port.
@@ -129,9 +139,14 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
         if skip:
             skip = False
             continue
+        if _SIGN_OFF.match(sentence):  # "Groet," "Thanks a lot!": a letter's close, no words of a rule before it
+            open_item = -1
+            continue
         found = values(sentence)
         kind = prose.kind_of(sentence, found)
-        if sentence.endswith(":") and kind in ("rule", "setting") and not prose.is_strong_rule(sentence):
+        # A rule ending in a chat's emoji (":tada:") ends in no colon; a value said so may still lead into a paste.
+        introduces = (_EMOJI_END.sub("", sentence) if kind == "rule" else sentence).endswith(":")
+        if introduces and kind in ("rule", "setting") and not prose.is_strong_rule(sentence):
             kind = "request"  # "fyi, here's what happened:" introduces what follows (pasted), it rules nothing
         if kind == "setting" and is_decision(sentence):
             kind = "request"  # a choice the user makes ("ok, decided: we'll cordon ip-..."): a decision, below
@@ -152,7 +167,7 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
             items.append(Item("instruction", masked_key(sentence), clip(sentence), index, rank=rank,
                               corrects=found, update=prose.is_update(sentence)))
             open_item, joined = len(items) - 1, 0
-        elif open_item >= 0 and not prose.is_request(sentence) and len(sentence) <= 200 and not sentence.endswith(":"):
+        elif open_item >= 0 and not prose.is_request(sentence) and len(sentence) <= 200 and not introduces:
             # (a sentence that ends on ":" introduces what the user pasted next: "logs from export-svc earlier:")
             last = items[open_item]  # the words that go on from a rule are the rule's (adjacent, verbatim)
             text = f"{last.text} {sentence}"

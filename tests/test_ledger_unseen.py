@@ -1017,3 +1017,228 @@ def test_a_letters_head_and_a_laws_numbered_paragraphs_are_pasted_documents():
     assert "needs two approvals" in rules, text
     for pasted in ("SECOND REMINDER", "settle the full amount", "13b UStG", "Voranmeldungszeitraums"):
         assert pasted not in rules, (pasted, text)
+
+
+def test_a_cause_line_naming_a_log_file_is_no_line_of_code():
+    """"write /var/log/mysql/relay-bin.000412: no space left on device" is what a broker or a database
+    printed; the "log" in a path (or a ".log" file's name) is no call to a logger, so the line is found."""
+    out = "\n".join([
+        "2026-03-02 11:02:40,118 INFO  [main] kafka.log.LogManager - checkpoint written partitions=212",
+        "2026-03-02 11:02:41,904 WARN  [ReplicaFetcher-1] fetch size near limit bytes=1048000",
+        "2026-03-02 11:02:44,551 ERROR [ReplicaManager broker=2] Error processing append operation: write "
+        "/data/kafka/orders-7/00000000000912873331.log: no space left on device",
+        "2026-03-02 11:02:45,002 INFO  [main] kafka.server.KafkaServer - shutting down"] * 1)
+    messages = [user("the orders consumer stopped again, broker side?"),
+                assistant("Checking the broker logs.", [("c1", "search_logs", {"service": "kafka", "since": "2h"})]),
+                tool("c1", out), assistant("The broker can't append anymore, its data volume is full."),
+                user("ok, next?"), assistant("Sure.")]
+    found = "\n".join(section(ledger(messages), "Found by tools"))
+    assert "00000000000912873331.log: no space left on device" in found, found
+
+
+def test_a_json_log_record_with_a_cause_is_found_not_read_as_code():
+    """A structured log's record on one line ({"level": "error", "err": "... no such host"}) ends with a
+    brace like a block of code does; it is what happened, and its cause is found."""
+    records = [json.dumps({"ts": f"2026-05-11T09:0{n}:12Z", "level": "info", "msg": "request completed", "status": 200})
+               for n in range(6)]
+    records.insert(3, json.dumps({"ts": "2026-05-11T09:03:40Z", "level": "error", "msg": "dial failed",
+                                  "err": "dial tcp: lookup quotes-grpc.pricing.svc.cluster.local on 10.96.0.10:53: no such host"}))
+    messages = [user("quotes-client can't reach the backend since yesterday's move, can you look?"),
+                assistant("", [("c1", "kubectl", {"args": "logs deploy/quotes-client -n pricing --tail=200"})]),
+                tool("c1", "\n".join(records)), assistant("It still resolves the old service name."),
+                user("ok, next?"), assistant("Sure.")]
+    found = "\n".join(section(ledger(messages), "Found by tools"))
+    assert "quotes-grpc.pricing.svc.cluster.local on 10.96.0.10:53: no such host" in found, found
+
+
+def test_the_failed_tests_a_ci_api_lists_in_json_are_found():
+    """A CI run's JSON answer lists what failed under a key that says so ("failed_tests": [...]): those
+    names are found, as a runner's "FAILED ..." lines would be; a passing job's name is not."""
+    run = json.dumps({"id": 88120431, "status": "failed", "jobs": [{"name": "lint", "status": "passed"},
+                                                                   {"name": "test-unit", "status": "failed"}],
+                      "failed_tests": ["tests/billing/test_proration.py::test_leap_year_midcycle_upgrade"],
+                      "flaky_quarantined": ["tests/misc/test_clock.py::test_tz_flip"]}, indent=2)
+    messages = [user("why is main red?"),
+                assistant("", [("c1", "http_get", {"url": "https://ci.example.internal/api/v2/runs/88120431"})]),
+                tool("c1", run), assistant("One unit test fails, the rest is green."),
+                user("ok, next?"), assistant("Sure.")]
+    found = "\n".join(section(ledger(messages), "Found by tools"))
+    assert "tests/billing/test_proration.py::test_leap_year_midcycle_upgrade" in found, found
+    assert "test_tz_flip" not in found, found
+
+
+def test_a_setting_the_agent_said_it_looks_for_is_kept_from_the_file_it_read():
+    """"Let me check what timeout the refund client uses." then a read of a config: the setting line that
+    shares two of those words ("refundTimeoutMs") is what was found, kept like a line the agent named
+    after reading; the other settings of the file are not, and a grep's hits are not named by the words
+    of its own pattern ("Searching for FlushQueue call sites." finds every line with FlushQueue)."""
+    config = "\n".join(f'  "{name}": {value},' for name, value in [
+        ("auditBaseUrl", 596), ("invoicePageSize", 693), ("refundTimeoutMs", 8954), ("authRetries", 160),
+        ("ledgerIdleTimeout", 31), ("storeReplicas", 3)])
+    hits = "\n".join(f"internal/{pkg}/queue.go:{n}:\tif err := FlushQueue(ctx, buf)" for n, pkg in
+                     [(12, "api"), (88, "store"), (140, "worker")])
+    messages = [user("the refund calls hang sometimes, why?"),
+                assistant("I'll start from the client config. Let me check what timeout the refund client uses.",
+                          [("c1", "Read", {"file_path": "/srv/app/config/services.json"})]),
+                tool("c1", "{\n" + config + "\n}"),
+                assistant("Searching for FlushQueue call sites.",
+                          [("c2", "Grep", {"pattern": "FlushQueue", "path": "internal", "-n": True})]),
+                tool("c2", hits), assistant("Nothing odd there."),
+                user("ok, next?"), assistant("Sure.")]
+    found = "\n".join(section(ledger(messages), "Found by tools"))
+    assert '"refundTimeoutMs": 8954' in found, found
+    assert "invoicePageSize" not in found and "FlushQueue" not in found, found
+
+
+def test_a_log_line_again_from_other_pods_is_one_finding_seen_again():
+    """The same cause line printed by other pods, at other times, with other addresses ("crashloopbackoff"
+    rows of `kubectl get pods`, table columns aligned differently) is one finding seen again, not one per
+    pod: routine, it leaves room to the cause seen once."""
+    hashes = ["7f9cb2d-x2kq", "c41e0a9-bb7w", "e3d0f18-mmq4", "0ab9c7e-tz9p", "5d2e6fa-hc3r"]
+
+    def pods(n: int) -> str:
+        return ("NAME" + " " * (20 + n) + "READY   STATUS   RESTARTS   AGE   IP   NODE\n"
+                f"ledger-api-{hashes[n - 1]}" + " " * (4 + n) + f"0/1   CrashLoopBackOff   {n + 7}   {n + 2}h   "
+                f"10.4.{n}.17   ip-10-4-{n}-17.eu-west-1.compute.internal")
+    messages = [user("why is ledger-api flapping?")]
+    for n in range(1, 6):
+        messages += [assistant("", [(f"c{n}", "kubectl", {"args": "get pods -n ledger -o wide"})]), tool(f"c{n}", pods(n)),
+                     assistant("Still crash-looping.")]
+    messages += [user("ok, next?"), assistant("Sure.")]
+    items = [i for i in merge(ExtractiveSummarizer().items(messages, [view_of(m) for m in messages], 0), whole=True)
+             if i.section == "finding" and "CrashLoopBackOff" in i.text]
+    assert len(items) == 1 and items[0].seen == 5, items  # once an output: its rows are one shape
+
+
+def test_a_records_field_names_name_no_line():
+    """After reading a service's logs, "Checked the pod level: msg volume is normal, no op stands out" shares
+    "pod", "level", "msg" and "op" with every record, as field names: no line is named by them, so none ranks
+    before the cause the agent did speak of."""
+    records = [f'ts=2026-04-0{n}T10:00:0{n}Z level=error svc=billing-worker pod=billing-worker-7c{n}d-k2x{n} '
+               f'msg="context deadline exceeded" op=Invoice.Render duration_ms=2{n}011' for n in range(1, 4)]
+    messages = [user("billing-worker is slow, check the logs?"),
+                assistant("", [("c1", "search_logs", {"service": "billing-worker", "since": "6h"})]),
+                tool("c1", "\n".join(records)),
+                assistant("Checked the pod level: msg volume is normal, no op stands out."),
+                user("and the invoice-pdf restarts?"),
+                assistant("", [("c2", "search_logs", {"service": "kubelet", "query": "terminated", "since": "6h"})]),
+                tool("c2", 'ts=2026-04-01T11:02:13Z level=warn component=kubelet msg="container terminated" '
+                           'pod="pdf/invoice-pdf-5d9f-q7w2" reason="OOMKilled" exit_code=137'),
+                assistant("Memory: the container hits its limit and gets killed (exit 137)."),
+                user("ok, next?"), assistant("Sure.")]
+    merged = merge(ExtractiveSummarizer().items(messages, [view_of(m) for m in messages], 0), whole=True)
+    named = [i.text for i in merged if i.section == "finding" and i.rank > 0]
+    assert any("OOMKilled" in t for t in named), named
+    assert not any("deadline exceeded" in t for t in named), named
+
+
+def test_an_id_a_request_line_writes_out_is_not_listed_again():
+    """"Track the reports work under PAY-8332, please." is an earlier request and names a ticket: with the
+    request given room, the ticket is not listed again as an identifier (the same words twice)."""
+    messages = [user("Track the reports work under PAY-8332, please."), assistant("Will do."),
+                user("the export job needs a retry flag, add --retries 3"), assistant("Done."),
+                user("What next?"), assistant("Noted.")]
+    text = ledger(messages, budget=4000)
+    lines = [re.sub(r" \[#[\d, #]+\]$", "", line) for line in text.splitlines() if line.startswith("- ")]
+    assert sum("PAY-8332" in line for line in lines) == 1, text
+
+
+def test_a_rule_ending_in_a_chat_emoji_is_a_rule_not_an_introduction():
+    """Slack writes an emoji as its short code: "heads up: refunds over $370 need my sign-off, no matter who's
+    asking :thinking_face:" ends in a colon, but introduces nothing pasted: it is a standing rule, as is "I'd rather
+    we link the KB article than paste it, and keep replies under 210 words :tada:"."""
+    text = ledger(convo("heads up: refunds over $370 need my sign-off, no matter who's asking :thinking_face:",
+                        "small thing on the drafts. I'd rather we link the KB article than paste it, and keep replies "
+                        "under 210 words :tada:",
+                        "logs from export-svc earlier:\n2026-11-30T10:14:09Z ERROR never retry a 409, giving up job=88123"))
+    rules = "\n".join(section(text, "User instructions"))
+    assert "refunds over $370 need my sign-off" in rules, text
+    assert "keep replies under 210 words" in rules, text
+    assert "logs from export-svc" not in rules and "never retry a 409" not in rules, text
+
+
+def test_a_message_headed_by_a_tickets_number_is_work_on_it_not_a_setting():
+    """"#445869 — customer replied, take a look" asks for work on one ticket (done once looked at); the
+    ticket's number is no value the work depends on from then on. A rule headed so is still a rule."""
+    text = ledger(convo("#445869 — customer replied, take a look", "#502113: from now on the EU bucket is the only one we use"))
+    rules = "\n".join(section(text, "User instructions"))
+    assert "customer replied, take a look" not in rules, text
+    assert "from now on the EU bucket" in rules, text
+
+
+def test_a_mails_close_is_no_part_of_the_rule_above_it():
+    """"Adyen fees go to 6742 with cost centre 583, not to the general bank charges." then "Groet,\\nMaren": the
+    close and the name under it are the letter's, not words of the rule (which stays as the user wrote it, so a
+    later mail closed the same way shares no words with it)."""
+    mail = ("Hi,\n\nPieter is off until Thursday, so AP waits.\n\nAdyen fees go to 6742 with cost centre 583, not to the "
+            "general bank charges.\n\nGroet,\nMaren")
+    rules = section(ledger(convo(mail)), "User instructions")
+    assert any(r.startswith("Adyen fees go to 6742") and r.endswith("general bank charges.") for r in rules), rules
+    assert not any("Groet" in r or "Maren" in r for r in rules), rules
+
+
+def test_a_number_after_the_same_word_restates_only_with_two_more_words_shared():
+    """"Adyen fees go to 6742 with cost centre 583 ..." and, later, "I need the budget vs actual for cost centre 500
+    for February" both put a number after "centre", and share only "cost" besides: two things, the rule stays.
+    "dedup with minhash jaccard 0.75" then "rerun dedup with minhash jaccard 0.82" is one setting restated."""
+    text = ledger(convo("Adyen fees go to 6742 with cost centre 583, not to the general bank charges.",
+                        "I need the budget vs actual for cost centre 500 for February",
+                        "fyi dedup with minhash jaccard 0.75", "rerun dedup with minhash jaccard 0.82"))
+    rules = "\n".join(section(text, "User instructions"))
+    assert "Adyen fees go to 6742 with cost centre 583" in rules, text
+    assert "jaccard 0.82" in rules and "jaccard 0.75" not in text, text
+
+
+def test_a_german_i_got_it_wrong_corrects():
+    """"ach nee, Raum D236, hab mich vertan" ("oh no, room D236, I got it wrong") takes back the room said before:
+    a correction, in German as in any language."""
+    text = ledger(convo("das Meeting ist in Raum D263", "ach nee, Raum D236, hab mich vertan"))
+    rules = "\n".join(section(text, "User instructions"))
+    assert "Raum D236, hab mich vertan" in rules and "D263" not in rules, text
+
+
+def test_a_result_labelled_with_a_slash_at_an_outputs_end_is_found():
+    """A sweep's summary ends on "best val/loss in sweep: 2.8438": a label may hold a slash (val/loss,
+    tok/s), and the line is the computation's answer."""
+    table = "\n".join(f"run-{n:02d}   finished   {1000 * n}   {2.9 + n / 100:.3f}" for n in range(1, 8))
+    messages = [user("is the lr sweep done, what's the best"),
+                assistant("", [("c1", "wandb_query", {"sweep": "lab/ablations/sweeps/current", "summary": ["val/loss"]})]),
+                tool("c1", f"{table}\n\nbest val/loss in sweep: 2.8438"), assistant("Done."),
+                user("ok, next?"), assistant("Sure.")]
+    found = "\n".join(section(ledger(messages), "Found by tools"))
+    assert "best val/loss in sweep: 2.8438" in found, found
+
+
+def test_every_labelled_result_of_a_short_output_is_found():
+    """A four-line stats output ("shards scanned: 646", "near-dup clusters: 45505", "removed: 7,746,326 docs",
+    "kept: 82,905,484 docs") is all answer: each of its results is found, not only the first two and the last."""
+    stats = "shards scanned: 646\nnear-dup clusters: 45505\nremoved: 7,746,326 docs\nkept: 82,905,484 docs"
+    messages = [user("how much did dedup remove?"),
+                assistant("", [("c1", "shell", {"cmd": "python tools/dedup.py --stats-only /data/pretrain/current"})]),
+                tool("c1", stats), assistant("Done."), user("ok, next?"), assistant("Sure.")]
+    found = "\n".join(section(ledger(messages), "Found by tools"))
+    assert "removed: 7,746,326 docs" in found and "kept: 82,905,484 docs" in found, found
+
+
+def test_a_line_a_command_flags_as_its_note_or_summary_is_found():
+    """A reconciliation run prints hundreds of matched lines and flags its news: "NOTE: bank charges not booked:
+    794.48 (12 items, ING USD)", "SUMMARY: unreconciled difference 2,106.07 (bank above ledger)". Those lines are
+    what it found; the matched lines are not."""
+    matched = "\n".join(f"  2026-10-{n % 28 + 1:02d}   {100 + n * 7.13:,.2f}  JE-2026-10-{40000 + n}  <->  bank {n:08x}"
+                        for n in range(60))
+    out = (f"MATCHED\n{matched}\n\nNOTE: bank charges not booked: 794.48 (12 items, ING USD)\n\n"
+           "SUMMARY: unreconciled difference 2,106.07 (bank above ledger)\n\nmatched 129 lines; auto-match rate 84%")
+    messages = [user("reconcile the USD account"),
+                assistant("", [("c1", "reconcile", {"account": "1110", "period": "2026-10"})]), tool("c1", out),
+                assistant("Done."), user("ok, next?"), assistant("Sure.")]
+    found = "\n".join(section(ledger(messages), "Found by tools"))
+    assert "bank charges not booked: 794.48" in found and "unreconciled difference 2,106.07" in found, found
+    assert "<->  bank" not in found, found
+
+
+def test_a_wrong_node_said_is_a_correction_of_the_node_asked_before():
+    """"fyi wrong node lol, its --exclude=sxm-k82n4" takes back the node of "add --exclude=dgx-r71n1 to the eval
+    sbatch": a correction (a wrong node, server or cluster, like a wrong port or host), and the old node leaves."""
+    text = ledger(convo("add --exclude=dgx-r71n1 to the eval sbatch", "fyi wrong node lol, its --exclude=sxm-k82n4"))
+    rules = "\n".join(section(text, "User instructions"))
+    assert "its --exclude=sxm-k82n4" in rules and "dgx-r71n1" not in text, text

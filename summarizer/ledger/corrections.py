@@ -187,12 +187,15 @@ def _same_setting(old: tuple[frozenset[tuple[str, str]], frozenset[str]],
     """Whether ``new`` sets what ``old`` set, to another value (see :func:`restate`); a value named by its
     shape or folder only when the new words say they revise ("instead", "wrong", "the old one"): two
     tickets or two branches in the same words are two things."""
-    shared = len(old[1] & new[1])
+    common = old[1] & new[1]
+    shared = len(common)
     for name, value in old[0]:
         for other_name, other in new[0]:
             if name != other_name or value == other:
                 continue
-            if shared >= 2 if name.startswith("after:") else (revises and shared >= 1):
+            # two more words than the one the number follows ("cost centre 583" and "cost centre 500" share
+            # "centre" by being named so: "cost" alone does not make them one setting)
+            if len(common - {name[6:]}) >= 2 if name.startswith("after:") else (revises and shared >= 1):
                 return True
     return False
 

@@ -65,7 +65,7 @@ _CORRECTION = re.compile(
     r"fel av mig\b|f[öo]rl[åa]t\b|mijn fout\b|excuses\b|przepraszam\b|pomy[łl]ka\b|scusa\b|mi sono sbagliat|"
     r"desculpa\b|me enganei\b|galti se\b|sumimasen\b|\u3054\u3081\u3093|\u3059\u307f\u307e\u305b\u3093|\u5bf9\u4e0d\u8d77|\u4e0d\u597d\u610f\u601d)|"
     r"\b(?:I meant|I mean|meant to say|make that\b|mixed up|misremembered|misspoke|I was wrong|"
-    r"I gave you the wrong|\b(?:pasted|gave|sent|said|used|typed|wrote|quoted|linked|named|picked|had) (?:you |me )?(?:the |a )?wrong\b|wrong (?:one|value|port|host|id|name|bucket|file|branch|ticket|number|address|table|path)|"
+    r"I gave you the wrong|\b(?:pasted|gave|sent|said|used|typed|wrote|quoted|linked|named|picked|had) (?:you |me )?(?:the |a )?wrong\b|wrong (?:one|value|port|host|id|name|bucket|file|branch|ticket|number|address|table|path|node|server|machine|cluster|region|version|database)|"
     r"not the (?:one|\w+) I (?:said|mentioned|gave)|the other (?:one|\w+) I (?:said|mentioned|gave|meant)|"
     r"\b(?:was|is) (?:wrong|a typo|incorrect|outdated)\b|"
     r"^\W*(?:(?:ugh|oh|hmm|ok|so|and|but)\W+)?[\w'&. -]{2,40}? actually (?:is|are|was|were|renews|starts|ends|runs|lives|"
@@ -75,7 +75,7 @@ _CORRECTION = re.compile(
     r"time|way|side|hand|half|end)\b) \w+\b|\binstead of [`'\"]?[\w.@:/+-]*\d|, not [`'\"]?[\w.@:/+-]*\d[\w.@:/+-]*[`'\"]?\s*[.!]?$|"
     r"^\W*not [`'\"]?\S+[`'\"]?,? but\b|mixed (?:them|these|those|it|that|the \w+) up|(?:is|was) the right (?:one|\w+)\b|"
     r"should (?:have been|be)\b.{0,40}\bnot\b|instead of what I said|rather than what I said|"
-    r"je voulais dire|ich meinte|quise decir|quer[ií]a decir)\b",
+    r"je voulais dire|ich meinte|(?:hab(?:e)?|hatte) mich (?:vertan|geirrt|vertippt|verschrieben|verz[äa]hlt)|quise decir|quer[ií]a decir)\b",
     re.IGNORECASE)
 
 # Words that make a sentence a rule only when it does not ask for something done now ("make sure the
@@ -272,10 +272,11 @@ _ACTION_START = re.compile(
 # Work asked for when something happens ("close PR-41 after the merge", "once the freeze ends, ...") waits for it:
 # it holds until then.
 # Work asked on one ticket, issue or pull request, named by its number ("reassign #524394 to @amara", "tag
-# #494700 as billing-dispute", "refund $1,645.41 on #445676"): done once done, whatever verb asks it.
+# #494700 as billing-dispute", "refund $1,645.41 on #445676", a message headed by it: "#445869 — customer
+# replied, take a look"): done once done, whatever verb asks it.
 _ON_ONE = re.compile(r"^\W*(?:(?:ok|okay|so|now|also|and|then|pls|please)\W+)*[a-z]+(?: (?:it|them|this|that|up|back|out))?"
                      r"(?: the)?(?: ticket| issue| PR| pull request| case)? #\d{3,}\b|^\W*(?:please\s+)?(?:refund|credit|charge)\b"
-                     r"[^.!?]{0,30}\bon #\d{3,}\b", re.IGNORECASE)
+                     r"[^.!?]{0,30}\bon #\d{3,}\b|^\W*#\d{3,}\s*[\u2014\u2013:-]\s", re.IGNORECASE)
 _TRIGGER = re.compile(r"\b(?:after|once|when|whenever|before|as soon as|next time|until|till)\b", re.IGNORECASE)
 _PLEASE_END = re.compile(r"\bplease\W*$|\bpls\W*$", re.IGNORECASE)
 

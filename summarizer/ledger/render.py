@@ -88,8 +88,13 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
         nonlocal spent
         used = sum(cost[section][i] for i in chosen[section]) + (header[section] if chosen[section] else 0)
         shown = _written_out(by_section, chosen) if section == "identifier" else ""
+        # A request in the very words of an identifier's line given room ("Track the reports work under
+        # PAY-8332, please.") is not written a second time.
+        said = {by_section["identifier"][i].text for i in chosen.get("identifier", ())} if section == "request" else set()
         for i in order[section]:
             if i in chosen[section] or (i in routine[section] and not routine_too):
+                continue
+            if said and by_section[section][i].text in said:
                 continue
             if shown and by_section[section][i].key in shown:
                 continue  # a line already given room writes it out
