@@ -181,7 +181,7 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
             # ("scrap what we said earlier, Luis vetoed it.") takes the sentence after it, the new choice.
             if not is_decision(sentence) and n + 1 < len(parts) and len(parts[n + 1]) <= 240 and not prose.is_correction(parts[n + 1]):
                 sentence, skip = f"{sentence} {parts[n + 1]}", True
-            items.append(decision_item(sentence, index)._replace(rank=DECIDED_RANK))
+            items.append(decision_item(sentence, index)._replace(rank=DECIDED_RANK, user=True))
             open_item = -1
         else:  # asked, or too short to be anything ("mem ok?"): a rule goes on only in the sentence right after it
             if len(sentence) >= 8:

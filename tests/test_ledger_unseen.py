@@ -1242,3 +1242,27 @@ def test_a_wrong_node_said_is_a_correction_of_the_node_asked_before():
     text = ledger(convo("add --exclude=dgx-r71n1 to the eval sbatch", "fyi wrong node lol, its --exclude=sxm-k82n4"))
     rules = "\n".join(section(text, "User instructions"))
     assert "its --exclude=sxm-k82n4" in rules and "dgx-r71n1" not in text, text
+
+
+def test_a_revised_choice_supersedes_the_choice_the_user_stated_plainly():
+    """"ok, we invoice Fenwick Ltd in GBP from invoice 2681, I'll tell Lotte" stands among the instructions (a
+    setting, no marker of a decision); "I talked to Lotte again, we'll invoice Fenwick Ltd in EUR from invoice
+    2681 onwards instead." revises it: the revision stands in its place among the instructions, with a
+    correction's rank for room, citing both, and GBP is gone (it had stood alone, the revision lost among the decisions). The agent's own
+    "instead" revises none of the user's words, and a revision about another thing leaves the choice alone."""
+    text = ledger(convo("ok, we invoice Fenwick Ltd in GBP from invoice 2681, I'll tell Lotte",
+                        "Adyen fees go to 6742 with cost centre 583.",
+                        "I talked to Lotte again, we'll invoice Fenwick Ltd in EUR from invoice 2681 onwards instead."))
+    rules = section(text, "User instructions")
+    assert any(r.startswith("I talked to Lotte again, we'll invoice Fenwick Ltd in EUR") for r in rules), text
+    assert "GBP" not in text and "Adyen fees go to 6742" in "\n".join(rules), text
+    assert re.search(r"onwards instead\. \[#0, #4\]", text), text
+
+    agent = [user("ok, we invoice Fenwick Ltd in GBP from invoice 2681, I'll tell Lotte"),
+             assistant("I'd rather we invoice Fenwick Ltd in EUR from invoice 2681 onwards instead, since their bank charges us."),
+             user("What next?"), assistant("Noted.")]
+    assert "Fenwick Ltd in GBP" in "\n".join(section(ledger(agent), "User instructions"))
+
+    other = ledger(convo("ok, we invoice Fenwick Ltd in GBP from invoice 2681, I'll tell Lotte",
+                         "we'll run payments on Wednesday instead."))
+    assert "Fenwick Ltd in GBP" in "\n".join(section(other, "User instructions")), other

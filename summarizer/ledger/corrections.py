@@ -20,7 +20,7 @@ import functools
 import re
 from collections import defaultdict
 
-from .items import _FORBIDS, Item, _shape, values
+from .items import _FORBIDS, CORRECTION_RANK, STRONG_RULE_RANK, Item, _shape, values
 
 # Words a correction is made of besides what it corrects; they say nothing of what is corrected.
 _FILLER = frozenset("""sorry actually correction wait oops whoops meant mean not the one other old that this make
@@ -203,26 +203,54 @@ def _same_setting(old: tuple[frozenset[tuple[str, str]], frozenset[str]],
 def revise_decisions(merged: list[Item]) -> list[Item]:
     """A decision that revises an earlier choice ("ok scrap that idea; let's ...", "changing my mind: ...")
     supersedes it: of the eight decisions before it, the one it shares most words with, else the latest
-    when that was said just before (a revision that shares no word with any revises none here)."""
+    when that was said just before (a revision that shares no word with any revises none here). A choice
+    the user stated plainly ("ok, we invoice Fenwick Ltd in GBP from invoice 2681") stands among the
+    instructions as a setting or a plain rule: a revision about the same thing ("we'll invoice Fenwick Ltd in
+    EUR from invoice 2681 onwards instead", two words or values shared and two in five of the shorter's)
+    that shares more with it than any decision does supersedes it there, and takes its place first among the
+    instructions, as a correction does (the choice had stood alone in the block, the revision lost)."""
     decisions = [i for i in merged if i.section == "decision"]
     if not any(i.update for i in decisions):
         return merged
     decisions.sort(key=lambda i: i.src)
+    settings = [(i, _about(i.text)) for i in merged
+                if i.section == "instruction" and i.rank < STRONG_RULE_RANK and not i.update]
     gone: set[int] = set()
     replaced: dict[int, Item] = {}
     for n, item in enumerate(decisions):
         if not item.update:
             continue
+        words = content_words(item.text)
+        about = _about(item.text)
+        stated = max(((s, len(about & w)) for s, w in settings if item.user and id(s) not in gone and s.src < item.src
+                      and _alike(len(about & w), about, w)), key=lambda sw: (sw[1], sw[0].src), default=None)
         before = [d for d in decisions[max(0, n - 8):n] if id(d) not in gone and d.src < item.src]
+        shared = max((len(words & content_words(d.text)) for d in before), default=0)
+        if stated is not None and stated[1] > shared:
+            target = stated[0]
+            gone.add(id(target))
+            replaced[id(item)] = item._replace(section="instruction", rank=CORRECTION_RANK, supersedes=tuple(
+                sorted({*item.supersedes, target.src, *target.supersedes, *([target.first] if target.first >= 0 else [])}
+                       - {item.src})))
+            continue
         if not before:
             continue
-        words = content_words(item.text)
         target = max(before, key=lambda d: (len(words & content_words(d.text)), d.src))
         if not words & content_words(target.text) and target.src < item.src - NEAR:
             continue  # shares no word with any, and none is just before it: it revises what is not here
         gone.add(id(target))
         replaced[id(item)] = item._replace(supersedes=tuple(sorted({*item.supersedes, target.src, *target.supersedes})))
     return [replaced.get(id(i), i) for i in merged if id(i) not in gone]
+
+
+def _about(text: str) -> frozenset[str]:
+    """The words and values a statement is about (an amount or a date both name is evidence as a word is)."""
+    return content_words(text) | frozenset(values(text))
+
+
+def _alike(shared: int, words: frozenset[str], other: frozenset[str]) -> bool:
+    """Whether two statements share enough words to be about the same thing (an update's evidence)."""
+    return shared >= 2 and shared >= 0.4 * min(len(words), len(other))
 
 
 def supersede(merged: list[Item]) -> list[Item]:
@@ -273,8 +301,7 @@ def supersede(merged: list[Item]) -> list[Item]:
                 score = 1  # "Sorry, I meant 0045.": the latest value of its shape, when nothing fits better
             if not correction.correction:  # an update: on plainer evidence only, about the same thing
                 shared = len(words & cand_words)
-                alike = shared >= 2 and shared >= 0.4 * min(len(words), len(cand_words))
-                score = score if alike or (score >= 3 and shared >= 1) else 0
+                score = score if _alike(shared, words, cand_words) or (score >= 3 and shared >= 1) else 0
             if not score:
                 continue
             # Of statements it fits as well: the latest message; in it, a setting before a prohibition

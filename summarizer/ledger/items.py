@@ -61,6 +61,8 @@ class Item(NamedTuple):
     # The user's words say a standing thing changed ("moved to", "from now on", "the new ..."): like a
     # correction, it supersedes the statement it updates, on stricter evidence (see .corrections).
     update: bool = False
+    # Said by the user (a decision of theirs, not the agent's): only the user's words revise the user's.
+    user: bool = False
 
     @property
     def correction(self) -> bool:
