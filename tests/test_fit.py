@@ -131,7 +131,7 @@ def test_a_window_too_small_for_the_usual_ledger_gets_a_smaller_one_that_fits() 
     result = compact(messages, context_window=75, tokenizer="cl100k_base", compact_at=1.0, compact_to=0.7,
                      keep_recent_tokens=0)
     assert result.stats.compacted and result.stats.fits and result.stats.tokens_after <= 75
-    assert "never commit directly to main branch" in result.messages[0]["content"]  # written dense
+    assert "never commit directly to the main branch" in result.messages[0]["content"]  # the user's words
     assert result.messages[-1]["content"].endswith(messages[-1]["content"])  # the block rides on the current turn
 
 

@@ -13,6 +13,7 @@ from convo import assistant, system, user
 
 from context_compactor import compact
 from context_compactor.summarizer.ledger import COMPACT_BELOW, Item, dense, masked_key, parse_items, prose, render
+from context_compactor.summarizer.ledger.items import tight
 
 Message = dict[str, Any]
 FILLER = ["Reviewing the ingestion pipeline module layout and service boundaries.",
@@ -82,10 +83,10 @@ def test_a_tiny_block_is_compact_and_keeps_more_rules_than_the_cited_form():
     assert len(kit_text(result.messages)) <= 150 * 4
 
 
-def test_a_compact_block_reads_back_as_the_users_words_written_dense():
+def test_a_compact_block_reads_back_as_the_users_words():
     """Rules written once under their shared label ("### SAFETY RULE") read back with the label, as the
-    user wrote them but for "the" and the final period (the dense form), keyed as the verbatim sentences;
-    the cap said again stands with its later value only."""
+    user wrote them but for the final period, keyed as the verbatim sentences; the cap said again stands
+    with its later value only. (Written without "the" as well, a tiny block said words no message holds.)"""
     block = block_of(tiny(kit_like_session(), window=260).messages)
     assert "### " in block  # several rules share a label at this size
     said = set()  # every run of consecutive sentences of what the user said: an item is one or more of them
@@ -96,7 +97,7 @@ def test_a_compact_block_reads_back_as_the_users_words_written_dense():
     kept = [i for i in parse_items(block.split("\n", 1)[1]) if i.section == "instruction"]
     assert len(kept) >= 5
     for item in kept:
-        verbatim = next((s for s in said if dense(s) == item.text), None)
+        verbatim = next((s for s in said if tight(s) == item.text), None)
         assert verbatim is not None, item.text
         assert masked_key(verbatim) == item.key  # read back, it is the same rule as the one said
     assert "- Budget cap is $956 total\n" in block and "- Never exceed without explicit approval\n" in block
@@ -181,5 +182,5 @@ def test_a_tiny_block_keeps_more_short_rules_than_one_long_one():
              Item("instruction", "c", "RULE: Never skip the canary.", 5, rank=4),
              *[Item("request", f"r{n}", f"filler request {n} " + "x" * 300, 7 + n) for n in range(5)]]
     text, _ = render(items, 30, lambda t: math.ceil(len(t) / 4))  # the cited form keeps fewer
-    assert "Never log card numbers" in text and "Never skip canary" in text and "Friday" not in text
+    assert "Never log card numbers" in text and "Never skip the canary" in text and "Friday" not in text
     assert "[#" not in text and "filler request" not in text

@@ -12,7 +12,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 
-from .items import SHORT_TITLES, TITLES, CountTokens, Item, dense, marks, masked_key
+from .items import SHORT_TITLES, TITLES, CountTokens, Item, marks, masked_key, tight
 
 # A tiny ledger: a budget (tokens) below which (1) the user's instructions take the room before any
 # other section gets its share (a share of a tiny block holds one line, which would cost a user rule),
@@ -243,10 +243,10 @@ def _grouped_costs(items: list[Item], count: CountTokens) -> list[float]:
     costs: list[float] = []
     for item, label in zip(items, labels):
         if label and sharing[label] > 1:
-            body = dense(item.line(False))[len(label) + 2:]
+            body = tight(item.line(False))[len(label) + 2:]
             costs.append(count(f"- {body}\n") + count(f"### {label}\n") / sharing[label])
         else:
-            costs.append(count(f"- {dense(item.line(False))}\n"))
+            costs.append(count(f"- {tight(item.line(False))}\n"))
     return costs
 
 
@@ -255,7 +255,7 @@ def _grouped_lines(items: list[Item]) -> list[str]:
     shared by more than one, once, with its instructions below it."""
     groups: dict[str, list[str]] = {}
     for item in items:
-        groups.setdefault(_label(item.text), []).append(dense(item.line(False)))
+        groups.setdefault(_label(item.text), []).append(tight(item.line(False)))
     lines = [f"- {line}" for label, group in groups.items() if not label or len(group) == 1 for line in group]
     for label, group in groups.items():
         if label and len(group) > 1:
