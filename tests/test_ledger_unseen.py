@@ -1266,3 +1266,20 @@ def test_a_revised_choice_supersedes_the_choice_the_user_stated_plainly():
     other = ledger(convo("ok, we invoice Fenwick Ltd in GBP from invoice 2681, I'll tell Lotte",
                          "we'll run payments on Wednesday instead."))
     assert "Fenwick Ltd in GBP" in "\n".join(section(other, "User instructions")), other
+
+
+def test_a_correction_taken_among_the_instructions_is_no_decision_a_later_revision_takes_out():
+    """"scratch what I said about Prestige Worldwide's limit, it's 4855 req/min ..." revises the limit stated
+    before and stands among the instructions; "let's keep Acme Robotics on Pro ... after all, they won't
+    sign a new order form" later shares "order form" with it, and had taken it out of the block as the
+    decision it revised: the user's correction was lost (gen_support 150k at 8k). The Acme revision
+    revises the Acme choice instead (three words shared: Acme, Robotics, SSO)."""
+    text = ledger(convo("prestige Worldwide's API limit is 3690 req/min on their order form (cc @amara)",
+                        "also Acme Robotics wants SSO, we'll move Acme Robotics to the Business plan at $45/seat",
+                        "scratch what I said about Prestige Worldwide's limit, it's 4855 req/min in the signed contract, "
+                        "I was looking at the old order form :eyes:",
+                        "let's keep Acme Robotics on Pro and add the SSO add-on at $357/month after all, they won't "
+                        "sign a new order form this quarter"))
+    rules = "\n".join(section(text, "User instructions"))
+    assert "it's 4855 req/min in the signed contract" in rules and "3690" not in text, text
+    assert "SSO add-on at $357/month after all" in rules and "$45/seat" not in text, text

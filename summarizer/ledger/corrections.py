@@ -206,7 +206,8 @@ def revise_decisions(merged: list[Item]) -> list[Item]:
     when that was said just before (a revision that shares no word with any revises none here). A choice
     the user stated plainly ("ok, we invoice Fenwick Ltd in GBP from invoice 2681") stands among the
     instructions as a setting or a plain rule: a revision about the same thing ("we'll invoice Fenwick Ltd in
-    EUR from invoice 2681 onwards instead", two words or values shared and two in five of the shorter's)
+    EUR from invoice 2681 onwards instead", three words or values shared, or two and two in five of the
+    shorter's)
     that shares more with it than any decision does supersedes it there, and takes its place first among the
     instructions, as a correction does (the choice had stood alone in the block, the revision lost)."""
     decisions = [i for i in merged if i.section == "decision"]
@@ -223,8 +224,12 @@ def revise_decisions(merged: list[Item]) -> list[Item]:
         words = content_words(item.text)
         about = _about(item.text)
         stated = max(((s, len(about & w)) for s, w in settings if item.user and id(s) not in gone and s.src < item.src
-                      and _alike(len(about & w), about, w)), key=lambda sw: (sw[1], sw[0].src), default=None)
-        before = [d for d in decisions[max(0, n - 8):n] if id(d) not in gone and d.src < item.src]
+                      and (len(about & w) >= REVISED_SHARED or _alike(len(about & w), about, w))),
+                     key=lambda sw: (sw[1], sw[0].src), default=None)
+        # (one already taken among the instructions, as the revision of a choice stated there, is no
+        # decision to revise: a later one that shared two words with it took the user's correction out)
+        before = [d for d in decisions[max(0, n - 8):n]
+                  if id(d) not in gone and d.src < item.src and replaced.get(id(d), d).section == "decision"]
         shared = max((len(words & content_words(d.text)) for d in before), default=0)
         if stated is not None and stated[1] > shared:
             target = stated[0]
@@ -241,6 +246,12 @@ def revise_decisions(merged: list[Item]) -> list[Item]:
         gone.add(id(target))
         replaced[id(item)] = item._replace(supersedes=tuple(sorted({*item.supersedes, target.src, *target.supersedes})))
     return [replaced.get(id(i), i) for i in merged if id(i) not in gone]
+
+
+# Words or values a revision shares with a choice stated among the instructions that make it that choice's
+# revision whatever their lengths ("let's keep Acme Robotics on Pro and add the SSO add-on ... after all" for
+# "also Acme Robotics wants SSO, we'll move Acme Robotics to the Business plan at $45/seat").
+REVISED_SHARED = 3
 
 
 def _about(text: str) -> frozenset[str]:
