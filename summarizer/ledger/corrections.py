@@ -206,10 +206,10 @@ def revise_decisions(merged: list[Item]) -> list[Item]:
     when that was said just before (a revision that shares no word with any revises none here). A choice
     the user stated plainly ("ok, we invoice Fenwick Ltd in GBP from invoice 2681") stands among the
     instructions as a setting or a plain rule: a revision about the same thing ("we'll invoice Fenwick Ltd in
-    EUR from invoice 2681 onwards instead", three words or values shared, or two and two in five of the
-    shorter's)
-    that shares more with it than any decision does supersedes it there, and takes its place first among the
-    instructions, as a correction does (the choice had stood alone in the block, the revision lost)."""
+    EUR from invoice 2681 onwards instead": three words or values shared, or two and two in five of the
+    shorter's) that shares more with it than any decision does supersedes it there, and takes its place
+    among the instructions with a correction's rank (the choice had stood alone in the block, the
+    revision lost)."""
     decisions = [i for i in merged if i.section == "decision"]
     if not any(i.update for i in decisions):
         return merged
