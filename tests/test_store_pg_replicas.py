@@ -109,8 +109,12 @@ def same_reply(body: dict[str, Any], _n: int) -> str:
 
 def test_two_replicas_keep_a_sessions_plan_and_recall_what_the_other_folded(tmp_path: Path, database: str) -> None:
     """Turns alternating between two serve processes on one PostgreSQL store, while the first plan holds,
-    send the upstream the same bytes as one process does; recall on b finds what a folded."""
-    run = alternate(tmp_path, database, turns(4))
+    send the upstream the same bytes as one process does; recall on b finds what a folded. Calibration and
+    model summaries off, as in the test below: a ratio learned from one process's replies, or a narrative
+    that lands between turns on one process and not yet on the other, changes the ledger's room (replica
+    b's block read 192 characters shorter in most runs here, 3 of 3 at the code of the previous stop,
+    whose CI had passed it)."""
+    run = alternate(tmp_path, database, turns(4), **DETERMINISTIC)
     assert ORIGINAL not in json.dumps(run.shared[0])  # folded on replica a, at the first turn
     assert [json.dumps(m) for m in run.shared] == [json.dumps(m) for m in run.alone]
     assert run.answer == "From the archive: " + ORIGINAL
