@@ -496,20 +496,30 @@ def test_compaction_stuck_above_the_trigger_keeps_the_last_plan() -> None:
     assert "loop breaker" in report and "trigger" in report
 
 
+def read_files(count: int, size: int) -> list[Message]:
+    """A session that reads ``count`` files of ``size`` words each, then goes on: what a compaction stubs."""
+    history = [system("agent"), user("read the files")]
+    for k in range(count):
+        history += [assistant("", [(f"r{k}", "read_file", {"path": f"f{k}.py"})]), tool(f"r{k}", f"file {k} " + words(size, k))]
+    return history + [assistant("read them"), user("ok"), assistant("fine"), user("go")]
+
+
+def read_again(size: int) -> list[Message]:
+    """The first file read again (call ``x1``): what pins the read for the loop breakers."""
+    return [assistant("", [("x1", "read_file", {"path": "f0.py"})]), tool("x1", "file 0 " + words(size, 0)),
+            assistant("again"), user("next")]
+
+
 def test_a_stubbed_result_fetched_again_is_no_longer_stubbed() -> None:
     """A re-read of what compaction stubbed pins the call for the session, and says so: its latest result
     stays verbatim where it is, also once the plan would stub it, while the prompt stays within halfway
     from the target to the trigger; its earlier results (the same text again) keep their stubs. Every
     result of a pinned call put back, up to the window, filled a 32k prompt to the window."""
-    history = [system("agent"), user("read the files")]
-    for k in range(12):
-        history += [assistant("", [(f"r{k}", "read_file", {"path": f"f{k}.py"})]), tool(f"r{k}", f"file {k} " + words(800, k))]
-    history += [assistant("read them"), user("ok"), assistant("fine"), user("go")]
+    history = read_files(12, 800)
     with Compactor(context_window=16384) as compactor:
         first = compactor.compact(history)
         assert "archived by" in next(m["content"] for m in first.messages if m.get("tool_call_id") == "r0")
-        history += [assistant("", [("x1", "read_file", {"path": "f0.py"})]), tool("x1", "file 0 " + words(800, 0)),
-                    assistant("again"), user("next")]
+        history += read_again(800)
         second = compactor.compact(history)
         state = compactor._runtime.session(compactor.session).state
         assert any("stay verbatim" in n for n in second.notices) and state.pinned
@@ -529,14 +539,10 @@ def test_a_result_put_back_stays_put_until_the_next_compaction() -> None:
     later turns of the same plan, a result put back stays verbatim and every prompt starts with the one
     before (it had gone back to its stub once the prompt passed halfway to the trigger, which rewrote
     the prompt from there on for a server's cache, on every such turn)."""
-    history = [system("agent"), user("read the files")]
-    for k in range(12):
-        history += [assistant("", [(f"r{k}", "read_file", {"path": f"f{k}.py"})]), tool(f"r{k}", f"file {k} " + words(800, k))]
-    history += [assistant("read them"), user("ok"), assistant("fine"), user("go")]
+    history = read_files(12, 800)
     with Compactor(context_window=16384) as compactor:
         compactor.compact(history)
-        history += [assistant("", [("x1", "read_file", {"path": "f0.py"})]), tool("x1", "file 0 " + words(800, 0)),
-                    assistant("again"), user("next")]
+        history += read_again(800)
         compactor.compact(history)
         for k in range(12, 24):
             history += [assistant("", [(f"r{k}", "read_file", {"path": f"f{k}.py"})]),
@@ -559,14 +565,10 @@ def test_a_result_put_back_stays_put_until_the_next_compaction() -> None:
 def test_a_result_fetched_again_stays_stubbed_when_its_original_would_not_fit() -> None:
     """Fit is a promise: an original too large for the room the window leaves keeps its stub (it had been
     put back regardless: 4,304 tokens sent to a 4,096 window, said to fit)."""
-    history = [system("agent"), user("read the files")]
-    for k in range(6):
-        history += [assistant("", [(f"r{k}", "read_file", {"path": f"f{k}.py"})]), tool(f"r{k}", f"file {k} " + words(1200, k))]
-    history += [assistant("read them"), user("ok"), assistant("fine"), user("go")]
+    history = read_files(6, 1200)
     with Compactor(context_window=4096) as compactor:
         compactor.compact(history)
-        history += [assistant("", [("x1", "read_file", {"path": "f0.py"})]), tool("x1", "file 0 " + words(1200, 0)),
-                    assistant("again"), user("next")]
+        history += read_again(1200)
         second = compactor.compact(history)
     assert second.stats.fits and second.stats.tokens_after <= 4096
     kept = {m.get("tool_call_id"): m for m in second.messages if m["role"] == "tool"}
