@@ -222,10 +222,7 @@ def revise_decisions(merged: list[Item]) -> list[Item]:
         if not item.update:
             continue
         words = content_words(item.text)
-        about = _about(item.text)
-        stated = max(((s, len(about & w)) for s, w in settings if item.user and id(s) not in gone and s.src < item.src
-                      and (len(about & w) >= REVISED_SHARED or _alike(len(about & w), about, w))),
-                     key=lambda sw: (sw[1], sw[0].src), default=None)
+        stated = _stated_choice(item, [(i, w) for i, w in settings if id(i) not in gone]) if item.user else None
         # (one already taken among the instructions, as the revision of a choice stated there, is no
         # decision to revise: a later one that shared two words with it took the user's correction out)
         before = [d for d in decisions[max(0, n - 8):n]
@@ -252,6 +249,19 @@ def revise_decisions(merged: list[Item]) -> list[Item]:
 # revision whatever their lengths ("let's keep Acme Robotics on Pro and add the SSO add-on ... after all" for
 # "also Acme Robotics wants SSO, we'll move Acme Robotics to the Business plan at $45/seat").
 REVISED_SHARED = 3
+
+
+def _stated_choice(revision: Item, settings: list[tuple[Item, frozenset[str]]]) -> tuple[Item, int] | None:
+    """Of the choices stated among the instructions before ``revision`` (each with its :func:`_about`), the
+    one it revises, with the words and values they share: the most shared, then the latest."""
+    about = _about(revision.text)
+    best: tuple[Item, int] | None = None
+    for stated, words in settings:
+        shared = len(about & words)
+        if stated.src < revision.src and (shared >= REVISED_SHARED or _alike(shared, about, words)) and (
+                best is None or (shared, stated.src) > (best[1], best[0].src)):
+            best = (stated, shared)
+    return best
 
 
 def _about(text: str) -> frozenset[str]:
