@@ -73,3 +73,21 @@ def test_every_kind_at_every_depth(session: Session) -> None:
                   for f in session.facts if f.kind == kind}
         assert depths == {0, 1, 2}, kind
         assert max(f.index for f in session.facts if f.kind == kind) < 0.95 * n
+
+
+def test_fidelity_scored_over_the_last_turns_counts_each_turns_facts_so_far() -> None:
+    """``fidelity.py --turns T --score-last K``: each of the last K turns is scored against the facts its
+    history had planted by then (not the whole session's), and the counts are summed; the lost facts of
+    every turn are listed, and a fact kept at one turn and lost at the next counts once of each."""
+    import fidelity
+
+    session = make_session(1, 150)
+    case = fidelity.run_case(session, 8192, turns=6, last=3)
+    users = [n for n, m in enumerate(session.messages) if m.get("role") == "user"]
+    picks = sorted({users[min(len(users) - 1, round((k + 1) * len(users) / 6) - 1)] for k in range(6)})
+    picks[-1] = users[-1]
+    planted = sum(sum(1 for f in session.facts if f.index <= at) for at in picks[-3:])
+    kept = sum(v[0] for v in case["all"].values())
+    assert sum(v[1] for v in case["all"].values()) == planted
+    assert kept + sum(len(v) for v in case["lost"].values()) == planted
+    assert planted > 2 * len([f for f in session.facts if f.index <= picks[-3]])  # three turns, not one
