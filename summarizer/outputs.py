@@ -10,7 +10,7 @@ import re
 
 from context_compactor.messages import ToolCall, View
 
-from .calls import _reads_code, arguments, is_read, shell_command
+from .calls import _PATH_KEYS, _reads_code, arguments, is_read, shell_command
 from .identifiers import clip, identifier_items, one_line, scanned
 from .ledger import Item
 
@@ -216,7 +216,10 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
             found += [Item("identifier", m.group(2), clip(m.group(0), 160), index)
                       for m in itertools.islice(_ID_FIELD.finditer(head_tail), 3) if m.group(2) not in named]
         items.extend(found)
-    items.extend(finding_items(raw, index, reads, line if failed else "", _reads_code(args)))
+    # A read that names no file (a search, a lookup, a fetched page) answers with its last line as a
+    # computation does ("cheapest: EUR 161.51 direct"); a file's last line is only where the file ends.
+    answers = reads and command is None and not any(isinstance(args.get(k), str) for k in _PATH_KEYS)
+    items.extend(finding_items(raw, index, reads, line if failed else "", _reads_code(args), answers=answers))
     return items
 
 
@@ -256,6 +259,7 @@ _RESULT_LINE = re.compile(r"\s*([A-Za-z][\w ().,/%-]{2,60}?)\s*(?::|=|\|)\s*-?[$
 _DIGIT = re.compile(r"\d")
 # "worst null column: industry (34.8% null)", "Mann-Whitney U=4324973.7, p=0.13": a few words, then the value.
 _PATH = re.compile(r"[\w-]/[\w./-]*\.\w")  # a file's path ("Edited src/app.py: 1 replacement" labels no result)
+_CLOCK = re.compile(r"\d{1,2}:\d{2}\b")
 _LABELLED = re.compile(r"([A-Za-z][\w ().%,/-]{1,50}?)\s*[:=]\s*(\S.*)$")  # "best val/loss in sweep: 2.8438"
 FINDINGS_PER_OUTPUT = 3
 # A line a tool flags as its news, at a line's start: "NOTE: bank charges not booked: 794.48", "warning: input VAT
@@ -318,9 +322,11 @@ def _sentence_at(line: str, at: int) -> str:
     return line[start:].strip()
 
 
-def finding_items(text: str, index: int, reads: bool, error: str = "", code: bool = False) -> list[Item]:
+def finding_items(text: str, index: int, reads: bool, error: str = "", code: bool = False, *,
+                  answers: bool = False) -> list[Item]:
     """Failing tests a runner names, up to two lines that give a cause (not from code that was only read,
-    and not the error line already listed), and the settings of a file that was read (weak)."""
+    and not the error line already listed), and the settings of a file that was read (weak). ``answers``: a
+    read that names no file (a search, a lookup), whose labelled last line is its answer."""
     items: list[Item] = []
     scan = scanned(text)
     low = scan.lower()
@@ -372,14 +378,18 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
             key = " ".join(_VARYING.sub("#", line.lower()).split())[:200]
             if key not in keys and not (error and (line in error or error in line)):
                 items.append(Item("finding", key, clip(line, 240), index))
-    if not reads and not error:  # what a computation printed: "rows after dedupe: 680,897", "p = 0.19"
+    if (not reads or answers) and not error:  # what a computation printed: "rows after dedupe: 680,897", "p = 0.19"
         last = _last_lines(scan, 1)
         results = 0
         labelled = _LABELLED.match(last.strip()) if last and len(last) <= 160 else None
+        if labelled and _CLOCK.match(labelled.group(1)[-2:] + ":" + labelled.group(2)):
+            labelled = None  # "The export job was re-run at 02:44 UTC": a time's colon labels nothing
+        if labelled and reads and not _answer_line(scan, last.strip()):
+            labelled = None  # a read's last record or setting is where its list ends, not its answer
         if labelled and _DIGIT.search(labelled.group(2)) and not _CODE_LINE.search(last) and not _PATH.search(labelled.group(1)):
             items.append(Item("finding", last.strip().lower()[:80], clip(last.strip(), 200), index))
             results = 1  # a computation's news is at its end
-        for line in scan[-ID_CHARS * 4:].splitlines():
+        for line in scan[-ID_CHARS * 4:].splitlines() if not reads else ():
             if len(line) > 140 or not (":" in line or "=" in line or "|" in line) or not _DIGIT.search(line):
                 continue
             result = _RESULT_LINE.match(line)
@@ -398,6 +408,19 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
 
 
 _EXIT_TRAILER = re.compile(r"^\s*(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode)\b", re.IGNORECASE)
+
+
+# One setting on a line ("cpu: 200m", "timeout = 30"): a read whose last lines are such is a list of them.
+_ONE_SETTING = re.compile(r"^\s*[\"']?[\w.-]{1,40}[\"']?\s*[:=]\s*[^:=]*$")
+
+
+def _answer_line(scan: str, last: str) -> bool:
+    """Whether a read's labelled last line stands apart as its answer ("cheapest: EUR 161.51 direct" under a
+    table): not a log's record (a time first, or fields), and not the last of a list of settings."""
+    if last[:1].isdigit() or last.count("=") > 1 or last.startswith("{"):
+        return False
+    lines = [line for line in scan[-ID_CHARS:].splitlines() if line.strip()]
+    return len(lines) > 1 and not _ONE_SETTING.match(lines[-2])
 
 
 def _last_lines(text: str, count: int = 2) -> str:

@@ -1283,3 +1283,45 @@ def test_a_correction_taken_among_the_instructions_is_no_decision_a_later_revisi
     rules = "\n".join(section(text, "User instructions"))
     assert "it's 4855 req/min in the signed contract" in rules and "3690" not in text, text
     assert "SSO add-on at $357/month after all" in rules and "$45/seat" not in text, text
+
+
+def test_asking_for_a_reminder_or_for_what_breaks_a_policy_is_work_not_a_rule():
+    """"draft a reminder to Maasland Agri about INV-2025-2684", "reminder for Oosterhout Print pls, invoice F2684713",
+    "list the expense claims that break the policy", "I need the budget vs actual for cost centre 100 for May": a rule's
+    word is the thing asked for, or the user wants something handed over now. Each is done once answered; none stands
+    among the instructions, where "reminder for everyone, nobody's API rate limit goes above 5600 req/min" and
+    "checkpoints go to gs://lm-postln-6lgyo/ckpt and nowhere else pls" do."""
+    asked = ["draft a reminder to Maasland Agri about INV-2025-2684, friendly tone, it's their first time late",
+             "reminder for Oosterhout Print pls, invoice F2684713", "list the expense claims that break the policy",
+             "I need the budget vs actual for cost centre 100 for May"]
+    standing = ["reminder for everyone, nobody's API rate limit goes above 5600 req/min without an eng ticket",
+                "checkpoints go to gs://lm-postln-6lgyo/ckpt and nowhere else pls (scratch gets purged every 30d)"]
+    rules = "\n".join(section(ledger(convo(*asked, *standing)), "User instructions"))
+    for said in asked:
+        assert said not in rules, rules
+    for said in standing:
+        assert said in rules, rules
+
+
+def test_the_labelled_last_line_of_a_search_is_its_answer_and_a_files_last_line_is_not():
+    """A flight search prints a table, then "cheapest: EUR 161.51 direct": its answer, as a computation's last line
+    is. A file read ends where the file ends: its last setting ("retries: 7") is kept only when prose names it. A
+    sentence with a time in it ("re-run at 02:44 UTC") is no label and its value."""
+    flights = "\n".join(f"KL  LH{880 + n}  16:15  17:45  1      8h18    EUR {175 + 37 * n}" for n in range(20))
+    messages = [user("find me a flight MUC to LIS on the 27th"),
+                assistant("", [("c1", "flight_search", {"from": "MUC", "to": "LIS", "sort": "price"})]),
+                tool("c1", f"carrier  flight   dep    arr    stops  duration  price\n{flights}\ncheapest: EUR 161.51 direct"),
+                assistant("", [("c2", "read_file", {"path": "config/worker.yaml"})]),
+                tool("c2", "queue: payouts\nbatch: 50\nretries: 7"),
+                assistant("", [("c3", "kb_search", {"q": "export slow"})]),
+                tool("c3", "KB-1182 Exports stuck in pending\nThe export job was re-run at 02:44 UTC and completed in 4h 26m."),
+                assistant("", [("c4", "log_search", {"svc": "tenant-admin"})]),
+                tool("c4", "3 lines\nts=2024-06-05T08:01:01Z level=info svc=tenant-admin msg=\"consumer lag\" lag=4783"),
+                assistant("", [("c5", "k8s_lookup", {"kind": "deployment", "name": "tenant-admin"})]),
+                tool("c5", "replicas: 3\nmemory: 256Mi\ncpu: 200m"),
+                assistant("Done."), user("ok, next?"), assistant("Sure.")]
+    found = "\n".join(section(ledger(messages), "Found by tools"))
+    assert "cheapest: EUR 161.51 direct" in found, found
+    assert "lag=4783" not in found and "cpu: 200m" not in found, found  # a log's last record, a list's last setting
+    assert "retries: 7" not in found, found
+    assert "02:44 UTC" not in found, found  # a clock's colon labels nothing

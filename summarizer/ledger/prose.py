@@ -215,6 +215,10 @@ def is_rule(sentence: str) -> bool:
     rule = _RULE.search(sentence)
     if rule and _told(sentence, rule):
         rule = _RULE.search(sentence, rule.end())  # "the order never arrived": what happened, no rule
+    if rule and _NOUN_RULE.fullmatch(rule.group(0)) and _asks(sentence):
+        # A rule's word as the thing asked for ("draft a reminder to Maasland Agri", "list the claims that break
+        # the policy", "reminder for Oosterhout Print pls"): a piece of work, unless a word of a rule follows.
+        rule = next((m for m in _RULE.finditer(sentence, rule.end()) if not _NOUN_RULE.fullmatch(m.group(0))), None)
     if rule:
         # "Run a plan for eks in prod, don't apply": a request that says how, not a standing rule.
         return not (_REQUEST_START.match(sentence) and _HOW_ONLY.fullmatch(rule.group(0).lower()))
@@ -225,6 +229,18 @@ def is_rule(sentence: str) -> bool:
 # arrived", "it never worked"), where "flags are never cached" is a rule.
 _NEVER_PAST = re.compile(r"never\s+(?:\w*[^e\W]ed|came|got|went|showed|ran|made|sent|saw|heard|had|did|was|were)\b", re.IGNORECASE)
 _PASSIVE = re.compile(r"\b(?:is|are|be|been|gets?|stays?|remains?)\b(?![^,;]*[,;])", re.IGNORECASE)
+
+
+# The words of a rule that are nouns: a request may ask for one ("draft a reminder", "check the policy").
+_NOUN_RULE = re.compile(r"reminder|(?:our|the) (?:convention|policy|rule|standard|style)|change freeze|freeze\b|"
+                        r"required|requires?\b|needs? (?:an?|to|the) (?:entry|review|approval|sign-?off|test)|"
+                        r"(?:is|are|get) rejected|not to be|is not to", re.IGNORECASE)
+_PLS = re.compile(r"\bpls\b|\bplease\W*$", re.IGNORECASE)
+
+
+def _asks(sentence: str) -> bool:
+    """Whether a sentence asks for a piece of work: it starts as a request does, or says "pls"."""
+    return bool(_REQUEST_START.match(sentence) or _ACTION_START.match(sentence) or _PLS.search(sentence))
 
 
 def _told(sentence: str, rule: re.Match[str]) -> bool:
@@ -277,8 +293,11 @@ _ACTION_START = re.compile(
 _ON_ONE = re.compile(r"^\W*(?:(?:ok|okay|so|now|also|and|then|pls|please)\W+)*[a-z]+(?: (?:it|them|this|that|up|back|out))?"
                      r"(?: the)?(?: ticket| issue| PR| pull request| case)? #\d{3,}\b|^\W*(?:please\s+)?(?:refund|credit|charge)\b"
                      r"[^.!?]{0,30}\bon #\d{3,}\b|^\W*#\d{3,}\s*[\u2014\u2013:-]\s", re.IGNORECASE)
+# What the user wants handed over now ("I need the budget vs actual for cost centre 100 for May", "we'd like a
+# copy of INV-2026-4064"): asked, not a value that holds ("I need you to ..." is a rule; see _RULE).
+_WANT = re.compile(r"^\W*(?:(?:ok|okay|so|now|also|and|then|hey|hi)\W+)*(?:i|we)(?: really| just| still)? (?:need|want|'d like|"
+                   r"would like)(?: to (?:see|get|have))? (?:the|a|an|some|all|my|our|every|each|\d)\b", re.IGNORECASE)
 _TRIGGER = re.compile(r"\b(?:after|once|when|whenever|before|as soon as|next time|until|till)\b", re.IGNORECASE)
-_PLEASE_END = re.compile(r"\bplease\W*$|\bpls\W*$", re.IGNORECASE)
 
 
 def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
@@ -291,8 +310,8 @@ def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
     copula = _COPULA.search(sentence) is not None
     if not copula and _PAST.search(sentence) and not _SETS.match(sentence):
         return False
-    if ((_ACTION_START.match(sentence) and not _SETS.match(sentence)) or _PLEASE_END.search(sentence)
-            or _ON_ONE.match(sentence)) and not _TRIGGER.search(sentence):
+    if ((_ACTION_START.match(sentence) and not _SETS.match(sentence)) or (_PLS.search(sentence) and not copula)
+            or _ON_ONE.match(sentence) or _WANT.match(sentence)) and not _TRIGGER.search(sentence):
         return False  # a piece of work asked for ("restart the export-svc rollout, it's stuck", "tf plan please")
     settings = [v for v in found if (any(c.isdigit() for c in v) or "://" in v or "@" in v or (
                 copula and ("/" in v or "_" in v or "." in v))) and not _SOURCE_FILE.search(v)]
