@@ -122,6 +122,9 @@ _SIGN_OFF = re.compile(r"^\W*(?:(?:best|kind|warm|many|with)\s+)?(?:regards|wish
                        r"thx|cheers|best|groet(?:en)?|met vriendelijke groet(?:en)?|mvg|viele gr(?:ü|ue)(?:ß|ss)e|liebe "
                        r"gr(?:ü|ue)(?:ß|ss)e|gr(?:ü|ue)(?:ß|ss)e|gru(?:ß|ss)|lg|mfg|saludos|un saludo|cordialement|bien (?:à|a) vous|"
                        r"merci(?: beaucoup)?|ciao|saluti|abra(?:ç|c)os|obrigad[oa])\W*$", re.IGNORECASE)
+# A sentence that says the one before it is a rule ("That is the rule from the board.", "this is our policy now").
+_BACK_RULE = re.compile(r"^\W*(?:that|this|it)(?:'s|\s+is|\s+was|\s+has been)\s+(?:the|our|a|house)\b[^.!?]{0,40}?\b"
+                        r"(?:rule|policy|convention|standard|procedure)\b", re.IGNORECASE)
 # An emoji a chat writes as its short code at the end of a message ("... under 210 words :tada:", ":+1:").
 _EMOJI_END = re.compile(r"\s:[\w+-]{1,40}:\W{0,3}$")
 
@@ -131,7 +134,14 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
     ``asked``. A correction without a value of its own takes the sentence after it ("Sorry, wrong port.
     Use 7443."), which says what it corrects to."""
     items: list[Item] = []
-    parts = [s for s in prose.sentences(said) if s.lower().strip(".!? ") not in _TRIVIAL]
+    parts: list[str] = []
+    for sentence in prose.sentences(said):
+        if sentence.lower().strip(".!? ") in _TRIVIAL:
+            continue
+        if parts and _BACK_RULE.match(sentence) and len(parts[-1]) <= MAX_ITEM_CHARS // 2:
+            parts[-1] = f"{parts[-1]} {sentence}"  # "That is the rule from the board.": the sentence before is the rule
+        else:
+            parts.append(sentence)
     skip = False
     open_item = -1  # the instruction a plain statement after it goes on ("Only Python 3.11. No network calls.")
     joined = 0
@@ -212,14 +222,23 @@ def _document_rules(text: str, index: int) -> list[Item]:
     return items[:40]
 
 
+SHORT_PASTE = 600  # a paste this short that says something failed is one error
+_SHORT_ERROR = re.compile(r"error|fail|refused|rejected|denied|not found|timed? ?out|unavailable|invalid", re.IGNORECASE)
+
+
 def _pasted_items(text: str, index: int) -> list[Item]:
     """What pasted material is evidence of: the error it shows, marked as pasted, and its strong ids (kept
     when prose or a later call names them too)."""
     items = []
-    if failed_run(text) or _EXCEPTION_LINE.search(text) or "FAIL" in text:
-        line = error_line(text, named_only=True)
-        if line:
-            items.append(Item("error", f"pasted\n{line}", clip(line, 400) + " (pasted)", index))
+    line = error_line(text, named_only=True) if failed_run(text) or _EXCEPTION_LINE.search(text) or "FAIL" in text else ""
+    if not line and len(text) <= SHORT_PASTE and _SHORT_ERROR.search(text) and not any(
+            map(prose.line_is_pasted, text.splitlines())):
+        # a short paste of words, not output, that says something failed ("screenshot text:" then a mail
+        # server's "550 5.1.1 ... Recipient address rejected"): its longest line is the error (a log's lines
+        # say at which level they were written, read above)
+        line = max((part.strip() for part in text.splitlines()), key=len)
+    if line:
+        items.append(Item("error", f"pasted\n{line}", clip(line, 400) + " (pasted)", index))
     items.extend(identifier_items(text, index, strong_only=True, weak=True)[:6])
     return items
 

@@ -1325,3 +1325,93 @@ def test_the_labelled_last_line_of_a_search_is_its_answer_and_a_files_last_line_
     assert "lag=4783" not in found and "cpu: 200m" not in found, found  # a log's last record, a list's last setting
     assert "retries: 7" not in found, found
     assert "02:44 UTC" not in found, found  # a clock's colon labels nothing
+
+
+NEWSLETTER = """[WhatsApp 18:45] anything in this worth going to
+
+Helio Labs Community Newsletter · Wed 27 Dec
+
+## Members' offers
+We recommend booking at least two weeks in advance during the summer. Always keep your booking reference to hand.
+
+## A word from the board
+Our opening hours change for the holiday season, so please check before you travel. Smoking is not permitted
+anywhere on the premises. Visitors must sign in at reception and wear a badge.
+
+To stop receiving these emails, click unsubscribe."""
+
+LAW = """for reference, from the wet:
+
+Art. 44 Richtlijn 2006/112/EG
+De plaats van een dienst verricht voor een als zodanig handelende belastingplichtige is de plaats waar deze \
+belastingplichtige de zetel van zijn bedrijfsuitoefening heeft gevestigd.
+
+Art. 196
+De btw is verschuldigd door de belastingplichtige voor wie de dienst is verricht, indien de dienst door een niet \
+in de lidstaat gevestigde belastingplichtige wordt verricht.
+
+check this against the ledger pls"""
+
+
+def test_a_documents_title_above_its_first_heading_and_a_laws_articles_are_pasted_not_the_users():
+    """A newsletter's title line ("Helio Labs Community Newsletter · Wed 27 Dec") stands above its first heading:
+    it is the document's, not the user's words (a date in it had made it a setting among the instructions). A
+    law's articles, each a short title with its paragraph right under it, are a pasted document too; the
+    user's words around them stay theirs."""
+    parts = prose.split(NEWSLETTER)
+    assert [p.kind for p in parts] == ["prose", "document", "prose"], parts
+    assert parts[1].text.startswith("Helio Labs Community Newsletter"), parts
+    parts = prose.split(LAW)
+    assert [p.kind for p in parts] == ["prose", "document", "prose"], parts
+    assert parts[1].text.startswith("Art. 44") and parts[2].text == "check this against the ledger pls", parts
+    rules = "\n".join(section(ledger(convo(NEWSLETTER, LAW)), "User instructions"))
+    assert "Newsletter" not in rules and "Art. 44" not in rules and "De btw" not in rules, rules
+
+
+def test_what_follows_for_reference_or_screenshot_text_is_pasted():
+    """"for reference, from the wet:" or "screenshot text:" announces what the user pastes next (a law's one
+    article, a mail server's refusal): its lines are evidence, not the user's rules or settings; a short paste
+    that says something failed is an error, marked as pasted."""
+    article = ("for reference, from the wet:\n\nArtikel 34 Wet OB 1968\nDe ondernemer is gehouden zodanige aantekeningen "
+               "te houden en zodanige bescheiden te bewaren dat daaruit de gegevens duidelijk blijken.\n\ncheck this pls")
+    shot = ("[WhatsApp] screenshot text:\n\nSMTPRecipientsRefused: 550 5.1.1 <tomas.6162@orbitale.com>: Recipient "
+            "address rejected: User unknown in virtual mailbox table\n[OK]")
+    assert [p.kind for p in prose.split(article)] == ["prose", "pasted", "prose"]
+    assert [p.kind for p in prose.split(shot)] == ["prose", "pasted"]
+    text = ledger(convo(article, shot))
+    rules = "\n".join(section(text, "User instructions"))
+    assert "Artikel 34" not in rules and "SMTPRecipientsRefused" not in rules, rules
+    errors = "\n".join(section(text, "Errors"))  # what the screenshot shows failed is an error, marked as pasted
+    assert "550 5.1.1 <tomas.6162@orbitale.com>: Recipient address rejected" in errors and "(pasted)" in errors, text
+
+
+def test_what_someone_noticed_or_has_not_paid_is_no_setting_and_a_rule_named_after_it_is_the_sentence_before():
+    """"Something is off on 2000 in June.", "Oosterhout Print still hasn't paid INV-2026-4064.", "626000 from
+    Zeeland Marine is overdue, draft something I can send": what the user noticed, and why a piece of work is
+    asked; no value the work depends on from then on. "Anything over €4,880 needs two approvals before it goes
+    into a payment run. That is the rule from the board.": the rule is the sentence the second points back at."""
+    noticed = ["Something is off on 2000 in June.", "Oosterhout Print still hasn't paid INV-2026-4064.",
+               "626000 from Zeeland Marine is overdue, draft something I can send"]
+    text = ledger(convo(*noticed, "Anything over €4,880 needs two approvals before it goes into a payment run. "
+                                  "That is the rule from the board.", "GBP month-end rate is 0.8890, I read the wrong column"))
+    rules = section(text, "User instructions")
+    assert not any(said in rule for said in noticed for rule in rules), rules
+    assert ("Anything over €4,880 needs two approvals before it goes into a payment run. That is the rule from the "
+            "board.") in rules, rules
+    assert "GBP month-end rate is 0.8890, I read the wrong column" in rules, rules
+
+
+def test_a_revision_revises_the_choice_about_whom_it_names_however_far_back_and_not_anothers():
+    """"ok for Initech: let's offer Initech a 11% credit on the next invoice", many choices later "on Initech,
+    scratch the credit, let's give Initech one month free on the 809-seat renewal instead": it revises Initech's
+    credit, past the eight choices a revision looks back over. Gekko Partners' revision, in the same words for
+    another customer, revises Gekko Partners' credit, not Initech's month free."""
+    said = ["ok for Initech: let's offer Initech a 11% credit on the next invoice"]
+    said += [f"ok decided, account {n}: let's move account {n} to the Business plan" for n in range(10)]
+    said += ["ok for Gekko Partners: let's offer Gekko Partners a 9% credit on the next invoice",
+             "on Initech, scratch the credit, let's give Initech one month free on the 809-seat renewal instead",
+             "on Gekko Partners, scratch the credit, let's give Gekko Partners one month free on the 412-seat renewal instead"]
+    text = ledger(convo(*said), budget=8000)
+    assert "Initech a 11% credit" not in text and "Gekko Partners a 9% credit" not in text, text
+    assert "give Initech one month free on the 809-seat renewal" in text, text
+    assert "give Gekko Partners one month free on the 412-seat renewal" in text, text

@@ -70,6 +70,20 @@ def content_words(text: str) -> frozenset[str]:
     return frozenset(_stem(w) for w in _WORD.findall(text.lower()) if w not in _FILLER and not w.isdigit())
 
 
+# A name: a capitalised word inside a sentence ("Initech", "Gekko Partners"), not its first word, nor a day's
+# or a month's.
+_NAME = re.compile(r"(?<=[\w,:;)\]] )[A-Z][a-z][\w&'-]*")
+_CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun january "
+                      "february march april may june july august september october november december jan feb mar apr jun "
+                      "jul aug sep sept oct nov dec".split())
+
+
+@functools.lru_cache(maxsize=4_096)
+def _names(text: str) -> frozenset[str]:
+    """The names a choice says ("initech", "gekko", "partners"), lower-cased."""
+    return frozenset(n for m in _NAME.finditer(text) if (n := m.group(0).lower().removesuffix("'s")) not in _CALENDAR)
+
+
 @functools.lru_cache(maxsize=65_536)
 def _stem(word: str) -> str:
     for end in ("ing", "ed", "er", "es", "s"):
@@ -225,7 +239,11 @@ def revise_decisions(merged: list[Item]) -> list[Item]:
         stated = _stated_choice(item, [(i, w) for i, w in settings if id(i) not in gone]) if item.user else None
         # (one already taken among the instructions, as the revision of a choice stated there, is no
         # decision to revise: a later one that shared two words with it took the user's correction out)
-        before = [d for d in decisions[max(0, n - 8):n]
+        # The eight before it, and any earlier one about someone or something it names ("on Initech, scratch
+        # the credit, ..." 500 messages after "ok for Initech: let's offer Initech a 11% credit ...").
+        named = _names(item.text)
+        far = [d for d in decisions[:max(0, n - 8)] if named & _names(d.text)] if named else []
+        before = [d for d in far + decisions[max(0, n - 8):n]
                   if id(d) not in gone and d.src < item.src and replaced.get(id(d), d).section == "decision"]
         shared = max((len(words & content_words(d.text)) for d in before), default=0)
         if stated is not None and stated[1] > shared:
@@ -237,7 +255,9 @@ def revise_decisions(merged: list[Item]) -> list[Item]:
             continue
         if not before:
             continue
-        target = max(before, key=lambda d: (len(words & content_words(d.text)), d.src))
+        # (one about what it names first: "... give Gekko Partners one month free ..." shares more words with
+        # Initech's "... give Initech one month free ..." than with the Gekko Partners credit it revises)
+        target = max(before, key=lambda d: (bool(named & _names(d.text)), len(words & content_words(d.text)), d.src))
         if not words & content_words(target.text) and target.src < item.src - NEAR:
             continue  # shares no word with any, and none is just before it: it revises what is not here
         gone.add(id(target))

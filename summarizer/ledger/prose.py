@@ -267,7 +267,24 @@ _HEDGE = re.compile(r"\b(?:if I (?:remember|recall)|I (?:think|guess|believe|sus
 # What happened (a past tense and no present one): a story, not a standing value.
 _PAST = re.compile(r"\b(?:was|were|had|did|got|went|came|took|made|said|told|saw|found|ran|sent|shared|showed|"
                    r"looked|seemed|happened|spent|talked|noticed|tried|used to|yesterday|last (?:week|month|year|quarter|time)|"
-                   r"this morning|ago)\b", re.IGNORECASE)
+                   r"this morning|ago|(?:still )?(?:hasn'?t|haven'?t|has not|have not|hadn'?t|didn'?t) \w+)\b", re.IGNORECASE)
+# What someone noticed ("Something is off on 2000 in June.", "nothing is booked on 1600 yet"): no value set.
+_NOTICED = re.compile(r"^\W*(?:(?:hm+|hmm|so|also|and|btw|ok|okay)\W+)*(?:something|nothing|someone|somebody)\b", re.IGNORECASE)
+# A request after a statement ("626000 from Zeeland Marine is overdue, draft something I can send"): what is said
+# is why the work is asked, no value set.
+_ASKED_AFTER = re.compile(r"[,;:\u2014\u2013-]\s*(?:(?:and|so|pls|please)\s+)?(?:(?:can|could|would) you|draft|write|prepare|"
+                          r"send|chase|remind|check|look into|look at|find out|follow up)\b[^,;]*$", re.IGNORECASE)
+
+
+def _asked_after(sentence: str) -> bool:
+    """Whether a statement ("626000 from Zeeland Marine is overdue") leads into a request after it ("..., draft
+    something I can send"); a list of work ("this week: finish the eval, draft section 6.5") states nothing."""
+    asked = _ASKED_AFTER.search(sentence)
+    copula = _COPULA.search(sentence, 0, asked.start()) if asked is not None else None
+    # ("customer id is cus_5FBWZR28BzTH, can you see what plan they're on" sets a value, then asks)
+    return asked is not None and copula is not None and not _VALUE_HINT.search(sentence, copula.end(), asked.start())
+
+
 _SOURCE_FILE = re.compile(r"\.(?:py|go|rs|ts|tsx|js|jsx|java|kt|rb|c|h|cc|cpp|cs|php|swift|md|ipynb|sql|css|html)$")
 
 
@@ -311,7 +328,8 @@ def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
     if not copula and _PAST.search(sentence) and not _SETS.match(sentence):
         return False
     if ((_ACTION_START.match(sentence) and not _SETS.match(sentence)) or (_PLS.search(sentence) and not copula)
-            or _ON_ONE.match(sentence) or _WANT.match(sentence)) and not _TRIGGER.search(sentence):
+            or _ON_ONE.match(sentence) or _WANT.match(sentence) or _NOTICED.match(sentence)
+            or _asked_after(sentence)) and not _TRIGGER.search(sentence):
         return False  # a piece of work asked for ("restart the export-svc rollout, it's stuck", "tf plan please")
     settings = [v for v in found if (any(c.isdigit() for c in v) or "://" in v or "@" in v or (
                 copula and ("/" in v or "_" in v or "." in v))) and not _SOURCE_FILE.search(v)]

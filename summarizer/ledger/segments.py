@@ -153,10 +153,29 @@ def _documents(lines: list[str], kinds: list[str]) -> None:
         if opens and sum(len(rest) + 1 for rest in lines[n:]) >= DOCUMENT_CHARS:
             if fields and n > 0 and lines[n - 1].strip() and not kinds[n - 1] and len(lines[n - 1]) <= 160:
                 n -= 1  # a ticket's title line goes with its fields
+            elif _HEADING.match(line):
+                n = _titled_above(lines, kinds, n)
             for k in range(n, _document_end(lines, n)):
                 if not kinds[k]:
                     kinds[k] = "document"
             return
+
+
+def _titled_above(lines: list[str], kinds: list[str], n: int) -> int:
+    """Where a document opened by the heading at ``n`` starts: at its own title when one stands just above the
+    heading ("Fjord Capital Community Newsletter · Tue 4 Dec", a blank line, "## New opening hours"), on a line
+    of its own after a blank one or first in the message, in title case."""
+    k = n - 1
+    if k >= 0 and not lines[k].strip():
+        k -= 1
+    if k < 0 or kinds[k] or (k > 0 and lines[k - 1].strip()):
+        return n
+    title = lines[k].strip()
+    words = [w for w in title.split() if w[:1].isalpha()]
+    capitals = sum(1 for w in words if w[0].isupper())
+    if _TITLE.match(title) and len(words) >= 2 and 4 * capitals >= 3 * len(words):
+        return k
+    return n
 
 
 _TITLE = re.compile(r"^[A-Z0-9\u00c0-\u00dd\u00a7][^\n]{2,78}(?<![.?!:;,])$")  # (a law's "§ 13b UStG ..." too)
@@ -220,7 +239,8 @@ def _titled(lines: list[str], kinds: list[str]) -> None:
             title = lines[n].strip()
             if _TITLE.match(title) and not _TAGGED.match(title):
                 end = _document_end(lines, n)
-                if structure[n + 1] - structure[end] >= TITLED_STRUCTURE and chars[n] - chars[end] >= DOCUMENT_CHARS:
+                # (the title counts when its own text is right under it: a law's "Art. 44 ..." then its paragraph)
+                if structure[n] - structure[end] >= TITLED_STRUCTURE and chars[n] - chars[end] >= DOCUMENT_CHARS:
                     for k in range(n, end):
                         if not kinds[k]:
                             kinds[k] = "document"
@@ -231,7 +251,7 @@ def _titled(lines: list[str], kinds: list[str]) -> None:
 # A line of the user's that announces what they paste next, and ends on ":" ("pasting the review:", "here's
 # what the job printed:", "the customer's ticket, for context:", "logs from export-svc earlier:").
 _ANNOUNCE = re.compile(
-    r"\b(?:past(?:e|ed|ing)|forward(?:ed|ing)?|for context|fyi|below|attached|excerpt|here'?s|here is|this is|"
+    r"\b(?:past(?:e|ed|ing)|forward(?:ed|ing)?|for context|for reference|fyi|below|attached|excerpt|screenshot|here'?s|here is|this is|"
     r"output|printed|print(?:s|ing)|logs?|trace(?:back)?|review(?:er)?'?s?|ticket|e-?mail|mail|thread|message from|"
     r"(?:said|wrote|says|writes|replied))\b[^:]{0,80}:\s*$", re.IGNORECASE)
 
