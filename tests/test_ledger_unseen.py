@@ -1378,6 +1378,8 @@ def test_what_follows_for_reference_or_screenshot_text_is_pasted():
             "address rejected: User unknown in virtual mailbox table\n[OK]")
     assert [p.kind for p in prose.split(article)] == ["prose", "pasted", "prose"]
     assert [p.kind for p in prose.split(shot)] == ["prose", "pasted"]
+    alone = "tax law excerpt for context\n\nArtikel 34 Wet OB 1968\nDe ondernemer is gehouden ...\n\nno action yet, just so you know."
+    assert [p.kind for p in prose.split(alone)] == ["prose", "pasted", "prose"]  # announced with no colon
     text = ledger(convo(article, shot))
     rules = "\n".join(section(text, "User instructions"))
     assert "Artikel 34" not in rules and "SMTPRecipientsRefused" not in rules, rules

@@ -256,12 +256,21 @@ _ANNOUNCE = re.compile(
     r"(?:said|wrote|says|writes|replied))\b[^:]{0,80}:\s*$", re.IGNORECASE)
 
 
+# A line on its own that names what follows as someone else's text, with no colon ("tax law excerpt for
+# context", a blank line, the article).
+_ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}\b(?:excerpt|for context|for reference|pasted|forwarded|screenshot|"
+                              r"copied)\b[^:.?!]{0,40}$", re.IGNORECASE)
+
+
 def _announced(lines: list[str], kinds: list[str]) -> None:
     """The paragraph that follows a line that announces a paste ("pasting the review:", then a reviewer's
     lines) is pasted when it is two lines or more and nothing else claimed it (a fence, a quote, a
     document): a reviewer's or a customer's sentences are theirs, not the user's rules."""
     for n, line in enumerate(lines):
-        if kinds[n] or len(line) > 200 or not line.rstrip().endswith(":") or not _ANNOUNCE.search(line):
+        if kinds[n] or len(line) > 200:
+            continue
+        if not (line.rstrip().endswith(":") and _ANNOUNCE.search(line)) and not (
+                n + 1 < len(lines) and not lines[n + 1].strip() and _ANNOUNCED_ALONE.search(line)):
             continue
         first = next((k for k in range(n + 1, len(lines)) if lines[k].strip()), len(lines))
         end = next((k for k in range(first, len(lines)) if not lines[k].strip()), len(lines))
