@@ -1417,3 +1417,15 @@ def test_a_revision_revises_the_choice_about_whom_it_names_however_far_back_and_
     assert "Initech a 11% credit" not in text and "Gekko Partners a 9% credit" not in text, text
     assert "give Initech one month free on the 809-seat renewal" in text, text
     assert "give Gekko Partners one month free on the 412-seat renewal" in text, text
+
+
+def test_scratch_a_value_corrects_it_and_anyway_starts_a_request_of_its_own():
+    """"scratch remittance-db.staging.internal, it's remittance-db-replica.stg.internal" takes back the host it
+    names (the statement it supersedes leaves the block, cited by the correction); "anyway: add a loading state
+    ..." in the paragraph after a setting asks for work of its own, no words of the setting."""
+    text = ledger(convo("the staging db host is remittance-db.staging.internal.\n\nanyway: add a loading state to "
+                        "CheckoutForm, it shows nothing while fetching",
+                        "scratch remittance-db.staging.internal, it's remittance-db-replica.stg.internal"))
+    rules = section(text, "User instructions")
+    assert rules == ["scratch remittance-db.staging.internal, it's remittance-db-replica.stg.internal"], text
+    assert "[#0, #2]" in text and "the staging db host is" not in text, text

@@ -42,7 +42,7 @@ _NAMED = (r"(?:[\w.@:/+-]*\d[\w.@:/+-]*|[\w.+-]+@[\w.-]+|\w+://\S+|[A-Za-z][\w-]
           r"(?-i:[a-z]+(?:[A-Z][a-z0-9]+)+))")
 _NAMED_OLD_AFTER = re.compile(r"(?<![\w.@:/+-])(" + _NAMED + r")[`'\"]? (?:was|is) (?:wrong|"
                               r"decommissioned|retired|old|outdated|deprecated|a typo|gone|dead|the old one)\b", re.IGNORECASE)
-_NAMED_OLD = re.compile(r"\b(?:instead of|rather than|not|no longer|in place of|replacing|pas|nicht|statt|en vez de|"
+_NAMED_OLD = re.compile(r"\b(?:instead of|rather than|not|no longer|in place of|replacing|scratch|forget|ignore|pas|nicht|statt|en vez de|"
                         r"en lugar de|au lieu de)\s+(?:(?:the|la|le|les|el|der|die|das|o|a)\s+)?[`'\"]?(" + _NAMED + r")(?![\w-])",
                         re.IGNORECASE)
 SAID_BEFORE = ("instruction", "request", "identifier")

@@ -56,7 +56,7 @@ def sentences(text: str) -> list[str]:
 # A correction: the user takes back or replaces what was said (English, French, German, Spanish).
 _CORRECTION = re.compile(
     r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|anyway|btw|well|ugh|hm|hi|hey|hiya|hello|yo)\W+){0,3}(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b|on (?:my|the) (?:phone|mobile)\b|typing\b))|"
-    r"actually\b(?!,?\s+(?:also|and|one more|let me|i'?ll|we'?ll)\b)|correction\b|(?:no,? )?wait\b(?!\s+(?:until|till|for|on|a\b|an\b|\d|to\b))|oops\b|whoops\b|no\s*[,.!:\u2014\u2013-]|nope\b|hmm,? no\b|scratch that|change of plan|"
+    r"actually\b(?!,?\s+(?:also|and|one more|let me|i'?ll|we'?ll)\b)|correction\b|(?:no,? )?wait\b(?!\s+(?:until|till|for|on|a\b|an\b|\d|to\b))|oops\b|whoops\b|no\s*[,.!:\u2014\u2013-]|nope\b|hmm,? no\b|scratch that|(?:scratch|forget|ignore) (?=[^\s,]*[\d./:_@])[^\s,]+,|change of plan|"
     r"my (?:bad|mistake)|typo\b|ignore (?:that|what I said)|on (?:second thoughts?|reflection)\b|"
     r"thinking about it (?:more|again|some more)\b|come to think of it\b|having thought about it\b|"
     r"pardon\b|d[ée]sol[ée]\b|en fait\b|non,|correction\s*:|"
@@ -147,9 +147,10 @@ _RULE = re.compile(
     re.IGNORECASE)
 # A request: the user asks for something done now (it is done once answered).
 _REQUEST_START = re.compile(
-    r"^\W*(?:(?:ok|okay|alright|great|thanks|cool|right|so|now|next|also|and|then|hey|hi|hiya|hello|yo|morning|good morning)\W+)*"
+    r"^\W*(?:(?:ok|okay|alright|great|thanks|cool|right|so|now|next|also|and|then|hey|hi|hiya|hello|yo|morning|good morning|"
+    r"anyway|btw|meanwhile)\W+)*"
     r"(?:(?:can|could|would|will) you|how (?:does|do|is|are|did|come|long|many|much)|how'?s\b|what(?:'s| is| are| does| did| do)|"
-    r"why (?:is|are|does|did|do)|where (?:is|are|does|do)|is there|are there|any idea|do we|does it)\b|^\W*(?:please\s+)?(?:(?:ok|okay|so|now|next|also|then)\W+)*"
+    r"why (?:is|are|does|did|do)|where (?:is|are|does|do)|is there|are there|any idea|do we|does it)\b|^\W*(?:please\s+)?(?:(?:ok|okay|so|now|next|also|then|anyway|btw|meanwhile)\W+)*"
     r"(?:look|check|fix|investigate|debug|run|rerun|re-run|try|find|figure|help|show|open|add|write|update|remove|"
     r"delete|refactor|implement|make|create|rename|move|bump|deploy|build|test|review|explain|summari[sz]e|draft|"
     r"plot|compute|calculate|dig|trace|profile|see|tell|give|list|go|let'?s|lets|start|finish|continue|"
