@@ -1,11 +1,13 @@
 """Structure before words: a user's message cut into the user's own prose and what they pasted.
 
 Pasted material is fenced blocks, runs of log, trace, diff, table, JSON or code lines, quoted mail
-(``>``), mail and ticket headers, and documents: a heading, a rule line, a bold label on its own line
-or mail headers; a forwarded message's header or a letter's salutation; a title of its own with
-headings, list items or fields under it; then a few hundred characters or more, to the end of the
-message but for a last short paragraph in which the user speaks again. Only the prose can hold an
-instruction or a correction (:mod:`.prose` reads it sentence by sentence).
+(``>``), mail and ticket headers, what a line of the user's announces ("logs from export-svc earlier:",
+"tax law excerpt for context"), and documents: a heading (with its title line just above it), a rule
+line, a bold label on its own line or mail headers; a forwarded message's header or a letter's
+salutation; a title of its own with headings, list items, fields or its own paragraph under it; then a
+few hundred characters or more, to the end of the message but for a last short paragraph in which the
+user speaks again. Only the prose can hold an instruction or a correction (:mod:`.prose` reads it
+sentence by sentence).
 """
 
 from __future__ import annotations
