@@ -22,7 +22,7 @@ from .identifiers import clip, identifier_items, mention_items, one_line, scanne
 from .ledger import INTENT, Item, prose
 from .ledger.corrections import evidence_words
 from .markers import BLOCK_END, OWN_BLOCK
-from .outputs import error_line, failed_run, finding_items, gravest_line, strong_ids, tool_items
+from .outputs import asked_words, error_line, failed_run, finding_items, gravest_line, strong_ids, tool_items
 from .user_words import is_approval, neutral, read_back, user_items
 
 # The names other modules and hosts use, wherever they live now (the reading of each kind of message is in
@@ -49,6 +49,12 @@ class Extractor:
     def __init__(self) -> None:
         self.calls: dict[str, ToolCall] = {}
         self.last_call: ToolCall | None = None
+        self.asked: frozenset[str] = frozenset()  # the words of the user's latest request, which calls answer
+
+    def heard(self, items: Sequence[Item]) -> None:
+        """Note what a user's message asks (its items are known already): the outputs after it answer it."""
+        goal = next((i.text.split(": ", 1)[-1] for i in items if i.section == "goal" and i.key == "goal"), "")
+        self.asked = asked_words(goal) if _ASKS.search(goal) else frozenset()
 
     def remember(self, view: View) -> None:
         """Note an assistant message's calls (its items are known already)."""
@@ -60,17 +66,24 @@ class Extractor:
     def items(self, view: View, index: int, hint: tuple[ToolCall | None, bool] | None = None) -> list[Item]:
         """The items of one message; ``hint``: (call, failed) as a tool result was judged already."""
         if view.role == "user":
-            return user_items(view.text, index)
+            items = user_items(view.text, index)
+            self.heard(items)
+            return items
         if view.role == "assistant":
             self.remember(view)
             return assistant_items(view, index)
         if view.role == "tool":
             call = self.calls.get(view.call_id or "") or (self.last_call if not view.call_id else None)
             failed = hint[1] if hint is not None and hint[0] == call else None
-            return tool_items(view, call, index, failed)
+            return tool_items(view, call, index, failed, self.asked)
         return []
 
 
+# A question: it asks for a value, which a call's output answers ("is the pharmacy open sunday", "how much
+# did dedup remove?"); a piece of work asked for ("run the eval suite on X", "can you find out why?") is
+# answered by the work, not a line.
+_ASKS = re.compile(r"^\W*(?:(?:hi|hey|hiya|hello|ok|okay|so|and|also|quick one|btw|oh)\W+)*(?:what|when|which|who|whose|where|"
+                   r"why|how|is|are|was|were|does|do|did|has|have|any|anything)\b", re.IGNORECASE)
 SAID_CHARS = 240
 INTENT_CHARS = 1000
 ASKED_CHARS = 1000

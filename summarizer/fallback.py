@@ -29,7 +29,7 @@ class ExtractiveSummarizer:
     """Ledger summaries by extraction: no model, no network, deterministic."""
 
     identity = "extractive"
-    prompt_version = "ledger-4"  # bump whenever extraction or rendering changes: it is part of every cache key
+    prompt_version = "ledger-5"  # bump whenever extraction or rendering changes: it is part of every cache key
 
     def __init__(self, memo_bytes: int = MEMO_BYTES) -> None:
         # key -> (items, their size); the key is what the items are a function of (see _key)
@@ -52,6 +52,8 @@ class ExtractiveSummarizer:
                 memo.move_to_end(key)
                 if view.calls:  # a later result is read with its call
                     extractor.remember(view)
+                elif view.role == "user":  # and with the request it answers
+                    extractor.heard(hit[0])
                 found.extend(hit[0])
                 continue
             items = extractor.items(view, index, hint)
@@ -83,11 +85,13 @@ class ExtractiveSummarizer:
 
 def _key(extractor: x.Extractor, view: View, index: int, hint: tuple[Any, bool] | None) -> tuple[Any, ...]:
     """What a message's items are a function of (see :meth:`Extractor.items`): its view, its position, and
-    for a tool result the call it answers and the verdict on it. Kept as hashes and lengths, never as
-    the text (a string's hash is computed once per string object)."""
+    for a tool result the call it answers, the verdict on it and the words of the request it answers. Kept
+    as hashes and lengths, never as the text (a string's hash is computed once per string object)."""
     call: Any = None
     failed: bool | None = None
+    asked: frozenset[str] = frozenset()
     if view.role == "tool":
         call = extractor.calls.get(view.call_id or "") or (extractor.last_call if not view.call_id else None)
         failed = hint[1] if hint is not None and hint[0] == call else None
-    return (index, view.role, len(view.text), hash(view), hash(call), failed)
+        asked = extractor.asked
+    return (index, view.role, len(view.text), hash(view), hash(call), failed, hash(asked))

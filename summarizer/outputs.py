@@ -12,7 +12,8 @@ from context_compactor.messages import ToolCall, View
 
 from .calls import _PATH_KEYS, _reads_code, arguments, is_read, shell_command
 from .identifiers import clip, identifier_items, one_line, scanned
-from .ledger import Item
+from .ledger import ASKED, Item
+from .ledger.corrections import evidence_words
 
 
 # A command failed: a non-zero exit, a traceback, a failed test, an error line. Cheap substring checks
@@ -181,7 +182,10 @@ _OUR_MARKS = re.compile(r"^\[(?:failed call folded|tool result archived|\.\.\. [
                         re.MULTILINE)
 
 
-def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | None = None) -> list[Item]:
+def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | None = None,
+               asked: frozenset[str] = frozenset()) -> list[Item]:
+    """What a tool's result says: what failed, what a command made, what it found. ``asked``: the words of
+    the user's request the call answers (see :func:`asked_words`), which name the line that answers it."""
     name = one_line(call.name if call else (view.tool_name or "tool"))
     args = arguments(call.arguments) if call else {}
     command = shell_command(call, args) if call else None
@@ -220,7 +224,62 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
     # computation does ("cheapest: EUR 161.51 direct"); a file's last line is only where the file ends.
     answers = reads and command is None and not any(isinstance(args.get(k), str) for k in _PATH_KEYS)
     items.extend(finding_items(raw, index, reads, line if failed else "", _reads_code(args), answers=answers))
+    if asked and call is not None:  # a word the call carries is in its output because the call asked for it
+        asked = asked - asked_words(call.arguments[:ASKED_CHARS])
+    if asked:
+        answer = clip(" ".join(asked_line(text, asked).split()), 240)
+        # Room last, unless the agent's words name it (see ledger.merge); a finding already is one.
+        if answer and answer != line and all(i.text != answer or i.weak for i in items):
+            items = [i for i in items if i.text != answer] + [Item("finding", ASKED + answer.lower()[:200], answer, index, weak=True)]
     return items
+
+
+def asked_words(request: str) -> frozenset[str]:
+    """The words and numbers of a user's request that name what its answer is about ("is the pharmacy open
+    sunday", "how much did dedup remove"), stemmed one step further than :func:`evidence_words` so that
+    "remove" and "removed", "charge" and "charged" meet."""
+    return frozenset(w if w[0].isdigit() else w.rstrip("e") for w in evidence_words(request))
+
+
+_NUMBER = re.compile(r"(?<![\w.])\d")  # a number of its own, not a name's part ("sessions_7d", "v2")
+_RECORD = re.compile(r"\W{0,3}(?:\d{4}-\d\d-\d\d|[A-Z][a-z]{2} +\d{1,2} \d\d:|\d\d:\d\d:\d\d)|\{\"(?:ts|time|timestamp|level|@timestamp)\"")
+ASKED_CHARS = 1000  # a call's arguments are read this far for the words its output holds because it asked
+ASKED_LINE = 300  # a line of an output longer than this is a paragraph: the sentence with the asked word answers
+ASKED_RARE = 2  # an asked word on more lines of an output than this names none of them (a search's own pattern)
+
+
+def asked_line(text: str, asked: frozenset[str]) -> str:
+    """The line of a tool's output that answers the user's request: the one with a number of its own that holds the
+    most of its words that are on at most :data:`ASKED_RARE` lines ("Sunday 9:30-13:00 (Notdienst)" for
+    "is the pharmacy open sunday", "removed: 2,990,799 docs" for "how much did dedup remove"); "" if none.
+    Found by str.find on the lower-cased text, so only the lines that may hold an asked word are read."""
+    head = text[:READ_CHARS]
+    low = head.lower()
+    if len(low) != len(head):
+        return ""  # lower-casing moved positions (a few non-ASCII letters): no line is read by its offsets
+    lines: dict[int, set[str]] = {}  # line start -> asked words that may be on it
+    for word in asked:
+        starts: set[int] = set()
+        at = low.find(word)
+        while at >= 0 and len(starts) <= ASKED_RARE:
+            starts.add(low.rfind("\n", 0, at) + 1)
+            end = low.find("\n", at)
+            at = low.find(word, end) if end >= 0 else -1
+        if len(starts) <= ASKED_RARE:
+            for start in starts:
+                lines.setdefault(start, set()).add(word)
+    best, answer = 0, ""
+    for start in sorted(lines):
+        end = head.find("\n", start)
+        line = head[start:end if end >= 0 else len(head)].strip()
+        if len(line) > ASKED_LINE:
+            line = next((s for s in _SENTENCE_END.split(line) if lines[start] & asked_words(s)), "")
+        if not _NUMBER.search(line) or len(line) > ASKED_LINE or _RECORD.match(line) or line.count("=") >= 3:
+            continue  # a log's record answers no question: its news is read as a cause or an error
+        shared = len(lines[start] & asked_words(line))
+        if shared > best:
+            best, answer = shared, line
+    return answer
 
 
 # What a tool found: the failing tests a runner names (any language's runner), a line that gives a cause,

@@ -1429,3 +1429,51 @@ def test_scratch_a_value_corrects_it_and_anyway_starts_a_request_of_its_own():
     rules = section(text, "User instructions")
     assert rules == ["scratch remittance-db.staging.internal, it's remittance-db-replica.stg.internal"], text
     assert "[#0, #2]" in text and "the staging db host is" not in text, text
+
+
+PHARMACY_PAGE = """Skip to main content
+
+Advertisement
+
+Privacy | Terms | Imprint | Contact
+
+# Öffnungszeiten
+
+Updated Thu 4 Jan 2026 · 10 min read
+
+I spoke to the bank and they said it takes three to five working days. Children under 12 must be accompanied.
+Orders placed after 2pm ship on the next working day.
+Mon–Fri 8:00–18:30, Sat 9:00–13:00, Sunday 9:30–13:00 (Notdienst)"""
+
+
+def test_the_line_that_answers_a_users_question_is_found_and_a_request_for_work_names_none():
+    """"is the pharmacy open sunday" is answered by the page's line that says Sunday, though the agent only says
+    "Looking at the calendar." next; "how much did dedup remove" by "removed: ..." (remove and removed meet).
+    A word the call carries ("what's in the config for 7b-parallel-lr8", read from 7b-parallel-lr8.yaml) is in
+    the output because the call asked for it; a log's record answers no question; a request for work
+    ("can you find out why ...?") asks for no line."""
+    dedup = "shards scanned: 646\nnear-dup clusters: 45505\nremoved: 2,990,799 docs\nkept: 82,905,484 docs\nwall time 7h"
+    messages = [user("[WhatsApp] is the pharmacy open sunday"),
+                assistant("", [("c1", "fetch_url", {"url": "https://www.apotheke-am-markt-614.de/oeffnungszeiten"})]),
+                tool("c1", PHARMACY_PAGE),
+                assistant("Looking at the calendar.", [("c2", "calendar_list", {"days": 7})]),
+                tool("c2", "- Sat 7 Nov 17:00-18:45  Vet  | evt_7315935a9f | free"),
+                user("how much did dedup remove (no rush)"),
+                assistant("", [("c3", "shell", {"cmd": "cat logs/dedup_summary.txt"})]),
+                tool("c3", dedup),
+                assistant("That's the number."),
+                user("what's in the config for 7b-parallel-lr8"),
+                assistant("", [("c4", "read_file", {"path": "configs/runs/7b-parallel-lr8.yaml"})]),
+                tool("c4", "run_name: 7b-parallel-lr8\nseed: 1\nmodel:\n  d_model: 3072\n  n_layers: 16"),
+                assistant("Nothing unusual versus the template."),
+                user("can you find out why chargeback-svc keeps restarting?"),
+                assistant("", [("c5", "shell", {"command": "kubectl logs deploy/billing-api | tail -3"})]),
+                tool("c5", "2024-06-05 10:39:21,323 INFO chargeback-svc restarting after 3 attempts\n"
+                           "2024-06-05 10:39:22,101 INFO ready in 812 ms"),
+                assistant("Still looking."), user("ok thanks"), assistant("Sure.")]
+    text = ledger(messages, 8000)
+    found = "\n".join(section(text, "Found by tools"))
+    assert "Sunday 9:30–13:00 (Notdienst)" in found, found
+    assert "removed: 2,990,799 docs" in found, found
+    assert "run_name: 7b-parallel-lr8" not in found, found
+    assert "restarting after 3 attempts" not in text, text

@@ -36,6 +36,7 @@ NAMED_SECTIONS = ("identifier", "finding")
 # Not a section: the words an agent's message says it looks for with its calls, less the calls' own words
 # (a grep's pattern is in every line it finds); a line of their output that shares two of them is named.
 INTENT = "intent"
+ASKED = "asked\n"  # the key's start of a tool's line that answers the user's question (see outputs.asked_line)
 EVIDENCE_SHARED = 2  # words or numbers an agent's next words share with an output's line that name it
 UNNAMED_KEPT = 24  # weak items no one named that a ledger keeps at most (the latest), given room last
 
@@ -115,6 +116,8 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
     if whole:  # what only a tool printed or a user pasted, and no one named: the latest few, given room last
         unnamed = [n for n, i in enumerate(merged) if i.weak and (i.section, i.key) not in named]
         # A setting or search hit no one named is none of the work's (a file holds hundreds of them).
+        # A line that answers the user's question (see outputs.asked_line) is kept all the same, given room last.
+        unnamed = [n for n in unnamed if not merged[n].key.startswith(ASKED)]
         unnamed_findings = {n for n in unnamed if merged[n].section == "finding"}
         unnamed = [n for n in unnamed if n not in unnamed_findings]
         drop = (set(unnamed[:-UNNAMED_KEPT]) if len(unnamed) > UNNAMED_KEPT else set()) | unnamed_findings
