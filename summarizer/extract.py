@@ -2,7 +2,9 @@
 
 Structure first: files come from the names and arguments of the tools that wrote them, errors
 from tool results that failed (a flagged error, a non-zero exit, a traceback from a command),
-never from file contents that were only read; the user's words are kept verbatim. Text patterns
+never from file contents that were only read, but a log whose end is a crash under a stack trace (what
+the job died of); the user's words are kept verbatim. A question's words name the line of the output
+that answers it (see :func:`.outputs.asked_line`). Text patterns
 are used only where there is no structure (decisions in the assistant's prose, identifiers).
 Items are copied verbatim (clipped only when very long), because exact strings are what
 summaries lose first. See :mod:`.ledger` for how items merge and render.

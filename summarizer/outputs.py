@@ -57,6 +57,24 @@ _ERROR_HEAD = re.compile(r"^\s*(?:\{\s*\"(?:error|errors)\"\s*:\s*[{\[\"]|[A-Z][
                          r"(?:HTTP/[\d.]+ |(?:status|error)[ :=]+)?[45]\d\d (?:[A-Z][a-z]+)(?: [A-Z][a-z]+){0,3}\b)")
 
 
+_FRAME = re.compile(r"^\s*File \"[^\"\n]+\", line \d+|^Traceback \(most recent call last\):|^\s+at [\w.$<>]+\(|^goroutine \d+ \[",
+                    re.MULTILINE)
+_RAISED = re.compile(r"^(?:[a-z_]\w*\.)+[A-Z]\w+: \S")  # a raised class by its module's path ("triton.runtime.errors.OutOfResources: ...")
+CRASH_LINES = 2  # a log that ends in a crash has the error on one of its last this many lines
+
+
+def crash_line(text: str) -> str:
+    """What a log that was read died of: the error line among its last :data:`CRASH_LINES` lines, under a
+    stack trace's frames ("KeyError: 'model.layers.49...'" after ``File "...", line 535``); "" for a log that
+    goes on after its errors, or a file whose content is code."""
+    tail = text[-TAIL_CHARS:]
+    if not _FRAME.search(tail):
+        return ""
+    last = [line.strip() for line in tail.splitlines() if line.strip()][-CRASH_LINES:]
+    line = error_line("\n".join(last), named_only=True) or next((x for x in last if _RAISED.match(x)), "")
+    return line if line and not _FRAME.match(line) else ""
+
+
 def failed_answer(text: str) -> bool:
     """Whether a read's output is no content but a failure: short, and its first line says it failed
     (a page that could not be fetched, a mailbox that refused). A file's content is read, not judged."""
@@ -200,9 +218,11 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
     if failed:
         wide = raw if len(raw) <= 2 * WIDE else raw[:WIDE] + "\n" + raw[-WIDE:]
         line = error_line(wide)
-        if line:
-            where = f" (`{clip(command, 80)}`)" if command else f" ({name})"
-            items.append(Item("error", f"{key}\n{line}", clip(line, 400) + where, index))
+    elif reads:  # a log read whose end is a crash (`tail -n 60 logs/slurm-4143800.out`): what the job died of
+        line = crash_line(text)
+    if line:
+        where = f" (`{clip(command, 80)}`)" if command else f" ({name})"
+        items.append(Item("error", f"{key}\n{line}", clip(line, 400) + where, index))
     elif not reads:
         items.append(Item("success", key, "", index))
     if not reads:  # ids a command printed sit in its first or last lines
@@ -223,9 +243,9 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
     # A read that names no file (a search, a lookup, a fetched page) answers with its last line as a
     # computation does ("cheapest: EUR 161.51 direct"); a file's last line is only where the file ends.
     answers = reads and command is None and not any(isinstance(args.get(k), str) for k in _PATH_KEYS)
-    items.extend(finding_items(raw, index, reads, line if failed else "", _reads_code(args), answers=answers))
-    if asked and call is not None:  # a word the call carries is in its output because the call asked for it
-        asked = asked - asked_words(call.arguments[:ASKED_CHARS])
+    items.extend(finding_items(raw, index, reads, line, _reads_code(args), answers=answers))
+    if asked and call is not None:  # a name the call carries is in its output because the call asked for it
+        asked = asked - asked_words(" ".join(_CALL_NAME.findall(call.arguments[:ASKED_CHARS])))
     if asked:
         answer = clip(" ".join(asked_line(text, asked).split()), 240)
         # Room last, unless the agent's words name it (see ledger.merge); a finding already is one.
@@ -243,7 +263,11 @@ def asked_words(request: str) -> frozenset[str]:
 
 _NUMBER = re.compile(r"(?<![\w.])\d")  # a number of its own, not a name's part ("sessions_7d", "v2")
 _RECORD = re.compile(r"\W{0,3}(?:\d{4}-\d\d-\d\d|[A-Z][a-z]{2} +\d{1,2} \d\d:|\d\d:\d\d:\d\d)|\{\"(?:ts|time|timestamp|level|@timestamp)\"")
-ASKED_CHARS = 1000  # a call's arguments are read this far for the words its output holds because it asked
+_ASKED_FIELD = re.compile(r"^[\"']?([A-Za-z][\w .-]{1,40}?)[\"']?\s*[:=]\s*[\"']?[\w./:@-]*\d")
+ASKED_CHARS = 1000  # a call's arguments are read this far for the names its output holds because it asked
+# A name in a call's arguments: a path, or a word with a digit ("configs/runs/7b-parallel-lr8.yaml", "#477931"),
+# not a plain word (the field a lookup asks for, "tenant", is what names the line that answers).
+_CALL_NAME = re.compile(r"[\w.-]*\d[\w.-]*|[\w.-]+/[\w./-]+")
 ASKED_LINE = 300  # a line of an output longer than this is a paragraph: the sentence with the asked word answers
 ASKED_RARE = 2  # an asked word on more lines of an output than this names none of them (a search's own pattern)
 
@@ -274,8 +298,11 @@ def asked_line(text: str, asked: frozenset[str]) -> str:
         line = head[start:end if end >= 0 else len(head)].strip()
         if len(line) > ASKED_LINE:
             line = next((s for s in _SENTENCE_END.split(line) if lines[start] & asked_words(s)), "")
-        if not _NUMBER.search(line) or len(line) > ASKED_LINE or _RECORD.match(line) or line.count("=") >= 3:
+        if len(line) > ASKED_LINE or _RECORD.match(line) or line.count("=") >= 3:
             continue  # a log's record answers no question: its news is read as a cause or an error
+        field = _ASKED_FIELD.match(line)  # the field asked for, its value a name with a digit ("tenant": "tnt_ap1_...")
+        if not (_NUMBER.search(line) or (field and lines[start] & asked_words(field.group(1)))):
+            continue
         shared = len(lines[start] & asked_words(line))
         if shared > best:
             best, answer = shared, line

@@ -1477,3 +1477,41 @@ def test_the_line_that_answers_a_users_question_is_found_and_a_request_for_work_
     assert "removed: 2,990,799 docs" in found, found
     assert "run_name: 7b-parallel-lr8" not in found, found
     assert "restarting after 3 attempts" not in text, text
+
+
+CRASHED_JOB = """[2026-10-02 03:12:40] step 41000 loss 2.412 lr 2.8e-04
+Traceback (most recent call last):
+  File "/home/rsrch/proj/train.py", line 190, in main
+    trainer.fit(model, data)
+  File "/home/rsrch/proj/src/model/transformer.py", line 841, in forward
+    h = block(h, rope=self.rope)
+  File "/home/rsrch/proj/src/model/attention.py", line 535, in forward
+    o = flash_attn_func(q, k, v, causal=True)
+KeyError: 'model.layers.49.self_attn.q_norm.weight'"""
+
+LIVE_LOG = """2026-10-02 03:12:40 ERROR worker-3 upstream returned 502, retrying
+Traceback (most recent call last):
+  File "/app/worker.py", line 88, in poll
+    resp = client.get(url)
+requests.exceptions.ConnectionError: connection reset by peer
+2026-10-02 03:12:41 INFO worker-3 retry 1 ok
+2026-10-02 03:12:42 INFO worker-3 batch 77 done in 812 ms"""
+
+
+def test_a_log_read_that_ends_in_a_crash_is_the_error_the_job_died_of():
+    """`tail -n 60 logs/slurm-4143800.out` ends in a traceback: the job died of its last line, which is an error of
+    the work (the read itself succeeded). A log that goes on after its traceback (a retry that worked) is no
+    crash, and a source file's `raise` is code."""
+    messages = [user("did 4143800 make it past the restart? thx"),
+                assistant("", [("c1", "shell", {"cmd": "tail -n 60 logs/slurm-4143800.out"})]),
+                tool("c1", CRASHED_JOB),
+                assistant("No. 4143800 failed on gpu-a42; not the usual transient failure."),
+                user("and the worker?"),
+                assistant("", [("c2", "shell", {"cmd": "tail -n 60 logs/worker.log"})]),
+                tool("c2", LIVE_LOG),
+                assistant("", [("c3", "read_file", {"path": "src/loader.py"})]),
+                tool("c3", "def load(path):\n    if not path:\n        raise ValueError('no path given')\n    return open(path)"),
+                assistant("It recovered on its own."), user("ok thanks"), assistant("Sure.")]
+    errors = "\n".join(section(ledger(messages), "Errors"))
+    assert "KeyError: 'model.layers.49.self_attn.q_norm.weight' (`tail -n 60 logs/slurm-4143800.out`)" in errors, errors
+    assert "connection reset by peer" not in errors and "no path given" not in errors, errors
