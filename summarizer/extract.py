@@ -24,13 +24,13 @@ from .identifiers import clip, identifier_items, mention_items, one_line, scanne
 from .ledger import INTENT, Item, prose
 from .ledger.corrections import evidence_words
 from .markers import BLOCK_END, OWN_BLOCK
-from .outputs import asked_words, error_line, failed_run, finding_items, gravest_line, strong_ids, tool_items
+from .outputs import answer_line, asked_words, error_line, failed_run, finding_items, gravest_line, strong_ids, tool_items
 from .user_words import is_approval, neutral, read_back, user_items
 
 # The names other modules and hosts use, wherever they live now (the reading of each kind of message is in
 # its own module: user_words, decisions, calls, outputs).
-__all__ = ["BLOCK_END", "OWN_BLOCK", "Extractor", "arguments", "clip", "error_line", "extract", "failed_run", "finding_items",
-           "gravest_line", "identifier_items", "is_read", "one_line", "plan_of", "read_back", "scanned", "shell_command",
+__all__ = ["BLOCK_END", "OWN_BLOCK", "Extractor", "answer_line", "arguments", "clip", "error_line", "extract", "failed_run", "finding_items",
+           "gravest_line", "identifier_items", "is_read", "one_line", "plan_of", "question_words", "read_back", "scanned", "shell_command",
            "shell_words", "shell_writes", "strong_ids", "user_items"]
 
 
@@ -55,8 +55,7 @@ class Extractor:
 
     def heard(self, items: Sequence[Item]) -> None:
         """Note what a user's message asks (its items are known already): the outputs after it answer it."""
-        goal = next((i.text.split(": ", 1)[-1] for i in items if i.section == "goal" and i.key == "goal"), "")
-        self.asked = asked_words(goal) if _ASKS.search(goal) else frozenset()
+        self.asked = _question(items)
 
     def remember(self, view: View) -> None:
         """Note an assistant message's calls (its items are known already)."""
@@ -82,10 +81,24 @@ class Extractor:
 
 
 # A question: it asks for a value, which a call's output answers ("is the pharmacy open sunday", "how much
-# did dedup remove?"); a piece of work asked for ("run the eval suite on X", "can you find out why?") is
+# did dedup remove?", "I need the CHF rate of the 30th"); a piece of work asked for ("run the eval suite on X", "can you find out why?") is
 # answered by the work, not a line.
 _ASKS = re.compile(r"^\W*(?:(?:hi|hey|hiya|hello|ok|okay|so|and|also|quick one|btw|oh)\W+)*(?:what|when|which|who|whose|where|"
-                   r"why|how|is|are|was|were|does|do|did|has|have|any|anything)\b", re.IGNORECASE)
+                   r"why|how|is|are|was|were|does|do|did|has|have|any|anything|(?:i|we) (?:need|want|'d like)|"
+                   r"tell me|show me|remind me|give me)\b", re.IGNORECASE)
+
+
+def _question(items: Sequence[Item]) -> frozenset[str]:
+    goal = next((i.text.split(": ", 1)[-1] for i in items if i.section == "goal" and i.key == "goal"), "")
+    return asked_words(goal) if _ASKS.search(goal) else frozenset()
+
+
+def question_words(text: str) -> frozenset[str]:
+    """The words of a user's message that name what the outputs after it answer, when it asks a question
+    (see :func:`.outputs.asked_words`); none for a piece of work asked for."""
+    return _question(user_items(text, 0))
+
+
 SAID_CHARS = 240
 INTENT_CHARS = 1000
 ASKED_CHARS = 1000

@@ -244,14 +244,21 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
     # computation does ("cheapest: EUR 161.51 direct"); a file's last line is only where the file ends.
     answers = reads and command is None and not any(isinstance(args.get(k), str) for k in _PATH_KEYS)
     items.extend(finding_items(raw, index, reads, line, _reads_code(args), answers=answers))
-    if asked and call is not None:  # a name the call carries is in its output because the call asked for it
-        asked = asked - asked_words(" ".join(_CALL_NAME.findall(call.arguments[:ASKED_CHARS])))
     if asked:
-        answer = clip(" ".join(asked_line(text, asked).split()), 240)
+        answer = answer_line(text, call, asked)
         # Room last, unless the agent's words name it (see ledger.merge); a finding already is one.
         if answer and answer != line and all(i.text != answer or i.weak for i in items):
             items = [i for i in items if i.text != answer] + [Item("finding", ASKED + answer.lower()[:200], answer, index, weak=True)]
     return items
+
+
+def answer_line(text: str, call: ToolCall | None, asked: frozenset[str]) -> str:
+    """The line of a call's output that answers the question whose words are ``asked`` (see :func:`asked_line`),
+    on one line and clipped; a name the call carries is in its output because the call asked for it, and
+    names nothing."""
+    if asked and call is not None:
+        asked = asked - asked_words(" ".join(_CALL_NAME.findall(call.arguments[:ASKED_CHARS])))
+    return clip(" ".join(asked_line(text, asked).split()), 240) if asked else ""
 
 
 def asked_words(request: str) -> frozenset[str]:
@@ -268,7 +275,7 @@ ASKED_CHARS = 1000  # a call's arguments are read this far for the names its out
 # A name in a call's arguments: a path, or a word with a digit ("configs/runs/7b-parallel-lr8.yaml", "#477931"),
 # not a plain word (the field a lookup asks for, "tenant", is what names the line that answers).
 _CALL_NAME = re.compile(r"[\w.-]*\d[\w.-]*|[\w.-]+/[\w./-]+")
-ASKED_LINE = 300  # a line of an output longer than this is a paragraph: the sentence with the asked word answers
+ASKED_LINE = 300  # a line of an output longer than this (a sentence of a paragraph, too) answers no question
 ASKED_RARE = 2  # an asked word on more lines of an output than this names none of them (a search's own pattern)
 
 
@@ -296,15 +303,16 @@ def asked_line(text: str, asked: frozenset[str]) -> str:
     for start in sorted(lines):
         end = head.find("\n", start)
         line = head[start:end if end >= 0 else len(head)].strip()
-        if len(line) > ASKED_LINE:
+        if ". " in line:  # a paragraph: the sentence with the asked word answers, if any does
             line = next((s for s in _SENTENCE_END.split(line) if lines[start] & asked_words(s)), "")
-        if len(line) > ASKED_LINE or _RECORD.match(line) or line.count("=") >= 3:
-            continue  # a log's record answers no question: its news is read as a cause or an error
+        if len(line) > ASKED_LINE or _RECORD.match(line) or line.count("=") >= 3 or (line[:1] + line[-1:] == "[]"):
+            continue  # a log's record answers no question (its news is read as a cause or an error), nor a
+            # search hit's label ("[Supplier agreement Acme Logistics.pdf, p. 8, score 0.97]")
         field = _ASKED_FIELD.match(line)  # the field asked for, its value a name with a digit ("tenant": "tnt_ap1_...")
         if not (_NUMBER.search(line) or (field and lines[start] & asked_words(field.group(1)))):
             continue
         shared = len(lines[start] & asked_words(line))
-        if shared > best:
+        if shared > best or (shared == best and shared and len(line) < len(answer)):  # an answer is short
             best, answer = shared, line
     return answer
 

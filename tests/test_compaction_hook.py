@@ -364,3 +364,21 @@ def test_a_stub_says_what_its_output_found(make_runtime, run_hook):
     result = run_hook(make_runtime(), messages, window=4000)
     stubs = [m["content"] for m in result.messages if m.get("role") == "tool" and "archived by context-compactor" in m["content"]]
     assert stubs and all("found: " in s and "OOMKilled" in s for s in stubs), stubs[0]
+
+
+def test_a_stub_says_the_line_that_answers_the_users_question(make_runtime, run_hook):
+    """A stubbed page that found no failure stands as the line that answers the question asked before it
+    ("is the pharmacy open sunday" -> its Sunday hours), not as its first line ("Skip to main content")."""
+    page = ("Skip to main content\n\nPrivacy | Terms | Imprint | Contact\n\n# Öffnungszeiten\n\n"
+            + "".join(f"Our opening hours change for the holiday season, so please check before you travel {k}.\n"
+                      for k in range(40))
+            + "Mon–Fri 8:00–18:30, Sat 9:00–13:00, Sunday 9:30–13:00 (Notdienst)\n")
+    messages = []
+    for i in range(12):
+        messages += [user(f"[WhatsApp] is the pharmacy open sunday, branch {i}?"),
+                     assistant("", [(f"c{i}", "fetch_url", {"url": f"https://www.apotheke-{i}.de/oeffnungszeiten"})]),
+                     tool(f"c{i}", page), assistant("Looking at the calendar.")]
+    messages.append(user("continue"))
+    result = run_hook(make_runtime(), messages, window=4000)
+    stubs = [m["content"] for m in result.messages if m.get("role") == "tool" and "archived by context-compactor" in m["content"]]
+    assert stubs and all("found: Mon–Fri 8:00–18:30, Sat 9:00–13:00, Sunday 9:30–13:00 (Notdienst)" in s for s in stubs), stubs

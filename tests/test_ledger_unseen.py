@@ -1442,13 +1442,14 @@ Privacy | Terms | Imprint | Contact
 Updated Thu 4 Jan 2026 · 10 min read
 
 I spoke to the bank and they said it takes three to five working days. Children under 12 must be accompanied.
-Orders placed after 2pm ship on the next working day.
+Registration for the spring term opens next month. Orders placed after 2pm ship on the next 4 working days.
 Mon–Fri 8:00–18:30, Sat 9:00–13:00, Sunday 9:30–13:00 (Notdienst)"""
 
 
 def test_the_line_that_answers_a_users_question_is_found_and_a_request_for_work_names_none():
     """"is the pharmacy open sunday" is answered by the page's line that says Sunday, though the agent only says
-    "Looking at the calendar." next; "how much did dedup remove" by "removed: ..." (remove and removed meet).
+    "Looking at the calendar." next (a paragraph's sentence is read alone, and of two lines the shorter answers);
+    "what's Tyrell Biotech's tenant id?" by the field it names; "how much did dedup remove" by "removed: ..." (remove and removed meet).
     A word the call carries ("what's in the config for 7b-parallel-lr8", read from 7b-parallel-lr8.yaml) is in
     the output because the call asked for it; a log's record answers no question; a request for work
     ("can you find out why ...?") asks for no line."""
@@ -1470,10 +1471,17 @@ def test_the_line_that_answers_a_users_question_is_found_and_a_request_for_work_
                 assistant("", [("c5", "shell", {"command": "kubectl logs deploy/billing-api | tail -3"})]),
                 tool("c5", "2024-06-05 10:39:21,323 INFO chargeback-svc restarting after 3 attempts\n"
                            "2024-06-05 10:39:22,101 INFO ready in 812 ms"),
-                assistant("Still looking."), user("ok thanks"), assistant("Sure.")]
+                assistant("Still looking."),
+                user("what's Tyrell Biotech's tenant id?"),
+                assistant("", [("c6", "crm_lookup", {"account": "Tyrell Biotech", "fields": ["tenant", "region"]})]),
+                tool("c6", '{\n "account": {\n  "name": "Tyrell Biotech",\n  "seats": 213,\n'
+                           '  "tenant": "tnt_ap1_379be0c262",\n  "region": "us1"\n }\n}'),
+                assistant(""), user("ok thanks"), assistant("Sure.")]
     text = ledger(messages, 8000)
     found = "\n".join(section(text, "Found by tools"))
-    assert "Sunday 9:30–13:00 (Notdienst)" in found, found
+    # The short line that says Sunday, not the paragraph's sentence that says "opens" (the same number of words)
+    assert "Sunday 9:30–13:00 (Notdienst)" in found and "spring term" not in found, found
+    assert '"tenant": "tnt_ap1_379be0c262",' in found, found  # the field asked for, though the call names it too
     assert "removed: 2,990,799 docs" in found, found
     assert "run_name: 7b-parallel-lr8" not in found, found
     assert "restarting after 3 attempts" not in text, text

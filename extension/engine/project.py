@@ -7,13 +7,14 @@ same bytes.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..messages import TEXT_PARTS, ToolCall, prepend_text, user_message, with_text
-from ..summarizer.extract import BLOCK_END, OWN_BLOCK, gravest_line, read_back, strong_ids
+from ..summarizer.extract import BLOCK_END, OWN_BLOCK, answer_line, gravest_line, question_words, read_back, strong_ids
 from ..summarizer.ledger import render
 from ..tool_calls import fold_failed, text_of
 from .measure import Entry
@@ -29,21 +30,23 @@ def call_names(entries: Sequence[Entry]) -> dict[str, ToolCall]:
     return {call.id: call for entry in entries for call in entry.view.calls}
 
 
-def stub_text(entry: Entry, call: ToolCall | None) -> str:
+def stub_text(entry: Entry, call: ToolCall | None, question: Callable[[], frozenset[str]] = frozenset) -> str:
     """One line that stands for an archived tool result (made once per message and call). A failed call's
     result stands as the line the agent-loop behaviour ``foldFailedCalls`` folds it to: when that fold
-    reaches it later, the message reads the same and the prompt stays the same from there on."""
+    reaches it later, the message reads the same and the prompt stays the same from there on.
+    ``question()``: the words of the user's question the result answers (asked only when a stub is made)."""
     tool_name = call.name if call is not None else None
     if entry.stub is not None and entry.stub[0] == tool_name:
         return entry.stub[2]
     folded = fold_failed(entry.message, call)
-    text = text_of(folded) if folded is not None else _stub_text(entry, tool_name)
+    text = text_of(folded) if folded is not None else _stub_text(entry, call, question)
     entry.stub = (tool_name, entry.tokens, text)
     return text
 
 
-def _stub_text(entry: Entry, tool_name: str | None) -> str:
+def _stub_text(entry: Entry, call: ToolCall | None, question: Callable[[], frozenset[str]]) -> str:
     view = entry.view
+    tool_name = call.name if call is not None else None
     first = next((line.strip() for line in view.text.splitlines() if line.strip()), "")
     name = (tool_name or view.tool_name or "tool")[:40]
     # Its size in characters, not tokens: a calibrated counter moves a token count from call to call,
@@ -56,8 +59,9 @@ def _stub_text(entry: Entry, tool_name: str | None) -> str:
             break
         kept.insert(0, token)
     ids = "ids: " + ", ".join(kept) if kept else ""
-    # What it found (a failing test, its gravest cause line) before its first line: what the model needs.
-    found = gravest_line(view.text) if view.role == "tool" else ""
+    # What it found (a failing test, its gravest cause line, else the line that answers the user's question)
+    # before its first line: what the model needs.
+    found = (gravest_line(view.text) or answer_line(view.text, call, question())) if view.role == "tool" else ""
     label = "found: " if found else "first line: "
     first = found or first
     head += f"{ids}; {label}" if ids else label
@@ -181,7 +185,8 @@ def build(entries: Sequence[Entry], plan: Plan, block: str | None, overhead: int
             out.append(replaced[i])
         elif i < plan.stub_until and plan.stubs(i, entry):
             # A result shorter than any stub stays as it is: a stub would only make it longer.
-            replaced[i] = with_text(entry.message, stub_text(entry, names.get(entry.view.call_id or "")))
+            replaced[i] = with_text(entry.message, stub_text(entry, names.get(entry.view.call_id or ""),
+                                                             functools.partial(_question_before, entries, i)))
             out.append(replaced[i])
         elif i in plan.truncate:
             replaced[i] = cut_text(entry.message, truncated_text(entry, plan.truncate[i], overhead))
@@ -189,6 +194,17 @@ def build(entries: Sequence[Entry], plan: Plan, block: str | None, overhead: int
         else:
             out.append(entry.message)
     return out, replaced
+
+
+QUESTION_REACH = 40  # messages back a tool result's stub looks for the user's question it answers
+
+
+def _question_before(entries: Sequence[Entry], at: int) -> frozenset[str]:
+    """The question words of the user's message before ``at`` (within :data:`QUESTION_REACH`), if it asks one."""
+    for j in range(at - 1, max(-1, at - 1 - QUESTION_REACH), -1):
+        if entries[j].view.role == "user":
+            return question_words(entries[j].view.text)
+    return frozenset()
 
 
 def cut_text(message: dict[str, Any], text: str) -> dict[str, Any]:
