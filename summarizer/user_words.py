@@ -27,7 +27,7 @@ _ASSENT_BACK = re.compile(r"^\W*(?:[\w']+\W+){0,3}?(?:(?:let'?s|we'?ll|i'?ll|we 
                           r"(?:go(?:ing)? (?:with|for|ahead with)|do|follow|take|pick|use|run with|stick with|approve|"
                           r"agree with|accept)\s+(?:that|it|this|those|these|yours|your (?:\w+ ){0,2}(?:plan|suggestion|"
                           r"proposal|order|approach|idea|option|recommendation)|that (?:\w+ )?(?:plan|order|approach|"
-                          r"one|option|idea))\b\W*$",
+                          r"one|option|idea))\b(?: from now on| going forward| then)?\W*$",
                           re.IGNORECASE)
 ASSENT_CHARS = 80
 USER_NAMED = 1  # the rank of an identifier the user wrote out in their own words

@@ -1523,3 +1523,25 @@ def test_a_log_read_that_ends_in_a_crash_is_the_error_the_job_died_of():
     errors = "\n".join(section(ledger(messages), "Errors"))
     assert "KeyError: 'model.layers.49.self_attn.q_norm.weight' (`tail -n 60 logs/slurm-4143800.out`)" in errors, errors
     assert "connection reset by peer" not in errors and "no path given" not in errors, errors
+
+
+def test_an_agents_choice_that_echoes_the_user_and_a_request_with_so_we_are_no_decisions():
+    """"Got it, using seq_len 11882 from now on; I'll update the configs ..." right after the user's "we're
+    going with seq_len 11882 for the long-ctx stage" is the user's choice said again: it leaves, the user's
+    words stay. "Noted, I'll follow that from now on." points back and says nothing; "save this so we dont
+    lose it" asks for work (a purpose clause is no choice). A choice of the agent's own stays."""
+    messages = [user("also we're going with seq_len 11882 for the long-ctx stage (i think?)"),
+                assistant("Got it, using seq_len 11882 from now on; I'll update the configs and relaunch what depends on it."),
+                user("yoroshiku, save this so we dont lose it"),
+                assistant("", [("c1", "write_file", {"path": "notes/tables.tex", "content": "\\\\begin{tabular}"})]),
+                tool("c1", "written"),
+                user("always use conda env rs-postln8, the other one has the old flash-attn"),
+                assistant("Noted, I'll follow that from now on."),
+                assistant("I'd pin flash-attn to 2.6.3 in the image, because 2.7 changed the kernel defaults."),
+                user("ok thanks"), assistant("Sure.")]
+    text = ledger(messages, 8000)
+    decisions = "\n".join(section(text, "Decisions"))
+    assert "Got it, using seq_len 11882" not in decisions, decisions
+    assert "seq_len 11882 for the long-ctx stage" in text, text
+    assert "save this so we dont lose it" not in decisions and "Noted, I'll follow that" not in decisions, decisions
+    assert "I'd pin flash-attn to 2.6.3 in the image" in decisions, decisions

@@ -125,7 +125,7 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
                   for n, i in enumerate(merged) if n not in drop]
     if successes:
         merged = [_resolve(i, successes) for i in merged]
-    merged = _one_line_each(collapse_repeats(revise_decisions(restate(supersede(_said_again(merged))))))
+    merged = _one_line_each(collapse_repeats(revise_decisions(restate(supersede(_said_again(_echoes_left_out(merged)))))))
     # The same words are not listed twice as identifiers (a sentence that names three ids); a finding an
     # error line already shows (the failing test it names) neither. An identifier that a line of the user's
     # words, a decision or an error writes out stays an item: render lists it only when that line is left out.
@@ -230,6 +230,31 @@ def _same_as(item: Item) -> str:
     if item.section == "docrule":
         return _TEMPLATE_SLOT.sub("#", item.text)
     return item.text
+
+
+ECHO_REACH = 2  # messages after the user's words within which the agent's choice of their values echoes them
+
+
+def _echoes_left_out(merged: list[Item]) -> list[Item]:
+    """The agent's choice that only takes up what the user just said ("Got it, using seq_len 11882 from now
+    on; I'll update the configs ..." after "we're going with seq_len 11882 for the long-ctx stage") is the
+    user's words again: every value it names is in an instruction or a choice of the user's one or two
+    messages before it. It leaves (before corrections are read, so that it cannot stand as the old value
+    when the user's words are corrected later)."""
+    said: dict[int, set[str]] = {}
+    for item in merged:
+        if item.section == "instruction" or (item.section == "decision" and item.user):
+            said.setdefault(item.src, set()).update(values(item.text))
+    if not said:
+        return merged
+    out = []
+    for item in merged:
+        if item.section == "decision" and not item.user:
+            named = set(values(item.text))
+            if named and any(named <= said.get(src, set()) for src in range(item.src - ECHO_REACH, item.src)):
+                continue
+        out.append(item)
+    return out
 
 
 RETYPED = 0.78  # letter triples two instructions share (Jaccard) that make one the other said again, typos and all
