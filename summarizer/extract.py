@@ -12,6 +12,7 @@ summaries lose first. See :mod:`.ledger` for how items merge and render.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -51,7 +52,7 @@ class Extractor:
     def __init__(self) -> None:
         self.calls: dict[str, ToolCall] = {}
         self.last_call: ToolCall | None = None
-        self.asked: frozenset[str] = frozenset()  # the words of the user's latest request, which calls answer
+        self.asked: frozenset[str] = frozenset()  # the words of the user's latest question, which calls answer
 
     def heard(self, items: Sequence[Item]) -> None:
         """Note what a user's message asks (its items are known already): the outputs after it answer it."""
@@ -93,9 +94,11 @@ def _question(items: Sequence[Item]) -> frozenset[str]:
     return asked_words(goal) if _ASKS.search(goal) else frozenset()
 
 
+@functools.lru_cache(maxsize=64)
 def question_words(text: str) -> frozenset[str]:
     """The words of a user's message that name what the outputs after it answer, when it asks a question
-    (see :func:`.outputs.asked_words`); none for a piece of work asked for."""
+    (see :func:`.outputs.asked_words`); none for a piece of work asked for. Cached: the stubs of a tool loop's
+    results all look back to the same question."""
     return _question(user_items(text, 0))
 
 

@@ -223,7 +223,7 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
     if line:
         where = f" (`{clip(command, 80)}`)" if command else f" ({name})"
         items.append(Item("error", f"{key}\n{line}", clip(line, 400) + where, index))
-    elif not reads:
+    elif not reads and not failed:  # a failure no line says is still no success
         items.append(Item("success", key, "", index))
     if not reads:  # ids a command printed sit in its first or last lines
         head_tail = text if len(text) <= 2 * ID_CHARS else text[:ID_CHARS] + "\n" + text[-ID_CHARS:]
@@ -257,7 +257,7 @@ def answer_line(text: str, call: ToolCall | None, asked: frozenset[str]) -> str:
     on one line and clipped; a name the call carries is in its output because the call asked for it, and
     names nothing."""
     if asked and call is not None:
-        asked = asked - asked_words(" ".join(_CALL_NAME.findall(call.arguments[:ASKED_CHARS])))
+        asked = asked - asked_words(" ".join(_CALL_NAME.findall(call.arguments[:CALL_CHARS])))
     return clip(" ".join(asked_line(text, asked).split()), 240) if asked else ""
 
 
@@ -271,7 +271,7 @@ def asked_words(request: str) -> frozenset[str]:
 _NUMBER = re.compile(r"(?<![\w.])\d")  # a number of its own, not a name's part ("sessions_7d", "v2")
 _RECORD = re.compile(r"\W{0,3}(?:\d{4}-\d\d-\d\d|[A-Z][a-z]{2} +\d{1,2} \d\d:|\d\d:\d\d:\d\d)|\{\"(?:ts|time|timestamp|level|@timestamp)\"")
 _ASKED_FIELD = re.compile(r"^[\"']?([A-Za-z][\w .-]{1,40}?)[\"']?\s*[:=]\s*[\"']?[\w./:@-]*\d")
-ASKED_CHARS = 1000  # a call's arguments are read this far for the names its output holds because it asked
+CALL_CHARS = 1000  # a call's arguments are read this far for the names its output holds because it asked
 # A name in a call's arguments: a path, or a word with a digit ("configs/runs/7b-parallel-lr8.yaml", "#477931"),
 # not a plain word (the field a lookup asks for, "tenant", is what names the line that answers).
 _CALL_NAME = re.compile(r"[\w.-]*\d[\w.-]*|[\w.-]+/[\w./-]+")

@@ -1545,3 +1545,16 @@ def test_an_agents_choice_that_echoes_the_user_and_a_request_with_so_we_are_no_d
     assert "seq_len 11882 for the long-ctx stage" in text, text
     assert "save this so we dont lose it" not in decisions and "Noted, I'll follow that" not in decisions, decisions
     assert "I'd pin flash-attn to 2.6.3 in the image" in decisions, decisions
+
+
+def test_a_failed_run_that_prints_nothing_resolves_no_error():
+    """`make test` failed with a traceback; run again, it failed printing nothing: no error line to list, but
+    no success either, so the first error stays open (not "resolved")."""
+    failed = "Traceback (most recent call last):\n  File \"t.py\", line 3, in <module>\nValueError: bad row 17"
+    messages = [user("run the tests"),
+                assistant("", [("c1", "shell", {"command": "make test"})]), tool("c1", failed),
+                assistant("", [("c2", "shell", {"command": "make test"})]),
+                {"role": "tool", "tool_call_id": "c2", "content": "", "is_error": True},
+                assistant("Still failing."), user("ok thanks"), assistant("Sure.")]
+    errors = "\n".join(section(ledger(messages), "Errors"))
+    assert "ValueError: bad row 17" in errors and "resolved" not in errors, errors
