@@ -204,6 +204,7 @@ def _document_rules(text: str, index: int) -> list[Item]:
     """The rules of a document the user pasted (a spec, a runbook, a style guide), read whole, but its
     code blocks."""
     items = []
+    said: set[str] = set()  # a runbook says a rule in more than one section: once is enough (and the cap counts rules)
     fence = False
     lines = text.splitlines()
     if lines and lines[0].lstrip().startswith(("```", "~~~")):
@@ -217,7 +218,8 @@ def _document_rules(text: str, index: int) -> list[Item]:
         if fence or prose.line_is_pasted(line):
             continue
         for sentence in prose.sentences(line.strip(" -*#>\t")):
-            if 12 <= len(sentence) <= MAX_ITEM_CHARS and prose.is_rule(sentence):
+            if 12 <= len(sentence) <= MAX_ITEM_CHARS and sentence not in said and prose.is_rule(sentence):
+                said.add(sentence)
                 items.append(Item("docrule", masked_key(sentence), clip(sentence, 300), index, rank=RULE_RANK))
     return items[:40]
 

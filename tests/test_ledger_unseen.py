@@ -1558,3 +1558,55 @@ def test_a_failed_run_that_prints_nothing_resolves_no_error():
                 assistant("Still failing."), user("ok thanks"), assistant("Sure.")]
     errors = "\n".join(section(ledger(messages), "Errors"))
     assert "ValueError: bad row 17" in errors and "resolved" not in errors, errors
+
+
+def test_work_asked_on_a_named_run_is_a_request_and_the_settings_beside_it_stay():
+    """"run the quick eval suite on 3b-nope-s34" asks for work on a run by its name, once, and so do questions
+    opened by a word of another language and a comma ("doei, hows 3b-longctx-lr6 looking"): none is a standing
+    instruction. A value a setting sets (a port, a branch, an image's tag, a run name the user says to *use*)
+    keeps it one."""
+    asks = ["run the quick eval suite on 3b-nope-s34. also whatever step is latest (as always lol) dzieki",
+            "na pewno, run the quick eval siute on 1.4b-nope-s11. also whatever step is latest ty",
+            "doei, hows 3b-longctx-lr6 looking is it still learning", "klopt, hows 160m-moe-s10 looking"]
+    settings = ["Run the dev API on port 8080.", "Cut the release from branch release/2010.4.",
+                "Tag the worker image as accounts-svc:27.23.", "use conda env rs-postln8, the other one is broken",
+                "grad clip stays at 1.81 no matter what the sweep finds (zettai)"]
+    for said in asks:
+        assert prose.kind_of(said, ledger_values(said)) == "request", said
+    for said in settings:
+        assert prose.kind_of(said, ledger_values(said)) == "setting", said
+    text = ledger(convo(*asks, *settings))
+    rules = "\n".join(section(text, "User instructions"))
+    assert all(s.rstrip(".") in rules for s in settings), text
+    assert not any(name in rules for name in ("3b-nope-s34", "1.4b-nope-s11", "3b-longctx-lr6", "160m-moe-s10")), text
+
+
+def ledger_values(said: str) -> tuple[str, ...]:
+    from context_compactor.summarizer.user_words import values
+    return values(said)
+
+
+def test_one_value_set_against_another_corrects_it():
+    """"the rate for the 28th was 1.1086 not 1.1068, I transposed the digits" corrects the rate said before: the
+    correction is kept as said and the old value no longer stands alone; a count compared in passing corrects
+    nothing."""
+    assert prose.is_correction("the rate for the 28th was 1.1086 not 1.1068, I transposed the digits")
+    assert not prose.is_correction("the report has 12 charts not 13 now that the appendix went")
+    text = ledger(convo("for the USD revaluation use the ECB rate of the 28th, 1.1068.",
+                        "the rate for the 28th was 1.1086 not 1.1068, I transposed the digits"))
+    rules = section(text, "User instructions")
+    assert rules[0].startswith("the rate for the 28th was 1.1086 not 1.1068"), text
+    assert not any(r.startswith("for the USD revaluation") for r in rules), text
+
+
+def test_a_rule_a_runbook_repeats_in_every_section_counts_once():
+    """A pasted runbook that says its rules again in section after section is read whole: each rule once, so the
+    rules of its last sections are not crowded out by repeats of its first."""
+    first = ["Every escalation to Tier 2 carries the tenant id, the time window in UTC and what was already tried.",
+             "Appliance tickets need the support bundle before Tier 2 will look at them."]
+    sections = [f"## {n}. Part {n}\n" + "\n".join(f"- {rule}" for rule in first) for n in range(1, 25)]
+    last = "## 25. Security\n- Security reports go to security@beacon.io and are never discussed in public channels."
+    doc = "here's the runbook we agreed on, treat it as policy:\n\n# Tier 1 runbook rev 12\n\n" + "\n\n".join(sections) + "\n\n" + last
+    docrules = section(ledger(convo(doc)), "Rules in documents")
+    assert sum(first[0] in r for r in docrules) == 1, docrules
+    assert any("never discussed in public channels" in r for r in docrules), docrules

@@ -64,7 +64,9 @@ _CORRECTION = re.compile(
     r"perd[oó]n\b|lo siento\b|correcci[oó]n\b|mejor dicho\b|no,|"
     r"fel av mig\b|f[öo]rl[åa]t\b|mijn fout\b|excuses\b|przepraszam\b|pomy[łl]ka\b|scusa\b|mi sono sbagliat|"
     r"desculpa\b|me enganei\b|galti se\b|sumimasen\b|\u3054\u3081\u3093|\u3059\u307f\u307e\u305b\u3093|\u5bf9\u4e0d\u8d77|\u4e0d\u597d\u610f\u601d)|"
-    r"\b(?:I meant|I mean|meant to say|make that\b|mixed up|misremembered|misspoke|I was wrong|"
+    r"\b(?:I meant|I mean|meant to say|make that\b|mixed up|misremembered|misspoke|I was wrong|transposed|"
+    # one value set against another ("the rate for the 28th was 1.1086 not 1.1068")
+    r"(?<![\w.@:/+-])(?=[\w.@:/+-]*\d)[\w.@:/+-]+,? not (?=[`'\"]?[\w.@:/+-]*\d)|"
     r"I gave you the wrong|\b(?:pasted|gave|sent|said|used|typed|wrote|quoted|linked|named|picked|had) (?:you |me )?(?:the |a )?wrong\b|wrong (?:one|value|port|host|id|name|bucket|file|branch|ticket|number|address|table|path|node|server|machine|cluster|region|version|database)|"
     r"not the (?:one|\w+) I (?:said|mentioned|gave)|the other (?:one|\w+) I (?:said|mentioned|gave|meant)|"
     r"\b(?:was|is) (?:wrong|a typo|incorrect|outdated)\b|"
@@ -149,16 +151,18 @@ _RULE = re.compile(
 _REQUEST_START = re.compile(
     r"^\W*(?:(?:ok|okay|alright|great|thanks|cool|right|so|now|next|also|and|then|hey|hi|hiya|hello|yo|morning|good morning|"
     r"anyway|btw|meanwhile)\W+)*"
+    # a greeting or an aside of a word or two in any language, then a comma ("doei, hows ...", "na pewno, run ...")
+    r"(?:[^\W\d_]+(?: [^\W\d_]+)?,\s+)?"
     r"(?:(?:can|could|would|will) you|how (?:does|do|is|are|did|come|long|many|much)|how'?s\b|what(?:'s| is| are| does| did| do)|"
     r"why (?:is|are|does|did|do)|where (?:is|are|does|do)|is there|are there|any idea|do we|does it)\b|^\W*(?:please\s+)?(?:(?:ok|okay|so|now|next|also|then|anyway|btw|meanwhile)\W+)*"
-    r"(?:look|check|fix|investigate|debug|run|rerun|re-run|try|find|figure|help|show|open|add|write|update|remove|"
+    r"(?:[^\W\d_]+(?: [^\W\d_]+)?,\s+)?(?:look|check|fix|investigate|debug|run|rerun|re-run|try|find|figure|help|show|open|add|write|update|remove|"
     r"delete|refactor|implement|make|create|rename|move|bump|deploy|build|test|review|explain|summari[sz]e|draft|"
     r"plot|compute|calculate|dig|trace|profile|see|tell|give|list|go|let'?s|lets|start|finish|continue|"
     r"compare|clean|split|merge|port|migrate|set up|setup|install|upgrade|revert|roll|rollback|ship|cut|tag|send|"
     r"post|reply|answer|translate|rewrite|reword|edit|change|replace|sort|group|filter|pull|push|fetch|"
     r"mira|revisa|arregla|regarde|corrige|v[ée]rifie|schau|pr[üu]fe|behebe)\b(?!\s*:)",
     re.IGNORECASE)
-_QUESTION = re.compile(r"\?\s*$|\w\?[.!]*\s")  # at the end, or typed on a phone before more ("died?. also ...")
+_QUESTION = re.compile(r"\?\s*$|\w\?[.!,;]*\s")  # at the end, or typed on a phone before more ("died?. also ...", "gn209?, then")
 _LABEL = re.compile(r"^\W*[A-Z][A-Z ]{2,30}:")  # "FACT:", "SAFETY RULE:": the user marked it
 _RULE_LABEL = re.compile(r"^\W*(?:[A-Z ]*\b)?(?:RULES?|CONSTRAINTS?|POLICY|IMPORTANT|CRITICAL|REQUIRED|"
                          r"REQUIREMENTS?|MUST|NEVER|ALWAYS|SAFETY|SECURITY|WARNING|NOTE)\b[A-Z ]{0,30}:")
@@ -336,7 +340,18 @@ def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
                 copula and ("/" in v or "_" in v or "." in v))) and not _SOURCE_FILE.search(v)]
     if not settings:
         return False
+    if (_SETS.match(sentence) and _ONCE_ACTS.match(sentence) and not _COPULA.search(re.split(r"[.;,]\s", sentence, maxsplit=1)[0])
+            and not any(_PARAMETER.match(v) for v in settings)):
+        return False  # "run the quick eval suite on 3b-nope-s34": the value is what the work is done on, once
     return not _REQUEST_START.match(sentence) or bool(_SETS.match(sentence))
+
+
+# Of the verbs that set something up, those that do it once ("run", "deploy"), where "use", "point", "pin" hold on.
+_ONCE_ACTS = re.compile(r"^\W*(?:\w+\W+){0,3}?(?:run|deploy|send|upload|push|apply|seed|tag|cut|publish|release|ship|make)\b",
+                        re.IGNORECASE)
+# A value a setting sets (a number with its unit, a version, a port, an address, a path or branch, an image's tag, a
+# UUID), as against the plain name of what a piece of work is done on ("3b-nope-s34", "staging-3").
+_PARAMETER = re.compile(r"^(?:[$€£]?:?v?\d[\d.,:_/x-]*[a-z%]{0,3}|.*[/:@].*|.*[0-9a-f]{8}-[0-9a-f]{4}.*)$", re.IGNORECASE)
 
 
 def kind_of(sentence: str, found: tuple[str, ...]) -> str:
