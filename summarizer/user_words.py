@@ -85,9 +85,10 @@ def user_items(text: str, index: int) -> list[Item]:
         items.extend(i._replace(rank=USER_NAMED) for i in identifier_items(said, index, strong_only=False)
                      if i.key not in ruled)
         items.extend(mention_items(said, index))
+    followed = bool(_FOLLOW.search(said))  # "here's the runbook, treat it as policy", "apply it from now on"
     for segment in segments:
         if segment.kind == "document":
-            items.extend(_document_rules(segment.text, index))
+            items.extend(_document_rules(segment.text, index, followed))
         if segment.kind == "pasted":
             items.extend(_pasted_items(segment.text, index))
         elif segment.kind == "document":
@@ -200,11 +201,24 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
     return items
 
 
-def _document_rules(text: str, index: int) -> list[Item]:
+# The user says to work by what they paste ("treat it as policy", "please follow it", "apply it from now on",
+# "work by it from today", "the doc we're supposed to follow"): every statement of it is a rule of theirs.
+_FOLLOW = re.compile(r"\b(?:follow(?:ing)?|apply|work by|go by|stick to|comply with|adhere to|abide by|"
+                     r"treat (?:it|this|these|them) as|(?:is|are) how we (?:do|work)|from now on|from today)\b", re.IGNORECASE)
+# A statement of a followed document that rules nothing: an example, a greeting or a reply it holds as a template
+# ("Thanks for the details, Arjun. I've asked ..."), a note, a question, its metadata ("Owner: Support Ops").
+_NO_RULE = re.compile(r"^\W*(?:e\.g\.|example|for example|thanks|thank you|hi\b|hello|dear|regards|note:|internal note|"
+                      r"i\b|i'|we'(?:ve|ll|re)|[\w ]{1,24}:\s)", re.IGNORECASE)
+FOLLOWED_RULES = 60  # the statements of a followed document kept, its rules first (room last: see weak)
+
+
+def _document_rules(text: str, index: int, followed: bool = False) -> list[Item]:
     """The rules of a document the user pasted (a spec, a runbook, a style guide), read whole, but its
-    code blocks."""
+    code blocks. In a document the user says to work by (``followed``), each other statement is a rule too,
+    kept weak (room after the rest: the words of a rule were not needed to say it)."""
     items = []
     said: set[str] = set()  # a runbook says a rule in more than one section: once is enough (and the cap counts rules)
+    stated: list[Item] = []
     fence = False
     lines = text.splitlines()
     if lines and lines[0].lstrip().startswith(("```", "~~~")):
@@ -218,10 +232,16 @@ def _document_rules(text: str, index: int) -> list[Item]:
         if fence or prose.line_is_pasted(line):
             continue
         for sentence in prose.sentences(line.strip(" -*#>\t")):
-            if 12 <= len(sentence) <= MAX_ITEM_CHARS and sentence not in said and prose.is_rule(sentence):
+            if not 12 <= len(sentence) <= MAX_ITEM_CHARS or sentence in said:
+                continue
+            if prose.is_rule(sentence):
                 said.add(sentence)
                 items.append(Item("docrule", masked_key(sentence), clip(sentence, 300), index, rank=RULE_RANK))
-    return items[:40]
+            elif followed and not _NO_RULE.match(sentence) and not prose.is_request(sentence) and " " in sentence:
+                said.add(sentence)
+                stated.append(Item("docrule", masked_key(sentence), clip(sentence, 300), index, rank=RULE_RANK - 1,
+                                   weak=True))
+    return items[:40] + stated[:max(0, FOLLOWED_RULES - min(40, len(items)))]
 
 
 SHORT_PASTE = 600  # a paste this short that says something failed is one error

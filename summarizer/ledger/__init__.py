@@ -117,7 +117,8 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
         unnamed = [n for n, i in enumerate(merged) if i.weak and (i.section, i.key) not in named]
         # A setting or search hit no one named is none of the work's (a file holds hundreds of them).
         # A line that answers the user's question (see outputs.asked_line) is kept all the same, given room last.
-        unnamed = [n for n in unnamed if not merged[n].key.startswith(ASKED)]
+        # So is a statement of a document the user said to work by (see user_words._document_rules): theirs.
+        unnamed = [n for n in unnamed if not merged[n].key.startswith(ASKED) and merged[n].section != "docrule"]
         unnamed_findings = {n for n in unnamed if merged[n].section == "finding"}
         unnamed = [n for n in unnamed if n not in unnamed_findings]
         drop = (set(unnamed[:-UNNAMED_KEPT]) if len(unnamed) > UNNAMED_KEPT else set()) | unnamed_findings

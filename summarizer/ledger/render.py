@@ -115,6 +115,9 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
     for section in sections:
         take(section, math.floor(room * SHARES.get(section, 0.04)))
     for section in sections:
+        if section == "identifier" and by_section.get("docrule"):
+            # the other statements of a document the user said to work by (weak docrules) before the ids
+            take("docrule", room, routine_too=True)
         take(section, room)
     for section in sections:  # routine items (the same file or error in every run) last of all
         take(section, room, routine_too=True)
