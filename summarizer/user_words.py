@@ -231,13 +231,15 @@ def _document_rules(text: str, index: int, followed: bool = False) -> list[Item]
             continue
         if fence or prose.line_is_pasted(line):
             continue
+        heading = line.lstrip().startswith("#")  # "## 3. Appliance tickets" names a part: no statement of it
         for sentence in prose.sentences(line.strip(" -*#>\t")):
             if not 12 <= len(sentence) <= MAX_ITEM_CHARS or sentence in said:
                 continue
             if prose.is_rule(sentence):
                 said.add(sentence)
                 items.append(Item("docrule", masked_key(sentence), clip(sentence, 300), index, rank=RULE_RANK))
-            elif followed and not _NO_RULE.match(sentence) and not prose.is_request(sentence) and " " in sentence:
+            elif followed and not heading and len(sentence.split()) >= 4 and not _NO_RULE.match(sentence) \
+                    and not prose.is_request(sentence):
                 said.add(sentence)
                 stated.append(Item("docrule", masked_key(sentence), clip(sentence, 300), index, rank=RULE_RANK - 1,
                                    weak=True))

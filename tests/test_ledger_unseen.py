@@ -1610,3 +1610,64 @@ def test_a_rule_a_runbook_repeats_in_every_section_counts_once():
     docrules = section(ledger(convo(doc)), "Rules in documents")
     assert sum(first[0] in r for r in docrules) == 1, docrules
     assert any("never discussed in public channels" in r for r in docrules), docrules
+
+
+MACRO_DOC = """# Tier 1 runbook rev 12
+Owner: Support Ops · Last updated 15 Jan 2027
+
+## 1. Scope
+- Severity is set by business impact, not by how upset the customer sounds.
+- Security reports go to security@beacon.io and are never discussed in public channels.
+- Thanks for the details, Rafael. I've asked our engineering team to look at the logs for your tenant.
+- Internal note: repro'd on staging, looks like the IdP sends the NameID in a different format.
+
+## 2. Billing exceptions
+- Service credits above 22% of the monthly fee are approved by the Head of Support, not by the agent.
+- Example: a refund of $40 on a $400 invoice is 10%.
+- Could you send us a HAR file of the failing login, with the SAML response included?
+
+## 3. Appliance tickets
+- Any BX-200 still on firmware older than 5.5 is escalated to Tier 2 within 4 business hours.
+- We've applied a temporary rate-limit increase to 88 req/min while we investigate.
+"""
+
+
+def test_every_statement_of_a_document_the_user_says_to_work_by_is_a_rule():
+    """"this is how we do it here, please follow it:" makes each statement of the runbook a rule of the user's,
+    worded as a rule or not ("Service credits above 22% ... are approved by the Head of Support"); the replies it
+    holds as templates, its examples, notes, questions and metadata rule nothing. The same runbook pasted only for
+    context gives only the sentences worded as rules."""
+    followed = section(ledger(convo("pasting our internal macro doc, this is how we do it here, please follow it:\n\n"
+                                    + MACRO_DOC)), "Rules in documents")
+    rules = "\n".join(followed)
+    for rule in ("Service credits above 22% of the monthly fee are approved by the Head of Support, not by the agent.",
+                 "Any BX-200 still on firmware older than 5.5 is escalated to Tier 2 within 4 business hours.",
+                 "Security reports go to security@beacon.io and are never discussed in public channels."):
+        assert rule in rules, followed
+    for noise in ("Thanks for the details", "Internal note", "Example:", "HAR file", "We've applied", "Owner:"):
+        assert noise not in rules, (noise, followed)
+    context = "\n".join(section(ledger(convo("here's the old runbook, just so you have the context:\n\n" + MACRO_DOC)),
+                                "Rules in documents"))
+    assert "never discussed in public channels" in context and "Service credits" not in context, context
+
+
+def test_a_followed_documents_statements_take_room_after_the_users_own_words():
+    """In a small block the statements of a followed document that are not worded as rules give way to the
+    user's own instructions and the document's rules: at every size, one of them is written only when all of
+    those are."""
+    said = ["Never restart the billing workers during business hours.", "refunds over $500 need my sign-off, always"]
+    messages = convo(*said, "pasting our internal macro doc, please follow it:\n\n" + MACRO_DOC)
+    statements = ("Service credits above 22%", "Any BX-200 still on firmware", "Severity is set by business impact")
+    first: dict[str, int] = {}
+    for budget in range(60, 400, 10):
+        text = ledger(messages, budget=budget)
+        for what in (*statements, "never discussed in public channels"):
+            if what in text:
+                first.setdefault(what, budget)
+        if any(s in text for s in statements):
+            rules = "\n".join(section(text, "User instructions"))
+            assert all(s.rstrip(".") in rules for s in said), (budget, text)
+    # the runbook's rule (as long as the first of its statements) is written at a smaller block than they are
+    assert first["never discussed in public channels"] <= first["Service credits above 22%"], first
+    assert first["never discussed in public channels"] <= first["Any BX-200 still on firmware"], first
+    assert "Appliance tickets [" not in ledger(messages, budget=4000)  # a heading is no statement
