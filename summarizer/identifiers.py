@@ -211,8 +211,11 @@ def _context(text: str, start: int, token: str) -> str:
     cut = max(line.rfind(". ", first, at), line.rfind("; ", first, at), line.rfind("! ", first, at), line.rfind("? ", first, at))
     if cut >= 0:  # from where its sentence starts
         first = cut + 2
+    mark = min(at, len(line) - len(line.lstrip(" \t-*\u2022")))  # a list item's mark is no word of it
+    if cut < 0 and first <= mark:  # from the line's start ("- the refund on #463394 is ...": its words)
+        first = mark
     before, after = line[first:at], line[end:end + 40]
-    if first > 0 and cut < 0:
+    if first > mark and cut < 0:
         before = "… " + before.split(" ", 1)[-1] if " " in before else ""
     if end + 40 < len(line):
         after = after.rsplit(" ", 1)[0] + " …" if " " in after else ""

@@ -67,7 +67,7 @@ _CORRECTION = re.compile(
     r"\b(?:I meant|I mean|meant to say|make that\b|mixed up|misremembered|misspoke|I was wrong|transposed|"
     # one value set against another ("the rate for the 28th was 1.1086 not 1.1068")
     r"(?<![\w.@:/+-])(?=[\w.@:/+-]*\d)[\w.@:/+-]+,? not (?=[`'\"]?[\w.@:/+-]*\d)|"
-    r"I gave you the wrong|\b(?:pasted|gave|sent|said|used|typed|wrote|quoted|linked|named|picked|had) (?:you |me )?(?:the |a )?wrong\b|wrong (?:one|value|port|host|id|name|bucket|file|branch|ticket|number|address|table|path|node|server|machine|cluster|region|version|database)|"
+    r"I gave you the wrong|\b(?:pasted|gave|sent|said|used|typed|wrote|quoted|linked|named|picked|had|read|copied|took|looked at) (?:you |me )?(?:the |a )?wrong\b|wrong (?:one|value|port|host|id|name|bucket|file|branch|ticket|number|address|table|path|node|server|machine|cluster|region|version|database)|"
     r"not the (?:one|\w+) I (?:said|mentioned|gave)|the other (?:one|\w+) I (?:said|mentioned|gave|meant)|"
     r"\b(?:was|is) (?:wrong|a typo|incorrect|outdated)\b|"
     r"^\W*(?:(?:ugh|oh|hmm|ok|so|and|but)\W+)?[\w'&. -]{2,40}? actually (?:is|are|was|were|renews|starts|ends|runs|lives|"
