@@ -87,7 +87,7 @@ _PLAN_OPENINGS = (
                           r"\bnext steps?\b[^.\n]{0,20}:")),
     (("tomorrow", "today", "tonight", "this week", "next week", "morgen", "heute", "demain", "aujourd", "mañana",
       "hoy", "amanhã", "domani"),
-     re.compile(r"(?im)^\W*(?:[^:\n]{0,30}[\u2014:-]\s*)?(?:tomorrow|today|tonight|this week|next week|morgen|heute|"
+     re.compile(r"(?im)^\W*(?:[^:\n]{0,30}[\u2014:,-]\s*)?(?:tomorrow|today|tonight|this week|next week|morgen|heute|"
                 r"demain|aujourd'hui|mañana|hoy|amanhã|domani)\s*:")),
     (("order", "phases", "here's how", "heres how"),
      re.compile(r"(?im)^\W*(?:(?:rough |the )?order\s*:|(?:\w+ )?phases\s*:)|here'?s how (?:i'?d|i will|i'?ll|we'?ll|"
