@@ -1671,3 +1671,25 @@ def test_a_followed_documents_statements_take_room_after_the_users_own_words():
     assert first["never discussed in public channels"] <= first["Service credits above 22%"], first
     assert first["never discussed in public channels"] <= first["Any BX-200 still on firmware"], first
     assert "Appliance tickets [" not in ledger(messages, budget=4000)  # a heading is no statement
+
+
+def test_a_plan_for_tomorrow_after_a_greeting_is_a_plan():
+    """"hey, tomorrow: merge glossary, regenerate screenshots ..., then ping Ana" writes out a plan, as "tomorrow:"
+    alone does: it is among the open tasks."""
+    text = ledger(convo("hey, tomorrow: merge glossary, regenerate screenshots with the byskskoumene-capture profile, "
+                        "then ping Ana for review"))
+    assert any(g.startswith("Plan: hey, tomorrow:") for g in section(text, "Current goal")), text
+
+
+def test_an_ids_line_is_its_words_without_a_list_items_mark_and_a_wrong_column_read_is_corrected():
+    """An id's line from the agent's list ("- the refund on #463394 is already processed, ...") is written with
+    its words, not as "- - the refund ..."; "GBP month-end rate is 0.8890, I read the wrong column" corrects the
+    rate said before."""
+    from context_compactor.summarizer.identifiers import _context
+    listed = "Queue:\n- the refund on #463394 is already processed, no action needed.\n* #458659 is a duplicate of #411721."
+    assert _context(listed, listed.index("#463394"), "#463394") == "the refund on #463394 is already processed, no action needed."
+    assert _context(listed, listed.index("#458659"), "#458659") == "#458659 is a duplicate of #411721."
+    assert prose.is_correction("GBP month-end rate is 0.8890, I read the wrong column")
+    rules = section(ledger(convo("Use 0.8809 for GBP at month end.", "GBP month-end rate is 0.8890, I read the wrong column")),
+                    "User instructions")
+    assert rules[0].startswith("GBP month-end rate is 0.8890") and not any("0.8809 for GBP" in r for r in rules), rules
