@@ -1693,3 +1693,16 @@ def test_an_ids_line_is_its_words_without_a_list_items_mark_and_a_wrong_column_r
     rules = section(ledger(convo("Use 0.8809 for GBP at month end.", "GBP month-end rate is 0.8890, I read the wrong column")),
                     "User instructions")
     assert rules[0].startswith("GBP month-end rate is 0.8890") and not any("0.8809 for GBP" in r for r in rules), rules
+
+
+def test_values_that_only_look_alike_correct_nothing_without_a_shared_word():
+    """"on second thought adamw b2=0.973 for the 7b" revises an optimizer choice: its "b2" and "7b" only look like
+    the dtype rule's "bf16" and "340m" (letters and digits), and they share no word, so the rule stays as said;
+    a value of the same shape still corrects ("use port 7443" after "the API listens on port 8443")."""
+    text = ledger(convo("dtype rule: bf16 for anything over 340m params, fp32 master weights always",
+                        "on second thought adamw b2=0.973 for the 7b"))
+    rules = section(text, "User instructions")
+    assert "dtype rule: bf16 for anything over 340m params, fp32 master weights always" in rules, text
+    assert not any("[#0" in line for line in text.splitlines() if "adamw" in line), text
+    text = ledger(convo("the API listens on port 8443", "sorry, wrong port, it's 7443"))
+    assert not any("listens on port 8443" in r for r in section(text, "User instructions")), text

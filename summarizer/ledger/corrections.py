@@ -467,7 +467,7 @@ def _score(text: str, new_values: tuple[str, ...], named: set[str], words: froze
     if any(v in named for v in vals) or (cand_text and _extends(new_values, cand_text)):
         return 10 + overlap  # it names the old value ("7443, not 8443"), or grows its old name
     olds = [v for v in vals if v not in new_values]
-    value_score = 0
+    value_score = strongest = 0
     for new in new_values:
         best = 0
         for old in olds:
@@ -476,7 +476,10 @@ def _score(text: str, new_values: tuple[str, ...], named: set[str], words: froze
             elif kind(old) == kind(new):
                 best = max(best, 3 if _distinct_kind(kind(new)) else 2)
         value_score += best
-    if value_score >= 3:
+        strongest = max(strongest, best)
+    # (two values that each only look like one of the statement's, "b2" and "7b" beside "bf16" and "340m", with
+    # no word shared, are no evidence: "on second thought adamw b2=0.973 for the 7b" corrects no dtype rule)
+    if value_score >= 3 and (strongest >= 3 or overlap):
         return value_score + min(overlap, 4)
     if value_score and overlap >= 1:
         return value_score + min(overlap, 4)
