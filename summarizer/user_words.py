@@ -203,7 +203,7 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
 
 # The user says to work by what they paste ("treat it as policy", "please follow it", "apply it from now on",
 # "work by it from today", "the doc we're supposed to follow"): every statement of it is a rule of theirs.
-_FOLLOW = re.compile(r"\b(?:follow(?:ing)?|apply|work by|go by|stick to|comply with|adhere to|abide by|"
+_FOLLOW = re.compile(r"\b(?:follow(?:ing)?(?!\s+up\b)|apply (?:it|this|these|them|that)|work by|go by|stick to|comply with|adhere to|abide by|"
                      r"treat (?:it|this|these|them) as|(?:is|are) how we (?:do|work)|from now on|from today)\b", re.IGNORECASE)
 # A statement of a followed document that rules nothing: an example, a greeting or a reply it holds as a template
 # ("Thanks for the details, Arjun. I've asked ..."), a note, a question, its metadata ("Owner: Support Ops").

@@ -1706,3 +1706,11 @@ def test_values_that_only_look_alike_correct_nothing_without_a_shared_word():
     assert not any("[#0" in line for line in text.splitlines() if "adamw" in line), text
     text = ledger(convo("the API listens on port 8443", "sorry, wrong port, it's 7443"))
     assert not any("listens on port 8443" in r for r in section(text, "User instructions")), text
+
+
+def test_a_document_pasted_to_follow_up_on_is_not_one_to_work_by():
+    """"can you follow up on this ticket:" and "apply the fix from the doc below:" say nothing of working by the
+    document: only its sentences worded as rules are read."""
+    for intro in ("can you follow up on this one, it's from their runbook:", "apply the fix from the doc below:"):
+        rules = "\n".join(section(ledger(convo(intro + "\n\n" + MACRO_DOC)), "Rules in documents"))
+        assert "never discussed in public channels" in rules and "Service credits" not in rules, (intro, rules)
