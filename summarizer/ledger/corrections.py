@@ -205,8 +205,8 @@ def _same_setting(old: tuple[frozenset[tuple[str, str]], frozenset[str]],
     shared = len(common)
     for name, value in old[0]:
         for other_name, other in new[0]:
-            if name != other_name or value == other:
-                continue
+            if name != other_name or value == other or _other_things((other,), (value,)):
+                continue  # (".../umbrella-health-384" in the folder of ".../vandelay-imports-973": another thing)
             # two more words than the one the number follows ("cost centre 583" and "cost centre 500" share
             # "centre" by being named so: "cost" alone does not make them one setting)
             if len(common - {name[6:]}) >= 2 if name.startswith("after:") else (revises and shared >= 1):
@@ -331,6 +331,8 @@ def supersede(merged: list[Item]) -> list[Item]:
             if item is correction or (not correction.correction and item.section == "request"):
                 continue  # an update updates what stands (a rule, a setting, an id), not what was asked
             overlap = len(words & cand_words)
+            if _other_things(new_values, vals):
+                continue  # "the bucket is the eu one, s3://.../umbrella-health-384" is about another customer's
             if not forbids and _FORBIDDING.search(item.text) and not any(v in named for v in vals) and not (
                     overlap and _same_shape(new_values, vals)):
                 continue  # a prohibition stands unless the correction forbids too, names it, or plainly fits it
@@ -397,6 +399,20 @@ def supersede(merged: list[Item]) -> list[Item]:
 # A name the user gives inside a sentence ("it's the Seville office", "es la otra Olga: Olga Delacroix"): what a
 # correction without a value of its own still says is current, so it stays a correction.
 _PROPER_NAME = re.compile(r"(?<=[\w,:;\u2014\u2013-] )[A-Z\u00c0-\u00dd][a-z\u00df-\u00ff]{2,}")
+
+
+_NAME_PART = re.compile(r"[a-z]{4,}")
+
+
+def _other_things(new_values: tuple[str, ...], vals: tuple[str, ...]) -> bool:
+    """Whether a correction's values and a statement's name two other things: each has two words of its own in
+    its values ("s3://beacon-exports-eu/umbrella-health-384" and ".../vandelay-imports-973": another customer's
+    bucket), where a correction changes one part ("db-replica" for "db-primary") or none."""
+    if not new_values or not vals:
+        return False
+    new = {w for v in new_values for w in _NAME_PART.findall(v.lower())}
+    old = {w for v in vals for w in _NAME_PART.findall(v.lower())}
+    return len(new - old) >= 2 and len(old - new) >= 2
 
 
 def _substantial(value: str) -> bool:

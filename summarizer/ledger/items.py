@@ -147,7 +147,16 @@ def _masked(m: re.Match[str]) -> str:
         return token
     # A number-like value keeps its words ("db/0042_users.sql" and "db/0043_orders.sql" are two files, where
     # "port 8080" and "port 9090" are one setting); an address (a URL, an e-mail) is masked whole.
-    return "#" if _place(token.rstrip(".,;:")) else _shape(token)
+    token = token.rstrip(".,;:")
+    if _place(token):
+        # an address masked whole, but the name its last part gives (".../vandelay-imports-973" and
+        # ".../umbrella-health-384" are two customers' buckets; ".../vandelay-imports-846" is the first's again)
+        names = _NAME_WORDS.findall(token.rsplit("/", 1)[-1].lower()) if "://" in token else []
+        return "#" + "-".join(names) if len(names) >= 2 else "#"
+    return _shape(token)
+
+
+_NAME_WORDS = re.compile(r"[a-z]{4,}")
 
 
 _TICKET_ID = re.compile(r"([A-Z][A-Z0-9]{1,9})-\d{1,7}")
