@@ -1714,3 +1714,20 @@ def test_a_document_pasted_to_follow_up_on_is_not_one_to_work_by():
     for intro in ("can you follow up on this one, it's from their runbook:", "apply the fix from the doc below:"):
         rules = "\n".join(section(ledger(convo(intro + "\n\n" + MACRO_DOC)), "Rules in documents"))
         assert "never discussed in public channels" in rules and "Service credits" not in rules, (intro, rules)
+
+
+def test_a_value_given_again_for_one_customer_replaces_theirs_and_not_anothers():
+    """Two customers' exports are asked to go to a US bucket; later "the bucket is the eu one, s3://.../<name>-973"
+    is said for each. Each later line takes the place of the earlier one for the same customer (the name its
+    path's last part gives), never the other customer's: no old bucket stands alone, no customer's fix is lost.
+    A rule or a setting that ends in a chat's emoji (":pray:") is one all the same."""
+    text = ledger(convo(
+        "drop the Vandelay Imports export in s3://beacon-exports-us/vandelay-imports-846 when it's done :pray:",
+        "drop the Umbrella Health export in s3://beacon-exports-us/umbrella-health-773 when it's done",
+        "the bucket is the eu one, s3://beacon-exports-eu/vandelay-imports-973",
+        "the bucket is the eu one, s3://beacon-exports-eu/umbrella-health-384"))
+    rules = section(text, "User instructions")
+    assert "the bucket is the eu one, s3://beacon-exports-eu/vandelay-imports-973" in rules, text
+    assert "the bucket is the eu one, s3://beacon-exports-eu/umbrella-health-384" in rules, text
+    assert "vandelay-imports-846" not in text and "umbrella-health-773" not in text, text
+    assert "[#0, #4]" in text and "[#2, #6]" in text, text

@@ -183,6 +183,9 @@ def _setting_keys(text: str) -> tuple[frozenset[tuple[str, str]], frozenset[str]
         shape = _shape(value)
         if "/" in value.strip("/"):
             named.add(("folder:" + value.rsplit("/", 1)[0].lower(), value))
+            names = _NAME_PART.findall(value.lower().rsplit("/", 1)[-1])
+            if len(names) >= 2:  # ".../vandelay-imports-846", then "the bucket is the eu one, .../vandelay-imports-973"
+                named.add(("name:" + "-".join(names), value))
         elif _distinct(shape):
             named.add(("shape:" + shape.lower(), value))
         elif _AMOUNT.fullmatch(value):
@@ -209,6 +212,8 @@ def _same_setting(old: tuple[frozenset[tuple[str, str]], frozenset[str]],
                 continue  # (".../umbrella-health-384" in the folder of ".../vandelay-imports-973": another thing)
             # two more words than the one the number follows ("cost centre 583" and "cost centre 500" share
             # "centre" by being named so: "cost" alone does not make them one setting)
+            if name.startswith("name:"):
+                return True  # the same name of two words or more, in a path's last part, given again
             if len(common - {name[6:]}) >= 2 if name.startswith("after:") else (revises and shared >= 1):
                 return True
     return False
