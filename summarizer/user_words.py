@@ -155,8 +155,8 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
             continue
         found = values(sentence)
         kind = prose.kind_of(sentence, found)
-        # A rule or a setting ending in a chat's emoji (":tada:", ":100:") ends in no colon.
-        introduces = (_EMOJI_END.sub("", sentence) if kind in ("rule", "setting") else sentence).endswith(":")
+        # A rule ending in a chat's emoji (":tada:") ends in no colon; a value said so may still lead into a paste.
+        introduces = (_EMOJI_END.sub("", sentence) if kind == "rule" else sentence).endswith(":")
         if introduces and kind in ("rule", "setting") and not prose.is_strong_rule(sentence):
             kind = "request"  # "fyi, here's what happened:" introduces what follows (pasted), it rules nothing
         if kind == "setting" and is_decision(sentence):

@@ -1719,10 +1719,9 @@ def test_a_document_pasted_to_follow_up_on_is_not_one_to_work_by():
 def test_a_value_given_again_for_one_customer_replaces_theirs_and_not_anothers():
     """Two customers' exports are asked to go to a US bucket; later "the bucket is the eu one, s3://.../<name>-973"
     is said for each. Each later line takes the place of the earlier one for the same customer (the name its
-    path's last part gives), never the other customer's: no old bucket stands alone, no customer's fix is lost.
-    A rule or a setting that ends in a chat's emoji (":pray:") is one all the same."""
+    path's last part gives), never the other customer's: no old bucket stands alone, no customer's fix is lost."""
     text = ledger(convo(
-        "drop the Vandelay Imports export in s3://beacon-exports-us/vandelay-imports-846 when it's done :pray:",
+        "drop the Vandelay Imports export in s3://beacon-exports-us/vandelay-imports-846 when it's done",
         "drop the Umbrella Health export in s3://beacon-exports-us/umbrella-health-773 when it's done",
         "the bucket is the eu one, s3://beacon-exports-eu/vandelay-imports-973",
         "the bucket is the eu one, s3://beacon-exports-eu/umbrella-health-384"))
