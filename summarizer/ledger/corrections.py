@@ -20,7 +20,7 @@ import functools
 import re
 from collections import defaultdict
 
-from .items import _FORBIDS, CORRECTION_RANK, STRONG_RULE_RANK, Item, _shape, values
+from .items import _FORBIDS, CORRECTION_RANK, NAME_WORD, STRONG_RULE_RANK, Item, _shape, path_name, values
 
 # Words a correction is made of besides what it corrects; they say nothing of what is corrected.
 _FILLER = frozenset("""sorry actually correction wait oops whoops meant mean not the one other old that this make
@@ -183,9 +183,8 @@ def _setting_keys(text: str) -> tuple[frozenset[tuple[str, str]], frozenset[str]
         shape = _shape(value)
         if "/" in value.strip("/"):
             named.add(("folder:" + value.rsplit("/", 1)[0].lower(), value))
-            names = _NAME_PART.findall(value.lower().rsplit("/", 1)[-1])
-            if len(names) >= 2:  # ".../vandelay-imports-846", then "the bucket is the eu one, .../vandelay-imports-973"
-                named.add(("name:" + "-".join(names), value))
+            if name := path_name(value):  # ".../vandelay-imports-846", then "the bucket is the eu one, .../vandelay-imports-973"
+                named.add(("name:" + name, value))
         elif _distinct(shape):
             named.add(("shape:" + shape.lower(), value))
         elif _AMOUNT.fullmatch(value):
@@ -210,10 +209,10 @@ def _same_setting(old: tuple[frozenset[tuple[str, str]], frozenset[str]],
         for other_name, other in new[0]:
             if name != other_name or value == other or _other_things((other,), (value,)):
                 continue  # (".../umbrella-health-384" in the folder of ".../vandelay-imports-973": another thing)
-            # two more words than the one the number follows ("cost centre 583" and "cost centre 500" share
-            # "centre" by being named so: "cost" alone does not make them one setting)
             if name.startswith("name:"):
                 return True  # the same name of two words or more, in a path's last part, given again
+            # two more words than the one the number follows ("cost centre 583" and "cost centre 500" share
+            # "centre" by being named so: "cost" alone does not make them one setting)
             if len(common - {name[6:]}) >= 2 if name.startswith("after:") else (revises and shared >= 1):
                 return True
     return False
@@ -406,17 +405,14 @@ def supersede(merged: list[Item]) -> list[Item]:
 _PROPER_NAME = re.compile(r"(?<=[\w,:;\u2014\u2013-] )[A-Z\u00c0-\u00dd][a-z\u00df-\u00ff]{2,}")
 
 
-_NAME_PART = re.compile(r"[a-z]{4,}")
-
-
 def _other_things(new_values: tuple[str, ...], vals: tuple[str, ...]) -> bool:
     """Whether a correction's values and a statement's name two other things: each has two words of its own in
     its values ("s3://beacon-exports-eu/umbrella-health-384" and ".../vandelay-imports-973": another customer's
     bucket), where a correction changes one part ("db-replica" for "db-primary") or none."""
     if not new_values or not vals:
         return False
-    new = {w for v in new_values for w in _NAME_PART.findall(v.lower())}
-    old = {w for v in vals for w in _NAME_PART.findall(v.lower())}
+    new = {w for v in new_values for w in NAME_WORD.findall(v.lower())}
+    old = {w for v in vals for w in NAME_WORD.findall(v.lower())}
     return len(new - old) >= 2 and len(old - new) >= 2
 
 

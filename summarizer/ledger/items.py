@@ -151,12 +151,18 @@ def _masked(m: re.Match[str]) -> str:
     if _place(token):
         # an address masked whole, but the name its last part gives (".../vandelay-imports-973" and
         # ".../umbrella-health-384" are two customers' buckets; ".../vandelay-imports-846" is the first's again)
-        names = _NAME_WORDS.findall(token.rsplit("/", 1)[-1].lower()) if "://" in token else []
-        return "#" + "-".join(names) if len(names) >= 2 else "#"
+        return "#" + path_name(token) if "://" in token else "#"
     return _shape(token)
 
 
-_NAME_WORDS = re.compile(r"[a-z]{4,}")
+NAME_WORD = re.compile(r"[a-z]{4,}")  # a word a value's name is made of ("vandelay", "imports"; not "eu", "s3")
+
+
+def path_name(value: str) -> str:
+    """The name a path's last part gives, when it has two words or more (".../vandelay-imports-973" ->
+    "vandelay-imports"); "" otherwise: two paths that give one name name the same thing."""
+    names = NAME_WORD.findall(value.rsplit("/", 1)[-1].lower())
+    return "-".join(names) if len(names) >= 2 else ""
 
 
 _TICKET_ID = re.compile(r"([A-Z][A-Z0-9]{1,9})-\d{1,7}")

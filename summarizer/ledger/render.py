@@ -112,15 +112,18 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
         take("instruction", room)
     else:  # the user's rules and corrections before any other section's share: they are the last dropped
         take("instruction", room, marked_only=True)
+    def by_priority() -> None:
+        for section in sections:
+            if section == "identifier" and by_section.get("docrule"):
+                # the other statements of a document the user said to work by (weak docrules) before the ids
+                take("docrule", room, routine_too=True)
+            take(section, room)
+        for section in sections:  # routine items (the same file or error in every run) last of all
+            take(section, room, routine_too=True)
+
     for section in sections:
         take(section, math.floor(room * SHARES.get(section, 0.04)))
-    for section in sections:
-        if section == "identifier" and by_section.get("docrule"):
-            # the other statements of a document the user said to work by (weak docrules) before the ids
-            take("docrule", room, routine_too=True)
-        take(section, room)
-    for section in sections:  # routine items (the same file or error in every run) last of all
-        take(section, room, routine_too=True)
+    by_priority()
     total = sum(len(by_section[s]) for s in sections)
     # An identifier given room before the line that writes it out (an instruction taken in a later pass) is
     # not written twice: it counts as kept, in that line, and its room goes to what is left.
@@ -132,10 +135,7 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
             break
         chosen["identifier"] -= twice
         spent -= sum(cost["identifier"][i] for i in twice) + (0 if chosen["identifier"] else header["identifier"])
-        for section in sections:
-            take(section, room)
-        for section in sections:
-            take(section, room, routine_too=True)
+        by_priority()
     if ids:
         shown = _written_out(by_section, chosen)
         total -= sum(1 for i, item in enumerate(ids) if item.key in shown and i not in chosen["identifier"])
