@@ -49,9 +49,39 @@ def one_line(name: str, limit: int = 60) -> str:
 
 def scanned(text: str) -> str:
     """The part of a long text worth scanning: its head and its tail (errors sit at the end)."""
-    if len(text) <= SCAN_HEAD + SCAN_TAIL:
+    return ends(text, SCAN_HEAD, SCAN_TAIL)
+
+
+def ends(text: str, head: int, tail: int) -> str:
+    """``text`` when it is at most ``head + tail`` characters; else about its first ``head`` and last ``tail``
+    characters, in whole lines (a line read from either end starts and ends where the text's does, never
+    inside a word: "oring - 5 Jul" was the end of "Monitoring - 5 Jul" once)."""
+    if len(text) <= head + tail:
         return text
-    return text[:SCAN_HEAD] + "\n" + text[-SCAN_TAIL:]
+    return head_of(text, head) + "\n" + tail_of(text, tail)
+
+
+def head_of(text: str, size: int) -> str:
+    """About the first ``size`` characters of ``text``, cut after a whole line (else at a space) in the
+    cut's second half; exactly ``size`` when neither is there (one long word)."""
+    if len(text) <= size:
+        return text
+    cut = text.rfind("\n", size // 2, size)
+    if cut < 0:
+        cut = text.rfind(" ", size // 2, size)
+    return text[:cut] if cut >= 0 else text[:size]
+
+
+def tail_of(text: str, size: int) -> str:
+    """About the last ``size`` characters of ``text``, from the start of a whole line (else after a space)
+    in the cut's first half; exactly ``size`` when neither is there."""
+    if len(text) <= size:
+        return text
+    start = len(text) - size
+    cut = text.find("\n", start, start + size // 2)
+    if cut < 0:
+        cut = text.find(" ", start, start + size // 2)
+    return text[cut + 1:] if cut >= 0 else text[start:]
 
 
 # Identifiers, as whole tokens (split on spaces, quotes and brackets; never inside a word).

@@ -11,7 +11,7 @@ import re
 from context_compactor.messages import ToolCall, View
 
 from .calls import _PATH_KEYS, _reads_code, arguments, is_read, shell_command
-from .identifiers import clip, identifier_items, one_line, scanned
+from .identifiers import clip, ends, head_of, identifier_items, one_line, scanned, tail_of
 from .ledger import ASKED, Item
 from .ledger.corrections import evidence_words
 
@@ -216,7 +216,7 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
     items: list[Item] = []
     line = ""
     if failed:
-        wide = raw if len(raw) <= 2 * WIDE else raw[:WIDE] + "\n" + raw[-WIDE:]
+        wide = ends(raw, WIDE, WIDE)
         line = error_line(wide)
     elif reads:  # a log read whose end is a crash (`tail -n 60 logs/slurm-4143800.out`): what the job died of
         line = crash_line(text)
@@ -226,7 +226,7 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
     elif not reads and not failed:  # a failure no line says is still no success
         items.append(Item("success", key, "", index))
     if not reads:  # ids a command printed sit in its first or last lines
-        head_tail = text if len(text) <= 2 * ID_CHARS else text[:ID_CHARS] + "\n" + text[-ID_CHARS:]
+        head_tail = ends(text, ID_CHARS, ID_CHARS)
         # A short output is an answer (a hash, an id): read like prose; a long one for strong ids only, kept
         # when prose or a later call names them.
         long = len(text) > SHORT_OUTPUT
@@ -249,6 +249,8 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
         # Room last, unless the agent's words name it (see ledger.merge); a finding already is one.
         if answer and answer != line and all(i.text != answer or i.weak for i in items):
             items = [i for i in items if i.text != answer] + [Item("finding", ASKED + answer.lower()[:200], answer, index, weak=True)]
+        elif answer:  # a finding already ("matched body: Your refund of EUR 115.14 ..."): it ranks as one named
+            items = [i._replace(rank=max(i.rank, 1)) if i.text == answer and i.section == "finding" else i for i in items]
     return items
 
 
@@ -284,7 +286,7 @@ def asked_line(text: str, asked: frozenset[str]) -> str:
     most of its words that are on at most :data:`ASKED_RARE` lines ("Sunday 9:30-13:00 (Notdienst)" for
     "is the pharmacy open sunday", "removed: 2,990,799 docs" for "how much did dedup remove"); "" if none.
     Found by str.find on the lower-cased text, so only the lines that may hold an asked word are read."""
-    head = text[:READ_CHARS]
+    head = head_of(text, READ_CHARS)
     low = head.lower()
     if len(low) != len(head):
         return ""  # lower-casing moved positions (a few non-ASCII letters): no line is read by its offsets
@@ -354,6 +356,7 @@ _DIGIT = re.compile(r"\d")
 # "worst null column: industry (34.8% null)", "Mann-Whitney U=4324973.7, p=0.13": a few words, then the value.
 _PATH = re.compile(r"[\w-]/[\w./-]*\.\w")  # a file's path ("Edited src/app.py: 1 replacement" labels no result)
 _CLOCK = re.compile(r"\d{1,2}:\d{2}\b")
+_CLOCK_AT = re.compile(r"\d:\d{2}\b")  # at a label's last character: the label's colon is a time's
 _LABELLED = re.compile(r"([A-Za-z][\w ().%,/-]{1,50}?)\s*[:=]\s*(\S.*)$")  # "best val/loss in sweep: 2.8438"
 FINDINGS_PER_OUTPUT = 3
 # A line a tool flags as its news, at a line's start: "NOTE: bank charges not booked: 794.48", "warning: input VAT
@@ -483,17 +486,19 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
         if labelled and _DIGIT.search(labelled.group(2)) and not _CODE_LINE.search(last) and not _PATH.search(labelled.group(1)):
             items.append(Item("finding", last.strip().lower()[:80], clip(last.strip(), 200), index))
             results = 1  # a computation's news is at its end
-        for line in scan[-ID_CHARS * 4:].splitlines() if not reads else ():
+        for line in tail_of(scan, ID_CHARS * 4).splitlines() if not reads else ():
             if len(line) > 140 or not (":" in line or "=" in line or "|" in line) or not _DIGIT.search(line):
                 continue
             result = _RESULT_LINE.match(line)
+            if result and _CLOCK_AT.match(line, result.end(1) - 1):
+                result = None  # "Identified - 9 Jul 2027 12:47 UTC": a time's colon labels nothing
             if result and line.strip() != last.strip():
                 items.append(Item("finding", result.group(1).strip().lower()[:80], clip(line.strip(), 200), index))
                 results += 1
                 if results >= (SHORT_RESULTS if len(scan) <= SHORT_OUTPUT else 2):
                     break
     if reads:  # where a search hit, and the settings a file holds: kept when prose names them
-        head = text[:READ_CHARS]
+        head = head_of(text, READ_CHARS)
         for m in itertools.islice(_HIT_LINE.finditer(head), SETTINGS_PER_FILE) if ":" in head[:400] else ():
             items.append(Item("finding", m.group(1), clip(m.group(0).strip(), 160), index, weak=True))
         for m in itertools.islice((_CONSTANT_LINE if code else _SETTING_LINE).finditer(head), SETTINGS_PER_FILE):
@@ -513,13 +518,13 @@ def _answer_line(scan: str, last: str) -> bool:
     table): not a log's record (a time first, or fields), and not the last of a list of settings."""
     if last[:1].isdigit() or last.count("=") > 1 or last.startswith("{"):
         return False
-    lines = [line for line in scan[-ID_CHARS:].splitlines() if line.strip()]
+    lines = [line for line in tail_of(scan, ID_CHARS).splitlines() if line.strip()]
     return len(lines) > 1 and not _ONE_SETTING.match(lines[-2])
 
 
 def _last_lines(text: str, count: int = 2) -> str:
     """The last ``count`` lines of an output with words, an exit-code trailer aside."""
-    lines = [line for line in text[-ID_CHARS:].splitlines() if line.strip() and not _EXIT_TRAILER.match(line)]
+    lines = [line for line in tail_of(text, ID_CHARS).splitlines() if line.strip() and not _EXIT_TRAILER.match(line)]
     return "\n".join(lines[-count:])
 
 
@@ -535,7 +540,7 @@ def strong_ids(text: str, limit: int = 3) -> list[str]:
     where a command prints them: what a one-line stub of it still names. The last ``limit`` (a command's
     news is at its end), in the order printed."""
     text = scanned(text)
-    head_tail = text if len(text) <= 2 * ID_CHARS else text[:ID_CHARS] + "\n" + text[-ID_CHARS:]
+    head_tail = ends(text, ID_CHARS, ID_CHARS)
     found = [item.key for item in identifier_items(head_tail, 0, strong_only=True)]
     return found[-limit:] if limit > 0 else []
 
@@ -591,13 +596,13 @@ def _json_error(text: str) -> str:
     if isinstance(error, list) and error:
         error = error[0]
     if isinstance(error, str):
-        return " ".join(error.split())[:400]
+        return clip(" ".join(error.split()), 400)
     if not isinstance(error, dict):
         return ""
     message = next((m for k in ("message", "detail", "description") if isinstance(m := error.get(k), str) and m), "")
     if not message:  # its words as written: a type or code alone when there is no message
         message = next((str(c) for k in ("type", "code") if isinstance(c := error.get(k), (str, int)) and c != ""), "")
-    return " ".join(message.split())[:400]
+    return clip(" ".join(message.split()), 400)
 
 
 # A count of none ("failed=0", "unreachable=0", "0 errors"): a recap that says nothing failed.

@@ -1730,3 +1730,68 @@ def test_a_value_given_again_for_one_customer_replaces_theirs_and_not_anothers()
     assert "the bucket is the eu one, s3://beacon-exports-eu/umbrella-health-384" in rules, text
     assert "vandelay-imports-846" not in text and "umbrella-health-773" not in text, text
     assert "[#0, #4]" in text and "[#2, #6]" in text, text
+
+
+def _status_page(incidents: int) -> str:
+    """A status page's history, as an incident tool prints it: a heading per update, a time on each."""
+    blocks = []
+    for n in range(incidents):
+        blocks.append(
+            f"Incident: Delayed data exports in eu{n % 3 + 1}\n\nImpact: partial outage\n\n"
+            f"Resolved - {n % 27 + 1} Oct 2026 07:{n % 60:02d} UTC\nExports are flowing again. We are continuing to monitor.\n\n"
+            f"Monitoring - {n % 27 + 1} Oct 2026 06:{n % 60:02d} UTC\nA fix has been deployed.\n\n"
+            f"Update - {n % 27 + 1} Oct 2026 05:{n % 60:02d} UTC\nEngineers are investigating.\n\n"
+            f"Identified - {n % 27 + 1} Oct 2026 04:{n % 60:02d} UTC\nThe export queue is backed up behind a stuck shard.")
+    return "\n\n=====\n\n".join(blocks)
+
+
+def test_a_long_outputs_lines_are_whole_and_a_time_labels_no_result():
+    """A status page longer than the part of an output that is read: the lines read from its end start where the
+    page's lines start (never "oring - 5 Oct ..." cut from "Monitoring - 5 Oct ..."), and "Identified - 4 Oct 2026
+    04:12 UTC" is an update's heading, not a labelled result ("Identified - 4 Oct 2026 04" = "12 UTC")."""
+    page = _status_page(60)
+    assert len(page) > 12_000
+    messages = [user("any incidents on the export pipeline this month?"),
+                assistant("Checking the status page.", calls=[("c1", "status_history", {"component": "exports"})]),
+                tool("c1", page), assistant("Several export incidents, all resolved."), user("thanks")]
+    text = ledger(messages)
+    found = section(text, "Found by tools")
+    assert not any(re.match(r"(?:Resolved|Monitoring|Update|Identified) - \d", f) for f in found), text
+    heads = ("Incident", "Impact", "Resolved", "Monitoring", "Update", "Identified", "Exports", "A fix", "Engineers", "The export")
+    for line in text.splitlines():
+        if line.startswith("- ") and "[#2]" in line:
+            assert line[2:].startswith(heads), line
+    from context_compactor.summarizer.identifiers import scanned
+    assert all(not line or line.startswith(heads) or line == "=====" for line in scanned(page).splitlines())
+
+
+def test_the_line_that_answers_the_users_question_is_kept_before_the_sessions_ids():
+    """The line of a mail search that answers "did the refund come" is kept before the ids later calls name,
+    whether it is the output's last line (a finding already, which the answer ranks as one the agent named) or
+    a line in its middle (kept for the question alone)."""
+    hits = "\n".join(f" {n}. msg_{n:012x} | Sat {n} Dec 17:15 | From: Dev Almeida <dev{n}@fastmail.com>\n"
+                     f"    Subject: Re: planning offsite {n}\n    please find attached the revised version... [read]"
+                     for n in range(1, 8))
+    answer = "matched body: Your refund of EUR 115.14 processed on 9 Nov."
+    for output in (f"7 messages matched\n{answer}\n\n{hits}", f"7 messages matched\n\n{hits}\n\n{answer}"):
+        messages = [user("[Slack DM 21:00] did the refund come alles klar"),
+                    assistant("", calls=[("c1", "email_search", {"query": "refund"})]), tool("c1", output),
+                    assistant("Checked your mail.")]
+        # Twenty ids later calls name, each seen once, and twenty findings after the answer.
+        for n in range(20):
+            messages += [user(f"anything new from supplier {n}?"),
+                         assistant("", calls=[(f"d{n}", "read_email", {"id": f"msg_{n:04d}beefc2048"})]),
+                         tool(f"d{n}", f"From: someone{n}@example.org\nSubject: newsletter {n}\n\ndelivery failed because "
+                                       f"the mailbox of shop{n} is full\nrows scanned: {n * 7}")]
+        text = ledger(messages, budget=300)
+        assert "Your refund of EUR 115.14" in text, text
+
+
+def test_what_keeps_happening_every_time_is_no_rule():
+    """"We tried the retry guidance ... but the error comes back every time" says what keeps happening; "run the
+    linter every time you push" and "every time you deploy, tag the image first" after another clause are rules."""
+    assert not prose.is_rule("We tried the retry guidance in your docs (exponential backoff, max 5 attempts) but the "
+                             "error comes back every time.")
+    assert prose.is_rule("run the linter every time you push")
+    assert prose.is_rule("we tried that once; every time you deploy, tag the image first")
+

@@ -23,11 +23,11 @@ import re
 from collections.abc import Iterable
 
 from .corrections import collapse_repeats, evidence_words, restate, revise_decisions, supersede
-from .items import (APPROVAL, CORRECTION_RANK, DECIDED_RANK, MARK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, SHORT_TITLES, TITLES, CountTokens, Item, dense,
+from .items import (APPROVAL, ASKED, CORRECTION_RANK, DECIDED_RANK, MARK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, SHORT_TITLES, TITLES, CountTokens, Item, dense,
                     marks, masked_key, values, words)
 from .render import COMPACT_BELOW, LEFT_OUT, PRIORITY, SHARES, parse_items, render
 
-__all__ = ["INTENT", "APPROVAL", "COMPACT_BELOW", "CORRECTION_RANK", "DECIDED_RANK", "LEFT_OUT", "MARK", "PRIORITY", "RULE_RANK", "SETTING_RANK",
+__all__ = ["INTENT", "APPROVAL", "ASKED", "COMPACT_BELOW", "CORRECTION_RANK", "DECIDED_RANK", "LEFT_OUT", "MARK", "PRIORITY", "RULE_RANK", "SETTING_RANK",
            "STRONG_RULE_RANK",            "SHARES", "SHORT_TITLES", "TITLES", "CountTokens", "Item", "dense", "marks", "masked_key", "merge",
            "parse_items", "render", "values", "words"]
 
@@ -36,7 +36,6 @@ NAMED_SECTIONS = ("identifier", "finding")
 # Not a section: the words an agent's message says it looks for with its calls, less the calls' own words
 # (a grep's pattern is in every line it finds); a line of their output that shares two of them is named.
 INTENT = "intent"
-ASKED = "asked\n"  # the key's start of a tool's line that answers the user's question (see outputs.asked_line)
 EVIDENCE_SHARED = 2  # words or numbers an agent's next words share with an output's line that name it
 UNNAMED_KEPT = 24  # weak items no one named that a ledger keeps at most (the latest), given room last
 

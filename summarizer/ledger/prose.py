@@ -220,6 +220,10 @@ def is_rule(sentence: str) -> bool:
     rule = _RULE.search(sentence)
     if rule and _told(sentence, rule):
         rule = _RULE.search(sentence, rule.end())  # "the order never arrived": what happened, no rule
+    if rule and rule.group(0).lower() in ("every time", "each time") and _PAST.search(
+            sentence, max(sentence.rfind(c, 0, rule.start()) for c in ";:\u2014"), rule.start()):
+        # "We tried the retry guidance ... but the error comes back every time": what keeps happening, no rule
+        rule = _RULE.search(sentence, rule.end())
     if rule and _NOUN_RULE.fullmatch(rule.group(0)) and _asks(sentence):
         # A rule's word as the thing asked for ("draft a reminder to Maasland Agri", "list the claims that break
         # the policy", "reminder for Oosterhout Print pls"): a piece of work, unless a word of a rule follows.

@@ -12,7 +12,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 
-from .items import SHORT_TITLES, TITLES, CountTokens, Item, marks, masked_key, tight
+from .items import ASKED, SHORT_TITLES, TITLES, CountTokens, Item, marks, masked_key, tight
 
 # A tiny ledger: a budget (tokens) below which (1) the user's instructions take the room before any
 # other section gets its share (a share of a tiny block holds one line, which would cost a user rule),
@@ -84,7 +84,8 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
     routine = {s: {i for i, item in enumerate(by_section[s]) if (item.seen > ROUTINE and s in ROUTINE_SECTIONS)
                    or item.weak} for s in by_section}
 
-    def take(section: str, allowance: float, *, routine_too: bool = False, marked_only: bool = False) -> None:
+    def take(section: str, allowance: float, *, routine_too: bool = False, marked_only: bool = False,
+             weak_only: bool = False) -> None:
         nonlocal spent
         used = sum(cost[section][i] for i in chosen[section]) + (header[section] if chosen[section] else 0)
         shown = _written_out(by_section, chosen) if section == "identifier" else ""
@@ -98,6 +99,9 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
                 continue
             if shown and by_section[section][i].key in shown:
                 continue  # a line already given room writes it out
+            if weak_only and not (by_section[section][i].weak and (
+                    section != "finding" or by_section[section][i].key.startswith(ASKED))):
+                continue
             if marked_only and not marks(by_section[section][i]):
                 break  # the order puts every marked one first
             extra = cost[section][i] + (0 if chosen[section] else header[section])
@@ -114,9 +118,12 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
         take("instruction", room, marked_only=True)
     def by_priority() -> None:
         for section in sections:
-            if section == "identifier" and by_section.get("docrule"):
-                # the other statements of a document the user said to work by (weak docrules) before the ids
-                take("docrule", room, routine_too=True)
+            if section == "identifier":
+                # The other statements of a document the user said to work by (weak docrules), and the lines
+                # that answer the user's questions (see outputs.asked_line), before the ids.
+                for late in ("docrule", "finding"):
+                    if by_section.get(late):
+                        take(late, room, routine_too=True, weak_only=True)
             take(section, room)
         for section in sections:  # routine items (the same file or error in every run) last of all
             take(section, room, routine_too=True)
