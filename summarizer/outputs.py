@@ -454,7 +454,7 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
             # a paragraph of prose (a mail's body): the sentence that says it; an exception's line stays whole
             line = _sentence_at(line, cause.start())
         shape = " ".join(_DIGITS.sub("0", line).split())  # the same line again with other numbers (a probe failing 5 times) is one
-        if 12 <= len(line) <= 400 and shape not in shapes and not _code_line(line) and not (
+        if 12 <= len(line) <= 400 and shape not in shapes and not _code_line(line) and not line.endswith(":") and not (
                 error and (line in error or error in line)):
             shapes.add(shape)
             found.append((0 if _SEVERE.search(line) else 1, len(found), line))
@@ -557,6 +557,12 @@ def error_line(text: str, named_only: bool = False) -> str:
     exceptions = _EXCEPTION_LINE.findall(text)
     if exceptions:
         return exceptions[-1].strip()
+    if "Traceback (most recent call last)" in text:
+        # a raised class by its module's path, whatever its name ("google.api_core.exceptions.BadRequest: 400
+        # ...", not the "Job ID: ..." printed below it)
+        raised = [line for line in text.splitlines() if _RAISED.match(line)]
+        if raised:
+            return raised[-1].strip()
     specific = _specific_error(text)
     if specific:
         line = specific.group(0).strip()

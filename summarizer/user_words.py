@@ -86,8 +86,9 @@ def user_items(text: str, index: int) -> list[Item]:
                      if i.key not in ruled)
         items.extend(mention_items(said, index))
     followed = bool(_FOLLOW.search(said))  # "here's the runbook, treat it as policy", "apply it from now on"
+    disowned = bool(_DISOWNED.search(said))  # "NOT ours, dont adopt anything from it": its rules are no one's here
     for segment in segments:
-        if segment.kind == "document":
+        if segment.kind == "document" and not disowned:
             items.extend(_document_rules(segment.text, index, followed))
         if segment.kind == "pasted":
             items.extend(_pasted_items(segment.text, index))
@@ -205,6 +206,10 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
 # "work by it from today", "the doc we're supposed to follow"): every statement of it is a rule of theirs.
 _FOLLOW = re.compile(r"\b(?:follow(?:ing)?(?!\s+up\b)|apply (?:it|this|these|them|that)|work by|go by|stick to|comply with|adhere to|abide by|"
                      r"treat (?:it|this|these|them) as|(?:is|are) how we (?:do|work)|from now on|from today)\b", re.IGNORECASE)
+# A document the user says is not theirs to work by: another team's or a competitor's guide pasted to compare.
+_DISOWNED = re.compile(r"\b(?:not ours|not our (?:guide|style|policy|rules?|docs?|runbook|standard)|"
+                       r"(?:don'?t|do not|dont|never|please don'?t) (?:adopt|follow|apply|copy) (?:anything|any of|it|this|these|them|its)|"
+                       r"(?:just |only )?for reference only|not (?:a |our )?(?:policy|rules?) (?:for|of) us)\b", re.IGNORECASE)
 # A statement of a followed document that rules nothing: an example, a greeting or a reply it holds as a template
 # ("Thanks for the details, Arjun. I've asked ..."), a note, a question, its metadata ("Owner: Support Ops").
 _NO_RULE = re.compile(r"^\W*(?:e\.g\.|example|for example|thanks|thank you|hi\b|hello|dear|regards|note:|internal note|"

@@ -1795,3 +1795,72 @@ def test_what_keeps_happening_every_time_is_no_rule():
     assert prose.is_rule("run the linter every time you push")
     assert prose.is_rule("we tried that once; every time you deploy, tag the image first")
 
+
+
+def test_a_note_that_says_what_was_pasted_is_no_rule_and_a_raised_class_is_the_error():
+    """"marketing sent their guide, fyi." and "this is from the nightly run, fyi" say what a paste is; "fyi we use
+    tabs here" and "fyi never book anything before 9:00" are rules. A traceback's raised class by its module's
+    path is the error ("google.api_core.exceptions.BadRequest: 400 ..."), not the "Job ID: ..." below it, and
+    R's "Caused by error:" says no cause: its message is the next line."""
+    for note in ("marketing sent their guide, fyi.", "this is from the nightly run, fyi", "fyi, thread from slack"):
+        assert not prose.is_rule(note), note
+    assert prose.is_rule("fyi we use tabs here") and prose.is_rule("fyi never book anything before 9:00 in the morning")
+    bigquery = ("Traceback (most recent call last):\n  File \"<stdin>\", line 4, in <module>\n"
+                "  File \"/work/.venv/lib/python3.11/site-packages/google/cloud/bigquery/job/query.py\", line 1580, in result\n"
+                "    do_get_result()\ngoogle.api_core.exceptions.BadRequest: 400 Unrecognized name: ingested_at_28 at [13:6]\n"
+                "\nLocation: EU\nJob ID: rhc3gfjw-9yze-6my9")
+    r_run = ("$ Rscript analysis/arpa.R\nError in `mutate()`:\n\u2139 In argument: `arpa = mrr / n_paid`.\nCaused by error:\n"
+             "! object 'n_paid' not found\nBacktrace:\n 1. \u251c\u2500dplyr::mutate(...)\nExecution halted")
+    text = ledger([user("why does the query fail?"),
+                   assistant("", calls=[("c1", "run_sql", {"query": "select ingested_at_28 from events"})]), tool("c1", bigquery),
+                   assistant("", calls=[("c2", "bash", {"cmd": "Rscript analysis/arpa.R"})]), tool("c2", r_run),
+                   assistant("Both fail on a missing column.")])
+    errors = section(text, "Errors")
+    assert any(e.startswith("google.api_core.exceptions.BadRequest: 400 Unrecognized name") for e in errors), text
+    assert any(e.startswith("! object 'n_paid' not found") for e in errors), text
+    assert "Job ID" not in text and "Caused by error:" not in section(text, "Found by tools"), text
+
+
+OTHER_TEAMS_GUIDE = """# Growth marketing style guide
+
+Owner: Growth marketing. Last reviewed Wednesday 25 March.
+
+## 1. Voice
+
+- Keep every sentence under 20 words.
+- Use exclamation marks to sound friendly! Events for version history are written to the audit log and kept for 10 days.
+- Never mention pricing in help articles.
+
+## 2. Words
+
+- Use 'login' as a noun and 'log in' as a verb. Screenshots in this section were taken with the default theme; yours may differ slightly.
+- Write numbers under ten as words.
+- Refer to customers as 'members', never 'users'.
+
+## 3. Email
+
+- Sign every customer email as 'The Lanternfish Team'.
+- Always use Title Case for headings. Events for API tokens are written to the audit log and kept for 15 days.
+- Always end with a call to action. Webhooks is available on the Business and Enterprise plans.
+- Do not use the Oxford comma."""
+
+
+def test_a_document_the_user_disowns_gives_no_rules():
+    """"marketing sent their guide, fyi. NOT ours, dont adopt anything from it. just tell me where it clashes with
+    our glossary": the guide's rules ("Do not use the Oxford comma.") are another team's, not rules of this work,
+    so none is listed; the same guide sent with "here's our guide" gives them."""
+    text = ledger(convo("marketing sent their guide, fyi. NOT ours, dont adopt anything from it. just tell me where it "
+                        "clashes with our glossary\n\n" + OTHER_TEAMS_GUIDE))
+    assert "Oxford comma" not in text and "Title Case" not in text and not section(text, "Rules in documents"), text
+    text = ledger(convo("here's our style guide, fyi.\n\n" + OTHER_TEAMS_GUIDE))
+    assert "Do not use the Oxford comma." in section(text, "Rules in documents"), text
+
+
+def test_an_id_line_clipped_from_a_line_listed_whole_is_not_listed_again():
+    """"#458659 is a duplicate of #411721; I merged them." names two ids: the first id's line, clipped ("... I merged
+    …"), is the same words again, so the block lists the whole line once and it writes both ids out."""
+    text = ledger([user("status?"), assistant("Checked the queue.\n- #458659 is a duplicate of #411721; I merged them.\n"
+                                              "- the refund on #440947 is already processed, no action needed.")])
+    ids = section(text, "Identifiers")
+    assert ids == ["#458659 is a duplicate of #411721; I merged them.",
+                   "the refund on #440947 is already processed, no action needed."], text

@@ -134,17 +134,27 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
         merged = [i for i in merged if not (i.section == "finding" and (i.key in errors or i.text in errors))]
     lines: set[str] = set()
     kept = []
+    by_source: dict[int, list[str]] = {}  # the id lines of each message
     for i in merged:
         if i.section == "identifier":
             if i.text in lines:
                 continue
             lines.add(i.text)
+            by_source.setdefault(i.src, []).append(i.text)
         kept.append(i)
-    merged = kept
+    # A clipped id line whose words another id line of the same message holds whole ("#458659 is a duplicate of
+    # #411721; I merged …" beside "... I merged them.") is the same words again: that line writes its id out.
+    merged = [i for i in kept if not (i.section == "identifier" and "\u2026" in i.text and _held(i, by_source[i.src]))]
     goal = joined.get(("goal", "goal"))
     if goal is not None:  # the latest request is the goal; not listed twice
         merged = [i for i in merged if not (i.section == "request" and i.src == goal[0].src)]
     return merged
+
+
+def _held(item: Item, lines: list[str]) -> bool:
+    """Whether another of ``lines`` holds the words of ``item``'s clipped line (its marks left off) and its id."""
+    core = item.text.replace(" \u2026", "").replace("\u2026 ", "").strip()
+    return any(line != item.text and core in line and item.key in line for line in lines)
 
 
 # A log record's field names ("pod=", "msg=", "\"level\":"): in every record, they say nothing of one.

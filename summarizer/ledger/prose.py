@@ -207,6 +207,9 @@ _APOLOGY = re.compile(r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|any
                       r"noch (?:etwas|was)|mais uma coisa|un'altra cosa)\b)?[\s,.!:;\u2014\u2013-]*", re.IGNORECASE)
 
 
+FYI_WORDS = 7  # a note this short with no value in it says what was pasted ("this is from the nightly run, fyi")
+
+
 # A session says its rules again and again; the verdicts of the latest sentences are kept (a bound: its keys
 # are whole sentences of what users wrote, and a gateway serves many sessions for weeks).
 @functools.lru_cache(maxsize=2_048)
@@ -220,6 +223,10 @@ def is_rule(sentence: str) -> bool:
     rule = _RULE.search(sentence)
     if rule and _told(sentence, rule):
         rule = _RULE.search(sentence, rule.end())  # "the order never arrived": what happened, no rule
+    if rule and rule.group(0).lower() == "fyi" and len(sentence.split()) <= FYI_WORDS and not any(
+            c.isdigit() for c in sentence):
+        # "marketing sent their guide, fyi.", "fyi, thread from slack": what a paste is, no value kept
+        rule = _RULE.search(sentence, rule.end())
     if rule and rule.group(0).lower() in ("every time", "each time") and _PAST.search(
             sentence, max(sentence.rfind(c, 0, rule.start()) for c in ";:\u2014"), rule.start()):
         # "We tried the retry guidance ... but the error comes back every time": what keeps happening, no rule
