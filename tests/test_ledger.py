@@ -353,10 +353,9 @@ def test_ids_in_prose_and_command_answers_are_kept_whole():
         "- shop-mock-1 0.0.0.0:37200->12111/tcp [#5]"]
 
 
-@pytest.mark.xfail(strict=True, reason="engine: each identifier of a sentence gets its own line with the same "
-                                       "words: the Identifiers section repeats the sentence three times, twice "
-                                       "clipped ('log at \u2026')")
 def test_a_sentence_naming_several_identifiers_is_one_identifier_line():
+    """Each id of the sentence had its own line with the same words, twice clipped ('log at …'): the whole line
+    writes all three out."""
     assert section(ledger(SESSION), "Identifiers") == [
         "- The build is bld-7b096ddc7d (ticket OPS-4821), log at https://ci.example.dev/b/7b096ddc7d. [#9]"]
 
