@@ -14,7 +14,8 @@ from .ledger import Item
 # (tool-use narration such as "I'll use grep to ..." is not a decision).
 _DECISION = re.compile(
     r"\b(?:decision\W{0,3}:|decided|decide to|going with|go with|opted for|opting for|settled on|we agreed|"
-    r"chose|choosing|the plan is|the fix is|root cause|changing my mind|my vote is|prefer\b.{1,80}\bover\b)",
+    r"chose|choosing|the plan is|the fix is|(?<!\bno )(?<!\bno single )(?<!\bno clear )(?<!\bnot the )root cause|"
+    r"changing my mind|my vote is|prefer\b.{1,80}\bover\b)",
     re.IGNORECASE)
 # A choice said in the first person ("we'll guard the map with a mutex", "I'd cache the settings", "my vote is
 # to ...", "we should give the job its own pool"), a decision when it gives a reason or an alternative; not

@@ -1864,3 +1864,12 @@ def test_an_id_line_clipped_from_a_line_listed_whole_is_not_listed_again():
     ids = section(text, "Identifiers")
     assert ids == ["#458659 is a duplicate of #411721; I merged them.",
                    "the refund on #440947 is already processed, no action needed."], text
+
+
+def test_no_root_cause_decides_nothing():
+    """"Summary: mostly transient failures, no single root cause visible in this excerpt." finds no cause and
+    decides nothing; "Root cause: the account is on legacy-brymbrerova, a grandfathered plan" says one."""
+    from context_compactor.summarizer.decisions import is_decision
+    assert not is_decision("Summary: mostly transient failures, no single root cause visible in this excerpt.")
+    assert not is_decision("There is no root cause in the logs yet, just noise.")
+    assert is_decision("Root cause: the account is on legacy-brymbrerova, a grandfathered plan without SSO.")
