@@ -40,6 +40,7 @@ SHORT_TITLES: dict[str, str] = {
 
 ASKED = "asked\n"  # the key's start of a tool's line that answers the user's question (see outputs.asked_line)
 
+
 class Item(NamedTuple):
     """One ledger line. ``key`` says what it is about (two items with the same key are one thing).
 
