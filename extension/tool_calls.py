@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .messages import ToolCall, view_of, with_text
-from .summarizer.extract import arguments, clip, error_line, failed_run, is_read, scanned, shell_command
+from .summarizer.extract import arguments, clip, error_line, is_read, output_failed, scanned, shell_command
 
 FOLD_HEAD = "[failed call folded by context-compactor"
 FOLD_TAIL = " failed with the error above; the full output is in the archive]"
@@ -39,11 +39,9 @@ def is_failed(message: Any, call: ToolCall | None) -> bool:
     view = view_of(message)
     if view.is_error:
         return True
-    # A read's output is data (a file's "return" and "error" are not the call's verdict); the ends of
-    # any other output are read as the ledger reads them (a verdict is at the end).
-    if is_read(call, shell_command(call, arguments(call.arguments)) if call else None):
-        return False
-    return failed_run(scanned(view.text))
+    # As the ledger reads it: a read's output is data (a file's "return" and "error" are not the call's
+    # verdict) unless it is no content but a failure; any other output's verdict is at its end.
+    return output_failed(scanned(view.text), is_read(call, shell_command(call, arguments(call.arguments)) if call else None))
 
 
 def fold_line(message: Any, call: ToolCall | None) -> str:

@@ -75,6 +75,13 @@ def crash_line(text: str) -> str:
     return line if line and not _FRAME.match(line) else ""
 
 
+def output_failed(text: str, reads: bool) -> bool:
+    """Whether a tool's output (scanned) says its call failed: a command's by :func:`failed_run`, a read's
+    only when it is no content but a failure (:func:`failed_answer`; a file's "error" lines are data). The
+    one rule for the ledger and the agent-loop behaviours alike."""
+    return failed_answer(text) if reads else failed_run(text)
+
+
 def failed_answer(text: str) -> bool:
     """Whether a read's output is no content but a failure: short, and its first line says it failed
     (a page that could not be fetched, a mailbox that refused). A file's content is read, not judged."""
@@ -211,7 +218,7 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
     raw = _OUR_MARKS.sub("", view.text) if "by context-compactor" in view.text else view.text
     text = scanned(raw)
     if failed is None:
-        failed = view.is_error or (failed_run(text) if not reads else failed_answer(text))
+        failed = view.is_error or output_failed(text, reads)
     key = f"{name} {command if command is not None else (call.arguments if call else '')}"[:400]
     items: list[Item] = []
     line = ""

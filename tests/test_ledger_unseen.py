@@ -1873,3 +1873,27 @@ def test_no_root_cause_decides_nothing():
     assert not is_decision("Summary: mostly transient failures, no single root cause visible in this excerpt.")
     assert not is_decision("There is no root cause in the logs yet, just noise.")
     assert is_decision("Root cause: the account is on legacy-brymbrerova, a grandfathered plan without SSO.")
+
+
+def test_a_statement_about_another_named_thing_updates_nothing():
+    """"our Zendesk ticket 88123 is the one to update" after "the Okta ticket for Acme is case 4633, we wait on it":
+    two tickets, each named, none of the names shared. Neither says a word of correction, so both stand. The same
+    thing said again with a new value ("Acme's Okta case is 4710 now") still updates it."""
+    text = ledger(convo("the Okta ticket for Acme is case 4633, we wait on it", "our Zendesk ticket 88123 is the one to update"))
+    rules = section(text, "User instructions")
+    assert "the Okta ticket for Acme is case 4633, we wait on it" in rules, text
+    assert "our Zendesk ticket 88123 is the one to update" in rules, text
+    text = ledger(convo("the Okta ticket for Acme is case 4633, we wait on it", "the Okta ticket for Acme is case 4710 now"))
+    assert section(text, "User instructions") == ["the Okta ticket for Acme is case 4710 now"], text
+
+
+def test_a_reminder_or_a_calendar_entry_asked_for_is_a_request():
+    """"remind me to pay the gas bill at 13:45" and "put Car service in the calendar Thu 12 Nov 17:30" ask for a
+    piece of work, done once the agent has done it: their times are what the work is done with, not values that
+    hold from then on. They are requests, listed last; "hotels max €127 a night unless i say otherwise" holds."""
+    text = ledger(convo("remind me to pay the gas bill at 13:45 lagom", "put Car service in the calendar Thu 12 Nov 17:30",
+                        "hotels max €127 a night unless i say otherwise, i dont care abt stars"))
+    rules = section(text, "User instructions")
+    assert rules == ["hotels max €127 a night unless i say otherwise, i dont care abt stars"], text
+    asked = "\n".join(section(text, "Earlier requests"))
+    assert "remind me to pay the gas bill at 13:45" in asked and "put Car service in the calendar" in asked, text

@@ -282,6 +282,27 @@ def test_the_ledger_still_sees_a_folded_failure() -> None:
     assert "No module named 'flask'" in json.dumps(result.messages)
 
 
+def test_a_lookup_that_answers_an_error_is_an_error_in_the_block() -> None:
+    """A search or lookup whose whole answer is an error ({"error": ...}, no content) failed, as the ledger reads
+    it on its own: the compactor's verdict on the result (it judges each once, for the folds) says so too, so
+    the block lists the error. It had said "a read's output is data", and the error left the block unlisted."""
+    answer = json.dumps({"error": {"type": "log_search", "message": "QueryTimeout: log search on tnt_eu1_01f7e784 "
+                                   "exceeded 47s after scanning 34.6 GB", "request_id": "req_cc7881b5b090e388"}}, indent=1)
+    history = [user("why do the exports of tnt_eu1_01f7e784 fail?"),
+               assistant("", [("c1", "log_search", {"tenant": "tnt_eu1_01f7e784", "query": "export"})]), tool("c1", answer),
+               assistant("The search timed out; I will narrow it.")]
+    for i in range(16):  # tool rounds after it: it is outside the recent rounds, where results are judged for folds
+        history += [assistant("", [(f"r{i}", "read_file", {"path": f"f{i}.py"})]), tool(f"r{i}", f"content {i} " + words(60, i))]
+    history += [m for i in range(30) for m in (user(f"q{i} " + words(150, i)), assistant(f"a{i} " + words(150, i)))]
+    history.append(user("now"))
+    with Compactor(context_window=4096) as compactor:
+        result = compactor.compact(history)
+    assert result.stats.compacted
+    block = next(m["content"] for m in result.messages if "## Errors" in str(m.get("content")))
+    errors = block.split("## Errors", 1)[1].split("\n## ", 1)[0]
+    assert "QueryTimeout: log search on tnt_eu1_01f7e784 exceeded 47s" in errors, block
+
+
 def test_a_folded_call_still_counts_as_a_failure() -> None:
     """The refusal counts a failure that is already folded to one line."""
     folded = prepare(failing_session()).messages

@@ -84,6 +84,13 @@ def _names(text: str) -> frozenset[str]:
     return frozenset(n for m in _NAME.finditer(text) if (n := m.group(0).lower().removesuffix("'s")) not in _CALENDAR)
 
 
+def _named_apart(update: str, statement: str) -> bool:
+    """Whether a statement and an update without a word of correction each name things and share none of the
+    names: two things said of, not one thing said again ("our Zendesk ticket ..." after "the Okta ticket ...")."""
+    mine, theirs = _names(update), _names(statement)
+    return bool(mine) and bool(theirs) and not mine & theirs
+
+
 @functools.lru_cache(maxsize=65_536)
 def _stem(word: str) -> str:
     for end in ("ing", "ed", "er", "es", "s"):
@@ -349,6 +356,8 @@ def supersede(merged: list[Item]) -> list[Item]:
             if not correction.correction:  # an update: on plainer evidence only, about the same thing
                 shared = len(words & cand_words)
                 score = score if _alike(shared, words, cand_words) or (score >= 3 and shared >= 1) else 0
+                if score and _named_apart(correction.text, item.text):
+                    continue  # "our Zendesk ticket 88123 is the one to update" is not "the Okta ticket ... is case 4633"
             if not score:
                 continue
             # Of statements it fits as well: the latest message; in it, a setting before a prohibition

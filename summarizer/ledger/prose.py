@@ -316,7 +316,7 @@ _ACTION_START = re.compile(
     r"archive|export|import|reload|resize|expand|shrink|downgrade|patch|hotfix|grab|kick off|kick|trigger|schedule|"
     r"book|look up|dump|copy|download|spin up|tear down|shut down|bring up|bring down|roll back|roll out|promote|"
     r"demote|fail over|failover|swap|evict|delete|remove|drop|add|create|open|write|draft|fix|check|run|build|"
-    r"reassign|reply|respond|forward|merge|investigate|take a look)\b",
+    r"reassign|reply|respond|forward|merge|investigate|take a look|remind|put)\b",
     re.IGNORECASE)
 # Work asked for when something happens ("close PR-41 after the merge", "once the freeze ends, ...") waits for it:
 # it holds until then.
