@@ -1897,3 +1897,16 @@ def test_a_reminder_or_a_calendar_entry_asked_for_is_a_request():
     assert rules == ["hotels max €127 a night unless i say otherwise, i dont care abt stars"], text
     asked = "\n".join(section(text, "Earlier requests"))
     assert "remind me to pay the gas bill at 13:45" in asked and "put Car service in the calendar" in asked, text
+
+
+def test_surprise_and_an_excuse_correct_nothing():
+    """"wait what" is surprise and "(sorry on the train)" excuses the typing: neither takes back what was said, so
+    neither is listed as a correction nor takes the words before it out of the block. "no wait, the account id is
+    408187898500" and "wait, what I meant is 8443" still correct."""
+    for said in ("wait what bas", "(sorry on the train)", "wait what?"):
+        assert not prose.is_correction(said), said
+    for said in ("no wait, the account id is 408187898500", "no wait, what I meant is 8443", "wait what I said was 44"):
+        assert prose.is_correction(said), said
+    text = ledger(convo("how much did i spend on taxis this month bas", "wait what bas"))
+    assert "how much did i spend on taxis this month bas" in "\n".join(section(text, "Earlier requests")), text
+    assert "wait what bas" not in "\n".join(section(text, "User instructions")), text
