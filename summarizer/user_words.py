@@ -162,7 +162,7 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
             kind = "request"  # "fyi, here's what happened:" introduces what follows (pasted), it rules nothing
         if kind == "setting" and is_decision(sentence):
             kind = "request"  # a choice the user makes ("ok, decided: we'll cordon ip-..."): a decision, below
-        if kind == "setting" and plan and _STEP.match(sentence) and sentence in plan:
+        if kind == "setting" and plan and sentence in plan:
             kind = "request"  # a step of the plan the message writes out ("2. move X to the key pool on day 9"): the plan holds it
         if kind == "correction":
             # A correction without a value says what it corrects to in the sentence after it ("Sorry, wrong

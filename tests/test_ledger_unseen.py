@@ -1910,3 +1910,14 @@ def test_surprise_and_an_excuse_correct_nothing():
     text = ledger(convo("how much did i spend on taxis this month bas", "wait what bas"))
     assert "how much did i spend on taxis this month bas" in "\n".join(section(text, "Earlier requests")), text
     assert "wait what bas" not in "\n".join(section(text, "User instructions")), text
+
+
+def test_a_plan_said_in_one_sentence_is_the_plans_not_a_setting():
+    """"tomorrow morning I want to flip the settlement_cron_fastpath flag off for Kestrel Airlines, then watch the
+    error-rate dashboard for 15 minutes — and only then check the alerts are quiet." is a plan: the goal's section
+    lists it, and it does not take an instruction's room as a value said (its values are what the steps are done on)."""
+    said = ("tomorrow morning I want to flip the settlement_cron_fastpath flag off for Kestrel Airlines, then watch the "
+            "error-rate dashboard for 15 minutes — and only then check the alerts are quiet.")
+    text = ledger(convo(said, "we use tabs here"))
+    assert section(text, "User instructions") == ["we use tabs here"], text
+    assert "Plan: " + said in section(text, "Current goal"), text
