@@ -142,7 +142,7 @@ _FAILED_LINE = re.compile(r"^(FAILED .+)$", re.MULTILINE)
 # a Java exception; then a runner's verdict on one test (Go, Jest/Vitest, GoogleTest, TAP).
 _SPECIFIC_ERROR = re.compile(r"^\s*(?:panic: .+|thread '[^'\n]+' panicked at .+|error\[E\d+\]: .+|.*\bTS\d{4}: .+|"
                              r"(?:Exception in thread|Caused by:) .+|\S+\.\w+:\d+:\d+: .+|.*\d+:\d+ +error +.+|"
-                             r"WARNING: DATA RACE|fatal error: .+|ERROR: .+)$", re.MULTILINE)
+                             r"WARNING: DATA RACE|fatal error: .+|ERROR: .+|\S+:\d+: (?:ERROR|error|SEVERE): .+)$", re.MULTILINE)
 _RUNNER_FAILURE = re.compile(r"^\s*(?:.*\s)?(?:--- FAIL: .+|FAIL +\S+.*|(?:✗|×|✕|✖|●) .+|\[  FAILED  \] .+|not ok \d+ .+)$",
                              re.MULTILINE)
 # The same, each part tried only where a text holds what it needs (str.find; exact: a part cannot match
@@ -154,6 +154,8 @@ _SPECIFIC_PARTS = (
                 r"WARNING: DATA RACE|fatal error: .+|ERROR: .+)$", re.MULTILINE)),
     (("TS",), re.compile(r"^\s*.*\bTS\d{4}: .+$", re.MULTILINE)),
     ((" error ",), re.compile(r"^\s*.*\d+:\d+ +error +.+$", re.MULTILINE)),
+    # a file and line, then the level ("install.md:260: ERROR: undefined label ...", mypy's "app.py:12: error: ...")
+    ((": ERROR: ", ": error: ", ": SEVERE: "), re.compile(r"^\s*\S+:\d+: (?:ERROR|error|SEVERE): .+$", re.MULTILINE)),
 )
 _COLUMNS = re.compile(r":\d+:\d+: ")  # "main.go:12:5: undefined: x"
 _COLUMNS_LINE = re.compile(r"^\s*\S+\.\w+:\d+:\d+: .+$", re.MULTILINE)

@@ -1921,3 +1921,18 @@ def test_a_plan_said_in_one_sentence_is_the_plans_not_a_setting():
     text = ledger(convo(said, "we use tabs here"))
     assert section(text, "User instructions") == ["we use tabs here"], text
     assert "Plan: " + said in section(text, "Current goal"), text
+
+
+def test_a_file_and_line_then_error_is_the_error_not_the_builds_trailer():
+    """Sphinx's "install.md:260: ERROR: undefined label: ..." and mypy's "app/models.py:12: error: ..." say what
+    failed; "build finished with problems, 1 error.", "make: *** [html] Error 1" and "Found 2 errors in 2 files"
+    only that something did."""
+    from context_compactor.summarizer.outputs import error_line
+    sphinx = ("reading sources... [ 45%] docs/guides/sharing\n"
+              "docs/getting-started/install.md:260: ERROR: undefined label: 'parpreiix-setup' (referenced from a :ref: role)\n"
+              "writing output... [ 46%] docs/desktop/proxy\n\nbuild finished with problems, 1 error.\nmake: *** [html] Error 1")
+    assert error_line(sphinx).startswith("docs/getting-started/install.md:260: ERROR: undefined label: 'parpreiix-setup'")
+    mypy = ('app/models.py:12: error: Incompatible types in assignment (expression has type "str", variable has type '
+            '"int")  [assignment]\napp/views.py:40: error: Name "foo" is not defined  [name-defined]\n'
+            "Found 2 errors in 2 files (checked 14 source files)")
+    assert error_line(mypy).startswith("app/models.py:12: error: Incompatible types in assignment")
