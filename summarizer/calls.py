@@ -62,6 +62,11 @@ def arguments(raw: str) -> dict[str, object]:
 _PARSED: dict[int, tuple[str, dict[str, object]]] = {}
 
 
+# The rank of an id only a call's arguments hold ({"id": "#413444"}): the agent's own choice of what to act on,
+# which its result and its words name again when it matters; listed after the ids prose or an output names.
+CALLED_ON = -1
+
+
 def call_items(call: ToolCall, index: int) -> list[Item]:
     name = one_line(call.name)
     args = arguments(call.arguments)
@@ -76,8 +81,8 @@ def call_items(call: ToolCall, index: int) -> list[Item]:
     else:
         items.extend(file_item(path, action, index) for path, action in tool_writes(call.name, args))
     short = {k: v for k, v in args.items() if isinstance(v, str) and len(v) <= 300}
-    for value in short.values():
-        items.extend(identifier_items(value, index, strong_only=False))
+    for value in short.values():  # what a call is made on: given room after the ids prose or an output names
+        items.extend(i._replace(rank=CALLED_ON) for i in identifier_items(value, index, strong_only=False))
     items.append(Item("state", "action", f"Last action: {name} {clip(call.arguments, 160)}", index))
     return items
 

@@ -1936,3 +1936,19 @@ def test_a_file_and_line_then_error_is_the_error_not_the_builds_trailer():
             '"int")  [assignment]\napp/views.py:40: error: Name "foo" is not defined  [name-defined]\n'
             "Found 2 errors in 2 files (checked 14 source files)")
     assert error_line(mypy).startswith("app/models.py:12: error: Incompatible types in assignment")
+
+
+def test_an_id_only_a_calls_arguments_hold_gets_room_after_one_prose_names():
+    """A support agent reads ticket after ticket ({"id": "#400017"}): each id is only what the call was made on.
+    The tenant the agent's words name ("Massive Dynamic is on tenant tnt_ap1_33e2dbb4c1."), older than all of
+    them, gets room first; the call ids fill what is left, newest first."""
+    messages = [user("work the refund queue"), assistant("", [("d", "crm_lookup", {"account": "Massive Dynamic"})]),
+                tool("d", '{"account": {"name": "Massive Dynamic", "tenant": "tnt_ap1_33e2dbb4c1", "plan": "Business"}}'),
+                assistant("Massive Dynamic is on tenant tnt_ap1_33e2dbb4c1.")]
+    for n in range(150):
+        messages += [assistant("", [(f"c{n}", "ticket_read", {"id": f"#4{n:05d}"})]),
+                     tool(f"c{n}", "status: open, no refund pending")]
+    messages += [user("ok, next?"), assistant("Noted.")]
+    ids = section(ledger(messages, 600), "Identifiers")
+    assert "Massive Dynamic is on tenant tnt_ap1_33e2dbb4c1." in ids, ids
+    assert "#400149" in ids and "#400000" not in ids, ids
