@@ -1952,3 +1952,11 @@ def test_an_id_only_a_calls_arguments_hold_gets_room_after_one_prose_names():
     ids = section(ledger(messages, 600), "Identifiers")
     assert "Massive Dynamic is on tenant tnt_ap1_33e2dbb4c1." in ids, ids
     assert "#400149" in ids and "#400000" not in ids, ids
+
+
+def test_second_thoughts_at_the_start_revise():
+    """"second thoughts, Packfix at 2917 eur, they do the packing too" takes back the choice before it, as "on
+    second thought" does: it is a correction, listed first, and not a value said that the newest settings crowd out."""
+    assert prose.is_correction("second thoughts, Packfix at 2917 eur, they do the packing too 👀")
+    assert prose.is_correction("Second thought: make it the 14th")
+    assert not prose.is_correction("I had a second thought about the venue but it's fine, keep it")
