@@ -1885,6 +1885,9 @@ def test_a_statement_about_another_named_thing_updates_nothing():
     assert "our Zendesk ticket 88123 is the one to update" in rules, text
     text = ledger(convo("the Okta ticket for Acme is case 4633, we wait on it", "the Okta ticket for Acme is case 4710 now"))
     assert section(text, "User instructions") == ["the Okta ticket for Acme is case 4710 now"], text
+    # Without a value of its own, a name may be the new value: the update still supersedes.
+    text = ledger(convo("The on-call rotation owner this week is Pjfh Ksyjm", "Ozyu Lpjmb now owns the pager this week"))
+    assert section(text, "User instructions") == ["Ozyu Lpjmb now owns the pager this week"], text
 
 
 def test_a_reminder_or_a_calendar_entry_asked_for_is_a_request():

@@ -86,7 +86,9 @@ def _names(text: str) -> frozenset[str]:
 
 def _named_apart(update: str, statement: str) -> bool:
     """Whether a statement and an update without a word of correction each name things and share none of the
-    names: two things said of, not one thing said again ("our Zendesk ticket ..." after "the Okta ticket ...")."""
+    names: two things said of, not one thing said again ("our Zendesk ticket ..." after "the Okta ticket ...").
+    Asked only of an update that carries a value: where there is none, a name may be the new value itself
+    ("Ozyu Lpjmb now owns the pager", "report all times in Pacific time")."""
     mine, theirs = _names(update), _names(statement)
     return bool(mine) and bool(theirs) and not mine & theirs
 
@@ -356,7 +358,7 @@ def supersede(merged: list[Item]) -> list[Item]:
             if not correction.correction:  # an update: on plainer evidence only, about the same thing
                 shared = len(words & cand_words)
                 score = score if _alike(shared, words, cand_words) or (score >= 3 and shared >= 1) else 0
-                if score and _named_apart(correction.text, item.text):
+                if score and new_values and _named_apart(correction.text, item.text):
                     continue  # "our Zendesk ticket 88123 is the one to update" is not "the Okta ticket ... is case 4633"
             if not score:
                 continue
