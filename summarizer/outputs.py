@@ -595,7 +595,7 @@ def error_line(text: str, named_only: bool = False) -> str:
     return rest[-1] if rest else ""
 
 
-JSON_ERROR_CHARS = 300  # a JSON error answer up to this long is its own error line
+JSON_ERROR_CHARS = 160  # a JSON error answer up to this long is its own error line
 
 
 def _json_error(text: str) -> str:

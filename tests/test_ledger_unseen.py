@@ -1963,3 +1963,16 @@ def test_second_thoughts_at_the_start_revise():
     assert prose.is_correction("second thoughts, Packfix at 2917 eur, they do the packing too 👀")
     assert prose.is_correction("Second thought: make it the 14th")
     assert not prose.is_correction("I had a second thought about the venue but it's fine, keep it")
+
+
+def test_an_api_error_with_its_request_id_and_time_is_listed_by_its_message():
+    """{"error": {"type": "log_search", "message": "QueryTimeout: ...", "request_id": "req_...", "at": "..."}}: the
+    request's id and time name the call, not what failed; the error line is the message (its words verbatim), so
+    twice as many errors fit. A short answer with a code beside its message is still listed whole."""
+    from context_compactor.summarizer.outputs import error_line
+    answer = json.dumps({"error": {"type": "log_search", "message": "QueryTimeout: log search on tnt_eu1_01f7e784 exceeded "
+                                   "47s after scanning 34.6 GB", "request_id": "req_cc7881b5b090e388",
+                                   "at": "2026-11-02T09:51:40Z"}}, indent=1)
+    assert error_line(answer) == "QueryTimeout: log search on tnt_eu1_01f7e784 exceeded 47s after scanning 34.6 GB"
+    short = '{"error": "refund_declined", "psp_code": "PSP-4769-KA", "message": "card issuer rejected the refund"}'
+    assert error_line(short) == short
