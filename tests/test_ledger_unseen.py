@@ -1976,3 +1976,13 @@ def test_an_api_error_with_its_request_id_and_time_is_listed_by_its_message():
     assert error_line(answer) == "QueryTimeout: log search on tnt_eu1_01f7e784 exceeded 47s after scanning 34.6 GB"
     short = '{"error": "refund_declined", "psp_code": "PSP-4769-KA", "message": "card issuer rejected the refund"}'
     assert error_line(short) == short
+
+
+def test_phone_typed_rules_and_corrections():
+    """"hotels max €127 a night unless i say otherwise" holds until the user says otherwise: a rule, not a value
+    said once. "oh the dentist is the 16th not the 14th" sets one value against another with "the" between, and
+    "no no size EU 30 his feet grew" opens with a doubled no: both correct. "no notes today" does not."""
+    assert prose.is_rule("hotels max €127 a night unless i say otherwise, i dont care abt stars ❤️")
+    assert prose.is_correction("oh the dentist is the 16th not the 14th, same time 🤦")
+    assert prose.is_correction("no no size EU 30 his feet grew")
+    assert not prose.is_correction("no notes today") and not prose.is_correction("we meet on the 3rd not the one after")
