@@ -160,6 +160,8 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
         introduces = (_EMOJI_END.sub("", sentence) if kind == "rule" else sentence).endswith(":")
         if introduces and kind in ("rule", "setting") and not prose.is_strong_rule(sentence):
             kind = "request"  # "fyi, here's what happened:" introduces what follows (pasted), it rules nothing
+        if kind == "rule" and _DISOWNED.search(sentence):
+            kind = "request"  # "NOT ours, dont adopt anything from it": what was pasted is not to be followed, no rule of the work
         if kind == "setting" and is_decision(sentence):
             kind = "request"  # a choice the user makes ("ok, decided: we'll cordon ip-..."): a decision, below
         if kind == "setting" and plan and sentence in plan:

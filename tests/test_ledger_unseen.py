@@ -1986,3 +1986,13 @@ def test_phone_typed_rules_and_corrections():
     assert prose.is_correction("oh the dentist is the 16th not the 14th, same time 🤦")
     assert prose.is_correction("no no size EU 30 his feet grew")
     assert not prose.is_correction("no notes today") and not prose.is_correction("we meet on the 3rd not the one after")
+
+
+def test_a_note_about_the_paste_and_a_just_tell_me_are_no_rules():
+    """"NOT ours, dont adopt anything from it. just tell me where it clashes with our glossary" says what to do with
+    what was pasted, and "just tell me, don't publish anything" how to do one piece of work: neither is a standing
+    rule listed first among the instructions. "just never push to main" is one."""
+    text = ledger(convo("marketing sent their guide, fyi. NOT ours, dont adopt anything from it. just tell me where it "
+                        "clashes with our glossary\n\n" + OTHER_TEAMS_GUIDE, "just tell me, don't publish anything",
+                        "just never push to main"))
+    assert section(text, "User instructions") == ["just never push to main"], text
