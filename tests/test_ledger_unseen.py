@@ -577,12 +577,12 @@ def test_the_other_one_in_spanish_corrects():
 
 
 def test_an_instruction_said_again_with_typos_is_one_line_citing_the_first():
-    said = ["NOT ours, dont adopt anything from it. just tell me were it clashes with our glossary",
-            "NOT ours, dont adpot anything from it. just tell me where it clashes with our glossary",
-            "NOT ours, dont adopt aynthing from it. just tell me where it clashes with our glosary"]
+    said = ["never promise a delivery date in the portuguese replies, use the macro insted",
+            "never promise a delivery date in the portugese replies, use the macro instead",
+            "never promise a delivry date in the portuguese replies, use the macro instead"]
     text = ledger(convo(*said, "Run the dev API on port 8080.", "Run the dev API on port 8081 for the demo."))
     rules = section(text, "User instructions")
-    assert sum(r.startswith("NOT ours") for r in rules) == 1, rules
+    assert sum(r.startswith("never promise a del") for r in rules) == 1, rules
     assert "[#0, #4]" in text, text  # the first said and the latest
     assert sum("port 808" in r for r in rules) >= 1
 
