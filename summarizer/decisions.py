@@ -83,7 +83,8 @@ _REASON_NEXT = re.compile(r"^\W*(?:mostly |mainly |partly |that'?s |this is |it'
 # message is slow; each is tried only where its word is): (word, regex).
 _PLAN_OPENINGS = (
     (("plan",), re.compile(r"(?im)\bplan\b[^:\n.?!]{0,60}:|^\W*(?:(?:the |my |our )?plan(?: is)?\s*[:\-]|"
-                          r"here'?s (?:the|my) plan)")),
+                          r"here'?s (?:the|my) plan)|\b(?:the|my|our) plan is to\b")),
+    (("before",), re.compile(r"(?i)\bbefore (?:touching|changing|doing|editing) anything\b")),
     (("step",), re.compile(r"(?im)^[^\n]{0,30}\bsteps?\s*:\s*$|^\W*(?:next )?steps?(?:, in order)?\s*:|"
                           r"\bnext steps?\b[^.\n]{0,20}:")),
     (("tomorrow", "today", "tonight", "this week", "next week", "morgen", "heute", "demain", "aujourd", "mañana",
@@ -113,6 +114,7 @@ def _plan_start(text: str, low: str) -> int:
     return found
 
 
+_PLAN_IS_TO = re.compile(r"(?i)(?:the|my|our) plan is to\b")  # a plan said as one: its steps need no "then"
 _THEN = re.compile(r"\b(?:then|next|after that|finally|afterwards|once that|second|last)\b|\u2192", re.IGNORECASE)
 _INLINE_STEPS = re.compile(r"(?:^|\s)1[.)]\s.{3,200}?(?:,|;)\s*2[.)]\s")  # "1) sort the tickets, 2) ..."
 _NUMBERED = re.compile(r"(?m)^\s*(?:\d+[.)]|-|\*) +\S.{8,}$")
@@ -126,7 +128,7 @@ def plan_of(text: str) -> str:
     start = text.rfind("\n", 0, at) + 1
     rest = text[start:start + 1200]
     steps = _NUMBERED.findall(rest)
-    if len(steps) >= 2 or _THEN.search(rest[:600]) or _INLINE_STEPS.search(rest[:600]):
+    if len(steps) >= 2 or _THEN.search(rest[:600]) or _INLINE_STEPS.search(rest[:600]) or _PLAN_IS_TO.match(text, at):
         paragraph = rest.split("\n\n", 1)[0] if len(steps) < 2 else rest
         return paragraph.strip()
     return ""

@@ -1996,3 +1996,20 @@ def test_a_note_about_the_paste_and_a_just_tell_me_are_no_rules():
                         "clashes with our glossary\n\n" + OTHER_TEAMS_GUIDE, "just tell me, don't publish anything",
                         "just never push to main"))
     assert section(text, "User instructions") == ["just never push to main"], text
+
+
+def test_a_plan_the_agent_says_in_a_sentence_is_a_plan():
+    """"My plan is to backfill treasury_events in batches of five thousand rows and add a regression test in this
+    PR, ..." and "Before touching anything I want to write a vitest ... Once that's green I'll run the full test
+    suite, and then run the linters." are the agent's plans; "before changing anything, can you tell me what it
+    does?" is none."""
+    from context_compactor.summarizer.decisions import plan_of
+    said = ('My plan is to backfill treasury_events in batches of five thousand rows and add a regression test in this '
+            'PR, and leave "re-run the flaky job a few times" for a follow-up.')
+    assert plan_of(said + "\n\nLet me check the config.") == said
+    steps = ("Before touching anything I want to write a vitest for the bopis rounding edge cases. Once that's green "
+             "I'll run the full test suite, and then run the linters.")
+    assert plan_of(steps + "\n\nI'll start by reading the failing package.") == steps
+    assert plan_of("before changing anything, can you tell me what it does?") == ""
+    text = ledger([user("fix the rounding"), assistant(said), user("ok"), assistant("Noted.")])
+    assert "Plan: " + said in section(text, "Current goal"), text
