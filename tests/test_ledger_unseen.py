@@ -2013,3 +2013,16 @@ def test_a_plan_the_agent_says_in_a_sentence_is_a_plan():
     assert plan_of("before changing anything, can you tell me what it does?") == ""
     text = ledger([user("fix the rounding"), assistant(said), user("ok"), assistant("Noted.")])
     assert "Plan: " + said in section(text, "Current goal"), text
+
+
+def test_scrap_that_and_nvm_correct():
+    """"scrap that, cosine min_lr_ratio=0.03. wsd decay was eating the gains" and "nvm, sft data moved to
+    /data/bigvocab/shards-t4eg yesterdy" take back what was said (as "scratch that" does): corrections, listed
+    first, not values said that newer ones crowd out. "ok scrap that idea; let's generate the query layer with
+    sqlc" revises a decision and stays one."""
+    assert prose.is_correction("scrap that, cosine min_lr_ratio=0.03. wsd decay was eating the gains")
+    assert prose.is_correction("nvm, sft data moved to /data/bigvocab/shards-t4eg yesterdy")
+    assert not prose.is_correction("ok scrap that idea; let's generate the query layer with sqlc.")
+    text = ledger(convo("schedule: going with wsd decay_frac=0.16", "scrap that, cosine min_lr_ratio=0.03. wsd decay was "
+                        "eating the gains"))
+    assert section(text, "User instructions")[0].startswith("scrap that, cosine min_lr_ratio=0.03"), text
