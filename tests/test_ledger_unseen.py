@@ -2026,3 +2026,12 @@ def test_scrap_that_and_nvm_correct():
     text = ledger(convo("schedule: going with wsd decay_frac=0.16", "scrap that, cosine min_lr_ratio=0.03. wsd decay was "
                         "eating the gains"))
     assert section(text, "User instructions")[0].startswith("scrap that, cosine min_lr_ratio=0.03"), text
+
+
+def test_wrong_and_a_noun_at_the_start_corrects():
+    """"quick one: wrong parent ticket before, it's HD-167843" and "ugh wrong project, the dpo runs go to
+    rsrch-lab/ntk-24q" open with what was wrong: corrections. "also INV-2025-58919 has the wrong VAT number on
+    it" says what is wrong in the data, not in what the user said."""
+    assert prose.is_correction("quick one: wrong parent ticket before, it's HD-167843")
+    assert prose.is_correction("ugh wrong project, the dpo runs go to rsrch-lab/ntk-24q (hopefully)")
+    assert not prose.is_correction("also INV-2025-58919 has the wrong VAT number on it, pls look")

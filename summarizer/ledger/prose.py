@@ -68,6 +68,10 @@ _CORRECTION = re.compile(
     # one value set against another ("the rate for the 28th was 1.1086 not 1.1068")
     r"(?<![\w.@:/+-])(?=[\w.@:/+-]*\d)[\w.@:/+-]+,? not (?:the )?(?=[`'\"]?[\w.@:/+-]*\d)|"
     r"I gave you the wrong|\b(?:pasted|gave|sent|said|used|typed|wrote|quoted|linked|named|picked|had|read|copied|took|looked at) (?:you |me )?(?:the |a )?wrong\b|wrong (?:one|value|port|host|id|name|bucket|file|branch|ticket|number|address|table|path|node|server|machine|cluster|region|version|database)|"
+    # at the start, with a word between ("quick one: wrong parent ticket before, it's HD-167843", "ugh wrong project, ...")
+    r"^\W*(?:[\w ]{1,20}:\s*)?(?:(?:ugh|oh|oops|ah|argh|so|ok|okay)\W+)?wrong (?:[\w-]+ )?(?:one|value|port|host|id|name|"
+    r"bucket|file|branch|ticket|number|address|table|path|node|server|machine|cluster|region|version|database|project|"
+    r"repo|dataset|account|channel|link|folder|model|run|job)\b|"
     r"not the (?:one|\w+) I (?:said|mentioned|gave)|the other (?:one|\w+) I (?:said|mentioned|gave|meant)|"
     r"\b(?:was|is) (?:wrong|a typo|incorrect|outdated)\b|"
     r"^\W*(?:(?:ugh|oh|hmm|ok|so|and|but)\W+)?[\w'&. -]{2,40}? actually (?:is|are|was|were|renews|starts|ends|runs|lives|"
