@@ -136,6 +136,10 @@ def _counted_failed(text: str, low: str) -> bool:
 
 _EXCEPTION_LINE = re.compile(r"^(?:E\s+)?((?:[\w.]+\.)?\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault)\b:.*)$",
                              re.MULTILINE)
+# A build's trailer: that it failed and how often, not what ("make: *** [html] Error 1", "build finished with
+# problems, 1 error.", "Found 2 errors in 2 files", "1 error generated.").
+_TRAILER = re.compile(r"make(?:\[\d+\])?: \*\*\* |(?:build (?:finished|failed|succeeded) with (?:problems|errors?)|found)?[, ]*\d+ "
+                      r"errors?\b(?: (?:in|generated|found)\b[^:]*)?\.?$", re.IGNORECASE)
 _EXIT_LINE = re.compile(r"^(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode)\b", re.IGNORECASE)
 _FAILED_LINE = re.compile(r"^(FAILED .+)$", re.MULTILINE)
 # What failed, said by other languages and tools: a Go panic, a Rust panic or compile error, TypeScript, ESLint,
@@ -587,7 +591,14 @@ def error_line(text: str, named_only: bool = False) -> str:
         return runner.group(0).strip()
     lines = [line for line in _error_word_lines(text) if not _EXIT_LINE.match(line.strip()) and not _QUIET_LEVEL.search(line)
              and not _zero_counts_only(line, _ERROR_WORD)]
-    if lines:  # the last one: a command's own verdict comes after its progress lines
+    said = [line for line in lines if not _TRAILER.match(line.strip())]
+    if said:  # the last one: a command's own verdict comes after its progress lines (a build's trailer says only that it failed)
+        line = said[-1].strip()
+        if line.endswith(":"):  # a label ("Extension error:"): what it says is on the line after it
+            after = text[text.find(said[-1]) + len(said[-1]):].lstrip("\n").split("\n", 1)[0].strip()
+            return f"{line} {after}" if after else line
+        return line
+    if lines:
         return lines[-1].strip()
     if named_only:
         return ""

@@ -2035,3 +2035,16 @@ def test_wrong_and_a_noun_at_the_start_corrects():
     assert prose.is_correction("quick one: wrong parent ticket before, it's HD-167843")
     assert prose.is_correction("ugh wrong project, the dpo runs go to rsrch-lab/ntk-24q (hopefully)")
     assert not prose.is_correction("also INV-2025-58919 has the wrong VAT number on it, pls look")
+
+
+def test_a_builds_trailer_is_not_its_error_and_a_label_takes_its_next_line():
+    """Sphinx prints "Extension error:" and the message on the line after it, then "build finished with problems,
+    1 error." and make's "make: *** [html] Error 1": those two say only that it failed. The error is the label
+    with its message. A make that prints nothing else still gives its trailer."""
+    from context_compactor.summarizer.outputs import error_line
+    sphinx = ("reading sources... [ 50%] docs/admin/sso\nExtension error:\nCould not import extension "
+              "sphinxcontrib.kryndgaiix (exception: No module named 'sphinxcontrib.kryndgaiix')\n\n"
+              "build finished with problems, 1 error.\nmake: *** [html] Error 1")
+    assert error_line(sphinx) == ("Extension error: Could not import extension sphinxcontrib.kryndgaiix (exception: "
+                                  "No module named 'sphinxcontrib.kryndgaiix')")
+    assert error_line("compiling main.o\nmake: *** [all] Error 2") == "make: *** [all] Error 2"
