@@ -591,13 +591,13 @@ def error_line(text: str, named_only: bool = False) -> str:
         return runner.group(0).strip()
     lines = [line for line in _error_word_lines(text) if not _EXIT_LINE.match(line.strip()) and not _QUIET_LEVEL.search(line)
              and not _zero_counts_only(line, _ERROR_WORD)]
-    said = [line for line in lines if not _TRAILER.match(line.strip())]
-    if said:  # the last one: a command's own verdict comes after its progress lines (a build's trailer says only that it failed)
-        line = said[-1].strip()
-        if line.endswith(":"):  # a label ("Extension error:"): what it says is on the line after it
-            after = text[text.find(said[-1]) + len(said[-1]):].lstrip("\n").split("\n", 1)[0].strip()
-            return f"{line} {after}" if after else line
-        return line
+    telling = [line for line in lines if not _TRAILER.match(line.strip())]
+    if telling:  # the last one: a command's own verdict comes after its progress lines (a build's trailer says only that it failed)
+        last = telling[-1].strip()
+        if last.endswith(":"):  # a label ("Extension error:"): what it says is on the line after it
+            after = text[text.find(telling[-1]) + len(telling[-1]):].lstrip("\n").split("\n", 1)[0].strip()
+            return f"{last} {after}" if after else last
+        return last
     if lines:
         return lines[-1].strip()
     if named_only:
