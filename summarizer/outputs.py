@@ -22,8 +22,8 @@ _FAILED_WORDS = ("Traceback (most recent call last)", "\nFAILED ", "npm ERR!", "
                  "Permission denied", "No such file or directory", "fatal:", "panic:", "--- FAIL:", "panicked at",
                  "DATA RACE", "\nFAIL\t", "error[E", "Tests failed", "test result: FAILED")
 _FAILED_TAIL = re.compile(
-    r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|return code)[\s:=]+[1-9]|^ERROR[: ]|"
-    r"^error(?:\[\w+\])?:|\bfailed with\b|\b\d+ failed\b", re.IGNORECASE | re.MULTILINE)
+    r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|return code)[\s:=]+[1-9]|^(?:\u2502 )?ERROR[: ]|"
+    r"^(?:\u2502 )?error(?:\[\w+\])?:|\bfailed with\b|\b\d+ failed\b", re.IGNORECASE | re.MULTILINE)
 _EXIT_ZERO = re.compile(r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode)[\s:=]+0\b", re.IGNORECASE)
 TAIL_CHARS = 1500
 SHORT_OUTPUT = 300  # a command's output this short is its answer, read for every kind of id
@@ -110,12 +110,17 @@ def _word_char(c: str) -> bool:
     return c.isalnum() or c == "_"
 
 
+def _line_start(text: str, at: int) -> bool:
+    """Whether ``at`` starts a line of ``text``, or a line of a box Terraform draws around a diagnostic ("\u2502 Error: ...")."""
+    return text[at - 1] == "\n" or (text[at - 2:at] == "\u2502 " and (at == 2 or text[at - 3] == "\n"))
+
+
 def _at(pattern: re.Pattern[str], text: str, low: str, words: tuple[str, ...], line: bool = False) -> bool:
     """Whether ``pattern`` matches where one of ``words`` starts a word (``line``: starts a line) in ``text``."""
     for word in words:
         at = low.find(word)
         while at >= 0:
-            if (at == 0 or (text[at - 1] == "\n" if line else not _word_char(text[at - 1]))) and pattern.match(text, at):
+            if (at == 0 or (_line_start(text, at) if line else not _word_char(text[at - 1]))) and pattern.match(text, at):
                 return True
             at = low.find(word, at + 1)
     return False
@@ -593,7 +598,7 @@ def error_line(text: str, named_only: bool = False) -> str:
              and not _zero_counts_only(line, _ERROR_WORD)]
     telling = [line for line in lines if not _TRAILER.match(line.strip())]
     if telling:  # the last one: a command's own verdict comes after its progress lines (a build's trailer says only that it failed)
-        last = telling[-1].strip()
+        last = telling[-1].strip().lstrip("\u2502").strip()  # not the box Terraform draws around a diagnostic
         if last.endswith(":"):  # a label ("Extension error:"): what it says is on the line after it
             after = text[text.find(telling[-1]) + len(telling[-1]):].lstrip("\n").split("\n", 1)[0].strip()
             return f"{last} {after}" if after else last

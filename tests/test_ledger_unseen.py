@@ -2048,3 +2048,25 @@ def test_a_builds_trailer_is_not_its_error_and_a_label_takes_its_next_line():
     assert error_line(sphinx) == ("Extension error: Could not import extension sphinxcontrib.kryndgaiix (exception: "
                                   "No module named 'sphinxcontrib.kryndgaiix')")
     assert error_line("compiling main.o\nmake: *** [all] Error 2") == "make: *** [all] Error 2"
+
+
+TERRAFORM_APPLY = """module.audit_sink.aws_x.this: Creating...
+\u2577
+\u2502 Error: creating KMS Key (audit-sink-audit-24): operation error: https response error StatusCode: 403, api error \
+AccessDenied: User: arn:aws:sts::763265244861:assumed-role/ci-terraform/PhqrDX1WPf is not authorized to perform this action
+\u2502
+\u2502   with module.audit_sink.aws_x.this,
+\u2502   on modules/audit-sink/main.tf line 104, in resource "aws_x" "this":
+\u2575"""
+
+
+def test_terraforms_boxed_diagnostic_is_a_failure_and_its_error():
+    """Terraform draws a box around a diagnostic ("\u2502 Error: creating KMS Key ..."): the apply failed, and the
+    error line is the diagnostic's, without the box."""
+    from context_compactor.summarizer.outputs import error_line, failed_run, failed_run_by_regex
+    assert failed_run(TERRAFORM_APPLY) and failed_run_by_regex(TERRAFORM_APPLY)
+    assert error_line(TERRAFORM_APPLY).startswith("Error: creating KMS Key (audit-sink-audit-24): operation error")
+    text = ledger([user("apply the audit sink on staging"),
+                   assistant("", [("c1", "shell", {"command": "terraform apply -auto-approve -target=module.audit_sink"})]),
+                   tool("c1", TERRAFORM_APPLY), assistant("The apply failed."), user("ok"), assistant("Noted.")])
+    assert any(line.startswith("Error: creating KMS Key (audit-sink-audit-24)") for line in section(text, "Errors")), text
