@@ -79,11 +79,12 @@ _REASON = re.compile(r"\b(?:because|since|so that|so we|to avoid|as it|as they|a
                      re.IGNORECASE)
 _REASON_NEXT = re.compile(r"^\W*(?:mostly |mainly |partly |that'?s |this is |it'?s )?(?:because|since|the reason|shout if|"
                           r"unless you object)\b", re.IGNORECASE)
+_PLAN_IS_TO = re.compile(r"(?:the|my|our) plan is to\b", re.IGNORECASE)  # a plan said as one: its steps need no "then"
 # A plan written in prose, by the word each opening needs (a case-blind alternation of all of them over every
 # message is slow; each is tried only where its word is): (word, regex).
 _PLAN_OPENINGS = (
     (("plan",), re.compile(r"(?im)\bplan\b[^:\n.?!]{0,60}:|^\W*(?:(?:the |my |our )?plan(?: is)?\s*[:\-]|"
-                          r"here'?s (?:the|my) plan)|\b(?:the|my|our) plan is to\b")),
+                          r"here'?s (?:the|my) plan)|\b" + _PLAN_IS_TO.pattern)),
     (("before",), re.compile(r"(?i)\bbefore (?:touching|changing|doing|editing) anything\b")),
     (("step",), re.compile(r"(?im)^[^\n]{0,30}\bsteps?\s*:\s*$|^\W*(?:next )?steps?(?:, in order)?\s*:|"
                           r"\bnext steps?\b[^.\n]{0,20}:")),
@@ -114,7 +115,6 @@ def _plan_start(text: str, low: str) -> int:
     return found
 
 
-_PLAN_IS_TO = re.compile(r"(?i)(?:the|my|our) plan is to\b")  # a plan said as one: its steps need no "then"
 _THEN = re.compile(r"\b(?:then|next|after that|finally|afterwards|once that|second|last)\b|\u2192", re.IGNORECASE)
 _INLINE_STEPS = re.compile(r"(?:^|\s)1[.)]\s.{3,200}?(?:,|;)\s*2[.)]\s")  # "1) sort the tickets, 2) ..."
 _NUMBERED = re.compile(r"(?m)^\s*(?:\d+[.)]|-|\*) +\S.{8,}$")

@@ -600,7 +600,7 @@ def error_line(text: str, named_only: bool = False) -> str:
     if telling:  # the last one: a command's own verdict comes after its progress lines (a build's trailer says only that it failed)
         last = telling[-1].strip().lstrip("\u2502").strip()  # not the box Terraform draws around a diagnostic
         if last.endswith(":"):  # a label ("Extension error:"): what it says is on the line after it
-            after = text[text.find(telling[-1]) + len(telling[-1]):].lstrip("\n").split("\n", 1)[0].strip()
+            after = text[text.rfind(telling[-1]) + len(telling[-1]):].lstrip("\n").split("\n", 1)[0].strip()
             return f"{last} {after}" if after else last
         return last
     if lines:

@@ -53,6 +53,9 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
 
 
+# What a correction says was wrong ("wrong port", "wrong bucket").
+_WRONG_WHAT = "one|value|port|host|id|name|bucket|file|branch|ticket|number|address|table|path|node|server|machine|cluster|region|version|database"
+
 # A correction: the user takes back or replaces what was said (English, French, German, Spanish).
 _CORRECTION = re.compile(
     r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|anyway|btw|well|ugh|hm|hi|hey|hiya|hello|yo)\W+){0,3}(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b|on (?:my|the) (?:phone|mobile|train|bus|tram|road|way)\b|typing\b))|"
@@ -67,11 +70,10 @@ _CORRECTION = re.compile(
     r"\b(?:I meant|I mean|meant to say|make that\b|mixed up|misremembered|misspoke|I was wrong|transposed|"
     # one value set against another ("the rate for the 28th was 1.1086 not 1.1068")
     r"(?<![\w.@:/+-])(?=[\w.@:/+-]*\d)[\w.@:/+-]+,? not (?:the )?(?=[`'\"]?[\w.@:/+-]*\d)|"
-    r"I gave you the wrong|\b(?:pasted|gave|sent|said|used|typed|wrote|quoted|linked|named|picked|had|read|copied|took|looked at) (?:you |me )?(?:the |a )?wrong\b|wrong (?:one|value|port|host|id|name|bucket|file|branch|ticket|number|address|table|path|node|server|machine|cluster|region|version|database)|"
+    r"I gave you the wrong|\b(?:pasted|gave|sent|said|used|typed|wrote|quoted|linked|named|picked|had|read|copied|took|looked at) (?:you |me )?(?:the |a )?wrong\b|wrong (?:" + _WRONG_WHAT + r")|"
     # at the start, with a word between ("quick one: wrong parent ticket before, it's HD-167843", "ugh wrong project, ...")
-    r"^\W*(?:[\w ]{1,20}:\s*)?(?:(?:ugh|oh|oops|ah|argh|so|ok|okay)\W+)?wrong (?:[\w-]+ )?(?:one|value|port|host|id|name|"
-    r"bucket|file|branch|ticket|number|address|table|path|node|server|machine|cluster|region|version|database|project|"
-    r"repo|dataset|account|channel|link|folder|model|run|job)\b|"
+    r"^\W*(?:[\w ]{1,20}:\s*)?(?:(?:ugh|oh|oops|ah|argh|so|ok|okay)\W+)?wrong (?:[\w-]+ )?(?:" + _WRONG_WHAT +
+    r"|project|repo|dataset|account|channel|link|folder|model|run|job)\b|"
     r"not the (?:one|\w+) I (?:said|mentioned|gave)|the other (?:one|\w+) I (?:said|mentioned|gave|meant)|"
     r"\b(?:was|is) (?:wrong|a typo|incorrect|outdated)\b|"
     r"^\W*(?:(?:ugh|oh|hmm|ok|so|and|but)\W+)?[\w'&. -]{2,40}? actually (?:is|are|was|were|renews|starts|ends|runs|lives|"
