@@ -2070,3 +2070,42 @@ def test_terraforms_boxed_diagnostic_is_a_failure_and_its_error():
                    assistant("", [("c1", "shell", {"command": "terraform apply -auto-approve -target=module.audit_sink"})]),
                    tool("c1", TERRAFORM_APPLY), assistant("The apply failed."), user("ok"), assistant("Noted.")])
     assert any(line.startswith("Error: creating KMS Key (audit-sink-audit-24)") for line in section(text, "Errors")), text
+
+
+def test_a_later_correction_of_the_same_kind_corrects_the_latest_statement_not_an_earlier_correction():
+    """Two ports, each corrected a thousand messages apart in the same words: "sorry, wrong port — localhost:7092"
+    corrects the pension gateway's port, and "the port I told you earlier was wrong, it's localhost:5246" corrects
+    the cashback endpoint's, said since. The second is not about the first correction: the word "localhost" they
+    share is inside both values (the shape again), and "told" is how a correction is made, not what it is about.
+    Both corrections stay, each with what it superseded; neither old port stands."""
+    text = ledger(convo("the pension gateway listens on localhost:5321 locally",
+                        "sorry, wrong port — localhost:7092",
+                        "also, the cashback metrics endpoint listens on localhost:6788 locally",
+                        "also, the port I told you earlier was wrong, it's localhost:5246"))
+    rules = section(text, "User instructions")
+    assert any("localhost:7092" in line for line in rules), text
+    assert any("localhost:5246" in line for line in rules), text
+    assert "localhost:5321" not in text and "localhost:6788" not in text, text
+    text = ledger(convo("also, prod settlement is on v3.32.6 I think",
+                        "also, the version I told you earlier was wrong, it's v3.32.8",
+                        "note for later: prod topup is on v3.34.3 I think",
+                        "also, the version I told you earlier was wrong, it's v3.34.5"))
+    assert "v3.32.8" in text and "v3.34.5" in text, text
+    assert "v3.32.6" not in text and "v3.34.3" not in text, text
+
+
+def test_a_habit_with_how_long_it_holds_and_a_rule_for_whoever_is_on_shift_are_rules():
+    """"tag every ticket you close with qa-prunlourova so QA can sample them, at least till end of quarter"
+    (the second sentence of a request) and "their P1s get a first reply within 35 minutes, whoever is on shift"
+    hold until changed: instructions, not requests the next ones push out. A one-off task with a date ("extend the
+    Acme trial until the end of the month") and a plan for the week stay what they are."""
+    assert prose.is_rule("tag every ticket you close with qa-prunlourova so QA can sample them, at least till end "
+                         "of quarter")
+    assert prose.is_rule("because Pied Piper pays for the 4-hour SLA, their P1s get a first reply within 35 "
+                         "minutes, whoever is on shift :100:")
+    assert not prose.is_rule("extend the Acme trial until the end of the month")
+    assert not prose.is_rule("For the rest of the week I'd like to compare against the finance export line by line "
+                             "for 67 random accounts, then bucket tenure into 30/150/365-day bands.")
+    text = ledger(convo("morning! can you fix the double space in the intro of docs/admin/scim.md. tag every ticket "
+                        "you close with qa-prunlourova so QA can sample them, at least till end of quarter"))
+    assert any("qa-prunlourova" in line for line in section(text, "User instructions")), text

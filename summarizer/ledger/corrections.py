@@ -25,7 +25,7 @@ from .items import _FORBIDS, CORRECTION_RANK, NAME_WORD, STRONG_RULE_RANK, Item,
 # Words a correction is made of besides what it corrects; they say nothing of what is corrected.
 _FILLER = frozenset("""sorry actually correction wait oops whoops meant mean not the one other old that this make
     was wrong typo mixed misremembered misspoke gave you and instead should have been scratch bad mistake
-    update change use using used goes taken right correct new value its it's said mentioned gave earlier
+    update change use using used goes taken right correct new value its it's said told mentioned gave earlier
     before previous there here what which with from for are but also just now then please thanks nope
     ignore hmm yes yeah okay fine sure like really think will would could can let's lets get got put set
     into onto about over under only all any some more most less very much too its our your their them
@@ -333,6 +333,7 @@ def supersede(merged: list[Item]) -> list[Item]:
                  for m in pattern.finditer(correction.text)}
         new_values = tuple(v for v in values(correction.text) if v not in named)
         words = content_words(correction.text)
+        plain = words - content_words(" ".join(new_values))
         pool = {n for w in words for n in by_word.get(w, ())} | {n for v in new_values for n in by_kind.get(kind(v), ())}
         forbids = bool(_FORBIDS.match(correction.text) or _FORBIDDING.search(correction.text))
         best, best_rank = -1, (0, 0, 0, 0)
@@ -350,8 +351,9 @@ def supersede(merged: list[Item]) -> list[Item]:
                     overlap and _same_shape(new_values, vals)):
                 continue  # a prohibition stands unless the correction forbids too, names it, or plainly fits it
             score = _score(correction.text, new_values, named, words, vals, cand_words, item.text)
-            if item.correction and score < 10 and not (_same_shape(new_values, vals) and overlap >= 2):
+            if item.correction and score < 10 and not (_same_shape(new_values, vals) and len(plain & cand_words) >= 2):
                 continue  # an earlier correction is corrected again only on plain evidence: it names its value
+                # (or two words beside the values: "localhost" of localhost:7092 and localhost:5246 is the shape again)
             if not score and correction.correction and _same_shape(new_values, vals) and (
                     overlap or not words or _kind_named(words, vals)):
                 score = 1  # "Sorry, I meant 0045.": the latest value of its shape, when nothing fits better

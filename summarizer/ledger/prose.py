@@ -118,7 +118,12 @@ _RULE = re.compile(
     r"(?:our|the) (?:convention|policy|rule|standard|style)|"
     r"please (?:always|never|stick|only|don'?t|do not|no\b|reply in|answer in|respond in)|"
     r"keep (?:answers|replies|responses|things|each|every|all|prs?|commits?|the \w+ (?:under|below|short))|"
-    r"off[- ]limits|needs? (?:an?|to|the) (?:entry|review|approval|sign-?off|test)|(?:is|are|get) rejected|change freeze|freeze\b|until further notice|without (?:asking|pinging|checking with|telling) me|"
+    r"off[- ]limits|needs? (?:an?|to|the) (?:entry|review|approval|sign-?off|test)|(?:is|are|get) rejected|change freeze|freeze\b|until further notice|"
+    # how long a habit holds ("tag every ticket you close ..., at least till end of quarter"); a one-off task's
+    # date is no rule ("extend the trial until the end of the month"), nor is a plan's ("for the rest of the week
+    # I'd like to compare ..., then ...")
+    r"\b(?:every|each|any|all)\b[^.;!?]*?\b(?:till|until) (?:the )?end of (?:the |this )?(?:day|week|month|quarter|year|sprint|release|project)\b|"
+    r"at least (?:till|until)\b|without (?:asking|pinging|checking with|telling) me|"
     r"unless (?:i|we) (?:say|tell you) (?:otherwise|so)|unless told otherwise|"
     r"(?:for|in) (?:anything|everything|all|every|each|any) (?:new|code|change|file|commit|test|report|chart)|"
     # what every one of a kind gets ("every table in the appendix gets a takeaway"), a house convention
@@ -126,7 +131,7 @@ _RULE = re.compile(
     r"uses?|should|must|stays?|carries|carry|starts?|ends?|includes?|comes?|sits?|lives?)\b|"
     r"^\W*(?:(?:oh|and|also|btw|so|ok|okay|plus)\W+)*when(?:ever)? (?:you|we) (?!can\b|have time\b|get a (?:chance|minute)\b|'re done\b|are done\b|finish)\w+|"
     r"house (?:style|rule|convention)|(?:it'?s|that'?s) (?:the|our) (?:style|convention|norm|standard)\b|"
-    r"every time|each time|whenever|even when|for now on|"
+    r"every time|each time|whenever|even when|for now on|whoever (?:is|picks|takes|handles|gets)\b|no matter (?:who|when|which)\b|"
     r"it matters to me|(?:^|[,;:\u2014\u2013]\s+)no \w+(?:,|;|$)|\b\w+ only[,;.]|"
     # a clause that forbids ("..., no hardcoded English in components", "..., no package-level globals)")
     r"[,;:\u2014\u2013]\s+no (?!rush\b|worries\b|problem|idea\b|need\b|hurry\b|pressure\b|luck\b|big deal\b|way\b|"
