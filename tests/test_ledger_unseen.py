@@ -2109,3 +2109,31 @@ def test_a_habit_with_how_long_it_holds_and_a_rule_for_whoever_is_on_shift_are_r
     text = ledger(convo("morning! can you fix the double space in the intro of docs/admin/scim.md. tag every ticket "
                         "you close with qa-prunlourova so QA can sample them, at least till end of quarter"))
     assert any("qa-prunlourova" in line for line in section(text, "User instructions")), text
+
+
+def _runbook(name: str, rule: str) -> str:
+    return (f"pasting the {name} runbook, we'll be following it this week:\n\n```\n# Runbook: {name}\n\n"
+            "Owner: Payments Infra · Last reviewed: 2026-09-24\n\n## Procedure\n\n"
+            "1. Take a snapshot of the primary before you start.\n2. Scale the consumer down to zero.\n\n"
+            "Keep the incident channel updated while it runs.\n"
+            "Grafana panels lag by ~107s, don't read too much into the first minute.\n"
+            f"{rule}\n\n## Rollback\n\nRestore from the snapshot and scale the consumer back up.\n```")
+
+
+def test_a_rule_every_pasted_runbook_repeats_gives_room_to_the_one_each_states_once():
+    """Five runbooks pasted over a session all say "Keep the incident channel updated while it runs."; each
+    also states one rule of its own ("Every rotation of the invoice-pdf signing key must be announced in
+    #payments-26 at least 40 hours ahead."). The lines repeated in every document are the template's, routine
+    as an error seen in every run is: where the block has room for a few, the rules each document states once
+    are kept first."""
+    rules = ("Every rotation of the invoice-pdf signing key must be announced in #payments-26 at least 40 hours ahead.",
+             "Before failing over auth-redis-9, page the database on-call (@farah-dba) and wait for an acknowledgement.",
+             "Never run the reindex while the nightly export is running; it doubles the load on es-cluster-4.",
+             "Schema changes to ledger-db must be reviewed by two people from Storage before they are applied.",
+             "Do not purge the card-vault queue without a ticket from the PCI owner.")
+    names = ("key rotation", "redis failover", "search reindex", "ledger-db failover", "card-vault purge")
+    said = [f"never deploy payments-svc-{n} on a Friday, the settlement batch runs then" for n in range(40)]
+    text = ledger(convo(*said, *(_runbook(n, r) for n, r in zip(names, rules))), budget=1000)
+    kept = section(text, "Rules in documents")
+    assert sum(any(r[:40] in line for line in kept) for r in rules) >= 4, text
+    assert not any("incident channel" in line or "Grafana panels" in line for line in kept), text

@@ -24,7 +24,9 @@ COMPACT_BELOW = 512
 PRIORITY = ("instruction", "goal", "docrule", "error", "decision", "finding", "file", "identifier", "state",
             "request", "command")
 ROUTINE = 3  # an identifier, file or error seen more often than this is routine: room after everything else
-ROUTINE_SECTIONS = frozenset({"identifier", "file", "error", "command", "finding"})
+# (a rule every pasted runbook repeats, "Keep the incident channel updated while it runs.", is the template's:
+# the rule each document states once gets room first)
+ROUTINE_SECTIONS = frozenset({"identifier", "file", "error", "command", "finding", "docrule"})
 # Not a section: what an earlier block read back (our own block, a chunk's ledger) had left out, its count
 # in ``seen`` (merge adds the counts up); render adds it to the block's left-out line.
 LEFT_OUT = "left_out"
