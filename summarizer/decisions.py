@@ -92,9 +92,11 @@ _PLAN_OPENINGS = (
       "hoy", "amanhã", "domani"),
      re.compile(r"(?im)^\W*(?:[^:\n]{0,30}[\u2014:,-]\s*)?(?:tomorrow|today|tonight|this week|next week|morgen|heute|"
                 r"demain|aujourd'hui|mañana|hoy|amanhã|domani)\s*:")),
-    (("order", "phases", "here's how", "heres how"),
+    (("order", "phases", "here's how", "heres how", "here's what", "heres what"),
      re.compile(r"(?im)^\W*(?:(?:rough |the )?order\s*:|(?:\w+ )?phases\s*:)|here'?s how (?:i'?d|i will|i'?ll|we'?ll|"
-                r"we should) (?:approach|tackle|do|handle|go about|sequence|order) (?:it|this)")),
+                r"we should) (?:approach|tackle|do|handle|go about|sequence|order) (?:it|this)|"
+                # a line that says what the steps under it are for ("Here's how I'd clear the refund backlog:")
+                r"here'?s (?:how|what) (?:i'?d|i would|i'?ll|i will|we'?ll|we should|we could|i propose)\b[^\n]{0,80}:[ \t]*$")),
     (("then",), re.compile(r"(?i)(?:\bthen\b[^.\n]{3,160}){2,}")),
     (("first", "to start"), re.compile(r"(?i)\b(?:first|to start),? (?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to)\b|"
                                        r"(?<!the )(?<!its )(?<!our )(?<!my )\bfirst\b[^.\n]{3,120}[;,]\s*(?:then|second|next|after that)\b")),
@@ -118,6 +120,11 @@ def _plan_start(text: str, low: str) -> int:
 _THEN = re.compile(r"\b(?:then|next|after that|finally|afterwards|once that|second|last)\b|\u2192", re.IGNORECASE)
 _INLINE_STEPS = re.compile(r"(?:^|\s)1[.)]\s.{3,200}?(?:,|;)\s*2[.)]\s")  # "1) sort the tickets, 2) ..."
 _NUMBERED = re.compile(r"(?m)^\s*(?:\d+[.)]|-|\*) +\S.{8,}$")
+
+
+def plan_item(plan: str, index: int) -> Item:
+    """A plan among the open tasks, under the ledger's label "Plan: " unless its own words open with it."""
+    return Item("goal", f"plan {index}", clip(plan, 400) if plan[:5].lower() == "plan:" else "Plan: " + clip(plan, 400), index)
 
 
 def plan_of(text: str) -> str:

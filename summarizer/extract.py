@@ -20,7 +20,7 @@ from context_compactor.messages import ToolCall, View
 
 from . import identifiers as ids
 from .calls import _NAMES, _PARSED, arguments, call_items, is_read, shell_command, shell_words, shell_writes
-from .decisions import _REASON_NEXT, decision_item, is_decision, may_decide, plan_of
+from .decisions import _REASON_NEXT, decision_item, is_decision, may_decide, plan_item, plan_of
 from .identifiers import clip, identifier_items, mention_items, one_line, scanned
 from .ledger import INTENT, Item, prose
 from .ledger.corrections import evidence_words
@@ -122,7 +122,7 @@ def assistant_items(view: View, index: int) -> list[Item]:
                 items.append(decision_item(sentence, index))  # "I'd route X through Y. Mostly because ..."
         plan = plan_of(scan)
         if plan:
-            items.append(Item("goal", f"plan {index}", "Plan: " + clip(plan, 400), index))
+            items.append(plan_item(plan, index))
         items.extend(identifier_items(text, index, strong_only=False))
         items.extend(mention_items(scan, index))
         items.append(Item("state", "said", "Last said: " + clip(text, SAID_CHARS), index))

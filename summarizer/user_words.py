@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .decisions import _REVISION, decision_item, is_decision, plan_of
+from .decisions import _REVISION, decision_item, is_decision, plan_item, plan_of
 from .identifiers import MAX_ITEM_CHARS, clip, identifier_items, mention_items
 from .ledger import (APPROVAL, CORRECTION_RANK, DECIDED_RANK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, Item, masked_key,
                      parse_items, prose, values)
@@ -95,7 +95,7 @@ def user_items(text: str, index: int) -> list[Item]:
         elif segment.kind == "document":
             items.extend(identifier_items(segment.text, index, strong_only=True, weak=True)[:6])
     if plan:  # a plan the user wrote out ("plan for the cleanup: watch ...; after that ...; then ...")
-        items.append(Item("goal", f"plan {index}", "Plan: " + clip(plan, 400), index))
+        items.append(plan_item(plan, index))
     if asked:
         items.append(Item("request", " ".join(asked)[:200].lower(), clip(_adjacent(asked, spoken), 240), index))
     # The user's words, what they pasted between them shown as a cut.

@@ -2137,3 +2137,19 @@ def test_a_rule_every_pasted_runbook_repeats_gives_room_to_the_one_each_states_o
     kept = section(text, "Rules in documents")
     assert sum(any(r[:40] in line for line in kept) for r in rules) >= 4, text
     assert not any("incident channel" in line or "Grafana panels" in line for line in kept), text
+
+
+def test_steps_under_heres_how_id_are_a_plan_and_a_plan_that_says_plan_is_labelled_once():
+    """"Here's how I'd clear the refund backlog:" over numbered steps is the agent's plan, as "Proposed steps:"
+    is; a plan whose own words open with "Plan:" is not written "Plan: Plan: ..."."""
+    messages = [user("the refund backlog is huge, what do we do"),
+                assistant("Here's how I'd clear the refund backlog:\n1. pull every open ticket tagged billing-fiskdrainix\n"
+                          "2. group them by order\n3. refund the ones under policy, list the rest for you"),
+                user("ok, and the glossary?"),
+                assistant("Plan:\n1. write scripts/puldouskwyn_sync.py to sync the glossary into the .po files\n"
+                          "2. run it for fr and de\n3. rebuild and spellcheck"),
+                user("go")]
+    plans = [i.text for i in _items(messages) if i.section == "goal" and i.key.startswith("plan")]
+    assert any("billing-fiskdrainix" in p for p in plans), plans
+    assert any(p.startswith("Plan: 1. write scripts/puldouskwyn_sync.py") for p in plans), plans
+    assert not any(p.startswith("Plan: Plan:") for p in plans), plans
