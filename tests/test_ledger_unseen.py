@@ -2153,3 +2153,18 @@ def test_steps_under_heres_how_id_are_a_plan_and_a_plan_that_says_plan_is_labell
     assert any("billing-fiskdrainix" in p for p in plans), plans
     assert any(p.startswith("Plan: 1. write scripts/puldouskwyn_sync.py") for p in plans), plans
     assert not any(p.startswith("Plan: Plan:") for p in plans), plans
+
+
+def test_a_question_after_a_word_of_greeting_in_another_language_is_answered_by_the_line_it_asks_for():
+    """"jutro, what rope theta does the extension config actually use" (a word in another language first, then the
+    question) asks for a value: the line of the output that answers is kept, as it is for "what rope theta ..."."""
+    config = ("run_name: longctx_ext\nseed: 6\nmodel:\n  d_model: 1024\n  n_layers: 32\n  rope_theta: 388900\n"
+              "  vocab_size: 32000\noptim:\n  name: adamw\n  lr: 8.00e-03\n")
+    for asked in ("jutro, what rope theta does the extension config actually use",
+                  "what rope theta does the extension config actually use"):
+        messages = [user(asked),
+                    assistant("", [("c1", "read_file", {"path": "configs/runs/longctx_ext.yaml"})]),
+                    tool("c1", config), assistant("It's 388900."), user("thanks")]
+        found = [i.text for i in _items(messages) if i.section == "finding"]
+        assert any("rope_theta: 388900" in f for f in found), (asked, found)
+
