@@ -2168,3 +2168,13 @@ def test_a_question_after_a_word_of_greeting_in_another_language_is_answered_by_
         found = [i.text for i in _items(messages) if i.section == "finding"]
         assert any("rope_theta: 388900" in f for f in found), (asked, found)
 
+
+def test_i_keep_mixing_them_up_corrects():
+    """"ugh I keep mixing them up. it's installment_hold_events" takes back a name as "mixed them up" does: a
+    correction, listed first. "can you mix the audio up a bit" asks for work."""
+    assert prose.is_correction("ugh I keep mixing them up. it's installment_hold_events")
+    assert prose.is_correction("I always mix them up, it's the eu one")
+    assert not prose.is_correction("can you mix the audio up a bit")
+    text = ledger(convo("the installment rows end up in installment_holds, check the migration",
+                        "ugh I keep mixing them up. it's installment_hold_events"))
+    assert section(text, "User instructions")[0].startswith("ugh I keep mixing them up"), text
