@@ -319,19 +319,31 @@ def asked_line(text: str, asked: frozenset[str]) -> str:
         if len(starts) <= ASKED_RARE:
             for start in starts:
                 lines.setdefault(start, set()).add(word)
+    # A search hit's label ("[Supplier agreement Acme Logistics.pdf, p. 7, score 0.97]") names what the passage
+    # under it is from: its asked words are the passage's too ("what are the payment terms in the Acme Logistics
+    # contract?" is answered by "7.2 The Customer shall make payment within 42 days ...").
+    under: dict[int, set[str]] = {}
+    for start in [s for s in lines if head[s:s + 1] == "["]:
+        end = head.find("\n", start)
+        if end >= 0 and head[start:end].rstrip().endswith("]"):
+            below = end + 1 + len(head[end + 1:]) - len(head[end + 1:].lstrip("\n"))
+            if below < len(head):
+                under.setdefault(below, set()).update(lines[start])
+                lines.setdefault(below, set()).update(lines[start])
     best, answer = 0, ""
     for start in sorted(lines):
         end = head.find("\n", start)
         line = head[start:end if end >= 0 else len(head)].strip()
         if ". " in line:  # a paragraph: the sentence with the asked word answers, if any does
-            line = next((s for s in _SENTENCE_END.split(line) if lines[start] & asked_words(s)), "")
+            line = next((s for s in _SENTENCE_END.split(line) if lines[start] & asked_words(s)), "") or (
+                next((s for s in _SENTENCE_END.split(line) if asked & asked_words(s)), "") if start in under else "")
         if len(line) > ASKED_LINE or _RECORD.match(line) or line.count("=") >= 3 or (line[:1] + line[-1:] == "[]"):
             continue  # a log's record answers no question (its news is read as a cause or an error), nor a
             # search hit's label ("[Supplier agreement Acme Logistics.pdf, p. 8, score 0.97]")
         field = _ASKED_FIELD.match(line)  # the field asked for, its value a name with a digit ("tenant": "tnt_ap1_...")
         if not (_NUMBER.search(line) or (field and lines[start] & asked_words(field.group(1)))):
             continue
-        shared = len(lines[start] & asked_words(line))
+        shared = len(lines[start] & (asked_words(line) | under.get(start, set())))
         if shared > best or (shared == best and shared and len(line) < len(answer)):  # an answer is short
             best, answer = shared, line
     return answer

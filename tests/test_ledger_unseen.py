@@ -2178,3 +2178,24 @@ def test_i_keep_mixing_them_up_corrects():
     text = ledger(convo("the installment rows end up in installment_holds, check the migration",
                         "ugh I keep mixing them up. it's installment_hold_events"))
     assert section(text, "User instructions")[0].startswith("ugh I keep mixing them up"), text
+
+
+def test_the_passage_under_a_search_hits_label_answers_what_the_label_names():
+    """"what are the payment terms in the Acme Logistics contract?" over a document search whose every passage
+    speaks of payment: the words that name which document are in the hit's label ("[Supplier agreement Acme
+    Logistics.pdf, p. 7, score 0.97]"), and the passage under it is the answer that is kept."""
+    hits = ("[Purchase terms Vossberg 2023.pdf, p. 24, score 0.63]\n"
+            "All invoices must state the customer's VAT number. Payment terms for small suppliers are 14 days.\n\n"
+            "[Gifts and hospitality policy.pdf, p. 18, score 0.85]\n"
+            "Employees must submit expense claims within 18 days; payment follows in the next payroll run.\n\n"
+            "[Supplier agreement Acme Logistics.pdf, p. 7, score 0.97]\n"
+            "7.2 The Customer shall make payment within 42 days of receipt of a correct invoice, to the account "
+            "stated on the invoice.\n\n"
+            "[MSA Randstad 2024.pdf, p. 40, score 0.88]\n"
+            "Payment terms are 30 days net; late payment carries the statutory interest.\n")
+    messages = [user("Hello,\n\nwhat are the payment terms in the Acme Logistics contract?\n\nBest,\nMaren"),
+                assistant("", [("c1", "doc_search", {"query": "Acme Logistics payment terms"})]),
+                tool("c1", hits), assistant("Here it is."), user("thanks")]
+    found = [i.text for i in _items(messages) if i.section == "finding"]
+    assert any("within 42 days" in f for f in found), found
+    assert not any("30 days net" in f or "14 days" in f for f in found), found
