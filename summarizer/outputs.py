@@ -22,9 +22,9 @@ _FAILED_WORDS = ("Traceback (most recent call last)", "\nFAILED ", "npm ERR!", "
                  "Permission denied", "No such file or directory", "fatal:", "panic:", "--- FAIL:", "panicked at",
                  "DATA RACE", "\nFAIL\t", "error[E", "Tests failed", "test result: FAILED")
 _FAILED_TAIL = re.compile(
-    r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|return code)[\s:=]+[1-9]|^(?:\u2502 )?ERROR[: ]|"
+    r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|return code|(?<=\()exit)[\s:=]+[1-9]|^(?:\u2502 )?ERROR[: ]|"
     r"^(?:\u2502 )?error(?:\[\w+\])?:|\bfailed with\b|\b\d+ failed\b", re.IGNORECASE | re.MULTILINE)
-_EXIT_ZERO = re.compile(r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode)[\s:=]+0\b", re.IGNORECASE)
+_EXIT_ZERO = re.compile(r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|(?<=\()exit)[\s:=]+0\b", re.IGNORECASE)
 TAIL_CHARS = 1500
 SHORT_OUTPUT = 300  # a command's output this short is its answer, read for every kind of id
 ACTION_JSON = 1000  # a JSON object this short is a call's answer (a log of JSON lines is longer or many objects)
@@ -98,7 +98,7 @@ def failed_run_by_regex(text: str) -> bool:
 
 # The verdict regexes, each tried only where its first word stands (found by str.find on the lower-cased
 # tail): Python's regex engine has no fast scan for a case-blind alternation, and a tail is 1,500 chars.
-_CODE = r"(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode"
+_CODE = r"(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|(?<=\()exit"  # "... is missing (exit 3)"
 _EXIT_ZERO_AT = re.compile(_CODE + r")[\s:=]+0\b", re.IGNORECASE)
 _FAILED_CODE_AT = re.compile(_CODE + r"|return code)[\s:=]+[1-9]", re.IGNORECASE)
 _ERROR_AT = re.compile(r"error(?:[: ]|\[\w+\]:)", re.IGNORECASE)
@@ -615,14 +615,16 @@ def error_line(text: str, named_only: bool = False) -> str:
             after = text[text.rfind(telling[-1]) + len(telling[-1]):].lstrip("\n").split("\n", 1)[0].strip()
             return f"{last} {after}" if after else last
         return last
-    if lines:
-        return lines[-1].strip()
+    if lines:  # trailers only: a GNU tool's diagnostic says what they count ("msgfmt: de.po:224: duplicate message definition")
+        gnu = _GNU_DIAGNOSTIC.findall(text)
+        return (gnu[-1] if gnu else lines[-1]).strip()
     if named_only:
         return ""
     rest = [line.strip() for line in text.splitlines() if line.strip()]
     return rest[-1] if rest else ""
 
 
+_GNU_DIAGNOSTIC = re.compile(r"^[\w.+-]+: [\w./+-]+\.\w+:\d+: .+$", re.MULTILINE)
 JSON_ERROR_CHARS = 160  # a JSON error answer up to this long is its own error line
 
 

@@ -2199,3 +2199,18 @@ def test_the_passage_under_a_search_hits_label_answers_what_the_label_names():
     found = [i.text for i in _items(messages) if i.section == "finding"]
     assert any("within 42 days" in f for f in found), found
     assert not any("30 days net" in f or "14 days" in f for f in found), found
+
+
+def test_a_gnu_tools_file_and_line_diagnostic_is_the_error_behind_a_builds_trailer_and_exit_n_fails():
+    """"msgfmt: i18n/de/LC_MESSAGES/strings.po:224: duplicate message definition" (a GNU tool's "program: file:line:
+    message") is what "build finished with problems, 1 error." and "make: *** [html] Error 1" count: the error line,
+    not the trailer. A tool's own "... is missing (exit 3)" says it failed, and "(exit 0)" that it did not."""
+    from context_compactor.summarizer.outputs import error_line, failed_run, failed_run_by_regex
+    build = ("reading sources... [ 50%] docs/admin/sso\nwriting output... [ 64%] docs/api/webhooks\n"
+             "msgfmt: i18n/de/LC_MESSAGES/kartrumome-strings.po:224: duplicate message definition\n\n"
+             "build finished with problems, 1 error.\nmake: *** [html] Error 1")
+    assert error_line(build) == "msgfmt: i18n/de/LC_MESSAGES/kartrumome-strings.po:224: duplicate message definition"
+    missing = "spellcheck: dictionary file dicts/lainzunome_custom.dic named in .spellcheck.yml is missing (exit 3)"
+    assert failed_run(missing) and failed_run_by_regex(missing)
+    assert not failed_run("spellcheck: 0 misspellings in 12 files (exit 0)")
+    assert not failed_run_by_regex("spellcheck: 0 misspellings in 12 files (exit 0)")
