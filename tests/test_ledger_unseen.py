@@ -2214,3 +2214,11 @@ def test_a_gnu_tools_file_and_line_diagnostic_is_the_error_behind_a_builds_trail
     assert failed_run(missing) and failed_run_by_regex(missing)
     assert not failed_run("spellcheck: 0 misspellings in 12 files (exit 0)")
     assert not failed_run_by_regex("spellcheck: 0 misspellings in 12 files (exit 0)")
+
+
+def test_a_rule_then_a_request_in_lowercase_are_two_sentences():
+    """"looks ok but the CI box has no network, so anything that downloads at test time is a no-go. fix that up?"
+    is a rule, then a request: the period after "no-go" ends a sentence although the next starts in lowercase."""
+    said = "looks ok but the CI box has no network, so anything that downloads at test time is a no-go. fix that up?"
+    assert prose.sentences(said)[-1] == "fix that up?"
+    assert any("is a no-go" in r for r in section(ledger(convo(said)), "User instructions"))

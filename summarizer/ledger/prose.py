@@ -37,7 +37,7 @@ def forget() -> None:
 
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00dd`\"'(\[¿¡])|(?<=[?!])\s+(?=[a-z])|"
-                       r"(?<=[a-z]{3}\.)(?<!etc\.)(?<!fig\.)\s+(?=[a-z])|"
+                       r"(?:(?<=[a-z]{3}\.)(?<!etc\.)(?<!fig\.)|(?<=[a-z]-[a-z]{2}\.))\s+(?=[a-z])|"  # "... is a no-go. fix that up?"
                        r"(?<=[a-z]['\")]\.)\s+(?=[a-z])|"  # after a quote or a bracket: "... to 'Plan limits'. when you ..."
                        r"\n+|(?<=[.!?])\s*$")
 
