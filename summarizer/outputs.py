@@ -13,6 +13,7 @@ from context_compactor.messages import ToolCall, View
 from .calls import _PATH_KEYS, _reads_code, arguments, is_read, shell_command
 from .identifiers import clip, ends, head_of, identifier_items, one_line, scanned, tail_of
 from .ledger import ASKED, Item
+from .ledger.items import VARYING as _VARYING
 from .ledger.corrections import evidence_words
 
 
@@ -397,9 +398,6 @@ FLAGGED_PER_OUTPUT = 2
 SHORT_RESULTS = 4  # a short output's labelled results are all its answer ("scanned: 646", "removed: 7,746,326 docs", ...)
 CAUSES_PER_OUTPUT = 2
 _DIGITS = re.compile(r"\d+")
-# What varies from one sighting of a log line to the next: a token with a digit in it (a time, a count, a pod's
-# or a node's generated name, an address): "pod=api-7f9c-x2k msg=\"deadline exceeded\"" again from another pod.
-_VARYING = re.compile(r"[^\s\"'=,;()\[\]{}<>]*\d[^\s\"'=,;()\[\]{}<>]*")
 MORE_CAUSES = 4  # cause lines past the gravest two: kept when the agent's next words name them
 _SEVERE = re.compile(r"OOMKilled|out of memory|no space left|certificate has expired|expired|deadlock|root cause|caused by|"
                      r"violates|corrupt|fatal|panic|Killed process", re.IGNORECASE)

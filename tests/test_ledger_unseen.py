@@ -2222,3 +2222,28 @@ def test_a_rule_then_a_request_in_lowercase_are_two_sentences():
     said = "looks ok but the CI box has no network, so anything that downloads at test time is a no-go. fix that up?"
     assert prose.sentences(said)[-1] == "fix that up?"
     assert any("is a no-go" in r for r in section(ledger(convo(said)), "User instructions"))
+
+
+def test_an_error_that_comes_back_with_other_ids_is_routine_and_the_errors_said_once_get_room_first():
+    """Six CRM lookups answer "502 Bad Gateway (upstream crm-proxy, request 732ffcea54b5)", each with its own
+    request id; three other calls failed once each, earlier ("409 Conflict: ticket #654779 was modified by kenji
+    at 11:04; reload and retry"). The 502 is one error seen again and again, routine as one seen in every run:
+    where the block has room for a few errors, the ones said once are kept."""
+    once = [("ticket_update", '{"error": "409 Conflict: ticket #654779 was modified by kenji at 11:04; reload and retry"}'),
+            ("billing_refund", "card_declined: refund to card ending 2059 rejected by the issuer (code 05)"),
+            ("crm_lookup", "CRM 429: rate limit exceeded for integration support-copilot-85, retry after 540s")]
+    messages: list[dict] = []
+    for n, (name, answer) in enumerate(once):
+        messages += [user(f"check ticket #65477{n}"), assistant("", [(f"o{n}", name, {"id": f"#65477{n}"})]),
+                     tool(f"o{n}", answer), assistant("That failed.")]
+    for n in range(6):
+        messages += [user(f"look up account acct_{n}91"), assistant("", [(f"b{n}", "crm_lookup", {"account": f"acct_{n}91"})]),
+                     tool(f"b{n}", f"502 Bad Gateway (upstream crm-proxy, request {n}32ffcea54b{n})"),
+                     assistant("The CRM is flaky again.")]
+    messages += [user("what next?"), assistant("Noted.")]
+    for m in messages:
+        if m["role"] == "tool":
+            m["is_error"] = True
+    text = ledger(messages, budget=200)
+    errors = section(text, "Errors")
+    assert sum(any(key in e for e in errors) for key in ("409 Conflict", "card_declined", "CRM 429")) == 3, text

@@ -19,13 +19,13 @@ the whole folded region (:func:`merge`):
 from __future__ import annotations
 
 import re
-
+from collections import Counter
 from collections.abc import Iterable
 
 from .corrections import collapse_repeats, evidence_words, restate, revise_decisions, supersede
-from .items import (APPROVAL, ASKED, CORRECTION_RANK, DECIDED_RANK, MARK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, SHORT_TITLES, TITLES, CountTokens, Item, dense,
+from .items import (APPROVAL, ASKED, CORRECTION_RANK, DECIDED_RANK, MARK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, SHORT_TITLES, TITLES, CountTokens, Item, VARYING, dense,
                     marks, masked_key, values, words)
-from .render import COMPACT_BELOW, LEFT_OUT, PRIORITY, SHARES, parse_items, render
+from .render import COMPACT_BELOW, LEFT_OUT, PRIORITY, ROUTINE, SHARES, parse_items, render
 
 __all__ = ["INTENT", "APPROVAL", "ASKED", "COMPACT_BELOW", "CORRECTION_RANK", "DECIDED_RANK", "LEFT_OUT", "MARK", "PRIORITY", "RULE_RANK", "SETTING_RANK",
            "STRONG_RULE_RANK",            "SHARES", "SHORT_TITLES", "TITLES", "CountTokens", "Item", "dense", "marks", "masked_key", "merge",
@@ -125,7 +125,8 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
                   for n, i in enumerate(merged) if n not in drop]
     if successes:
         merged = [_resolve(i, successes) for i in merged]
-    merged = _one_line_each(collapse_repeats(revise_decisions(restate(supersede(_said_again(_echoes_left_out(merged)))))))
+    merged = _repeated_errors(_one_line_each(collapse_repeats(revise_decisions(restate(supersede(_said_again(
+        _echoes_left_out(merged))))))))
     # The same words are not listed twice as identifiers (a sentence that names three ids); a finding an
     # error line already shows (the failing test it names) neither. An identifier that a line of the user's
     # words, a decision or an error writes out stays an item: render lists it only when that line is left out.
@@ -177,6 +178,19 @@ def _name(joined: dict[tuple[str, str], tuple[Item, int, int, str]], named: set[
     last, first, seen, text = joined[slot]
     joined[slot] = (last._replace(rank=max(last.rank, 1), weak=False), first, seen, text)
     named.add(slot)
+
+
+def _repeated_errors(merged: list[Item]) -> list[Item]:
+    """An error that comes back with other numbers or ids ("502 Bad Gateway (upstream crm-proxy, request
+    732ffcea54b5) (crm_lookup)", from six calls) is routine before its latest sighting, as one seen in every
+    run is: each earlier one counts them all, so the errors said once get room first and the latest stands."""
+    shapes = {id(i): " ".join(VARYING.sub("#", i.text).split()) for i in merged if i.section == "error"}
+    counts = Counter(shapes.values())
+    if not counts or max(counts.values()) <= ROUTINE:
+        return merged
+    latest = {shape: max(i.src for i in merged if shapes.get(id(i)) == shape) for shape, n in counts.items() if n > ROUTINE}
+    return [i._replace(seen=max(i.seen, counts[shapes[id(i)]])) if shapes.get(id(i)) in latest
+            and i.src < latest[shapes[id(i)]] else i for i in merged]
 
 
 def _joined(old: str, new: Item) -> str:

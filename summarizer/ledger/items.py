@@ -158,6 +158,10 @@ def _masked(m: re.Match[str]) -> str:
     return _shape(token)
 
 
+# What varies from one sighting of a line to the next: a token with a digit in it (a time, a count, a pod's
+# or a node's generated name, an address, a request's id): "pod=api-7f9c-x2k msg=\"deadline exceeded\"" again
+# from another pod.
+VARYING = re.compile(r"[^\s\"'=,;()\[\]{}<>]*\d[^\s\"'=,;()\[\]{}<>]*")
 NAME_WORD = re.compile(r"[a-z]{4,}")  # a word a value's name is made of ("vandelay", "imports"; not "eu", "s3")
 
 
