@@ -327,7 +327,9 @@ def asked_line(text: str, asked: frozenset[str]) -> str:
     for start in [s for s in lines if head[s:s + 1] == "["]:
         end = head.find("\n", start)
         if end >= 0 and head[start:end].rstrip().endswith("]"):
-            below = end + 1 + len(head[end + 1:]) - len(head[end + 1:].lstrip("\n"))
+            below = end + 1
+            while below < len(head) and head[below] == "\n":
+                below += 1
             if below < len(head):
                 under.setdefault(below, set()).update(lines[start])
                 lines.setdefault(below, set()).update(lines[start])

@@ -188,7 +188,11 @@ def _repeated_errors(merged: list[Item]) -> list[Item]:
     counts = Counter(shapes.values())
     if not counts or max(counts.values()) <= ROUTINE:
         return merged
-    latest = {shape: max(i.src for i in merged if shapes.get(id(i)) == shape) for shape, n in counts.items() if n > ROUTINE}
+    latest: dict[str, int] = {}
+    for i in merged:
+        shape = shapes.get(id(i))
+        if shape is not None and counts[shape] > ROUTINE:
+            latest[shape] = max(latest.get(shape, i.src), i.src)
     return [i._replace(seen=max(i.seen, counts[shapes[id(i)]])) if shapes.get(id(i)) in latest
             and i.src < latest[shapes[id(i)]] else i for i in merged]
 
