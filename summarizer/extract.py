@@ -84,9 +84,8 @@ class Extractor:
 # A question: it asks for a value, which a call's output answers ("is the pharmacy open sunday", "how much
 # did dedup remove?", "I need the CHF rate of the 30th"); a piece of work asked for ("run the eval suite on X", "can you find out why?") is
 # answered by the work, not a line.
-_ASKS = re.compile(r"^\W*(?:(?:hi|hey|hiya|hello|ok|okay|so|and|also|quick one|btw|oh)\W+)*"
-                   # a greeting or an aside of a word in any language, then a comma ("jutro, what rope theta ...")
-                   r"(?:[^\W\d_]+,\s+)?(?:what|when|which|who|whose|where|"
+_ASKS = re.compile(r"^\W*(?:(?:hi|hey|hiya|hello|ok|okay|so|and|also|quick one|btw|oh)\W+)*" + prose.ASIDE +
+                   r"(?:what|when|which|who|whose|where|"
                    r"why|how|is|are|was|were|does|do|did|has|have|any|anything|(?:i|we) (?:need|want|'d like)|"
                    r"tell me|show me|remind me|give me)\b", re.IGNORECASE)
 

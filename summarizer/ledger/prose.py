@@ -159,15 +159,17 @@ _RULE = re.compile(
     r"\bsempre\b|\bmai\b|per favore|non (?:usare|toccare|cambiare|mettere|fare|scrivere|inviare|chiudere|"
     r"cancellare|pubblicare)\b|\bn[ãa]o (?:use|usar|mude|mexa|feche|apague|publique|envie)\b|\bevite\b)",
     re.IGNORECASE)
+# A greeting or an aside of a word or two in any language, then a comma, before what a message asks ("doei, hows
+# ...", "na pewno, run ...", "jutro, what rope theta ...").
+ASIDE = r"(?:[^\W\d_]+(?: [^\W\d_]+)?,\s+)?"
 # A request: the user asks for something done now (it is done once answered).
 _REQUEST_START = re.compile(
     r"^\W*(?:(?:ok|okay|alright|great|thanks|cool|right|so|now|next|also|and|then|hey|hi|hiya|hello|yo|morning|good morning|"
     r"anyway|btw|meanwhile)\W+)*"
-    # a greeting or an aside of a word or two in any language, then a comma ("doei, hows ...", "na pewno, run ...")
-    r"(?:[^\W\d_]+(?: [^\W\d_]+)?,\s+)?"
+    + ASIDE +
     r"(?:(?:can|could|would|will) you|how (?:does|do|is|are|did|come|long|many|much)|how'?s\b|what(?:'s| is| are| does| did| do)|"
     r"why (?:is|are|does|did|do)|where (?:is|are|does|do)|is there|are there|any idea|do we|does it)\b|^\W*(?:please\s+)?(?:(?:ok|okay|so|now|next|also|then|anyway|btw|meanwhile|just)\W+)*"
-    r"(?:[^\W\d_]+(?: [^\W\d_]+)?,\s+)?(?:look|check|fix|investigate|debug|run|rerun|re-run|try|find|figure|help|show|open|add|write|update|remove|"
+    + ASIDE + r"(?:look|check|fix|investigate|debug|run|rerun|re-run|try|find|figure|help|show|open|add|write|update|remove|"
     r"delete|refactor|implement|make|create|rename|move|bump|deploy|build|test|review|explain|summari[sz]e|draft|"
     r"plot|compute|calculate|dig|trace|profile|see|tell|give|list|go|let'?s|lets|start|finish|continue|"
     r"compare|clean|split|merge|port|migrate|set up|setup|install|upgrade|revert|roll|rollback|ship|cut|tag|send|"
