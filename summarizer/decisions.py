@@ -13,7 +13,7 @@ from .ledger import Item
 # A decision: a marker that says so, or a "use/keep/switch" that gives a reason or an alternative
 # (tool-use narration such as "I'll use grep to ..." is not a decision).
 _DECISION = re.compile(
-    r"\b(?:decision\W{0,3}:|decided|decide to|going with|go with|opted for|opting for|settled on|we agreed|"
+    r"\b(?:decision\W{0,3}:|decided|decide to|going with|go with|opted for|opting for|settled on|we agreed(?! on\s*(?:[^\w\s]|(?:ty|thx|thanks|pls|please)\b|$))|"
     r"chose|choosing|the plan is|the fix is|(?<!\bno )(?<!\bno single )(?<!\bno clear )(?<!\bnot the )root cause|"
     r"changing my mind|my vote is|prefer\b.{1,80}\bover\b)",
     re.IGNORECASE)
@@ -23,7 +23,7 @@ _DECISION = re.compile(
 _DECISION_WEAK = re.compile(
     r"(?:\b(?:we|i|let)(?:['\u2019](?:ll|s|d|m going to|re going to)\b| will| would| should| are going to)|"
     r"\bmy vote is to|\bwe should|\bof the (?:two|three) options|\bthe approach is to|\bswitch(?:ed)? to|"
-    r"^\W*(?:ok,? |okay,? |alright,? )?so we (?=\w+ )|\bmy (?:suggestion|recommendation)\b|\bi (?:suggest|recommend)\b)"
+    r"^\W*(?:ok,? |okay,? |alright,? )?so we (?=\w+ )|\bi (?:think|guess|reckon|'?d say) we(?= \w+ )|\bmy (?:suggestion|recommendation)\b|\bi (?:suggest|recommend)\b)"
     r"(?!\s+(?:need|have|want|be|read|look|check|open|run|grep|search|take|start|reproduce|inspect|investigate|"
     r"try|see|find|dig|trace|profile|also|keep (?:going|looking)|get|go ahead|continue|let you know|update you|"
     r"come back|circle back|look into|follow up|take a look|double-check|report back)\b)",
@@ -92,8 +92,11 @@ _PLAN_OPENINGS = (
       "hoy", "amanhã", "domani"),
      re.compile(r"(?im)^\W*(?:[^:\n]{0,30}[\u2014:,-]\s*)?(?:tomorrow|today|tonight|this week|next week|morgen|heute|"
                 r"demain|aujourd'hui|mañana|hoy|amanhã|domani)\s*:")),
-    (("order", "phases", "here's how", "heres how", "here's what", "heres what"),
-     re.compile(r"(?im)^\W*(?:(?:rough |the )?order\s*:|(?:\w+ )?phases\s*:)|here'?s how (?:i'?d|i will|i'?ll|we'?ll|"
+    (("order", "phases", "here's how", "heres how", "here's what", "heres what", "passes", "stages", "rounds", "steps"),
+     re.compile(r"(?im)^\W*(?:(?:rough |the )?order\s*:|(?:\w+ )?phases\s*:)|\border of (?:ops|operations)\b[^:\n.?!]{0,60}:|"
+                # "let's do this in passes:", "we'll take it in three stages:"
+                r"\b(?:let'?s|we'?ll|i'?ll|we should) (?:do|take|tackle|handle|run) (?:this|it|them) in (?:\w+ )?"
+                r"(?:passes|stages|phases|rounds|steps)\b[^\n]{0,40}:|here'?s how (?:i'?d|i will|i'?ll|we'?ll|"
                 r"we should) (?:approach|tackle|do|handle|go about|sequence|order) (?:it|this)|"
                 # a line that says what the steps under it are for ("Here's how I'd clear the refund backlog:")
                 r"here'?s (?:how|what) (?:i'?d|i would|i'?ll|i will|we'?ll|we should|we could|i propose)\b[^\n]{0,80}:[ \t]*$")),
@@ -118,8 +121,10 @@ def _plan_start(text: str, low: str) -> int:
 
 
 _THEN = re.compile(r"\b(?:then|next|after that|finally|afterwards|once that|second|last)\b|\u2192", re.IGNORECASE)
-_INLINE_STEPS = re.compile(r"(?:^|\s)1[.)]\s.{3,200}?(?:,|;)\s*2[.)]\s")  # "1) sort the tickets, 2) ..."
-_NUMBERED = re.compile(r"(?m)^\s*(?:\d+[.)]|-|\*) +\S.{8,}$")
+# "1) sort the tickets, 2) ...", "(a) take a fresh backup (b) rotate ..."
+_INLINE_STEPS = re.compile(r"(?:^|\s)1[.)]\s.{3,200}?(?:,|;)\s*2[.)]\s|(?:^|\s)\(a\)\s.{3,200}?\s\(b\)\s")
+# A step on a line of its own: "1. ...", "- ...", "pass 2: ...", "Step 3 - ..."
+_NUMBERED = re.compile(r"(?mi)^\s*(?:\d+[.)]|-|\*|(?:pass|step|phase|stage|round) \d+\s*[:.)\u2014-]) +\S.{8,}$")
 
 
 def plan_item(plan: str, index: int) -> Item:

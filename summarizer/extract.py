@@ -20,7 +20,7 @@ from context_compactor.messages import ToolCall, View
 
 from . import identifiers as ids
 from .calls import _NAMES, _PARSED, arguments, call_items, is_read, shell_command, shell_words, shell_writes
-from .decisions import _REASON_NEXT, decision_item, is_decision, may_decide, plan_item, plan_of
+from .decisions import _DECISION_WEAK, _REASON_NEXT, decision_item, is_decision, may_decide, plan_item, plan_of
 from .identifiers import clip, identifier_items, mention_items, one_line, scanned
 from .ledger import INTENT, Item, prose
 from .ledger.corrections import evidence_words
@@ -109,6 +109,10 @@ ASKED_CHARS = 1000
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
+_PUT_TO_USER = re.compile(r"^\W*(?:ok(?:ay)?|alright|all right|sounds? (?:good|ok|right)|good with you|fine(?: with you| by you)?|"
+                          r"shall i(?: go ahead)?|should i(?: go ahead)?|want me to(?: go ahead)?|agreed|agree)\W*\?\s*$", re.IGNORECASE)
+
+
 def assistant_items(view: View, index: int) -> list[Item]:
     items: list[Item] = []
     text = view.text.strip()
@@ -121,6 +125,10 @@ def assistant_items(view: View, index: int) -> list[Item]:
                     items.append(decision_item(sentence, index))
             elif n + 1 < len(parts) and _REASON_NEXT.match(parts[n + 1]) and is_decision(f"{sentence} {parts[n + 1]}"):
                 items.append(decision_item(sentence, index))  # "I'd route X through Y. Mostly because ..."
+            elif n + 1 < len(parts) and _PUT_TO_USER.match(parts[n + 1]) and _DECISION_WEAK.search(sentence):
+                # a choice put to the user ("I'd put the notice in a snippet called `x`. OK?"): decided when they
+                # say yes (see ledger.merge), room last until then
+                items.append(decision_item(sentence, index)._replace(weak=True))
         plan = plan_of(scan)
         if plan:
             items.append(plan_item(plan, index))

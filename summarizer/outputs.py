@@ -33,6 +33,12 @@ ACTION_JSON = 1000  # a JSON object this short is a call's answer (a log of JSON
 # number, with a value that has a digit.
 _ID_FIELD = re.compile(r"\"(\w*(?:_id|Id|ID|reference|_ref|confirmation|tracking|booking|pnr|code)(?:_?(?:number|no|code))?)\"\s*:\s*"
                        r"\"((?=[^\"\s]*\d)[^\"\s]{4,60})\"")
+# The same said in words ("Reservation confirmed. Code OT-PUYV-640.", "Booking reference (PNR): A2C4E3",
+# "Submitted batch job 6780164", "tracking number 1Z999AA10123456784"): a label, then a value with a digit.
+_ID_LABEL = re.compile(r"(?<![=\w.-])(?:confirmation|reservation|booking|tracking|order|ticket|case|batch job|job|reference|ref|"
+                       r"pnr|code)(?: (?:number|no\.?|code|id|reference))?(?: \([A-Za-z ]{2,12}\))?(?:[ \t]*[:#][ \t]*|[ \t]+(?:is[ \t]+)?#?)"
+                       r"(?!\d{4}-\d\d-\d\d)((?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{3,40})\b(?![.,:/]\d)", re.IGNORECASE)
+_ID_LABEL_WORDS = ("confirm", "reserv", "booking", "tracking", "order", "ticket", "case", "job", "ref", "pnr", "code")
 ID_CHARS = 600  # a command's output is read for ids in its first and last this many characters
 
 
@@ -55,7 +61,8 @@ def failed_run(text: str) -> bool:
 # An output whose first line says the call failed: an exception's name ("StorageError: quota exceeded",
 # "SMTPRecipientsRefused: 550 ..."), "<what> failed:", or an HTTP error status ("403 Forbidden").
 _ERROR_HEAD = re.compile(r"^\s*(?:\{\s*\"(?:error|errors)\"\s*:\s*[{\[\"]|[A-Z][\w.]*(?:Error|Exception|Refused|Fault|Denied)\b\s*:|(?:[\w-]+ ){0,3}failed\s*[:(]|"
-                         r"(?:HTTP/[\d.]+ |(?:status|error)[ :=]+)?[45]\d\d (?:[A-Z][a-z]+)(?: [A-Z][a-z]+){0,3}\b)")
+                         r"(?:HTTP/[\d.]+ |(?:status|error)[ :=]+)?[45]\d\d (?:[A-Z][a-z]+)(?: [A-Z][a-z]+){0,3}\b|"
+                         r"[45]\d\d[ -][45]\.\d{1,3}\.\d{1,3} )")  # a mail server's refusal ("550 5.1.1 recipient rejected")
 
 
 _FRAME = re.compile(r"^\s*File \"[^\"\n]+\", line \d+|^Traceback \(most recent call last\):|^\s+at [\w.$<>]+\(|^goroutine \d+ \[",
@@ -72,7 +79,10 @@ def crash_line(text: str) -> str:
     if not _FRAME.search(tail):
         return ""
     last = [line.strip() for line in tail.splitlines() if line.strip()][-CRASH_LINES:]
-    line = error_line("\n".join(last), named_only=True) or next((x for x in last if _RAISED.match(x)), "")
+    # the first error line of the two: what was raised, before a library's detail printed under it
+    # ("torch.distributed.DistBackendError: NCCL error in: ...", then "ncclUnhandledCudaError: ...")
+    line = next((x for x in last if error_line(x, named_only=True)), "") or next((x for x in last if _RAISED.match(x)), "")
+    line = error_line(line, named_only=True) or line
     return line if line and not _FRAME.match(line) else ""
 
 
@@ -258,11 +268,28 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
             named = {i.key for i in found}
             found += [Item("identifier", m.group(2), clip(m.group(0), 160), index)
                       for m in itertools.islice(_ID_FIELD.finditer(head_tail), 3) if m.group(2) not in named]
+        elif not failed and any(word in head_tail.lower() for word in _ID_LABEL_WORDS):
+            named = {i.key for i in found}
+            for m in itertools.islice(_ID_LABEL.finditer(head_tail), 3):
+                if m.group(1) not in named and m.group(1).upper() == m.group(1):  # (a name has no lower case letter)
+                    # the sentence that says it, on its line ("Reservation confirmed. Code OT-PUYV-640.")
+                    dot = head_tail.rfind(". ", 0, m.start())
+                    start = max(head_tail.rfind("\n", 0, m.start()) + 1, dot + 2 if dot >= 0 else 0)
+                    ends_at = [e for e in (head_tail.find("\n", m.end()), head_tail.find(". ", m.end())) if e >= 0]
+                    said = head_tail[start:min(ends_at) if ends_at else None].strip()
+                    found.append(Item("identifier", m.group(1), f"{clip(said, 160)} ({name})", index))
+                    named.add(m.group(1))
         items.extend(found)
     # A read that names no file (a search, a lookup, a fetched page) answers with its last line as a
     # computation does ("cheapest: EUR 161.51 direct"); a file's last line is only where the file ends.
     answers = reads and command is None and not any(isinstance(args.get(k), str) for k in _PATH_KEYS)
     items.extend(finding_items(raw, index, reads, line, _reads_code(args), answers=answers))
+    if not reads and not failed and call is not None and "print" in call.arguments:
+        # what the code asked to be printed, in its own words ("warehouse {wh:,} vs finance {fin:,}" printed
+        # "warehouse 55,437 vs finance 55,076" under a library's warnings and a table): the computation's result
+        keys = {i.key for i in items}
+        items.extend(Item("finding", key, clip(printed, 200), index) for printed in _printed_lines(call.arguments, text)
+                     if (key := printed.lower()[:80]) not in keys)
     if asked:
         answer = answer_line(text, call, asked)
         # Room last, unless the agent's words name it (see ledger.merge); a finding already is one.
@@ -271,6 +298,29 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
         elif answer:  # a finding already ("matched body: Your refund of EUR 115.14 ..."): it ranks as one named
             items = [i._replace(rank=max(i.rank, 1)) if i.text == answer and i.section == "finding" else i for i in items]
     return items
+
+
+# A print of a string literal in a call's code (Python's print(f"..."), as a JSON argument escapes it or not).
+_PRINT = re.compile(r"(?:(?<![\w.])|(?<=\\n))print\(\s*[fr]?(\\?[\"'])((?:(?!\1).){3,120}?)\1")  # (after a JSON "\n" too)
+_FIELD_OF = re.compile(r"\{[^{}]*\}")
+PRINTED_LETTERS = 6  # a template's own words must hold this many letters to name the line it prints ("{k}: {v}" names none)
+
+
+def _printed_lines(code: str, text: str) -> list[str]:
+    """The lines of ``text`` (a call's output) that the call's code printed with words of its own, at most two."""
+    out: list[str] = []
+    for m in itertools.islice(_PRINT.finditer(code[:CALL_CHARS * 4]), 4):
+        parts = [p for p in _FIELD_OF.split(m.group(2).replace("\\n", " ")) if p.strip()]
+        if sum(c.isalpha() for p in parts for c in p) < PRINTED_LETTERS or "{" not in m.group(2):
+            continue  # a fixed message ("print('done')") is no result, nor a template of no words
+        at = text.find(parts[0].strip())
+        pattern = re.compile(r"(?m)^[ \t]*" + r".*?".join(re.escape(p.strip()) for p in parts) + r".*$")
+        found = pattern.search(text, max(0, text.rfind("\n", 0, at))) if at >= 0 else None
+        if found and len(found.group(0).strip()) <= 200 and found.group(0).strip() not in out:
+            out.append(found.group(0).strip())
+        if len(out) >= 2:
+            break
+    return out
 
 
 def answer_line(text: str, call: ToolCall | None, asked: frozenset[str]) -> str:
@@ -586,6 +636,11 @@ def error_line(text: str, named_only: bool = False) -> str:
             return flat if len(flat) <= JSON_ERROR_CHARS else said
     exceptions = _EXCEPTION_LINE.findall(text)
     if exceptions:
+        last_frame = text.rfind('  File "') if "Traceback (most recent call last)" in text else -1
+        if last_frame >= 0:  # Python's raised line is the first after the last frame; a library's detail may follow it
+            first = _EXCEPTION_LINE.search(text, text.find("\n", last_frame) + 1)  # ("ncclUnhandledCudaError: ...")
+            if first:
+                return first.group(1).strip()
         return exceptions[-1].strip()
     if "Traceback (most recent call last)" in text:
         # a raised class by its module's path, whatever its name ("google.api_core.exceptions.BadRequest: 400

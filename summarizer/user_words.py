@@ -164,8 +164,10 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
             kind = "request"  # "NOT ours, dont adopt anything from it": what was pasted is not to be followed, no rule of the work
         if kind == "setting" and is_decision(sentence):
             kind = "request"  # a choice the user makes ("ok, decided: we'll cordon ip-..."): a decision, below
-        if kind == "setting" and plan and sentence in plan:
-            kind = "request"  # a step of the plan the message writes out ("2. move X to the key pool on day 9"): the plan holds it
+        if kind in ("setting", "rule") and plan and sentence in plan and not prose.is_strong_rule(sentence):
+            # a step of the plan the message writes out ("2. move X to the key pool on day 9", "first I draft the
+            # EN, then you freeze strings on l10n/x-freeze, then ..."): the plan holds it; a rule that forbids stays
+            kind = "request"
         if kind == "correction":
             # A correction without a value says what it corrects to in the sentence after it ("Sorry, wrong
             # port. Use 7443.", "Scratch that. Instead, let's ship on Friday.").

@@ -2247,3 +2247,142 @@ def test_an_error_that_comes_back_with_other_ids_is_routine_and_the_errors_said_
     text = ledger(messages, budget=200)
     errors = section(text, "Errors")
     assert sum(any(key in e for e in errors) for key in ("409 Conflict", "card_declined", "CRM 429")) == 3, text
+
+
+def test_a_rule_labelled_for_what_it_holds_and_a_rule_after_its_reason_are_rules():
+    text = ledger(convo(
+        "general rule for this project: show shares not counts in anything that goes to them. The finance folks only "
+        "read percentages.",
+        "Hello,\n\nBecause the auditors sampled our accruals last year and two had nothing behind them, every accrual "
+        "above €8,750 gets a supporting document in the Audit/Support folder.\n\nBest,\nMaren"))
+    rules = " ".join(section(text, "User instructions"))
+    assert "show shares not counts" in rules, text
+    assert "every accrual above €8,750 gets a supporting document" in rules, text
+
+
+def test_lets_opens_a_plan_in_passes_not_a_paste_and_lettered_steps_are_a_plan():
+    text = ledger(convo(
+        "let's do this in passes:\npass 1: reconcile MRR with the finance ledger to within 1%\npass 2: fit a Cox model "
+        "with NPS and tenure as covariates\npass 3: hand-check 118 churned accounts to sanity-check the churn flag",
+        "order of ops for the payouts-gw upgrade: (a) take a fresh backup (b) rotate the payouts-gw credentials in Vault "
+        "under secret/payouts-gw/prod-eu (c) let the canary bake for an hour"))
+    goals = " ".join(section(text, "Current goal"))
+    assert "Plan: let's do this in passes: pass 1: reconcile MRR" in goals, text
+    assert "Plan: order of ops for the payouts-gw upgrade: (a) take a fresh backup (b) rotate" in goals, text
+    assert "hand-check 118" not in " ".join(section(text, "User instructions")), text
+
+
+def test_i_think_we_and_a_reason_is_a_decision_but_i_think_we_have_a_problem_is_not():
+    text = ledger(convo("I think we dedupe events on account_id, event_name and ts keeping the earliest — the mobile "
+                        "SDK double-sends", "I think we have a problem with the export, because it fails at night"))
+    decisions = section(text, "Decisions")
+    assert any(d.startswith("I think we dedupe events") for d in decisions), text
+    assert not any("have a problem" in d for d in decisions), text
+
+
+def test_a_python_crash_is_what_was_raised_not_the_detail_under_it():
+    crash = ("srun: error: gpu-a14: task 0: Exited with exit code 1\nTraceback (most recent call last):\n"
+             '  File "/home/rsrch/proj/train.py", line 176, in main\n    trainer.fit(model, data)\n'
+             '  File "/opt/venv/lib/python3.11/site-packages/torch/utils/checkpoint.py", line 734, in checkpoint\n'
+             "    return CheckpointFunction.apply(function, *args)\n"
+             "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1829, "
+             "unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.9\n"
+             "ncclUnhandledCudaError: Call to CUDA function failed.\n")
+    msgs = [user("did 4744808 make it past the restart?"),
+            assistant("", [("t", "shell", {"cmd": "tail -n 60 logs/slurm-4744808.out"})]), tool("t", crash),
+            assistant("It died in NCCL."), user("ok"), assistant("ok")]
+    errors = section(ledger(msgs), "Errors")
+    assert errors and errors[0].startswith("torch.distributed.DistBackendError: NCCL error in:"), errors
+
+
+def test_what_an_action_made_is_kept_by_the_label_its_answer_gives_it_and_a_mail_refusal_is_an_error():
+    msgs = [user("book it for thursday"),
+            assistant("", [("b", "book", {"type": "restaurant", "party": 3})]),
+            tool("b", "Reservation confirmed. Code OT-PUYV-640. Pets are welcome in selected rooms for a supplement."),
+            assistant("Booked."), user("launch the main 7b run"),
+            assistant("", [("s", "slurm", {"cmd": "sbatch slurm/main_7b.sbatch"})]), tool("s", "Submitted batch job 6780164"),
+            assistant("Submitted."), user("send the statement of account to their AP team"),
+            assistant("", [("m", "email_draft", {"to": "crediteuren15@rijnmond.example", "send_test": True})]),
+            tool("m", "550 5.1.1 recipient rejected: crediteuren15@rijnmond.example (user unknown)"),
+            assistant("That failed."), user("ok"), assistant("ok")]
+    text = ledger(msgs)
+    ids = section(text, "Identifiers")
+    assert "Code OT-PUYV-640 (book)" in ids and "Submitted batch job 6780164 (slurm)" in ids, text
+    assert any(e.startswith("550 5.1.1 recipient rejected") for e in section(text, "Errors")), text
+    assert not any("7b" in rule for rule in section(text, "User instructions")), text  # a run launched is asked, no setting
+
+
+def test_a_choice_the_agent_puts_to_the_user_is_decided_by_their_yes_and_room_last_without_it():
+    asked = "I'd put the deprecation notice in a shared snippet called `deprecation-droursymix`. OK?"
+    items = _items([user("ok where were we"), assistant(asked), user("sure"), assistant("Done."),
+                    user("and the other notice?"), assistant("I'd keep the banner in `legacy-banner`. Sound good?"),
+                    user("let me think about it"), assistant("Sure.")])
+    decisions = {i.text: i for i in items if i.section == "decision"}
+    said = "I'd put the deprecation notice in a shared snippet called `deprecation-droursymix`."
+    assert said in decisions and not decisions[said].weak, decisions
+    assert decisions["I'd keep the banner in `legacy-banner`."].weak, decisions
+
+
+def test_an_actions_answer_in_the_same_words_every_time_is_routine_before_its_latest():
+    msgs = [user("launch the sweep"), assistant("Launching.")]
+    for n in range(8):
+        msgs += [assistant("", [(f"s{n}", "slurm", {"cmd": f"sbatch slurm/abl_{n}.sbatch"})]),
+                 tool(f"s{n}", f"Submitted batch job {4681590 + n * 7}")]
+    msgs += [assistant("All launched."), user("ok"), assistant("ok")]
+    jobs = {i.text: i for i in _items(msgs) if i.section == "identifier" and i.text.startswith("Submitted batch job")}
+    latest = f"Submitted batch job {4681590 + 7 * 7} (slurm)"
+    assert len(jobs) == 8 and jobs[latest].seen == 1, jobs
+    assert all(i.seen > 3 for text, i in jobs.items() if text != latest), jobs
+
+
+def test_an_id_of_a_kind_the_session_holds_by_the_dozen_gets_room_after_a_rarer_kind():
+    msgs = [user("which tenant is Wonka Confections on?"), assistant("The account's tenant id: tnt_ap1_33e2dbb4c1.")]
+    for n in range(120):  # a helpdesk working through its queue
+        msgs += [user("next one"), assistant(f"#{486016 + n * 13} is pending.")]
+    text = ledger(msgs, budget=400)
+    ids = section(text, "Identifiers")
+    assert any("tnt_ap1_33e2dbb4c1" in line for line in ids), text
+
+
+def test_wrong_and_what_then_the_right_value_corrects_and_leaves_the_next_paragraph_alone():
+    text = ledger(convo(
+        "Hello,\n\ncharge the trade-fair stand to cost centre CC-4393. After that, what are the ECB rates for the 30th?"
+        "\n\nGroet,\nMaren",
+        "Good morning,\n\nwrong cost centre for the fair: CC-4765\n\nAnd one more thing: draft a mail to Lyreco Nederland "
+        "asking for a corrected invoice\n\nGroet,\nMaren"))
+    rules = section(text, "User instructions")
+    assert "wrong cost centre for the fair: CC-4765" in rules, text
+    assert "CC-4393" not in text, text  # the old cost centre leaves with the request and the id line that said it
+
+
+def test_the_config_we_agreed_on_names_an_old_decision_and_makes_none():
+    text = ledger(convo("launch the main 7b run. also the big one, the config we agreed on ty",
+                        "ok, we agreed on Parquet for the audit export, since their warehouse reads it"))
+    decisions = section(text, "Decisions")
+    assert not any("the config we agreed on" in d for d in decisions), text
+    assert any(d.startswith("ok, we agreed on Parquet") for d in decisions), text
+
+
+def test_the_line_a_computation_printed_in_its_own_words_is_what_it_found():
+    noisy = ("/tmp/ipykernel_4711/201877.py:1: FutureWarning: The default of observed=False is deprecated and will be "
+             "changed to True in a future version of pandas.\n"
+             "                           count  median     mean\npro PL organic               162  884.84  1016.27\n"
+             "enterprise SE partner       1472  890.72   919.62\nwarehouse 55,437 vs finance 55,076\n"
+             "team US outbound            1343  729.68  1245.92\n")
+    msgs = [user("are there accounts with invoices after their subscription ended?"),
+            assistant("Checking.", [("p", "run_python", {"code": "print(df.describe())\nprint(f'warehouse {wh:,} vs finance {fin:,}')"})]),
+            tool("p", noisy), assistant("OK, that's in line with what I expected."),
+            assistant("", [("q", "run_python", {"code": "print('done')"})]), tool("q", "done"),
+            user("ok"), assistant("ok")]
+    found = section(ledger(msgs), "Found by tools")
+    assert "warehouse 55,437 vs finance 55,076" in found, found
+    assert "done" not in found, found
+
+
+def test_a_plan_whose_step_reads_like_a_rule_is_a_plan_and_a_rule_that_forbids_stays():
+    text = ledger(convo("ok so plan for the migration guide: first I draft the EN, then you freeze strings on "
+                        "l10n/daindtounar-freeze, then we send to the vendors, then rebuild strict.",
+                        "plan for the cutover:\n1. take a backup first\n2. never run it during business hours"))
+    rules = " ".join(section(text, "User instructions"))
+    assert "freeze strings" not in rules and "never run it during business hours" in rules, text
+    assert any(g.startswith("Plan: ok so plan for the migration guide") for g in section(text, "Current goal")), text

@@ -79,7 +79,7 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
                 for slot in proposed:
                     if slot in joined and joined[slot][0].rank < DECIDED_RANK:
                         last, first, seen, text = joined[slot]
-                        joined[slot] = (last._replace(rank=DECIDED_RANK), first, seen, text)
+                        joined[slot] = (last._replace(rank=DECIDED_RANK, weak=False), first, seen, text)
             proposed.clear()
             if item.section == APPROVAL:
                 continue
@@ -152,6 +152,9 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
     return merged
 
 
+_WORDS = re.compile(r"[A-Za-z]{3,}\W+[A-Za-z]{3,}")  # two words: a line's shape, not an id's alone
+
+
 def _held(item: Item, lines: list[str]) -> bool:
     """Whether another of ``lines`` holds the words of ``item``'s clipped line (its marks left off) and its id."""
     core = item.text.replace(" \u2026", "").replace("\u2026 ", "").strip()
@@ -183,8 +186,11 @@ def _name(joined: dict[tuple[str, str], tuple[Item, int, int, str]], named: set[
 def _repeated_errors(merged: list[Item]) -> list[Item]:
     """An error that comes back with other numbers or ids ("502 Bad Gateway (upstream crm-proxy, request
     732ffcea54b5) (crm_lookup)", from six calls) is routine before its latest sighting, as one seen in every
-    run is: each earlier one counts them all, so the errors said once get room first and the latest stands."""
-    shapes = {id(i): " ".join(VARYING.sub("#", i.text).split()) for i in merged if i.section == "error"}
+    run is: each earlier one counts them all, so the errors said once get room first and the latest stands.
+    So is an id an action's answer gives in the same words every time ("Submitted batch job 6291276 (slurm)"
+    from ten launches); not a bare id (its shape is no words), nor one the user named."""
+    shapes = {id(i): form for i in merged if i.section == "error" or (i.section == "identifier" and i.rank == 0)
+              if (form := " ".join(VARYING.sub("#", i.text).split())) and (i.section == "error" or _WORDS.search(form))}
     counts = Counter(shapes.values())
     if not counts or max(counts.values()) <= ROUTINE:
         return merged

@@ -74,6 +74,9 @@ _CORRECTION = re.compile(
     # at the start, with a word between ("quick one: wrong parent ticket before, it's HD-167843", "ugh wrong project, ...")
     r"^\W*(?:[\w ]{1,20}:\s*)?(?:(?:ugh|oh|oops|ah|argh|so|ok|okay)\W+)?wrong (?:[\w-]+ )?(?:" + _WRONG_WHAT +
     r"|project|repo|dataset|account|channel|link|folder|model|run|job)\b|"
+    # wrong and what, then the right value ("wrong cost centre for the fair: CC-4765")
+    r"^\W*(?:(?:ugh|oh|oops|ah|argh|so|ok|okay|also|and)\W+)?wrong (?:[\w-]+ ){0,2}[\w-]+(?: for [\w'&. -]{1,30})?\s*[:,\u2014\u2013]\s*"
+    r"[`'\"]?(?=[\w.@:/+-]*\d)|"
     r"not the (?:one|\w+) I (?:said|mentioned|gave)|the other (?:one|\w+) I (?:said|mentioned|gave|meant)|"
     r"\b(?:was|is) (?:wrong|a typo|incorrect|outdated)\b|"
     r"^\W*(?:(?:ugh|oh|hmm|ok|so|and|but)\W+)?[\w'&. -]{2,40}? actually (?:is|are|was|were|renews|starts|ends|runs|lives|"
@@ -90,8 +93,9 @@ _CORRECTION = re.compile(
 # build passes" asks; "make sure every new endpoint has a test" is a rule: it has a word of the next list).
 # A rule's lead-in ("Ground rules:", "House style:", "Reminder:") and a sentence opened by "keep" (not "keep
 # going"): what follows holds from then on.
+# (a label may say what it holds for: "general rule for this project: show shares not counts ...")
 _RULE_LEAD = re.compile(r"^\W*(?:[\w ]{0,30}\b(?:rules?|policy|policies|constraints?|guidelines?|conventions?|style|"
-                        r"reminder|heads up|fyi|standing order)\s*:|(?:(?:btw|also|oh|and|ps|p\.s\.|fyi|so|ok|okay)\W+)*"
+                        r"reminder|heads up|fyi|standing order)(?: (?:for|on|in) [\w' -]{1,30})?\s*:|(?:(?:btw|also|oh|and|ps|p\.s\.|fyi|so|ok|okay)\W+)*"
                         r"(?:please\s+)?keep\b(?!\s+(?:going|looking|at it|on|up|"
                         r"me posted|digging|trying)\b))", re.IGNORECASE)
 _STRONG_RULE = re.compile(r"^\W*(?:[A-Z ]*\b)?(?:SAFETY|SECURITY|NEVER|MUST|CRITICAL|HARD CONSTRAINT)\b|\b(?:never|must not|"
@@ -114,11 +118,13 @@ _RULE = re.compile(
     r"get|need|recall|believe|expect)\b)(?!\s+ask\W*(?:\)|$))|forbidden|not allowed|under no|required|requires?\b|"
     r"from now on|going forward|by default|as a rule|no more than|only ever|stick to|"
     r"i'?d (?:rather|prefer)|i (?:prefer|want you to|need you to)|(?:would|'d) rather|prefer(?:ably)?\b|"
-    r"we (?:use|(?<!\bso we )don'?t|never|always|tend to|keep|prefer|stick|follow|avoid|only|do not|go with|write|put|want)|"
+    # (not in a reason: "..., since we want the same version everywhere")
+    r"(?<!since )(?<!because )(?<!\bas )(?<!\bif )we (?:use|(?<!\bso we )don'?t|never|always|tend to|keep|prefer|stick|follow|avoid|"
+    r"only|do not|go with|write|put|want)|"
     r"(?:our|the) (?:convention|policy|rule|standard|style)|"
     r"please (?:always|never|stick|only|don'?t|do not|no\b|reply in|answer in|respond in)|"
     r"keep (?:answers|replies|responses|things|each|every|all|prs?|commits?|the \w+ (?:under|below|short))|"
-    r"off[- ]limits|needs? (?:an?|to|the) (?:entry|review|approval|sign-?off|test)|(?:is|are|get) rejected|change freeze|freeze\b|until further notice|"
+    r"off[- ]limits|needs? (?:an?|to|the) (?:entry|review|approval|sign-?off|test)|(?:is|are|get) rejected|change freeze|(?<!before the )(?<!after the )(?<!during the )(?<!until the )freeze\b|until further notice|"
     # how long a habit holds ("tag every ticket you close ..., at least till end of quarter"); a one-off task's
     # date is no rule ("extend the trial until the end of the month"), nor is a plan's ("for the rest of the week
     # I'd like to compare ..., then ...")
@@ -127,7 +133,10 @@ _RULE = re.compile(
     r"unless (?:i|we) (?:say|tell you) (?:otherwise|so)|unless told otherwise|"
     r"(?:for|in) (?:anything|everything|all|every|each|any) (?:new|code|change|file|commit|test|report|chart)|"
     # what every one of a kind gets ("every table in the appendix gets a takeaway"), a house convention
-    r"^\W*(?:(?:oh|and|also|btw|so|ok|okay|plus)\W+)*(?:[\w' ]{1,25},\s*)?(?:every|each|all|any|anything|everything|whatever) [\w' -]{2,40}? (?:gets?|has|have|needs?|goes|go|"
+    # (after a few words or the reason for it: "Because the auditors sampled our accruals ..., every accrual above
+    # €8,750 gets a supporting document")
+    r"^\W*(?:(?:oh|and|also|btw|so|ok|okay|plus)\W+)*(?:[\w' ]{1,25},\s*|(?:because|since|as|given that)\b[^.;!?]{5,200},\s*)?"
+    r"(?:every|each|all|any|anything|everything|whatever) (?:[\w' \u20ac$\u00a3%/-]|(?<=\d)[.,](?=\d)){2,40}? (?:gets?|has|have|needs?|goes|go|"
     r"uses?|should|must|stays?|carries|carry|starts?|ends?|includes?|comes?|sits?|lives?)\b|"
     r"^\W*(?:(?:oh|and|also|btw|so|ok|okay|plus)\W+)*when(?:ever)? (?:you|we) (?!can\b|have time\b|get a (?:chance|minute)\b|'re done\b|are done\b|finish)\w+|"
     r"house (?:style|rule|convention)|(?:it'?s|that'?s) (?:the|our) (?:style|convention|norm|standard)\b|"
@@ -330,7 +339,8 @@ _ACTION_START = re.compile(
     r"archive|export|import|reload|resize|expand|shrink|downgrade|patch|hotfix|grab|kick off|kick|trigger|schedule|"
     r"book|look up|dump|copy|download|spin up|tear down|shut down|bring up|bring down|roll back|roll out|promote|"
     r"demote|fail over|failover|swap|evict|delete|remove|drop|add|create|open|write|draft|fix|check|run|build|"
-    r"reassign|reply|respond|forward|merge|investigate|take a look|remind|put)\b",
+    r"reassign|reply|respond|forward|merge|investigate|take a look|remind|put|launch|submit|queue|label|link|"
+    r"document|summari[sz]e)\b",
     re.IGNORECASE)
 # Work asked for when something happens ("close PR-41 after the merge", "once the freeze ends, ...") waits for it:
 # it holds until then.
@@ -385,6 +395,6 @@ def kind_of(sentence: str, found: tuple[str, ...]) -> str:
         return "correction"
     if is_rule(sentence) or _LABEL.match(sentence):
         return "rule"
-    if is_setting(sentence, found) or (is_update(sentence) and not is_request(sentence)):
+    if is_setting(sentence, found) or (is_update(sentence) and not _asks(sentence)):
         return "setting"  # a value stated, or a standing thing said to have changed ("X now owns the pager")
     return "request"

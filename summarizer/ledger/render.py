@@ -221,12 +221,36 @@ def _preference(section: str, items: list[Item], cost: list[float] | None = None
         return sorted(range(n), key=lambda i: (-items[i].rank, -i))
     if section == "finding":  # what the agent's words named first, then the newest
         return sorted(range(n), key=lambda i: (-items[i].rank, -i))
-    if section in ("identifier", "file"):
-        # Something seen once or twice is what the work was about; the same port or file in every
-        # status output is routine: the rare first, the newest first within each.
-        # A file the work made (written, created) before one it only edited (see extract.file_item).
+    if section == "identifier":
+        # Something seen once or twice is what the work was about; the same port in every status output is
+        # routine: the rare first, the newest first within each. An id of a kind the session holds by the dozen
+        # (the tickets a helpdesk works through: "#486016", "#519514", ...) after the ids of rarer kinds (a
+        # tenant, a request id), whatever the rank.
+        common = _common_kinds(items)
+        return sorted(range(n), key=lambda i: (items[i].seen > ROUTINE, _kind(items[i].key) in common, -items[i].rank, -i))
+    if section == "file":  # A file the work made (written, created) before one it only edited (see extract.file_item).
         return sorted(range(n), key=lambda i: (items[i].seen > ROUTINE, -items[i].rank, -i))
     return list(range(n - 1, -1, -1))
+
+
+COMMON_KIND = 24  # distinct ids of one kind (what comes before their first digit: "#", "HD-", "cus_") that make it common
+_BEFORE_DIGIT = re.compile(r"\D*")
+
+
+def _kind(key: str) -> str:
+    """An id's kind: its words before the first digit ("#486016" -> "#", "HD-759520" -> "hd-")."""
+    m = _BEFORE_DIGIT.match(key)
+    return m.group(0)[:24].lower() if m else ""
+
+
+def _common_kinds(items: list[Item]) -> set[str]:
+    """The kinds of which ``items`` hold more than :data:`COMMON_KIND` distinct ids."""
+    if len(items) <= COMMON_KIND:
+        return set()
+    keys: dict[str, set[str]] = {}
+    for item in items:
+        keys.setdefault(_kind(item.key), set()).add(item.key)
+    return {kind for kind, ids in keys.items() if len(ids) > COMMON_KIND}
 
 
 def _left_out_line(left_out: int, compact: bool) -> str:

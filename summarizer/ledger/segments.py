@@ -45,7 +45,7 @@ _LOG_LINE = re.compile(
     r"[{}\[\]],?\s*$|\"[^\"\n]{1,80}\"\s*:|"  # JSON
     r"\$ |>>> |\w+@[\w.-]+:[~/]|"  # prompts
     r"(?:def|class|func|fn|impl|import|from \S+ import|package|const|let|var|return|public|private|static|"
-    r"SELECT|INSERT|UPDATE|DELETE FROM|CREATE TABLE|WITH)\b.*[:;{(=,]\s*$"
+    r"SELECT|INSERT|UPDATE|DELETE FROM|CREATE TABLE|WITH)\b(?!['\u2019])(?!,? (?:we|i|you|us|me)\b).*[:;{(=,]\s*$"  # ("let's", "let me": words)
     r")")
 _KEY_VALUES = re.compile(r"(?:\b[\w.-]+=[^\s,]+[\s,]+){2,}")
 _TABLE = re.compile(r"^\s*\|.*\|\s*$|^[^|\n]*(?:\|[^|\n]*){2,}$|^\S+(?:\t[^\t]*){2,}$|^\S+(?: {2,}\S+){3,}\s*$|"
