@@ -25,14 +25,14 @@ from .identifiers import clip, identifier_items, mention_items, one_line, scanne
 from .ledger import INTENT, Item, prose
 from .ledger.corrections import evidence_words
 from .markers import BLOCK_END, OWN_BLOCK
-from .outputs import answer_line, asked_words, error_line, failed_run, finding_items, gravest_line, output_failed, strong_ids, tool_items
+from .outputs import answer_line, asked_words, error_line, failed_run, finding_items, gravest_line, output_failed, strong_ids, stub_line, tool_items
 from .user_words import is_approval, neutral, read_back, user_items
 
 # The names other modules and hosts use, wherever they live now (the reading of each kind of message is in
 # its own module: user_words, decisions, calls, outputs).
 __all__ = ["BLOCK_END", "OWN_BLOCK", "Extractor", "answer_line", "arguments", "clip", "error_line", "extract", "failed_run", "finding_items", "output_failed",
            "gravest_line", "identifier_items", "is_read", "one_line", "plan_of", "question_words", "read_back", "scanned", "shell_command",
-           "shell_words", "shell_writes", "strong_ids", "user_items"]
+           "shell_words", "shell_writes", "strong_ids", "stub_line", "user_items"]
 
 
 def forget() -> None:

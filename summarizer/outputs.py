@@ -24,7 +24,7 @@ _FAILED_WORDS = ("Traceback (most recent call last)", "\nFAILED ", "npm ERR!", "
                  "DATA RACE", "\nFAIL\t", "error[E", "Tests failed", "test result: FAILED")
 _FAILED_TAIL = re.compile(
     r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|return code|(?<=\()exit)[\s:=]+[1-9]|^(?:\u2502 )?ERROR[: ]|"
-    r"^(?:\u2502 )?error(?:\[\w+\])?:|\bfailed with\b|\b\d+ failed\b", re.IGNORECASE | re.MULTILINE)
+    r"^(?:\u2502 )?error(?:\[\w+\])?:|\bfailed with\b|(?<![\w=])\d+ failed\b(?!=)", re.IGNORECASE | re.MULTILINE)
 _EXIT_ZERO = re.compile(r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|(?<=\()exit)[\s:=]+0\b", re.IGNORECASE)
 TAIL_CHARS = 1500
 SHORT_OUTPUT = 300  # a command's output this short is its answer, read for every kind of id
@@ -114,7 +114,7 @@ _EXIT_ZERO_AT = re.compile(_CODE + r")[\s:=]+0\b", re.IGNORECASE)
 _FAILED_CODE_AT = re.compile(_CODE + r"|return code)[\s:=]+[1-9]", re.IGNORECASE)
 _ERROR_AT = re.compile(r"error(?:[: ]|\[\w+\]:)", re.IGNORECASE)
 _FAILED_WITH_AT = re.compile(r"failed with\b", re.IGNORECASE)
-_FAILED_END = re.compile(r" failed\b", re.IGNORECASE)
+_FAILED_END = re.compile(r" failed\b(?!=)", re.IGNORECASE)
 
 
 def _word_char(c: str) -> bool:
@@ -138,13 +138,14 @@ def _at(pattern: re.Pattern[str], text: str, low: str, words: tuple[str, ...], l
 
 
 def _counted_failed(text: str, low: str) -> bool:
-    """``\\b\\d+ failed\\b``: a count of failures ("3 failed")."""
+    """``(?<![\\w=])\\d+ failed\\b(?!=)``: a count of failures ("3 failed")."""
     at = low.find(" failed")
     while at >= 0:
         start = at
         while start > 0 and text[start - 1].isdecimal():
             start -= 1
-        if start < at and (start == 0 or not _word_char(text[start - 1])) and _FAILED_END.match(text, at):
+        # ("processed=386105 failed=3" is a log record's fields, no count of failures)
+        if start < at and (start == 0 or not (_word_char(text[start - 1]) or text[start - 1] == "=")) and _FAILED_END.match(text, at):
             return True
         at = low.find(" failed", at + 1)
     return False
@@ -558,12 +559,7 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
     if (not reads or answers) and not error:  # what a computation printed: "rows after dedupe: 680,897", "p = 0.19"
         last = _last_lines(scan, 1)
         results = 0
-        labelled = _LABELLED.match(last.strip()) if last and len(last) <= 160 else None
-        if labelled and _CLOCK.match(labelled.group(1)[-2:] + ":" + labelled.group(2)):
-            labelled = None  # "The export job was re-run at 02:44 UTC": a time's colon labels nothing
-        if labelled and reads and not _answer_line(scan, last.strip()):
-            labelled = None  # a read's last record or setting is where its list ends, not its answer
-        if labelled and _DIGIT.search(labelled.group(2)) and not _CODE_LINE.search(last) and not _PATH.search(labelled.group(1)):
+        if _result_line(scan, last, reads):
             items.append(Item("finding", last.strip().lower()[:80], clip(last.strip(), 200), index))
             results = 1  # a computation's news is at its end
         for line in tail_of(scan, ID_CHARS * 4).splitlines() if not reads else ():
@@ -606,6 +602,34 @@ def _last_lines(text: str, count: int = 2) -> str:
     """The last ``count`` lines of an output with words, an exit-code trailer aside."""
     lines = [line for line in tail_of(text, ID_CHARS).splitlines() if line.strip() and not _EXIT_TRAILER.match(line)]
     return "\n".join(lines[-count:])
+
+
+def _result_line(scan: str, last: str, reads: bool) -> bool:
+    """Whether ``last``, the last line of an output, is its labelled result ("cheapest: EUR 161.51 direct",
+    "rows after dedupe: 680,897"); a read's only when it answers (not where a list or a file ends)."""
+    labelled = _LABELLED.match(last.strip()) if last and len(last) <= 160 else None
+    if labelled and (_CLOCK.match(labelled.group(1)[-2:] + ":" + labelled.group(2)) or (
+            labelled.group(1)[-1:].isdigit() and labelled.group(2)[:1].isdigit())):
+        labelled = None  # "The export job was re-run at 02:44 UTC", "Up 0.0.0.0:23868->80/tcp": a time's or an address's colon labels nothing
+    if labelled and reads and not _answer_line(scan, last.strip()):
+        labelled = None  # a read's last record or setting is where its list ends, not its answer
+    return bool(labelled and _DIGIT.search(labelled.group(2)) and not _CODE_LINE.search(last)
+                and not _PATH.search(labelled.group(1)))
+
+
+def stub_line(text: str, call: ToolCall | None, asked: frozenset[str]) -> str:
+    """What a one-line stub of a tool's output says it found: for a lookup (a read), the line that answers the
+    user's question, else its labelled last line, before a cause line (a page's "... because of the public
+    holiday" is no finding of a lookup); for a command, the failing test or the gravest cause first, then the
+    answer, then its labelled result line ("cheapest: EUR 161.51 direct"); "" when it has none."""
+    args = arguments(call.arguments) if call else {}
+    reads = is_read(call, shell_command(call, args) if call else None)
+    scan = scanned(text)
+    last = _last_lines(scan, 1)
+    result = clip(last.strip(), 200) if _result_line(scan, last, reads) else ""
+    if reads:
+        return answer_line(text, call, asked) or result or gravest_line(text)
+    return gravest_line(text) or answer_line(text, call, asked) or result
 
 
 def gravest_line(text: str) -> str:

@@ -382,3 +382,30 @@ def test_a_stub_says_the_line_that_answers_the_users_question(make_runtime, run_
     result = run_hook(make_runtime(), messages, window=4000)
     stubs = [m["content"] for m in result.messages if m.get("role") == "tool" and "archived by context-compactor" in m["content"]]
     assert stubs and all("found: Mon–Fri 8:00–18:30, Sat 9:00–13:00, Sunday 9:30–13:00 (Notdienst)" in s for s in stubs), stubs
+
+
+def test_a_stub_says_what_a_lookup_answered_and_what_a_search_found_last(make_runtime, run_hook):
+    """A stubbed result keeps what it found: a page's line that answers the user's question before a sentence
+    of its filler that says "because", and a search's labelled last line ("cheapest: EUR 161.51 direct")
+    rather than its first line."""
+    runtime = make_runtime()
+    page = ("Apotheke am Markt\n\nThe delivery window was moved because of the public holiday.\n\n"
+            + "Share on Facebook | Share on X | Copy link\n\nSubscribe to our newsletter\n\n" * 12 +
+            "Accept all cookies | Manage preferences\n\nMon–Fri 8:00–18:30, Sat 9:00–13:00, Sunday 9:30–15:00 (Notdienst)")
+    flights = ("MUC -> LIS, Thu 27 Dec, 1 adult, economy\ncarrier  flight   dep    arr    stops  price\n"
+               + "".join(f"KL  LH{800 + k}  16:15  17:45  1      EUR {300 + k}\n" for k in range(20)) + "cheapest: EUR 161.51 direct")
+    def ps(i: int) -> list[dict]:
+        return [assistant("", [(f"c{i}", "bash", {"command": "docker compose ps"})]),
+                tool(f"c{i}", "NAME   STATUS   PORTS\n" + "".join(f"svc-{k}   Up {k + i} minutes   0.0.0.0:{6000 + k}->80/tcp\n"
+                                                                for k in range(14)))]
+    messages = [user("go")] + [m for i in range(20) for m in ps(i)] + [user("is the pharmacy open sunday"),
+                assistant("", [("p", "fetch_url", {"url": "https://www.apotheke-am-markt-614.de/oeffnungszeiten"})]),
+                tool("p", page), assistant("Yes, 9:30 to 15:00."), user("cheapest direct flight to lisbon?"),
+                assistant("", [("f", "book", {"type": "flight_search", "sort": "price"})]), tool("f", flights),
+                assistant("EUR 161.51, direct.")]
+    messages += [m for i in range(20, 32) for m in ps(i)]
+    result = run_hook(runtime, messages + [user("continue")], window=4000)
+    stubs = {m.get("tool_call_id"): m["content"] for m in result.messages
+             if m.get("role") == "tool" and "archived by context-compactor" in m["content"]}
+    assert "found: Mon–Fri 8:00–18:30, Sat 9:00–13:00, Sunday 9:30–15:00 (Notdienst)" in stubs.get("p", ""), stubs
+    assert "found: cheapest: EUR 161.51 direct" in stubs.get("f", ""), stubs

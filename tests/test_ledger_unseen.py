@@ -2386,3 +2386,14 @@ def test_a_plan_whose_step_reads_like_a_rule_is_a_plan_and_a_rule_that_forbids_s
     rules = " ".join(section(text, "User instructions"))
     assert "freeze strings" not in rules and "never run it during business hours" in rules, text
     assert any(g.startswith("Plan: ok so plan for the migration guide") for g in section(text, "Current goal")), text
+
+
+def test_a_log_records_failed_field_is_no_count_of_failures():
+    from context_compactor.summarizer.outputs import failed_run, failed_run_by_regex
+    logs = ("2024-06-05 03:35:43,680 INFO  [kafka-consumer-3] c.n.billing.InvoiceJob - health check ok duration_ms=21\n"
+            "2024-06-05 03:35:49,122 INFO  [ForkJoinPool.commonPool-worker-5] c.n.payments.ChargeService - job finished "
+            "job=dunning-run processed=386105 failed=3\n"
+            "2024-06-05 04:43:10,004 INFO  [main] c.n.Application - Started Application in 7.9 seconds\n")
+    assert not failed_run(logs) and not failed_run_by_regex(logs)
+    assert failed_run("=== 3 failed, 10 passed in 2.1s ===") and failed_run_by_regex("=== 3 failed, 10 passed in 2.1s ===")
+

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..messages import TEXT_PARTS, ToolCall, prepend_text, user_message, with_text
-from ..summarizer.extract import BLOCK_END, OWN_BLOCK, answer_line, gravest_line, question_words, read_back, strong_ids
+from ..summarizer.extract import BLOCK_END, OWN_BLOCK, question_words, read_back, strong_ids, stub_line
 from ..summarizer.ledger import render
 from ..tool_calls import fold_failed, text_of
 from .measure import Entry
@@ -61,7 +61,7 @@ def _stub_text(entry: Entry, call: ToolCall | None, question: Callable[[], froze
     ids = "ids: " + ", ".join(kept) if kept else ""
     # What it found (a failing test, its gravest cause line, else the line that answers the user's question)
     # before its first line: what the model needs.
-    found = (gravest_line(view.text) or answer_line(view.text, call, question())) if view.role == "tool" else ""
+    found = stub_line(view.text, call, question()) if view.role == "tool" else ""
     label = "found: " if found else "first line: "
     first = found or first
     head += f"{ids}; {label}" if ids else label
