@@ -120,7 +120,8 @@ def _plan_start(text: str, low: str) -> int:
     return found
 
 
-_THEN = re.compile(r"\b(?:then|next|after that|finally|afterwards|once that|second|last)\b|\u2192", re.IGNORECASE)
+_THEN = re.compile(r"\b(?:then|next|after that|finally|afterwards|once that|second|last|dann|danach|anschlie(?:ß|ss)end|"
+                   r"zum schluss|puis|ensuite|enfin|luego|despu[ée]s|finalmente|depois|poi)\b|\u2192", re.IGNORECASE)
 # "1) sort the tickets, 2) ...", "(a) take a fresh backup (b) rotate ..."
 _INLINE_STEPS = re.compile(r"(?:^|\s)1[.)]\s.{3,200}?(?:,|;)\s*2[.)]\s|(?:^|\s)\(a\)\s.{3,200}?\s\(b\)\s")
 # A step on a line of its own: "1. ...", "- ...", "pass 2: ...", "Step 3 - ..."

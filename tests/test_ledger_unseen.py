@@ -2397,3 +2397,18 @@ def test_a_log_records_failed_field_is_no_count_of_failures():
     assert not failed_run(logs) and not failed_run_by_regex(logs)
     assert failed_run("=== 3 failed, 10 passed in 2.1s ===") and failed_run_by_regex("=== 3 failed, 10 passed in 2.1s ===")
 
+
+
+def test_a_plan_in_german_steps_is_a_plan_and_a_typed_question_or_a_lookup_for_someone_is_asked():
+    text = ledger(convo("Plan für morgen: zuerst replay the dead-lettered billing.invoice-ready messages from offset "
+                        "79345340, dann run the smoke tests, und zum Schluss scale things back to normal.",
+                        "were is ORD-5684876", "for Brightline Health look up cus_QDcc7OTw5w0FYx"))
+    assert section(text, "User instructions") == [], text
+    assert any(g.startswith("Plan: Plan für morgen: zuerst replay") for g in section(text, "Current goal")), text
+
+
+def test_a_date_that_moved_again_replaces_the_date_it_moves():
+    text = ledger(convo("translation freeze is Sunday 22 February, tell the vendors",
+                        "quick one: freeze moved again → Friday 19 December. ugh"))
+    assert "Sunday 22 February" not in text, text
+    assert section(text, "User instructions") == ["quick one: freeze moved again → Friday 19 December. ugh"], text

@@ -177,7 +177,7 @@ _REQUEST_START = re.compile(
     r"anyway|btw|meanwhile)\W+)*"
     + ASIDE +
     r"(?:(?:can|could|would|will) you|how (?:does|do|is|are|did|come|long|many|much)|how'?s\b|what(?:'s| is| are| does| did| do)|"
-    r"why (?:is|are|does|did|do)|where (?:is|are|does|do)|is there|are there|any idea|do we|does it)\b|^\W*(?:please\s+)?(?:(?:ok|okay|so|now|next|also|then|anyway|btw|meanwhile|just)\W+)*"
+    r"why (?:is|are|does|did|do)|where (?:is|are|does|do)|were (?:is|are)|wheres|whats|is there|are there|any idea|do we|does it)\b|^\W*(?:please\s+)?(?:(?:ok|okay|so|now|next|also|then|anyway|btw|meanwhile|just)\W+)*"
     + ASIDE + r"(?:look|check|fix|investigate|debug|run|rerun|re-run|try|find|figure|help|show|open|add|write|update|remove|"
     r"delete|refactor|implement|make|create|rename|move|bump|deploy|build|test|review|explain|summari[sz]e|draft|"
     r"plot|compute|calculate|dig|trace|profile|see|tell|give|list|go|let'?s|lets|start|finish|continue|"
@@ -196,7 +196,7 @@ _VALUE_HINT = re.compile(r"\d|://|@\w|/\w")
 # times in Pacific time", "we are calling the project X now"). It supersedes the statement it updates, as a
 # correction does, when the two plainly speak of one thing (see .corrections).
 _UPDATE = re.compile(
-    r"\b(?:update[sd]?\b|(?<!for )(?<!right )(?<!just )(?<!not )(?<!leave it )now\b|from now on|going forward|moved (?:to|from|up|back)|changed? to|switched to|rotated|"
+    r"\b(?:update[sd]?\b|(?<!for )(?<!right )(?<!just )(?<!not )(?<!leave it )now\b|from now on|going forward|moved (?:to|from|up|back|again)|changed? to|switched to|rotated|"
     r"no longer|any ?more|renamed|replaced|retired|these days|as of (?:today|now)|d[ée]sormais|"
     r"rebased (?:onto|on)|has changed|have changed|is changing|we'?re (?:now )?on\b|"
     r"maintenant|ab jetzt|jetzt\b|ahora\b|a partir de ahora)", re.IGNORECASE)
@@ -332,7 +332,7 @@ _SOURCE_FILE = re.compile(r"\.(?:py|go|rs|ts|tsx|js|jsx|java|kt|rb|c|h|cc|cpp|cs
 # from then on, and stay settings.
 _ACTION_START = re.compile(
     r"^\W*(?:(?:ok|okay|so|now|next|also|and|then|hey|hi|yo|btw|quick|small|one more|another)\W+)*(?:[\w ]{1,20}:\s*)?"
-    r"(?:please\s+)?(?:restart|reboot|bounce|kill|stop|raise|lower|increase|decrease|reduce|double|halve|drain|cordon|"
+    r"(?:for [\w&'. -]{1,40}? (?=(?:look|pull) up\b))?(?:please\s+)?(?:restart|reboot|bounce|kill|stop|raise|lower|increase|decrease|reduce|double|halve|drain|cordon|"
     r"uncordon|scale|rotate|restore|snapshot|back ?up|page|ack|acknowledge|flip|toggle|pause|resume|enable|disable|"
     r"retry|re-?run|re-?try|re-?deploy|re-?start|reindex|re-?index|replay|backfill|purge|flush|clear|reset|silence|"
     r"mute|unmute|approve|reject|assign|escalate|notify|email|ping|invite|refund|credit|charge|cancel|close|reopen|"
