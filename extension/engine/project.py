@@ -59,8 +59,8 @@ def _stub_text(entry: Entry, call: ToolCall | None, question: Callable[[], froze
             break
         kept.insert(0, token)
     ids = "ids: " + ", ".join(kept) if kept else ""
-    # What it found (a failing test, its gravest cause line, else the line that answers the user's question)
-    # before its first line: what the model needs.
+    # What it found (a command's failing test or gravest cause line, a lookup's answer to the user's question,
+    # else its labelled last line: see outputs.stub_line) before its first line: what the model needs.
     found = stub_line(view.text, call, question()) if view.role == "tool" else ""
     label = "found: " if found else "first line: "
     first = found or first
