@@ -42,6 +42,11 @@ _ID_LABEL_WORDS = ("confirm", "reserv", "booking", "tracking", "order", "ticket"
 ID_CHARS = 600  # a command's output is read for ids in its first and last this many characters
 
 
+def _has_any(low: str, words: tuple[str, ...]) -> bool:
+    """Whether lower-cased ``low`` holds one of ``words`` (a regex runs only on a text that may match it)."""
+    return any(word in low for word in words)
+
+
 def failed_run(text: str) -> bool:
     """Whether a command's output says it failed (an explicit exit code 0 says it did not)."""
     tail = text[-TAIL_CHARS:]
@@ -269,7 +274,7 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
             named = {i.key for i in found}
             found += [Item("identifier", m.group(2), clip(m.group(0), 160), index)
                       for m in itertools.islice(_ID_FIELD.finditer(head_tail), 3) if m.group(2) not in named]
-        elif not failed and any(word in head_tail.lower() for word in _ID_LABEL_WORDS):
+        elif not failed and _has_any(head_tail.lower(), _ID_LABEL_WORDS):
             named = {i.key for i in found}
             for m in itertools.islice(_ID_LABEL.finditer(head_tail), 3):
                 if m.group(1) not in named and m.group(1).upper() == m.group(1):  # (a name has no lower case letter)
@@ -624,12 +629,13 @@ def stub_line(text: str, call: ToolCall | None, asked: frozenset[str]) -> str:
     answer, then its labelled result line ("cheapest: EUR 161.51 direct"); "" when it has none."""
     args = arguments(call.arguments) if call else {}
     reads = is_read(call, shell_command(call, args) if call else None)
-    scan = scanned(text)
-    last = _last_lines(scan, 1)
-    result = clip(last.strip(), 200) if _result_line(scan, last, reads) else ""
+    def result() -> str:
+        scan = scanned(text)
+        last = _last_lines(scan, 1)
+        return clip(last.strip(), 200) if _result_line(scan, last, reads) else ""
     if reads:
-        return answer_line(text, call, asked) or result or gravest_line(text)
-    return gravest_line(text) or answer_line(text, call, asked) or result
+        return answer_line(text, call, asked) or result() or gravest_line(text)
+    return gravest_line(text) or answer_line(text, call, asked) or result()
 
 
 def gravest_line(text: str) -> str:

@@ -125,7 +125,7 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
                   for n, i in enumerate(merged) if n not in drop]
     if successes:
         merged = [_resolve(i, successes) for i in merged]
-    merged = _repeated_errors(_one_line_each(collapse_repeats(revise_decisions(restate(supersede(_said_again(
+    merged = _repeated_lines(_one_line_each(collapse_repeats(revise_decisions(restate(supersede(_said_again(
         _echoes_left_out(merged))))))))
     # The same words are not listed twice as identifiers (a sentence that names three ids); a finding an
     # error line already shows (the failing test it names) neither. An identifier that a line of the user's
@@ -183,7 +183,7 @@ def _name(joined: dict[tuple[str, str], tuple[Item, int, int, str]], named: set[
     named.add(slot)
 
 
-def _repeated_errors(merged: list[Item]) -> list[Item]:
+def _repeated_lines(merged: list[Item]) -> list[Item]:
     """An error that comes back with other numbers or ids ("502 Bad Gateway (upstream crm-proxy, request
     732ffcea54b5) (crm_lookup)", from six calls) is routine before its latest sighting, as one seen in every
     run is: each earlier one counts them all, so the errors said once get room first and the latest stands.
