@@ -11,6 +11,7 @@ from context_compactor.messages import ToolCall
 
 from .identifiers import clip, identifier_items, one_line
 from .ledger import Item
+from .memos import remembered
 
 
 _SHELL_TOOL = re.compile(r"bash|shell|exec|run|terminal|command|cmd|^sh$|process|execute", re.IGNORECASE)
@@ -68,12 +69,23 @@ CALLED_ON = -1
 
 
 def call_items(call: ToolCall, index: int) -> list[Item]:
+    return [item._replace(src=index) for item in _call_items_of(call.arguments, call.name)]
+
+
+# An agent makes the same call again (the test suite rerun, the same file read): each is read once, as made
+# by message 0, and its items are given the message's index above.
+@remembered(512, chars=4_000)
+def _call_items_of(raw: str, name: str) -> tuple[Item, ...]:
+    return _call_items(ToolCall("", name, raw), 0)
+
+
+def _call_items(call: ToolCall, index: int) -> tuple[Item, ...]:
     name = one_line(call.name)
     args = arguments(call.arguments)
     items: list[Item] = []
     if "todo" in kinds(call.name):
         task = task_item(args, index)
-        return [task] if task is not None else []
+        return (task,) if task is not None else ()
     command = shell_command(call, args)
     if command is not None:
         items.append(Item("command", command, f"`{clip(command, 300)}`", index))
@@ -84,7 +96,7 @@ def call_items(call: ToolCall, index: int) -> list[Item]:
     for value in short.values():  # what a call is made on: given room after the ids prose or an output names
         items.extend(i._replace(rank=CALLED_ON) for i in identifier_items(value, index, strong_only=False))
     items.append(Item("state", "action", f"Last action: {name} {clip(call.arguments, 160)}", index))
-    return items
+    return tuple(items)
 
 
 def task_item(args: dict[str, object], index: int) -> Item | None:

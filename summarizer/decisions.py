@@ -8,6 +8,7 @@ import re
 
 from .identifiers import clip
 from .ledger import Item
+from .memos import remembered
 
 
 # A decision: a marker that says so, or a "use/keep/switch" that gives a reason or an alternative
@@ -35,6 +36,7 @@ _DECISION_WEAK_WORDS = ("we", "i'", "i ", "let", "my vote", "switch", "options",
                         "my recommendation", "suggest", "recommend")
 
 
+@remembered(1_024)
 def may_decide(text: str) -> bool:
     """Whether a text holds a decision marker or a "use/keep/switch": its sentences are worth reading."""
     if not text.isascii():
@@ -56,6 +58,7 @@ _ASKS = re.compile(r"^\W*(?:remind me|tell me|what|which|who|when|where|why|how|
                    re.IGNORECASE)
 
 
+@remembered(4_096)
 def is_decision(sentence: str) -> bool:
     """A choice said with its reason or its alternative, or a marker that says so; never a question or a
     request to recall one ("Remind me what we decided.")."""
@@ -133,6 +136,7 @@ def plan_item(plan: str, index: int) -> Item:
     return Item("goal", f"plan {index}", clip(plan, 400) if plan[:5].lower() == "plan:" else "Plan: " + clip(plan, 400), index)
 
 
+@remembered(1_024)
 def plan_of(text: str) -> str:
     """The plan a message writes out in prose (its opening sentence and the steps after it), or ""."""
     at = _plan_start(text, text.lower())

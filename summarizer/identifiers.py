@@ -11,6 +11,7 @@ import re
 from typing import AnyStr
 
 from .ledger import Item
+from .memos import remembered
 
 MAX_ITEM_CHARS = 600
 SCAN_HEAD, SCAN_TAIL = 3000, 3000  # a long output is scanned at its start and its end only
@@ -106,7 +107,13 @@ def identifier_items(text: str, index: int, *, strong_only: bool, weak: bool = F
     """Whole identifier tokens of ``text``, each with the words around it that name it (verbatim, cut at
     word boundaries; none from a JSON or table line, whose punctuation names nothing). ``weak``: found
     only in a tool's output or pasted text (kept when prose or a later call names it too)."""
-    items: list[Item] = []
+    return [Item("identifier", token, context, index, weak=weak) for token, context in _identifiers(text, strong_only)]
+
+
+@remembered(2_048)  # the agent's words and a call's arguments are said again
+def _identifiers(text: str, strong_only: bool) -> tuple[tuple[str, str], ...]:
+    """(identifier, the words around it) for each identifier of ``text``, in order (see identifier_items)."""
+    found: list[tuple[str, str]] = []
     seen: set[str] = set()
     if len(text) > SCAN_HEAD + SCAN_TAIL:
         text = scanned(text)
@@ -114,14 +121,14 @@ def identifier_items(text: str, index: int, *, strong_only: bool, weak: bool = F
         if token in seen or not _is_identifier(token, strong_only):
             continue
         seen.add(token)
-        items.append(Item("identifier", token, _context(text, _place(text, token), token), index, weak=weak))
+        found.append((token, _context(text, _place(text, token), token)))
     if not strong_only and ("port" in text or "Port" in text or "PORT" in text):
         for m in _PORT.finditer(text):
             token = m.group(0)
             if token.lower() not in seen:
                 seen.add(token.lower())
-                items.append(Item("identifier", token.lower(), _context(text, m.start(), token), index, weak=weak))
-    return items
+                found.append((token.lower(), _context(text, m.start(), token)))
+    return tuple(found)
 
 
 # Only tokens with a digit, or URLs, can be identifiers. Tokens are split off in C (separators made
@@ -259,8 +266,15 @@ _MENTION = re.compile(r"(?<![\w./-])[\w./-]+\.\w+:\d+|(?<![\w.-])(?=[\w.-]*[_\d.
 def mention_items(text: str, index: int) -> list[Item]:
     """The names prose uses (a setting's key, an id), as one item whose key lists them: what they name is
     kept where a tool found it."""
+    names = _mentions(text)
+    return [Item("mention", names, "", index)] if names else []
+
+
+@remembered(1_024)
+def _mentions(text: str) -> str:
+    """The key of ``text``'s mention item (see mention_items), or ""."""
     found = sorted({m.group(0) for m in _MENTION.finditer(text[:20_000])})[:40]
     if not found:
-        return []
+        return ""
     names = {*found, *(name.lower() for name in found)}
-    return [Item("mention", " ".join(sorted(names)), "", index)]
+    return " ".join(sorted(names))

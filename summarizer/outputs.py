@@ -451,6 +451,7 @@ FINDINGS_PER_OUTPUT = 3
 # A line a tool flags as its news, at a line's start: "NOTE: bank charges not booked: 794.48", "warning: input VAT
 # booked on reverse-charge invoices: 375.51", "SUMMARY: unreconciled difference 2,106.07", "note (billing engine): ...".
 _FLAG_WORDS = ("note", "warning", "summary", "conclusion", "verdict", "finding", "result")
+_FLAG_NEEDS = tuple(f"{w}{c}" for w in _FLAG_WORDS for c in ":(")  # what _FLAGGED needs in the lower-cased text
 _FLAGGED = re.compile(rf"^[ \t]*(?:{'|'.join(_FLAG_WORDS)})(?: ?\([^()\n]{{1,40}}\))?:[ \t]*\S[^\n]{{8,300}}$", re.MULTILINE)
 FLAGGED_PER_OUTPUT = 2
 SHORT_RESULTS = 4  # a short output's labelled results are all its answer ("scanned: 646", "removed: 7,746,326 docs", ...)
@@ -553,7 +554,7 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
         # again) is the same finding seen again, routine once seen often.
         items.append(Item("finding", " ".join(_VARYING.sub("#", line.lower()).split())[:200], clip(line, 240), index,
                           weak=n >= CAUSES_PER_OUTPUT))
-    if not reads and len(low) == len(scan) and any(f"{w}{c}" in low for w in _FLAG_WORDS for c in ":("):
+    if not reads and len(low) == len(scan) and any(map(low.__contains__, _FLAG_NEEDS)):
         # what a command or a service flags as its news (the lower-cased text read: a case-blind regex is slow)
         keys = {i.key for i in items}
         for m in itertools.islice(_FLAGGED.finditer(low, 0, READ_CHARS), FLAGGED_PER_OUTPUT):

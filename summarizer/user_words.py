@@ -11,6 +11,7 @@ from .identifiers import MAX_ITEM_CHARS, clip, identifier_items, mention_items
 from .ledger import (APPROVAL, CORRECTION_RANK, DECIDED_RANK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, Item, masked_key,
                      parse_items, prose, values)
 from .markers import BLOCK_END, OWN_BLOCK
+from .memos import remembered
 from .outputs import _EXCEPTION_LINE, error_line, failed_run
 
 
@@ -58,7 +59,20 @@ def user_items(text: str, index: int) -> list[Item]:
     structure; the rest is cut into the user's prose and what they pasted (:func:`.ledger.prose.split`).
     Only the prose gives instructions, corrections and requests, sentence by sentence, verbatim; a pasted
     document is read whole for its rules, kept as the document's; pasted logs give errors marked as pasted."""
-    text = text.strip()
+    items, plan, plan_at = _user_items(text.strip())
+    found = [item._replace(src=index) for item in items]
+    if plan:  # a plan the user wrote out ("plan for the cleanup: watch ...; after that ...; then ...")
+        found.insert(plan_at, plan_item(plan, index))
+    return found
+
+
+# A user says the same again ("continue", "run it again"): a message is read once, as message 0, and its items
+# are given the message's own index by user_items, which makes its plan's item too (the plan's key names it).
+@remembered(256)
+def _user_items(text: str) -> tuple[tuple[Item, ...], str, int]:
+    """The items of the user's message ``text`` (stripped) as message 0, but its plan's: (the items, the
+    plan or "", where the plan's item goes among them)."""
+    index = 0
     items: list[Item] = []
     if text.startswith(OWN_BLOCK):
         # Its items stay items, now citing this message, whose archived text holds their earlier citations.
@@ -67,9 +81,9 @@ def user_items(text: str, index: int) -> list[Item]:
     if is_approval(text):  # "ok", "agreed", "sounds good": what the agent proposed just before is decided
         items.append(Item(APPROVAL, APPROVAL, "", index))
         if not _APPROVAL.match(text):
-            return items  # its words point back and say nothing more
+            return tuple(items), "", 0  # its words point back and say nothing more
     if not text or text.lower().strip(".!? ") in _TRIVIAL or text.startswith("/context-stats"):
-        return items
+        return tuple(items), "", 0
     segments = prose.split(neutral(text))
     spoken = [part for s in segments if s.kind == "prose"
               and (part := _ADDRESSED.sub("", _ENVELOPE.sub("", s.text)).strip())]
@@ -94,13 +108,12 @@ def user_items(text: str, index: int) -> list[Item]:
             items.extend(_pasted_items(segment.text, index))
         elif segment.kind == "document":
             items.extend(identifier_items(segment.text, index, strong_only=True, weak=True)[:6])
-    if plan:  # a plan the user wrote out ("plan for the cleanup: watch ...; after that ...; then ...")
-        items.append(plan_item(plan, index))
+    plan_at = len(items)  # (see user_items)
     if asked:
         items.append(Item("request", " ".join(asked)[:200].lower(), clip(_adjacent(asked, spoken), 240), index))
     # The user's words, what they pasted between them shown as a cut.
     items.append(Item("goal", "goal", "Latest request: " + clip(" [...] ".join(spoken) or text, 400), index))
-    return items
+    return tuple(items), plan, plan_at
 
 
 _STEP = re.compile(r"^\s*(?:\d{1,2}[.)]|[-*\u2022])\s")

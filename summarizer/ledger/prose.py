@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import re
 
+from .. import memos
 from .segments import DOCUMENT_CHARS, Segment, _split_long, line_is_pasted, split
 
 __all__ = ["DOCUMENT_CHARS", "Segment", "forget", "is_correction", "is_request", "is_rule", "is_strong_rule", "is_update", "kind_of",
@@ -31,9 +32,11 @@ __all__ = ["DOCUMENT_CHARS", "Segment", "forget", "is_correction", "is_request",
 
 
 def forget() -> None:
-    """Drop the remembered cuts and verdicts (a benchmark of cold compaction starts from nothing)."""
+    """Drop the remembered cuts and verdicts, and every memo of extraction (a benchmark of cold compaction
+    starts from nothing)."""
     _split_long.cache_clear()
     is_rule.cache_clear()
+    memos.forget()
 
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00dd`\"'(\[¿¡])|(?<=[?!])\s+(?=[a-z])|"
@@ -48,9 +51,14 @@ _NAME_END = re.compile(r"((?:[\w-]+[/.])+[\w-]+\.[a-z0-9]{1,5}\.)[ \t]+(?=[a-z])
 
 
 def sentences(text: str) -> list[str]:
+    return list(_sentences(text))
+
+
+@memos.remembered(4_096)
+def _sentences(text: str) -> tuple[str, ...]:
     if ". " in text and _NAME_END.search(text):
         text = _NAME_END.sub("\\1\n", text)
-    return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
+    return tuple(s.strip() for s in _SENTENCE.split(text) if s and s.strip())
 
 
 # What a correction says was wrong ("wrong port", "wrong bucket").

@@ -13,8 +13,11 @@ sentence by sentence).
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from typing import NamedTuple
+
+from ..memos import remembered
 
 DOCUMENT_CHARS = 300  # a pasted document (after a heading, a rule line, mail headers) is at least this long
 
@@ -55,6 +58,8 @@ _FIELDS_LINE = re.compile(r"^\s*[A-Z][\w ]{1,20}:\s+\S.*?\s{2,}[A-Z][\w ]{1,20}:
 _CODE_END = re.compile(r"[;{}]\s*$|^\s*[}\])]|\[\s*\d{1,3}%\]\s*$|\S\s\.{5,}|\b\d+ (?:passed|failed|skipped|errors?)\b.* in \d+(?:\.\d+)?s\b")
 
 
+# A line is read when its message is cut and again when the document or the paste it is in is read.
+@remembered(8_192)
 def line_is_pasted(line: str) -> bool:
     """Whether one line reads as pasted output (log, trace, table, JSON, code) rather than a sentence."""
     stripped = line.strip()
@@ -121,13 +126,9 @@ def _split(text: str) -> list[Segment]:
     _titled(lines, kinds)
     _announced(lines, kinds)  # after documents: a spec announced ("here's the doc maria wrote:") is read for its rules
     _pasted_runs(lines, kinds)
-    segments: list[Segment] = []
-    for line, kind in zip(lines, kinds):
-        kind = kind or "prose"
-        if segments and segments[-1].kind == kind:
-            segments[-1] = Segment(kind, segments[-1].text + "\n" + line)
-        else:
-            segments.append(Segment(kind, line))
+    # each run of lines of one kind joined once (adding line by line copies the run again for each line)
+    segments = [Segment(kind, "\n".join(line for line, _ in run))
+                for kind, run in itertools.groupby(zip(lines, kinds), key=lambda pair: pair[1] or "prose")]
     return [s for s in segments if s.text.strip()]
 
 
