@@ -22,7 +22,7 @@ from . import identifiers as ids
 from .calls import _NAMES, _PARSED, arguments, call_items, is_read, shell_command, shell_words, shell_writes
 from .decisions import _DECISION_WEAK, _REASON_NEXT, decision_item, is_decision, may_decide, plan_item, plan_of
 from .identifiers import clip, identifier_items, mention_items, one_line, scanned
-from .ledger import INTENT, Item, prose
+from .ledger import INTENT, REPORT, Item, prose
 from .ledger.corrections import evidence_words
 from .markers import BLOCK_END, OWN_BLOCK
 from .outputs import answer_line, asked_words, error_line, failed_run, finding_items, gravest_line, output_failed, strong_ids, stub_line, tool_items
@@ -53,10 +53,12 @@ class Extractor:
         self.calls: dict[str, ToolCall] = {}
         self.last_call: ToolCall | None = None
         self.asked: frozenset[str] = frozenset()  # the words of the user's latest question, which calls answer
+        self.after_output = False  # a tool's result came since the agent last spoke: its next words report on it
 
     def heard(self, items: Sequence[Item]) -> None:
         """Note what a user's message asks (its items are known already): the outputs after it answer it."""
         self.asked = _question(items)
+        self.after_output = False
 
     def remember(self, view: View) -> None:
         """Note an assistant message's calls (its items are known already)."""
@@ -64,6 +66,7 @@ class Extractor:
             if call.id:
                 self.calls[call.id] = call
             self.last_call = call
+        self.after_output = False
 
     def items(self, view: View, index: int, hint: tuple[ToolCall | None, bool] | None = None) -> list[Item]:
         """The items of one message; ``hint``: (call, failed) as a tool result was judged already."""
@@ -72,11 +75,13 @@ class Extractor:
             self.heard(items)
             return items
         if view.role == "assistant":
+            reports = self.after_output
             self.remember(view)
-            return assistant_items(view, index)
+            return assistant_items(view, index, reports)
         if view.role == "tool":
             call = self.calls.get(view.call_id or "") or (self.last_call if not view.call_id else None)
             failed = hint[1] if hint is not None and hint[0] == call else None
+            self.after_output = True
             return tool_items(view, call, index, failed, self.asked)
         return []
 
@@ -109,11 +114,43 @@ ASKED_CHARS = 1000
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
+# What the agent says it does next, not what it found ("Let me check #433087.", "Retrying with --force.").
+# Nor what it did or took note of ("Noted: q3_export.parquet.", "I read through dbt_project.yml.").
+_NEXT_STEP = re.compile(r"^\W*(?:let me|let's|i'll|i will|i'm going to|i am going to|going to|now|next|first|then|ok|okay|"
+                        r"checking|reading|looking|running|trying|retrying|re-?running|opening|fetching|searching|pulling|"
+                        r"one more|still|done|sure|got it|on it|noted|"
+                        r"i (?:read|opened|scanned|skimmed|looked (?:at|through|over)|went (?:through|over))(?= \S+\W*$| through))\b",
+                        re.IGNORECASE)
+# A first clause that says the output showed nothing ("Nothing new on HD-387343 since last time.", "metrics.py
+# looks consistent with what we discussed; nothing to change there."): no finding.
+_NOTHING_FOUND = re.compile(r"^\W*(?:nothing|no (?:change|new|issue|problem|difference)s?)\b|"
+                            r"\b(?:looks|seems|is|are) (?:fine|good|ok|okay|consistent|clean|unchanged|as expected)\b",
+                            re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[;,:\u2014]| - ")
+_BUT = re.compile(r"\b(?:except|but|apart from|other than|besides)\b", re.IGNORECASE)
+# A name, not a count: code in backticks, a path or dotted key, an id in capitals with a digit ("BX-200").
+_NAMES_SOMETHING = re.compile(r"`[^`\n]+`|[A-Za-z][\w-]*[./][\w/.-]*[A-Za-z0-9]|\b[A-Z][A-Z0-9]*[-_][A-Z0-9_-]*\d")
+REPORT_CHARS = 20
+
+
+def _found(sentence: str) -> str:
+    """The agent's first sentence after outputs when it states what they showed: a statement (no question, no
+    next step, not that it showed nothing) that names something (a code name, a path, an id; a count alone is
+    no name)."""
+    line = sentence.strip().split("\n", 1)[0].strip()
+    if len(line) < REPORT_CHARS or line.endswith("?") or _NEXT_STEP.match(line) or not _NAMES_SOMETHING.search(line):
+        return ""
+    if _NOTHING_FOUND.search(_CLAUSE_END.split(line, 1)[0]) and not _BUT.search(line):  # "fine except `pool_size`"
+        return ""
+    return line
+
+
 _PUT_TO_USER = re.compile(r"^\W*(?:ok(?:ay)?|alright|all right|sounds? (?:good|ok|right)|good with you|fine(?: with you| by you)?|"
                           r"shall i(?: go ahead)?|should i(?: go ahead)?|want me to(?: go ahead)?|agreed|agree)\W*\?\s*$", re.IGNORECASE)
 
 
-def assistant_items(view: View, index: int) -> list[Item]:
+def assistant_items(view: View, index: int, reports: bool = False) -> list[Item]:
+    """The items of the agent's message; ``reports``: it is the agent's first word after tool results."""
     items: list[Item] = []
     text = view.text.strip()
     if text:
@@ -135,6 +172,9 @@ def assistant_items(view: View, index: int) -> list[Item]:
         items.extend(identifier_items(text, index, strong_only=False))
         items.extend(mention_items(scan, index))
         items.append(Item("state", "said", "Last said: " + clip(text, SAID_CHARS), index))
+        if reports and parts and (found := _found(parts[0])):
+            # (weak here: a plan's estimate of the block leaves it out, as it gets the room that is left)
+            items.append(Item(REPORT, found.lower()[:200], clip(found, 240), index, weak=True))
     if view.calls:  # what it says it looks for ("let me check what timeout the backorder client uses"):
         # the sentence just before its calls, less the calls' own words
         last = _SENTENCE_END.split(text[-INTENT_CHARS:].rsplit("\n\n", 1)[-1].strip())[-1] if text else ""

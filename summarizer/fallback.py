@@ -29,7 +29,7 @@ class ExtractiveSummarizer:
     """Ledger summaries by extraction: no model, no network, deterministic."""
 
     identity = "extractive"
-    prompt_version = "ledger-9"  # bump whenever extraction or rendering changes: it is part of every cache key
+    prompt_version = "ledger-10"  # bump whenever extraction or rendering changes: it is part of every cache key
 
     def __init__(self, memo_bytes: int = MEMO_BYTES) -> None:
         # key -> (items, their size); the key is what the items are a function of (see _key)
@@ -50,10 +50,12 @@ class ExtractiveSummarizer:
             hit = memo.get(key)
             if hit is not None:
                 memo.move_to_end(key)
-                if view.calls:  # a later result is read with its call
+                if view.role == "assistant":  # a later result is read with its call
                     extractor.remember(view)
                 elif view.role == "user":  # and with the request it answers
                     extractor.heard(hit[0])
+                elif view.role == "tool":  # the agent's next words report on it
+                    extractor.after_output = True
                 found.extend(hit[0])
                 continue
             items = extractor.items(view, index, hint)
@@ -94,4 +96,6 @@ def _key(extractor: x.Extractor, view: View, index: int, hint: tuple[Any, bool] 
         call = extractor.calls.get(view.call_id or "") or (extractor.last_call if not view.call_id else None)
         failed = hint[1] if hint is not None and hint[0] == call else None
         asked = extractor.asked
+    elif view.role == "assistant":
+        failed = extractor.after_output  # its first words report on outputs (see Extractor.items)
     return (index, view.role, len(view.text), hash(view), hash(call), failed, hash(asked))

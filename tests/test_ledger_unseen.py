@@ -2412,3 +2412,34 @@ def test_a_date_that_moved_again_replaces_the_date_it_moves():
                         "quick one: freeze moved again → Friday 19 December. ugh"))
     assert "Sunday 22 February" not in text, text
     assert section(text, "User instructions") == ["quick one: freeze moved again → Friday 19 December. ugh"], text
+
+
+def test_what_the_agent_says_an_output_showed_is_a_finding_when_no_line_of_it_says_so():
+    contract = ("MASTER SERVICES AGREEMENT (excerpt)\n\n1. Fees are payable within 30 days of invoice.\n"
+                "2. Either party may assign this Agreement to an affiliate.\n"
+                "9.4 Termination. Either party may end the Agreement for convenience on 120 days' written notice.")
+    orders = json.dumps({"order": "SO-88213", "status": "on_hold",
+                         "events": [{"at": "2026-03-02T10:00:00Z", "event": "received", "hub": "DC-RHEINBERG-7"}]})
+    msgs = [user("what's the notice period in the Halcyon Labs contract?"),
+            assistant("", [("c", "crm_lookup", {"account": "Halcyon Labs", "include": ["contract"]})]), tool("c", contract),
+            assistant("Halcyon Labs can end the contract for convenience on 120 days' written notice."),
+            user("and where is SO-88213 stuck?"),
+            assistant("", [("o", "get_order", {"order": "SO-88213"})]), tool("o", orders),
+            assistant("It's held at DC-RHEINBERG-7; the carrier never picked it up.\nWant me to chase them?"),
+            user("why do the German docs show English?"),
+            assistant("", [("g", "grep", {"pattern": "settings.", "path": "i18n/de"})]),
+            tool("g", "i18n/de/settings.po:12:msgid \"settings.title\"\ni18n/de/settings.po:14:msgid \"settings.save\""),
+            assistant("Let me check the build log too.", [("b", "shell", {"cmd": "make html"})]), tool("b", "build succeeded."),
+            assistant("The German file has no entry for `settings.export.title`, so the English text shows through."),
+            user("and the metrics module?"), assistant("", [("m", "read_file", {"path": "src/metrics.py"})]),
+            tool("m", "def weekly_actives(df):\n    return df.groupby('week').account_id.nunique()\n"),
+            assistant("src/metrics.py looks consistent with what we discussed; nothing to change there."),
+            user("ok thanks"), assistant("ok")]
+    found = section(ledger(msgs), "Found by tools")
+    # The clause the agent's words restate is named in the output, and its restatement is not listed again.
+    assert "Either party may end the Agreement for convenience on 120 days' written notice." in found, found
+    assert not any(line.startswith("Halcyon Labs can end") for line in found), found
+    assert "It's held at DC-RHEINBERG-7; the carrier never picked it up." in found, found
+    assert "The German file has no entry for `settings.export.title`, so the English text shows through." in found, found
+    # next steps, questions, and words that the output showed nothing are no findings
+    assert not any(line.startswith(("Let me", "Want me", "ok", "src/metrics.py")) for line in found), found

@@ -23,11 +23,11 @@ from collections import Counter
 from collections.abc import Iterable
 
 from .corrections import collapse_repeats, evidence_words, restate, revise_decisions, supersede
-from .items import (APPROVAL, ASKED, CORRECTION_RANK, DECIDED_RANK, MARK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, SHORT_TITLES, TITLES, CountTokens, Item, VARYING, dense,
+from .items import (APPROVAL, ASKED, REPORTED, CORRECTION_RANK, DECIDED_RANK, MARK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, SHORT_TITLES, TITLES, CountTokens, Item, VARYING, dense,
                     marks, masked_key, values, words)
 from .render import COMPACT_BELOW, LEFT_OUT, PRIORITY, ROUTINE, SHARES, parse_items, render
 
-__all__ = ["INTENT", "APPROVAL", "ASKED", "COMPACT_BELOW", "CORRECTION_RANK", "DECIDED_RANK", "LEFT_OUT", "MARK", "PRIORITY", "RULE_RANK", "SETTING_RANK",
+__all__ = ["INTENT", "REPORT", "APPROVAL", "ASKED", "COMPACT_BELOW", "CORRECTION_RANK", "DECIDED_RANK", "LEFT_OUT", "MARK", "PRIORITY", "RULE_RANK", "SETTING_RANK",
            "STRONG_RULE_RANK",            "SHARES", "SHORT_TITLES", "TITLES", "CountTokens", "Item", "dense", "marks", "masked_key", "merge",
            "parse_items", "render", "values", "words"]
 
@@ -36,6 +36,11 @@ NAMED_SECTIONS = ("identifier", "finding")
 # Not a section: the words an agent's message says it looks for with its calls, less the calls' own words
 # (a grep's pattern is in every line it finds); a line of their output that shares two of them is named.
 INTENT = "intent"
+# Not a section: the agent's first sentence after outputs when it states what they showed ("The loop comes from
+# a rule in `redirects/x.yml`."): a finding in its words when none of the outputs' lines it names already says it,
+# under a key of its own kind (REPORTED), after the lines the tools printed (rank -1); render gives it room after
+# the files and the ids of rarer kinds.
+REPORT = "report"
 EVIDENCE_SHARED = 2  # words or numbers an agent's next words share with an output's line that name it
 UNNAMED_KEPT = 24  # weak items no one named that a ledger keeps at most (the latest), given room last
 
@@ -54,12 +59,18 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
     proposed: list[tuple[str, str]] = []  # decisions said since the user last spoke
     evidence: list[tuple[str, str]] = []  # findings of the outputs since the agent last spoke
     intent: frozenset[str] = frozenset()  # what the agent said it looks for with the calls the outputs answer
+    evidence_named = False  # the agent's latest words named a line of the outputs before them
     for item in items:
         if item.section == INTENT:
             intent = frozenset(item.key.split(" ")) if item.key else frozenset()
             continue
+        if item.section == REPORT:
+            if evidence_named:
+                continue
+            item = item._replace(section="finding", key=REPORTED + item.key, weak=False, rank=-1)
         if item.section == "state" and item.key == "said":
             intent = frozenset()
+            evidence_named = False
             if evidence:
                 # The agent's words after reading outputs say which of their lines mattered ("The pods can't
                 # pull the image"): a line they share two words or numbers with is named, and ranks first.
@@ -69,8 +80,9 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
                 for slot in evidence:
                     if slot in joined and len(spoken & line_words(joined[slot][3])) >= EVIDENCE_SHARED:
                         _name(joined, named, slot)
+                        evidence_named = True
                 evidence.clear()
-        elif item.section == "finding":
+        elif item.section == "finding" and not item.key.startswith(REPORTED):
             evidence.append((item.section, item.key))
         elif item.section == "goal" and item.key == "goal":
             intent = frozenset()  # the user spoke: what the agent looked for before is done
@@ -117,7 +129,7 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
         # A setting or search hit no one named is none of the work's (a file holds hundreds of them).
         # A line that answers the user's question (see outputs.asked_line) is kept all the same, given room last.
         # So is a statement of a document the user said to work by (see user_words._document_rules): theirs.
-        unnamed = [n for n in unnamed if not merged[n].key.startswith(ASKED) and merged[n].section != "docrule"]
+        unnamed = [n for n in unnamed if not merged[n].key.startswith((ASKED, REPORTED)) and merged[n].section != "docrule"]
         unnamed_findings = {n for n in unnamed if merged[n].section == "finding"}
         unnamed = [n for n in unnamed if n not in unnamed_findings]
         drop = (set(unnamed[:-UNNAMED_KEPT]) if len(unnamed) > UNNAMED_KEPT else set()) | unnamed_findings
@@ -188,8 +200,10 @@ def _repeated_lines(merged: list[Item]) -> list[Item]:
     732ffcea54b5) (crm_lookup)", from six calls) is routine before its latest sighting, as one seen in every
     run is: each earlier one counts them all, so the errors said once get room first and the latest stands.
     So is an id an action's answer gives in the same words every time ("Submitted batch job 6291276 (slurm)"
-    from ten launches); not a bare id (its shape is no words), nor one the user named."""
+    from ten launches); not a bare id (its shape is no words), nor one the user named. So is what the agent says
+    its outputs showed in the same words every time ("Reply drafted and #464264 marked solved.")."""
     shapes = {id(i): form for i in merged if i.section == "error" or (i.section == "identifier" and i.rank == 0)
+              or (i.section == "finding" and i.key.startswith(REPORTED))
               if (form := " ".join(VARYING.sub("#", i.text).split())) and (i.section == "error" or _WORDS.search(form))}
     counts = Counter(shapes.values())
     if not counts or max(counts.values()) <= ROUTINE:

@@ -39,6 +39,7 @@ SHORT_TITLES: dict[str, str] = {
 
 
 ASKED = "asked\n"  # the key's start of a tool's line that answers the user's question (see outputs.asked_line)
+REPORTED = "report\n"  # the key's start of what the agent said its tools' outputs showed (see ledger.REPORT)
 
 
 class Item(NamedTuple):

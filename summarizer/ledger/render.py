@@ -12,7 +12,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 
-from .items import ASKED, SHORT_TITLES, TITLES, CountTokens, Item, marks, masked_key, tight
+from .items import ASKED, REPORTED, SHORT_TITLES, TITLES, CountTokens, Item, marks, masked_key, tight
 
 # A tiny ledger: a budget (tokens) below which (1) the user's instructions take the room before any
 # other section gets its share (a share of a tiny block holds one line, which would cost a user rule),
@@ -86,8 +86,12 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
     routine = {s: {i for i, item in enumerate(by_section[s]) if (item.seen > ROUTINE and s in ROUTINE_SECTIONS)
                    or item.weak} for s in by_section}
 
+    common = _common_kinds(by_section.get("identifier", []))
+
     def take(section: str, allowance: float, *, routine_too: bool = False, marked_only: bool = False,
-             weak_only: bool = False) -> None:
+             weak_only: bool = False, reports: bool | None = None, rare_only: bool = False) -> None:
+        """``reports``: None, any item; False, none of the agent's reports of outputs (REPORTED); True, only them.
+        ``rare_only``: no id of a kind the session holds by the dozen."""
         nonlocal spent
         used = sum(cost[section][i] for i in chosen[section]) + (header[section] if chosen[section] else 0)
         shown = _written_out(by_section, chosen) if section == "identifier" else ""
@@ -103,6 +107,10 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
                 continue  # a line already given room writes it out
             if weak_only and not (by_section[section][i].weak and (
                     section != "finding" or by_section[section][i].key.startswith(ASKED))):
+                continue
+            if reports is not None and reports != by_section[section][i].key.startswith(REPORTED):
+                continue
+            if rare_only and _kind(by_section[section][i].key) in common:
                 continue
             if marked_only and not marks(by_section[section][i]):
                 break  # the order puts every marked one first
@@ -126,12 +134,20 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
                 for late in ("docrule", "finding"):
                     if by_section.get(late):
                         take(late, room, routine_too=True, weak_only=True)
-            take(section, room)
+                # What the agent said the outputs showed, in its words (no share of its own: a session's reports
+                # by the hundred took the room of its errors and decisions): after the files and the ids of rarer
+                # kinds, before the ids of a kind the session holds by the dozen.
+                take(section, room, rare_only=True)
+                if by_section.get("finding"):
+                    take("finding", room, reports=True)
+            take(section, room, reports=False)
+        if by_section.get("finding") and not by_section.get("identifier"):
+            take("finding", room, reports=True)
         for section in sections:  # routine items (the same file or error in every run) last of all
             take(section, room, routine_too=True)
 
     for section in sections:
-        take(section, math.floor(room * SHARES.get(section, 0.04)))
+        take(section, math.floor(room * SHARES.get(section, 0.04)), reports=False)
     by_priority()
     total = sum(len(by_section[s]) for s in sections)
     # An identifier given room before the line that writes it out (an instruction taken in a later pass) is
