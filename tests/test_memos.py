@@ -41,3 +41,26 @@ def test_a_message_said_again_gives_what_it_gives_when_read_anew() -> None:
     assert all(item.src == i for i, items in enumerate(remembered) for item in items)
     plans = [i.key for i in remembered[0] + remembered[5] if i.section == "goal" and i.key.startswith("plan ")]
     assert plans == ["plan 0", "plan 5"]
+
+
+def test_the_rule_regex_gated_by_its_words_finds_what_it_finds_ungated() -> None:
+    """prose._RULE_NEEDS lists the words every later match of _RULE holds: a sentence with none is tried at its
+    start only. A new alternative of _RULE without its word here would turn its rules into no rules; the sentences
+    of every test file (and each again after a word of greeting, and in capitals) say so here first."""
+    import ast
+    import pathlib
+
+    from context_compactor.summarizer.ledger import prose
+
+    said: set[str] = set()
+    for path in sorted(pathlib.Path(__file__).parent.glob("test_*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) < 5_000:
+                said.update(prose.sentences(node.value))
+    tried = [form for s in said for form in (s, f"ok so {s}", s.upper())]
+    assert len(tried) > 3_000
+    for sentence in tried:
+        plain = prose._RULE.search(sentence)
+        gated = (prose._RULE.search(sentence) if prose._may_hold(sentence, sentence.lower(), prose._RULE_NEEDS)
+                 else prose._RULE.match(sentence))
+        assert (plain and (plain.span(), plain.group(0))) == (gated and (gated.span(), gated.group(0))), sentence

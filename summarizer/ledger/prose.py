@@ -39,15 +39,18 @@ def forget() -> None:
     memos.forget()
 
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00dd`\"'(\[¿¡])|(?<=[?!])\s+(?=[a-z])|"
+# (every cut starts at a space or at the text's end, "$": the lookahead in front skips the other characters
+# before the alternatives are tried)
+_SENTENCE = re.compile(r"(?=\s|$)(?:(?<=[.!?])\s+(?=[A-Z\u00c0-\u00dd`\"'(\[¿¡])|(?<=[?!])\s+(?=[a-z])|"
                        r"(?:(?<=[a-z]{3}\.)(?<!etc\.)(?<!fig\.)|(?<=[a-z]-[a-z]{2}\.))\s+(?=[a-z])|"  # "... is a no-go. fix that up?"
                        r"(?<=[a-z]['\")]\.)\s+(?=[a-z])|"  # after a quote or a bracket: "... to 'Plan limits'. when you ..."
-                       r"\n+|(?<=[.!?])\s*$")
+                       r"\n+|(?<=[.!?])\s*$)")
 
 
 # A sentence that ends on a file's or a host's name and a lowercase one after it ("... in docs/admin/scim.md.
 # tag every ticket ..."): the period after a name with a dot in it ends the sentence too ("e.g." is no name).
-_NAME_END = re.compile(r"((?:[\w-]+[/.])+[\w-]+\.[a-z0-9]{1,5}\.)[ \t]+(?=[a-z])")
+# (A name is read from a word's start: a match inside a word would start earlier, so the rest of it is skipped.)
+_NAME_END = re.compile(r"(?<![\w-])((?:[\w-]+[/.])+[\w-]+\.[a-z0-9]{1,5}\.)[ \t]+(?=[a-z])")
 
 
 def sentences(text: str) -> list[str]:
@@ -119,6 +122,7 @@ def is_strong_rule(sentence: str) -> bool:
 
 _WEAK_RULE = re.compile(r"\b(?:make sure|at least|at most|(?<!\bI )remember|note that|avoid|don'?t forget|"
                         r"ensure|be careful|careful)\b", re.IGNORECASE)
+_WEAK_NEEDS = ("make sure", "at least", "at most", "remember", "note that", "avoid", "forget", "ensure", "careful")
 # A rule: words that forbid, require or prefer, or speak of what holds from now on, in every case.
 _RULE = re.compile(
     r"\b(?:never|(?<!\bas )always|must|mustn'?t|do not|(?<!\bso we )(?<!\bso i )(?<!\bso you )(?<!\bso it )"
@@ -176,6 +180,31 @@ _RULE = re.compile(
     r"\bsempre\b|\bmai\b|per favore|non (?:usare|toccare|cambiare|mettere|fare|scrivere|inviare|chiudere|"
     r"cancellare|pubblicare)\b|\bn[ãa]o (?:use|usar|mude|mexa|feche|apague|publique|envie)\b|\bevite\b)",
     re.IGNORECASE)
+# Lower-cased words one of which every match of _RULE holds, but at the sentence's start (where its alternatives
+# anchored by "^" match): a sentence with none of them is tried there only (most sentences are no rule, and a
+# search tries each of its hundred case-blind alternatives at each word). In the order of _RULE.
+_RULE_NEEDS = (
+    "never", "always", "must", "do not", "don", "forbidden", "not allowed", "under no", "require", "from now on",
+    "going forward", "by default", "as a rule", "no more than", "only", "stick to", "rather", "prefer", "want you to",
+    "need", "we use", "we tend", "we keep", "we stick", "we follow", "we avoid", "we go with", "we write", "we put", "we want",
+    "convention", "policy", "rule", "standard", "style", "please ", "keep ", "limits", "rejected", "freeze",
+    "until further notice", "end of", "at least", "without ", "unless",
+    *(f"{a} {b}" for a in ("for", "in") for b in ("any", "all", "every", "each")),  # "anything", "everything" too
+    "norm", "every time", "each time", "whenever", "even when", "for now on", "whoever", "no matter",
+    "it matters to me", "no ", "heads up", "fyi", "reminder", "note that", "no-go", "not to",
+    "jamais", "toujours", " pas", " plus", "merci de", "il faut", "vite", "interdit", "pr\u00e9f", "pref\u00e8re",
+    "utilise", "nie", "immer", "bitte ", "kein", "nicht", "muss", "m\u00fcssen", "darf", "verwende", "ausschlie",
+    "nur noch", "nunca", "siempre", "por favor", "debe", "prefiero", "evita", "sin ", "solo ", "sempre", "mai",
+    "per favore", "non ", "n\u00e3o ", "nao ")
+# Letters a case-blind regex takes for i and s that str.lower() keeps apart from them.
+_ODD_CASE = ("\u0130", "\u0131", "\u017f")
+
+
+def _may_hold(sentence: str, low: str, words: tuple[str, ...]) -> bool:
+    """Whether ``sentence`` (lower-cased: ``low``) holds one of ``words`` as a case-blind regex reads it."""
+    return any(map(low.__contains__, words)) or (not sentence.isascii() and any(map(sentence.__contains__, _ODD_CASE)))
+
+
 # A greeting or an aside of a word or two in any language, then a comma, before what a message asks ("doei, hows
 # ...", "na pewno, run ...", "jutro, what rope theta ...").
 ASIDE = r"(?:[^\W\d_]+(?: [^\W\d_]+)?,\s+)?"
@@ -249,9 +278,11 @@ def is_rule(sentence: str) -> bool:
     sentence = sentence.lstrip("-*\u2022( \t")  # a list item's or an aside's mark is no word of it
     if _RULE_LABEL.match(sentence) or _RULE_LEAD.match(sentence):
         return True
-    if _QUESTION.search(sentence) and not sentence.lower().startswith(("please", "pls")):
+    low = sentence.lower()
+    if _QUESTION.search(sentence) and not low.startswith(("please", "pls")):
         return False  # "Do we always ...?" asks: a question is no rule
-    rule = _RULE.search(sentence)
+    # (a sentence with none of _RULE_NEEDS can match at its start only)
+    rule = _RULE.search(sentence) if _may_hold(sentence, low, _RULE_NEEDS) else _RULE.match(sentence)
     if rule and _told(sentence, rule):
         rule = _RULE.search(sentence, rule.end())  # "the order never arrived": what happened, no rule
     if rule and rule.group(0).lower() == "fyi" and len(sentence.split()) <= FYI_WORDS and not any(
@@ -269,7 +300,8 @@ def is_rule(sentence: str) -> bool:
     if rule:
         # "Run a plan for eks in prod, don't apply": a request that says how, not a standing rule.
         return not (_REQUEST_START.match(sentence) and _HOW_ONLY.fullmatch(rule.group(0).lower()))
-    return bool(_WEAK_RULE.search(sentence)) and not _REQUEST_START.match(sentence) and not _HEDGE.search(sentence)
+    return (_may_hold(sentence, low, _WEAK_NEEDS) and bool(_WEAK_RULE.search(sentence))
+            and not _REQUEST_START.match(sentence) and not _HEDGE.search(sentence))
 
 
 # "never" and a verb in the past, with no "is/are/be" before it in its clause: a story ("ORD-6035980 never

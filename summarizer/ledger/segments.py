@@ -136,11 +136,27 @@ def _fenced(lines: list[str], kinds: list[str], first: int, last: int) -> None:
     """A fenced block, its fences included: a document when it reads as one (a heading, or mostly lines
     that are no output), else pasted output."""
     inside = [line for line in lines[first + 1:last] if line.strip()]
-    prose_like = sum(1 for line in inside if not line_is_pasted(line) and not _FENCE.match(line))
-    document = any(_HEADING.match(line) for line in inside) or (inside and 2 * prose_like > len(inside)
-                                                               and sum(map(len, inside)) >= DOCUMENT_CHARS)
+    document = any(_HEADING.match(line) for line in inside) or (
+        bool(inside) and sum(map(len, inside)) >= DOCUMENT_CHARS and _mostly_prose(inside))
     for k in range(first, last + 1):
         kinds[k] = "document" if document else "pasted"
+
+
+def _mostly_prose(lines: list[str]) -> bool:
+    """Whether more than half of ``lines`` are no output (nor a fence): read until a side has the majority
+    (a pasted log is seen to be one at its middle)."""
+    majority = len(lines) // 2 + 1
+    prose_like = output = 0
+    for line in lines:
+        if line_is_pasted(line) or _FENCE.match(line):
+            output += 1
+            if output > len(lines) - majority:
+                return False
+        else:
+            prose_like += 1
+            if prose_like >= majority:
+                return True
+    return False
 
 
 def _documents(lines: list[str], kinds: list[str]) -> None:
