@@ -672,6 +672,10 @@ def error_line(text: str, named_only: bool = False) -> str:
             first = _EXCEPTION_LINE.search(text, text.find("\n", last_frame) + 1)  # ("ncclUnhandledCudaError: ...")
             if first:
                 return first.group(1).strip()
+        if ".java:" in text:
+            header = _java_header(text)
+            if header:
+                return header
         return exceptions[-1].strip()
     if "Traceback (most recent call last)" in text:
         # a raised class by its module's path, whatever its name ("google.api_core.exceptions.BadRequest: 400
@@ -708,6 +712,25 @@ def error_line(text: str, named_only: bool = False) -> str:
         return ""
     rest = [line.strip() for line in text.splitlines() if line.strip()]
     return rest[-1] if rest else ""
+
+
+_JAVA_FRAME = re.compile(r"^\s+at [\w$.<>]+\([\w$.]+\.java:\d+\)\s*$")
+
+
+def _java_header(text: str) -> str:
+    """The exception a Java trace heads: of the exception lines just above its frames, the first (a logger may
+    print what was thrown, then what wrapped it: "com.x.RateLimitException: 429 ..." above "java.io.IOException:
+    ..."); of several traces, the last one's. "Caused by:" lines are causes, never a header."""
+    header, run = "", []
+    for line in text.splitlines():
+        m = _EXCEPTION_LINE.match(line)
+        if m:
+            run.append(m.group(1).strip())
+        elif run and _JAVA_FRAME.match(line):
+            header, run = run[0], []
+        else:
+            run = []
+    return header
 
 
 _GNU_DIAGNOSTIC = re.compile(r"^[\w.+-]+: [\w./+-]+\.\w+:\d+: .+$", re.MULTILINE)

@@ -2443,3 +2443,40 @@ def test_what_the_agent_says_an_output_showed_is_a_finding_when_no_line_of_it_sa
     assert "The German file has no entry for `settings.export.title`, so the English text shows through." in found, found
     # next steps, questions, and words that the output showed nothing are no findings
     assert not any(line.startswith(("Let me", "Want me", "ok", "src/metrics.py")) for line in found), found
+
+
+def test_a_correction_for_another_customer_leaves_the_earlier_customers_correction_alone():
+    msgs = convo("Soylent Foods audit export: send them the CSV by Friday",
+                 "actually, let's send Soylent Foods the audit export as Parquet, split into 20 monthly files, the CSV would be 40 GB",
+                 "Tyrell Biotech audit export: send them the CSV too",
+                 "actually, let's send Tyrell Biotech the audit export as Parquet, split into 19 monthly files, the CSV would be 40 GB")
+    rules = section(ledger(msgs), "User instructions")
+    assert any("Soylent Foods the audit export as Parquet, split into 20 monthly files" in r for r in rules), rules
+    assert any("Tyrell Biotech the audit export as Parquet, split into 19 monthly files" in r for r in rules), rules
+
+
+def test_a_java_trace_is_the_exception_above_its_frames_first_not_what_wrapped_it():
+    log = ("the Monarch Air devs say their sync dies with this:\n\n"
+           "2026-10-01T16:52:40Z ERROR [sync-worker-8] Export batch failed\n"
+           "com.beacon.sdk.RateLimitException: 429 Too Many Requests (limit=4100/min, retry-after=30s)\n"
+           "java.io.IOException: Unexpected end of stream on https://api.ap1.beacon.io/v2/exports\n"
+           "    at com.globex.sync.Pager.call(Batch.java:550)\n"
+           "    at com.initech.sync.Retry.next(Batch.java:548)\n"
+           "Caused by: java.net.SocketTimeoutException: timeout after 109000 ms\n"
+           "    at com.globex.sync.Pager.call(Batch.java:550)\n")
+    errors = section(ledger([user(log), assistant("Looking.")]), "Errors")
+    assert errors and errors[0].startswith("com.beacon.sdk.RateLimitException: 429 Too Many Requests"), errors
+
+
+def test_a_revision_far_from_a_choice_it_shares_one_word_with_revises_nothing():
+    msgs = [user("the dunning pods keep restarting"),
+            assistant("Given that the HPA flaps on the batch spikes, I'm going to scale dunning-svc to 6 replicas and "
+                      "revisit on Monday.")]
+    for n in range(6):
+        msgs += [user(f"what about ticket {n}?"), assistant("Looked; nothing to do there.")]
+    msgs += [user("ok revisiting the payments.captured-ach-batcher consumer during the backfill: pause the "
+                  "payments.captured-ach-batcher consumer until the backfill finishes, because both fight over the same rows"),
+             assistant("Paused.")]
+    decisions = section(ledger(msgs), "Decisions")
+    assert any("scale dunning-svc to 6 replicas" in d for d in decisions), decisions  # "batch", "revisit": no same thing
+    assert any("pause the payments.captured-ach-batcher consumer" in d for d in decisions), decisions

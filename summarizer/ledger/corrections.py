@@ -93,6 +93,25 @@ def _named_apart(update: str, statement: str) -> bool:
     return bool(mine) and bool(theirs) and not mine & theirs
 
 
+# The words that say a choice is revised, not what it is about (stemmed as content_words stems them).
+_REVISING = frozenset({"revisit", "instead", "scrap", "scratch"})
+# A name in code: a dotted, slashed or joined word ("payments.captured-ach-batcher", "ach_batcher_p99_latency").
+_CODE = re.compile(r"(?<![\w.-])[A-Za-z][\w-]*(?:[._/][\w-]+)+|(?<![\w.-])[a-z]+_[\w]+")
+
+
+@functools.lru_cache(maxsize=4_096)
+def _codes(text: str) -> frozenset[str]:
+    """The names in code a text says, lower-cased."""
+    return frozenset(m.group(0).lower().rstrip(".") for m in _CODE.finditer(text))
+
+
+def _names_own(correction: str, statement: str) -> bool:
+    """Whether a correction and a statement each say two names the other does not ("Tyrell Biotech", "Soylent
+    Foods"): said of two things. One name of its own may be the new value ("the other Olga: Olga Delacroix")."""
+    mine, theirs = _names(correction), _names(statement)
+    return len(mine - theirs) >= 2 and len(theirs - mine) >= 2
+
+
 @functools.lru_cache(maxsize=65_536)
 def _stem(word: str) -> str:
     for end in ("ing", "ed", "er", "es", "s"):
@@ -230,7 +249,8 @@ def _same_setting(old: tuple[frozenset[tuple[str, str]], frozenset[str]],
 def revise_decisions(merged: list[Item]) -> list[Item]:
     """A decision that revises an earlier choice ("ok scrap that idea; let's ...", "changing my mind: ...")
     supersedes it: of the eight decisions before it, the one it shares most words with, else the latest
-    when that was said just before (a revision that shares no word with any revises none here). A choice
+    when that was said just before (a revision that shares at most one word with any, and no name or name in
+    code, revises none here; the words that say it revises are not counted). A choice
     the user stated plainly ("ok, we invoice Fenwick Ltd in GBP from invoice 2681") stands among the
     instructions as a setting or a plain rule: a revision about the same thing ("we'll invoice Fenwick Ltd in
     EUR from invoice 2681 onwards instead": three words or values shared, or two and two in five of the
@@ -248,7 +268,7 @@ def revise_decisions(merged: list[Item]) -> list[Item]:
     for n, item in enumerate(decisions):
         if not item.update:
             continue
-        words = content_words(item.text)
+        words = content_words(item.text) - _REVISING  # ("revisiting ..." is not about what says "revisit on Monday")
         stated = _stated_choice(item, [(i, w) for i, w in settings if id(i) not in gone]) if item.user else None
         # (one already taken among the instructions, as the revision of a choice stated there, is no
         # decision to revise: a later one that shared two words with it took the user's correction out)
@@ -270,9 +290,12 @@ def revise_decisions(merged: list[Item]) -> list[Item]:
             continue
         # (one about what it names first: "... give Gekko Partners one month free ..." shares more words with
         # Initech's "... give Initech one month free ..." than with the Gekko Partners credit it revises)
+        codes = _codes(item.text)
         target = max(before, key=lambda d: (bool(named & _names(d.text)), len(words & content_words(d.text)), d.src))
-        if not words & content_words(target.text) and target.src < item.src - NEAR:
-            continue  # shares no word with any, and none is just before it: it revises what is not here
+        if (len(words & content_words(target.text)) < 2 and not named & _names(target.text) and not codes & _codes(target.text)
+                and target.src < item.src - NEAR):
+            continue  # shares a word at most with any, names none, and none is just before it: it revises what is not here
+            # ("... the payments.captured-ach-batcher consumer ..." and "... the HPA flaps on the batch spikes ...")
         gone.add(id(target))
         replaced[id(item)] = item._replace(supersedes=tuple(sorted({*item.supersedes, target.src, *target.supersedes})))
     return [replaced.get(id(i), i) for i in merged if id(i) not in gone]
@@ -351,9 +374,12 @@ def supersede(merged: list[Item]) -> list[Item]:
                     overlap and _same_shape(new_values, vals)):
                 continue  # a prohibition stands unless the correction forbids too, names it, or plainly fits it
             score = _score(correction.text, new_values, named, words, vals, cand_words, item.text)
-            if item.correction and score < 10 and not (_same_shape(new_values, vals) and len(plain & cand_words) >= 2):
+            if item.correction and score < 10 and (not (_same_shape(new_values, vals) and len(plain & cand_words) >= 2)
+                                                   or _names_own(correction.text, item.text)):
                 continue  # an earlier correction is corrected again only on plain evidence: it names its value
-                # (or two words beside the values: "localhost" of localhost:7092 and localhost:5246 is the shape again)
+                # (or two words beside the values: "localhost" of localhost:7092 and localhost:5246 is the shape again),
+                # and it is about the same one ("..., let's send Tyrell Biotech the audit export as Parquet, split
+                # into 19 monthly files" is not "..., let's send Soylent Foods the audit export ..., 20 monthly files")
             if not score and correction.correction and _same_shape(new_values, vals) and (
                     overlap or not words or _kind_named(words, vals)):
                 score = 1  # "Sorry, I meant 0045.": the latest value of its shape, when nothing fits better
