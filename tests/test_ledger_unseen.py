@@ -2480,3 +2480,16 @@ def test_a_revision_far_from_a_choice_it_shares_one_word_with_revises_nothing():
     decisions = section(ledger(msgs), "Decisions")
     assert any("scale dunning-svc to 6 replicas" in d for d in decisions), decisions  # "batch", "revisit": no same thing
     assert any("pause the payments.captured-ach-batcher consumer" in d for d in decisions), decisions
+
+
+def test_a_question_after_a_label_with_a_colon_or_with_a_typo_is_asked_not_a_setting():
+    rules = section(ledger(convo("quick one: where is ORD-8446194", "hiya whre is ORD-5896125",
+                                 "quick one: how many DE strings are still missing?", "timeout for the export job: 30s")),
+                    "User instructions")
+    assert rules == ["timeout for the export job: 30s"], rules
+
+
+def test_what_to_do_whenever_something_happens_is_a_rule_and_check_if_asks_whether():
+    rules = section(ledger(convo("dbt Cloud job 863741 is the nightly build, check it if tables look stale",
+                                 "check if the build is green", "fix it if you can")), "User instructions")
+    assert rules == ["dbt Cloud job 863741 is the nightly build, check it if tables look stale"], rules

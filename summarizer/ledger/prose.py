@@ -208,13 +208,16 @@ def _may_hold(sentence: str, low: str, words: tuple[str, ...]) -> bool:
 # A greeting or an aside of a word or two in any language, then a comma, before what a message asks ("doei, hows
 # ...", "na pewno, run ...", "jutro, what rope theta ...").
 ASIDE = r"(?:[^\W\d_]+(?: [^\W\d_]+)?,\s+)?"
+# Before a question, the aside may end on a colon too ("quick one: where is ORD-8446194"): what a question asks
+# is asked whatever comes before it.
+ASIDE_Q = r"(?:[^\W\d_]+(?: [^\W\d_]+)?[,:]\s+)?"
 # A request: the user asks for something done now (it is done once answered).
 _REQUEST_START = re.compile(
     r"^\W*(?:(?:ok|okay|alright|great|thanks|cool|right|so|now|next|also|and|then|hey|hi|hiya|hello|yo|morning|good morning|"
     r"anyway|btw|meanwhile)\W+)*"
-    + ASIDE +
+    + ASIDE_Q +
     r"(?:(?:can|could|would|will) you|how (?:does|do|is|are|did|come|long|many|much)|how'?s\b|what(?:'s| is| are| does| did| do)|"
-    r"why (?:is|are|does|did|do)|where (?:is|are|does|do)|were (?:is|are)|wheres|whats|is there|are there|any idea|do we|does it)\b|^\W*(?:please\s+)?(?:(?:ok|okay|so|now|next|also|then|anyway|btw|meanwhile|just)\W+)*"
+    r"why (?:is|are|does|did|do)|(?:where|whre|wher) (?:is|are|does|do)|were (?:is|are)|wheres|whats|is there|are there|any idea|do we|does it)\b|^\W*(?:please\s+)?(?:(?:ok|okay|so|now|next|also|then|anyway|btw|meanwhile|just)\W+)*"
     + ASIDE + r"(?:look|check|fix|investigate|debug|run|rerun|re-run|try|find|figure|help|show|open|add|write|update|remove|"
     r"delete|refactor|implement|make|create|rename|move|bump|deploy|build|test|review|explain|summari[sz]e|draft|"
     r"plot|compute|calculate|dig|trace|profile|see|tell|give|list|go|let'?s|lets|start|finish|continue|"
@@ -437,4 +440,16 @@ def kind_of(sentence: str, found: tuple[str, ...]) -> str:
         return "rule"
     if is_setting(sentence, found) or (is_update(sentence) and not _asks(sentence)):
         return "setting"  # a value stated, or a standing thing said to have changed ("X now owns the pager")
+    if " if " in sentence and _STANDING_IF.search(sentence) and not _QUESTION.search(sentence):
+        return "rule"  # what to do whenever something happens ("check it if tables look stale")
     return "request"
+
+
+# An instruction for whenever a thing happens ("..., check it if tables look stale", "restart the worker if the
+# queue backs up"): "if" and a thing of the work that does something, not the asker's leave ("if you can", "if
+# possible", "if that's ok"); "check if the build is green" asks whether.
+_STANDING_IF = re.compile(r"^\W*(?:\w+\W+){0,12}?(?:check|restart|rerun|re-run|page|ping|tell|alert|rollback|roll back|"
+                          r"pause|stop|retry|escalate|flag|use|switch) (?!if\b)[^.;?!]{0,60}?\bif (?:the |a |an |any |our |its |their )?"
+                          r"(?!you\b|i\b|we\b|it'?s\b|that\b|this\b|possible\b|needed\b|necessary\b|so\b|not\b)"
+                          r"[a-z][\w-]* (?:\w+ )?(?:looks?|is|are|gets?|goes|go|fails?|backs? up|starts?|stops?|breaks?|"
+                          r"turns?|shows?|hits?|drops?|exceeds?|spikes?|runs?|flaps?|lags?)\b", re.IGNORECASE)
