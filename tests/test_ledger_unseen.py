@@ -2493,3 +2493,13 @@ def test_what_to_do_whenever_something_happens_is_a_rule_and_check_if_asks_wheth
     rules = section(ledger(convo("dbt Cloud job 863741 is the nightly build, check it if tables look stale",
                                  "check if the build is green", "fix it if you can")), "User instructions")
     assert rules == ["dbt Cloud job 863741 is the nightly build, check it if tables look stale"], rules
+
+
+def test_an_id_the_agents_report_writes_out_is_not_listed_again_as_its_line():
+    msgs = [user("refund the Kestrel order, ORD-3501063"),
+            assistant("", [("r", "refund", {"order": "ORD-3501063", "amount": "139.47"})]),
+            tool("r", '{"status": "succeeded", "refund_id": "re_88213"}'), assistant("Refunded €139.47 on ORD-3501063."),
+            user("ok thanks"), assistant("ok")]
+    text = ledger(msgs)
+    assert section(text, "Found by tools") == ["Refunded €139.47 on ORD-3501063."], text
+    assert "Refunded €139.47 on ORD-3501063." not in section(text, "Identifiers"), text

@@ -208,8 +208,11 @@ WRITES_OUT = ("instruction", "decision", "error", "docrule")
 
 
 def _written_out(by_section: dict[str, list[Item]], chosen: dict[str, set[int]]) -> str:
-    """The text of the lines chosen so far that write identifiers out."""
-    return "\n".join(by_section[s][i].text for s in WRITES_OUT if s in by_section for i in chosen.get(s, ()))
+    """The text of the lines chosen so far that write identifiers out (and the agent's reports of outputs:
+    "Refunded €139.47 on ORD-3501063." is not listed again as the id's line)."""
+    reports = [by_section["finding"][i].text for i in chosen.get("finding", ())
+               if by_section["finding"][i].key.startswith(REPORTED)] if "finding" in by_section else []
+    return "\n".join([*(by_section[s][i].text for s in WRITES_OUT if s in by_section for i in chosen.get(s, ())), *reports])
 
 
 def _last(order: list[int], chosen: set[int]) -> int:
