@@ -215,10 +215,11 @@ def test_decisions_and_whole_identifiers():
     """Decisions phrased "rather than" are kept; ids keep their prefixes, with the words that name them."""
     text = ledger(SESSION)
     assert "use a Redis lock rather than a Postgres advisory lock because the sweep runs on two hosts" in text
-    # the three ids of one sentence are that sentence's one line, written once
-    lines = section(text, "Identifiers")
-    assert lines.count("- The build is bld-7b096ddc7d (ticket OPS-4821), log at https://ci.example.dev/b/7b096ddc7d. [#9]") == 1
-    assert not any("OPS-4821" in line for line in lines if "bld-7b096ddc7d" not in line), lines
+    # the three ids of one sentence are that sentence's one line, written once: the agent's report of what the
+    # outputs before it showed, which writes them out
+    line = "- The build is bld-7b096ddc7d (ticket OPS-4821), log at https://ci.example.dev/b/7b096ddc7d. [#9]"
+    assert section(text, "Found by tools").count(line) == 1, text
+    assert not any("OPS-4821" in line for line in section(text, "Identifiers")), text
 
 
 def test_open_tasks_leave_out_completed_ones():
@@ -355,9 +356,12 @@ def test_ids_in_prose_and_command_answers_are_kept_whole():
 
 def test_a_sentence_naming_several_identifiers_is_one_identifier_line():
     """Each id of the sentence had its own line with the same words, twice clipped ('log at …'): the whole line
-    writes all three out."""
-    assert section(ledger(SESSION), "Identifiers") == [
-        "- The build is bld-7b096ddc7d (ticket OPS-4821), log at https://ci.example.dev/b/7b096ddc7d. [#9]"]
+    writes all three out (the agent's report of the outputs before it, under what tools found)."""
+    text = ledger(SESSION)
+    assert section(text, "Identifiers") == [], text
+    assert "- The build is bld-7b096ddc7d (ticket OPS-4821), log at https://ci.example.dev/b/7b096ddc7d. [#9]" in section(
+        text, "Found by tools"), text
+    assert not any("That fails with" in line for line in section(text, "Found by tools")), text  # the error says it
 
 
 from hypothesis import given, settings as hsettings  # noqa: E402

@@ -60,6 +60,7 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
     evidence: list[tuple[str, str]] = []  # findings of the outputs since the agent last spoke
     intent: frozenset[str] = frozenset()  # what the agent said it looks for with the calls the outputs answer
     evidence_named = False  # the agent's latest words named a line of the outputs before them
+    failures: list[str] = []  # the errors of the outputs since the agent last spoke
     for item in items:
         if item.section == INTENT:
             intent = frozenset(item.key.split(" ")) if item.key else frozenset()
@@ -71,19 +72,24 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
         if item.section == "state" and item.key == "said":
             intent = frozenset()
             evidence_named = False
+            spoken = evidence_words(item.text.split(": ", 1)[-1]) if evidence or failures else frozenset()
             if evidence:
                 # The agent's words after reading outputs say which of their lines mattered ("The pods can't
                 # pull the image"): a line they share two words or numbers with is named, and ranks first.
                 # (Leaving out the words its calls asked for, too, cost a host's session at 8k 10 of 72 facts
                 # over 20 turns, since fewer lines were named: not done.)
-                spoken = evidence_words(item.text.split(": ", 1)[-1])
                 for slot in evidence:
                     if slot in joined and len(spoken & line_words(joined[slot][3])) >= EVIDENCE_SHARED:
                         _name(joined, named, slot)
                         evidence_named = True
                 evidence.clear()
+            if failures:  # words that say again what failed ("That fails with psycopg2.OperationalError: ...")
+                evidence_named = evidence_named or any(len(spoken & line_words(f)) >= EVIDENCE_SHARED for f in failures)
+                failures.clear()
         elif item.section == "finding" and not item.key.startswith(REPORTED):
             evidence.append((item.section, item.key))
+        elif item.section == "error":
+            failures.append(item.text)
         elif item.section == "goal" and item.key == "goal":
             intent = frozenset()  # the user spoke: what the agent looked for before is done
         if item.section == APPROVAL or (item.section == "goal" and item.key == "goal"):
