@@ -87,6 +87,7 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
                    or item.weak} for s in by_section}
 
     common = _common_kinds(by_section.get("identifier", []))
+    reported = any(item.key.startswith(REPORTED) for item in by_section.get("finding", ()))
 
     def take(section: str, allowance: float, *, routine_too: bool = False, marked_only: bool = False,
              weak_only: bool = False, reports: bool | None = None, rare_only: bool = False) -> None:
@@ -137,11 +138,11 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
                 # What the agent said the outputs showed, in its words (no share of its own: a session's reports
                 # by the hundred took the room of its errors and decisions): after the files and the ids of rarer
                 # kinds, before the ids of a kind the session holds by the dozen.
-                take(section, room, rare_only=True)
-                if by_section.get("finding"):
+                if reported:
+                    take(section, room, rare_only=True)
                     take("finding", room, reports=True)
             take(section, room, reports=False)
-        if by_section.get("finding") and not by_section.get("identifier"):
+        if reported and "identifier" not in sections:
             take("finding", room, reports=True)
         for section in sections:  # routine items (the same file or error in every run) last of all
             take(section, room, routine_too=True)
