@@ -15,7 +15,8 @@ from .memos import remembered
 # (tool-use narration such as "I'll use grep to ..." is not a decision).
 _DECISION = re.compile(
     r"\b(?:decision\W{0,3}:|decided|decide to|going with|go with|opted for|opting for|settled on|we agreed(?! on\s*(?:[^\w\s]|(?:ty|thx|thanks|pls|please)\b|$))|"
-    r"chose|choosing|the plan is|the fix is|(?<!\bno )(?<!\bno single )(?<!\bno clear )(?<!\bnot the )root cause|"
+    r"chose|choosing|the (?:plan|fix) is(?!\s+(?:in|on|at|under|below|above|attached|here|there|fine|ok|okay|good|done|ready|"
+    r"set|written|still|now|the same)\b)|(?<!\bno )(?<!\bno single )(?<!\bno clear )(?<!\bnot the )root cause|"
     r"changing my mind|my vote is|prefer\b.{1,80}\bover\b)",
     re.IGNORECASE)
 # A choice said in the first person ("we'll guard the map with a mutex", "I'd cache the settings", "my vote is
@@ -80,8 +81,8 @@ _REASON = re.compile(r"\b(?:because|since|so that|so we|to avoid|as it|as they|a
                      r"instead of|rather than|otherwise|there are only|it'?s only|which means|given (?:that|the)|"
                      r"shout if you disagree|unless you object|any objections)\b|\s[\u2014\u2013-]\s|: \w",
                      re.IGNORECASE)
-_REASON_NEXT = re.compile(r"^\W*(?:mostly |mainly |partly |that'?s |this is |it'?s )?(?:because|since|the reason|shout if|"
-                          r"unless you object)\b", re.IGNORECASE)
+_REASON_NEXT = re.compile(r"^\W*(?:mostly |mainly |partly |that'?s |this is |it'?s )?(?:(?:because|since|the reason|shout if|"
+                          r"unless you object)\b|(?:reason|why|rationale)\s*:)", re.IGNORECASE)
 _PLAN_IS_TO = re.compile(r"(?:the|my|our) plan is to\b", re.IGNORECASE)  # a plan said as one: its steps need no "then"
 # A plan written in prose, by the word each opening needs (a case-blind alternation of all of them over every
 # message is slow; each is tried only where its word is): (word, regex).
@@ -111,16 +112,21 @@ _PLAN_OPENINGS = (
 )
 
 
-def _plan_start(text: str, low: str) -> int:
-    """Where a plan opens in ``text`` (``low``: it lower-cased), or -1."""
-    found = -1
+def _plan_start(text: str, low: str) -> tuple[int, bool]:
+    """Where a plan opens in ``text`` (``low``: it lower-cased), or -1; and whether its opening is a word that
+    starts it ("Plan:", "Here's how I'd sequence it:"), so that the sentences before it on its line are none of
+    its steps. A run of "then" or arrows opens where its first step is, which may be the sentence before."""
+    found, own = -1, False
     for words, pattern in _PLAN_OPENINGS:
         if not any(map(low.__contains__, words)) or (words == ("then",) and low.count("then") < 2):
             continue
         m = pattern.search(text)
         if m is not None and (found < 0 or m.start() < found):
-            found = m.start()
-    return found
+            found, own = m.start(), words not in (("then",), ("\u2192",))
+    return found, own
+
+
+_SENTENCE_END = re.compile(r"[.!?]\s+(?=\S)")
 
 
 _THEN = re.compile(r"\b(?:then|next|after that|finally|afterwards|once that|second|last|dann|danach|anschlie(?:ß|ss)end|"
@@ -139,10 +145,12 @@ def plan_item(plan: str, index: int) -> Item:
 @remembered(1_024)
 def plan_of(text: str) -> str:
     """The plan a message writes out in prose (its opening sentence and the steps after it), or ""."""
-    at = _plan_start(text, text.lower())
+    at, own = _plan_start(text, text.lower())
     if at < 0:
         return ""
     start = text.rfind("\n", 0, at) + 1
+    if own:  # "On the fraud-scorer logs: nothing new. Plan:": what the line said before the plan is no step of it
+        start = max([start] + [m.end() for m in _SENTENCE_END.finditer(text, start, at + 1)])
     rest = text[start:start + 1200]
     steps = _NUMBERED.findall(rest)
     if len(steps) >= 2 or _THEN.search(rest[:600]) or _INLINE_STEPS.search(rest[:600]) or _PLAN_IS_TO.match(text, at):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .decisions import _REVISION, decision_item, is_decision, plan_item, plan_of
+from .decisions import _REASON_NEXT, _REVISION, decision_item, is_decision, plan_item, plan_of
 from .identifiers import MAX_ITEM_CHARS, clip, identifier_items, mention_items
 from .ledger import (APPROVAL, CORRECTION_RANK, DECIDED_RANK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, Item, masked_key,
                      parse_items, prose, values)
@@ -208,7 +208,10 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
             # The user's own choice, or a choice taken back for another ("scratch what we said before,
             # keep March in"): it revises the decision it is about. A revision that says only that
             # ("scrap what we said earlier, Luis vetoed it.") takes the sentence after it, the new choice.
-            if not is_decision(sentence) and n + 1 < len(parts) and len(parts[n + 1]) <= 240 and not prose.is_correction(parts[n + 1]):
+            if n + 1 < len(parts) and len(parts[n + 1]) <= 240 and not prose.is_correction(parts[n + 1]) and (
+                    not is_decision(sentence) or _REASON_NEXT.match(parts[n + 1])):
+                # (a decision's reason said after it, "decision: winsorize ... reason: a handful of B2B orders
+                # dominate the mean", is the decision's: no value of its own)
                 sentence, skip = f"{sentence} {parts[n + 1]}", True
             items.append(decision_item(sentence, index)._replace(rank=DECIDED_RANK, user=True))
             open_item = -1
@@ -280,9 +283,10 @@ def _pasted_items(text: str, index: int) -> list[Item]:
     if not line and len(text) <= SHORT_PASTE and _SHORT_ERROR.search(text) and not any(
             map(prose.line_is_pasted, text.splitlines())):
         # a short paste of words, not output, that says something failed ("screenshot text:" then a mail
-        # server's "550 5.1.1 ... Recipient address rejected"): its longest line is the error (a log's lines
-        # say at which level they were written, read above)
-        line = max((part.strip() for part in text.splitlines()), key=len)
+        # server's "550 5.1.1 ... Recipient address rejected"): its longest line that says so is the error,
+        # not a quoted mail's "> On Sat, Jun 08, ... wrote:" above it (a log's lines say at which level they
+        # were written, read above)
+        line = max((part.strip(" \t>") for part in text.splitlines() if _SHORT_ERROR.search(part)), key=len)
     if line:
         items.append(Item("error", f"pasted\n{line}", clip(line, 400) + " (pasted)", index))
     items.extend(identifier_items(text, index, strong_only=True, weak=True)[:6])

@@ -491,6 +491,19 @@ def test_sorry_another_one_asks_and_a_greeting_before_scratch_that_still_correct
     assert not any("v9.23" in r and "v5.40" not in r for r in rules), rules  # superseded, not left standing
 
 
+def test_scratch_that_far_from_a_name_it_changes_one_part_of_corrects_it():
+    """"point the fx-quotes report at fx_quotes_archive6" and, a long way on, "Scratch that \u2014 use
+    fx_quotes_analytics6.": the new name changes one part of the old, so the old statement leaves and its
+    citation moves to the correction; a name of two parts ("db-replica" for "db-primary") may be another thing."""
+    filler = [f"how many 5xx did export-svc log in hour {h}?" for h in range(12)]
+    text = ledger(convo("point the fx-quotes report at fx_quotes_archive6", *filler,
+                        "Scratch that \u2014 use fx_quotes_analytics6."))
+    assert "- Scratch that \u2014 use fx_quotes_analytics6. [#0, #26]" in text, text
+    assert "fx_quotes_archive6" not in text, text
+    from context_compactor.summarizer.ledger.corrections import _one_part_apart
+    assert _one_part_apart("fx_quotes_archive6", "fx_quotes_analytics6")
+    assert not _one_part_apart("db-primary", "db-replica") and not _one_part_apart("fx_quotes_archive6", "eu_orders_daily2")
+
 def test_a_tools_header_line_over_a_pasted_listing_is_pasted():
     paste = ("what's going on with these? summarize for the standup\n\nsearch_tickets: 68 results, newest first\n\n"
              "HD-165965 | on-hold | P3 | \"Need seats removed\" | Olga Keller (cus_3g75UwCvXNTP) | Umbra Architects\n"
@@ -598,6 +611,20 @@ def test_plans_in_other_words_and_languages_are_plans():
     assert plan_of("the plan is fine, I will look at the logs.") == ""
 
 
+def test_a_plan_starts_at_its_opening_and_not_at_what_its_line_said_before():
+    """"On the fraud-scorer logs: nothing new. Plan:" then steps: the plan is "Plan:" and its steps (the
+    words before it take the room of a step); a run of "then" keeps the sentence before it, its first step."""
+    from context_compactor.summarizer.extract import plan_of
+    listed = ("On the fraud-scorer logs: mostly upstream timeouts and the usual retries, nothing new. Plan:\n"
+              "1. cut 5% of dunning-svc traffic over to prod-east-8\n2. take a fresh backup\n3. let the canary bake")
+    assert plan_of(listed).startswith("Plan:\n1. cut 5% of dunning-svc traffic"), plan_of(listed)
+    sequenced = ("On the ticket: it's the same symptom as this morning's blip. Here's how I'd sequence it: let the "
+                 "canary bake for an hour. Once that's green, upgrade the payouts-gw-memory node group to 1.30.2.")
+    assert plan_of(sequenced).startswith("Here's how I'd sequence it: let the canary"), plan_of(sequenced)
+    chained = "Take a fresh backup of billing-pg-7. Then restore it into a scratch instance, then diff the schemas."
+    assert plan_of(chained).startswith("Take a fresh backup of billing-pg-7."), plan_of(chained)
+
+
 # --- this round: a runbook in one fence, assents that point back, choices and asks that carry a value --------
 
 
@@ -646,6 +673,15 @@ def test_a_choice_the_user_makes_with_a_value_is_a_decision_not_a_setting():
     assert not any("debian:12.5" in r for r in section(text, "User instructions")), text
 
 
+def test_a_decisions_reason_said_after_it_is_the_decisions_and_no_instruction():
+    """"decision: winsorize basket size at the 99.5th percentile. reason: a handful of B2B orders dominate the
+    mean": the second sentence is why, one line with the choice; it states no value that holds."""
+    text = ledger(convo("decision: winsorize basket size at the 99.5th percentile. reason: a handful of B2B orders "
+                        "dominate the mean", "we'll keep the EU bucket. Sincerely hope that's the last change."))
+    assert not any("B2B" in r for r in section(text, "User instructions")), text
+    assert any("99.5th percentile. reason: a handful of B2B orders" in d for d in section(text, "Decisions")), text
+    assert not any("Sincerely" in d for d in section(text, "Decisions")), text
+
 def test_work_asked_in_the_imperative_is_a_request_and_a_value_stated_stays_an_instruction():
     text = ledger(convo("restart the billing-worker deployment in prod-eu-2, it's wedged",
                         "bump the pgbouncer pool for reports-db to 40 please",
@@ -656,6 +692,38 @@ def test_work_asked_in_the_imperative_is_a_request_and_a_value_stated_stays_an_i
     assert any("vpn-stg-3.corp.example:1194" in r for r in rules), rules
     assert any("billing-worker" in r for r in section(text, "Earlier requests")), text
 
+
+def test_an_edit_asked_on_a_named_file_is_a_request_and_the_value_it_sets_no_instruction():
+    """"small one: terraform/modules/vpc/outputs.tf, set max_retries to 28" asks for one edit of one file, done
+    once done (the file holds the value from then on); "the port is 8080" and "set the timeout to 30s
+    everywhere" state what holds."""
+    text = ledger(convo("small one: terraform/modules/vpc/outputs.tf, set max_retries to 28",
+                        "in config/app.yaml, bump workers to 8",
+                        "the staging API port is 8080",
+                        "note: set the request timeout to 30s everywhere"))
+    rules = section(text, "User instructions")
+    assert not any("max_retries" in r or "workers to 8" in r for r in rules), rules
+    assert any("8080" in r for r in rules) and any("30s everywhere" in r for r in rules), rules
+    assert any("max_retries" in r for r in section(text, "Earlier requests")), text
+
+def test_what_to_do_first_before_a_kind_of_work_is_a_rule_and_a_one_off_sequence_is_not():
+    """"Before failing over auth-redis-9, page the database on-call ..." in a runbook the user adopts, and the
+    user's "before you deploy, run the tests", hold for every time; "Before we start, here's the context",
+    "before lunch can you check the logs" and "after the migration, check X" ask once; a product document's
+    "Before you change SSO, tell your members: ..." tells its readers, not the agent."""
+    rules = ["Before failing over auth-redis-9, page the database on-call (@farah-dba) and wait for an acknowledgement.",
+             "whenever a nightly job fails, ping #data-oncall"]
+    once = ["Before we start, here's the context", "before lunch can you check the logs", "after the migration, check X",
+            "After a failover, we're going to pin the chart"]
+    assert all(prose.is_rule(r) for r in rules) and not any(prose.is_rule(o) for o in once)
+    assert [prose.kind_of(r, ()) for r in rules + ["before you deploy, run the tests"]] == ["rule"] * 3
+    assert [prose.kind_of(o, ()) for o in once] == ["request"] * 4
+    assert not prose.is_rule("Before you change SSO, tell your members: the change applies to everyone at once.")
+    runbook = ("pasting the search reindex runbook, we'll be following it this week:\n\n```\n# Runbook: Search reindex\n\n"
+               "## 4. Procedure\n\n1. Scale the consumer down: `kubectl scale deploy/auth-gateway --replicas=0 -n billing`.\n"
+               "2. " + rules[0] + "\n3. Update the CMDB entry and the status page component `Webhooks`.\n```")
+    text = ledger(convo(runbook), budget=600)
+    assert "page the database on-call" in "\n".join(section(text, "Rules in documents")), text
 
 def test_a_rule_after_a_lead_in_phrase_is_a_rule():
     text = ledger(convo("On a different note, anything deployed to eu-central goes through the change board first."))
@@ -1385,6 +1453,20 @@ def test_what_follows_for_reference_or_screenshot_text_is_pasted():
     assert "Artikel 34" not in rules and "SMTPRecipientsRefused" not in rules, rules
     errors = "\n".join(section(text, "Errors"))  # what the screenshot shows failed is an error, marked as pasted
     assert "550 5.1.1 <tomas.6162@orbitale.com>: Recipient address rejected" in errors and "(pasted)" in errors, text
+
+
+def test_a_quoted_mail_that_says_something_failed_is_no_error_headed_by_its_quote_line():
+    """A customer's ticket pasted with the mail thread quoted under it: the thread's short tail names an error
+    code, and the error is that line, not the "> On Sat, ... wrote:" line that heads the quote (the longest)."""
+    ticket = ("customer escalation from Moss & Finch, can you see if this is on our side?\n\n"
+              "Ticket #289301 \u2014 \"Invoices show wrong tax amount\"\nRequester: Oskar Haddad <oskar@moss-finch.com>\n\n---\n\n"
+              "Hi team,\n\nSince your last deploy we're seeing invoices show wrong tax amount.\n\nThanks,\nOskar\n\n"
+              ">\n> On Sat, Jun 08, 2024 at 06:23 AM, Support <support@brightfold.io> wrote:\n"
+              "> Always happy to jump on a call if that's faster.\n"
+              "> We saw error code E6435 in the dashboard, does that mean anything?\n")
+    errors = "\n".join(section(ledger(convo(ticket)), "Errors"))
+    assert "wrote:" not in errors, errors
+    assert "We saw error code E6435 in the dashboard" in errors and "(pasted)" in errors, errors
 
 
 def test_what_someone_noticed_or_has_not_paid_is_no_setting_and_a_rule_named_after_it_is_the_sentence_before():
@@ -2279,6 +2361,13 @@ def test_i_think_we_and_a_reason_is_a_decision_but_i_think_we_have_a_problem_is_
     assert any(d.startswith("I think we dedupe events") for d in decisions), text
     assert not any("have a problem" in d for d in decisions), text
 
+
+def test_where_the_plan_is_says_no_choice_and_what_the_plan_is_does():
+    """"The plan is in the todo list." points at the plan; "The plan is to shard by tenant because ..." is one."""
+    from context_compactor.summarizer.decisions import is_decision
+    assert not is_decision("The plan is in the todo list.") and not is_decision("the plan is fine, I will look at the logs.")
+    assert is_decision("The plan is to shard by tenant because hot tenants dominate.")
+    assert is_decision("the fix is to pin urllib3 below 2, since 2.x drops the old TLS")
 
 def test_a_python_crash_is_what_was_raised_not_the_detail_under_it():
     crash = ("srun: error: gpu-a14: task 0: Exited with exit code 1\nTraceback (most recent call last):\n"

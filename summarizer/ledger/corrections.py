@@ -492,6 +492,16 @@ _KIND_WORDS = (
 _TOKEN = re.compile(r"[A-Za-z_][\w.-]{4,}")
 
 
+_JOINT = re.compile(r"[_./:-]")
+
+
+def _one_part_apart(old: str, new: str) -> bool:
+    """Two names of three parts or more that differ in one ("fx_quotes_archive6", "fx_quotes_analytics6"): the
+    old and the new name of one thing, where "db-primary" and "db-replica" may be two."""
+    a, b = _JOINT.split(old.lower()), _JOINT.split(new.lower())
+    return len(a) == len(b) >= 3 and sum(x != y for x, y in zip(a, b)) == 1
+
+
 def _kind_named(words: frozenset[str], vals: tuple[str, ...]) -> bool:
     """Whether the correction names the kind of one of the statement's values ("the version", "the port")."""
     return any(nouns & words and any(pattern.search(v) for v in vals) for nouns, pattern in _KIND_WORDS)
@@ -530,7 +540,7 @@ def _score(text: str, new_values: tuple[str, ...], named: set[str], words: froze
             if _shape(old) == _shape(new):
                 best = max(best, 4 if _distinct(_shape(new)) else 2)
             elif kind(old) == kind(new):
-                best = max(best, 3 if _distinct_kind(kind(new)) else 2)
+                best = max(best, 3 if _distinct_kind(kind(new)) or _one_part_apart(old, new) else 2)
         value_score += best
         strongest = max(strongest, best)
     # (two values that each only look like one of the statement's, "b2" and "7b" beside "bf16" and "340m", with

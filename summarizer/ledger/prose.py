@@ -109,6 +109,16 @@ _RULE_LEAD = re.compile(r"^\W*(?:[\w ]{0,30}\b(?:rules?|policy|policies|constrai
                         r"reminder|heads up|fyi|standing order)(?: (?:for|on|in) [\w' -]{1,30})?\s*:|(?:(?:btw|also|oh|and|ps|p\.s\.|fyi|so|ok|okay)\W+)*"
                         r"(?:please\s+)?keep\b(?!\s+(?:going|looking|at it|on|up|"
                         r"me posted|digging|trying)\b))", re.IGNORECASE)
+# What to do first whenever a kind of work is done ("Before failing over auth-redis-9, page the database on-call",
+# "whenever a job fails, ping #data", and in the user's own words "before you deploy, run the tests"): a rule for
+# every time. "before lunch can you ...", "Before we start, here's the context" and "after the migration, check
+# X" ask once; a product document's "Before you change SSO, tell your admins: ..." tells its readers.
+_PRECONDITION = re.compile(
+    r"^\W*(?:(?:and|also|so|oh|btw|ok|okay|ps|p\.s\.|fyi|reminder|note)\W+)*(?:before\s+(?:(?P<you>you|anyone|someone)\s+\w+|"
+    r"[a-z]+ing\b|(?:a|an|any|every|each)\s+\w+)|(?:whenever|every time|each time|any ?time|after (?:any|every|each))\s+\w+)"
+    r"[^,.;!?]{0,80},\s*(?:always\s+|first\s+)?(?:please\s+)?(?:page|ask|run|check|notify|tell|ping|get|wait|make sure|"
+    r"take|snapshot|back ?up|post|announce|confirm|email|open|file|double-check|verify|drain|stop|pause|warn|loop in|cc)\b",
+    re.IGNORECASE)
 _STRONG_RULE = re.compile(r"^\W*(?:[A-Z ]*\b)?(?:SAFETY|SECURITY|NEVER|MUST|CRITICAL|HARD CONSTRAINT)\b|\b(?:never|must not|"
                           r"mustn'?t|do not|don'?t(?!\s+(?:know|think|care|worry|see|have|mind|remember|understand|get|"
                           r"need|recall|believe|expect))|under no|forbidden|not allowed|jamais|nie|niemals|nunca)\b",
@@ -208,16 +218,16 @@ def _may_hold(sentence: str, low: str, words: tuple[str, ...]) -> bool:
 # A greeting or an aside of a word or two in any language, then a comma, before what a message asks ("doei, hows
 # ...", "na pewno, run ...", "jutro, what rope theta ...").
 ASIDE = r"(?:[^\W\d_]+(?: [^\W\d_]+)?,\s+)?"
-# Before a question, the aside may end on a colon too ("quick one: where is ORD-8446194"): what a question asks
-# is asked whatever comes before it.
-ASIDE_Q = r"(?:[^\W\d_]+(?: [^\W\d_]+)?[,:]\s+)?"
+# Before a question, the aside may end on a colon or a dash too, and come twice ("quick one: where is
+# ORD-8446194", "sorry, another one \u2014 who is cus_kh3T..."): what a question asks is asked whatever comes before it.
+ASIDE_Q = r"(?:[^\W\d_]+(?: [^\W\d_]+)?(?:[,:]|\s[\u2014\u2013-])\s+){0,2}"
 # A request: the user asks for something done now (it is done once answered).
 _REQUEST_START = re.compile(
     r"^\W*(?:(?:ok|okay|alright|great|thanks|cool|right|so|now|next|also|and|then|hey|hi|hiya|hello|yo|morning|good morning|"
     r"anyway|btw|meanwhile)\W+)*"
     + ASIDE_Q +
     r"(?:(?:can|could|would|will) you|how (?:does|do|is|are|did|come|long|many|much)|how'?s\b|what(?:'s| is| are| does| did| do)|"
-    r"why (?:is|are|does|did|do)|(?:where|whre|wher) (?:is|are|does|do)|were (?:is|are)|wheres|whats|is there|are there|any idea|do we|does it)\b|^\W*(?:please\s+)?(?:(?:ok|okay|so|now|next|also|then|anyway|btw|meanwhile|just)\W+)*"
+    r"why (?:is|are|does|did|do)|(?:where|whre|wher) (?:is|are|does|do)|who(?:'s| is| are| was)|were (?:is|are)|wheres|whats|is there|are there|any idea|do we|does it)\b|^\W*(?:please\s+)?(?:(?:ok|okay|so|now|next|also|then|anyway|btw|meanwhile|just)\W+)*"
     + ASIDE + r"(?:look|check|fix|investigate|debug|run|rerun|re-run|try|find|figure|help|show|open|add|write|update|remove|"
     r"delete|refactor|implement|make|create|rename|move|bump|deploy|build|test|review|explain|summari[sz]e|draft|"
     r"plot|compute|calculate|dig|trace|profile|see|tell|give|list|go|let'?s|lets|start|finish|continue|"
@@ -280,6 +290,9 @@ def is_rule(sentence: str) -> bool:
     """Whether a sentence of the user's prose states a standing rule, constraint or preference."""
     sentence = sentence.lstrip("-*\u2022( \t")  # a list item's or an aside's mark is no word of it
     if _RULE_LABEL.match(sentence) or _RULE_LEAD.match(sentence):
+        return True
+    first = _PRECONDITION.match(sentence)
+    if first and not first.group("you"):
         return True
     low = sentence.lower()
     if _QUESTION.search(sentence) and not low.startswith(("please", "pls")):
@@ -412,7 +425,7 @@ def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
         return False
     if ((_ACTION_START.match(sentence) and not _SETS.match(sentence)) or (_PLS.search(sentence) and not copula)
             or _ON_ONE.match(sentence) or _WANT.match(sentence) or _NOTICED.match(sentence)
-            or _asked_after(sentence)) and not _TRIGGER.search(sentence):
+            or _asked_after(sentence) or _FILE_EDIT.match(sentence)) and not _TRIGGER.search(sentence):
         return False  # a piece of work asked for ("restart the export-svc rollout, it's stuck", "tf plan please")
     settings = [v for v in found if (any(c.isdigit() for c in v) or "://" in v or "@" in v or (
                 copula and ("/" in v or "_" in v or "." in v))) and not _SOURCE_FILE.search(v)]
@@ -424,6 +437,10 @@ def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
     return not _REQUEST_START.match(sentence) or bool(_SETS.match(sentence))
 
 
+# An edit asked on one file, the file first ("small one: terraform/modules/vpc/outputs.tf, set max_retries to 28",
+# "in config/app.yaml, bump workers to 8"): done once done; the file holds the value from then on.
+_FILE_EDIT = re.compile(r"^\W*(?:[\w ]{1,20}:\s*)?(?:in |on )?(?:[\w.-]+/)*[\w.-]+\.[a-z]{1,5}\s*[,:]\s*(?:please\s+)?"
+                        r"(?:set|change|bump|raise|lower|make|update)\b", re.IGNORECASE)
 # Of the verbs that set something up, those that do it once ("run", "deploy"), where "use", "point", "pin" hold on.
 _ONCE_ACTS = re.compile(r"^\W*(?:\w+\W+){0,3}?(?:run|deploy|send|upload|push|apply|seed|tag|cut|publish|release|ship|make)\b",
                         re.IGNORECASE)
@@ -442,6 +459,9 @@ def kind_of(sentence: str, found: tuple[str, ...]) -> str:
         return "setting"  # a value stated, or a standing thing said to have changed ("X now owns the pager")
     if " if " in sentence and _STANDING_IF.search(sentence) and not _QUESTION.search(sentence):
         return "rule"  # what to do whenever something happens ("check it if tables look stale")
+    if _PRECONDITION.match(sentence.lstrip("-*\u2022( \t")):
+        return "rule"  # the user's "before you deploy, run the tests" (a document's "Before you change X, tell
+        # your admins" tells its readers: see is_rule)
     return "request"
 
 
