@@ -234,6 +234,12 @@ _DISOWNED = re.compile(r"\b(?:not ours|not our (?:guide|style|policy|rules?|docs
 # ("Thanks for the details, Arjun. I've asked ..."), a note, a question, its metadata ("Owner: Support Ops").
 _NO_RULE = re.compile(r"^\W*(?:e\.g\.|example|for example|thanks|thank you|hi\b|hello|dear|regards|note:|internal note|"
                       r"i\b|i'|we'(?:ve|ll|re)|[\w ]{1,24}:\s)", re.IGNORECASE)
+# A norm a policy states in the passive, for what a bound or a quantifier picks out ("Service credits above 22% of
+# the monthly fee are approved by the Head of Support", "Any BX-200 still on firmware older than 5.5 is escalated
+# to Tier 2 ..."): in a document the user works by, a rule like any said with "must".
+_NORM = re.compile(r"\b(?:(?:any|every|each|all|no)\b|(?:above|over|below|under|more than|less than|older than|newer than|"
+                   r"or more|or less|at least|at most)\b).*\b(?:is|are)\s+(?:only\s+|always\s+|never\s+|not\s+)?\w+(?:ed|en)\b",
+                   re.IGNORECASE)
 FOLLOWED_RULES = 60  # the statements of a followed document kept, its rules first (room last: see weak)
 
 
@@ -260,7 +266,7 @@ def _document_rules(text: str, index: int, followed: bool = False) -> list[Item]
         for sentence in prose.sentences(line.strip(" -*#>\t")):
             if not 12 <= len(sentence) <= MAX_ITEM_CHARS or sentence in said:
                 continue
-            if prose.is_rule(sentence):
+            if prose.is_rule(sentence) or (followed and not heading and _NORM.search(sentence)):
                 said.add(sentence)
                 items.append(Item("docrule", masked_key(sentence), clip(sentence, 300), index, rank=RULE_RANK))
             elif followed and not heading and len(sentence.split()) >= 4 and not _NO_RULE.match(sentence) \

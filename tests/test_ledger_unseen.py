@@ -725,6 +725,17 @@ def test_what_to_do_first_before_a_kind_of_work_is_a_rule_and_a_one_off_sequence
     text = ledger(convo(runbook), budget=600)
     assert "page the database on-call" in "\n".join(section(text, "Rules in documents")), text
 
+def test_work_run_on_whatever_is_latest_and_what_happened_to_a_job_ask_once():
+    """"run the quick eval suite on 1.4b-zloss-s1 and whatever step is latest" asks for one run ("is" there picks
+    the step, it states no value); "what hapepned to 4762924 ..." asks; "what matters to me is ..." states."""
+    once = ["run the quick eval suite on 1.4b-zloss-s1 and whatever step is ltest (no rush) thx",
+            "what hapepned to 4762924 and it vanished from squeue :)", "what happened to the nightly export job?"]
+    assert [prose.kind_of(s, ()) for s in once] == ["request"] * 3
+    assert prose.kind_of("what matters to me is that tests pass on 3.11", ("3.11",)) == "setting"
+    text = ledger(convo(*once[:2], "for the ablations we eval every 185 steps, not the default"))
+    rules = section(text, "User instructions")
+    assert rules == ["for the ablations we eval every 185 steps, not the default"], rules
+
 def test_a_rule_after_a_lead_in_phrase_is_a_rule():
     text = ledger(convo("On a different note, anything deployed to eu-central goes through the change board first."))
     assert any("change board" in r for r in section(text, "User instructions")), text
@@ -1425,9 +1436,10 @@ def test_a_documents_title_above_its_first_heading_and_a_laws_articles_are_paste
     """A newsletter's title line ("Helio Labs Community Newsletter · Wed 27 Dec") stands above its first heading:
     it is the document's, not the user's words (a date in it had made it a setting among the instructions). A
     law's articles, each a short title with its paragraph right under it, are a pasted document too; the
-    user's words around them stay theirs."""
+    user's words around them stay theirs; the newsletter's footer ("To stop receiving these emails, click
+    unsubscribe.") is its own last line, not the user speaking again."""
     parts = prose.split(NEWSLETTER)
-    assert [p.kind for p in parts] == ["prose", "document", "prose"], parts
+    assert [p.kind for p in parts] == ["prose", "document"], parts
     assert parts[1].text.startswith("Helio Labs Community Newsletter"), parts
     parts = prose.split(LAW)
     assert [p.kind for p in parts] == ["prose", "document", "prose"], parts
@@ -1435,6 +1447,34 @@ def test_a_documents_title_above_its_first_heading_and_a_laws_articles_are_paste
     rules = "\n".join(section(ledger(convo(NEWSLETTER, LAW)), "User instructions"))
     assert "Newsletter" not in rules and "Art. 44" not in rules and "De btw" not in rules, rules
 
+
+def test_a_ransom_note_an_insurers_clauses_and_a_feeds_comment_line_are_pasted_not_the_users():
+    """What the user pastes under their words with a title of its own is a document, however the title is set
+    off ("!!! ... YOUR FILES ARE ENCRYPTED !!!") and whether its parts are numbered clauses ("7.1 The Insured
+    shall ..."); its last line in capitals is its own, where a question or a line in lower case is the user
+    again. A feed's closing comment line ("# Hollowpoint TI - TLP:AMBER - customers must not share ...") is
+    the feed's. None of it is among the user's instructions."""
+    note = ("k this one IS ours \U0001f62c found on RTM-EXCH-30. note:\n\n!!! NORRVIK FREIGHT \u2014 YOUR FILES ARE "
+            "ENCRYPTED !!!\n\nYour file servers were encrypted and 212 GB were copied to our servers.\nDo not contact "
+            "the police or the FBI. Do not hire a recovery company, they will only waste your time.\nYou have 72 hours "
+            "to contact us before we start publishing customer data.\n\nNegotiation: http://ettk2qiacn5kcym.onion/chat/1d\n"
+            "Your personal ID: B3A33BE0C7F7E581\n\nDo not shut down the servers, files may be lost forever.")
+    clauses = ("insurer's conditions, legal asked if we know them. not sure they even apply to us pls\n\n"
+               "Cyber policy endorsement 7 - Incident conditions\n\n7.1 The Insured shall notify the Insurer's breach "
+               "hotline within 24 hours of discovering a suspected ransomware event.\n7.2 The Insured shall not make "
+               "any ransom payment without prior written consent of the Insurer.\n7.3 Forensic work must be performed "
+               "by a panel firm listed in Schedule B for costs to be covered.")
+    feed = ("todays hollowpoint feed, anything in it we've seen? danke\n\nindicator,type,category,confidence,first_seen\n"
+            "23.162.180.98,sha256,loader,64,2025-03-14\n23.88.4.234,ip,loader,89,2025-03-23\n"
+            "track-status.info,sha256,c2,89,2025-03-25\n# Hollowpoint TI - TLP:AMBER - customers must not share these "
+            "indicators outside their organisation")
+    assert [p.kind for p in prose.split(note)] == ["prose", "document"], prose.split(note)
+    assert [p.kind for p in prose.split(clauses)] == ["prose", "document"], prose.split(clauses)
+    assert [p.kind for p in prose.split(feed)] == ["prose", "pasted"], prose.split(feed)
+    asked = note.replace("Do not shut down the servers, files may be lost forever.", "which family does it look like?")
+    assert prose.split(asked)[-1].text == "which family does it look like?"
+    rules = "\n".join(section(ledger(convo(note, clauses, feed)), "User instructions"))
+    assert "police" not in rules and "shut down" not in rules and "Insured" not in rules and "TLP" not in rules, rules
 
 def test_what_follows_for_reference_or_screenshot_text_is_pasted():
     """"for reference, from the wet:" or "screenshot text:" announces what the user pastes next (a law's one
@@ -1736,22 +1776,21 @@ def test_every_statement_of_a_document_the_user_says_to_work_by_is_a_rule():
 def test_a_followed_documents_statements_take_room_after_the_users_own_words():
     """In a small block the statements of a followed document that are not worded as rules give way to the
     user's own instructions and the document's rules: at every size, one of them is written only when all of
-    those are."""
+    those are. A norm it states in the passive for what a bound or a quantifier picks out ("Service credits
+    above 22% ... are approved by the Head of Support", "Any BX-200 still on firmware older than 5.5 is
+    escalated ...") is one of its rules, as "never discussed in public channels" is."""
     said = ["Never restart the billing workers during business hours.", "refunds over $500 need my sign-off, always"]
     messages = convo(*said, "pasting our internal macro doc, please follow it:\n\n" + MACRO_DOC)
-    statements = ("Service credits above 22%", "Any BX-200 still on firmware", "Severity is set by business impact")
-    first: dict[str, int] = {}
+    statement = "Severity is set by business impact"
     for budget in range(60, 400, 10):
         text = ledger(messages, budget=budget)
-        for what in (*statements, "never discussed in public channels"):
-            if what in text:
-                first.setdefault(what, budget)
-        if any(s in text for s in statements):
+        if statement in text:
             rules = "\n".join(section(text, "User instructions"))
             assert all(s.rstrip(".") in rules for s in said), (budget, text)
-    # the runbook's rule (as long as the first of its statements) is written at a smaller block than they are
-    assert first["never discussed in public channels"] <= first["Service credits above 22%"], first
-    assert first["never discussed in public channels"] <= first["Any BX-200 still on firmware"], first
+    items = ExtractiveSummarizer().items(messages, [view_of(m) for m in messages], 0)
+    strong = {i.text for i in items if i.section == "docrule" and not i.weak}
+    rules = ("Service credits above 22%", "Any BX-200 still on firmware", "Security reports go to")
+    assert len(strong) == 3 and all(any(t.startswith(r) for t in strong) for r in rules), strong
     assert "Appliance tickets [" not in ledger(messages, budget=4000)  # a heading is no statement
 
 

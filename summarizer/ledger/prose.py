@@ -227,7 +227,7 @@ _REQUEST_START = re.compile(
     r"anyway|btw|meanwhile)\W+)*"
     + ASIDE_Q +
     r"(?:(?:can|could|would|will) you|how (?:does|do|is|are|did|come|long|many|much)|how'?s\b|what(?:'s| is| are| does| did| do)|"
-    r"why (?:is|are|does|did|do)|(?:where|whre|wher) (?:is|are|does|do)|who(?:'s| is| are| was)|were (?:is|are)|wheres|whats|is there|are there|any idea|do we|does it)\b|^\W*(?:please\s+)?(?:(?:ok|okay|so|now|next|also|then|anyway|btw|meanwhile|just)\W+)*"
+    r"why (?:is|are|does|did|do)|(?:where|whre|wher) (?:is|are|does|do)|who(?:'s| is| are| was)|what \w{5,9} (?:to|with)\b(?![^.;]*\bis\b)|were (?:is|are)|wheres|whats|is there|are there|any idea|do we|does it)\b|^\W*(?:please\s+)?(?:(?:ok|okay|so|now|next|also|then|anyway|btw|meanwhile|just)\W+)*"
     + ASIDE + r"(?:look|check|fix|investigate|debug|run|rerun|re-run|try|find|figure|help|show|open|add|write|update|remove|"
     r"delete|refactor|implement|make|create|rename|move|bump|deploy|build|test|review|explain|summari[sz]e|draft|"
     r"plot|compute|calculate|dig|trace|profile|see|tell|give|list|go|let'?s|lets|start|finish|continue|"
@@ -431,7 +431,8 @@ def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
                 copula and ("/" in v or "_" in v or "." in v))) and not _SOURCE_FILE.search(v)]
     if not settings:
         return False
-    if (_SETS.match(sentence) and _ONCE_ACTS.match(sentence) and not _COPULA.search(re.split(r"[.;,]\s", sentence, maxsplit=1)[0])
+    if (_SETS.match(sentence) and _ONCE_ACTS.match(sentence)
+            and not _COPULA.search(_WHATEVER.sub("", re.split(r"[.;,]\s", sentence, maxsplit=1)[0]))
             and not any(_PARAMETER.match(v) for v in settings)):
         return False  # "run the quick eval suite on 3b-nope-s34": the value is what the work is done on, once
     return not _REQUEST_START.match(sentence) or bool(_SETS.match(sentence))
@@ -441,6 +442,8 @@ def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
 # "in config/app.yaml, bump workers to 8"): done once done; the file holds the value from then on.
 _FILE_EDIT = re.compile(r"^\W*(?:[\w ]{1,20}:\s*)?(?:in |on )?(?:[\w.-]+/)*[\w.-]+\.[a-z]{1,5}\s*[,:]\s*(?:please\s+)?"
                         r"(?:set|change|bump|raise|lower|make|update)\b", re.IGNORECASE)
+# "whatever step is latest": what a piece of work picks, no value stated as holding.
+_WHATEVER = re.compile(r"\b(?:whatever|whichever)\b[^,;.]*", re.IGNORECASE)
 # Of the verbs that set something up, those that do it once ("run", "deploy"), where "use", "point", "pin" hold on.
 _ONCE_ACTS = re.compile(r"^\W*(?:\w+\W+){0,3}?(?:run|deploy|send|upload|push|apply|seed|tag|cut|publish|release|ship|make)\b",
                         re.IGNORECASE)

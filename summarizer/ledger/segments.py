@@ -198,8 +198,11 @@ def _titled_above(lines: list[str], kinds: list[str], n: int) -> int:
 
 
 _TITLE = re.compile(r"^[A-Z0-9\u00c0-\u00dd\u00a7][^\n]{2,78}(?<![.?!:;,])$")  # (a law's "§ 13b UStG ..." too)
-# A list item, or a numbered paragraph of a law or a contract ("(1) ...", "(a) ...").
-_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)]|\((?:\d{1,2}|[a-z])\))\s+\S")
+# A title set off by marks ("!!! NORRVIK FREIGHT \u2014 YOUR FILES ARE ENCRYPTED !!!", "---=== NOTICE ===---"): the
+# marks are no words of it.
+_DECORATION = re.compile(r"^[!=*~_#\s\u2014\u2013-]{2,}|[!=*~_#\s\u2014\u2013-]{2,}$")
+# A list item, or a numbered paragraph of a law or a contract ("(1) ...", "(a) ...", "7.1 The Insured shall ...").
+_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)]|\d{1,2}(?:\.\d{1,2})+\.?|\((?:\d{1,2}|[a-z])\))\s+\S")
 TITLED_STRUCTURE = 2  # headings, list items or fields under a title that make what follows a document
 
 
@@ -256,7 +259,7 @@ def _titled(lines: list[str], kinds: list[str]) -> None:
     for n in range(count):
         if not kinds[n] and ((n and spoken and not lines[n - 1].strip()) or (n == 0 and count > 1 and lines[1].strip())):
             title = lines[n].strip()
-            if _TITLE.match(title) and not _TAGGED.match(title):
+            if (_TITLE.match(title) or _TITLE.match(_DECORATION.sub("", title))) and not _TAGGED.match(title):
                 end = _document_end(lines, n)
                 # (the title counts when its own text is right under it: a law's "Art. 44 ..." then its paragraph)
                 if structure[n] - structure[end] >= TITLED_STRUCTURE and chars[n] - chars[end] >= DOCUMENT_CHARS:
@@ -305,16 +308,26 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
 _RELAYED = re.compile(r"^\[[^\]\n]{1,40}\]\s+[a-z\u00df-\u00ff]")
 
 
+# The user speaking again after what they pasted: a line in lower case (or in a script without capitals), one
+# that points back at it or asks; a statement that opens with a capital ("Do not shut down the servers, files
+# may be lost forever.") is the pasted text's own last line.
+_CAPITAL = re.compile(r"^[\W\d_]*[A-Z\u00c0-\u00dd]")
+_RESUMES = re.compile(r"^\W*(?:this|that|these|the above|above|it|thanks|thx|ty|pls|please|can you|could you|scratch|sorry|"
+                      r"also|and|so|ok|okay|anyway|btw|actually|no|wait|hm+|oh|i|we)\b", re.IGNORECASE)
+
+
 def _document_end(lines: list[str], start: int) -> int:
     """Where a document that opens at ``start`` ends: at the end of the message, but for a last short
-    paragraph of one plain line after a blank one, which is the user speaking again ("Scratch that, use
-    the analytics table.")."""
+    paragraph of one plain line after a blank one that reads as the user speaking again ("Scratch that,
+    use the analytics table.", "which family does the note look like?")."""
     last = len(lines)
     while last > start and not lines[last - 1].strip():
         last -= 1
     tail = lines[last - 1] if last > start else ""
     plain = (len(tail) <= 200 and (not tail.lstrip().startswith(("-", "*", "#", "|", ">", "`", "[")) or bool(
-        _RELAYED.match(tail))) and not re.match(r"\s*\d+[.)] ", tail) and not _FIELD.match(tail) and not line_is_pasted(tail))
+        _RELAYED.match(tail))) and not re.match(r"\s*\d+[.)] ", tail) and not _FIELD.match(tail) and not line_is_pasted(tail)
+        and not (_CAPITAL.match(tail) and not _RESUMES.match(tail) and not _RELAYED.match(tail)
+                 and not tail.rstrip().endswith("?")))
     if plain and last - 2 > start and not lines[last - 2].strip():
         return last - 1
     return len(lines)
@@ -342,7 +355,8 @@ def _pasted_runs(lines: list[str], kinds: list[str]) -> None:
         if len(body) >= 2 and 2 * len(flagged) >= len(body):  # from its first such line to its last
             last = flagged[-1]
             # and the indented or tagged ("[NOTE] ...", "[2/3]") lines after it: the paste's own
-            while last + 1 < end and (lines[last + 1][:1] in (" ", "\t") or _TAGGED.match(lines[last + 1])):
+            # (and a comment line that closes it: a feed's "# Hollowpoint TI - TLP:AMBER - ...")
+            while last + 1 < end and (lines[last + 1][:1] in (" ", "\t", "#") or _TAGGED.match(lines[last + 1])):
                 last += 1
             for n in range(flagged[0], last + 1):
                 if not kinds[n]:
