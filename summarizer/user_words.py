@@ -238,7 +238,8 @@ _NO_RULE = re.compile(r"^\W*(?:e\.g\.|example|for example|thanks|thank you|hi\b|
 # the monthly fee are approved by the Head of Support", "Any BX-200 still on firmware older than 5.5 is escalated
 # to Tier 2 ..."): in a document the user works by, a rule like any said with "must".
 _NORM = re.compile(r"\b(?:(?:any|every|each|all|no)\b|(?:above|over|below|under|more than|less than|older than|newer than|"
-                   r"or more|or less|at least|at most)\b).*\b(?:is|are)\s+(?:only\s+|always\s+|never\s+|not\s+)?\w+(?:ed|en)\b",
+                   r"or more|or less|at least|at most)\b).*\b(?:is|are)\s+(?:only\s+|always\s+|never\s+|not\s+)?\w+(?:ed|en)\b|"
+                   r"\b(?:is|are)\s+(?:only\s+|always\s+|never\s+|not\s+)?\w+(?:ed|en)\b.*\b(?:for|of|on|in) (?:every|each|all|any)\b",
                    re.IGNORECASE)
 FOLLOWED_RULES = 60  # the statements of a followed document kept, its rules first (room last: see weak)
 

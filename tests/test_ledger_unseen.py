@@ -504,6 +504,33 @@ def test_scratch_that_far_from_a_name_it_changes_one_part_of_corrects_it():
     assert _one_part_apart("fx_quotes_archive6", "fx_quotes_analytics6")
     assert not _one_part_apart("db-primary", "db-replica") and not _one_part_apart("fx_quotes_archive6", "eu_orders_daily2")
 
+def test_a_changed_choice_asked_with_what_it_replaces_supersedes_the_choice():
+    """"kk for now we rotate svc-gate34 at the weekend." then, a while on, "update on that: rotate svc-gate34
+    tonight, not at the weekend, since the key was used from Romania.": the update says what it replaces, so
+    the weekend is no longer current and the update cites where it was said. A fresh ask that names the same
+    key ("rotate svc-gate34 now") replaces nothing."""
+    filler = [f"pull the 4625s on GDN-SQL-{n} for the last hour" for n in range(10, 16)]
+    text = ledger(convo("kk for now we rotate svc-gate34 at the weekend.", *filler,
+                        "update on that: rotate svc-gate34 tonight, not at the weekend, since the key was used from Romania."))
+    rules = [line for line in text.splitlines() if "svc-gate34" in line]
+    assert any(line.startswith("- update on that: rotate svc-gate34 tonight") and "[#0, #14]" in line for line in rules), text
+    assert not any("for now we rotate" in line for line in rules), text
+    text = ledger(convo("kk for now we rotate svc-gate34 at the weekend.", "rotate svc-gate34 now, it leaked"))
+    assert "for now we rotate svc-gate34 at the weekend" in text, text
+
+def test_a_near_miss_correction_corrects_the_users_value_it_mistyped():
+    """"argh wrong ip. it's 10.22.141.158" corrects the user's "10.22.141.159" (one digit apart), not the
+    address they asked about since ("zeek dns for 10.20.100.176") nor one an agent listed; "not that one \u2014
+    NVF-EDGE-6652" corrects "dump NVF-EDGE-6625" (two digits swapped), not the rule dumped after it."""
+    text = ledger(convo("outbound traffic from 10.22.141.159? \U0001f440", "zeek dns for 10.20.100.176 ty",
+                        "argh wrong ip. it's 10.22.141.158"))
+    assert any(line.startswith("- argh wrong ip. it's 10.22.141.158 [#0, #4]") for line in text.splitlines()), text
+    text = ledger(convo("hmm dump NVF-EDGE-6625", "oki dump NVF-EDGE-5395 \U0001f64f", "not that one \u2014 NVF-EDGE-6652"))
+    assert any(line.startswith("- not that one \u2014 NVF-EDGE-6652 [#0, #4]") for line in text.splitlines()), text
+    from context_compactor.summarizer.ledger.corrections import _near_miss
+    assert _near_miss("SEC-4141", "SEC-4411") and _near_miss("i.karlsson", "i.carlsson")
+    assert not _near_miss("10.20.100.176", "10.22.141.158") and not _near_miss("v1.2", "v1.3")
+
 def test_a_tools_header_line_over_a_pasted_listing_is_pasted():
     paste = ("what's going on with these? summarize for the standup\n\nsearch_tickets: 68 results, newest first\n\n"
              "HD-165965 | on-hold | P3 | \"Need seats removed\" | Olga Keller (cus_3g75UwCvXNTP) | Umbra Architects\n"
@@ -735,6 +762,25 @@ def test_work_run_on_whatever_is_latest_and_what_happened_to_a_job_ask_once():
     text = ledger(convo(*once[:2], "for the ablations we eval every 185 steps, not the default"))
     rules = section(text, "User instructions")
     assert rules == ["for the ablations we eval every 185 steps, not the default"], rules
+
+def test_rules_a_soc_analyst_types_are_rules():
+    """Said in passing after a one-off ask and an emoji ("hey close out SEC-6653 \U0001f64f general thing: i like it
+    when you put the query you ran at the end of each answer"), in Swedish under a label ("viktigt: k\u00f6r inga
+    skanningar ..."), or as what each new one of a kind gets ("new hunts get the prefix hunt_q271_ ..."): rules,
+    kept first; "thanks \U0001f64f you rock" and "new users are up 5% this week" rule nothing."""
+    assert prose.sentences("hey close out SEC-6653 \U0001f64f general thing: i like it when you put the query you ran at "
+                           "the end of each answer")[1].startswith("general thing: i like it")
+    assert prose.sentences("thanks \U0001f64f you rock") == ["thanks \U0001f64f you rock"]
+    rules = ["general thing: i like it when you put the query you ran at the end of each answer",
+             "viktigt: k\u00f6r inga skanningar mot lagret i Oslo (VLAN 882) mellan 06 och 22 \U0001f64f",
+             "new hunts get the prefix hunt_q271_ so we can find them later."]
+    assert all(prose.is_rule(r) for r in rules), [prose.is_rule(r) for r in rules]
+    assert not prose.is_rule("new users are up 5% this week") and not prose.is_rule("thanks \U0001f64f you rock")
+    policy = ("kk this is our IR policy, follow it from now on:\n\n# Incident response policy\n\n## 4. Evidence\n"
+              "Memory is acquired before containment for every server in OU=Servers-Customs39.\n"
+              "Chain-of-custody forms are stored in the case folder.\n")
+    items = ExtractiveSummarizer().items(convo(policy), [view_of(m) for m in convo(policy)], 0)
+    assert [i.weak for i in items if i.text.startswith("Memory is acquired")] == [False], items
 
 def test_a_rule_after_a_lead_in_phrase_is_a_rule():
     text = ledger(convo("On a different note, anything deployed to eu-central goes through the change board first."))

@@ -34,7 +34,7 @@ _FILLER = frozenset("""sorry actually correction wait oops whoops meant mean not
     against hard constraint safety fact goal state user preference note important quick going forward onward
     onwards henceforth anymore moving ahead later today these days revisit revisiting revisited scrap scratch
     agreed decided discussed idea plan option approach mind second thought thoughts thinking reflection make
-    made come hiya hey""".split())
+    made come hiya hey ugh argh gah meh oki""".split())
 _WORD = re.compile(r"[a-z][a-z0-9_]{2,}")
 # A named value: with a digit, an address, or an identifier's shape without one ("kyc-db.staging.internal",
 # "dispute_holds", "handleCashbackSettle", "web/src/api"): words ("not the staging one") are no value.
@@ -390,10 +390,13 @@ def supersede(merged: list[Item]) -> list[Item]:
                     continue  # "our Zendesk ticket 88123 is the one to update" is not "the Okta ticket ... is case 4633"
             if not score:
                 continue
-            # Of statements it fits as well: the latest message; in it, a setting before a prohibition
+            # Of statements it fits as well: what the user said before a tool's line that names a value of its
+            # shape ("argh wrong ip. it's 10.22.141.158" corrects the user's 10.22.141.159, not the agent's list
+            # of another IP since); then the latest message; in it, a setting before a prohibition
             # ("never run 0193" stands when "the migration is 7090" corrects "apply 1713"), the user's
             # words before an identifier line, the later sentence.
-            rank = (score, item.src, int(forbids or not _FORBIDDING.search(item.text)), int(item.section != "identifier"))
+            rank = (score, int(item.section != "identifier" or not correction.correction), item.src,
+                    int(forbids or not _FORBIDDING.search(item.text)), int(item.section != "identifier"))
             if rank > best_rank:
                 best, best_rank = n, rank
         if best < 0 and correction.correction and _TAKES_BACK.search(correction.text):
@@ -483,7 +486,7 @@ _KIND_WORDS = (
     (frozenset({"port"}), re.compile(r"^:?\d{2,5}$|:\d{2,5}$")),
     (frozenset({"branch"}), re.compile(r"/")),
     (frozenset({"bucket"}), re.compile(r"^s3://|^gs://")),
-    (frozenset({"host", "hostname", "server", "node", "machine"}), re.compile(r"^[\w-]+(?:\.[\w-]+)+$|^[\w-]*\d[\w-]*$")),
+    (frozenset({"host", "hostname", "server", "node", "machine", "ip"}), re.compile(r"^[\w-]+(?:\.[\w-]+)+$|^[\w-]*\d[\w-]*$")),
     (frozenset({"address", "email", "mail"}), re.compile(r"@")),
     (frozenset({"url", "endpoint", "link"}), re.compile(r"://")),
     (frozenset({"file", "path"}), re.compile(r"[/.]\w+$")),
@@ -500,6 +503,17 @@ def _one_part_apart(old: str, new: str) -> bool:
     old and the new name of one thing, where "db-primary" and "db-replica" may be two."""
     a, b = _JOINT.split(old.lower()), _JOINT.split(new.lower())
     return len(a) == len(b) >= 3 and sum(x != y for x, y in zip(a, b)) == 1
+
+
+def _near_miss(old: str, new: str) -> bool:
+    """Two values of six characters or more one character apart, or two next to each other swapped
+    ("i.karlsson" and "i.carlsson", "10.22.141.159" and "10.22.141.158", "SEC-4141" and "SEC-4411"): one
+    value mistyped, where "10.20.100.176" is another address."""
+    if len(old) != len(new) or len(old) < 6:
+        return False
+    apart = [n for n, (a, b) in enumerate(zip(old.lower(), new.lower())) if a != b]
+    return len(apart) == 1 or (len(apart) == 2 and apart[1] == apart[0] + 1
+                               and old[apart[0]] == new[apart[1]] and old[apart[1]] == new[apart[0]])
 
 
 def _kind_named(words: frozenset[str], vals: tuple[str, ...]) -> bool:
@@ -538,9 +552,9 @@ def _score(text: str, new_values: tuple[str, ...], named: set[str], words: froze
         best = 0
         for old in olds:
             if _shape(old) == _shape(new):
-                best = max(best, 4 if _distinct(_shape(new)) else 2)
+                best = max(best, (4 if _distinct(_shape(new)) else 2) + _near_miss(old, new))
             elif kind(old) == kind(new):
-                best = max(best, 3 if _distinct_kind(kind(new)) or _one_part_apart(old, new) else 2)
+                best = max(best, 3 if _distinct_kind(kind(new)) or _one_part_apart(old, new) or _near_miss(old, new) else 2)
         value_score += best
         strongest = max(strongest, best)
     # (two values that each only look like one of the statement's, "b2" and "7b" beside "bf16" and "340m", with
@@ -553,6 +567,10 @@ def _score(text: str, new_values: tuple[str, ...], named: set[str], words: froze
         return min(overlap, 4)
     if not new_values and overlap == 1 and len(words) <= 3:  # "the other Jordan", "the eu one"
         return 1
+    if overlap >= 3 and any(v in vals for v in new_values):
+        # the same named thing in the same words, said otherwise ("rotate svc-gate34 tonight, not at the weekend"
+        # after "we rotate svc-gate34 at the weekend")
+        return 3
     return 0
 
 

@@ -44,6 +44,9 @@ def forget() -> None:
 _SENTENCE = re.compile(r"(?=\s|$)(?:(?<=[.!?])\s+(?=[A-Z\u00c0-\u00dd`\"'(\[¿¡])|(?<=[?!])\s+(?=[a-z])|"
                        r"(?:(?<=[a-z]{3}\.)(?<!etc\.)(?<!fig\.)|(?<=[a-z]-[a-z]{2}\.))\s+(?=[a-z])|"  # "... is a no-go. fix that up?"
                        r"(?<=[a-z]['\")]\.)\s+(?=[a-z])|"  # after a quote or a bracket: "... to 'Plan limits'. when you ..."
+                       # after an emoji, before a lead into the next thing ("close out SEC-6653 \U0001f64f general thing: ...")
+                       r"(?<=[\U0001f300-\U0001faff\u2600-\u27bf])\s+(?=(?:[\w ]{1,24}:\s|(?:also|btw|ps|oh|unrelated|"
+                       r"separately|fyi|and also|one more thing)\b))|"
                        r"\n+|(?<=[.!?])\s*$)")
 
 
@@ -84,7 +87,10 @@ _CORRECTION = re.compile(
     r"I gave you the wrong|\b(?:pasted|gave|sent|said|used|typed|wrote|quoted|linked|named|picked|had|read|copied|took|looked at) (?:you |me )?(?:the |a )?wrong\b|wrong (?:" + _WRONG_WHAT + r")|"
     # at the start, with a word between ("quick one: wrong parent ticket before, it's HD-167843", "ugh wrong project, ...")
     r"^\W*(?:[\w ]{1,20}:\s*)?(?:(?:ugh|oh|oops|ah|argh|so|ok|okay)\W+)?wrong (?:[\w-]+ )?(?:" + _WRONG_WHAT +
-    r"|project|repo|dataset|account|channel|link|folder|model|run|job)\b|"
+    r"|project|repo|dataset|account|channel|link|folder|model|run|job|ip|person|user|hash|cve|domain|vlan|case|incident|"
+    r"tenant|site|office|date|day)\b|"
+    # "not that one \u2014 NVF-EDGE-6652": the one meant, at the start
+    r"^\W*(?:(?:ugh|oh|oops|ah|argh|no|so|ok|okay|hmm|sorry)\W+)?not (?:that|this) one\b|"
     # wrong and what, then the right value ("wrong cost centre for the fair: CC-4765")
     r"^\W*(?:(?:ugh|oh|oops|ah|argh|so|ok|okay|also|and)\W+)?wrong (?:[\w-]+ ){0,2}[\w-]+(?: for [\w'&. -]{1,30})?\s*[:,\u2014\u2013]\s*"
     r"[`'\"]?(?=[\w.@:/+-]*\d)|"
@@ -106,7 +112,7 @@ _CORRECTION = re.compile(
 # going"): what follows holds from then on.
 # (a label may say what it holds for: "general rule for this project: show shares not counts ...")
 _RULE_LEAD = re.compile(r"^\W*(?:[\w ]{0,30}\b(?:rules?|policy|policies|constraints?|guidelines?|conventions?|style|"
-                        r"reminder|heads up|fyi|standing order)(?: (?:for|on|in) [\w' -]{1,30})?\s*:|(?:(?:btw|also|oh|and|ps|p\.s\.|fyi|so|ok|okay)\W+)*"
+                        r"reminder|heads up|fyi|standing order|important|importante|wichtig|viktigt|viktig|vigtigt|belangrijk)(?: (?:for|on|in) [\w' -]{1,30})?\s*:|(?:(?:btw|also|oh|and|ps|p\.s\.|fyi|so|ok|okay)\W+)*"
                         r"(?:please\s+)?keep\b(?!\s+(?:going|looking|at it|on|up|"
                         r"me posted|digging|trying)\b))", re.IGNORECASE)
 # What to do first whenever a kind of work is done ("Before failing over auth-redis-9, page the database on-call",
@@ -140,6 +146,7 @@ _RULE = re.compile(
     r"get|need|recall|believe|expect)\b)(?!\s+ask\W*(?:\)|$))|forbidden|not allowed|under no|required|requires?\b|"
     r"from now on|going forward|by default|as a rule|no more than|only ever|stick to|"
     r"i'?d (?:rather|prefer)|i (?:prefer|want you to|need you to)|(?:would|'d) rather|prefer(?:ably)?\b|"
+    r"i (?:really )?(?:like|love) it when you|"
     # (not in a reason: "..., since we want the same version everywhere")
     r"(?<!since )(?<!because )(?<!\bas )(?<!\bif )we (?:use|(?<!\bso we )don'?t|never|always|tend to|keep|prefer|stick|follow|avoid|"
     r"only|do not|go with|write|put|want)|"
@@ -175,6 +182,9 @@ _RULE = re.compile(
     r"migrations|handlers|queries|types)(?:\s+in\s+[\w/.`-]+)?\s+(?:start|begin|end|go through|use|follow|declare|"
     r"live in|stay|carry|include|gets?|need|must|should)\b|"
     r"(?:^|[;:] )no \w+(?:\(\))? (?:in|inside|under) |heads up|fyi\b(?!.*:\s*$)|"
+    # what each new one of a kind gets ("new hunts get the prefix hunt_q271_ so we can find them later")
+    r"^\W*(?:(?:oh|and|also|btw|so|ok|okay|plus)\W+)*(?:all )?new [\w-]+s (?:get|go|use|start|begin|end|need|must|should|"
+    r"carry|include|stay|are named|are called|are tagged)\b|"
     r"reminder|note that|is a no-go|not to be|is not to|only (?:use|via|through|from|in)\b|"
     # French
     r"jamais|toujours|ne \w+ (?:pas|plus|jamais)|n'\w+ (?:pas|plus|jamais)|merci de|il faut|[ée]vite[rz]?\b|"
@@ -186,6 +196,9 @@ _RULE = re.compile(
     r"nunca|siempre|no (?:uses|hagas|toques|borres|cambies|subas|pongas|utilices|modifiques|reinicies)|"
     r"por favor|debe(?:s|mos|n)?\b|prefiero|evita|sin (?:preguntar|avisar|consultar)|solo (?:usa|con|en)|"
     r"utiliza siempre|usa siempre|"
+    # Swedish, Danish, Norwegian, Dutch (their "not" and "no" say what is, in a law or a letter, as often as
+    # what to do: "niet in de lidstaat gevestigde")
+    r"aldrig|aldri\b|alltid|altid\b|nooit|altijd|"
     # Italian, Portuguese
     r"\bsempre\b|\bmai\b|per favore|non (?:usare|toccare|cambiare|mettere|fare|scrivere|inviare|chiudere|"
     r"cancellare|pubblicare)\b|\bn[ãa]o (?:use|usar|mude|mexa|feche|apague|publique|envie)\b|\bevite\b)",
@@ -201,10 +214,11 @@ _RULE_NEEDS = (
     "until further notice", "end of", "at least", "without ", "unless",
     *(f"{a} {b}" for a in ("for", "in") for b in ("any", "all", "every", "each")),  # "anything", "everything" too
     "norm", "every time", "each time", "whenever", "even when", "for now on", "whoever", "no matter",
-    "it matters to me", "no ", "heads up", "fyi", "reminder", "note that", "no-go", "not to",
+    "it when you", "it matters to me", "no ", "heads up", "fyi", "new ", "reminder", "note that", "no-go", "not to",
     "jamais", "toujours", " pas", " plus", "merci de", "il faut", "vite", "interdit", "pr\u00e9f", "pref\u00e8re",
     "utilise", "nie", "immer", "bitte ", "kein", "nicht", "muss", "m\u00fcssen", "darf", "verwende", "ausschlie",
-    "nur noch", "nunca", "siempre", "por favor", "debe", "prefiero", "evita", "sin ", "solo ", "sempre", "mai",
+    "nur noch", "nunca", "siempre", "por favor", "debe", "prefiero", "evita", "sin ", "solo ", "aldri", "altid",
+    "alltid", "nooit", "altijd", "sempre", "mai",
     "per favore", "non ", "n\u00e3o ", "nao ")
 # Letters a case-blind regex takes for i and s that str.lower() keeps apart from them.
 _ODD_CASE = ("\u0130", "\u0131", "\u017f")
@@ -250,6 +264,10 @@ _UPDATE = re.compile(
     r"no longer|any ?more|renamed|replaced|retired|these days|as of (?:today|now)|d[ée]sormais|"
     r"rebased (?:onto|on)|has changed|have changed|is changing|we'?re (?:now )?on\b|"
     r"maintenant|ab jetzt|jetzt\b|ahora\b|a partir de ahora)", re.IGNORECASE)
+
+
+# What a changed choice says it replaces: "..., not at the weekend", "instead of the EU bucket".
+_REJECTS = re.compile(r",\s*not (?:the |at |on |in |a |an |by |from |to )?\w+|\binstead of\b|\brather than\b", re.IGNORECASE)
 
 
 def is_update(sentence: str) -> bool:
@@ -458,8 +476,10 @@ def kind_of(sentence: str, found: tuple[str, ...]) -> str:
         return "correction"
     if is_rule(sentence) or _LABEL.match(sentence):
         return "rule"
-    if is_setting(sentence, found) or (is_update(sentence) and not _asks(sentence)):
-        return "setting"  # a value stated, or a standing thing said to have changed ("X now owns the pager")
+    if is_setting(sentence, found) or (is_update(sentence) and (not _asks(sentence) or _REJECTS.search(sentence))):
+        # a value stated, or a standing thing said to have changed ("X now owns the pager"), also when asked with
+        # what it replaces ("update on that: rotate svc-gate34 tonight, not at the weekend, since ...")
+        return "setting"
     if " if " in sentence and _STANDING_IF.search(sentence) and not _QUESTION.search(sentence):
         return "rule"  # what to do whenever something happens ("check it if tables look stale")
     if _PRECONDITION.match(sentence.lstrip("-*\u2022( \t")):
