@@ -359,7 +359,7 @@ def supersede(merged: list[Item]) -> list[Item]:
         plain = words - content_words(" ".join(new_values))
         pool = {n for w in words for n in by_word.get(w, ())} | {n for v in new_values for n in by_kind.get(kind(v), ())}
         forbids = bool(_FORBIDS.match(correction.text) or _FORBIDDING.search(correction.text))
-        best, best_rank = -1, (0, 0, 0, 0)
+        best, best_rank = -1, (0, 0, 0, 0, 0)
         for n in sorted(pool):
             item, vals, shapes, kinds, cand_words = facts[n]
             if n in gone or item.src > correction.src or (item.src == correction.src and (
