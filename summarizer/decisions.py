@@ -25,7 +25,7 @@ _DECISION = re.compile(
 _DECISION_WEAK = re.compile(
     r"(?:\b(?:we|i|let)(?:['\u2019](?:ll|s|d|m going to|re going to)\b| will| would| should| are going to)|"
     r"\bmy vote is to|\bwe should|\bof the (?:two|three) options|\bthe approach is to|\bswitch(?:ed)? to|"
-    r"^\W*(?:ok,? |okay,? |alright,? )?so we (?=\w+ )|\bi (?:think|guess|reckon|'?d say) we(?= \w+ )|\bmy (?:suggestion|recommendation)\b|\bi (?:suggest|recommend)\b)"
+    r"^\W*(?:ok,? |okay,? |alright,? )?so we (?=\w+ )|[,;:]\s+so we (?!(?:know|see|have|had|did|are|were|got|can|could|need|needed|may|might)\b)(?=\w+ )|\bi (?:think|guess|reckon|'?d say) we(?= \w+ )|\bmy (?:suggestion|recommendation)\b|\bi (?:suggest|recommend)\b)"
     r"(?!\s+(?:need|have|want|be|read|look|check|open|run|grep|search|take|start|reproduce|inspect|investigate|"
     r"try|see|find|dig|trace|profile|also|keep (?:going|looking)|get|go ahead|continue|let you know|update you|"
     r"come back|circle back|look into|follow up|take a look|double-check|report back)\b)",
@@ -54,16 +54,23 @@ _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing
                        r"(?:scrap|scratch|ditch) the \w+|after all|let'?s revisit|revisiting|instead(?=[,.;!]|$)|new plan|"
                        r"change of plan|actually,? let'?s)(?!\w)",
                        re.IGNORECASE)
+# "update on the former distributor's goodwill claim: ..., so we take a price reduction ...": a choice said as
+# news on one named thing revises the choice about it.
+_UPDATE_ON = re.compile(r"^\W*(?:(?:quick|small|an?)\s+)?update on\b", re.IGNORECASE)
 _ASKS = re.compile(r"^\W*(?:remind me|tell me|what|which|who|when|where|why|how|do|does|did|can|could|should we|is|are|"
                    r"(?:please\s+)?(?:look up|find out|find|dig up|pull up|check|search|confirm)\b(?:[^.!?]{0,80}\bwhat\b)?)\b",
                    re.IGNORECASE)
+
+
+# A question typed on before more words ("can you remind me what we agreed with Joost ...?, then I'm off to court").
+_ASKED_MIDWAY = re.compile(r"\w\?[.!,;]*\s")
 
 
 @remembered(4_096)
 def is_decision(sentence: str) -> bool:
     """A choice said with its reason or its alternative, or a marker that says so; never a question or a
     request to recall one ("Remind me what we decided.")."""
-    if _ASKS.match(sentence) or sentence.rstrip().endswith("?"):
+    if _ASKS.match(sentence) or sentence.rstrip().endswith("?") or _ASKED_MIDWAY.search(sentence):
         return False
     return 16 <= len(sentence) <= 500 and bool(_DECISION.search(sentence) or (
         _DECISION_WEAK.search(sentence) and (_REASON.search(sentence) or _REVISION.search(sentence))))
@@ -73,7 +80,8 @@ def decision_item(sentence: str, index: int) -> Item:
     """A decision; one that revises an earlier choice ("scrap that idea; let's ...") supersedes it. One a
     marker says is a decision ("Decision:", "we'll go with", "decided") ranks above one read from a
     first-person choice and its reason."""
-    return Item("decision", sentence.lower(), clip(sentence, 400), index, update=bool(_REVISION.search(sentence)),
+    return Item("decision", sentence.lower(), clip(sentence, 400), index,
+                update=bool(_REVISION.search(sentence) or _UPDATE_ON.match(sentence)),
                 rank=2 if _DECISION.search(sentence) else 1)
 
 

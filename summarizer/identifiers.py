@@ -217,8 +217,12 @@ _STANDARD = re.compile(r"^(?:UTF|UCS|ISO|AES|SHA|MD|RSA|DES|TLS|SSL|HTTP|IPV|PBK
                        r"RFC|CVE|X)-\d+$", re.IGNORECASE)
 
 
+# A date or a time stamp ("2025-04-10T09:00", "2024-06-05"): when something is, never a name of something.
+_DATE_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$")
+
+
 def _judge(token: str, strong_only: bool) -> bool:
-    if _SECRET.match(token) or _STANDARD.match(token):
+    if _SECRET.match(token) or _STANDARD.match(token) or _DATE_TIME.match(token):
         return False
     if _STRONG_ID.fullmatch(token):
         return True

@@ -15,6 +15,7 @@ from convo import assistant, tool, user
 from context_compactor.messages import view_of
 from context_compactor.summarizer.fallback import ExtractiveSummarizer
 from context_compactor.summarizer.ledger import merge, prose, render
+from context_compactor.summarizer.ledger.items import values
 
 PYTEST_RUN = """Here's what I get locally:
 
@@ -782,6 +783,23 @@ def test_rules_a_soc_analyst_types_are_rules():
     items = ExtractiveSummarizer().items(convo(policy), [view_of(m) for m in convo(policy)], 0)
     assert [i.weak for i in items if i.text.startswith("Memory is acquired")] == [False], items
 
+def test_one_off_asks_behind_a_busy_lawyers_leads_are_requests():
+    """"when u have a sec: put the site visit ... in the calendar for Thu 20 Mar, 15:00, and block 1h prep before",
+    "morning - put the call with Lukas Berger in the calendar ...", "sorry, another one: update the DD report ...",
+    "quick one: dD: go through the customer contracts in folder 3.1 ..." and "... recap of 2024-0844 ... before 3
+    if possible" ask once (a polite "when u have a sec" and a deadline "before 3" are no condition they wait for);
+    "update: the launch date moved to 08-21" and "close PR-41 after the merge" still hold."""
+    once = ["when u have a sec: put the site visit Stationsplein 45, Utrecht in the calendar for Thu 20 Mar, 15:00, and "
+            "block 1h prep before (in a taxi, sorry for typos)",
+            "morning - put the call with Lukas Berger in the calendar for Thu 3 Apr, 13:00, then I'm off to court",
+            "sorry, another one: update the DD report with the lease findings (in a taxi, sorry for typos)",
+            "quick one: dD: go through the customer contracts in folder 3.1 and list the change of control clauses",
+            "morning - quick recap of 2024-0844 for teh partner meeting before 3 if possible",
+            "when u have a sec: small one: clause 17 cross-refers to the wrong clause in our draft, fix pls asap pls"]
+    assert [prose.kind_of(s, values(s)) for s in once] == ["request"] * len(once)
+    held = ["update: the launch date moved to 08-21", "close PR-41 after the merge"]
+    assert [prose.kind_of(s, values(s)) for s in held] == ["setting"] * 2
+
 def test_a_rule_after_a_lead_in_phrase_is_a_rule():
     text = ledger(convo("On a different note, anything deployed to eu-central goes through the change board first."))
     assert any("change board" in r for r in section(text, "User instructions")), text
@@ -1521,6 +1539,34 @@ def test_a_ransom_note_an_insurers_clauses_and_a_feeds_comment_line_are_pasted_n
     assert prose.split(asked)[-1].text == "which family does it look like?"
     rules = "\n".join(section(ledger(convo(note, clauses, feed)), "User instructions"))
     assert "police" not in rules and "shut down" not in rules and "Insured" not in rules and "TLP" not in rules, rules
+
+def test_review_comments_a_portals_error_and_a_letterhead_are_pasted_not_the_users():
+    """A lawyer pastes the other side's Word comments ("[EB9] General: our client must receive the signed version
+    by 7 February 2025 ..."), a court portal's refusal after "got this from the court portal when uploading,
+    wtf:", and a regulator's letter whose sender and addressee stand above its "Datum:" and "Onderwerp:"
+    fields: none of it is the user's instruction; a chat relay's "[WhatsApp 18:45] ..." lines are the user's."""
+    comments = ("what do we do with these comments? (in a taxi, sorry for typos)\n\n[EB1] cl. 12.1: Drafting point only.\n"
+                "[EB2] cl. 7.2: We can live with this if the carve-out in 5.2 stays.\n[EB3] cl. 22.2: Deleted: duplicates "
+                "clause 13.\n[EB9] General: our client must receive the signed version by 7 February 2025 or the pricing "
+                "in the Order Form lapses.")
+    portal = ("got this from the court portal when uploading, wtf:\n\nMijn Rechtspraak - Indienen stuk\nZaak: C/13/934598 / "
+              "HA ZA 24-476\nStatus: niet ingediend\nFoutcode KEI-5647: het bestand 'conclusie_v4.pdf' bevat een ongeldige "
+              "elektronische handtekening\n\ncan you check the pdf? deadline is today")
+    letter = ("AP letter below (scanned, sorry). what's our exposure?\n\nAutoriteit Persoonsgegevens\nPostbus 93374, 2509 AJ "
+              "Den Haag\n\nKestrel Analytics B.V.\nt.a.v. de functionaris gegevensbescherming\n\nDatum: 14 januari 2025\n"
+              "Ons kenmerk: z2024-58321\nOnderwerp: verzoek om informatie\n\nGeachte heer, mevrouw,\n\nU dient de gevraagde "
+              "informatie binnen vier weken na dagtekening van deze brief te verstrekken.\n\nHoogachtend,\nde AP")
+    assert [p.kind for p in prose.split(comments)] == ["prose", "pasted"], prose.split(comments)
+    assert [p.kind for p in prose.split(portal)] == ["prose", "pasted", "prose"], prose.split(portal)
+    assert [p.kind for p in prose.split(letter)] == ["prose", "document"], prose.split(letter)
+    signed = letter.split("\n\n", 1)[1] + ("\n\n---\nGDPR clean-up for Kestrel, here's the plan:\n\n- update the records of "
+                                            "processing\n- send the sub-processor questionnaire to all 24 vendors")
+    parts = prose.split(signed)  # the letter first in the message, the user's plan after a rule line
+    assert [p.kind for p in parts] == ["document", "prose"] and parts[1].text.startswith("---\nGDPR"), parts
+    relayed = "[WhatsApp 18:45] is this the one?\n[WhatsApp 18:46] and pls always book rooms with a desk\n[WhatsApp 18:47] ty"
+    assert {p.kind for p in prose.split(relayed)} == {"prose"}, prose.split(relayed)
+    rules = "\n".join(section(ledger(convo(comments, portal, letter)), "User instructions"))
+    assert "signed version" not in rules and "Foutcode" not in rules and "Postbus" not in rules, rules
 
 def test_what_follows_for_reference_or_screenshot_text_is_pasted():
     """"for reference, from the wet:" or "screenshot text:" announces what the user pastes next (a law's one
@@ -2453,6 +2499,34 @@ def test_where_the_plan_is_says_no_choice_and_what_the_plan_is_does():
     assert not is_decision("The plan is in the todo list.") and not is_decision("the plan is fine, I will look at the logs.")
     assert is_decision("The plan is to shard by tenant because hot tenants dominate.")
     assert is_decision("the fix is to pin urllib3 below 2, since 2.x drops the old TLS")
+
+def test_a_choice_drawn_from_news_on_a_named_thing_revises_the_earlier_choice():
+    """"update on the former distributor's goodwill claim: the seller refuses any indemnity ..., so we take a price
+    reduction of \u20ac675,000 ...": "so we <do>" after the news is the choice, and it revises "let's ask for a
+    specific indemnity for the former distributor's goodwill claim"; "..., so we know the cache is bad" is none."""
+    from context_compactor.summarizer.decisions import is_decision
+    assert not is_decision("the build failed twice, so we know the cache is bad")
+    text = ledger(convo("let's ask for a specific indemnity for the former distributor's goodwill claim - we can't price a "
+                        "risk whose outcome nobody knows yet.", *[f"redline clause {n} against our template" for n in range(4)],
+                        "update on the former distributor's goodwill claim: the seller refuses any indemnity and the client "
+                        "wants to sign this month, so we take a price reduction of \u20ac675,000 for the former distributor's "
+                        "goodwill claim."))
+    decisions = section(text, "Decisions")
+    assert any("price reduction of \u20ac675,000" in d for d in decisions), text
+    assert not any("specific indemnity" in d and "price reduction" not in d for d in decisions), text
+
+def test_a_time_stamp_is_no_identifier_and_a_question_typed_on_decides_nothing():
+    """A calendar tool's answer names its event ("evt_9aba751705") and when it starts ("2025-04-10T09:00"):
+    the event is an id, the time is not. "also can you remind me what we agreed with Joost ...?, then I'm off
+    to court" asks; it is no decision."""
+    from context_compactor.summarizer.decisions import is_decision
+    from context_compactor.summarizer.identifiers import identifier_items
+    answer = '{\n  "status": "created",\n  "event_id": "evt_9aba751705",\n  "start": "2025-04-10T09:00"\n}'
+    keys = {i.key for i in identifier_items(answer, 0, strong_only=False)}
+    assert "evt_9aba751705" in keys and "2025-04-10T09:00" not in keys and "2024-06-05" not in {
+        i.key for i in identifier_items("restore from the 2024-06-05 snapshot", 0, strong_only=False)}, keys
+    assert not is_decision("also can you remind me what we agreed with Joost on notice of default in Tideline?, then "
+                           "I'm off to court")
 
 def test_a_python_crash_is_what_was_raised_not_the_detail_under_it():
     crash = ("srun: error: gpu-a14: task 0: Exited with exit code 1\nTraceback (most recent call last):\n"

@@ -260,7 +260,7 @@ _VALUE_HINT = re.compile(r"\d|://|@\w|/\w")
 # times in Pacific time", "we are calling the project X now"). It supersedes the statement it updates, as a
 # correction does, when the two plainly speak of one thing (see .corrections).
 _UPDATE = re.compile(
-    r"\b(?:update[sd]?\b|(?<!for )(?<!right )(?<!just )(?<!not )(?<!leave it )now\b|from now on|going forward|moved (?:to|from|up|back|again)|changed? to|switched to|rotated|"
+    r"\b(?:updated\b|updates\b|update\b(?!\s+(?:the|a|an|my|our|this|that|it|them|all|every|each|your)\b)|(?<!for )(?<!right )(?<!just )(?<!not )(?<!leave it )now\b|from now on|going forward|moved (?:to|from|up|back|again)|changed? to|switched to|rotated|"
     r"no longer|any ?more|renamed|replaced|retired|these days|as of (?:today|now)|d[ée]sormais|"
     r"rebased (?:onto|on)|has changed|have changed|is changing|we'?re (?:now )?on\b|"
     r"maintenant|ab jetzt|jetzt\b|ahora\b|a partir de ahora)", re.IGNORECASE)
@@ -348,7 +348,7 @@ _PASSIVE = re.compile(r"\b(?:is|are|be|been|gets?|stays?|remains?)\b(?![^,;]*[,;
 _NOUN_RULE = re.compile(r"reminder|(?:our|the) (?:convention|policy|rule|standard|style)|change freeze|freeze\b|"
                         r"required|requires?\b|needs? (?:an?|to|the) (?:entry|review|approval|sign-?off|test)|"
                         r"(?:is|are|get) rejected|not to be|is not to", re.IGNORECASE)
-_PLS = re.compile(r"\bpls\b|\bplease\W*$", re.IGNORECASE)
+_PLS = re.compile(r"\bpls\b|\bplease\W*$|\b(?:if possible|asap)\b", re.IGNORECASE)
 
 
 def _asks(sentence: str) -> bool:
@@ -405,7 +405,8 @@ _SOURCE_FILE = re.compile(r"\.(?:py|go|rs|ts|tsx|js|jsx|java|kt|rb|c|h|cc|cpp|cs
 # once the agent has done it, whatever value it names. The verbs of _SETS set up a value the work depends on
 # from then on, and stay settings.
 _ACTION_START = re.compile(
-    r"^\W*(?:(?:ok|okay|so|now|next|also|and|then|hey|hi|yo|btw|quick|small|one more|another)\W+)*(?:[\w ]{1,20}:\s*)?"
+    r"^\W*(?:(?:ok|okay|so|now|next|also|and|then|hey|hi|yo|btw|quick|small|one more|another|sorry|morning|good morning)\W+)*"
+    r"(?:[\w ]{1,20}(?::|\s[\u2014\u2013-])\s*){0,2}"
     r"(?:for [\w&'. -]{1,40}? (?=(?:look|pull) up\b))?(?:please\s+)?(?:restart|reboot|bounce|kill|stop|raise|lower|increase|decrease|reduce|double|halve|drain|cordon|"
     r"uncordon|scale|rotate|restore|snapshot|back ?up|page|ack|acknowledge|flip|toggle|pause|resume|enable|disable|"
     r"retry|re-?run|re-?try|re-?deploy|re-?start|reindex|re-?index|replay|backfill|purge|flush|clear|reset|silence|"
@@ -414,7 +415,8 @@ _ACTION_START = re.compile(
     r"book|look up|dump|copy|download|spin up|tear down|shut down|bring up|bring down|roll back|roll out|promote|"
     r"demote|fail over|failover|swap|evict|delete|remove|drop|add|create|open|write|draft|fix|check|run|build|"
     r"reassign|reply|respond|forward|merge|investigate|take a look|remind|put|launch|submit|queue|label|link|"
-    r"document|summari[sz]e)\b",
+    r"document|summari[sz]e|update|go through|list|recap|review|prepare|prep|move|sort|flag|mark|compare|redline|"
+    r"translate|pull|find|look at|look into|search|extract|convert|rename|upload)\b(?!:)",
     re.IGNORECASE)
 # Work asked for when something happens ("close PR-41 after the merge", "once the freeze ends, ...") waits for it:
 # it holds until then.
@@ -428,7 +430,8 @@ _ON_ONE = re.compile(r"^\W*(?:(?:ok|okay|so|now|also|and|then|pls|please)\W+)*[a
 # copy of INV-2026-4064"): asked, not a value that holds ("I need you to ..." is a rule; see _RULE).
 _WANT = re.compile(r"^\W*(?:(?:ok|okay|so|now|also|and|then|hey|hi)\W+)*(?:i|we)(?: really| just| still)? (?:need|want|'d like|"
                    r"would like)(?: to (?:see|get|have))? (?:the|a|an|some|all|my|our|every|each|\d)\b", re.IGNORECASE)
-_TRIGGER = re.compile(r"\b(?:after|once|when|whenever|before|as soon as|next time|until|till)\b", re.IGNORECASE)
+_TRIGGER = re.compile(r"\b(?:after|once|when(?! (?:u|you) (?:have|get|got) (?:a|the) (?:sec|second|minute|moment|mo|chance)\b)|"
+                      r"whenever|before|as soon as|next time|until|till)\b(?= (?!\d)\w)", re.IGNORECASE)
 
 
 def is_setting(sentence: str, found: tuple[str, ...]) -> bool:

@@ -159,6 +159,31 @@ def _mostly_prose(lines: list[str]) -> bool:
     return False
 
 
+_LETTERHEAD_LINE = re.compile(r"^[A-Z\u00c0-\u00dd][^\[\]]*$")
+
+
+def _letterhead_above(lines: list[str], kinds: list[str], n: int) -> int:
+    """Where a document that opens at ``n`` starts with the short paragraphs right above it: a letter's
+    sender and address ("Autoriteit Persoonsgegevens", "Postbus 93374, 2509 AJ Den Haag"), its addressee,
+    above its "Datum:" and "Onderwerp:" fields: short lines that end on no stop (the message's first paragraph
+    only when each of its lines opens with a capital: "check this one" is the user's)."""
+    first = next((k for k, line in enumerate(lines) if line.strip()), 0)
+    while n >= 2 and not lines[n - 1].strip():
+        end = n - 1
+        while end > 0 and not lines[end - 1].strip():
+            end -= 1
+        start = end
+        while start > 0 and lines[start - 1].strip():
+            start -= 1
+        block = lines[start:end]
+        if not block or len(block) > 4 or any(
+                kinds[k] or len(lines[k].strip()) > 60 or lines[k].rstrip().endswith((":", "?", "!"))
+                or (start <= first and not _LETTERHEAD_LINE.match(lines[k])) for k in range(start, end)):
+            break
+        n = start
+    return n
+
+
 def _documents(lines: list[str], kinds: list[str]) -> None:
     """A heading (markdown, a rule line, a bold label on its own line) or a run of mail/ticket headers
     opens a document when enough follows it: from there to the end of the message is pasted."""
@@ -174,6 +199,7 @@ def _documents(lines: list[str], kinds: list[str]) -> None:
                 n -= 1  # a ticket's title line goes with its fields
             elif _HEADING.match(line):
                 n = _titled_above(lines, kinds, n)
+            n = _letterhead_above(lines, kinds, n)
             for k in range(n, _document_end(lines, n)):
                 if not kinds[k]:
                     kinds[k] = "document"
@@ -273,9 +299,13 @@ def _titled(lines: list[str], kinds: list[str]) -> None:
 # A line of the user's that announces what they paste next, and ends on ":" ("pasting the review:", "here's
 # what the job printed:", "the customer's ticket, for context:", "logs from export-svc earlier:").
 _ANNOUNCE = re.compile(
-    r"\b(?:past(?:e|ed|ing)|forward(?:ed|ing)?|for context|for reference|fyi|below|attached|excerpt|screenshot|here'?s|here is|this is|"
+    r"\b(?:past(?:e|ed|ing)|forward(?:ed|ing)?|for context|for reference|fyi|below|attached|excerpt|screenshot|"
+    # (what the user writes out next is theirs: "here's the plan:", "here's what I want:")
+    r"(?:here'?s|here is|this is)(?! (?:the|my|our) (?:plan|steps|order|list|rules|todo|priorities|agenda)\b|"
+    r" (?:what|how) (?:i|we)(?:'d| would| want| need| will|'ll| plan| propose)\b)|"
     r"output|printed|print(?:s|ing)|logs?|trace(?:back)?|review(?:er)?'?s?|ticket|e-?mail|mail|thread|message from|"
-    r"(?:said|wrote|says|writes|replied))\b[^:]{0,80}:\s*$", re.IGNORECASE)
+    r"(?:said|wrote|says|writes|replied)|got (?:this|these|that)|received|came in|sent (?:us|me|over|this))\b[^:]{0,80}:\s*$",
+    re.IGNORECASE)
 
 
 # A line on its own that names what follows as someone else's text, with no colon ("tax law excerpt for
@@ -320,6 +350,12 @@ def _document_end(lines: list[str], start: int) -> int:
     """Where a document that opens at ``start`` ends: at the end of the message, but for a last short
     paragraph of one plain line after a blank one that reads as the user speaking again ("Scratch that,
     use the analytics table.", "which family does the note look like?")."""
+    for k in range(start + 1, len(lines) - 1):
+        # a rule line, then the user again ("---", "GDPR clean-up for Kestrel, here's the plan:"): the paste ends there
+        if lines[k].strip() in ("---", "***", "___") and (after := next((a for a in lines[k + 1:] if a.strip()), "")) and (
+                after.rstrip().endswith((":", "?")) or _RESUMES.match(after) or not _CAPITAL.match(after)) and not (
+                _FIELD.match(after) or _HEADING.match(after)):
+            return k
     last = len(lines)
     while last > start and not lines[last - 1].strip():
         last -= 1
@@ -338,6 +374,7 @@ def _pasted_runs(lines: list[str], kinds: list[str]) -> None:
     such lines (blank lines inside a run do not end it), and a single such line only when it is
     unmistakable (a timestamp, a trace line, JSON)."""
     flags = [not kinds[n] and line_is_pasted(line) for n, line in enumerate(lines)]
+    _tagged_paragraphs(lines, kinds, flags)
     n = 0
     while n < len(lines):  # three or more "Field: value" lines in a row: a ticket's or a form's fields
         end = n
@@ -383,6 +420,22 @@ def _pasted_runs(lines: list[str], kinds: list[str]) -> None:
 
 
 _TAGGED = re.compile(r"^\[[\w /:.-]{1,24}\]")
+_CLOCK = re.compile(r"\d{1,2}:\d{2}")
+TAGGED_LINES = 3  # lines of a paragraph each opened by a tag of its own ("[EB1] cl. 12.1: ...") that make it a listing
+
+
+def _tagged_paragraphs(lines: list[str], kinds: list[str], flags: list[bool]) -> None:
+    """A paragraph most of whose lines open with a tag ("[EB1] cl. 12.1: Drafting point only.", "[EB2] ...")
+    is a listing pasted (review comments, a tracker's rows); a chat relay's envelope ("[WhatsApp 18:45] is this
+    the one?") tells the time, and is the user speaking."""
+    start = 0
+    for end in [k for k, line in enumerate(lines) if not line.strip()] + [len(lines)]:
+        body = [k for k in range(start, end) if lines[k].strip() and not kinds[k]]
+        tagged = [k for k in body if (m := _TAGGED.match(lines[k])) and not _CLOCK.search(m.group(0))]
+        if len(tagged) >= TAGGED_LINES and 2 * len(tagged) >= len(body):
+            for k in tagged:
+                flags[k] = True
+        start = end + 1
 _TOOL_HEADER = re.compile(r"^\s*(?:\$ \S.*|[A-Za-z][\w-]*(?:[_.][\w-]+)+(?:\([^)]*\))?\s*:.*)$")
 
 
