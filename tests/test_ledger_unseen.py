@@ -795,10 +795,12 @@ def test_one_off_asks_behind_a_busy_lawyers_leads_are_requests():
             "sorry, another one: update the DD report with the lease findings (in a taxi, sorry for typos)",
             "quick one: dD: go through the customer contracts in folder 3.1 and list the change of control clauses",
             "morning - quick recap of 2024-0844 for teh partner meeting before 3 if possible",
-            "when u have a sec: small one: clause 17 cross-refers to the wrong clause in our draft, fix pls asap pls"]
+            "when u have a sec: small one: clause 17 cross-refers to the wrong clause in our draft, fix pls asap pls",
+            "quick one: log 0.2h on 2023-0444: emails with anouk visser re next steps",
+            "next: turn this into a file note and save it: call w client 20 min", "sorry, different matter"]
     assert [prose.kind_of(s, values(s)) for s in once] == ["request"] * len(once)
-    held = ["update: the launch date moved to 08-21", "close PR-41 after the merge"]
-    assert [prose.kind_of(s, values(s)) for s in held] == ["setting"] * 2
+    held = ["update: the launch date moved to 08-21", "close PR-41 after the merge", "the log bucket is s3://acme-logs-eu"]
+    assert [prose.kind_of(s, values(s)) for s in held] == ["setting"] * 3
 
 def test_a_rule_after_a_lead_in_phrase_is_a_rule():
     text = ledger(convo("On a different note, anything deployed to eu-central goes through the change board first."))
