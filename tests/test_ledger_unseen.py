@@ -777,6 +777,10 @@ def test_rules_a_soc_analyst_types_are_rules():
              "new hunts get the prefix hunt_q271_ so we can find them later."]
     assert all(prose.is_rule(r) for r in rules), [prose.is_rule(r) for r in rules]
     assert not prose.is_rule("new users are up 5% this week") and not prose.is_rule("thanks \U0001f64f you rock")
+    # what happened, then what to do with every one of a kind from now on: a rule; one run of all tests is not
+    assert prose.is_rule("Tideline got burned by a silent auto-renewal with their cleaning contractor last year, so flag "
+                         "every auto-renewal clause in Tideline contracts with a margin comment")
+    assert not prose.is_rule("the build broke, so run all the tests")
     policy = ("kk this is our IR policy, follow it from now on:\n\n# Incident response policy\n\n## 4. Evidence\n"
               "Memory is acquired before containment for every server in OU=Servers-Customs39.\n"
               "Chain-of-custody forms are stored in the case folder.\n")

@@ -184,6 +184,9 @@ _RULE = re.compile(
     r"migrations|handlers|queries|types)(?:\s+in\s+[\w/.`-]+)?\s+(?:start|begin|end|go through|use|follow|declare|"
     r"live in|stay|carry|include|gets?|need|must|should)\b|"
     r"(?:^|[;:] )no \w+(?:\(\))? (?:in|inside|under) |heads up|fyi\b(?!.*:\s*$)|"
+    # what to do with every one of a kind from what happened ("Tideline got burned by a silent auto-renewal ...
+    # last year, so flag every auto-renewal clause in Tideline contracts with a margin comment")
+    r"[,;]\s*so (?:from now on |always |please |pls )?[a-z]+ (?:every|each|any)\b|"
     # what each new one of a kind gets ("new hunts get the prefix hunt_q271_ so we can find them later")
     r"^\W*(?:(?:oh|and|also|btw|so|ok|okay|plus)\W+)*(?:all )?new [\w-]+s (?:get|go|use|start|begin|end|need|must|should|"
     r"carry|include|stay|are named|are called|are tagged)\b|"
@@ -216,7 +219,7 @@ _RULE_NEEDS = (
     "until further notice", "end of", "at least", "without ", "unless",
     *(f"{a} {b}" for a in ("for", "in") for b in ("any", "all", "every", "each")),  # "anything", "everything" too
     "norm", "every time", "each time", "whenever", "even when", "for now on", "whoever", "no matter",
-    "it when you", "it matters to me", "no ", "heads up", "fyi", "new ", "reminder", "note that", "no-go", "not to",
+    ", so ", "; so ", "it when you", "it matters to me", "no ", "heads up", "fyi", "new ", "reminder", "note that", "no-go", "not to",
     "jamais", "toujours", " pas", " plus", "merci de", "il faut", "vite", "interdit", "pr\u00e9f", "pref\u00e8re",
     "utilise", "nie", "immer", "bitte ", "kein", "nicht", "muss", "m\u00fcssen", "darf", "verwende", "ausschlie",
     "nur noch", "nunca", "siempre", "por favor", "debe", "prefiero", "evita", "sin ", "solo ", "aldri", "altid",
