@@ -175,7 +175,11 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
             kind = "request"  # "fyi, here's what happened:" introduces what follows (pasted), it rules nothing
         if kind == "rule" and _DISOWNED.search(sentence):
             kind = "request"  # "NOT ours, dont adopt anything from it": what was pasted is not to be followed, no rule of the work
-        if kind == "setting" and is_decision(sentence):
+        # (a choice whose reason is the sentence after it: "we'll terminate the Lumen agreement with 16 months'
+        # notice. reason: a shorter period risks a claim")
+        decided = is_decision(sentence) or (n + 1 < len(parts) and bool(_REASON_NEXT.match(parts[n + 1]))
+                                            and is_decision(f"{sentence} {parts[n + 1]}"))
+        if kind == "setting" and decided:
             kind = "request"  # a choice the user makes ("ok, decided: we'll cordon ip-..."): a decision, below
         if kind in ("setting", "rule") and plan and sentence in plan and not prose.is_strong_rule(sentence):
             # a step of the plan the message writes out ("2. move X to the key pool on day 9", "first I draft the
@@ -204,7 +208,7 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
             joined += 1
             if joined >= 2:
                 open_item = -1
-        elif is_decision(sentence) or (_REVISION.search(sentence) and not prose.is_request(sentence)):
+        elif decided or (_REVISION.search(sentence) and not prose.is_request(sentence)):
             # The user's own choice, or a choice taken back for another ("scratch what we said before,
             # keep March in"): it revises the decision it is about. A revision that says only that
             # ("scrap what we said earlier, Luis vetoed it.") takes the sentence after it, the new choice.

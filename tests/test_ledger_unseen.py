@@ -709,6 +709,11 @@ def test_a_decisions_reason_said_after_it_is_the_decisions_and_no_instruction():
     assert not any("B2B" in r for r in section(text, "User instructions")), text
     assert any("99.5th percentile. reason: a handful of B2B orders" in d for d in section(text, "Decisions")), text
     assert not any("Sincerely" in d for d in section(text, "Decisions")), text
+    # a choice that names a value is a decision when its reason follows ("... with 16 months' notice. reason: ...")
+    text = ledger(convo("we'll terminate the Lumen distribution agreement with 16 months' notice. reason: a shorter "
+                        "period risks a claim for brutal termination."))
+    assert any(d.startswith("we'll terminate the Lumen") and "reason: a shorter" in d for d in section(text, "Decisions")), text
+    assert not section(text, "User instructions"), text
 
 def test_work_asked_in_the_imperative_is_a_request_and_a_value_stated_stays_an_instruction():
     text = ledger(convo("restart the billing-worker deployment in prod-eu-2, it's wedged",
@@ -801,7 +806,8 @@ def test_one_off_asks_behind_a_busy_lawyers_leads_are_requests():
             "morning - quick recap of 2024-0844 for teh partner meeting before 3 if possible",
             "when u have a sec: small one: clause 17 cross-refers to the wrong clause in our draft, fix pls asap pls",
             "quick one: log 0.2h on 2023-0444: emails with anouk visser re next steps",
-            "next: turn this into a file note and save it: call w client 20 min", "sorry, different matter"]
+            "next: turn this into a file note and save it: call w client 20 min", "sorry, different matter",
+            "need to fit a 1h call with Lukas Berger, then I'm off to court"]
     assert [prose.kind_of(s, values(s)) for s in once] == ["request"] * len(once)
     held = ["update: the launch date moved to 08-21", "close PR-41 after the merge", "the log bucket is s3://acme-logs-eu"]
     assert [prose.kind_of(s, values(s)) for s in held] == ["setting"] * 3

@@ -412,7 +412,7 @@ _SOURCE_FILE = re.compile(r"\.(?:py|go|rs|ts|tsx|js|jsx|java|kt|rb|c|h|cc|cpp|cs
 _ACTION_START = re.compile(
     r"^\W*(?:(?:ok|okay|so|now|next|also|and|then|hey|hi|yo|btw|quick|small|one more|another|sorry|morning|good morning)\W+)*"
     r"(?:[\w ]{1,20}(?::|\s[\u2014\u2013-])\s*){0,2}"
-    r"(?:for [\w&'. -]{1,40}? (?=(?:look|pull) up\b))?(?:please\s+)?(?:restart|reboot|bounce|kill|stop|raise|lower|increase|decrease|reduce|double|halve|drain|cordon|"
+    r"(?:for [\w&'. -]{1,40}? (?=(?:look|pull) up\b))?(?:please\s+)?(?:(?:i |we )?need to )?(?:restart|reboot|bounce|kill|stop|raise|lower|increase|decrease|reduce|double|halve|drain|cordon|"
     r"uncordon|scale|rotate|restore|snapshot|back ?up|page|ack|acknowledge|flip|toggle|pause|resume|enable|disable|"
     r"retry|re-?run|re-?try|re-?deploy|re-?start|reindex|re-?index|replay|backfill|purge|flush|clear|reset|silence|"
     r"mute|unmute|approve|reject|assign|escalate|notify|email|ping|invite|refund|credit|charge|cancel|close|reopen|"
@@ -421,7 +421,7 @@ _ACTION_START = re.compile(
     r"demote|fail over|failover|swap|evict|delete|remove|drop|add|create|open|write|draft|fix|check|run|build|"
     r"reassign|reply|respond|forward|merge|investigate|take a look|remind|put|launch|submit|queue|label|link|"
     r"document|summari[sz]e|update|go through|list|recap|review|prepare|prep|move|sort|flag|mark|compare|redline|"
-    r"translate|pull|find|look at|look into|search|extract|convert|rename|upload|log(?= \d)|turn(?= (?:this|that|it|these|them)\b))\b(?!:)",
+    r"translate|pull|find|look at|look into|search|extract|convert|rename|upload|log(?= \d)|turn(?= (?:this|that|it|these|them)\b)|fit)\b(?!:)",
     re.IGNORECASE)
 # Work asked for when something happens ("close PR-41 after the merge", "once the freeze ends, ...") waits for it:
 # it holds until then.
