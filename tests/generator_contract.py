@@ -1,8 +1,10 @@
 """What every session generator of the fidelity bench promises (bench/gen_*.py), checked the same way for each:
-its planted values are new where planted, stay out of the filler, and corrections carry what they replace."""
+its planted values are new where planted, stay out of the filler, corrections carry what they replace, and the
+chat is well formed."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -48,3 +50,26 @@ def assert_out_of_filler(session: Any, stale_reach: int) -> None:
             olds = [i for i, t in enumerate(texts) if fact.stale in t]
             assert all(fact.stale_index <= i <= fact.stale_index + stale_reach
                        or fact.index <= i <= fact.index + AFTER_VALUE for i in olds), (fact, olds)
+
+
+def assert_chat_format(session: Any, tools: Iterable[str]) -> None:
+    """OpenAI chat format: a system prompt first, every tool call answered at once with valid JSON arguments,
+    only ``tools`` called and each of them used, and a user turn last, right after an answer without calls."""
+    messages = session.messages
+    assert messages[0]["role"] == "system" and messages[-1]["role"] == "user"
+    assert messages[-2]["role"] == "assistant" and not messages[-2].get("tool_calls")
+    known = set(tools)
+    pending: set[str] = set()
+    for m in messages[1:]:
+        if m["role"] == "tool":
+            assert m["tool_call_id"] in pending
+            pending.discard(m["tool_call_id"])
+            continue
+        assert not pending, "a tool call went unanswered"
+        assert m["role"] in ("user", "assistant")
+        for call in m.get("tool_calls") or []:
+            json.loads(call["function"]["arguments"])
+            assert call["function"]["name"] in known
+            pending.add(call["id"])
+    used = {c["function"]["name"] for m in messages for c in m.get("tool_calls") or []}
+    assert used == known

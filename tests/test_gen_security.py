@@ -13,7 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 from gen_security import KINDS, TOOLS, make_session, per_kind
-from generator_contract import assert_counts, assert_out_of_filler, assert_values_new
+from generator_contract import assert_chat_format, assert_counts, assert_out_of_filler, assert_values_new
 from sessiongen import Session
 
 
@@ -108,23 +108,7 @@ def test_carriers_and_placement(name: str, request: pytest.FixtureRequest) -> No
 def test_chat_format_ends_on_a_user_turn(name: str, request: pytest.FixtureRequest) -> None:
     """OpenAI chat format: every tool call answered at once, known tools, and a user turn last."""
     session: Session = request.getfixturevalue(name)
-    messages = session.messages
-    assert messages[0]["role"] == "system" and messages[-1]["role"] == "user"
-    assert messages[-2]["role"] == "assistant" and not messages[-2].get("tool_calls")
-    pending: set[str] = set()
-    for m in messages[1:]:
-        if m["role"] == "tool":
-            assert m["tool_call_id"] in pending
-            pending.discard(m["tool_call_id"])
-            continue
-        assert not pending, "a tool call went unanswered"
-        assert m["role"] in ("user", "assistant")
-        for call in m.get("tool_calls") or []:
-            json.loads(call["function"]["arguments"])
-            assert call["function"]["name"] in TOOLS
-            pending.add(call["id"])
-    used = {c["function"]["name"] for m in messages for c in m.get("tool_calls") or []}
-    assert used == set(TOOLS)
+    assert_chat_format(session, TOOLS)
 
 
 @pytest.mark.parametrize("name", ["small", "large"])
