@@ -23,6 +23,7 @@ from .calls import _NAMES, _PARSED, arguments, call_items, is_read, shell_comman
 from .decisions import _DECISION_WEAK, _REASON_NEXT, decision_item, is_decision, may_decide, plan_item, plan_of
 from .identifiers import clip, identifier_items, mention_items, one_line, scanned
 from .ledger import INTENT, REPORT, Item, prose
+from .ledger.items import quotes
 from .ledger.corrections import evidence_words
 from .markers import BLOCK_END, OWN_BLOCK
 from .outputs import answer_line, asked_words, error_line, failed_run, finding_items, gravest_line, output_failed, strong_ids, stub_line, tool_items
@@ -54,11 +55,13 @@ class Extractor:
         self.last_call: ToolCall | None = None
         self.asked: frozenset[str] = frozenset()  # the words of the user's latest question, which calls answer
         self.after_output = False  # a tool's result came since the agent last spoke: its next words report on it
+        self.outputs: list[str] = []  # the texts of those results, which its report may quote
 
     def heard(self, items: Sequence[Item]) -> None:
         """Note what a user's message asks (its items are known already): the outputs after it answer it."""
         self.asked = _question(items)
         self.after_output = False
+        self.outputs = []
 
     def remember(self, view: View) -> None:
         """Note an assistant message's calls (its items are known already)."""
@@ -67,6 +70,12 @@ class Extractor:
                 self.calls[call.id] = call
             self.last_call = call
         self.after_output = False
+        self.outputs = []
+
+    def read(self, view: View) -> None:
+        """Note a tool's result (its items are known already): the agent's next words report on it."""
+        self.after_output = True
+        self.outputs.append(view.text)
 
     def items(self, view: View, index: int, hint: tuple[ToolCall | None, bool] | None = None) -> list[Item]:
         """The items of one message; ``hint``: (call, failed) as a tool result was judged already."""
@@ -75,13 +84,13 @@ class Extractor:
             self.heard(items)
             return items
         if view.role == "assistant":
-            reports = self.after_output
+            reports, outputs = self.after_output, self.outputs
             self.remember(view)
-            return assistant_items(view, index, reports)
+            return assistant_items(view, index, reports, outputs)
         if view.role == "tool":
             call = self.calls.get(view.call_id or "") or (self.last_call if not view.call_id else None)
             failed = hint[1] if hint is not None and hint[0] == call else None
-            self.after_output = True
+            self.read(view)
             return tool_items(view, call, index, failed, self.asked)
         return []
 
@@ -133,12 +142,15 @@ _NAMES_SOMETHING = re.compile(r"`[^`\n]+`|[A-Za-z][\w-]*[./][\w/.-]*[A-Za-z0-9]|
 REPORT_CHARS = 20
 
 
-def _found(sentence: str) -> str:
+def _found(sentence: str, outputs: Sequence[str] = ()) -> str:
     """The agent's first sentence after outputs when it states what they showed: a statement (no question, no
     next step, not that it showed nothing) that names something (a code name, a path, an id; a count alone is
-    no name)."""
+    no name) or says again, word for word, a run of what the outputs say ("it is governed by the laws of Sweden"
+    after reading a contract)."""
     line = sentence.strip().split("\n", 1)[0].strip()
-    if len(line) < REPORT_CHARS or line.endswith("?") or _NEXT_STEP.match(line) or not _NAMES_SOMETHING.search(line):
+    if len(line) < REPORT_CHARS or line.endswith("?") or _NEXT_STEP.match(line):
+        return ""
+    if not _NAMES_SOMETHING.search(line) and not quotes(line, outputs):
         return ""
     if _NOTHING_FOUND.search(_CLAUSE_END.split(line, 1)[0]) and not _BUT.search(line):  # "fine except `pool_size`"
         return ""
@@ -149,8 +161,9 @@ _PUT_TO_USER = re.compile(r"^\W*(?:ok(?:ay)?|alright|all right|sounds? (?:good|o
                           r"shall i(?: go ahead)?|should i(?: go ahead)?|want me to(?: go ahead)?|agreed|agree)\W*\?\s*$", re.IGNORECASE)
 
 
-def assistant_items(view: View, index: int, reports: bool = False) -> list[Item]:
-    """The items of the agent's message; ``reports``: it is the agent's first word after tool results."""
+def assistant_items(view: View, index: int, reports: bool = False, outputs: Sequence[str] = ()) -> list[Item]:
+    """The items of the agent's message; ``reports``: it is the agent's first word after tool results
+    (``outputs``, their texts)."""
     items: list[Item] = []
     text = view.text.strip()
     if text:
@@ -172,9 +185,12 @@ def assistant_items(view: View, index: int, reports: bool = False) -> list[Item]
         items.extend(identifier_items(text, index, strong_only=False))
         items.extend(mention_items(scan, index))
         items.append(Item("state", "said", "Last said: " + clip(text, SAID_CHARS), index))
-        if reports and parts and (found := _found(parts[0])):
-            # (weak here: a plan's estimate of the block leaves it out, as it gets the room that is left)
-            items.append(Item(REPORT, found.lower()[:200], clip(found, 240), index, weak=True))
+        if reports and parts and (found := _found(parts[0], outputs)):
+            # (weak here: a plan's estimate of the block leaves it out, as it gets the room that is left;
+            # rank 1 when it quotes the outputs, so that a line of theirs it shares two words with does not
+            # stand for it: see ledger.merge)
+            items.append(Item(REPORT, found.lower()[:200], clip(found, 240), index, weak=True,
+                              rank=1 if quotes(found, outputs) else 0))
     if view.calls:  # what it says it looks for ("let me check what timeout the backorder client uses"):
         # the sentence just before its calls, less the calls' own words
         last = _SENTENCE_END.split(text[-INTENT_CHARS:].rsplit("\n\n", 1)[-1].strip())[-1] if text else ""

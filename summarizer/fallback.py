@@ -29,7 +29,7 @@ class ExtractiveSummarizer:
     """Ledger summaries by extraction: no model, no network, deterministic."""
 
     identity = "extractive"
-    prompt_version = "ledger-19"  # bump whenever extraction or rendering changes: it is part of every cache key
+    prompt_version = "ledger-20"  # bump whenever extraction or rendering changes: it is part of every cache key
 
     def __init__(self, memo_bytes: int = MEMO_BYTES) -> None:
         # key -> (items, their size); the key is what the items are a function of (see _key)
@@ -55,7 +55,7 @@ class ExtractiveSummarizer:
                 elif view.role == "user":  # and with the request it answers
                     extractor.heard(hit[0])
                 elif view.role == "tool":  # the agent's next words report on it
-                    extractor.after_output = True
+                    extractor.read(view)
                 found.extend(hit[0])
                 continue
             items = extractor.items(view, index, hint)
@@ -92,10 +92,12 @@ def _key(extractor: x.Extractor, view: View, index: int, hint: tuple[Any, bool] 
     call: Any = None
     failed: bool | None = None
     asked: frozenset[str] = frozenset()
+    read = 0
     if view.role == "tool":
         call = extractor.calls.get(view.call_id or "") or (extractor.last_call if not view.call_id else None)
         failed = hint[1] if hint is not None and hint[0] == call else None
         asked = extractor.asked
     elif view.role == "assistant":
-        failed = extractor.after_output  # its first words report on outputs (see Extractor.items)
-    return (index, view.role, len(view.text), hash(view), hash(call), failed, hash(asked))
+        failed = extractor.after_output  # its first words report on outputs (see Extractor.items), which it may quote
+        read = hash(tuple(extractor.outputs))
+    return (index, view.role, len(view.text), hash(view), hash(call), failed, hash(asked), read)

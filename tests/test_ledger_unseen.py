@@ -2763,3 +2763,34 @@ def test_an_id_the_agents_report_writes_out_is_not_listed_again_as_its_line():
     text = ledger(msgs)
     assert section(text, "Found by tools") == ["Refunded €139.47 on ORD-3501063."], text
     assert "Refunded €139.47 on ORD-3501063." not in section(text, "Identifiers"), text
+
+
+def test_what_the_agent_reports_in_the_words_of_the_document_it_read_is_found():
+    """After reading a contract the agent answers in the contract's own words ("it runs until 31 March 2029
+    and renews for one year unless either side gives six months' notice"): no code name, no id, but six words
+    in a row of what it read, so it is what the read found, kept in the agent's words. A count said back
+    ("Plan: 3 to add, 2 to change, 0 to destroy.") quotes no words, and an error said back is in the errors."""
+    clauses = [f"{n}.1 The Supplier shall keep records of the Services for a period of {n + 2} years." for n in range(1, 9)]
+    clauses.insert(5, "6.2 This Agreement runs until 31 March 2029 and renews for one year at a time unless "
+                      "either party gives six months' written notice before the end of the current term.")
+    contract = "MASTER SERVICES AGREEMENT\n\nHalvard_MSA_signed.pdf (DMS 55120, version 4)\n\n" + "\n".join(clauses)
+    plan = "Terraform will perform the following actions:\n  # aws_s3_bucket.logs will be updated in-place\n\n" \
+           "Plan: 3 to add, 2 to change, 0 to destroy."
+    failed = "Error: error creating S3 bucket (halvard-logs-eu): BucketAlreadyOwnedByYou: Your previous request " \
+             "to create the named bucket succeeded and you already own it."
+    messages = [user("can we get out of the Halvard deal early?"),
+                assistant("Reading the signed MSA.", [("c1", "doc_read", {"doc_id": "55120"})]), tool("c1", contract),
+                assistant("Not before the term ends: it runs until 31 March 2029 and renews for one year at a time unless "
+                          "either party gives six months' written notice. No break right."),
+                user("and what would terraform do in logs?"),
+                assistant("", [("c2", "terraform", {"args": "plan -no-color"})]), tool("c2", plan),
+                assistant("It's 3 to add, 2 to change, 0 to destroy."),
+                user("apply it then"),
+                assistant("", [("c3", "terraform", {"args": "apply -auto-approve"})]), tool("c3", failed),
+                assistant("That failed: Your previous request to create the named bucket succeeded and you already own it."),
+                user("ok, next?"), assistant("Sure.")]
+    text = ledger(messages)
+    found = "\n".join(section(text, "Found by tools"))
+    assert "it runs until 31 March 2029 and renews for one year at a time unless either party gives six months' " \
+           "written notice" in found, text
+    assert "It's 3 to add" not in found and "That failed" not in found, text

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from .corrections import collapse_repeats, evidence_words, restate, revise_decisions, supersede
-from .items import (APPROVAL, ASKED, REPORTED, CORRECTION_RANK, DECIDED_RANK, MARK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, SHORT_TITLES, TITLES, CountTokens, Item, VARYING, dense,
+from .items import (APPROVAL, ASKED, REPORTED, CORRECTION_RANK, DECIDED_RANK, MARK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, SHORT_TITLES, TITLES, CountTokens, Item, VARYING, dense, quotes,
                     marks, masked_key, values, words)
 from .render import COMPACT_BELOW, LEFT_OUT, PRIORITY, ROUTINE, SHARES, parse_items, render
 
@@ -60,18 +60,23 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
     evidence: list[tuple[str, str]] = []  # findings of the outputs since the agent last spoke
     intent: frozenset[str] = frozenset()  # what the agent said it looks for with the calls the outputs answer
     evidence_named = False  # the agent's latest words named a line of the outputs before them
+    failure_said = False  # they said again what an output before them failed with
+    named_now: list[str] = []  # the lines of those outputs they named
     failures: list[str] = []  # the errors of the outputs since the agent last spoke
     for item in items:
         if item.section == INTENT:
             intent = frozenset(item.key.split(" ")) if item.key else frozenset()
             continue
         if item.section == REPORT:
-            if evidence_named:
+            # A line of theirs it named stands for it, unless it quotes them in words that line does not have
+            # (it named the title of the contract it then quotes); an error it says again is in the errors.
+            if failure_said or (evidence_named and (item.rank < 1 or quotes(item.text, named_now))):
                 continue
             item = item._replace(section="finding", key=REPORTED + item.key, weak=False, rank=-1)
         if item.section == "state" and item.key == "said":
             intent = frozenset()
-            evidence_named = False
+            evidence_named = failure_said = False
+            named_now = []
             spoken = evidence_words(item.text.split(": ", 1)[-1]) if evidence or failures else frozenset()
             if evidence:
                 # The agent's words after reading outputs say which of their lines mattered ("The pods can't
@@ -82,9 +87,10 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
                     if slot in joined and len(spoken & line_words(joined[slot][3])) >= EVIDENCE_SHARED:
                         _name(joined, named, slot)
                         evidence_named = True
+                        named_now.append(joined[slot][3])
                 evidence.clear()
             if failures:  # words that say again what failed ("That fails with psycopg2.OperationalError: ...")
-                evidence_named = evidence_named or any(len(spoken & line_words(f)) >= EVIDENCE_SHARED for f in failures)
+                failure_said = any(len(spoken & line_words(f)) >= EVIDENCE_SHARED for f in failures)
                 failures.clear()
         elif item.section == "finding" and not item.key.startswith(REPORTED):
             evidence.append((item.section, item.key))

@@ -9,7 +9,7 @@ and what a masked key leaves out.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from ..markers import disarmed
@@ -40,6 +40,26 @@ SHORT_TITLES: dict[str, str] = {
 
 ASKED = "asked\n"  # the key's start of a tool's line that answers the user's question (see outputs.asked_line)
 REPORTED = "report\n"  # the key's start of what the agent said its tools' outputs showed (see ledger.REPORT)
+
+
+QUOTED_WORDS = 6  # words in a row of an output that a report says again: it quotes the output
+QUOTED_NAMING = 3  # ... of which this many are words of three letters or more (not counts: "7 to add, 11 to change")
+_WORD = re.compile(r"(?<!\w)[^\W\d_]{3,}(?!\w)")
+
+
+def quotes(line: str, outputs: Sequence[str]) -> bool:
+    """Whether ``line`` says again ``QUOTED_WORDS`` words in a row of one of ``outputs`` (as written, punctuation
+    at the run's ends aside) that are words more than numbers. Six such words in a row are not said by chance:
+    the agent repeats what it read."""
+    words = line.split()
+    if len(words) < QUOTED_WORDS or not outputs:
+        return False
+    for start in range(len(words) - QUOTED_WORDS + 1):
+        run = " ".join(words[start:start + QUOTED_WORDS]).strip(".,;:!?()\"'")
+        if len(_WORD.findall(run)) >= QUOTED_NAMING and any(run in output for output in outputs):
+            return True
+    return False
+
 
 
 class Item(NamedTuple):
