@@ -2794,3 +2794,18 @@ def test_what_the_agent_reports_in_the_words_of_the_document_it_read_is_found():
     assert "it runs until 31 March 2029 and renews for one year at a time unless either party gives six months' " \
            "written notice" in found, text
     assert "It's 3 to add" not in found and "That failed" not in found, text
+
+
+def test_one_name_said_again_with_another_number_corrects_what_it_names():
+    """"address is Keizersgracht 241, not Keizersgracht 214": the same name before both numbers sets one value
+    against the other, as "8081, not 8080" does; the statement with the old address leaves the block and its
+    citation moves to the correction. "we need 5, not more than 10 replicas" sets no value against another."""
+    text = ledger(convo("the new office for Brightwater is at Keizersgracht 214, Amsterdam. put it in the lease summary",
+                        "Draft the cover email to their counsel.",
+                        "address is Keizersgracht 241, not Keizersgracht 214, typo in my note",
+                        "we need 5, not more than 10 replicas in the pool"))
+    rules = section(text, "User instructions")
+    assert rules[0] == "address is Keizersgracht 241, not Keizersgracht 214, typo in my note", text
+    assert "the new office for Brightwater" not in text, text
+    assert re.search(r"typo in my note \[#0, #4\]", text), text
+    assert not any(line.startswith("we need 5") for line in rules[:1]), text
