@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import Budget, Measurer, Outcome, Plan, Tiers, Tuning, budget_for, cold_budget, compact
+from .engine import Budget, Measurer, Outcome, Plan, Tiers, Tuning, budget_for, cold_budget, compact, stub_tokens
 from .engine.chunks import effective_chunk_tokens
 from .engine.measure import Entry, Measurement
 from .engine.plan import stubbed
@@ -133,7 +133,8 @@ class Session:
             return None
         if m.entries[stub_until - 1].digest != saved.stub_digest:
             return None
-        return Plan(lead, cut, stub_until, stage=saved.stage, summary_tokens=saved.summary_tokens)
+        return Plan(lead, cut, stub_until, stage=saved.stage, summary_tokens=saved.summary_tokens, sent=saved.sent,
+                    sent_upto=saved.sent_upto)
 
     def _to_archive(self, runtime: Services, rows: Callable[[], list[tuple[Any, ...]]], count: int,
                     views: Sequence[Any] | None = None) -> None:
@@ -193,7 +194,7 @@ class Session:
         self._archive_folds(runtime, prepared)
         outcome = compact(measurer, m, engine_budget, tuning, summaries,  # type: ignore[arg-type]
                           lambda gone: self._archive(runtime, gone), anchor=anchor, force=force, note=note,
-                          archived_upto=done, tiers=self._tiers(m, fingerprint))
+                          archived_upto=done, tiers=self._tiers(m, fingerprint), held=self._held(m, anchor, measurer))
         if outcome.compacted:  # every message before the cut is now archived
             self.archived_upto = max(done, outcome.plan.cut)
         self.plan_input = (m, budget, settings, inner, tuning)
@@ -396,6 +397,15 @@ class Session:
         elif moved:
             self.state.restored = []
 
+    def _held(self, m: Measurement, anchor: Plan | None, measurer: Measurer) -> int:
+        """What the results put back in place of their stubs under ``anchor`` (see :meth:`_unstub`) add to its
+        prompt while it is reused, in tokens: the engine prices the anchor with them."""
+        if anchor is None or not self.state.restored:
+            return 0
+        stub = stub_tokens(measurer)
+        return sum(max(0, m.entries[i].tokens - stub) for i in self.state.restored
+                   if anchor.cut <= i < min(anchor.stub_until, len(m.entries)))
+
     @staticmethod
     def _unstub(m: Measurement, outcome: Outcome, pinned: set[str], measurer: Measurer, budget: Budget,
                 restored: list[int] | None = None) -> list[int]:
@@ -500,7 +510,7 @@ class Session:
             plan.lead, plan.cut, plan.stub_until, plan.stage, plan.summary_tokens,
             cut_digest=m.entries[plan.cut - 1].digest if plan.cut > plan.lead else "",
             stub_digest=m.entries[plan.stub_until - 1].digest if plan.stub_until > 0 else "",
-            fingerprint=fingerprint,
+            fingerprint=fingerprint, sent=plan.sent, sent_upto=plan.sent_upto,
         ) if plan.stub_until > plan.lead else None
         state.last_compaction = CompactionRecord(
             time.strftime("%Y-%m-%d %H:%M:%S"), outcome.tokens_before, outcome.tokens_after, outcome.folded,

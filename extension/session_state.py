@@ -39,6 +39,8 @@ class SavedPlan:
     cut_digest: str
     stub_digest: str
     fingerprint: list[Any]
+    sent: int = 0  # what its prompt measured when it was built, less the fixed part (0: not known)
+    sent_upto: int = 0  # for this many messages
 
 
 @dataclass(frozen=True)

@@ -132,3 +132,52 @@ def test_a_failed_calls_stub_is_the_line_its_fold_reads_so_a_later_fold_changes_
     assert stub_text(entries[1], tool_call) == folded["content"]
     again = measurer.measure([call, folded]).entries[1]
     assert not stubbed(again)  # the fold is sent as it is: the same bytes as the stub before it
+
+
+def _uneven_history(turns: int) -> list[dict[str, Any]]:
+    """A session whose tool results vary from a line to a few thousand characters, as reads, greps and test
+    runs do: stubbing the old ones frees much or little room from one compaction to the next."""
+    out: list[dict[str, Any]] = [{"role": "system", "content": "You are a coding agent."}]
+    for t in range(turns):
+        out.append({"role": "user", "content": f"Step {t}: check module_{t}.py against test {t}, then go on."})
+        for r in range(1 + t % 3):
+            cid = f"c{t}_{r}"
+            out.append({"role": "assistant", "content": None, "tool_calls": [
+                {"id": cid, "type": "function", "function": {"name": "read_file", "arguments": json.dumps(
+                    {"path": f"src/module_{t}_{r}.py"})}}]})
+            lines = (3, 90, 12, 40)[(t + r) % 4]
+            out.append({"role": "tool", "tool_call_id": cid, "content": "\n".join(
+                f"{n:4}\tdef handler_{t}_{r}_{n}(x):  return x * {n}" for n in range(lines))})
+        out.append({"role": "assistant", "content": f"Module {t} checked; test {t} needs handler_{t}_0_1 fixed."})
+    return out
+
+
+def _stats(history: list[dict[str, Any]], window: int) -> list[Any]:
+    """The figures of every model call of ``history`` through one Compactor."""
+    out = []
+    with Compactor(context_window=window) as compactor:
+        for i, m in enumerate(history):
+            if m["role"] == "assistant":
+                out.append(compactor.compact(history[:i]).stats)
+    return out
+
+
+def test_what_a_compaction_folded_stays_folded() -> None:
+    """A later compaction of the same history folds no fewer messages than the one before: a cut moved back
+    (the older tool results stubbed now free enough room) unfolds messages and rewrites the block from its
+    header, the whole prompt for a server's cache."""
+    folded = [s.folded for s in _stats(_uneven_history(60), 8192) if s.compacted]
+    assert len(set(folded)) >= 4, folded
+    assert all(a <= b for a, b in zip(folded, folded[1:])), folded
+
+
+def test_a_kept_plan_is_replaced_only_when_its_prompt_passes_the_trigger() -> None:
+    """The last plan is sent again while its prompt stays under the trigger, its block priced at what the block
+    measured (not at the room it was given): a new compaction comes only when the prompt sent last, and
+    what came since, pass the trigger."""
+    stats = _stats(_uneven_history(60), 8192)
+    early = [(before, now) for before, now in zip(stats, stats[1:]) if before.compacted and now.compacted
+             and now.folded != before.folded
+             and before.tokens_after + (now.tokens_before - before.tokens_before) <= now.trigger]
+    assert sum(1 for s in stats if s.compacted) >= 20
+    assert not early, [(b.tokens_after, n.tokens_before - b.tokens_before, n.trigger) for b, n in early]

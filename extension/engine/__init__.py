@@ -109,10 +109,12 @@ class _Run:
         self.measurer, self.m, self.budget, self.tuning, self.summaries = measurer, m, budget, tuning, summaries
         self.note, self.tiers, self.pinned = note, tiers, pinned
         self.unchanged = Unchanged(tiers, m.entries, summaries)
-        self.stub_tokens = _stub_tokens(measurer)
+        self.stub_tokens = stub_tokens(measurer)
         ledger_costs = getattr(summaries, "ledger_costs", None)
         self.costs = (lambda start, stop: ledger_costs(m.entries, start, stop)) if ledger_costs else None
         self._main: Planner | None = None
+        self.floor = 0  # the last compaction's cut on this history: a new plan folds no less
+        self.held = 0  # what the host adds to a reused plan's prompt, in tokens
 
     def planner(self, within: Budget) -> Planner:
         if within == self.budget and self._main is not None:
@@ -120,7 +122,7 @@ class _Run:
         t = self.tuning
         planner = Planner(self.m, within, keep_recent=t.keep_recent_tokens, max_tool_result=t.max_tool_result_tokens,
                           summary_max=t.summary_max_tokens, stub_tokens=self.stub_tokens, ledger_costs=self.costs,
-                          pinned=self.pinned)
+                          pinned=self.pinned, floor=self.floor)
         if within == self.budget:
             self._main = planner
         return planner
@@ -129,13 +131,15 @@ class _Run:
         """The last compaction, while it fits: stable bytes, and /compact-now sticks."""
         t = self.tuning
         return reuse(self.m, anchor, self.budget, max_tool_result=t.max_tool_result_tokens,
-                     summary_max=t.summary_max_tokens, stub_tokens=self.stub_tokens, pinned=self.pinned)
+                     summary_max=t.summary_max_tokens, stub_tokens=self.stub_tokens, pinned=self.pinned,
+                     held=self.held)
 
     def build(self, plan: Plan, bare: bool = False) -> Built:
         return _build(self, plan, bare)
 
 
-def _stub_tokens(measurer: Measurer) -> int:
+def stub_tokens(measurer: Measurer) -> int:
+    """What a stub costs, at most, in tokens."""
     from .plan import STUB_MAX_CHARS
 
     per_token = measurer.counter.ratio if measurer.counter.ratio > 1 else 3.0
@@ -156,6 +160,7 @@ def compact(
     archived_upto: int = 0,
     tiers: Tiers | None = None,
     pinned: Collection[int] = (),
+    held: int = 0,
 ) -> Outcome:
     """Decide what the model is sent for the measured prompt ``m``: measure, plan, build (tightened while
     above the window), grow the ledger into room left, keep the current turn whole, say the outcome.
@@ -167,10 +172,13 @@ def compact(
     assumed: when nothing can fit, the outcome says so (``fits`` False, with the reason).
     """
     run = _Run(measurer, m, budget, tuning, summaries, note, tiers, frozenset(pinned))
+    run.held = held
     plan = run.reused(anchor) if anchor is not None and not force else None
     if plan is None and not force and m.total <= budget.trigger:
         return Outcome(None, Plan(0, 0, 0, estimate=m.total), m.total, m.total)
     reused = plan is not None
+    if anchor is not None and not force:  # what the last compaction folded stays folded (a server's cache)
+        run.floor = anchor.cut
     if plan is None:  # a reused plan needs no planner: warm turns read only the kept tail
         plan = run.planner(budget).plan(force=force)
     if not plan.changes:
@@ -261,6 +269,8 @@ def _outcome(run: _Run, step: _Step, archive: Callable[[Sequence[tuple[int, Entr
     if built.after >= m.total:
         return Outcome(None, plan, m.total, m.total, notices=[
             f"the compacted prompt ({built.after:,} tokens) would not be smaller than the original ({m.total:,})"])
+    if not step.reused:  # what it measured prices it while it is reused (see plan.reuse)
+        plan = replace(plan, sent=built.after - m.fixed_tokens, sent_upto=len(m.entries))
     return Outcome(built.messages, plan, m.total, built.after, plan.folded, built.report, list(plan.notices),
                    tiers=built.tiers)
 

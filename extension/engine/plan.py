@@ -65,6 +65,10 @@ class Plan:
     # Tool results never stubbed wherever they are (cut to their head and tail like any other, when
     # large): a host pins what its model fetched again after a compaction took it out (loopBreakers).
     pinned: frozenset[int] = frozenset()
+    # What the prompt of this plan measured when it was built, less the fixed part (0: not built yet), for its
+    # first ``sent_upto`` messages: a reused plan is priced from it (see reuse).
+    sent: int = 0
+    sent_upto: int = 0
 
     def stubs(self, index: int, entry: Entry) -> bool:
         """Whether the message at ``index`` in the stub range goes as a stub under this plan."""
@@ -109,9 +113,12 @@ class Planner:
 
     def __init__(self, m: Measurement, budget: Budget, *, keep_recent: int, max_tool_result: int,
                  summary_max: int, stub_tokens: int, ledger_costs: Callable[[int, int], list[int]] | None = None,
-                 shape: Shape | None = None, pinned: frozenset[int] = frozenset()) -> None:
+                 shape: Shape | None = None, pinned: frozenset[int] = frozenset(), floor: int = 0) -> None:
         self.m, self.budget = m, budget
         self.shape = shape or shape_of(m)
+        # The last compaction's cut, on the same history: what was folded stays folded (a cut moved back
+        # would unfold messages and rewrite the block from its header, the whole prompt for a server's cache).
+        self.floor = floor if self.shape.lead < floor <= self.shape.turn_start else 0
         self.keep_recent = keep_recent
         self.summary_bound = summary_max + BLOCK_FRAME_TOKENS
         # What the block needs when it folds up to each cut (the ledger at its natural size, up to
@@ -185,24 +192,26 @@ class Planner:
     def _stages(self, force: bool) -> Plan:
         b, s = self.budget, self.shape
         target = b.target
-        if not force and self.truncate and self.estimate(s.lead, s.lead) <= target:
+        if not force and not self.floor and self.truncate and self.estimate(s.lead, s.lead) <= target:
             return self.make(s.lead, s.lead, 1)
         tail = self.tail_start()
         stub_until = s.lead
-        if not force:
+        if not force and not self.floor:
             for i in range(s.lead, tail):
                 if self.is_tool[i]:
                     stub_until = i + 1
                     if self.estimate(s.lead, stub_until) <= target:
                         return self.make(s.lead, stub_until, 2)
-        else:
+        elif force:
             stub_until = tail
+        else:  # folded before: old tool results are stubbed up to the tail, as the last fold's plan had them
+            stub_until = max((i + 1 for i in range(s.lead, tail) if self.is_tool[i]), default=s.lead)
         cut = self._fold_cut(tail, stub_until, target, force)
         if cut is not None:
             plan = self.make(cut, stub_until, 3)
             if plan.estimate <= b.window:  # a forced fold to the tail may still be too large
                 return plan
-        folded = self.make(tail, stub_until, 3)
+        folded = self.make(max(tail, self.floor), stub_until, 3)
         if folded.estimate > target:
             folded = self._stub_recent(folded, target)
         if folded.estimate <= b.window:
@@ -237,11 +246,12 @@ class Planner:
         s = self.shape
         if force:
             return tail if tail > s.lead else None
+        last = max(tail, self.floor)
         for pool in (s.user_cuts, s.cuts):
             for c in pool:
-                if c > tail:
+                if c > last:
                     break
-                if self.estimate(c, stub_until) <= target:
+                if c >= self.floor and self.estimate(c, stub_until) <= target:
                     return c
         return None
 
@@ -295,35 +305,45 @@ class Planner:
 
 
 def reuse(m: Measurement, anchor: Plan, budget: Budget, *, max_tool_result: int, summary_max: int,
-          stub_tokens: int, pinned: frozenset[int] = frozenset()) -> Plan | None:
-    """The last plan again, if the prompt it projects still fits under the trigger; else None.
+          stub_tokens: int, pinned: frozenset[int] = frozenset(), held: int = 0) -> Plan | None:
+    """The last plan again, if the prompt it projects still fits under the trigger; else None. The prompt is
+    what the plan measured when it was built (``anchor.sent``, for its first ``sent_upto`` messages) and what
+    came since, priced as the plan sends it; ``held``: what the host adds to it (results it put back in place
+    of their stubs). An anchor without that measure (an older release's) is priced from its parts, its block
+    at the room it was given.
 
     Only the part after the anchor's cut is read (it is bounded by the window, plus what is new),
     so a turn between compactions costs work proportional to the kept tail, not to the history.
     """
     entries = m.entries
     cap_cost = max_tool_result + MARKER_TOKENS
-    est = m.fixed_tokens + m.span(0, anchor.lead)
-    if anchor.cut > anchor.lead:
-        est += anchor.summary_tokens or summary_max + BLOCK_FRAME_TOKENS
+    known = anchor.sent > 0 and anchor.cut <= anchor.sent_upto <= len(entries)
+    est = m.fixed_tokens + held
+    if known:
+        est += anchor.sent
+    else:
+        est += m.span(0, anchor.lead)
+        if anchor.cut > anchor.lead:
+            est += anchor.summary_tokens or summary_max + BLOCK_FRAME_TOKENS
+    new_from = anchor.sent_upto if known else anchor.cut
     truncate = {}
     for i in range(anchor.cut, len(entries)):
         entry = entries[i]
+        cost = entry.tokens
         if entry.view.role == "tool":
             if i < anchor.stub_until and stubbed(entry) and i not in pinned:
-                est += stub_tokens
-                continue
-            if entry.tokens > cap_cost:
+                cost = stub_tokens
+            elif entry.tokens > cap_cost:
                 truncate[i] = max_tool_result
-                est += cap_cost
-                continue
-        est += entry.tokens
-        if est > budget.trigger:
-            return None
+                cost = cap_cost
+        if i >= new_from:
+            est += cost
+            if est > budget.trigger:
+                return None
     if est > budget.trigger:
         return None
     return Plan(anchor.lead, anchor.cut, anchor.stub_until, truncate, anchor.stage, est, True, anchor.notices,
-                anchor.summary_tokens, pinned)
+                anchor.summary_tokens, pinned, sent=anchor.sent, sent_upto=anchor.sent_upto)
 
 
 def budget_for(window: int, window_source: str, *, max_tokens: int | None, compact_at: float,
