@@ -2801,11 +2801,15 @@ def test_one_name_said_again_with_another_number_corrects_what_it_names():
     against the other, as "8081, not 8080" does; the statement with the old address leaves the block and its
     citation moves to the correction. "we need 5, not more than 10 replicas" sets no value against another."""
     text = ledger(convo("the new office for Brightwater is at Keizersgracht 214, Amsterdam. put it in the lease summary",
-                        "Draft the cover email to their counsel.",
-                        "address is Keizersgracht 241, not Keizersgracht 214, typo in my note",
+                        "their GC reads on the phone, so emails to Brightwater max 12 lines, no attachments over 4 MB",
+                        "address is Keizersgracht 241, not Keizersgracht 214. typo in the agent's email.",
                         "we need 5, not more than 10 replicas in the pool"))
     rules = section(text, "User instructions")
-    assert rules[0] == "address is Keizersgracht 241, not Keizersgracht 214, typo in my note", text
+    assert "address is Keizersgracht 241, not Keizersgracht 214. typo in the agent's email." in rules, text
     assert "the new office for Brightwater" not in text, text
-    assert re.search(r"typo in my note \[#0, #4\]", text), text
-    assert not any(line.startswith("we need 5") for line in rules[:1]), text
+    assert re.search(r"typo in the agent's email\. \[#0, #4\]", text), text
+    # the old value it names, after the name it goes with, says which statement it corrects: not a rule
+    # about emails that shares a word with it
+    assert "their GC reads on the phone, so emails to Brightwater max 12 lines, no attachments over 4 MB" in rules, text
+    assert "we need 5, not more than 10 replicas in the pool" not in text.split("## Current goal")[0] or not re.search(
+        r"we need 5, not more than 10 replicas in the pool \[#\d+, #", text), text  # it supersedes nothing
