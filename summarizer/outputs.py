@@ -700,7 +700,10 @@ def error_line(text: str, named_only: bool = False) -> str:
              and not _zero_counts_only(line, _ERROR_WORD)]
     telling = [line for line in lines if not _TRAILER.match(line.strip())]
     if telling:  # the last one: a command's own verdict comes after its progress lines (a build's trailer says only that it failed)
-        last = telling[-1].strip().lstrip("\u2502").strip()  # not the box Terraform draws around a diagnostic
+        last = telling[-1].strip().lstrip("\u2502").strip()
+        # ... unless an earlier one says it with more ("Commit failed: rule blk-1 is shadowed by ..." before "Commit failed")
+        last = next((fuller for line in telling[-2::-1] if last in (fuller := line.strip())
+                     and len(last) < len(fuller) <= FULLER_CHARS), last)  # not the box Terraform draws around a diagnostic
         if last.endswith(":"):  # a label ("Extension error:"): what it says is on the line after it
             after = text[text.rfind(telling[-1]) + len(telling[-1]):].lstrip("\n").split("\n", 1)[0].strip()
             return f"{last} {after}" if after else last
@@ -735,6 +738,7 @@ def _java_header(text: str) -> str:
 
 _GNU_DIAGNOSTIC = re.compile(r"^[\w.+-]+: [\w./+-]+\.\w+:\d+: .+$", re.MULTILINE)
 JSON_ERROR_CHARS = 160  # a JSON error answer up to this long is its own error line
+FULLER_CHARS = 400  # a line that says an error line with more (its code, its reason) is taken up to this long
 
 
 def _json_error(text: str) -> str:
@@ -747,6 +751,8 @@ def _json_error(text: str) -> str:
     if not isinstance(value, dict):
         return ""
     error = value.get("error", value.get("errors"))
+    if not error:  # under a key of its own ("errorMessages": ["409 Conflict: ..."], "error_message": "...")
+        error = next((v for k, v in value.items() if "error" in k.lower() and isinstance(v, (str, list)) and v), error)
     if isinstance(error, list) and error:
         error = error[0]
     if isinstance(error, str):
@@ -756,7 +762,12 @@ def _json_error(text: str) -> str:
     message = next((m for k in ("message", "detail", "description") if isinstance(m := error.get(k), str) and m), "")
     if not message:  # its words as written: a type or code alone when there is no message
         message = next((str(c) for k in ("type", "code") if isinstance(c := error.get(k), (str, int)) and c != ""), "")
-    return clip(" ".join(message.split()), 400)
+    message = " ".join(message.split())
+    # A value beside it that says the message with more, as written ("raw": "Authorization_RequestDenied:
+    # Insufficient privileges ...", its code before it)
+    fuller = next((flat for v in value.values() if isinstance(v, str) and len(v) <= FULLER_CHARS
+                   and message in (flat := " ".join(v.split())) and len(flat) > len(message)), "") if message else ""
+    return clip(fuller or message, 400)
 
 
 # A count of none ("failed=0", "unreachable=0", "0 errors"): a recap that says nothing failed.

@@ -2813,3 +2813,32 @@ def test_one_name_said_again_with_another_number_corrects_what_it_names():
     assert "their GC reads on the phone, so emails to Brightwater max 12 lines, no attachments over 4 MB" in rules, text
     assert "we need 5, not more than 10 replicas in the pool" not in text.split("## Current goal")[0] or not re.search(
         r"we need 5, not more than 10 replicas in the pool \[#\d+, #", text), text  # it supersedes nothing
+
+
+def test_an_error_is_the_line_that_says_it_with_its_code_and_reason():
+    """What failed, said fully where the output says it so: a JSON answer's value that holds its message with
+    the code before it ("raw": "Authorization_RequestDenied: Insufficient privileges ..."), a JSON answer's
+    own key for its messages ("errorMessages": [...], Jira's), and a device's verdict said with its reason
+    before the bare "Commit failed" it ends on."""
+    denied = json.dumps({"error": {"code": "Authorization_RequestDenied",
+                                   "message": "Insufficient privileges to complete the operation. request-id 7d1c-22",
+                                   "innerError": {"date": "2026-03-16T08:59:21Z", "request-id": "7d1c-22"}},
+                         "raw": "Authorization_RequestDenied: Insufficient privileges to complete the operation. "
+                                "request-id 7d1c-22"}, indent=2)
+    jira = json.dumps({"errorMessages": ["409 Conflict: OPS-4410 is locked by change freeze CHG-77812"], "errors": {}},
+                      indent=2)
+    commit = ("admin@fw-edge-02# set rulebase security rules blk-91 destination 203.0.113.7\nadmin@fw-edge-02# commit\n\n"
+              "Validation Error:\nCommit failed: rule blk-91 is shadowed by rule allow-partners (vsys1)\nCommit failed")
+    def failed(call_id: str, text: str) -> dict:
+        return {**tool(call_id, text), "is_error": True}  # the host flags the result as an error
+
+    messages = [user("pull the auth methods of u.berg and close OPS-4410, then block 203.0.113.7 at the edge"),
+                assistant("", [("c1", "iam_query", {"principal": "u.berg"})]), failed("c1", denied),
+                assistant("", [("c2", "ticket_update", {"ticket": "OPS-4410", "status": "Closed"})]), failed("c2", jira),
+                assistant("", [("c3", "firewall_rule", {"device": "fw-edge-02", "address": "203.0.113.7"})]),
+                failed("c3", commit), assistant("All three failed."),
+                user("ok, next?"), assistant("Sure.")]
+    errors = "\n".join(section(ledger(messages), "Errors"))
+    assert "Authorization_RequestDenied: Insufficient privileges to complete the operation" in errors, errors
+    assert "409 Conflict: OPS-4410 is locked by change freeze CHG-77812" in errors, errors
+    assert "Commit failed: rule blk-91 is shadowed by rule allow-partners (vsys1)" in errors, errors
