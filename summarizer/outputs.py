@@ -24,7 +24,7 @@ _FAILED_WORDS = ("Traceback (most recent call last)", "\nFAILED ", "npm ERR!", "
                  "DATA RACE", "\nFAIL\t", "error[E", "Tests failed", "test result: FAILED")
 _FAILED_TAIL = re.compile(
     r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|return code|(?<=\()exit)[\s:=]+[1-9]|^(?:\u2502 )?ERROR[: ]|"
-    r"^(?:\u2502 )?error(?:\[\w+\])?:|\bfailed with\b|(?<![\w=])\d+ failed\b(?!=)", re.IGNORECASE | re.MULTILINE)
+    r"^(?:\u2502 )?error(?:\[\w+\])?:|\bfailed with\b|(?<![\w=])(?!0+ )\d+ failed\b(?!=)", re.IGNORECASE | re.MULTILINE)
 _EXIT_ZERO = re.compile(r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|(?<=\()exit)[\s:=]+0\b", re.IGNORECASE)
 TAIL_CHARS = 1500
 SHORT_OUTPUT = 300  # a command's output this short is its answer, read for every kind of id
@@ -143,14 +143,16 @@ def _at(pattern: re.Pattern[str], text: str, low: str, words: tuple[str, ...], l
 
 
 def _counted_failed(text: str, low: str) -> bool:
-    """``(?<![\\w=])\\d+ failed\\b(?!=)``: a count of failures ("3 failed")."""
+    """``(?<![\\w=])(?!0+ )\\d+ failed\\b(?!=)``: a count of failures ("3 failed"; "0 failed" is a run that passed:
+    cargo's "test result: ok. 10 passed; 0 failed")."""
     at = low.find(" failed")
     while at >= 0:
         start = at
         while start > 0 and text[start - 1].isdecimal():
             start -= 1
         # ("processed=386105 failed=3" is a log record's fields, no count of failures)
-        if start < at and (start == 0 or not (_word_char(text[start - 1]) or text[start - 1] == "=")) and _FAILED_END.match(text, at):
+        if start < at and text[start:at].strip("0") and (start == 0 or not (_word_char(text[start - 1]) or text[start - 1] == "=")) \
+                and _FAILED_END.match(text, at):
             return True
         at = low.find(" failed", at + 1)
     return False

@@ -2842,3 +2842,25 @@ def test_an_error_is_the_line_that_says_it_with_its_code_and_reason():
     assert "Authorization_RequestDenied: Insufficient privileges to complete the operation" in errors, errors
     assert "409 Conflict: OPS-4410 is locked by change freeze CHG-77812" in errors, errors
     assert "Commit failed: rule blk-91 is shadowed by rule allow-partners (vsys1)" in errors, errors
+
+
+def test_a_test_run_that_passed_is_no_error_though_its_tests_are_named_error():
+    """cargo's "test result: ok. 10 passed; 0 failed": no failure counted, so a passing run whose test names
+    hold the word ("test error::tests::bad_magic_balance ... ok") lists nothing under the errors, while a run
+    with one failure still does."""
+    def run(verdict: str, failed: str = "") -> str:
+        return ("   Compiling wal v0.6.3 (/home/dev/harbor/crates/wal)\n    Finished test [unoptimized + debuginfo] "
+                "target(s) in 26.79s\n     Running unittests src/lib.rs\n\nrunning 3 tests\n"
+                "test codec::tests::empty_frame ... ok\ntest error::tests::bad_magic_balance ... ok\n"
+                f"test writer::tests::short_read_header ... {'FAILED' if failed else 'ok'}\n{failed}\n"
+                f"test result: {verdict}. finished in 2.12s\n")
+    passed = run("ok. 3 passed; 0 failed; 0 ignored")
+    broken = run("FAILED. 2 passed; 1 failed; 0 ignored", "\nfailures:\n\n---- writer::tests::short_read_header stdout ----\n"
+                 "thread 'writer::tests::short_read_header' panicked at crates/wal/src/writer.rs:88:9:\nshort read\n")
+    messages = [user("run the wal tests"), assistant("", [("c1", "Bash", {"command": "cargo test -p wal"})]),
+                tool("c1", passed), assistant("Green."), user("and ledger-core?"),
+                assistant("", [("c2", "Bash", {"command": "cargo test -p ledger-core"})]), tool("c2", broken),
+                assistant("One test fails."), user("ok, next?"), assistant("Sure.")]
+    errors = "\n".join(section(ledger(messages), "Errors"))
+    assert "bad_magic_balance" not in errors and "... ok" not in errors, errors
+    assert "panicked at crates/wal/src/writer.rs:88:9" in errors, errors
