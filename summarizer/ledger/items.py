@@ -43,6 +43,7 @@ REPORTED = "report\n"  # the key's start of what the agent said its tools' outpu
 
 
 QUOTED_WORDS = 6  # words in a row of an output that a report says again: it quotes the output
+QUOTED_READ_CHARS = 200_000  # of each output, what a report's quote is looked for in
 QUOTED_NAMING = 3  # ... of which this many are words of three letters or more (not counts: "7 to add, 11 to change")
 _WORD = re.compile(r"(?<!\w)[^\W\d_]{3,}(?!\w)")
 
@@ -54,9 +55,10 @@ def quotes(line: str, outputs: Sequence[str]) -> bool:
     words = line.split()
     if len(words) < QUOTED_WORDS or not outputs:
         return False
+    read = [output[:QUOTED_READ_CHARS] for output in outputs]  # (a multi-MB log is not read again per run)
     for start in range(len(words) - QUOTED_WORDS + 1):
         run = " ".join(words[start:start + QUOTED_WORDS]).strip(".,;:!?()\"'")
-        if len(_WORD.findall(run)) >= QUOTED_NAMING and any(run in output for output in outputs):
+        if len(_WORD.findall(run)) >= QUOTED_NAMING and any(run in output for output in read):
             return True
     return False
 
