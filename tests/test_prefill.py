@@ -181,3 +181,25 @@ def test_a_kept_plan_is_replaced_only_when_its_prompt_passes_the_trigger() -> No
              and before.tokens_after + (now.tokens_before - before.tokens_before) <= now.trigger]
     assert sum(1 for s in stats if s.compacted) >= 20
     assert not early, [(b.tokens_after, n.tokens_before - b.tokens_before, n.trigger) for b, n in early]
+
+
+def test_a_tier_says_a_request_or_a_finding_once_but_an_instruction_again() -> None:
+    """A later tier leaves out a request asked again and a line a tool printed again (the same words with a
+    later citation): the tier that said it first holds it. The user's instruction said again is appended:
+    a correction or revision may keep that one current."""
+    from context_compactor.engine.plan import Plan
+    from context_compactor.engine.tiers import Tiers, _tiered
+
+    first = ("## User instructions (verbatim)\n- Use tabs in the Go files. [#3]\n"
+             "## Found by tools\n- disk /dev/sdb1 is 97% full [#9]\n"
+             "## Earlier requests of the user\n- did I leave the lights on [#12]\n")
+    tiers = Tiers(lead=1, cut=20, first=19, text=first)
+    full = ("## User instructions (verbatim)\n- Use tabs in the Go files. [#31]\n"
+            "## Found by tools\n- disk /dev/sdb1 is 97% full [#36]\n- inode use 12% [#37]\n"
+            "## Earlier requests of the user\n- did I leave the lights on [#40]\n- book the 9:40 train [#42]\n")
+    body = _tiered(tiers, Plan(1, 44, 44), full, 4000, lambda text: len(text) // 4)
+    assert body is not None and body.text.startswith(first.rstrip("\n"))
+    tier = body.text[len(first.rstrip("\n")):]
+    assert "- inode use 12% [#37]" in tier and "- book the 9:40 train [#42]" in tier, tier
+    assert "lights on [#40]" not in tier and "97% full [#36]" not in tier, tier
+    assert "- Use tabs in the Go files. [#31]" in tier, tier

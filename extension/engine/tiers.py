@@ -9,9 +9,11 @@ have room to append). Pure functions over the summary texts; :func:`ledger_body`
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from ..summarizer.ledger.items import SHORT_TITLES, TITLES
 from .measure import Entry
 from .plan import Plan
 from .summaries import SummaryReport, Summaries
@@ -21,6 +23,10 @@ from .summaries import SummaryReport, Summaries
 # 0.85 69; bench/prefill.py recomputed less too (sessiongen 1.50x -> 1.41x the lower bound).
 MERGE_SHARE = 0.85
 LAST_SUMMARY_TOKENS = 24  # the least a ledger is asked at: a rule or two, to fit
+_CITES = re.compile(r" \[#[\d, #]+\]$")  # a ledger line's citations, at its end
+# The sections whose lines a tier does not say again with other citations (see _tiered).
+_SAID_ONCE = frozenset(f"## {titles[s]}" for titles in (TITLES, SHORT_TITLES)
+                       for s in ("request", "docrule", "error", "finding", "file", "identifier", "command"))
 
 
 @dataclass(frozen=True)
@@ -113,13 +119,19 @@ def _tiered(tiers: Tiers | None, plan: Plan, text: str, budget: int, count: Call
         return None
     if tiers.cut == plan.cut:  # the same fold: the same bytes, while they fit
         return tiers if count(tiers.text) <= budget else None
+    # A line of a request, a pasted rule or what tools found, changed or failed with that the tiers hold
+    # already, citations aside (asked again, read again in a later fold: it cites the later message), is said
+    # once, by the tier that said it first. (Not the user's instructions nor decisions: a line said again
+    # there may be what a later correction or revision keeps current, and leaving it out of the tier left an
+    # old value standing alone: bench/fidelity.py --turns 20, gen_assistant.)
     have = set(tiers.text.splitlines())
+    seen = {_CITES.sub("", line) for line in have}
     tier: list[str] = []
     heading = None
     for line in text.splitlines():
         if line.startswith("## "):
             heading = line
-        elif line.strip() and line not in have:
+        elif line.strip() and line not in have and not (heading in _SAID_ONCE and _CITES.sub("", line) in seen):
             if heading is not None and heading not in tier:
                 tier.append(heading)
             tier.append(line)
