@@ -161,8 +161,11 @@ def _counted_failed(text: str, low: str) -> bool:
 _EXCEPTION_LINE = re.compile(r"^(?:E\s+)?((?:[\w.]+\.)?\w*(?:Error|Exception|Exit|Interrupt|Failure|Fault)\b:.*)$",
                              re.MULTILINE)
 # A build's trailer: that it failed and how often, not what ("make: *** [html] Error 1", "build finished with
-# problems, 1 error.", "Found 2 errors in 2 files", "1 error generated.").
-_TRAILER = re.compile(r"make(?:\[\d+\])?: \*\*\* |(?:build (?:finished|failed|succeeded) with (?:problems|errors?)|found)?[, ]*\d+ "
+# problems, 1 error.", "Found 2 errors in 2 files", "1 error generated."); or where its log is ("npm ERR! A
+# complete log of this run can be found in: ...", "See the full log at ... for details").
+_TRAILER = re.compile(r"make(?:\[\d+\])?: \*\*\* |(?:npm ERR! )?a complete log of this run can be found in\b|"
+                      r"(?:see|check) (?:the )?(?:full |complete )?logs? (?:at|in) \S+ for (?:more )?details\b|"
+                      r"(?:build (?:finished|failed|succeeded) with (?:problems|errors?)|found)?[, ]*\d+ "
                       r"errors?\b(?: (?:in|generated|found)\b[^:]*)?\.?$", re.IGNORECASE)
 _EXIT_LINE = re.compile(r"^(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode)\b", re.IGNORECASE)
 _FAILED_LINE = re.compile(r"^(FAILED .+)$", re.MULTILINE)

@@ -2863,3 +2863,17 @@ def test_a_test_run_that_passed_is_no_error_though_its_tests_are_named_error():
     errors = "\n".join(section(ledger(messages), "Errors"))
     assert "bad_magic_balance" not in errors and "... ok" not in errors, errors
     assert "panicked at crates/wal/src/writer.rs:88:9" in errors, errors
+
+
+def test_an_npm_failure_is_what_npm_says_failed_not_where_its_log_is():
+    """npm ends every failure on "npm ERR! A complete log of this run can be found in: ...": a trailer that says
+    where the log is, not what failed; the error is the line before it that says so."""
+    out = ("npm WARN deprecated inflight@1.0.6: This module is not supported, and leaks memory.\n"
+           "npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://npm.pkg.github.com/@acme%2fpay-ui\n"
+           "npm ERR! 404 '@acme/pay-ui@2.1.0' is not in this registry.\n"
+           "npm ERR! A complete log of this run can be found in: /root/.npm/_logs/2026-06-05T04_43_40_208Z-debug-0.log")
+    messages = [user("install the deps for the checkout app"), assistant("", [("c1", "bash", {"command": "npm ci"})]),
+                tool("c1", out), assistant("The registry has no such version."), user("ok, next?"), assistant("Sure.")]
+    errors = "\n".join(section(ledger(messages), "Errors"))
+    assert "'@acme/pay-ui@2.1.0' is not in this registry" in errors, errors
+    assert "A complete log" not in errors, errors
