@@ -2877,3 +2877,23 @@ def test_an_npm_failure_is_what_npm_says_failed_not_where_its_log_is():
     errors = "\n".join(section(ledger(messages), "Errors"))
     assert "'@acme/pay-ui@2.1.0' is not in this registry" in errors, errors
     assert "A complete log" not in errors, errors
+
+
+def test_a_habit_at_every_event_and_nothing_sent_before_a_condition_are_rules():
+    """What is done at every one of a kind of event ("a file note within 18 hours of every call with Hofmann
+    Weiss", "ping me before each deploy") and nothing done until a condition holds, in any language ("stuur
+    niets naar de wederpartij voordat Daan het heeft nagelezen") are standing rules, kept over one-off asks. What
+    happened at every event ("the job failed after every retry") and a piece of work over every item ("check
+    every file in src/ for the old import") are not."""
+    rules_said = ["Dieter Hofmann has a habit of rewriting what was said on calls. I want a file note within 18 hours "
+                  "of every call with Hofmann Weiss, saved in the matter folder.",
+                  "ping me before each deploy to the billing cluster",
+                  "En nog iets: stuur niets naar de wederpartij in Vantis voordat Daan het heeft nagelezen.",
+                  "schick nichts an die Gegenseite, bevor Daan es gelesen hat."]
+    not_rules = ["the job failed after every retry, no idea why", "check every file in src/ for the old import"]
+    assert all(prose.is_rule(s.split(". ")[-1]) for s in rules_said), [s for s in rules_said if not prose.is_rule(s)]
+    assert not any(prose.is_rule(s) for s in not_rules), [s for s in not_rules if prose.is_rule(s)]
+    text = ledger(convo(*rules_said, *not_rules, *[f"draft the cover note for bundle {n}" for n in range(12)]), 700)
+    rules = "\n".join(section(text, "User instructions"))
+    assert "every call with Hofmann Weiss" in rules and "voordat Daan het heeft nagelezen" in rules, text
+    assert "before each deploy" in rules and "bevor Daan es gelesen hat" in rules, text

@@ -193,6 +193,15 @@ _RULE = re.compile(
     r"^\W*(?:(?:oh|and|also|btw|so|ok|okay|plus)\W+)*(?:all )?new [\w-]+s (?:get|go|use|start|begin|end|need|must|should|"
     r"carry|include|stay|are named|are called|are tagged)\b|"
     r"reminder|note that|is a no-go|not to be|is not to|only (?:use|via|through|from|in)\b|"
+    # what is done at every one of a kind of event ("a file note within 18 hours of every call with Hofmann
+    # Weiss", "run the linter after every change"): a habit, where "check every file in src/" is one piece of work
+    r"\b(?:after|before|following|at the (?:end|start) of|within (?:\d+|an?|one|two|three|four|five|six|twelve) "
+    r"\w+ (?:of|after)) (?:every|each) (?!time\b|one\b|other\b)\w+|"
+    # nothing done to a thing until a condition holds ("stuur niets naar de wederpartij voordat Daan het heeft
+    # nagelezen", "send nothing to the client before ..."), said as an order, not of what happened ("we changed nothing")
+    r"^\W*(?:[^:\n]{1,25}:\s*)?(?!(?:i|we|he|she|they|it|you|there|this|that)\b)(?:[\w'\u2019]+ ){1,2}"
+    r"(?:nothing|niets|nichts|rien|nada|niente|nulla|inget|ingenting)\b[^.;!?]{0,80}?\b(?:before|until|unless|without|"
+    r"voordat|totdat|zonder|tenzij|bevor|ohne|avant|sans|antes|sin|prima|senza|innan|utan)\b|"
     # French
     r"jamais|toujours|ne \w+ (?:pas|plus|jamais)|n'\w+ (?:pas|plus|jamais)|merci de|il faut|[ée]vite[rz]?\b|"
     r"interdit|pr[ée]f[èe]re|utilise[rz]? (?:toujours|uniquement|seulement)|"
@@ -222,6 +231,7 @@ _RULE_NEEDS = (
     *(f"{a} {b}" for a in ("for", "in") for b in ("any", "all", "every", "each")),  # "anything", "everything" too
     "norm", "every time", "each time", "whenever", "even when", "for now on", "whoever", "no matter",
     ", so ", "; so ", "it when you", "it matters to me", "no ", "heads up", "fyi", "new ", "reminder", "note that", "no-go", "not to",
+    "every ", "each ", "nothing", "niets", "nichts", "rien", "nada", "niente", "nulla", "inget",
     "jamais", "toujours", " pas", " plus", "merci de", "il faut", "vite", "interdit", "pr\u00e9f", "pref\u00e8re",
     "utilise", "nie", "immer", "bitte ", "kein", "nicht", "muss", "m\u00fcssen", "darf", "verwende", "ausschlie",
     "nur noch", "nunca", "siempre", "por favor", "debe", "prefiero", "evita", "sin ", "solo ", "aldri", "altid",
@@ -330,8 +340,10 @@ def is_rule(sentence: str) -> bool:
             c.isdigit() for c in sentence):
         # "marketing sent their guide, fyi.", "fyi, thread from slack": what a paste is, no value kept
         rule = _RULE.search(sentence, rule.end())
-    if rule and rule.group(0).lower() in ("every time", "each time") and _PAST.search(
-            sentence, max(sentence.rfind(c, 0, rule.start()) for c in ";:\u2014"), rule.start()):
+    clause = max(sentence.rfind(c, 0, rule.start()) for c in ";:\u2014") if rule else 0
+    if rule and (rule.group(0).lower() in ("every time", "each time") or rule.group(0).lower().startswith(_AT_EVERY)) and (
+            _PAST.search(sentence, clause, rule.start()) or (rule.group(0).lower().startswith(_AT_EVERY)
+                                                             and _ED.search(sentence, clause, rule.start()))):
         # "We tried the retry guidance ... but the error comes back every time": what keeps happening, no rule
         rule = _RULE.search(sentence, rule.end())
     if rule and _NOUN_RULE.fullmatch(rule.group(0)) and _asks(sentence):
@@ -343,6 +355,10 @@ def is_rule(sentence: str) -> bool:
         return not (_REQUEST_START.match(sentence) and _HOW_ONLY.fullmatch(rule.group(0).lower()))
     return (_may_hold(sentence, low, _WEAK_NEEDS) and bool(_WEAK_RULE.search(sentence))
             and not _REQUEST_START.match(sentence) and not _HEDGE.search(sentence))
+
+
+_AT_EVERY = ("after ", "before ", "following ", "at the ", "within ")  # the starts of "... every <event>" (see _RULE)
+_ED = re.compile(r"\b\w+[^e\W]ed\b", re.IGNORECASE)  # a verb in the past ("the job failed after every retry")
 
 
 # "never" and a verb in the past, with no "is/are/be" before it in its clause: a story ("ORD-6035980 never
