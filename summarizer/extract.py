@@ -142,19 +142,21 @@ _NAMES_SOMETHING = re.compile(r"`[^`\n]+`|[A-Za-z][\w-]*[./][\w/.-]*[A-Za-z0-9]|
 REPORT_CHARS = 20
 
 
-def _found(sentence: str, outputs: Sequence[str] = ()) -> str:
-    """The agent's first sentence after outputs when it states what they showed: a statement (no question, no
-    next step, not that it showed nothing) that names something (a code name, a path, an id; a count alone is
-    no name) or says again, word for word, a run of what the outputs say ("it is governed by the laws of Sweden"
-    after reading a contract)."""
+def _found(sentence: str, outputs: Sequence[str] = ()) -> tuple[str, bool]:
+    """The agent's first sentence after outputs when it states what they showed, and whether it quotes them: a
+    statement (no question, no next step, not that it showed nothing) that names something (a code name, a
+    path, an id; a count alone is no name) or says again, word for word, a run of what the outputs say ("it is
+    governed by the laws of Sweden" after reading a contract; see :func:`.ledger.items.quotes`). ("", False)
+    when it states nothing found."""
     line = sentence.strip().split("\n", 1)[0].strip()
     if len(line) < REPORT_CHARS or line.endswith("?") or _NEXT_STEP.match(line):
-        return ""
-    if not _NAMES_SOMETHING.search(line) and not quotes(line, outputs):
-        return ""
+        return "", False
+    quoted = quotes(line, outputs)
+    if not quoted and not _NAMES_SOMETHING.search(line):
+        return "", False
     if _NOTHING_FOUND.search(_CLAUSE_END.split(line, 1)[0]) and not _BUT.search(line):  # "fine except `pool_size`"
-        return ""
-    return line
+        return "", False
+    return line, quoted
 
 
 _PUT_TO_USER = re.compile(r"^\W*(?:ok(?:ay)?|alright|all right|sounds? (?:good|ok|right)|good with you|fine(?: with you| by you)?|"
@@ -185,12 +187,12 @@ def assistant_items(view: View, index: int, reports: bool = False, outputs: Sequ
         items.extend(identifier_items(text, index, strong_only=False))
         items.extend(mention_items(scan, index))
         items.append(Item("state", "said", "Last said: " + clip(text, SAID_CHARS), index))
-        if reports and parts and (found := _found(parts[0], outputs)):
+        found, quoted = _found(parts[0], outputs) if reports and parts else ("", False)
+        if found:
             # (weak here: a plan's estimate of the block leaves it out, as it gets the room that is left;
             # rank 1 when it quotes the outputs, so that a line of theirs it shares two words with does not
             # stand for it: see ledger.merge)
-            items.append(Item(REPORT, found.lower()[:200], clip(found, 240), index, weak=True,
-                              rank=1 if quotes(found, outputs) else 0))
+            items.append(Item(REPORT, found.lower()[:200], clip(found, 240), index, weak=True, rank=int(quoted)))
     if view.calls:  # what it says it looks for ("let me check what timeout the backorder client uses"):
         # the sentence just before its calls, less the calls' own words
         last = _SENTENCE_END.split(text[-INTENT_CHARS:].rsplit("\n\n", 1)[-1].strip())[-1] if text else ""

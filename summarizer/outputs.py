@@ -705,10 +705,10 @@ def error_line(text: str, named_only: bool = False) -> str:
              and not _zero_counts_only(line, _ERROR_WORD)]
     telling = [line for line in lines if not _TRAILER.match(line.strip())]
     if telling:  # the last one: a command's own verdict comes after its progress lines (a build's trailer says only that it failed)
-        last = telling[-1].strip().lstrip("\u2502").strip()
+        last = telling[-1].strip().lstrip("\u2502").strip()  # not the box Terraform draws around a diagnostic
         # ... unless an earlier one says it with more ("Commit failed: rule blk-1 is shadowed by ..." before "Commit failed")
         last = next((fuller for line in telling[-2::-1] if last in (fuller := line.strip())
-                     and len(last) < len(fuller) <= FULLER_CHARS), last)  # not the box Terraform draws around a diagnostic
+                     and len(last) < len(fuller) <= FULLER_CHARS), last)
         if last.endswith(":"):  # a label ("Extension error:"): what it says is on the line after it
             after = text[text.rfind(telling[-1]) + len(telling[-1]):].lstrip("\n").split("\n", 1)[0].strip()
             return f"{last} {after}" if after else last

@@ -2811,7 +2811,9 @@ def test_one_name_said_again_with_another_number_corrects_what_it_names():
     # the old value it names, after the name it goes with, says which statement it corrects: not a rule
     # about emails that shares a word with it
     assert "their GC reads on the phone, so emails to Brightwater max 12 lines, no attachments over 4 MB" in rules, text
-    assert not re.search(r"we need 5, not more than 10 replicas in the pool \[#\d+, #", text), text  # supersedes nothing
+    # no correction: an ask of its own, citing its own message only
+    assert "- we need 5, not more than 10 replicas in the pool [#6]" in text.splitlines(), text
+    assert "we need 5, not more than 10 replicas in the pool" not in rules, text
 
 
 def test_an_error_is_the_line_that_says_it_with_its_code_and_reason():
@@ -2890,7 +2892,8 @@ def test_a_habit_at_every_event_and_nothing_sent_before_a_condition_are_rules():
                   "ping me before each deploy to the billing cluster",
                   "En nog iets: stuur niets naar de wederpartij in Vantis voordat Daan het heeft nagelezen.",
                   "schick nichts an die Gegenseite, bevor Daan es gelesen hat."]
-    not_rules = ["the job failed after every retry, no idea why", "check every file in src/ for the old import"]
+    not_rules = ["the job failed after every retry, no idea why", "check every file in src/ for the old import",
+                 "Adding a smoke test that hits the health endpoint after each deploy"]  # work, and a thing described
     assert all(prose.is_rule(s.split(". ")[-1]) for s in rules_said), [s for s in rules_said if not prose.is_rule(s)]
     assert not any(prose.is_rule(s) for s in not_rules), [s for s in not_rules if prose.is_rule(s)]
     text = ledger(convo(*rules_said, *not_rules, *[f"draft the cover note for bundle {n}" for n in range(12)]), 700)

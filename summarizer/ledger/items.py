@@ -63,7 +63,6 @@ def quotes(line: str, outputs: Sequence[str]) -> bool:
     return False
 
 
-
 class Item(NamedTuple):
     """One ledger line. ``key`` says what it is about (two items with the same key are one thing).
 

@@ -340,12 +340,16 @@ def is_rule(sentence: str) -> bool:
             c.isdigit() for c in sentence):
         # "marketing sent their guide, fyi.", "fyi, thread from slack": what a paste is, no value kept
         rule = _RULE.search(sentence, rule.end())
-    clause = max(sentence.rfind(c, 0, rule.start()) for c in ";:\u2014") if rule else 0
-    if rule and (rule.group(0).lower() in ("every time", "each time") or rule.group(0).lower().startswith(_AT_EVERY)) and (
-            _PAST.search(sentence, clause, rule.start()) or (rule.group(0).lower().startswith(_AT_EVERY)
-                                                             and _ED.search(sentence, clause, rule.start()))):
-        # "We tried the retry guidance ... but the error comes back every time": what keeps happening, no rule
-        rule = _RULE.search(sentence, rule.end())
+    said = rule.group(0).lower() if rule else ""
+    if rule and (said in ("every time", "each time") or said.startswith(_AT_EVERY)):
+        # "We tried the retry guidance ... but the error comes back every time", "the job failed after every
+        # retry": what keeps happening, no rule
+        clause = max(sentence.rfind(c, 0, rule.start()) for c in ";:\u2014")
+        if _PAST.search(sentence, clause, rule.start()) or (said.startswith(_AT_EVERY) and (
+                _ED.search(sentence, clause, rule.start()) or _DESCRIBES.search(sentence, clause, rule.start())
+                or _GERUND.match(sentence))):
+            # (nor a thing described, "Adding a smoke test that hits the health endpoint after each deploy")
+            rule = _RULE.search(sentence, rule.end())
     if rule and _NOUN_RULE.fullmatch(rule.group(0)) and _asks(sentence):
         # A rule's word as the thing asked for ("draft a reminder to Maasland Agri", "list the claims that break
         # the policy", "reminder for Oosterhout Print pls"): a piece of work, unless a word of a rule follows.
@@ -359,6 +363,8 @@ def is_rule(sentence: str) -> bool:
 
 _AT_EVERY = ("after ", "before ", "following ", "at the ", "within ")  # the starts of "... every <event>" (see _RULE)
 _ED = re.compile(r"\b\w+[^e\W]ed\b", re.IGNORECASE)  # a verb in the past ("the job failed after every retry")
+_DESCRIBES = re.compile(r"\b(?:that|which|who)\b", re.IGNORECASE)  # a clause that says what a thing does
+_GERUND = re.compile(r"\W*[^\W\d_]{3,}ing\b", re.IGNORECASE)  # work under way ("Adding a smoke test ...")
 
 
 # "never" and a verb in the past, with no "is/are/be" before it in its clause: a story ("ORD-6035980 never
