@@ -302,7 +302,7 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
         items.extend(Item("finding", key, clip(printed, 200), index) for printed in _printed_lines(call.arguments, text)
                      if (key := printed.lower()[:80]) not in keys)
     if asked:
-        answer = answer_line(text, call, asked)
+        answer = answer_line(raw, call, asked)
         # Room last, unless the agent's words name it (see ledger.merge); a finding already is one.
         if answer and answer != line and all(i.text != answer or i.weak for i in items):
             items = [i for i in items if i.text != answer] + [Item("finding", ASKED + answer.lower()[:200], answer, index, weak=True)]

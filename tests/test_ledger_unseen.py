@@ -2900,3 +2900,35 @@ def test_a_habit_at_every_event_and_nothing_sent_before_a_condition_are_rules():
     rules = "\n".join(section(text, "User instructions"))
     assert "every call with Hofmann Weiss" in rules and "voordat Daan het heeft nagelezen" in rules, text
     assert "before each deploy" in rules and "bevor Daan es gelesen hat" in rules, text
+
+
+def test_change_that_to_a_new_value_corrects_the_statement_it_shares_words_with():
+    """"change that to judo on Tuesdays at 16:45" says a value again in place of the one set before ("piano on
+    Tuesdays at 15:45"), however far back: the old statement leaves the block, so it never stands alone. A
+    change asked of the work ("can you change it to use the async client") shares no value with a statement and
+    supersedes none."""
+    assert prose.is_correction("change that to judo on Tuesdays at 16:45, clashes with my calls")
+    assert prose.is_correction("ok move it to Thursday 10:00")
+    assert not prose.is_correction("the dentist changed it to Thursday, weird")
+    filler = [f"what's on my list for errand {n}?" for n in range(8)]
+    text = ledger(convo("oh and for Mia lets do piano on Tuesdays at 15:45", "the plumber comes Friday at 08:00",
+                        *filler, "change that to judo on Tuesdays at 16:45, clashes with my calls",
+                        "can you change it to use the async client"))
+    rules = section(text, "User instructions")
+    assert "change that to judo on Tuesdays at 16:45, clashes with my calls" in rules, text
+    assert "piano on Tuesdays at 15:45" not in text, text
+    assert "the plumber comes Friday at 08:00" in text, text
+
+
+def test_the_line_that_answers_a_question_is_found_anywhere_in_a_long_read():
+    """A spreadsheet read of a hundred rows answers "what's the total of open accruals?" on a row in its middle
+    (past the first and last 3,000 characters read for errors and causes): that row is kept."""
+    rows = [f"A{n}={6000 + n} | B{n}=Cost centre {n} | C{n}={n * 731.17:,.2f} | D{n}={n * 377.41:,.2f} | F{n}=timing"
+            for n in range(1, 120)]
+    rows.insert(60, "C76=TOTAL OPEN | D76=13,325.35")
+    sheet = "\n".join(rows)
+    assert len(sheet) > 7000 and 3000 < sheet.find("TOTAL OPEN") < len(sheet) - 3000
+    messages = [user("Hello,\n\nwhat's the total of open accruals in the master?\n\nThanks,\nMaren"),
+                assistant("", [("c1", "spreadsheet_read", {"workbook": "Accruals master.xlsx", "range": "Oct!A1:G96"})]),
+                tool("c1", sheet), assistant("See above."), user("ok thanks"), assistant("Sure.")]
+    assert "C76=TOTAL OPEN | D76=13,325.35" in ledger(messages)

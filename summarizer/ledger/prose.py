@@ -105,7 +105,11 @@ _CORRECTION = re.compile(
     r"\bthe \w+ (?:I|we) (?:gave|sent|told|mentioned|said)(?: (?:to )?you)?(?: for [\w'&. -]{1,40})? (?:was|is) (?!right\b|correct\b|fine\b)|(?:^\W*(?:(?:hi|hey|hiya|hello|yo|ok|okay|right|oh|ah|so|sorry)\W+){0,2}|^[\w ]{1,20}:\s*)(?:(?:it'?s|es|c'est|das ist|é|è) )?(?:the other|la otra|el otro|l'autre|"
     r"die andere|der andere|das andere|a outra|o outro|l'altra|l'altro)(?! (?:day|night|week|morning|evening|afternoon|"
     r"time|way|side|hand|half|end)\b) \w+\b|\binstead of [`'\"]?[\w.@:/+-]*\d|, not [`'\"]?[\w.@:/+-]*\d[\w.@:/+-]*[`'\"]?\s*[.!]?$|"
-    r"^\W*not [`'\"]?\S+[`'\"]?,? but\b|mixed (?:them|these|those|it|that|the \w+) up|mix(?:ing)? (?:them|these|those|the two) up|(?:is|was) the right (?:one|\w+)\b|"
+    r"^\W*not [`'\"]?\S+[`'\"]?,? but\b|"
+    # a value said again in place of the one before it, at the start ("change that to judo on Tuesdays at 16:45",
+    # "ok move it to Thursday 10:00"): what "that" was is found by the words the two share
+    r"^\W*(?:(?:ok|okay|oh|ah|so|hmm|and|but|pls|please|can you|could you|let'?s)\W+){0,2}(?:change|switch|move|update|set|put|bump) "
+    r"(?:that|it|this|those|them) (?:to|for|over to|back to)\b|mixed (?:them|these|those|it|that|the \w+) up|mix(?:ing)? (?:them|these|those|the two) up|(?:is|was) the right (?:one|\w+)\b|"
     r"should (?:have been|be)\b.{0,40}\bnot\b|instead of what I said|rather than what I said|"
     r"je voulais dire|ich meinte|(?:hab(?:e)?|hatte) mich (?:vertan|geirrt|vertippt|verschrieben|verz[äa]hlt)|quise decir|quer[ií]a decir)\b",
     re.IGNORECASE)
