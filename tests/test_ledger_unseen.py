@@ -2932,3 +2932,17 @@ def test_the_line_that_answers_a_question_is_found_anywhere_in_a_long_read():
                 assistant("", [("c1", "spreadsheet_read", {"workbook": "Accruals master.xlsx", "range": "Oct!A1:G96"})]),
                 tool("c1", sheet), assistant("See above."), user("ok thanks"), assistant("Sure.")]
     assert "C76=TOTAL OPEN | D76=13,325.35" in ledger(messages)
+
+
+def test_a_choice_made_again_replaces_the_statement_that_names_what_it_switches():
+    """"we switch the bank import to CAMT.053 files on 7 Nov" makes again the choice "we keep the MT940 bank
+    import until 7 Nov" stated: that statement leaves the block (its value, of another kind, is still the one
+    replaced), and the new one cites it. A statement that does not name what is switched stays."""
+    text = ledger(convo("Decision for the file: we keep the MT940 bank import until 7 Nov.",
+                        "Maasland Agri still hasn't paid RE-95151, the bank says nothing came in.",
+                        *[f"post the October accrual for supplier {n}" for n in range(6)],
+                        "Since the auditors won't accept the first approach, we switch the bank import to CAMT.053 "
+                        "files on 7 Nov."))
+    assert "MT940" not in text, text
+    assert re.search(r"we switch the bank import to CAMT\.053 files on 7 Nov\. \[#0, #\d+\]", text), text
+    assert "Maasland Agri still hasn't paid RE-95151" in text, text

@@ -21,6 +21,7 @@ import re
 from collections import defaultdict
 
 from .items import _FORBIDS, CORRECTION_RANK, NAME_WORD, STRONG_RULE_RANK, Item, _shape, path_name, values
+from . import prose
 
 # Words a correction is made of besides what it corrects; they say nothing of what is corrected.
 _FILLER = frozenset("""sorry actually correction wait oops whoops meant mean not the one other old that this make
@@ -322,6 +323,16 @@ def _stated_choice(revision: Item, settings: list[tuple[Item, frozenset[str]]]) 
     return best
 
 
+SWITCHED_WORDS = 2  # words of what a choice made again switches ("the bank import") that name the statement it changes
+
+
+def _switches(text: str, cand_words: frozenset[str]) -> bool:
+    """Whether ``text`` makes a choice again of what a statement (its words) names: "we switch the bank import
+    to CAMT.053 files" of "we keep the MT940 bank import until 7 Nov"."""
+    changed = content_words(prose.switched(text))
+    return len(changed) >= SWITCHED_WORDS and changed <= cand_words
+
+
 def _about(text: str) -> frozenset[str]:
     """The words and values a statement is about (an amount or a date both name is evidence as a word is)."""
     return content_words(text) | frozenset(values(text))
@@ -388,6 +399,9 @@ def supersede(merged: list[Item]) -> list[Item]:
             if not correction.correction:  # an update: on plainer evidence only, about the same thing
                 shared = len(words & cand_words)
                 score = score if _alike(shared, words, cand_words) or (score >= 3 and shared >= 1) else 0
+                if not score and _switches(correction.text, cand_words):
+                    score = 1  # "we switch the bank import to CAMT.053 files on 7 Nov" after "we keep the MT940 bank
+                    # import until 7 Nov": what it switches, named in that statement; its values of another kind
                 if score and new_values and _named_apart(correction.text, item.text):
                     continue  # "our Zendesk ticket 88123 is the one to update" is not "the Okta ticket ... is case 4633"
             if not score:
@@ -413,6 +427,8 @@ def supersede(merged: list[Item]) -> list[Item]:
         target = facts[best][0]
         olds = {v for v in facts[best][1] if v in named or v not in correction.text}
         kept = [v for v in olds if new_values and _substantial(v) and not _replaced_by(v, new_values, named)]
+        if kept and not correction.correction and _switches(correction.text, facts[best][4]):
+            kept = []  # what a choice made again switches is the statement's value, whatever its kind
         if kept and target.section != "identifier":
             # The statement says more than the value corrected (another date, another address): it stays,
             # marked as corrected, the correction beside it first among the instructions.

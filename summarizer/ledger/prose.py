@@ -284,11 +284,26 @@ _UPDATE = re.compile(
     r"\b(?:updated\b|updates\b|update\b(?!\s+(?:the|a|an|my|our|this|that|it|them|all|every|each|your)\b)|(?<!for )(?<!right )(?<!just )(?<!not )(?<!leave it )now\b|from now on|going forward|moved (?:to|from|up|back|again)|changed? to|switched to|rotated|"
     r"no longer|any ?more|renamed|replaced|retired|these days|as of (?:today|now)|d[ée]sormais|"
     r"rebased (?:onto|on)|has changed|have changed|is changing|we'?re (?:now )?on\b|"
-    r"maintenant|ab jetzt|jetzt\b|ahora\b|a partir de ahora)", re.IGNORECASE)
+    r"maintenant|ab jetzt|jetzt\b|ahora\b|a partir de ahora|"
+    # a choice made again: "we switch the bank import to CAMT.053 files", "let's change the cut-off to the 5th"
+    r"\b(?:we|we'?ll|we will|let'?s|i'?ll) (?:switch|change) (?:[\w.-]+ ){0,4}?(?:to|over to)\b)",
+    re.IGNORECASE)
 
 
 # What a changed choice says it replaces: "..., not at the weekend", "instead of the EU bucket".
 _REJECTS = re.compile(r",\s*not (?:the |at |on |in |a |an |by |from |to )?\w+|\binstead of\b|\brather than\b", re.IGNORECASE)
+
+
+# What a choice made again changes: "we switch <the bank import> to CAMT.053 files".
+_SWITCHED = re.compile(r"\b(?:we|we'?ll|we will|let'?s|i'?ll) (?:switch|change) ((?:[\w.-]+ ){1,4}?)(?:to|over to)\b",
+                       re.IGNORECASE)
+
+
+def switched(sentence: str) -> str:
+    """What a choice made again changes, in its words ("the bank import" of "we switch the bank import to
+    CAMT.053 files"); "" when it names none."""
+    m = _SWITCHED.search(sentence)
+    return m.group(1).strip() if m else ""
 
 
 def is_update(sentence: str) -> bool:
