@@ -203,3 +203,25 @@ def test_a_tier_says_a_request_or_a_finding_once_but_an_instruction_again() -> N
     assert "- inode use 12% [#37]" in tier and "- book the 9:40 train [#42]" in tier, tier
     assert "lights on [#40]" not in tier and "97% full [#36]" not in tier, tier
     assert "- Use tabs in the Go files. [#31]" in tier, tier
+
+
+def test_a_reused_plan_sends_its_block_byte_identical_while_the_calibration_moves() -> None:
+    """Under the same plan the block is the same bytes, though the counter's calibration moves far from call
+    to call: the same ledger rendered again at a new chars-per-token ratio holds a line more or less, and a
+    block rewritten for that costs a prefix-caching server the whole prompt after the system prompt."""
+    history = _history(40)
+    for n, m in enumerate(history):  # more to say than the block has room for: what fits moves with the ratio
+        if m["role"] == "user":
+            m["content"] += (f" Never deploy service_{n} on a Friday. Keep the retry limit of queue_{n} at {n + 3}."
+                             f" The ticket for it is OPS-{4000 + n}.")
+    calls = []
+    with Compactor(context_window=WINDOW) as compactor:
+        for n, i in enumerate(i for i, m in enumerate(history) if m["role"] == "assistant"):
+            result = compactor.compact(history[:i])
+            text = _rendered(result.messages)
+            compactor.record_usage(len(text) // (2 if n % 2 else 6))  # a ratio that swings from 2 to 6
+            signature = compactor._runtime.session(compactor.session).signature
+            calls.append((signature, _block(result.messages)))  # the fold, the stubs and the cut results
+    same_plan = [(a[1], b[1]) for a, b in zip(calls, calls[1:]) if a[0] and a[0] == b[0] and a[1]]
+    assert len(same_plan) >= 5
+    assert all(before == after for before, after in same_plan), sum(before != after for before, after in same_plan)

@@ -64,13 +64,19 @@ def ledger_body(entries: Sequence[Entry], plan: Plan, summaries: Summaries, ledg
         tiers = None
         asked = _asked(ledger_budget, None)
     report = summaries.region(entries, plan.lead, plan.cut, asked)
-    if tiers is not None and (tiers.cut, tiers.budget) == (plan.cut, asked) and tiers.source != digest(report.text):
-        # The same fold at the same size, summarised otherwise now: rendered again, whole.
-        tiers = None
+    same = tiers is not None and (tiers.cut, tiers.budget) == (plan.cut, asked)
+    if tiers is not None and same and not tiers.complete and tiers.source != digest(report.text):
+        # The same fold at the same size, summarised otherwise now (a model's narrative that was not
+        # there): rendered again, whole.
+        tiers, same = None, False
         if asked != _asked(ledger_budget, None):
             asked = _asked(ledger_budget, None)
             report = summaries.region(entries, plan.lead, plan.cut, asked)
-    body = _tiered(tiers, plan, report.text, ledger_budget, count)
+    # The same fold at the same room, from a whole summary: the bytes last sent. The summary reads otherwise
+    # now only as the counter's calibration moved (a line more or less at the same budget, the tiers a few
+    # tokens more or less by the new count), and a block rewritten for that costs a server the whole prompt
+    # after it again; the prompt's fit is checked whole, after the build.
+    body = tiers if same else _tiered(tiers, plan, report.text, ledger_budget, count)
     if body is None and tiers is not None and tiers.cut < plan.cut:
         # The tiers filled the block's room: one merge, at a share of it, so that the next
         # compactions have room to append again.
