@@ -2946,3 +2946,26 @@ def test_a_choice_made_again_replaces_the_statement_that_names_what_it_switches(
     assert "MT940" not in text, text
     assert re.search(r"we switch the bank import to CAMT\.053 files on 7 Nov\. \[#0, #\d+\]", text), text
     assert "Maasland Agri still hasn't paid RE-95151" in text, text
+
+
+def test_a_name_or_id_typed_one_letter_off_is_corrected_by_a_sigh_or_its_right_form():
+    """A user corrects a person's handle or an id a letter off, in a few words: "argh it's w.schmitt, not
+    w.schmidt", "wrong person, sorry: i.carlsson" (after i.karlsson), "ugh the cve is CVE-2023-49688. can
+    you rerun" (after CVE-2023-49687). Each supersedes the message that named the old one, which leaves the
+    block. A handle is a value ("i.karlsson" is no file of type "karlsson"); "e.g." and "i.e." are none, and
+    "ugh the build failed again" corrects nothing."""
+    assert values("ok cheeck sign-ins for i.karlsson last 7 days") == ("i.karlsson",)
+    assert values("e.g. the file, i.e. this one") == ()
+    assert not prose.is_correction("ugh the build failed again")
+    text = ledger(convo("morning! can you look at w.schmidt's sgnins :)",
+                        "ok cheeck sign-ins for i.karlsson last 7 days",
+                        "kk sind wir von CVE-2023-49687 betroffen?",
+                        *[f"pull the firewall logs for site {n}" for n in range(5)],
+                        "argh it's w.schmitt, not w.schmidt. two different people",
+                        "wrong person, sorry: i.carlsson",
+                        "ugh the cve is CVE-2023-49688. can you rerun",
+                        "ugh the build failed again"))
+    rules = "\n".join(section(text, "User instructions"))
+    for new, old in (("w.schmitt", "sgnins"), ("i.carlsson", "i.karlsson"), ("CVE-2023-49688", "CVE-2023-49687")):
+        assert new in rules and old not in text, (new, old, text)
+    assert "ugh the build failed again" not in rules, text

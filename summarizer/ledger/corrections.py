@@ -123,6 +123,11 @@ def _stem(word: str) -> str:
     return word
 
 
+_HANDLE = re.compile(r"[a-z]\.[a-z]{5,}")
+_LONG_SUFFIXES = frozenset({"ipynb", "swift", "scala", "proto", "class", "cache", "local", "patch", "backup", "bundle",
+                            "config", "plist", "jsonl", "ndjson", "parquet", "sqlite", "tfvars", "tfstate", "gradle"})
+
+
 def kind(value: str) -> str:
     """What sort of value: two values of one kind may be one setting's old and new value."""
     low = value.lower()
@@ -132,6 +137,8 @@ def kind(value: str) -> str:
         return "email"
     if low.isdigit():
         return "number"
+    if _HANDLE.fullmatch(low) and low.split(".", 1)[1] not in _LONG_SUFFIXES:
+        return "handle"  # a person's, an initial and a surname ("i.karlsson"): no file of type "karlsson"
     if "/" not in low and re.fullmatch(r"[\w.-]+\.[a-z][a-z0-9]{1,7}", low) and not re.fullmatch(r"[\d.]+", low):
         return "file:" + low.rsplit(".", 1)[-1]
     if re.fullmatch(r"\d{1,4}[-/.]\d{1,2}(?:[-/.]\d{1,4})?", low):

@@ -138,7 +138,9 @@ _ADDRESS_VALUE = (r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,15}://[\w.@:/+%~=&?#-]+"
 _NUMBER_LIKE = r"(?<![\w.@:/+-])[$€£]?[\w.@:/+-]*\d[\w.@:/+-]*"
 # Names that are values though they hold no digit: snake_case and camelCase identifiers, dotted host names.
 _NAME_VALUE = (r"(?<![\w.@:/+-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w@/-])|(?<![\w.@:/+-])[a-z]+(?:[A-Z][a-z0-9]+)+(?![\w@/-])"
-               r"|(?<![\w.@:/+-])[a-z][\w-]*(?:\.[a-z][\w-]*){2,}(?![\w@/-])")
+               r"|(?<![\w.@:/+-])[a-z][\w-]*(?:\.[a-z][\w-]*){2,}(?![\w@/-])"
+               # a person's handle, an initial and a surname ("w.schmidt", "i.karlsson"); not "e.g" nor "i.e"
+               r"|(?<![\w.@:/+-])[a-z]\.[a-z]{3,}(?![\w@/-]|\.\w)")
 _VALUE = re.compile(rf"(?i:{_ADDRESS_VALUE})|{_NUMBER_LIKE}|(?<![\w.-])[\w.-]+/[\w./-]+|{_NAME_VALUE}")
 _CORRECTABLE = ("instruction", "request", "identifier", "decision")
 

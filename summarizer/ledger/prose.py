@@ -106,6 +106,12 @@ _CORRECTION = re.compile(
     r"die andere|der andere|das andere|a outra|o outro|l'altra|l'altro)(?! (?:day|night|week|morning|evening|afternoon|"
     r"time|way|side|hand|half|end)\b) \w+\b|\binstead of [`'\"]?[\w.@:/+-]*\d|, not [`'\"]?[\w.@:/+-]*\d[\w.@:/+-]*[`'\"]?\s*[.!]?$|"
     r"^\W*not [`'\"]?\S+[`'\"]?,? but\b|"
+    # the value meant set against the one said, at the start ("argh it's w.schmitt, not w.schmidt")
+    r"^\W*(?:(?:argh|ugh|oh|ah|oops|whoops|sorry|hmm|ok|okay|so|wait)\W+){0,2}(?:it'?s|it is|that'?s|that is|should be) "
+    r"[`'\"]?[\w.@:/+-]+[`'\"]?,? not [`'\"]?[\w.@:/+-]+|"
+    # a sigh, then the value said again ("ugh the cve is CVE-2023-49688. can you rerun")
+    r"^\W*(?:argh|ugh|oops|whoops|d'?oh)\W+(?:(?:so|ok|okay|no)\W+)?(?:the [\w -]{1,30}? (?:is|was|should be)|it'?s|it is) "
+    r"[`'\"]?(?=[\w.@:/+-]*\d)|"
     # a value said again in place of the one before it, at the start ("change that to judo on Tuesdays at 16:45",
     # "ok move it to Thursday 10:00"): what "that" was is found by the words the two share
     r"^\W*(?:(?:ok|okay|oh|ah|so|hmm|and|but|pls|please|can you|could you|let'?s)\W+){0,2}(?:change|switch|move|update|set|put|bump) "
