@@ -2969,3 +2969,21 @@ def test_a_name_or_id_typed_one_letter_off_is_corrected_by_a_sigh_or_its_right_f
     for new, old in (("w.schmitt", "sgnins"), ("i.carlsson", "i.karlsson"), ("CVE-2023-49688", "CVE-2023-49687")):
         assert new in rules and old not in text, (new, old, text)
     assert "ugh the build failed again" not in rules, text
+
+
+def test_a_state_held_for_a_while_and_an_order_for_every_one_of_a_kind_are_rules():
+    """"the loyalty-api HPA stays pinned at min 13 replicas while the migration runs" and "for anything we
+    compare against the baseline keep global batch 112 seqs" hold until the user changes them: rules, kept
+    over the one-off asks of a long session. What stayed so for a while ("the pod stayed up until midnight")
+    and what "remains to be seen" are not."""
+    said = ["Unrelated: the loyalty-api HPA stays pinned at min 13 replicas while the migration runs, so if you "
+            "see it at that floor that's why.",
+            "for anything we compare against the baseline keep global batch 112 seqs, otherwise the curves arent "
+            "comparable"]
+    assert all(prose.is_rule(s) for s in said)
+    assert not prose.is_rule("the pod stayed up until midnight")
+    assert not prose.is_rule("it remains to be seen until Friday whether they sign")
+    text = ledger(convo(*said, *[f"check the grafana panel for node-{n} and tell me what you see" for n in range(14)]),
+                  420)
+    rules = "\n".join(section(text, "User instructions"))
+    assert "stays pinned at min 13 replicas" in rules and "keep global batch 112 seqs" in rules, text

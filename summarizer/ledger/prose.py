@@ -175,6 +175,10 @@ _RULE = re.compile(
     r"at least (?:till|until)\b|without (?:asking|pinging|checking with|telling) me|"
     r"unless (?:i|we) (?:say|tell you) (?:otherwise|so)|unless told otherwise|"
     r"(?:for|in) (?:anything|everything|all|every|each|any) (?:new|code|change|file|commit|test|report|chart)|"
+    # an order for every one of a kind ("for anything we compare against the baseline keep global batch 112 seqs")
+    r"\bfor (?:anything|everything|all|every|each|any)\b[^.;!?]{0,60}?\b(?:keep|use|stick to|always|never)\b|"
+    # a state held for a while ("the loyalty-api HPA stays pinned at min 13 replicas while the migration runs")
+    r"\b(?:stays?|remains?) (?!the same\b|to be\b)[^.;!?]{0,60}?\b(?:while|until|till|during|for the rest of)\b|"
     # what every one of a kind gets ("every table in the appendix gets a takeaway"), a house convention
     # (after a few words or the reason for it: "Because the auditors sampled our accruals ..., every accrual above
     # €8,750 gets a supporting document")
@@ -237,7 +241,7 @@ _RULE_NEEDS = (
     "going forward", "by default", "as a rule", "no more than", "only", "stick to", "rather", "prefer", "want you to",
     "need", "we use", "we tend", "we keep", "we stick", "we follow", "we avoid", "we go with", "we write", "we put", "we want",
     "convention", "policy", "rule", "standard", "style", "please ", "keep ", "limits", "rejected", "freeze",
-    "until further notice", "end of", "at least", "without ", "unless",
+    "until further notice", "end of", "at least", "without ", "unless", "stay", "remain",
     *(f"{a} {b}" for a in ("for", "in") for b in ("any", "all", "every", "each")),  # "anything", "everything" too
     "norm", "every time", "each time", "whenever", "even when", "for now on", "whoever", "no matter",
     ", so ", "; so ", "it when you", "it matters to me", "no ", "heads up", "fyi", "new ", "reminder", "note that", "no-go", "not to",
