@@ -123,9 +123,12 @@ def _stem(word: str) -> str:
     return word
 
 
-_HANDLE = re.compile(r"[a-z]\.[a-z]{5,}")
-_LONG_SUFFIXES = frozenset({"ipynb", "swift", "scala", "proto", "class", "cache", "local", "patch", "backup", "bundle",
-                            "config", "plist", "jsonl", "ndjson", "parquet", "sqlite", "tfvars", "tfstate", "gradle"})
+_HANDLE = re.compile(r"[a-z]\.[a-z]{3,}")  # as items.values reads a person's handle
+# What after a dot names a file's type, not a surname ("a.json", "x.yaml" are files; "i.karlsson", "w.kim" people).
+_FILE_SUFFIXES = frozenset("""txt csv tsv pdf doc docx xls xlsx xlsm ppt pptx odt json yaml yml toml html htm xml conf cfg ini
+    lock java js jsx ts tsx css scss less sql log md rst out png jpg jpeg gif svg webp zip tar rar gzip env lua kts
+    swift scala proto class cache local patch backup bundle config plist jsonl ndjson parquet sqlite tfvars tfstate
+    gradle ipynb eml wav mp3 mp4 mov avro orc pickle bash fish dart vue""".split())
 
 
 def kind(value: str) -> str:
@@ -137,7 +140,7 @@ def kind(value: str) -> str:
         return "email"
     if low.isdigit():
         return "number"
-    if _HANDLE.fullmatch(low) and low.split(".", 1)[1] not in _LONG_SUFFIXES:
+    if _HANDLE.fullmatch(low) and low.split(".", 1)[1] not in _FILE_SUFFIXES:
         return "handle"  # a person's, an initial and a surname ("i.karlsson"): no file of type "karlsson"
     if "/" not in low and re.fullmatch(r"[\w.-]+\.[a-z][a-z0-9]{1,7}", low) and not re.fullmatch(r"[\d.]+", low):
         return "file:" + low.rsplit(".", 1)[-1]
