@@ -162,6 +162,12 @@ def plan_of(text: str) -> str:
     rest = text[start:start + 1200]
     steps = _NUMBERED.findall(rest)
     if len(steps) >= 2 or _THEN.search(rest[:600]) or _INLINE_STEPS.search(rest[:600]) or _PLAN_IS_TO.match(text, at):
-        paragraph = rest.split("\n\n", 1)[0] if len(steps) < 2 else rest
-        return paragraph.strip()
+        if len(steps) >= 2:
+            return rest.strip()
+        paragraphs = rest.split("\n\n", 2)
+        paragraph = paragraphs[0].strip()
+        if paragraph.endswith(":") and len(paragraphs) > 1 and paragraphs[1].strip():
+            # a heading of its own ("hearing prep plan:"), its steps in the paragraph under it
+            paragraph = f"{paragraph}\n\n{paragraphs[1].strip()}"
+        return paragraph
     return ""

@@ -2987,3 +2987,14 @@ def test_a_state_held_for_a_while_and_an_order_for_every_one_of_a_kind_are_rules
                   420)
     rules = "\n".join(section(text, "User instructions"))
     assert "stays pinned at min 13 replicas" in rules and "keep global batch 112 seqs" in rules, text
+
+
+def test_a_plan_under_a_heading_of_its_own_keeps_its_steps():
+    """"hearing prep plan:" on a line of its own, its steps in the paragraph under it: the plan among the open
+    tasks is the heading with its steps, not the heading alone (which had left the steps to a setting that
+    lost its room)."""
+    text = ledger(convo("hearing prep plan:\n\nfirst finalise the bundle; then moot the cross-examination of Mrs "
+                        "Haverkamp with Daan on Thursday; after that speaking notes max 10 pages; and once that's "
+                        "done agree the reading list with the other side."))
+    tasks = "\n".join(section(text, "Current goal"))
+    assert "Plan: hearing prep plan: first finalise the bundle; then moot the cross-examination" in tasks, text
