@@ -144,6 +144,11 @@ _BACK_RULE = re.compile(r"^\W*(?:that|this|it)(?:'s|\s+is|\s+was|\s+has been)\s+
 _EMOJI_END = re.compile(r"\s:[\w+-]{1,40}:\W{0,3}$")
 
 
+# A few words and a thanks after a question ("folder 3.1 thx", "the Q3 one pls"): said for the question, no setting.
+_ADDENDUM = re.compile(r"^\W*(?:\S+\s+){0,4}\S*?\s*(?:thx|thanks|thank you|ty|pls|plz|please|cheers|merci|danke|gracias|"
+                       r"grazie|bedankt|tack)\W*$", re.IGNORECASE)
+
+
 def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> list[Item]:
     """Instructions and corrections of the user's own words, a sentence each; what was only asked goes to
     ``asked``. A correction without a value of its own takes the sentence after it ("Sorry, wrong port.
@@ -181,6 +186,8 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
                                             and is_decision(f"{sentence} {parts[n + 1]}"))
         if kind == "setting" and decided:
             kind = "request"  # a choice the user makes ("ok, decided: we'll cordon ip-..."): a decision, below
+        if kind == "setting" and n and parts[n - 1].rstrip().endswith("?") and _ADDENDUM.match(sentence):
+            kind = "request"  # "which contracts have CoC rights? folder 3.1 thx": where to look, a part of the ask
         if kind in ("setting", "rule") and plan and sentence in plan and not prose.is_strong_rule(sentence):
             # a step of the plan the message writes out ("2. move X to the key pool on day 9", "first I draft the
             # EN, then you freeze strings on l10n/x-freeze, then ..."): the plan holds it; a rule that forbids stays

@@ -2998,3 +2998,14 @@ def test_a_plan_under_a_heading_of_its_own_keeps_its_steps():
                         "done agree the reading list with the other side."))
     tasks = "\n".join(section(text, "Current goal"))
     assert "Plan: hearing prep plan: first finalise the bundle; then moot the cross-examination" in tasks, text
+
+
+def test_a_few_words_and_thanks_after_a_question_are_part_of_the_ask():
+    """"which customer contracts have CoC termination rights? folder 3.1 thx": where to look, said for that
+    question, is no standing setting among the user's instructions; a setting with its own words after a
+    question ("use port 8080 from now on thanks") still is."""
+    text = ledger(convo("which customer contracts have CoC termination rights? folder 3.1 thx",
+                        "is the staging db up? use port 8080 from now on thanks"))
+    rules = "\n".join(section(text, "User instructions"))
+    assert "folder 3.1" not in rules, text
+    assert "use port 8080 from now on thanks" in rules, text
