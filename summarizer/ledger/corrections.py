@@ -16,12 +16,14 @@ without is only a request).
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections import defaultdict
 
 from .items import _FORBIDS, CORRECTION_RANK, NAME_WORD, STRONG_RULE_RANK, Item, _shape, path_name, values
 from . import prose
+from ..memos import remembered
 
 # Words a correction is made of besides what it corrects; they say nothing of what is corrected.
 _FILLER = frozenset("""sorry actually correction wait oops whoops meant mean not the one other old that this make
@@ -131,6 +133,7 @@ _FILE_SUFFIXES = frozenset("""txt csv tsv pdf doc docx xls xlsx xlsm ppt pptx od
     gradle ipynb eml wav mp3 mp4 mov avro orc pickle bash fish dart vue""".split())
 
 
+@remembered(8_192)  # a value is sorted again for every statement it may correct
 def kind(value: str) -> str:
     """What sort of value: two values of one kind may be one setting's old and new value."""
     low = value.lower()
@@ -186,12 +189,14 @@ def restate(merged: list[Item]) -> list[Item]:
         return merged
     keys = {id(i): _setting_keys(i.text) for i in (*olds, *news)}
     gone: dict[int, Item] = {}  # id of a statement -> the one that restates it
+    by_src = sorted(olds, key=lambda i: i.src)  # each new statement reads only the olds of its reach
+    srcs = [i.src for i in by_src]
     for new in sorted(news, key=lambda i: i.src):
         if _ADDS.search(new.text) or _FORBIDDING.search(new.text):
             continue  # "compare week 37 too": one more, not the same one again; two prohibitions both stand
         new_keys = keys[id(new)]
         revises = bool(_REVISES.search(new.text))
-        for old in olds:
+        for old in by_src[bisect.bisect_left(srcs, new.src - RESTATE_BACK):bisect.bisect_left(srcs, new.src)]:
             if (id(old) in gone or old is new or not new.src - RESTATE_BACK <= old.src < new.src
                     or _FORBIDDING.search(old.text) or not _same_setting(keys[id(old)], new_keys, revises)):
                 continue

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from ..markers import disarmed
+from ..memos import remembered
 
 CountTokens = Callable[[str], int]
 
@@ -233,6 +234,7 @@ def dense(text: str) -> str:
 _MASK = re.compile(rf"(?i:{_ADDRESS_VALUE})|{_NUMBER_LIKE}")
 
 
+@remembered(4_096)  # an item's text is read for its values again and again (corrections, restatements, keys)
 def values(text: str) -> tuple[str, ...]:
     """Value-like tokens (with a digit or a slash) of a text: what a correction may replace."""
     found = (v.rstrip(".,:;!?)") for v in _VALUE.findall(text))
@@ -243,6 +245,7 @@ def values(text: str) -> tuple[str, ...]:
 _HEX_RUN = re.compile(r"(?<![0-9a-zA-Z])(?=[0-9a-fA-F]*[a-fA-F])(?=[0-9a-fA-F]*\d)[0-9a-fA-F]{6,}(?![0-9a-zA-Z])")
 
 
+@remembered(8_192)
 def _shape(value: str) -> str:
     """A value with its digits (and hash-like runs) as placeholders: two values of one shape may be one
     setting's old and new value ("port 8080", "port 9090"; "bld-7b096ddc7d", "bld-8c1f2a9e3b")."""
