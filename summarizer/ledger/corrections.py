@@ -21,7 +21,7 @@ import functools
 import re
 from collections import defaultdict
 
-from .items import _FORBIDS, CORRECTION_RANK, NAME_WORD, STRONG_RULE_RANK, Item, _shape, path_name, values
+from .items import _FORBIDS, CORRECTION_RANK, HANDLE, NAME_WORD, STRONG_RULE_RANK, Item, _shape, path_name, values
 from . import prose
 from ..memos import remembered
 
@@ -125,7 +125,7 @@ def _stem(word: str) -> str:
     return word
 
 
-_HANDLE = re.compile(r"[a-z]\.[a-z]{3,}")  # as items.values reads a person's handle
+_HANDLE = re.compile(HANDLE)
 # What after a dot names a file's type, not a surname ("a.json", "x.yaml" are files; "i.karlsson", "w.kim" people).
 _FILE_SUFFIXES = frozenset("""txt csv tsv pdf doc docx xls xlsx xlsm ppt pptx odt json yaml yml toml html htm xml conf cfg ini
     lock java js jsx ts tsx css scss less sql log md rst out png jpg jpeg gif svg webp zip tar rar gzip env lua kts
@@ -197,8 +197,7 @@ def restate(merged: list[Item]) -> list[Item]:
         new_keys = keys[id(new)]
         revises = bool(_REVISES.search(new.text))
         for old in by_src[bisect.bisect_left(srcs, new.src - RESTATE_BACK):bisect.bisect_left(srcs, new.src)]:
-            if (id(old) in gone or old is new or not new.src - RESTATE_BACK <= old.src < new.src
-                    or _FORBIDDING.search(old.text) or not _same_setting(keys[id(old)], new_keys, revises)):
+            if (id(old) in gone or old is new or _FORBIDDING.search(old.text) or not _same_setting(keys[id(old)], new_keys, revises)):
                 continue
             gone[id(old)] = new
     if not gone:
@@ -341,10 +340,10 @@ def _stated_choice(revision: Item, settings: list[tuple[Item, frozenset[str]]]) 
 SWITCHED_WORDS = 2  # words of what a choice made again switches ("the bank import") that name the statement it changes
 
 
-def _switches(text: str, cand_words: frozenset[str]) -> bool:
-    """Whether ``text`` makes a choice again of what a statement (its words) names: "we switch the bank import
-    to CAMT.053 files" of "we keep the MT940 bank import until 7 Nov"."""
-    changed = content_words(prose.switched(text))
+def _switches(changed: frozenset[str], cand_words: frozenset[str]) -> bool:
+    """Whether a choice made again, of what ``changed`` (its words: see :func:`.prose.switched`) names, changes the
+    statement of ``cand_words``: "we switch the bank import to CAMT.053 files" that of "we keep the MT940 bank
+    import until 7 Nov"."""
     return len(changed) >= SWITCHED_WORDS and changed <= cand_words
 
 
@@ -385,6 +384,8 @@ def supersede(merged: list[Item]) -> list[Item]:
         new_values = tuple(v for v in values(correction.text) if v not in named)
         words = content_words(correction.text)
         plain = words - content_words(" ".join(new_values))
+        # what an update that makes a choice again switches ("the bank import"), read once for every candidate
+        changed = content_words(prose.switched(correction.text)) if not correction.correction else frozenset()
         pool = {n for w in words for n in by_word.get(w, ())} | {n for v in new_values for n in by_kind.get(kind(v), ())}
         forbids = bool(_FORBIDS.match(correction.text) or _FORBIDDING.search(correction.text))
         best, best_rank = -1, (0, 0, 0, 0, 0)
@@ -414,7 +415,7 @@ def supersede(merged: list[Item]) -> list[Item]:
             if not correction.correction:  # an update: on plainer evidence only, about the same thing
                 shared = len(words & cand_words)
                 score = score if _alike(shared, words, cand_words) or (score >= 3 and shared >= 1) else 0
-                if not score and _switches(correction.text, cand_words):
+                if not score and _switches(changed, cand_words):
                     score = 1  # "we switch the bank import to CAMT.053 files on 7 Nov" after "we keep the MT940 bank
                     # import until 7 Nov": what it switches, named in that statement; its values of another kind
                 if score and new_values and _named_apart(correction.text, item.text):
@@ -442,7 +443,7 @@ def supersede(merged: list[Item]) -> list[Item]:
         target = facts[best][0]
         olds = {v for v in facts[best][1] if v in named or v not in correction.text}
         kept = [v for v in olds if new_values and _substantial(v) and not _replaced_by(v, new_values, named)]
-        if kept and not correction.correction and _switches(correction.text, facts[best][4]):
+        if kept and not correction.correction and _switches(changed, facts[best][4]):
             kept = []  # what a choice made again switches is the statement's value, whatever its kind
         if kept and target.section != "identifier":
             # The statement says more than the value corrected (another date, another address): it stays,

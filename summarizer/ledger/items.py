@@ -137,11 +137,13 @@ _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 _ADDRESS_VALUE = (r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,15}://[\w.@:/+%~=&?#-]+"
                   r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _NUMBER_LIKE = r"(?<![\w.@:/+-])[$€£]?[\w.@:/+-]*\d[\w.@:/+-]*"
-# Names that are values though they hold no digit: snake_case and camelCase identifiers, dotted host names.
+# A person's handle, an initial and a surname ("w.schmidt", "i.karlsson"): a value (see corrections.kind for
+# its kind); not "e.g" nor "i.e".
+HANDLE = r"[a-z]\.[a-z]{3,}"
+# Names that are values though they hold no digit: snake_case and camelCase identifiers, dotted host names, handles.
 _NAME_VALUE = (r"(?<![\w.@:/+-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w@/-])|(?<![\w.@:/+-])[a-z]+(?:[A-Z][a-z0-9]+)+(?![\w@/-])"
                r"|(?<![\w.@:/+-])[a-z][\w-]*(?:\.[a-z][\w-]*){2,}(?![\w@/-])"
-               # a person's handle, an initial and a surname ("w.schmidt", "i.karlsson"); not "e.g" nor "i.e"
-               r"|(?<![\w.@:/+-])[a-z]\.[a-z]{3,}(?![\w@/-]|\.\w)")
+               rf"|(?<![\w.@:/+-]){HANDLE}(?![\w@/-]|\.\w)")
 _VALUE = re.compile(rf"(?i:{_ADDRESS_VALUE})|{_NUMBER_LIKE}|(?<![\w.-])[\w.-]+/[\w./-]+|{_NAME_VALUE}")
 _CORRECTABLE = ("instruction", "request", "identifier", "decision")
 

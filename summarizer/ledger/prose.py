@@ -287,6 +287,11 @@ _RULE_LABEL = re.compile(r"^\W*(?:[A-Z ]*\b)?(?:RULES?|CONSTRAINTS?|POLICY|IMPOR
 _VALUE_HINT = re.compile(r"\d|://|@\w|/\w")
 
 
+# What a choice made again changes: "we switch <the bank import> to CAMT.053 files".
+_SWITCHED = re.compile(r"\b(?:we|we'?ll|we will|let'?s|i'?ll) (?:switch|change) ((?:[\w.-]+ ){0,4}?)(?:to|over to)\b",
+                       re.IGNORECASE)
+
+
 # An update: the user says a standing thing changed ("the launch date moved to 08-21", "from now on, report
 # times in Pacific time", "we are calling the project X now"). It supersedes the statement it updates, as a
 # correction does, when the two plainly speak of one thing (see .corrections).
@@ -296,17 +301,11 @@ _UPDATE = re.compile(
     r"rebased (?:onto|on)|has changed|have changed|is changing|we'?re (?:now )?on\b|"
     r"maintenant|ab jetzt|jetzt\b|ahora\b|a partir de ahora|"
     # a choice made again: "we switch the bank import to CAMT.053 files", "let's change the cut-off to the 5th"
-    r"\b(?:we|we'?ll|we will|let'?s|i'?ll) (?:switch|change) (?:[\w.-]+ ){0,4}?(?:to|over to)\b)",
-    re.IGNORECASE)
+    + _SWITCHED.pattern + ")", re.IGNORECASE)
 
 
 # What a changed choice says it replaces: "..., not at the weekend", "instead of the EU bucket".
 _REJECTS = re.compile(r",\s*not (?:the |at |on |in |a |an |by |from |to )?\w+|\binstead of\b|\brather than\b", re.IGNORECASE)
-
-
-# What a choice made again changes: "we switch <the bank import> to CAMT.053 files".
-_SWITCHED = re.compile(r"\b(?:we|we'?ll|we will|let'?s|i'?ll) (?:switch|change) ((?:[\w.-]+ ){1,4}?)(?:to|over to)\b",
-                       re.IGNORECASE)
 
 
 def switched(sentence: str) -> str:
