@@ -49,7 +49,7 @@ def _size(kind: type[int] | type[float], minimum: float, what: str) -> Any:
         try:
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"invalid {kind.__name__} value: {text!r}") from None
+            raise argparse.ArgumentTypeError(f"must be {what}, not {text!r}") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"must be {what}, not {text}")
         return value

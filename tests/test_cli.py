@@ -617,10 +617,10 @@ def test_no_command_prints_help_and_exits_2(cli: Any) -> None:
 
 
 def test_bad_flag_value_is_a_usage_error(cli: Any) -> None:
-    """A flag that is not a number is rejected by the parser with exit 2."""
+    """A flag that is not a number is rejected by the parser with exit 2, saying what it must be."""
     done = cli("compact", SESSION, "--context-window", "lots")
     assert done.returncode == 2
-    assert "invalid int value" in done.stderr
+    assert "--context-window: must be a positive number of tokens, not 'lots'" in done.stderr
 
 
 def test_version(cli: Any) -> None:
