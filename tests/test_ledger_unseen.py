@@ -3009,3 +3009,40 @@ def test_a_few_words_and_thanks_after_a_question_are_part_of_the_ask():
     rules = "\n".join(section(text, "User instructions"))
     assert "folder 3.1" not in rules, text
     assert "use port 8080 from now on thanks" in rules, text
+
+
+def test_a_request_closed_by_thanks_in_any_language_is_no_standing_instruction():
+    """"kk run 45ec0b... through the sandbox ty" and "kör <hash> i sandlådan ty" ask for a piece of work once,
+    whatever verb (or typo) asks it: the thanks that closes them says so. They leave the user's instructions
+    to the asked-for list. A value set up and thanked for ("use port 8080 for the dev api, thanks"), a value
+    given in case something happens ("Stadtwerke Kundennummer 55785449, falls die anrufen tack") and steps to
+    take in turn ("book the cabin, then 3 hikes ... tack") hold on and stay."""
+    asked = ["kk run 45ec0b0324b9b1f9cd9b024cd1f6f115ccdaaa43a7c7ca256c6e98c9fc04dacc through the sandbox ty",
+             "kör a72fade073fd4231c74595859bedd1a89a04b6579e12c82175d6f8b7638a1706 i sandlådan ty",
+             "detnate the iso from the LT-0620 downloads folder thx",
+             "sperr 91.209.239.67 an der Firewall bitte"]
+    held = ["use port 8080 for the dev api, thanks",
+            "[Slack DM] Stadtwerke Kundennummer 55785449, falls die anrufen tack",
+            "for the midsommar weekend: book the cabin, then 3 hikes, sauna on the last day, home by 19:00 sunday tack"]
+    text = ledger(convo(*asked, *held))
+    rules = "\n".join(section(text, "User instructions"))
+    for sentence in asked:
+        assert sentence not in rules, text
+    assert "use port 8080 for the dev api, thanks" in rules, text
+    assert "Kundennummer 55785449, falls die anrufen tack" in rules, text
+    assert "book the cabin, then 3 hikes" in rules, text
+
+
+def test_a_japanese_sentence_ends_at_its_full_stop():
+    """"あと、土曜日の9時前は予定を入れないで。family time bitte. how much did i spend on taxis" holds three sentences:
+    the rule ends at "。", with no space after it. The rule is an instruction of its own, and a line that joins
+    it with what follows keeps it as it was written (no space added: every line is words someone said)."""
+    said = "あと、土曜日の9時前は予定を入れないで。family time bitte. how much did i spend on taxis this month"
+    assert prose.sentences(said) == ["あと、土曜日の9時前は予定を入れないで。", "family time bitte.",
+                                     "how much did i spend on taxis this month"]
+    assert prose.joined("予定を入れないで。", "family time") == "予定を入れないで。family time"
+    assert prose.joined("no meetings.", "thanks") == "no meetings. thanks"
+    text = ledger(convo(said))
+    rules = section(text, "User instructions")
+    assert any(line.startswith("あと、土曜日の9時前は予定を入れないで。") for line in rules), text
+    assert all(line in said for line in rules), text

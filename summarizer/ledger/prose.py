@@ -41,7 +41,9 @@ def forget() -> None:
 
 # (every cut starts at a space or at the text's end, "$": the lookahead in front skips the other characters
 # before the alternatives are tried)
-_SENTENCE = re.compile(r"(?=\s|$)(?:(?<=[.!?])\s+(?=[A-Z\u00c0-\u00dd`\"'(\[¿¡])|(?<=[?!])\s+(?=[a-z])|"
+# (a full stop, "!" or "?" of Chinese or Japanese ends a sentence with no space after it: "あと、土曜日の9時前は
+# 予定を入れないで。family time bitte.")
+_SENTENCE = re.compile(r"(?<=[\u3002\uff01\uff1f])[ \t]*(?=[^\s\u3002\uff01\uff1f])|(?=\s|$)(?:(?<=[.!?])\s+(?=[A-Z\u00c0-\u00dd`\"'(\[¿¡])|(?<=[?!])\s+(?=[a-z])|"
                        r"(?:(?<=[a-z]{3}\.)(?<!etc\.)(?<!fig\.)|(?<=[a-z]-[a-z]{2}\.))\s+(?=[a-z])|"  # "... is a no-go. fix that up?"
                        r"(?<=[a-z]['\")]\.)\s+(?=[a-z])|"  # after a quote or a bracket: "... to 'Plan limits'. when you ..."
                        # after an emoji, before a lead into the next thing ("close out SEC-6653 \U0001f64f general thing: ...")
@@ -58,6 +60,15 @@ _NAME_END = re.compile(r"(?<![\w-])((?:[\w-]+[/.])+[\w-]+\.[a-z0-9]{1,5}\.)[ \t]
 
 def sentences(text: str) -> list[str]:
     return list(_sentences(text))
+
+
+_WIDE_STOPS = ("\u3002", "\uff01", "\uff1f")
+
+
+def joined(first: str, then: str) -> str:
+    """Two sentences that follow each other, as they were written: a space between, but after a Chinese or
+    Japanese full stop, which takes none."""
+    return f"{first}{'' if first.endswith(_WIDE_STOPS) else ' '}{then}"
 
 
 @memos.remembered(4_096)
@@ -272,7 +283,7 @@ _REQUEST_START = re.compile(
     r"anyway|btw|meanwhile)\W+)*"
     + ASIDE_Q +
     r"(?:(?:can|could|would|will) you|how (?:does|do|is|are|did|come|long|many|much)|how'?s\b|what(?:'s| is| are| does| did| do)|"
-    r"why (?:is|are|does|did|do)|(?:where|whre|wher) (?:is|are|does|do)|who(?:'s| is| are| was)|what \w{5,9} (?:to|with)\b(?![^.;]*\bis\b)|were (?:is|are)|wheres|whats|is there|are there|any idea|do we|does it)\b|^\W*(?:please\s+)?(?:(?:ok|okay|so|now|next|also|then|anyway|btw|meanwhile|just)\W+)*"
+    r"why (?:is|are|does|did|do)|(?:where|whre|wher) (?:is|are|does|do)|who(?:'s| is| are| was)|what \w{5,9} (?:to|with)\b(?![^.;]*\bis\b)|(?:what|which) [a-z]+ (?:is|are|does|do|did|has|have) [\w.-]+ (?:in|on|at|for|from|with|of)\W*$|were (?:is|are)|wheres|whats|is there|are there|any idea|do we|does it)\b|^\W*(?:please\s+)?(?:(?:ok|okay|so|now|next|also|then|anyway|btw|meanwhile|just)\W+)*"
     + ASIDE + r"(?:look|check|fix|investigate|debug|run|rerun|re-run|try|find|figure|help|show|open|add|write|update|remove|"
     r"delete|refactor|implement|make|create|rename|move|bump|deploy|build|test|review|explain|summari[sz]e|draft|"
     r"plot|compute|calculate|dig|trace|profile|see|tell|give|list|go|let'?s|lets|start|finish|continue|"
@@ -406,11 +417,20 @@ _NOUN_RULE = re.compile(r"reminder|(?:our|the) (?:convention|policy|rule|standar
                         r"required|requires?\b|needs? (?:an?|to|the) (?:entry|review|approval|sign-?off|test)|"
                         r"(?:is|are|get) rejected|not to be|is not to", re.IGNORECASE)
 _PLS = re.compile(r"\bpls\b|\bplease\W*$|\b(?:if possible|asap)\b", re.IGNORECASE)
+# A thanks or a "please" that closes a sentence, in any language, thanks for work to be done ("kk run 45ec0b...
+# through the sandbox ty", "check auth.log on gitlab-01 thx"), unless what it closes sets a value up ("use port
+# 8080 for the dev api, thanks") or lists steps to take in turn, which hold until they are done ("book the cabin,
+# then 3 hikes, ... home by 19:00 sunday tack").
+_THANKS = re.compile(r"\b(?:ty|thx|thanks|thank you|tia|danke|merci|gracias|grazie|tack|takk|bedankt|dank je|pls|plz|"
+                     r"please|bitte|por favor|per favore|svp|s'il (?:te|vous) pla[iî]t|sn[äa]lla|alsjeblieft)\W*$",
+                     re.IGNORECASE)
+_STEP_AFTER = re.compile(r"[,;]\s+(?:and\s+)?then\b", re.IGNORECASE)
 
 
 def _asks(sentence: str) -> bool:
     """Whether a sentence asks for a piece of work: it starts as a request does, or says "pls"."""
-    return bool(_REQUEST_START.match(sentence) or _ACTION_START.match(sentence) or _PLS.search(sentence))
+    return bool(_REQUEST_START.match(sentence) or _ACTION_START.match(sentence) or _PLS.search(sentence)
+                or _THANKS.search(sentence))
 
 
 def _told(sentence: str, rule: re.Match[str]) -> bool:
@@ -462,7 +482,8 @@ _SOURCE_FILE = re.compile(r"\.(?:py|go|rs|ts|tsx|js|jsx|java|kt|rb|c|h|cc|cpp|cs
 # once the agent has done it, whatever value it names. The verbs of _SETS set up a value the work depends on
 # from then on, and stay settings.
 _ACTION_START = re.compile(
-    r"^\W*(?:(?:ok|okay|so|now|next|also|and|then|hey|hi|yo|btw|quick|small|one more|another|sorry|morning|good morning)\W+)*"
+    r"^\W*(?:(?:ok|okay|oki|okie|kk|alright|all right|right|cool|so|now|next|also|and|then|hey|hi|yo|btw|quick|small|"
+    r"one more|another|sorry|ugh|morning|good morning)\W+)*"
     r"(?:[\w ]{1,20}(?::|\s[\u2014\u2013-])\s*){0,2}"
     r"(?:for [\w&'. -]{1,40}? (?=(?:look|pull) up\b))?(?:please\s+)?(?:(?:i |we )?need to )?(?:restart|reboot|bounce|kill|stop|raise|lower|increase|decrease|reduce|double|halve|drain|cordon|"
     r"uncordon|scale|rotate|restore|snapshot|back ?up|page|ack|acknowledge|flip|toggle|pause|resume|enable|disable|"
@@ -487,7 +508,8 @@ _ON_ONE = re.compile(r"^\W*(?:(?:ok|okay|so|now|also|and|then|pls|please)\W+)*[a
 # copy of INV-2026-4064"): asked, not a value that holds ("I need you to ..." is a rule; see _RULE).
 _WANT = re.compile(r"^\W*(?:(?:ok|okay|so|now|also|and|then|hey|hi)\W+)*(?:i|we)(?: really| just| still)? (?:need|want|'d like|"
                    r"would like)(?: to (?:see|get|have))? (?:the|a|an|some|all|my|our|every|each|\d)\b", re.IGNORECASE)
-_TRIGGER = re.compile(r"\b(?:after|once|when(?! (?:u|you) (?:have|get|got) (?:a|the) (?:sec|second|minute|moment|mo|chance)\b)|"
+# (a value given in case a thing happens holds until then: "Stadtwerke Kundennummer 55785449, falls die anrufen")
+_TRIGGER = re.compile(r"\b(?:in case|falls|im fall|au cas o[uù]|en caso de|por si|ifall|voor het geval|after|once|when(?! (?:u|you) (?:have|get|got) (?:a|the) (?:sec|second|minute|moment|mo|chance)\b)|"
                       r"whenever|before|as soon as|next time|until|till)\b(?= (?!\d)\w)", re.IGNORECASE)
 
 
@@ -502,6 +524,7 @@ def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
     if not copula and _PAST.search(sentence) and not _SETS.match(sentence):
         return False
     if ((_ACTION_START.match(sentence) and not _SETS.match(sentence)) or (_PLS.search(sentence) and not copula)
+            or (_THANKS.search(sentence) and not copula and not _SETS.match(sentence) and not _STEP_AFTER.search(sentence))
             or _ON_ONE.match(sentence) or _WANT.match(sentence) or _NOTICED.match(sentence)
             or _asked_after(sentence) or _FILE_EDIT.match(sentence)) and not _TRIGGER.search(sentence):
         return False  # a piece of work asked for ("restart the export-svc rollout, it's stuck", "tf plan please")
