@@ -207,7 +207,8 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
             items.append(Item("instruction", masked_key(sentence), clip(sentence), index, rank=rank,
                               corrects=found, update=prose.is_update(sentence)))
             open_item, joined = len(items) - 1, 0
-        elif open_item >= 0 and not prose.is_request(sentence) and len(sentence) <= 200 and not introduces:
+        elif open_item >= 0 and not prose.is_request(sentence) and not prose.is_terse_ask(sentence) \
+                and len(sentence) <= 200 and not introduces:
             # (a sentence that ends on ":" introduces what the user pasted next: "logs from export-svc earlier:")
             last = items[open_item]  # the words that go on from a rule are the rule's (adjacent, verbatim)
             text = prose.joined(last.text, sentence)

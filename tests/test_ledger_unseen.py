@@ -3046,3 +3046,22 @@ def test_a_japanese_sentence_ends_at_its_full_stop():
     rules = section(text, "User instructions")
     assert any(line.startswith("あと、土曜日の9時前は予定を入れないで。") for line in rules), text
     assert all(line in said for line in rules), text
+
+
+def test_a_thing_asked_for_in_a_few_words_is_no_standing_instruction():
+    """"proxy logs for o.novak last 48h", "kql DeviceProcessEvents for LT-8995", "message trace for subject
+    "Updated bank details"" and "ok vol pslist WS-4048 \U0001f64f" ask for a thing once, in a few words with no
+    verb: requests, not settings among the instructions; a request after a setting is not joined to it. A
+    value set up for a thing ("Use 0.8809 for GBP at month end") and a statement with "for" in it ("the
+    headline price for Heron is EUR 37.4 million") hold on."""
+    asked = ["proxy logs for o.novak last 48h", "kql DeviceProcessEvents for LT-8995",
+             'message trace for subject "Updated bank details" \U0001f62c',
+             "ok vol pslist WS-4048 \U0001f64f. then dns queries from 10.55.60.16 in the capture"]
+    held = ["Use 0.8809 for GBP at month end.", "the headline price for Heron is EUR 37.4 million per the LOI"]
+    text = ledger(convo(*asked, *held, "the tenant is t-7781.\nalso: pcap summary for 10.33.111.215"))
+    rules = "\n".join(section(text, "User instructions"))
+    for sentence in asked:
+        assert sentence not in rules, text
+    for sentence in held:
+        assert sentence in rules, text
+    assert "the tenant is t-7781." in rules and "pcap summary" not in rules, text

@@ -416,7 +416,8 @@ _PASSIVE = re.compile(r"\b(?:is|are|be|been|gets?|stays?|remains?)\b(?![^,;]*[,;
 _NOUN_RULE = re.compile(r"reminder|(?:our|the) (?:convention|policy|rule|standard|style)|change freeze|freeze\b|"
                         r"required|requires?\b|needs? (?:an?|to|the) (?:entry|review|approval|sign-?off|test)|"
                         r"(?:is|are|get) rejected|not to be|is not to", re.IGNORECASE)
-_PLS = re.compile(r"\bpls\b|\bplease\W*$|\b(?:if possible|asap)\b", re.IGNORECASE)
+# ("\U0001f64f", folded hands, is a "please" too: "ok vol pslist WS-4048 \U0001f64f. then dns queries from ...")
+_PLS = re.compile(r"\bpls\b|\bplease\W*$|\b(?:if possible|asap)\b|\U0001f64f", re.IGNORECASE)
 # A thanks or a "please" that closes a sentence, in any language, thanks for work to be done ("kk run 45ec0b...
 # through the sandbox ty", "check auth.log on gitlab-01 thx"), unless what it closes sets a value up ("use port
 # 8080 for the dev api, thanks") or lists steps to take in turn, which hold until they are done ("book the cabin,
@@ -424,13 +425,20 @@ _PLS = re.compile(r"\bpls\b|\bplease\W*$|\b(?:if possible|asap)\b", re.IGNORECAS
 _THANKS = re.compile(r"\b(?:ty|thx|thanks|thank you|tia|danke|merci|gracias|grazie|tack|takk|bedankt|dank je|pls|plz|"
                      r"please|bitte|por favor|per favore|svp|s'il (?:te|vous) pla[iî]t|sn[äa]lla|alsjeblieft)\W*$",
                      re.IGNORECASE)
+# Work asked in a few words, a thing and what it is for ("kql DeviceProcessEvents for LT-8995", "proxy logs for
+# o.novak last 48h", "pcap summary for 10.15.24.216"): no verb, no clause, asked once. A thing for every one of a
+# kind ("contracts for all leases ..."), a clause after "for" ("... for Heron is EUR 37.4 million") or work on a
+# thing for another ("Work on PR-41 for the login fix") is none.
+_TERSE_ASK = re.compile(r"^\W*(?:(?:ok|okay|oki|kk|also|and|so|next|then|hey|hi|now|pls)\W+)*(?:(?!(?:on|in|at|to|with|from|of|by|into)\b)[\w+.-]+ ){1,3}for "
+                        r"(?!(?:all|every|each|any)\b)(?![^,;:]*\b(?:is|are|was|were|we|i|you|they|it)\b)[^,;:]*$",
+                        re.IGNORECASE)
 _STEP_AFTER = re.compile(r"[,;]\s+(?:and\s+)?then\b", re.IGNORECASE)
 
 
 def _asks(sentence: str) -> bool:
     """Whether a sentence asks for a piece of work: it starts as a request does, or says "pls"."""
     return bool(_REQUEST_START.match(sentence) or _ACTION_START.match(sentence) or _PLS.search(sentence)
-                or _THANKS.search(sentence))
+                or _THANKS.search(sentence) or is_terse_ask(sentence))
 
 
 def _told(sentence: str, rule: re.Match[str]) -> bool:
@@ -442,6 +450,11 @@ _HOW_ONLY = re.compile(r"do not|don'?t|by default|at least|at most|no more than"
 
 def is_request(sentence: str) -> bool:
     return bool(_REQUEST_START.match(sentence) or _QUESTION.search(sentence))
+
+
+def is_terse_ask(sentence: str) -> bool:
+    """Whether a sentence asks for a thing in a few words ("proxy logs for o.novak last 48h")."""
+    return bool(_TERSE_ASK.match(sentence)) and not _SETS.match(sentence)
 
 
 # Verbs that set something up rather than ask for a piece of work: "Run the dev API on port 8080", "Send
@@ -525,6 +538,7 @@ def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
         return False
     if ((_ACTION_START.match(sentence) and not _SETS.match(sentence)) or (_PLS.search(sentence) and not copula)
             or (_THANKS.search(sentence) and not copula and not _SETS.match(sentence) and not _STEP_AFTER.search(sentence))
+            or is_terse_ask(sentence)
             or _ON_ONE.match(sentence) or _WANT.match(sentence) or _NOTICED.match(sentence)
             or _asked_after(sentence) or _FILE_EDIT.match(sentence)) and not _TRIGGER.search(sentence):
         return False  # a piece of work asked for ("restart the export-svc rollout, it's stuck", "tf plan please")
