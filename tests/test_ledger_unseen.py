@@ -3053,11 +3053,13 @@ def test_a_thing_asked_for_in_a_few_words_is_no_standing_instruction():
     "Updated bank details"" and "ok vol pslist WS-4048 \U0001f64f" ask for a thing once, in a few words with no
     verb: requests, not settings among the instructions; a request after a setting is not joined to it. A
     value set up for a thing ("Use 0.8809 for GBP at month end") and a statement with "for" in it ("the
-    headline price for Heron is EUR 37.4 million") hold on."""
+    headline price for Heron is EUR 37.4 million", "The internal label for the effort has changed to ...")
+    hold on."""
     asked = ["proxy logs for o.novak last 48h", "kql DeviceProcessEvents for LT-8995",
              'message trace for subject "Updated bank details" \U0001f62c',
              "ok vol pslist WS-4048 \U0001f64f. then dns queries from 10.55.60.16 in the capture"]
-    held = ["Use 0.8809 for GBP at month end.", "the headline price for Heron is EUR 37.4 million per the LOI"]
+    held = ["Use 0.8809 for GBP at month end.", "the headline price for Heron is EUR 37.4 million per the LOI",
+            "The internal label for the effort has changed to XMVWA-663"]
     text = ledger(convo(*asked, *held, "the tenant is t-7781.\nalso: pcap summary for 10.33.111.215"))
     rules = "\n".join(section(text, "User instructions"))
     for sentence in asked:
@@ -3065,3 +3067,17 @@ def test_a_thing_asked_for_in_a_few_words_is_no_standing_instruction():
     for sentence in held:
         assert sentence in rules, text
     assert "the tenant is t-7781." in rules and "pcap summary" not in rules, text
+
+
+def test_a_statement_closed_by_a_question_tag_is_a_question():
+    """"ok so ORD-2110834 has been 'processing' for 2 weeks, what's up" asks, with no question mark: the
+    statement before the tag sets no value, and it is no instruction. A setting whose words only hold one of
+    the tag's words ("the ideas board is at https://miro.com/b/77") stays."""
+    asked = ["ok so ORD-2110834 has been 'processing' for 2 weeks, what's up",
+             "the nightly export took 41 minutes again - any ideas",
+             "ticket HD-3381 is still open, wdyt"]
+    text = ledger(convo(*asked, "the ideas board is at https://miro.com/b/77"))
+    rules = "\n".join(section(text, "User instructions"))
+    for sentence in asked:
+        assert sentence not in rules, text
+    assert "the ideas board is at https://miro.com/b/77" in rules, text

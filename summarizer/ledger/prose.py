@@ -291,7 +291,10 @@ _REQUEST_START = re.compile(
     r"post|reply|answer|translate|rewrite|reword|edit|change|replace|sort|group|filter|pull|push|fetch|"
     r"mira|revisa|arregla|regarde|corrige|v[ée]rifie|schau|pr[üu]fe|behebe)\b(?!\s*:)",
     re.IGNORECASE)
-_QUESTION = re.compile(r"\?\s*$|\w\?[.!,;]*\s")  # at the end, or typed on a phone before more ("died?. also ...", "gn209?, then")
+# At the end, or typed on a phone before more ("died?. also ...", "gn209?, then"); or a question tag after a
+# statement, with no mark ("ORD-2110834 has been 'processing' for 2 weeks, what's up").
+_QUESTION = re.compile(r"\?\s*$|\w\?[.!,;]*\s|[,;:\u2014\u2013-]\s*(?:what'?s up|whats up|any ideas?|thoughts|wdyt|"
+                       r"what do you think|how come|what gives|any news)\W*$", re.IGNORECASE)
 _LABEL = re.compile(r"^\W*[A-Z][A-Z ]{2,30}:")  # "FACT:", "SAFETY RULE:": the user marked it
 _RULE_LABEL = re.compile(r"^\W*(?:[A-Z ]*\b)?(?:RULES?|CONSTRAINTS?|POLICY|IMPORTANT|CRITICAL|REQUIRED|"
                          r"REQUIREMENTS?|MUST|NEVER|ALWAYS|SAFETY|SECURITY|WARNING|NOTE)\b[A-Z ]{0,30}:")
@@ -427,10 +430,13 @@ _THANKS = re.compile(r"\b(?:ty|thx|thanks|thank you|tia|danke|merci|gracias|graz
                      re.IGNORECASE)
 # Work asked in a few words, a thing and what it is for ("kql DeviceProcessEvents for LT-8995", "proxy logs for
 # o.novak last 48h", "pcap summary for 10.15.24.216"): no verb, no clause, asked once. A thing for every one of a
-# kind ("contracts for all leases ..."), a clause after "for" ("... for Heron is EUR 37.4 million") or work on a
-# thing for another ("Work on PR-41 for the login fix") is none.
-_TERSE_ASK = re.compile(r"^\W*(?:(?:ok|okay|oki|kk|also|and|so|next|then|hey|hi|now|pls)\W+)*(?:(?!(?:on|in|at|to|with|from|of|by|into)\b)[\w+.-]+ ){1,3}for "
-                        r"(?!(?:all|every|each|any)\b)(?![^,;:]*\b(?:is|are|was|were|we|i|you|they|it)\b)[^,;:]*$",
+# kind ("contracts for all leases ..."), a clause after "for" ("... for Heron is EUR 37.4 million", "The internal
+# label for the effort has changed to XMVWA-663") or work on a thing for another ("Work on PR-41 for the login
+# fix") is none.
+_TERSE_ASK = re.compile(r"^\W*(?:(?:ok|okay|oki|kk|also|and|so|next|then|hey|hi|now|pls)\W+)*(?!(?:the|a|an|our|my|this|that|their|its|his|her)\b)"
+                        r"(?:(?!(?:on|in|at|to|with|from|of|by|into)\b)[\w+.-]+ ){1,3}for (?!(?:all|every|each|any)\b)"
+                        r"(?![^,;:]*\b(?:is|are|was|were|has|have|had|will|would|should|must|can|could|do|does|did|be|been|"
+                        r"we|i|you|they|it|he|she)\b)[^,;:]*$",
                         re.IGNORECASE)
 _STEP_AFTER = re.compile(r"[,;]\s+(?:and\s+)?then\b", re.IGNORECASE)
 
