@@ -3081,3 +3081,13 @@ def test_a_statement_closed_by_a_question_tag_is_a_question():
     for sentence in asked:
         assert sentence not in rules, text
     assert "the ideas board is at https://miro.com/b/77" in rules, text
+
+
+def test_no_rush_and_no_worries_forbid_nothing():
+    """"oh and one more thing, no rush" asks for nothing to be avoided: "no rush", "no worries" and "no stress"
+    at a message's end are ways of speaking, not rules among the user's instructions; "matplotlib only, no
+    seaborn" still forbids."""
+    text = ledger(convo("oh and one more thing, no rush", "sure, no worries", "matplotlib only, no seaborn"))
+    rules = "\n".join(section(text, "User instructions"))
+    assert "no rush" not in rules and "no worries" not in rules, text
+    assert "matplotlib only, no seaborn" in rules, text

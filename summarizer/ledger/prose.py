@@ -164,6 +164,9 @@ def is_strong_rule(sentence: str) -> bool:
 _WEAK_RULE = re.compile(r"\b(?:make sure|at least|at most|(?<!\bI )remember|note that|avoid|don'?t forget|"
                         r"ensure|be careful|careful)\b", re.IGNORECASE)
 _WEAK_NEEDS = ("make sure", "at least", "at most", "remember", "note that", "avoid", "forget", "ensure", "careful")
+# "no" that forbids nothing: "no rush", "no worries", "no idea" ("oh and one more thing, no rush").
+_NO_IDIOM = (r"(?!rush\b|worries\b|problem|idea\b|need\b|hurry\b|pressure\b|luck\b|big deal\b|way\b|longer\b|"
+             r"change|issues?\b|errors?\b|one\b|matter\b|clue\b|doubt\b|stress\b|biggie\b)")
 # A rule: words that forbid, require or prefer, or speak of what holds from now on, in every case.
 _RULE = re.compile(
     r"\b(?:never|(?<!\bas )always|must|mustn'?t|do not|(?<!\bso we )(?<!\bso i )(?<!\bso you )(?<!\bso it )"
@@ -199,10 +202,9 @@ _RULE = re.compile(
     r"^\W*(?:(?:oh|and|also|btw|so|ok|okay|plus)\W+)*when(?:ever)? (?:you|we) (?!can\b|have time\b|get a (?:chance|minute)\b|'re done\b|are done\b|finish)\w+|"
     r"house (?:style|rule|convention)|(?:it'?s|that'?s) (?:the|our) (?:style|convention|norm|standard)\b|"
     r"every time|each time|whenever|even when|for now on|whoever (?:is|picks|takes|handles|gets)\b|no matter (?:who|when|which)\b|"
-    r"it matters to me|(?:^|[,;:\u2014\u2013]\s+)no \w+(?:,|;|$)|\b\w+ only[,;.]|"
+    r"it matters to me|(?:^|[,;:\u2014\u2013]\s+)no " + _NO_IDIOM + r"\w+(?:,|;|$)|\b\w+ only[,;.]|"
     # a clause that forbids ("..., no hardcoded English in components", "..., no package-level globals)")
-    r"[,;:\u2014\u2013]\s+no (?!rush\b|worries\b|problem|idea\b|need\b|hurry\b|pressure\b|luck\b|big deal\b|way\b|"
-    r"longer\b|change|issues?\b|errors?\b|one\b|matter\b|clue\b|doubt\b)[\w-]+(?: [\w-]+){0,4}[.)]?\s*$|"
+    r"[,;:\u2014\u2013]\s+no " + _NO_IDIOM + r"[\w-]+(?: [\w-]+){0,4}[.)]?\s*$|"
     # a house convention stated of a kind of thing, with no article ("commit messages start with the area",
     # "Public functions in web/src/api declare explicit return types", "new Go code gets its deps through ...")
     r"^\W*(?!(?:the|these|those|this|that|my|your|our|its|their|his|her|some|two|three)\b)(?:(?:new|public|private|internal|all|"
