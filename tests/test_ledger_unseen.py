@@ -14,7 +14,7 @@ from convo import assistant, tool, user
 
 from context_compactor.messages import view_of
 from context_compactor.summarizer.fallback import ExtractiveSummarizer
-from context_compactor.summarizer.ledger import merge, prose, render
+from context_compactor.summarizer.ledger import merge, prose, render, segments
 from context_compactor.summarizer.ledger.items import values
 
 PYTEST_RUN = """Here's what I get locally:
@@ -3091,3 +3091,55 @@ def test_no_rush_and_no_worries_forbid_nothing():
     rules = "\n".join(section(text, "User instructions"))
     assert "no rush" not in rules and "no worries" not in rules, text
     assert "matplotlib only, no seaborn" in rules, text
+
+
+def test_a_console_log_a_review_and_a_datasheet_pasted_are_no_instructions():
+    """What a firmware lead pastes: a Zephyr console log under a Japanese "コンソールログ:" (its boot banner and its
+    "<err> os:" lines are log lines), a colleague's review under "Tomasz's review, fyi:" (each comment under its
+    file and the quoted code: "You must not hold the bus mutex across a k_yield()." is the reviewer's), and a
+    datasheet's register table under "from the nRF52840 datasheet:" (rows of columns two spaces apart, indented a
+    little: "reserved, must be kept at reset value"). None of it is the user's instruction; the words they
+    write after it are theirs."""
+    console = ("コンソールログ:\n\n*** Booting Zephyr OS build v3.6.0-2948-gf91e7295e6 ***\n"
+               "[02:42:09.667,679] <inf> main: okm fw 2.5.2 (9c06f09) reset cause 0x00000008\n"
+               "[02:42:10.213,881] <dbg> sampler: t=31.34C rh=72.8% p=963.73hPa vbat=3265mV\n"
+               "<err> os: >>> ZEPHYR FATAL ERROR 25: Unknown error on CPU 0\n"
+               "<err> os: Current thread: 0x470f5f96 (lora_tx)\n\nanything odd in there?")
+    review = ("Tomasz's review, fyi:\n\nReview by Tomasz Wrobel on PR #788 (ci: bump zephyr sdk)\n\n"
+              "drivers/sensor/okm_lps22/lps22_trigger.c line 260:\n> int err = crc + 64;\n"
+              "You must not hold the bus mutex across a k_yield().\n\n"
+              "lib/okm_pm/battery.c line 223:\n> }\nDo not use floating point in the sampler thread.\n\n"
+              "rust/crates/okm-codec/src/lib.rs line 379:\n> rh_x100 = sys_get_le16(&buf[0]);\n"
+              "Always check the return value of i2c_write_read_dt().\n\ntriage these, just tell me which matter")
+    sheet = ("from the nRF52840 datasheet:\n\nnRF52840 reference manual, 7 matches for \"electrical characteristics\"\n\n"
+             "  fSCL  min 0.99  typ 2.67  max 43.59  kHz\n"
+             "  Bits 12:11  EN[1:0]: reserved, must be kept at reset value  (rw)\n"
+             "§30.8.17 RXDATA register\nAddress offset: 0x1CE\nReset value: 0xC1FB 0917\n"
+             "  VBOR1  min 0.44  typ 8.45  max 43.06  kHz\n  Bits 5:4  MODE[1:0]: enable  (rw)\n\n"
+             "check against our config")
+    text = ledger(convo(console, review, sheet, "No printk in release builds; LOG_INF at most."))
+    rules = "\n".join(section(text, "User instructions"))
+    for pasted in ("Booting Zephyr", "<err> os", "bus mutex", "floating point", "i2c_write_read_dt",
+                   "Review by Tomasz", "must be kept at reset value", "fSCL", "reference manual"):
+        assert pasted not in rules, (pasted, text)
+    assert "No printk in release builds; LOG_INF at most." in rules, text
+    assert not segments.line_is_pasted("Use the new tag.  Then deploy it.  Then tell me.")
+
+
+def test_work_asked_with_another_verb_or_in_japanese_or_korean_is_no_setting():
+    """"hm. read the device id off ACM1", "compile samples/okm_bringup (okm_airq_stm32l476) and show me the memory
+    report", "go test ./internal/decode" and "run power_smoke on hil-rig-02 お願いします" ask for a piece of work once
+    (a verb of work, a tool's command, a "please" in Japanese): requests, not settings among the instructions.
+    The same words as nouns, with a value stated ("flash size is 512k", "read replica is db-2.internal",
+    "make the Kestrel Media credit €218.19"), hold on."""
+    asked = ["hm. read the device id off ACM1",
+             "compile samples/okm_bringup (okm_airq_stm32l476) and show me the memory report",
+             "go test ./internal/decode", "run power_smoke on hil-rig-02 お願いします",
+             "nrf52dk_nrf52832 build, app/sensor_node 부탁해요"]
+    held = ["flash size is 512k", "read replica is db-2.internal", "make the Kestrel Media credit €218.19"]
+    text = ledger(convo(*asked, *held))
+    rules = "\n".join(section(text, "User instructions"))
+    for sentence in asked:
+        assert sentence not in rules, text
+    for sentence in held:
+        assert sentence in rules, text

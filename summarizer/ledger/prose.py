@@ -427,8 +427,10 @@ _PLS = re.compile(r"\bpls\b|\bplease\W*$|\b(?:if possible|asap)\b|\U0001f64f", r
 # through the sandbox ty", "check auth.log on gitlab-01 thx"), unless what it closes sets a value up ("use port
 # 8080 for the dev api, thanks") or lists steps to take in turn, which hold until they are done ("book the cabin,
 # then 3 hikes, ... home by 19:00 sunday tack").
-_THANKS = re.compile(r"\b(?:ty|thx|thanks|thank you|tia|danke|merci|gracias|grazie|tack|takk|bedankt|dank je|pls|plz|"
-                     r"please|bitte|por favor|per favore|svp|s'il (?:te|vous) pla[iî]t|sn[äa]lla|alsjeblieft)\W*$",
+_THANKS = re.compile(r"(?:\b(?:ty|thx|thanks|thank you|tia|danke|merci|gracias|grazie|tack|takk|bedankt|dank je|pls|plz|"
+                     r"please|bitte|por favor|per favore|svp|s'il (?:te|vous) pla[iî]t|sn[äa]lla|alsjeblieft)|"
+                     # (Japanese, Korean and Chinese: "run power_smoke on hil-rig-02 お願いします", "... 부탁해요")
+                     r"お願い(?:します|しま)?|ください|下さい|부탁(?:해요|합니다|해|드립니다)|주세요|谢谢|謝謝|请|拜托)\W*$",
                      re.IGNORECASE)
 # Work asked in a few words, a thing and what it is for ("kql DeviceProcessEvents for LT-8995", "proxy logs for
 # o.novak last 48h", "pcap summary for 10.15.24.216"): no verb, no clause, asked once. A thing for every one of a
@@ -504,7 +506,7 @@ _SOURCE_FILE = re.compile(r"\.(?:py|go|rs|ts|tsx|js|jsx|java|kt|rb|c|h|cc|cpp|cs
 # from then on, and stay settings.
 _ACTION_START = re.compile(
     r"^\W*(?:(?:ok|okay|oki|okie|kk|alright|all right|right|cool|so|now|next|also|and|then|hey|hi|yo|btw|quick|small|"
-    r"one more|another|sorry|ugh|morning|good morning)\W+)*"
+    r"one more|another|sorry|ugh|hm+|morning|good morning)\W+)*"
     r"(?:[\w ]{1,20}(?::|\s[\u2014\u2013-])\s*){0,2}"
     r"(?:for [\w&'. -]{1,40}? (?=(?:look|pull) up\b))?(?:please\s+)?(?:(?:i |we )?need to )?(?:restart|reboot|bounce|kill|stop|raise|lower|increase|decrease|reduce|double|halve|drain|cordon|"
     r"uncordon|scale|rotate|restore|snapshot|back ?up|page|ack|acknowledge|flip|toggle|pause|resume|enable|disable|"
@@ -516,6 +518,19 @@ _ACTION_START = re.compile(
     r"reassign|reply|respond|forward|merge|investigate|take a look|remind|put|launch|submit|queue|label|link|"
     r"document|summari[sz]e|update|go through|list|recap|review|prepare|prep|move|sort|flag|mark|compare|redline|"
     r"translate|pull|find|look at|look into|search|extract|convert|rename|upload|log(?= \d)|turn(?= (?:this|that|it|these|them)\b)|fit)\b(?!:)",
+    re.IGNORECASE)
+# More verbs of a piece of work, and a tool's own command ("go test ./...", "cargo build"), that are nouns too ("flash
+# size is 512k", "read replica is db-2", "train times: ..."): a request only where the sentence states no value with a
+# copula ("hm. read the device id off ACM1", "compile samples/okm_bringup and show me the memory report").
+_WORK_START = re.compile(
+    r"^\W*(?:(?:ok|okay|oki|kk|alright|right|so|now|next|also|and|then|hey|hi|btw|hm+)\W+)*(?:[\w ]{1,20}:\s*)?(?:please\s+)?"
+    r"(?:compile|flash|read|measure|capture|bisect|benchmark|bench|tail|grep|ssh|curl|scan|probe|decode|parse|load|sync|"
+    r"clone|stage|commit|bump|lint|format|analy[sz]e|tune|train|retrain|eval|evaluate|annotate|chart|graph|sketch|"
+    r"outline|brainstorm|proofread|polish|shorten|condense|paraphrase|call|text|ask|verify|confirm|debug|"
+    r"(?:go|cargo|npm|pnpm|yarn|west|docker|kubectl|terraform|helm|git) (?:test|build|vet|run|check|clippy|bench|fmt|"
+    r"install|ci|flash|debug|apply|plan|get|describe|logs|exec|bisect|log|diff|status|pull|push|rebase|upgrade)|"
+    r"ctest|pytest)\b"
+    r"(?![:-])(?![\w ]{0,25}:\s)",  # (a label is no work: "flash layout: ...")
     re.IGNORECASE)
 # Work asked for when something happens ("close PR-41 after the merge", "once the freeze ends, ...") waits for it:
 # it holds until then.
@@ -546,7 +561,7 @@ def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
         return False
     if ((_ACTION_START.match(sentence) and not _SETS.match(sentence)) or (_PLS.search(sentence) and not copula)
             or (_THANKS.search(sentence) and not copula and not _SETS.match(sentence) and not _STEP_AFTER.search(sentence))
-            or is_terse_ask(sentence)
+            or is_terse_ask(sentence) or (_WORK_START.match(sentence) and not copula)
             or _ON_ONE.match(sentence) or _WANT.match(sentence) or _NOTICED.match(sentence)
             or _asked_after(sentence) or _FILE_EDIT.match(sentence)) and not _TRIGGER.search(sentence):
         return False  # a piece of work asked for ("restart the export-svc rollout, it's stuck", "tf plan please")

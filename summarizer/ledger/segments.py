@@ -37,6 +37,7 @@ _LOG_LINE = re.compile(
     r"^\s*(?:"
     r"\[?\d{4}-\d\d-\d\d[T ]\d|\[?\d{1,2}:\d\d:\d\d|\[\d{1,2}:\d\d(?: ?[AP]M)?\]|[A-Z][a-z]{2} {1,2}\d{1,2} \d\d:\d\d|"  # timestamps
     r"\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|ERR)\]?[\s:|]|"  # levels
+    r"<(?:err|wrn|warn|inf|info|dbg|debug|error|crit|fatal|notice)> |\*{3,} .* \*{3,}\s*$|"  # "<err> os: ...", a banner
     r"at [\w$.<>]+\(|File \"|Traceback \(|Caused by:|\.\.\. \d+ more|goroutine \d+|panic:|fatal error:|"  # traces
     r"(?:[\w$]+\.)*\w*(?:Error|Exception|Rejection|Fault)\b:? \S|(?:[a-z_]\w*\.){2,}[A-Z]\w*: \S|"
     r"--- (?:FAIL|PASS|SKIP):|=== RUN|platform \w+ -- Python|rootdir: |plugins: |cachedir: |-{3,} .* -{3,}|"
@@ -51,7 +52,10 @@ _LOG_LINE = re.compile(
     r"SELECT|INSERT|UPDATE|DELETE FROM|CREATE TABLE|WITH)\b(?!['\u2019])(?!,? (?:we|i|you|us|me)\b).*[:;{(=,]\s*$"  # ("let's", "let me": words)
     r")")
 _KEY_VALUES = re.compile(r"(?:\b[\w.-]+=[^\s,]+[\s,]+){2,}")
+# (columns set apart by two spaces or more, a few words each, the row indented a little: "  VBOR1  min 0.71  typ 7.40
+# max 41.72  ns", "  Bits 12:11  EN[1:0]: reserved  (rw)"; two spaces after a sentence's stop set nothing apart)
 _TABLE = re.compile(r"^\s*\|.*\|\s*$|^[^|\n]*(?:\|[^|\n]*){2,}$|^\S+(?:\t[^\t]*){2,}$|^\S+(?: {2,}\S+){3,}\s*$|"
+                    r"^ {0,3}\S+(?: \S+){0,6}(?:(?<![.!?;,]) {2,}\S+(?: \S+){0,6}){2,}\s*$|"
                     r"^[^,\s]+(?:,[^,\s]*){3,}$")
 _FIELD = re.compile(r"^\s*[A-Z][\w /()-]{1,30}:\s+\S")
 _FIELDS_LINE = re.compile(r"^\s*[A-Z][\w ]{1,20}:\s+\S.*?\s{2,}[A-Z][\w ]{1,20}:\s+\S.*?\s{2,}[A-Z][\w ]{1,20}:\s+\S")
@@ -304,7 +308,10 @@ _ANNOUNCE = re.compile(
     r"(?:here'?s|here is|this is)(?! (?:the|my|our) (?:plan|steps|order|list|rules|todo|priorities|agenda)\b|"
     r" (?:what|how) (?:i|we)(?:'d| would| want| need| will|'ll| plan| propose)\b)|"
     r"output|printed|print(?:s|ing)|logs?|trace(?:back)?|review(?:er)?'?s?|ticket|e-?mail|mail|thread|message from|"
-    r"(?:said|wrote|says|writes|replied)|got (?:this|these|that)|received|came in|sent (?:us|me|over|this))\b[^:]{0,80}:\s*$",
+    r"(?:said|wrote|says|writes|replied)|got (?:this|these|that)|received|came in|sent (?:us|me|over|this)|"
+    # where it comes from ("from the nRF52840 datasheet:", "from Tomasz's review:")
+    r"^\W*from (?:the|a|an|our|their|his|her|my|[A-Z][\w-]*'s?) [^:]{1,60}|datasheet|errata|reference manual|changelog|"
+    r"release notes)\b[^:]{0,80}:\s*$",
     re.IGNORECASE)
 
 
@@ -331,6 +338,34 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
         if end - first >= 2 and not any(kinds[k] or line_is_pasted(lines[k]) for k in range(first, end)):
             for k in range(first, end):
                 kinds[k] = "pasted"
+        # The paragraphs after it that hold a quoted or an output line, or a document, are the same paste (a
+        # review's comments, each under its file and the quoted line, "You must not hold the bus mutex across a
+        # k_yield()."; a datasheet's register table under its search line), its first paragraph with them
+        # however short.
+        paragraphs = _paragraphs(lines, first)
+        reach = 0
+        for start, stop in paragraphs[1:]:
+            if not any(kinds[k] or line_is_pasted(lines[k]) for k in range(start, stop)):
+                break
+            reach = stop
+        if reach:
+            for k in range(first, reach):
+                if not kinds[k] and lines[k].strip():
+                    kinds[k] = "pasted"
+
+
+def _paragraphs(lines: list[str], first: int) -> list[tuple[int, int]]:
+    """The paragraphs from line ``first`` on, as (first line, line after the last)."""
+    out: list[tuple[int, int]] = []
+    k = first
+    while k < len(lines):
+        if not lines[k].strip():
+            k += 1
+            continue
+        end = next((e for e in range(k, len(lines)) if not lines[e].strip()), len(lines))
+        out.append((k, end))
+        k = end
+    return out
 
 
 # The user speaking again through a chat relay's envelope ("[WhatsApp 18:45] is this the one?"), not a
