@@ -121,7 +121,8 @@ def _identifiers(text: str, strong_only: bool) -> tuple[tuple[str, str], ...]:
         if token in seen or not _is_identifier(token, strong_only):
             continue
         seen.add(token)
-        found.append((token, _context(text, _place(text, token), token)))
+        at = _place(text, token)
+        found.append((token, _context(text, at, token) if at >= 0 else token))
     if not strong_only and ("port" in text or "Port" in text or "PORT" in text):
         for m in _PORT.finditer(text):
             token = m.group(0)
@@ -173,12 +174,15 @@ _BYTE_DIGIT = re.compile(rb"\d")
 
 
 def _place(text: str, token: str) -> int:
-    """Where ``token`` first stands as a whole token in ``text`` (a URL may be glued to what names it)."""
+    """Where ``token`` first stands as a whole token in ``text`` (a URL may be glued to what names it), or -1:
+    its context is then the token alone, never another place's words."""
     at = text.find(token)
     glued = token.startswith(("http://", "https://"))
-    while at >= 0 and not ((glued or _edge(text, at - 1)) and _edge(text, _after(text, at + len(token)))):
+    while at >= 0 and not ((glued or _edge(text, at - 1)) and (
+            _edge(text, at + len(token)) or _edge(text, _after(text, at + len(token))))):
+        # (a separator right after it ends it too: "LS-19364;Valentina Marino;CC-2743;..." in a CSV export)
         at = text.find(token, at + 1)
-    return max(at, 0)
+    return at  # (-1: nowhere as a whole token)
 
 
 def _after(text: str, end: int) -> int:

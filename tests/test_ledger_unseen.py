@@ -3143,3 +3143,35 @@ def test_work_asked_with_another_verb_or_in_japanese_or_korean_is_no_setting():
         assert sentence not in rules, text
     for sentence in held:
         assert sentence in rules, text
+
+
+def test_a_semicolon_export_and_an_agreement_excerpt_are_pasted_and_no_id_line_borrows_other_words():
+    """A payroll tool's preview in semicolons ("LS-19364;Valentina Marino;CC-2743;3750.00;..."), pasted by the
+    user, is rows of an export, not instructions; an id in it is written alone or with its own words, never
+    with words from another place of the output (its line had read "LS-19364export IT 2025-05: 100 rows",
+    which no message says). A works-council agreement said to be an excerpt is a document, its clauses
+    ("§ 12. This Agreement ... may be terminated by either party with three months' notice") no instruction
+    or correction of the user's."""
+    export = ("payroll export IT 2025-05: 100 rows, written to exports/payroll/previews/IT_2025-05_754.csv\n"
+              "validation: ok (0 warnings)\n--- preview ---\n"
+              "matricola;nominativo;centro_di_costo;retribuzione_lorda;contributi_INPS;IRPEF;netto\n"
+              "LS-19364;Valentina Marino;CC-2743;3750.00;344.62;916.09;2425.53\n"
+              "LS-30904;Giorgio Gallo;CC-1477;4100.00;376.79;1001.55;2652.19")
+    assert segments.line_is_pasted("LS-19364;Valentina Marino;CC-2743;3750.00;344.62;916.09;2425.53")
+    assert not segments.line_is_pasted("we ship friday; then rest; then party; ok")
+    excerpt = ("the works council agreement excerpt, fyi:\n\nPOROZUMIENIE / AGREEMENT between Lindqvist & Sousa sp. z "
+               "o.o. and the Employees' Council (Rada Pracowników), Kraków — excerpt\n\n§ 12. This Agreement is "
+               "concluded for an indefinite period and may be terminated by either party with three months' notice, "
+               "effective at the end of a calendar quarter.\n\n§ 3. The Employer shall inform the Council in writing "
+               "of any planned change to working-time arrangements not later than 14 days before the intended date "
+               "of the change.\n\n§ 7. Members of the Council are entitled to 10 hours per month of paid time for "
+               "Council duties.")
+    msgs = [user("can you preview the Italian payroll for May?"),
+            assistant("", [("c1", "payroll_export", {"country": "IT"})]),
+            tool("c1", export), assistant("Here is the preview."), user(f"this one too:\n\n{export}"),
+            assistant("Noted."), user(excerpt), assistant("Noted."), user("What next?"), assistant("Noted.")]
+    text = ledger(msgs)
+    assert "LS-19364export" not in text and "CC-2743 export" not in text, text
+    rules = "\n".join(section(text, "User instructions"))
+    for pasted in ("Valentina Marino", "§ 12", "three months' notice", "14 days before"):
+        assert pasted not in rules, (pasted, text)

@@ -82,18 +82,20 @@ def line_is_pasted(line: str) -> bool:
         return True
     if line.count(",") >= 3 and _csv_row(stripped):
         return True
+    if line.count(";") >= 3 and _csv_row(stripped, ";"):
+        return True  # a European export's row ("LS-10034;Ana Marques;CC-1894;5071.43;211.20;...")
     last = stripped[-1]
     return (last in ";{}]" or stripped[0] in "}])" or ".." in line or " in " in line) and bool(_CODE_END.search(line))
 
 
-_TIGHT_COMMA = re.compile(r",(?=[^\s,])|,(?=,)")
+_TIGHT = {",": re.compile(r",(?=[^\s,])|,(?=,)"), ";": re.compile(r";(?=[^\s;])|;(?=;)")}
 
 
-def _csv_row(line: str) -> bool:
-    """A row of comma-separated values ("441980,\"Invoice INV-2026-333724 is wrong\",Prestige Worldwide,normal"):
-    commas with no space after them, where a sentence's list puts one after each."""
-    tight = len(_TIGHT_COMMA.findall(line))
-    return tight >= 3 and tight > 2 * line.count(", ")
+def _csv_row(line: str, sep: str = ",") -> bool:
+    """A row of comma- (or semicolon-) separated values ("441980,\"Invoice INV-2026-333724 is wrong\",Prestige
+    Worldwide,normal"): separators with no space after them, where a sentence's list puts one after each."""
+    tight = len(_TIGHT[sep].findall(line))
+    return tight >= 3 and tight > 2 * line.count(sep + " ")
 
 
 def split(text: str) -> list[Segment]:
@@ -315,6 +317,7 @@ _ANNOUNCE = re.compile(
     re.IGNORECASE)
 
 
+_EXCERPT = re.compile(r"\b(?:excerpt|forwarded|pasted|copied|copy of|verbatim|for context|for reference)\b", re.IGNORECASE)
 # A line on its own that names what follows as someone else's text, with no colon ("tax law excerpt for
 # context", a blank line, the article).
 _ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}\b(?:excerpt|for context|for reference|pasted|forwarded|screenshot|"
@@ -332,6 +335,18 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
                 n + 1 < len(lines) and not lines[n + 1].strip() and _ANNOUNCED_ALONE.search(line)):
             continue
         first = next((k for k in range(n + 1, len(lines)) if lines[k].strip()), len(lines))
+        if _EXCERPT.search(line):
+            # Said to be an excerpt, a copy or a forwarded text ("the works council agreement excerpt, fyi:"), and a
+            # document's length of sentences: all of it to the message's end but for the user's last short word is
+            # a document, its clauses read for rules. (Output is left to _pasted_runs, which ends it where the
+            # user speaks again; a short text is the paragraph below.)
+            stop = _document_end(lines, first)
+            body = [lines[k] for k in range(first, stop) if lines[k].strip() and not kinds[k]]
+            if sum(map(len, body)) >= DOCUMENT_CHARS and _mostly_prose(body):
+                for k in range(first, stop):
+                    if not kinds[k]:
+                        kinds[k] = "document"
+                continue
         end = next((k for k in range(first, len(lines)) if not lines[k].strip()), len(lines))
         # (a paragraph of log or table lines is left to _pasted_runs, which ends it where the lines stop
         # being output: "Any idea?" after a log is the user's)
