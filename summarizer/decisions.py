@@ -52,7 +52,10 @@ _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing
                        r"(?:scrap|scratch|forget|ignore|drop|disregard) what (?:we|I) (?:said|agreed|decided|discussed)|"
                        r"(?:scrap|scratch|forget|drop) (?:the|our|my) (?:earlier|previous|old|first) (?:plan|idea|approach|decision)|"
                        r"(?:scrap|scratch|ditch) the \w+|after all|let'?s revisit|revisiting|instead(?=[,.;!]|$)|new plan|"
-                       r"change of plan|actually,? let'?s)(?!\w)",
+                       r"change of plan|actually,? let'?s|"
+                       # in other languages: "Planänderung: ZMS on the 48 KB partition, weil ..."
+                       r"plan(?:ä|ae)nderung|planwijziging|changement de plan|cambio de planes?|cambio di programma|"
+                       r"andere plannen|doch lieber)(?!\w)",
                        re.IGNORECASE)
 # "update on the former distributor's goodwill claim: ..., so we take a price reduction ...": a choice said as
 # news on one named thing revises the choice about it.

@@ -3175,3 +3175,25 @@ def test_a_semicolon_export_and_an_agreement_excerpt_are_pasted_and_no_id_line_b
     rules = "\n".join(section(text, "User instructions"))
     for pasted in ("Valentina Marino", "§ 12", "three months' notice", "14 days before"):
         assert pasted not in rules, (pasted, text)
+
+
+def test_digits_swapped_the_other_way_round_and_a_correction_inside_a_message_supersede():
+    """"digits swapped: brown-out at 2.56 V" (after "set the brown-out at 2.65 V threshold"), "other way round on
+    those I2C pins: SDA is PC7, SCL PC6" and "... flashed the bridge fine, and — correction to what I said about
+    the partition — it starts at 0x00054000" correct what was said before: the old value leaves the block. A
+    plan changed in German ("Planänderung: ZMS on the 48 KB partition") replaces the choice it names. "the
+    other way round is fine too" corrects nothing."""
+    text = ledger(convo("set the brown-out at 2.65 V threshold for the LDO board",
+                        "I2C1 for the SHT4x: SDA is PC6, SCL is PC7",
+                        "storage_partition starts at 0x00052000, 24 KB",
+                        "we go with LittleFS on a 48 KB storage partition instead of NVS, because the calibration "
+                        "blobs want real files",
+                        "digits swapped: brown-out at 2.56 V",
+                        "other way round on those I2C pins: SDA is PC7, SCL PC6",
+                        "re the OTA thing: flashed the bridge fine, and — correction to what I said about the "
+                        "partition — it starts at 0x00054000, mcuboot grew — anyway the bridge logs look ok",
+                        "ok.\n\nPlanänderung: ZMS on the 48 KB partition, weil LittleFS wear in the soak was bad"))
+    assert "2.65 V" not in text and "SDA is PC6" not in text and "0x00052000" not in text, text
+    assert "brown-out at 2.56 V" in text and "SDA is PC7" in text and "0x00054000" in text, text
+    assert "ZMS on the 48 KB partition" in text and "we go with LittleFS" not in text, text
+    assert prose.kind_of("the other way round is fine too", ()) != "correction"
