@@ -53,6 +53,9 @@ _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing
                        r"(?:scrap|scratch|forget|drop) (?:the|our|my) (?:earlier|previous|old|first) (?:plan|idea|approach|decision)|"
                        r"(?:scrap|scratch|ditch) the \w+|after all|let'?s revisit|revisiting|instead(?=[,.;!]|$)|new plan|"
                        r"change of plan|actually,? let'?s|"
+                       # a date moved ("moving it, we run the Polish off-cycle payroll on Wednesday 2 July")
+                       r"moving it|moved it|rescheduling|rescheduled|postponing|postponed|pushing it (?:back|out)|"
+                       r"bringing it forward|"
                        # in other languages: "Planänderung: ZMS on the 48 KB partition, weil ..."
                        r"plan(?:ä|ae)nderung|planwijziging|changement de plan|cambio de planes?|cambio di programma|"
                        r"andere plannen|doch lieber)(?!\w)",

@@ -3197,3 +3197,13 @@ def test_digits_swapped_the_other_way_round_and_a_correction_inside_a_message_su
     assert "brown-out at 2.56 V" in text and "SDA is PC7" in text and "0x00054000" in text, text
     assert "ZMS on the 48 KB partition" in text and "we go with LittleFS" not in text, text
     assert prose.kind_of("the other way round is fine too", ()) != "correction"
+
+
+def test_a_choice_moved_to_another_date_replaces_the_first():
+    """"moving it, we run the Polish off-cycle payroll on Wednesday 2 July" after "we run the Polish off-cycle
+    payroll on Thursday 26 June": the date moved, so the first choice leaves the block and the new one stands."""
+    text = ledger(convo("Marek asked so here it is: we run the Polish off-cycle payroll on Thursday 26 June, together "
+                        "with the bonus corrections.",
+                        "moving it, we run the Polish off-cycle payroll on Wednesday 2 July — the bonus file from "
+                        "finance won't be ready before that"))
+    assert "Wednesday 2 July" in text and "Thursday 26 June" not in text, text
