@@ -145,8 +145,7 @@ _EMOJI_END = re.compile(r"\s:[\w+-]{1,40}:\W{0,3}$")
 
 
 # A few words and a thanks after a question ("folder 3.1 thx", "the Q3 one pls"): said for the question, no setting.
-_ADDENDUM = re.compile(r"^\W*(?:\S+\s+){0,4}\S*?\s*(?:thx|thanks|thank you|ty|pls|plz|please|cheers|merci|danke|gracias|"
-                       r"grazie|bedankt|tack)\W*$", re.IGNORECASE)
+_ADDENDUM = re.compile(r"^\W*(?:\S+\s+){0,4}\S*?\s*" + prose.THANKS + r"\W*$", re.IGNORECASE)
 
 
 def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> list[Item]:

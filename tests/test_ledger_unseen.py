@@ -3169,10 +3169,17 @@ def test_a_semicolon_export_and_an_agreement_excerpt_are_pasted_and_no_id_line_b
     msgs = [user("can you preview the Italian payroll for May?"),
             assistant("", [("c1", "payroll_export", {"country": "IT"})]),
             tool("c1", export), assistant("Here is the preview."), user(f"this one too:\n\n{export}"),
-            assistant("Noted."), user(excerpt), assistant("Noted."), user("What next?"), assistant("Noted.")]
+            assistant("Noted."), user(excerpt), assistant("Noted."),
+            user("offers always go out before 11:00 Lisbon time"), assistant("Noted."),
+            user("What next?"), assistant("Noted.")]
     text = ledger(msgs)
     assert "LS-19364export" not in text and "CC-2743 export" not in text, text
+    ids = section(text, "Identifiers")
+    assert any("LS-19364" in line for line in ids), text
+    for line in ids:  # each id line is words of one place, with the clipping marks only
+        assert all(piece.strip() in export for piece in line.split("…") if piece.strip()), (line, text)
     rules = "\n".join(section(text, "User instructions"))
+    assert "offers always go out before 11:00 Lisbon time" in rules, text
     for pasted in ("Valentina Marino", "§ 12", "three months' notice", "14 days before"):
         assert pasted not in rules, (pasted, text)
 

@@ -43,7 +43,8 @@ def forget() -> None:
 # before the alternatives are tried)
 # (a full stop, "!" or "?" of Chinese or Japanese ends a sentence with no space after it: "あと、土曜日の9時前は
 # 予定を入れないで。family time bitte.")
-_SENTENCE = re.compile(r"(?<=[\u3002\uff01\uff1f])[ \t]*(?=[^\s\u3002\uff01\uff1f])|(?=\s|$)(?:(?<=[.!?])\s+(?=[A-Z\u00c0-\u00dd`\"'(\[¿¡])|(?<=[?!])\s+(?=[a-z])|"
+_WIDE_STOPS = ("\u3002", "\uff01", "\uff1f")
+_SENTENCE = re.compile(rf"(?<=[{''.join(_WIDE_STOPS)}])[ \t]*(?=[^\s{''.join(_WIDE_STOPS)}])|" r"(?=\s|$)(?:(?<=[.!?])\s+(?=[A-Z\u00c0-\u00dd`\"'(\[¿¡])|(?<=[?!])\s+(?=[a-z])|"
                        r"(?:(?<=[a-z]{3}\.)(?<!etc\.)(?<!fig\.)|(?<=[a-z]-[a-z]{2}\.))\s+(?=[a-z])|"  # "... is a no-go. fix that up?"
                        r"(?<=[a-z]['\")]\.)\s+(?=[a-z])|"  # after a quote or a bracket: "... to 'Plan limits'. when you ..."
                        # after an emoji, before a lead into the next thing ("close out SEC-6653 \U0001f64f general thing: ...")
@@ -60,9 +61,6 @@ _NAME_END = re.compile(r"(?<![\w-])((?:[\w-]+[/.])+[\w-]+\.[a-z0-9]{1,5}\.)[ \t]
 
 def sentences(text: str) -> list[str]:
     return list(_sentences(text))
-
-
-_WIDE_STOPS = ("\u3002", "\uff01", "\uff1f")
 
 
 def joined(first: str, then: str) -> str:
@@ -431,17 +429,19 @@ _PLS = re.compile(r"\bpls\b|\bplease\W*$|\b(?:if possible|asap)\b|\U0001f64f", r
 # through the sandbox ty", "check auth.log on gitlab-01 thx"), unless what it closes sets a value up ("use port
 # 8080 for the dev api, thanks") or lists steps to take in turn, which hold until they are done ("book the cabin,
 # then 3 hikes, ... home by 19:00 sunday tack").
-_THANKS = re.compile(r"(?:\b(?:ty|thx|thanks|thank you|tia|danke|merci|gracias|grazie|tack|takk|bedankt|dank je|pls|plz|"
-                     r"please|bitte|por favor|per favore|svp|s'il (?:te|vous) pla[iî]t|sn[äa]lla|alsjeblieft)|"
-                     # (Japanese, Korean and Chinese: "run power_smoke on hil-rig-02 お願いします", "... 부탁해요")
-                     r"お願い(?:します|しま)?|ください|下さい|부탁(?:해요|합니다|해|드립니다)|주세요|谢谢|謝謝|请|拜托)\W*$",
-                     re.IGNORECASE)
+THANKS = (r"(?:\b(?:ty|thx|thanks|thank you|tia|cheers|danke|merci|gracias|grazie|tack|takk|bedankt|dank je|pls|plz|"
+          r"please|bitte|por favor|per favore|svp|s'il (?:te|vous) pla[iî]t|sn[äa]lla|alsjeblieft)|"
+          # (Japanese, Korean and Chinese: "run power_smoke on hil-rig-02 お願いします", "... 부탁해요")
+          r"お願い(?:します|しま)?|ください|下さい|부탁(?:해요|합니다|해|드립니다)|주세요|谢谢|謝謝|请|拜托)")
+_THANKS = re.compile(THANKS + r"\W*$", re.IGNORECASE)
 # Work asked in a few words, a thing and what it is for ("kql DeviceProcessEvents for LT-8995", "proxy logs for
 # o.novak last 48h", "pcap summary for 10.15.24.216"): no verb, no clause, asked once. A thing for every one of a
 # kind ("contracts for all leases ..."), a clause after "for" ("... for Heron is EUR 37.4 million", "The internal
 # label for the effort has changed to XMVWA-663") or work on a thing for another ("Work on PR-41 for the login
 # fix") is none.
-_TERSE_ASK = re.compile(r"^\W*(?:(?:ok|okay|oki|kk|also|and|so|next|then|hey|hi|now|pls)\W+)*(?!(?:the|a|an|our|my|this|that|their|its|his|her)\b)"
+# The words a short ask opens with before what it asks ("kk", "hm.", "also:").
+_LEAD = r"^\W*(?:(?:ok|okay|oki|kk|alright|right|so|now|next|also|and|then|hey|hi|btw|pls|hm+)\W+)*"
+_TERSE_ASK = re.compile(_LEAD + r"(?!(?:the|a|an|our|my|this|that|their|its|his|her)\b)"
                         r"(?:(?!(?:on|in|at|to|with|from|of|by|into)\b)[\w+.-]+ ){1,3}for (?!(?:all|every|each|any)\b)"
                         r"(?![^,;:]*\b(?:is|are|was|were|has|have|had|will|would|should|must|can|could|do|does|did|be|been|"
                         r"we|i|you|they|it|he|she)\b)[^,;:]*$",
@@ -527,7 +527,7 @@ _ACTION_START = re.compile(
 # size is 512k", "read replica is db-2", "train times: ..."): a request only where the sentence states no value with a
 # copula ("hm. read the device id off ACM1", "compile samples/okm_bringup and show me the memory report").
 _WORK_START = re.compile(
-    r"^\W*(?:(?:ok|okay|oki|kk|alright|right|so|now|next|also|and|then|hey|hi|btw|hm+)\W+)*(?:[\w ]{1,20}:\s*)?(?:please\s+)?"
+    _LEAD + r"(?:[\w ]{1,20}:\s*)?(?:please\s+)?"
     r"(?:compile|flash|read|measure|capture|bisect|benchmark|bench|tail|grep|ssh|curl|scan|probe|decode|parse|load|sync|"
     r"clone|stage|commit|bump|lint|format|analy[sz]e|tune|train|retrain|eval|evaluate|annotate|chart|graph|sketch|"
     r"outline|brainstorm|proofread|polish|shorten|condense|paraphrase|call|text|ask|verify|confirm|debug|"
