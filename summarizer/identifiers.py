@@ -11,6 +11,7 @@ import re
 from typing import AnyStr
 
 from .ledger import Item
+from .ledger.items import flat_lines
 from .memos import remembered
 
 MAX_ITEM_CHARS = 600
@@ -19,13 +20,15 @@ CLIP_MARK = " [...] "
 
 def clip(text: str, limit: int = MAX_ITEM_CHARS) -> str:
     """One line, at most ``limit`` characters: head and tail kept, cut at word boundaries, the cut marked
-    " [...] " (a word longer than the room is cut where the room ends)."""
+    " [...] " (a word longer than the room is cut where the room ends). Lines are joined by a space; the
+    spaces and tabs inside a line stay as written (a table's row, "[FAIL] sleep_current_uA     avg 23.81 uA",
+    is quoted as it stands)."""
     half = (limit - len(CLIP_MARK)) // 2
     if len(text) > 4 * limit + 64:  # a long text: only its ends can show, so only they are split...
-        head, tail = " ".join(text[:2 * limit].split()), " ".join(text[-2 * limit:].split())
+        head, tail = flat_lines(text[:2 * limit]), flat_lines(text[-2 * limit:])
         if len(head) > limit and len(tail) > limit:  # ...unless they are mostly spaces
             return f"{_head(head, half)}{CLIP_MARK}{_tail(tail, half)}"
-    text = " ".join(text.split())
+    text = flat_lines(text)
     if len(text) <= limit:
         return text
     return f"{_head(text, half)}{CLIP_MARK}{_tail(text, half)}"
@@ -264,7 +267,7 @@ def _context(text: str, start: int, token: str) -> str:
         before = "… " + before.split(" ", 1)[-1] if " " in before else ""
     if end + 40 < len(line):
         after = after.rsplit(" ", 1)[0] + " …" if " " in after else ""
-    return " ".join(f"{before}{token}{after}".split())
+    return flat_lines(f"{before}{token}{after}")
 
 
 # What prose names: a setting's key, an id, a file's line ("app.py:121").

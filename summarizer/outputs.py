@@ -11,7 +11,7 @@ import re
 from context_compactor.messages import ToolCall, View
 
 from .calls import _PATH_KEYS, _reads_code, arguments, is_read, shell_command
-from .identifiers import clip, ends, head_of, identifier_items, one_line, scanned, tail_of
+from .identifiers import CLIP_MARK, clip, ends, flat_lines, head_of, identifier_items, one_line, scanned, tail_of
 from .ledger import ASKED, Item
 from .ledger.items import VARYING as _VARYING
 from .ledger.corrections import evidence_words
@@ -166,7 +166,25 @@ _EXCEPTION_LINE = re.compile(r"^(?:E\s+)?((?:[\w.]+\.)?\w*(?:Error|Exception|Exi
 _TRAILER = re.compile(r"make(?:\[\d+\])?: \*\*\* |(?:npm ERR! )?a complete log of this run can be found in\b|"
                       r"(?:see|check) (?:the )?(?:full |complete )?logs? (?:at|in) \S+ for (?:more )?details\b|"
                       r"(?:build (?:finished|failed|succeeded) with (?:problems|errors?)|found)?[, ]*\d+ "
-                      r"errors?\b(?: (?:in|generated|found)\b[^:]*)?\.?$", re.IGNORECASE)
+                      r"errors?\b(?: (?:in|generated|found)\b[^:]*)?\.?$|"
+                      # that a command or a step exited badly, not why ("collect2: error: ld returned 1 exit status",
+                      # "FATAL ERROR: command exited with status 1: /usr/bin/cmake ...", "Error: Process completed with
+                      # exit code 1.", " ELIFECYCLE  Command failed with exit code 1.", "ninja: build stopped: ...")
+                      r"collect2(?:\.exe)?: error: ld returned \d+ exit status|ninja: build stopped\b|"
+                      r"(?:[\w !]{0,30}:\s*)?(?:the )?(?:command|process|subcommand|script)\b[^\n]{0,80}?"
+                      r"\b(?:exited|failed|returned|completed)\b[^\n]{0,30}?\b(?:exit )?(?:code|status)\b", re.IGNORECASE)
+# What a linker says failed ("region `RAM' overflowed by 3233 bytes", "undefined reference to `baro_init'"): the
+# last one, which a build's trailers follow.
+_LINKER = re.compile(r"^.*(?:region `[^'\n]+' overflowed by \d+ bytes|undefined reference to `[^'\n]+'|"
+                     r"multiple definition of `[^'\n]+').*$", re.MULTILINE)
+_LINKER_NEEDS = ("overflowed by ", "undefined reference to `", "multiple definition of `")
+# A JSON key that opens an object or a list ('"error": {'): structure, not a message.
+_JSON_OPENER = re.compile(r'^"?[\w.-]+"?\s*:\s*[{\[]?,?$')
+SHORT_ERROR_CHARS = 240  # a failed output of a few lines up to this long is its own error line, whole
+# What says a short answer failed, beside the error words ("JE rejected: debits ... != credits ...", "Query could not be
+# parsed at 'sumarize' ...", "GatewayTimeout: ...").
+_FAILURE_SAID = re.compile(r"\b(?:error|fatal|panic|failed|not found|denied|refused|rejected|invalid|conflict|timeout|"
+                           r"timed out|could not|cannot|unable to|not allowed|forbidden)\b|ERR!", re.IGNORECASE)
 _EXIT_LINE = re.compile(r"^(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode)\b", re.IGNORECASE)
 _FAILED_LINE = re.compile(r"^(FAILED .+)$", re.MULTILINE)
 # What failed, said by other languages and tools: a Go panic, a Rust panic or compile error, TypeScript, ESLint,
@@ -174,8 +192,13 @@ _FAILED_LINE = re.compile(r"^(FAILED .+)$", re.MULTILINE)
 _SPECIFIC_ERROR = re.compile(r"^\s*(?:panic: .+|thread '[^'\n]+' panicked at .+|error\[E\d+\]: .+|.*\bTS\d{4}: .+|"
                              r"(?:Exception in thread|Caused by:) .+|\S+\.\w+:\d+:\d+: .+|.*\d+:\d+ +error +.+|"
                              r"WARNING: DATA RACE|fatal error: .+|ERROR: .+|\S+:\d+: (?:ERROR|error|SEVERE): .+)$", re.MULTILINE)
-_RUNNER_FAILURE = re.compile(r"^\s*(?:.*\s)?(?:--- FAIL: .+|FAIL +\S+.*|(?:✗|×|✕|✖|●) .+|\[  FAILED  \] .+|not ok \d+ .+)$",
-                             re.MULTILINE)
+# (on one line: what stands before the verdict is of its line; Unity's "test_units.c:405:test_vectors_83:FAIL: Expected
+# 3680 Was 3683"; a harness's "[FAIL] sleep_current_uA   avg 23.81 uA > limit 6.0 uA")
+_RUNNER_FAILURE = re.compile(r"^[^\S\n]*(?:.*[^\S\n])?(?:--- FAIL: .+|FAIL +\S+.*|(?:✗|×|✕|✖|●) .+|\[  FAILED  \] .+|not ok \d+ .+|"
+                             r"\[ ?FAIL(?:ED)? ?\][^\S\n]+\S.*)$|^[^\S\n]*\S+\.\w+:\d+:\w+:FAIL\b.*$", re.MULTILINE)
+# Go's test prints what a failed test found on the lines after its "--- FAIL:", indented ("    frame_test.go:386: got
+# 1390 frames, want 1406")
+_GO_DETAIL = re.compile(r"\n[ \t]+(\w+_test\.go:\d+: \S[^\n]*)")
 # The same, each part tried only where a text holds what it needs (str.find; exact: a part cannot match
 # without it), since a line-anchored alternation with ".*" parts reads every line of an output several times.
 _SPECIFIC_PARTS = (
@@ -189,7 +212,8 @@ _SPECIFIC_PARTS = (
     ((": ERROR: ", ": error: ", ": SEVERE: "), re.compile(r"^\s*\S+:\d+: (?:ERROR|error|SEVERE): .+$", re.MULTILINE)),
 )
 _COLUMNS = re.compile(r":\d+:\d+: ")  # "main.go:12:5: undefined: x"
-_COLUMNS_LINE = re.compile(r"^\s*\S+\.\w+:\d+:\d+: .+$", re.MULTILINE)
+# (a warning or a note is not what failed: "uart_bridge.c:119:4: warning: unused variable 'crc'")
+_COLUMNS_LINE = re.compile(r"^\s*\S+\.\w+:\d+:\d+: (?!warning:|note:).+$", re.MULTILINE)
 _RUNNER_NEEDS = ("FAIL", "✗", "×", "✕", "✖", "●", "not ok ")
 _ERROR_WORDS = ("error", "Error", "ERROR", "fatal:", "ERR!", "panic:", "failed", "not found", "denied", "refused")
 _ERROR_WORD = re.compile(r"\berror\b|\bError\b|\bERROR\b|fatal:|ERR!|panic:|failed|not found|denied|refused")
@@ -340,7 +364,7 @@ def answer_line(text: str, call: ToolCall | None, asked: frozenset[str]) -> str:
     names nothing."""
     if asked and call is not None:
         asked = asked - asked_words(" ".join(_CALL_NAME.findall(call.arguments[:CALL_CHARS])))
-    return clip(" ".join(asked_line(text, asked).split()), 240) if asked else ""
+    return clip(asked_line(text, asked), 240) if asked else ""
 
 
 def asked_words(request: str) -> frozenset[str]:
@@ -668,7 +692,7 @@ def error_line(text: str, named_only: bool = False) -> str:
     if text.lstrip().startswith("{") and '"error' in text[:200]:
         said = _json_error(text)
         if said:  # a short answer whole, on one line (its codes and ids too), a long one's message
-            flat = " ".join(text.split())
+            flat = flat_lines(text)
             return flat if len(flat) <= JSON_ERROR_CHARS else said
     exceptions = _EXCEPTION_LINE.findall(text)
     if exceptions:
@@ -695,15 +719,29 @@ def error_line(text: str, named_only: bool = False) -> str:
             frame = re.search(r"^\s*([\w./*()-]+\(\S*\))\s*$", text[specific.end():specific.end() + 600], re.MULTILINE)
             return f"{line} [...] {frame.group(1)}" if frame else line
         return line
+    linked = _LINKER.findall(text) if any(map(text.__contains__, _LINKER_NEEDS)) else []
+    if linked:
+        return linked[-1].strip()
     failed = _FAILED_LINE.findall(text)
     if failed:
         return failed[0].strip()
     runner = _RUNNER_FAILURE.search(text) if any(map(text.__contains__, _RUNNER_NEEDS)) else None
     if runner:
-        return runner.group(0).strip()
+        line = runner.group(0).strip()
+        detail = _GO_DETAIL.match(text, runner.end()) if line.startswith("--- FAIL:") else None
+        return f"{line}{CLIP_MARK}{detail.group(1).strip()}" if detail else line
+    if not named_only:  # a short answer of a few lines: from the first that says it failed, its code, message and detail
+        answer = [row for raw in text.splitlines() if (row := raw.strip()) and not _EXIT_LINE.match(row)
+                  and not _TRAILER.match(row)]
+        start = next((n for n, row in enumerate(answer) if _FAILURE_SAID.search(row)), -1) if len(answer) <= 5 else -1
+        failing = answer[start:] if start >= 0 else []
+        # (only where a line says it failed in words other than the error words, which the lines below read)
+        if failing and sum(map(len, failing)) <= SHORT_ERROR_CHARS and any(
+                not _ERROR_WORD.search(row) for row in failing if _FAILURE_SAID.search(row)):
+            return " ".join(failing)
     lines = [line for line in _error_word_lines(text) if not _EXIT_LINE.match(line.strip()) and not _QUIET_LEVEL.search(line)
              and not _zero_counts_only(line, _ERROR_WORD)]
-    telling = [line for line in lines if not _TRAILER.match(line.strip())]
+    telling = [line for line in lines if not _TRAILER.match(line.strip()) and not _JSON_OPENER.match(line.strip())]
     if telling:  # the last one: a command's own verdict comes after its progress lines (a build's trailer says only that it failed)
         last = telling[-1].strip().lstrip("\u2502").strip()  # not the box Terraform draws around a diagnostic
         # ... unless an earlier one says it with more ("Commit failed: rule blk-1 is shadowed by ..." before "Commit failed")
@@ -761,17 +799,17 @@ def _json_error(text: str) -> str:
     if isinstance(error, list) and error:
         error = error[0]
     if isinstance(error, str):
-        return clip(" ".join(error.split()), 400)
+        return clip(error, 400)
     if not isinstance(error, dict):
         return ""
     message = next((m for k in ("message", "detail", "description") if isinstance(m := error.get(k), str) and m), "")
     if not message:  # its words as written: a type or code alone when there is no message
         message = next((str(c) for k in ("type", "code") if isinstance(c := error.get(k), (str, int)) and c != ""), "")
-    message = " ".join(message.split())
+    message = flat_lines(message)
     # A value beside it that says the message with more, as written ("raw": "Authorization_RequestDenied:
     # Insufficient privileges ...", its code before it)
     fuller = next((flat for v in value.values() if isinstance(v, str) and len(v) <= FULLER_CHARS
-                   and message in (flat := " ".join(v.split())) and len(flat) > len(message)), "") if message else ""
+                   and message in (flat := flat_lines(v)) and len(flat) > len(message)), "") if message else ""
     return clip(fuller or message, 400)
 
 

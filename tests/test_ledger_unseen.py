@@ -3214,3 +3214,66 @@ def test_a_choice_moved_to_another_date_replaces_the_first():
                         "moving it, we run the Polish off-cycle payroll on Wednesday 2 July — the bonus file from "
                         "finance won't be ready before that"))
     assert "Wednesday 2 July" in text and "Thursday 26 June" not in text, text
+
+
+def test_a_quoted_line_keeps_its_spacing_as_written():
+    """A test runner's aligned line ("[FAIL] sleep_current_uA             avg 23.81 uA") and a benchmark's tabbed
+    one are quoted with their spaces and tabs as they stand, not squeezed to one space: the ledger's lines are
+    verbatim. Lines are still joined into one, and a run of hundreds of spaces is still one space."""
+    failing = "[FAIL] sleep_current_uA             avg 23.81 uA > limit 6.0 uA"
+    bench = "BenchmarkDecodeFrame-8   \t685000\t 2799 ns/op\t 372 B/op"
+    messages = [user("run power_smoke on rig 2"),
+                assistant("", [("c1", "hil_run", {"suite": "power_smoke", "rig": "hil-rig-02"})]),
+                tool("c1", "[PASS] ble_adv_interval               12.10 s\n" + failing
+                     + "\n------------------------------\nsummary: 21 passed, 1 failed, 3 skipped"),
+                assistant(f"It fails: `{failing}`. Looking into it next."),
+                user("benchmark the frame decoder"),
+                assistant("", [("c2", "bash", {"command": "go test -bench DecodeFrame -benchmem ./internal/decode/"})]),
+                tool("c2", f"goos: linux\ngoarch: amd64\n{bench}\nPASS\nok  \tingest/internal/decode\t2.1s"),
+                assistant(f"The line that matters: `{bench}`."),
+                user("ok, and the memory report?"), assistant("Next.")]
+    text = ledger(messages)
+    assert failing in text and bench in text, text
+    assert "\n\n" not in text.split("## ", 1)[1]
+    from context_compactor.summarizer.identifiers import clip
+    assert clip("a  b\n   c\t\td" + " " * 500 + "e") == "a  b c\t\td e"
+
+
+def test_what_failed_is_the_line_that_says_why_in_other_runners_and_build_tools():
+    """A build's wrappers ("collect2: error: ld returned 1 exit status", "ninja: build stopped", west's "FATAL ERROR:
+    command exited with status 1: ...") say only that it failed: the linker's line says why. A compiler's warning is
+    not what failed. Go's "--- FAIL:" comes with what the test found on its next line, and only from its own line
+    (not the "=== RUN" above it); Unity's "file.c:405:test:FAIL: ..." and a harness's "[FAIL] name ..." are the
+    failures, not the summary under them. A short answer of a few lines is kept from its first line that says it
+    failed, whole; a JSON key that opens an object says nothing."""
+    from context_compactor.summarizer.outputs import error_line
+    build = ("[17/225] Building C object zephyr/CMakeFiles/zephyr.dir/lib/os/cbprintf_packaged.c.obj\n"
+             "/work/fw/app/src/uart_bridge.c:119:4: warning: unused variable 'crc' [-Wunused-variable]\n"
+             "/opt/zephyr-sdk/arm-zephyr-eabi/bin/ld.bfd: zephyr/zephyr_pre0.elf section `noinit' will not fit in "
+             "region `RAM'\nregion `RAM' overflowed by 3233 bytes\n[19/225] Building C object zephyr/heap.c.obj\n"
+             "collect2: error: ld returned 1 exit status\nninja: build stopped: subcommand failed.\n"
+             "FATAL ERROR: command exited with status 1: /usr/bin/cmake --build /work/fw/build")
+    assert error_line(build) == "region `RAM' overflowed by 3233 bytes"
+    go = ("=== RUN   TestReplayWindow/batch_500\n=== RUN   TestMetricsLabels/dup\n--- FAIL: TestDecodeBatch/wrap_95 "
+          "(0.06s)\n    frame_test.go:386: got 1390 frames, want 1406\n=== RUN   TestReplayWindow/v1\nFAIL\n"
+          "FAIL\tingest/internal/decode\t0.412s")
+    assert error_line(go) == "--- FAIL: TestDecodeBatch/wrap_95 (0.06s) [...] frame_test.go:386: got 1390 frames, want 1406"
+    unity = ("test_moisture_cal.c:74:test_empty_13:PASS\ntest_units.c:405:test_vectors_83:FAIL: Expected 3680 Was 3683\n"
+             " 40/49  Test # 40: unit_moisture_cal_2 ................   Passed    0.70 sec\n\n"
+             "99% tests passed, 1 tests failed out of 62")
+    assert error_line(unity) == "test_units.c:405:test_vectors_83:FAIL: Expected 3680 Was 3683"
+    hil = ("[PASS] ble_conn_param_update          31.83 s\n[FAIL] sleep_current_uA             avg 23.81 uA > limit "
+           "6.0 uA\n------------------------------------------------------------------------\n"
+           "summary: 21 passed, 1 failed, 3 skipped")
+    assert error_line(hil) == "[FAIL] sleep_current_uA             avg 23.81 uA > limit 6.0 uA"
+    assert error_line("Semantic error\nQuery could not be parsed at 'sumarize' on line [9,45]\n  SYN0002: A recognition "
+                      "error occurred.\n  Token: sumarize") == ("Semantic error Query could not be parsed at 'sumarize' on "
+                                                               "line [9,45] SYN0002: A recognition error occurred. "
+                                                               "Token: sumarize")
+    assert error_line("calendar: event not created\nJE rejected: debits 62,902.54 != credits 62,886.01\nno lines were "
+                      "posted\nexit code: 1") == "JE rejected: debits 62,902.54 != credits 62,886.01 no lines were posted"
+    api = ("POST /v2/applications/APP-918106/offers -> 409\nATS API error 409 Conflict: offer OFR-15760 is already active "
+           "on application APP-918106 (held by approval workflow)\n{\n  \"error\": {\n    \"code\": 409,\n"
+           "    \"retryable\": false,\n    \"existing_offer\": \"OFR-15760\"\n  }\n}")
+    assert error_line(api) == ("ATS API error 409 Conflict: offer OFR-15760 is already active on application APP-918106 "
+                               "(held by approval workflow)")
