@@ -3277,3 +3277,23 @@ def test_what_failed_is_the_line_that_says_why_in_other_runners_and_build_tools(
            "    \"retryable\": false,\n    \"existing_offer\": \"OFR-15760\"\n  }\n}")
     assert error_line(api) == ("ATS API error 409 Conflict: offer OFR-15760 is already active on application APP-918106 "
                                "(held by approval workflow)")
+
+
+def test_the_relevant_bit_someone_sent_is_their_document_not_the_users_rules():
+    """"Katarzyna sent the relevant bit of the works council agreement, just so you have it:" then the agreement's
+    title (which says "excerpt") and its clauses: someone else's document, handed over for reference. Its clauses
+    are not the user's instructions nor corrections; its rules are the document's."""
+    text = ("Katarzyna sent the relevant bit of the works council agreement, just so you have it:\n\n"
+            "POROZUMIENIE / AGREEMENT between Lindqvist & Sousa sp. z o.o. and the Employees' Council, Kraków — "
+            "excerpt\n\n§ 11. The Employer must not take adverse action against any employee for raising a matter "
+            "with the Council.\n\n§ 12. This Agreement is concluded for an indefinite period and may be terminated "
+            "by either party with three months' notice, effective at the end of a calendar quarter.\n\n§ 3. The "
+            "Employer shall inform the Council in writing of any planned change to working-time arrangements not "
+            "later than 14 days before the intended date of the change.")
+    kinds = [s.kind for s in segments.split(text)]
+    assert kinds == ["prose", "document"], kinds
+    block = ledger(convo("use the Kraków payroll calendar for the PL people", text))
+    assert "must not take adverse action" not in "\n".join(section(block, "User instructions")), block
+    assert "Kraków payroll calendar" in block
+    assert segments.split("Marta sent over her notes:\n\nI think we should hire two SREs.\nAlso the budget is "
+                          "tight.")[1].kind == "pasted"

@@ -310,14 +310,17 @@ _ANNOUNCE = re.compile(
     r"(?:here'?s|here is|this is)(?! (?:the|my|our) (?:plan|steps|order|list|rules|todo|priorities|agenda)\b|"
     r" (?:what|how) (?:i|we)(?:'d| would| want| need| will|'ll| plan| propose)\b)|"
     r"output|printed|print(?:s|ing)|logs?|trace(?:back)?|review(?:er)?'?s?|ticket|e-?mail|mail|thread|message from|"
-    r"(?:said|wrote|says|writes|replied)|got (?:this|these|that)|received|came in|sent (?:us|me|over|this)|"
+    r"(?:said|wrote|says|writes|replied)|got (?:this|these|that)|received|came in|sent|shared|"
+    # (handed over for reference: "Katarzyna sent the relevant bit of the agreement, just so you have it:")
+    r"so you have it|for your (?:info|information|records)|for the record|"
     # where it comes from ("from the nRF52840 datasheet:", "from Tomasz's review:")
     r"^\W*from (?:the|a|an|our|their|his|her|my|[A-Z][\w-]*'s?) [^:]{1,60}|datasheet|errata|reference manual|changelog|"
     r"release notes)\b[^:]{0,80}:\s*$",
     re.IGNORECASE)
 
 
-_EXCERPT = re.compile(r"\b(?:excerpt|forwarded|pasted|copied|copy of|verbatim|for context|for reference)\b", re.IGNORECASE)
+_EXCERPT = re.compile(r"\b(?:excerpt|forwarded|pasted|copied|copy of|verbatim|for context|for reference|"
+                      r"(?:the )?relevant (?:bit|part|section|passage|clause|page)s?)\b", re.IGNORECASE)
 # A line on its own that names what follows as someone else's text, with no colon ("tax law excerpt for
 # context", a blank line, the article).
 _ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}\b(?:excerpt|for context|for reference|pasted|forwarded|screenshot|"
@@ -335,7 +338,7 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
                 n + 1 < len(lines) and not lines[n + 1].strip() and _ANNOUNCED_ALONE.search(line)):
             continue
         first = next((k for k in range(n + 1, len(lines)) if lines[k].strip()), len(lines))
-        if _EXCERPT.search(line):
+        if _EXCERPT.search(line) or (first < len(lines) and _EXCERPT.search(lines[first])):  # (or its title says so)
             # Said to be an excerpt, a copy or a forwarded text ("the works council agreement excerpt, fyi:"), and a
             # document's length of sentences: all of it to the message's end but for the user's last short word is
             # a document, its clauses read for rules. (Output is left to _pasted_runs, which ends it where the
