@@ -447,6 +447,11 @@ _FAILING_TEST = re.compile(
 # A JSON list a CI or test API names by what failed ("failed_tests": [...], "failures": [...]), and its strings.
 _FAILED_LIST = re.compile(r"\"(?:fail(?:ed|ing|ures?)(?:_?[Tt]ests?|_?[Ss]pecs?|_?[Cc]ases?)?)\"\s*:\s*\[([^\[\]]{3,2000})\]")
 _JSON_STRING = re.compile(r"\"([^\"\n]{3,200})\"")
+# A debugger's backtrace frame that has its source line (gdb's "#1  0x08029284 in co2_abc_update (dev=0x0803acc5) at
+# app/src/co2.c:314", lldb's "frame #1: 0x0000000100003f50 app`parse_frame(buf=...) at frame.c:88:5"): the first
+# one is where it stopped, in code someone wrote (the frames above it are a fault handler's, without a source).
+_FRAME_IN_SOURCE = re.compile(r"^[ \t*]*(?:#\d+ +(?:0x[0-9a-fA-F]+ in )?|frame #\d+: 0x[0-9a-fA-F]+ \S*`)[\w:~<>.$]+ ?\("
+                              r"[^\n]*\) at [\w./+-]+:\d+(?::\d+)?[ \t]*$", re.MULTILINE)
 _CAUSE = re.compile(
     r"\b(?:root cause|caused by|because\b|due to\b|OOMKilled|out of memory|\bKilled\b|evicted|expired|deadlock|"
     r"timed out|timeout exceeded|deadline exceeded|connection refused|no space left|too many open files|"
@@ -554,6 +559,11 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
         for m in itertools.islice(_FAILED_LIST.finditer(scan), 2):
             for name in itertools.islice(_JSON_STRING.finditer(m.group(1)), FINDINGS_PER_OUTPUT - len(failing)):
                 items.append(Item("finding", name.group(1), clip(name.group(1), 200), index))
+    frame = _FRAME_IN_SOURCE.search(scan) if " at " in scan and ("#0 " in scan or "frame #0" in scan) else None
+    if frame is not None:
+        line = frame.group(0).strip(" \t*")
+        items.append(Item("finding", "stopped at " + " ".join(_VARYING.sub("#", line.lower()).split())[:200],
+                          clip(line, 240), index))
     found: list[tuple[int, int, str]] = []  # (severity, position, line)
     shapes: set[str] = set()
     seen = -1

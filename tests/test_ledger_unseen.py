@@ -3297,3 +3297,22 @@ def test_the_relevant_bit_someone_sent_is_their_document_not_the_users_rules():
     assert "Kraków payroll calendar" in block
     assert segments.split("Marta sent over her notes:\n\nI think we should hire two SREs.\nAlso the budget is "
                           "tight.")[1].kind == "pasted"
+
+
+def test_a_backtrace_gives_where_it_stopped_in_source():
+    """gdb's backtrace after a fault: the first frame with a source line ("#1 ... in co2_abc_update (dev=0x0803acc5)
+    at app/sensor_node/src/co2.c:314") is where it stopped, in code someone wrote; the fault handler's frame above
+    it has no source, and the caller below it is not the place. lldb's frames read the same."""
+    from context_compactor.summarizer.outputs import finding_items
+    gdb = ("Remote debugging using localhost:3333\n0x08001f6c in arch_cpu_idle () at /work/fw/zephyr/arch/arm/core/"
+           "cortex_m/cpu_idle.S:107\n(gdb) bt\n#0  0x0803c039 in z_arm_usage_fault ()\n#1  0x08029284 in "
+           "co2_abc_update (dev=0x0803acc5) at app/sensor_node/src/co2.c:314\n#2  0x08075e2c in sampler_loop () at "
+           "app/sensor_node/src/sampler.c:139\n(gdb) info reg\nr0             0x0      0")
+    found = [i.text for i in finding_items(gdb, 3, False)]
+    assert found[0] == "#1  0x08029284 in co2_abc_update (dev=0x0803acc5) at app/sensor_node/src/co2.c:314", found
+    assert not any("sampler_loop" in f for f in found)
+    lldb = ("(lldb) bt\n* thread #1, stop reason = EXC_BAD_ACCESS (code=1, address=0x0)\n  * frame #0: 0x0000000100003f50 "
+            "decoder`parse_frame(buf=0x0000000000000000, len=12) at frame.c:88:5\n    frame #1: 0x0000000100003fa0 "
+            "decoder`main at main.c:20:3")
+    assert any(f.startswith("frame #0: 0x0000000100003f50 decoder`parse_frame(") for f in
+               (i.text for i in finding_items(lldb, 3, False)))
