@@ -3316,3 +3316,31 @@ def test_a_backtrace_gives_where_it_stopped_in_source():
             "decoder`main at main.c:20:3")
     assert any(f.startswith("frame #0: 0x0000000100003f50 decoder`parse_frame(") for f in
                (i.text for i in finding_items(lldb, 3, False)))
+
+
+def test_work_asked_after_a_lead_or_by_when_is_a_request_and_the_rules_keep_their_room():
+    """Work asked for after a time it is due by ("before lunch: run go test ./internal/decode/... -race danke"), a
+    lead in another script ("ついでに run power_smoke on hil-rig-05"), a label ("jetzt: port the ota chunks code to the
+    Rust crate"), with "no rush", in the casual Japanese and Korean asking forms ("... をビルドして", "... 찾아줘"),
+    or Go's own command ("go test the ingest cmd/ingestd thx") is done once done: a request, not a setting. A
+    standing rule said with a trigger ("before you push, run west twister ...") stays a rule, a value said so stays
+    a setting, and a choice after a label ("internet: lets take O2 1000 Mbit cable") and a plan's label ("this week:
+    finish the eval, draft section 6.5, send to marta") are not read as work asked for."""
+    asks = ["before lunch: run go test ./internal/decode/... -race danke", "ついでに run power_smoke on hil-rig-05",
+            "jetzt: port the ota chunks code to the Rust crate, small and reviewable", "SHT40 I2C timing 찾아줘 — no rush",
+            "ついでに nrf52840dk_nrf52840 で app/sensor_node をビルドして", "quick one: SHT40 RTC wakeup timer 찾아줘",
+            "hm. go test the ingest cmd/ingestd thx", "check the ingest lag on staging-2 when you get a chance"]
+    for ask in asks:
+        assert prose.kind_of(ask, tuple(values(ask))) == "request", ask
+    rule = "before you push, run `west twister -p nucleo_l476rg -T tests/dfu` and paste me the summary"
+    assert prose.kind_of(rule, tuple(values(rule))) in ("rule", "setting")  # an instruction either way
+    for setting in ("the ingest staging instance listens on port 6617", "mcuboot stays at 1.6.35 until the "
+                    "certification run is through", "the 2 SRE roles go to Vistula Search at 22% fee"):
+        assert prose.kind_of(setting, tuple(values(setting))) == "setting", setting
+    assert not prose._REQUEST_START.match("internet: lets take O2 1000 Mbit cable mahalo")
+    assert not prose._REQUEST_START.match("this week: finish the abl-orpo-g7 eval, draft section 6.5, send to marta")
+    block = ledger(convo(*asks, "Leave the bootloader alone: mcuboot stays at 1.6.35 until the certification run is "
+                         "through", "the ingest staging instance listens on port 6617"))
+    said = section(block, "User instructions")
+    assert any("1.6.35" in line for line in said) and any("6617" in line for line in said), block
+    assert not any(ask in line for line in said for ask in asks), said

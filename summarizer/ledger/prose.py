@@ -281,6 +281,12 @@ ASIDE = r"(?:[^\W\d_]+(?: [^\W\d_]+)?,\s+)?"
 # Before a question, the aside may end on a colon or a dash too, and come twice ("quick one: where is
 # ORD-8446194", "sorry, another one \u2014 who is cus_kh3T..."): what a question asks is asked whatever comes before it.
 ASIDE_Q = r"(?:[^\W\d_]+(?: [^\W\d_]+)?(?:[,:]|\s[\u2014\u2013-])\s+){0,2}"
+# Before work asked for, the same, or a word of another script on its own ("ついでに run power_smoke on hil-rig-05",
+# "quick one: run ...", "jetzt: port the ota chunks code ...").
+# (a choice after a label is a decision, not work asked for: "internet: lets take O2 1000 Mbit cable";
+# nor are the steps a plan's label opens: "this week: finish the eval, draft section 6.5, send to marta")
+ASIDE_DO = (r"(?!(?:today|tomorrow|tonight|this week|next week|plan|steps|order|first)\W)"
+            r"(?:[^\W\d_]+(?: [^\W\d_]+)?(?:[,:]|\s[\u2014\u2013-])\s+|[^\x00-\x7f\s]+\s+){0,2}(?!let'?s\b|lets\b)")
 # A request: the user asks for something done now (it is done once answered).
 _REQUEST_START = re.compile(
     r"^\W*(?:(?:ok|okay|alright|great|thanks|cool|right|so|now|next|also|and|then|hey|hi|hiya|hello|yo|morning|good morning|"
@@ -288,7 +294,7 @@ _REQUEST_START = re.compile(
     + ASIDE_Q +
     r"(?:(?:can|could|would|will) you|how (?:does|do|is|are|did|come|long|many|much)|how'?s\b|what(?:'s| is| are| does| did| do)|"
     r"why (?:is|are|does|did|do)|(?:where|whre|wher) (?:is|are|does|do)|who(?:'s| is| are| was)|what \w{5,9} (?:to|with)\b(?![^.;]*\bis\b)|(?:what|which) [a-z]+ (?:is|are|does|do|did|has|have) [\w.-]+ (?:in|on|at|for|from|with|of)\W*$|were (?:is|are)|wheres|whats|is there|are there|any idea|do we|does it)\b|^\W*(?:please\s+)?(?:(?:ok|okay|so|now|next|also|then|anyway|btw|meanwhile|just)\W+)*"
-    + ASIDE + r"(?:look|check|fix|investigate|debug|run|rerun|re-run|try|find|figure|help|show|open|add|write|update|remove|"
+    + f"(?:{ASIDE}|{ASIDE_DO})" + r"(?:look|check|fix|investigate|debug|run|rerun|re-run|try|find|figure|help|show|open|add|write|update|remove|"
     r"delete|refactor|implement|make|create|rename|move|bump|deploy|build|test|review|explain|summari[sz]e|draft|"
     r"plot|compute|calculate|dig|trace|profile|see|tell|give|list|go|let'?s|lets|start|finish|continue|"
     r"compare|clean|split|merge|port|migrate|set up|setup|install|upgrade|revert|roll|rollback|ship|cut|tag|send|"
@@ -424,7 +430,9 @@ _NOUN_RULE = re.compile(r"reminder|(?:our|the) (?:convention|policy|rule|standar
                         r"required|requires?\b|needs? (?:an?|to|the) (?:entry|review|approval|sign-?off|test)|"
                         r"(?:is|are|get) rejected|not to be|is not to", re.IGNORECASE)
 # ("\U0001f64f", folded hands, is a "please" too: "ok vol pslist WS-4048 \U0001f64f. then dns queries from ...")
-_PLS = re.compile(r"\bpls\b|\bplease\W*$|\b(?:if possible|asap)\b|\U0001f64f", re.IGNORECASE)
+# (also what only a request's timing is said with: "SHT40 I2C timing 찾아줘 — no rush", "when you get a chance")
+_PLS = re.compile(r"\bpls\b|\bplease\W*$|\b(?:if possible|asap|no rush|no hurry|when you get a (?:chance|sec|minute)|"
+                  r"when you have a (?:sec|second|minute|moment))\b|\U0001f64f", re.IGNORECASE)
 # A thanks or a "please" that closes a sentence, in any language, thanks for work to be done ("kk run 45ec0b...
 # through the sandbox ty", "check auth.log on gitlab-01 thx"), unless what it closes sets a value up ("use port
 # 8080 for the dev api, thanks") or lists steps to take in turn, which hold until they are done ("book the cabin,
@@ -432,7 +440,8 @@ _PLS = re.compile(r"\bpls\b|\bplease\W*$|\b(?:if possible|asap)\b|\U0001f64f", r
 THANKS = (r"(?:\b(?:ty|thx|thanks|thank you|tia|cheers|danke|merci|gracias|grazie|tack|takk|bedankt|dank je|pls|plz|"
           r"please|bitte|por favor|per favore|svp|s'il (?:te|vous) pla[iî]t|sn[äa]lla|alsjeblieft)|"
           # (Japanese, Korean and Chinese: "run power_smoke on hil-rig-02 お願いします", "... 부탁해요")
-          r"お願い(?:します|しま)?|ください|下さい|부탁(?:해요|합니다|해|드립니다)|주세요|谢谢|謝謝|请|拜托)")
+          # (and their casual asking forms: "... をビルドして", "SHT40 RTC wakeup timer 찾아줘")
+          r"お願い(?:します|しま)?|ください|下さい|して(?:ね|くれ)?|부탁(?:해요|합니다|해|드립니다)|주세요|줘|谢谢|謝謝|请|拜托)")
 _THANKS = re.compile(THANKS + r"\W*$", re.IGNORECASE)
 # Work asked in a few words, a thing and what it is for ("kql DeviceProcessEvents for LT-8995", "proxy logs for
 # o.novak last 48h", "pcap summary for 10.15.24.216"): no verb, no clause, asked once. A thing for every one of a
@@ -476,7 +485,9 @@ def is_terse_ask(sentence: str) -> bool:
 _SETS = re.compile(r"^\W*(?:(?:good )?(?:morning|afternoon|evening)\W+|(?:hi|hey|hiya|hello|yo|ok|okay|so)\W+)*(?:please\s+)?(?:run|use|set|make|deploy|send|upload|point|pin|tag|cut|push|apply|seed|serve|"
                    r"track|bind|connect|store|target|name|call|host|publish|route|forward|mount|release|ship)\b",
                    re.IGNORECASE)
-_COPULA = re.compile(r"\b(?:is|are|=|stays|lives|live|goes|go|points? to|means|runs on|is on|are on)\b")
+# (not Go's command: "go test the ingest cmd/ingestd thx" asks)
+_COPULA = re.compile(r"\b(?:is|are|=|stays|lives|live|goes|go(?! (?:test|build|vet|run|mod|get|fmt|generate|install|"
+                     r"list|clean|tool|work|env)\b)|points? to|means|runs on|is on|are on)\b")
 # A guess or an aside: what it states is not a value the user sets.
 _HEDGE = re.compile(r"\b(?:if I (?:remember|recall)|I (?:think|guess|believe|suspect|assume|wonder)|my gut|not sure|"
                     r"might be|may be|maybe|probably|perhaps|random thought|I'?m not going to|I don'?t know|no idea)\b",
@@ -550,7 +561,10 @@ _WANT = re.compile(r"^\W*(?:(?:ok|okay|so|now|also|and|then|hey|hi)\W+)*(?:i|we)
                    r"would like)(?: to (?:see|get|have))? (?:the|a|an|some|all|my|our|every|each|\d)\b", re.IGNORECASE)
 # (a value given in case a thing happens holds until then: "Stadtwerke Kundennummer 55785449, falls die anrufen")
 _TRIGGER = re.compile(r"\b(?:in case|falls|im fall|au cas o[uù]|en caso de|por si|ifall|voor het geval|after|once|when(?! (?:u|you) (?:have|get|got) (?:a|the) (?:sec|second|minute|moment|mo|chance)\b)|"
-                      r"whenever|before|as soon as|next time|until|till)\b(?= (?!\d)\w)", re.IGNORECASE)
+                      # (a time a piece of work is due by is no trigger: "before lunch: run go test ... danke")
+                      r"whenever|before(?! (?:lunch|noon|eod|end of (?:the )?(?:day|week)|the weekend|tomorrow|tonight|"
+                      r"(?:the )?stand-?up|the meeting|my call|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b)|"
+                      r"as soon as|next time|until|till)\b(?= (?!\d)\w)", re.IGNORECASE)
 
 
 def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
