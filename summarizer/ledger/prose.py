@@ -286,7 +286,7 @@ ASIDE_Q = r"(?:[^\W\d_]+(?: [^\W\d_]+)?(?:[,:]|\s[\u2014\u2013-])\s+){0,2}"
 # (a choice after a label is a decision, not work asked for: "internet: lets take O2 1000 Mbit cable";
 # nor are the steps a plan's label opens: "this week: finish the eval, draft section 6.5, send to marta")
 ASIDE_DO = (r"(?!(?:today|tomorrow|tonight|this week|next week|plan|steps|order|first)\W)"
-            r"(?:[^\W\d_]+(?: [^\W\d_]+)?(?:[,:]|\s[\u2014\u2013-])\s+|[^\x00-\x7f\s]+\s+){0,2}(?!let'?s\b|lets\b)")
+            r"(?:[^\W\d_]+(?: [^\W\d_]+)?[,:]\s+|[^\x00-\x7f\s]+\s+){0,2}(?!let'?s\b|lets\b)")
 # A request: the user asks for something done now (it is done once answered).
 _REQUEST_START = re.compile(
     r"^\W*(?:(?:ok|okay|alright|great|thanks|cool|right|so|now|next|also|and|then|hey|hi|hiya|hello|yo|morning|good morning|"
@@ -430,6 +430,8 @@ _NOUN_RULE = re.compile(r"reminder|(?:our|the) (?:convention|policy|rule|standar
                         r"required|requires?\b|needs? (?:an?|to|the) (?:entry|review|approval|sign-?off|test)|"
                         r"(?:is|are|get) rejected|not to be|is not to", re.IGNORECASE)
 # ("\U0001f64f", folded hands, is a "please" too: "ok vol pslist WS-4048 \U0001f64f. then dns queries from ...")
+# A plan's label ("plan ye hai: pehle ... phir ... (no rush)"): its steps are no request, however asked.
+_PLAN_LABEL = re.compile(r"^\W*(?:the |my |our )?plan\b[^:\n]{0,30}:", re.IGNORECASE)
 # (also what only a request's timing is said with: "SHT40 I2C timing 찾아줘 — no rush", "when you get a chance")
 _PLS = re.compile(r"\bpls\b|\bplease\W*$|\b(?:if possible|asap|no rush|no hurry|when you get a (?:chance|sec|minute)|"
                   r"when you have a (?:sec|second|minute|moment))\b|\U0001f64f", re.IGNORECASE)
@@ -577,7 +579,8 @@ def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
     copula = _COPULA.search(sentence) is not None
     if not copula and _PAST.search(sentence) and not _SETS.match(sentence):
         return False
-    if ((_ACTION_START.match(sentence) and not _SETS.match(sentence)) or (_PLS.search(sentence) and not copula)
+    if ((_ACTION_START.match(sentence) and not _SETS.match(sentence)) or (_PLS.search(sentence) and not copula
+                                                                          and not _PLAN_LABEL.match(sentence))
             or (_THANKS.search(sentence) and not copula and not _SETS.match(sentence) and not _STEP_AFTER.search(sentence))
             or is_terse_ask(sentence) or (_WORK_START.match(sentence) and not copula)
             or _ON_ONE.match(sentence) or _WANT.match(sentence) or _NOTICED.match(sentence)
