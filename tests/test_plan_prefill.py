@@ -44,3 +44,31 @@ def test_a_pinned_result_is_never_stubbed_and_the_plan_still_reaches_the_target(
     _, out = run(messages, pinned=frozenset({first_read}))
     assert out.compacted and out.tokens_after <= BUDGET.target
     assert messages[first_read] in out.messages
+
+
+def test_an_answered_turns_large_results_leave_room_for_the_ledger_when_the_user_asks_again():
+    """The turn before the user's new message ran four large reads and was answered. Kept whole they would
+    take most of the target, and the ledger of everything before would be cut to a few lines. So they
+    become stubs (their answer, which says what they showed, stays verbatim), and the ledger keeps its room.
+    Results of a tool round in the current turn stay as they are."""
+    out = [system("You are an agent.")]
+    for t in range(40):
+        out += [user(f"Rule {t}: never touch module m{t} without asking first, it is owned by team {t}."),
+                assistant(words(60, t))]
+    out += [user("how much did we pay the vendor in February?"),
+            assistant("", [(f"c{r}", "erp_query", {"q": f"vendor payments part {r}"}) for r in range(4)])]
+    out += [tool(f"c{r}", words(900, r)) for r in range(4)]
+    out += [assistant("We paid the vendor 42 times in February, 190,965.92 USD in all."),
+            user("and what moved in the results of US01 in January?")]
+    _, res = run(out)
+    assert res.compacted and res.tokens_after <= BUDGET.target
+    sent = res.messages
+    kept = [m for m in sent if m.get("role") == "tool"]
+    stubs = [m["content"].startswith("[tool result archived by context-compactor") for m in kept]
+    assert len(kept) == 4 and stubs[0] and sum(stubs) >= 2, stubs  # oldest first, as many as the target needs
+    assert out[-2] in sent and out[-1] in sent
+    block = next(m["content"] for m in sent if "[context-compactor: ledger" in str(m.get("content")))
+    assert sum(f"never touch module m{t} " in block for t in range(40)) >= 30, block
+    # the same reads in the current turn (no answer yet, no new question) stay whole
+    _, current = run(out[:-2])
+    assert all(not m["content"].startswith("[tool result archived") for m in current.messages if m.get("role") == "tool")

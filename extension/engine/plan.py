@@ -221,11 +221,13 @@ class Planner:
     def _stub_recent(self, plan: Plan, target: int) -> Plan:
         """Older tool results of the recent turns as stubs, oldest first, until the target is met: the
         ledger of everything folded is worth more than old tool output kept verbatim. The results of
-        the last tool round stay as they are."""
-        last_round = max((i for i in range(plan.cut, self.shape.n)
-                          if self.m.entries[i].view.role == "assistant" and self.m.entries[i].view.calls), default=None)
-        if last_round is None:
+        the last tool round of the current turn stay as they are; a turn that was answered before the
+        user's new message has its answer, which says what its results showed."""
+        rounds = [i for i in range(plan.cut, self.shape.n)
+                  if self.m.entries[i].view.role == "assistant" and self.m.entries[i].view.calls]
+        if not rounds:
             return plan
+        last_round = rounds[-1] if rounds[-1] >= self.shape.turn_start else self.shape.turn_start
         stub_until = plan.stub_until
         for i in range(plan.stub_until, last_round):
             if self.is_tool[i]:
