@@ -25,6 +25,14 @@ _FAILED_WORDS = ("Traceback (most recent call last)", "\nFAILED ", "npm ERR!", "
 _FAILED_TAIL = re.compile(
     r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|return code|(?<=\()exit)[\s:=]+[1-9]|^(?:\u2502 )?ERROR[: ]|"
     r"^(?:\u2502 )?error(?:\[\w+\])?:|\bfailed with\b|(?<![\w=])(?!0+ )\d+ failed\b(?!=)", re.IGNORECASE | re.MULTILINE)
+# An error said by its code, an API's or a service's ("ERR_PERIOD_LOCKED: posting period 2025-03 is closed ...",
+# "VALIDATION_ERROR: account 6290-00 requires a department ...", gRPC's "PERMISSION_DENIED: ..."): a code in capitals
+# with an underscore that says it failed, then a colon and what it says.
+_CODED_ERROR = re.compile(r"^[ \t]*(?=[A-Z0-9_]*(?:ERR|FAIL|INVALID|DENIED|LOCKED|EXCEEDED|NOT_FOUND|FORBIDDEN|"
+                          r"UNAUTHORI[SZ]ED|TIMEOUT|TIMED_OUT|CONFLICT|REJECTED|MISSING|UNBALANCED|UNAVAILABLE|EXHAUSTED|"
+                          r"ABORTED|PRECONDITION|MISMATCH|EXPIRED|UNKNOWN|ILLEGAL|CANNOT|UNABLE))"
+                          # (what it says is words, three or more: "FAIL_FAST: true" is a setting's line)
+                          r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+:[ \t]+\S+(?:[ \t]+\S+){2,}[ \t]*$", re.MULTILINE)
 _EXIT_ZERO = re.compile(r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|(?<=\()exit)[\s:=]+0\b", re.IGNORECASE)
 TAIL_CHARS = 1500
 SHORT_OUTPUT = 300  # a command's output this short is its answer, read for every kind of id
@@ -58,6 +66,8 @@ def failed_run(text: str) -> bool:
     if _ERROR_HEAD.match(text):
         return True
     if any(map(text.__contains__, _FAILED_WORDS)):  # C-level: no generator frame per word
+        return True
+    if "_" in tail and _CODED_ERROR.search(tail):
         return True
     return (_at(_FAILED_CODE_AT, tail, low, ("exit", "return")) or _at(_ERROR_AT, tail, low, ("error",), line=True)
             or _at(_FAILED_WITH_AT, tail, low, ("failed with",)) or _counted_failed(tail, low))
@@ -109,7 +119,8 @@ def failed_run_by_regex(text: str) -> bool:
     tail = text[-TAIL_CHARS:]
     if _EXIT_ZERO.search(tail):
         return "Traceback (most recent call last)" in text or "\nFAILED " in text
-    return bool(_ERROR_HEAD.match(text)) or any(word in text for word in _FAILED_WORDS) or bool(_FAILED_TAIL.search(tail))
+    return (bool(_ERROR_HEAD.match(text)) or any(word in text for word in _FAILED_WORDS) or bool(_FAILED_TAIL.search(tail))
+            or bool(_CODED_ERROR.search(tail)))
 
 
 # The verdict regexes, each tried only where its first word stands (found by str.find on the lower-cased
@@ -210,6 +221,7 @@ _SPECIFIC_PARTS = (
     ((" error ",), re.compile(r"^\s*.*\d+:\d+ +error +.+$", re.MULTILINE)),
     # a file and line, then the level ("install.md:260: ERROR: undefined label ...", mypy's "app.py:12: error: ...")
     ((": ERROR: ", ": error: ", ": SEVERE: "), re.compile(r"^\s*\S+:\d+: (?:ERROR|error|SEVERE): .+$", re.MULTILINE)),
+    (("_",), _CODED_ERROR),  # an error said by its code ("ERR_PERIOD_LOCKED: posting period 2025-03 is closed ...")
 )
 _COLUMNS = re.compile(r":\d+:\d+: ")  # "main.go:12:5: undefined: x"
 # (a warning or a note is not what failed: "uart_bridge.c:119:4: warning: unused variable 'crc'")

@@ -3344,3 +3344,25 @@ def test_work_asked_after_a_lead_or_by_when_is_a_request_and_the_rules_keep_thei
     said = section(block, "User instructions")
     assert any("1.6.35" in line for line in said) and any("6617" in line for line in said), block
     assert not any(ask in line for line in said for ask in asks), said
+
+
+def test_an_error_said_by_its_code_is_a_failure_and_its_line_is_the_error():
+    """An API's or a service's error said by its code ("ERR_UNBALANCED: debits ... != credits ...", a validation
+    error, gRPC's "PERMISSION_DENIED: ...") under lines that say nothing failed: the call failed, and that line is
+    its error. A setting's line in capitals ("FAIL_FAST: true", "DATABASE_URL: postgres://...") is no error."""
+    from context_compactor.summarizer.outputs import error_line, failed_run, failed_run_by_regex
+    posted = ("journal_post · subsidiary US01 · period 2025-02 · mode post\nvalidating 2 lines against chart of accounts "
+              "COA-US01 v7\n  line 1  6250-00 Primas de seguros   debit   13,017.72 USD  dept FIN  checked\n"
+              "ERR_UNBALANCED: debits 13,403.62 != credits 13,398.72 in batch cf343f131b\n0 lines posted; batch rolled "
+              "back\ntrace 2af7f91193")
+    assert failed_run(posted) and failed_run_by_regex(posted)
+    assert error_line(posted) == "ERR_UNBALANCED: debits 13,403.62 != credits 13,398.72 in batch cf343f131b"
+    grpc = "calling finance.v1.Ledger/Post\nPERMISSION_DENIED: caller svc-agent lacks scope ledger.write"
+    assert failed_run(grpc) and error_line(grpc) == "PERMISSION_DENIED: caller svc-agent lacks scope ledger.write"
+    for fine in ("FAIL_FAST: true\nRETRY_ON_TIMEOUT: 30", "DATABASE_URL: postgres://db:5432/app\nORDER_ID: 4411"):
+        assert not failed_run(fine) and not failed_run_by_regex(fine), fine
+    messages = [user("post the insurance accrual for US01"),
+                assistant("", [("c1", "journal_post", {"subsidiary": "US01", "period": "2025-02"})]),
+                tool("c1", posted), assistant("It did not post."), user("ok, what next?"), assistant("Noted.")]
+    assert section(ledger(messages), "Errors") == [
+        "ERR_UNBALANCED: debits 13,403.62 != credits 13,398.72 in batch cf343f131b (journal_post)"]
