@@ -3366,3 +3366,20 @@ def test_an_error_said_by_its_code_is_a_failure_and_its_line_is_the_error():
                 tool("c1", posted), assistant("It did not post."), user("ok, what next?"), assistant("Noted.")]
     assert section(ledger(messages), "Errors") == [
         "ERR_UNBALANCED: debits 13,403.62 != credits 13,398.72 in batch cf343f131b (journal_post)"]
+
+
+def test_work_asked_in_spanish_italian_french_or_german_is_a_request_and_please_is_no_rule():
+    """"sácame el aging de proveedores de US01", "abre el Accruals_Q1_2025.xlsx y dime el total", "postea las comisiones
+    de CaixaBank de febrero: 726,34", "controlla le ferie di Giulia", "prépare le rapprochement", "schick Tom den
+    Export": work asked for in the user's language, done once done. "por favor" says please, no rule: "input VAT
+    for ES01 in January from the warehouse, por favor" asks. Rules and settings in those languages stay so, and a
+    word that is no verb there ("Da igual, usa la 4310", "da domani usiamo il conto 4310") asks nothing."""
+    for ask in ("sácame el aging de proveedores de US01 a cierre de febrero", "abre el Accruals_Q1_2025.xlsx y dime el "
+                "total de la pestaña Accruals", "postea las comisiones de CaixaBank de febrero: 726,34", "reclasifica "
+                "11.780,52 de la 6260-00 a la 6280-00 en ES01, abril", "controlla le ferie di Giulia Rossi per luglio",
+                "prépare le rapprochement bancaire de mars", "schick Tom den Export von März",
+                "input VAT for ES01 in January from the warehouse, por favor"):
+        assert prose.kind_of(ask, tuple(values(ask))) == "request", ask
+    for standing in ("siempre redondea a dos decimales en los asientos de MXN", "Por favor, no toques la tabla stg.fx_daily.",
+                     "Los portes de Estafeta van a la 6241-37", "Da igual, usa la 4310", "da domani usiamo il conto 4310"):
+        assert prose.kind_of(standing, tuple(values(standing))) in ("rule", "setting"), standing

@@ -239,13 +239,13 @@ _RULE = re.compile(
     r"darf|verwende|ausschlie(?:ß|ss)lich|nur noch|"
     # Spanish
     r"nunca|siempre|no (?:uses|hagas|toques|borres|cambies|subas|pongas|utilices|modifiques|reinicies)|"
-    r"por favor|debe(?:s|mos|n)?\b|prefiero|evita|sin (?:preguntar|avisar|consultar)|solo (?:usa|con|en)|"
+    r"debe(?:s|mos|n)?\b|prefiero|evita|sin (?:preguntar|avisar|consultar)|solo (?:usa|con|en)|"
     r"utiliza siempre|usa siempre|"
     # Swedish, Danish, Norwegian, Dutch (their "not" and "no" say what is, in a law or a letter, as often as
     # what to do: "niet in de lidstaat gevestigde")
     r"aldrig|aldri\b|alltid|altid\b|nooit|altijd|"
     # Italian, Portuguese
-    r"\bsempre\b|\bmai\b|per favore|non (?:usare|toccare|cambiare|mettere|fare|scrivere|inviare|chiudere|"
+    r"\bsempre\b|\bmai\b|non (?:usare|toccare|cambiare|mettere|fare|scrivere|inviare|chiudere|"
     r"cancellare|pubblicare)\b|\bn[ãa]o (?:use|usar|mude|mexa|feche|apague|publique|envie)\b|\bevite\b)",
     re.IGNORECASE)
 # Lower-cased words one of which every match of _RULE holds, but at the sentence's start (where its alternatives
@@ -263,9 +263,9 @@ _RULE_NEEDS = (
     "every ", "each ", "nothing", "niets", "nichts", "rien", "nada", "niente", "nulla", "inget",
     "jamais", "toujours", " pas", " plus", "merci de", "il faut", "vite", "interdit", "pr\u00e9f", "pref\u00e8re",
     "utilise", "nie", "immer", "bitte ", "kein", "nicht", "muss", "m\u00fcssen", "darf", "verwende", "ausschlie",
-    "nur noch", "nunca", "siempre", "por favor", "debe", "prefiero", "evita", "sin ", "solo ", "aldri", "altid",
+    "nur noch", "nunca", "siempre", "debe", "prefiero", "evita", "sin ", "solo ", "aldri", "altid",
     "alltid", "nooit", "altijd", "sempre", "mai",
-    "per favore", "non ", "n\u00e3o ", "nao ")
+    "non ", "n\u00e3o ", "nao ")
 # Letters a case-blind regex takes for i and s that str.lower() keeps apart from them.
 _ODD_CASE = ("\u0130", "\u0131", "\u017f")
 
@@ -299,7 +299,18 @@ _REQUEST_START = re.compile(
     r"plot|compute|calculate|dig|trace|profile|see|tell|give|list|go|let'?s|lets|start|finish|continue|"
     r"compare|clean|split|merge|port|migrate|set up|setup|install|upgrade|revert|roll|rollback|ship|cut|tag|send|"
     r"post|reply|answer|translate|rewrite|reword|edit|change|replace|sort|group|filter|pull|push|fetch|"
-    r"mira|revisa|arregla|regarde|corrige|v[ée]rifie|schau|pr[üu]fe|behebe)\b(?!\s*:)",
+    r"mira|revisa|arregla|regarde|corrige|v[ée]rifie|schau|pr[üu]fe|behebe|"
+    # the same in other languages, Spanish's with the pronoun it takes ("sácame el aging ...", "dime el total", "abre la
+    # IBE25-278767 y compárala ...", "postea las comisiones ..."), Portuguese, Italian, French and German
+    r"(?:abr[ea]|s[aá]ca|b[aá]ja|descarga|prep[aá]ra|postea|reclasifica|actualiza|m[aá]nda|env[ií]a|b[uú]sca|"
+    r"calcula|comp[aá]ra|h[aá]z|p[oó]n|cierra|concilia|genera|crea|borra|cambia|a[ñn]ade|agrega|ejecuta|exporta|p[aá]sa|"
+    r"tr[aá]e|verifica|confirma|comprueba|cuadra|sube|mu[eé]stra(?=me|nos)|explica|expl[ií]ca|res[uú]me|redacta|"
+    r"escribe|escr[ií]be|contesta|responde|cancela|anula|faz|fa[çc]a|coloca|puxa|atualiza|procura|confere)"
+    r"(?:me|nos|lo|la|le|los|las|melo|mela|selo|sela)?|d[aá](?:me|nos|le|melo|mela|selo|sela)|d[ií](?:me|nos|le)|"
+    r"apri|invia|controlla|fai|metti|prepara|aggiorna|prenota|cerca|elenca|confronta|calcola|scrivi|rispondi|"
+    r"carica|scarica|ouvre|envoie|fais|mets|pr[ée]pare|r[ée]serve|cherche|montre|calcule|[ée]cris|r[ée]ponds|lance|relance|"
+    r"t[ée]l[ée]charge|[öo]ffne|schick|sende|mach|setz|bereite|aktualisiere|buche|zeig|vergleiche|berechne|schreib|"
+    r"antworte|lade|starte)\b(?!\s*:)",
     re.IGNORECASE)
 # At the end, or typed on a phone before more ("died?. also ...", "gn209?, then"); or a question tag after a
 # statement, with no mark ("ORD-2110834 has been 'processing' for 2 weeks, what's up").
