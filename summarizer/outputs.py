@@ -21,7 +21,7 @@ from .ledger.corrections import evidence_words
 # first; the regex reads only the tail, where a command's verdict is.
 _FAILED_WORDS = ("Traceback (most recent call last)", "\nFAILED ", "npm ERR!", "command not found", "Segmentation fault",
                  "Permission denied", "No such file or directory", "fatal:", "panic:", "--- FAIL:", "panicked at",
-                 "DATA RACE", "\nFAIL\t", "error[E", "Tests failed", "test result: FAILED")
+                 "DATA RACE", "\nFAIL\t", "error[E", "Tests failed", "test result: FAILED", " [Error/")
 _FAILED_TAIL = re.compile(
     r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|return code|(?<=\()exit)[\s:=]+[1-9]|^(?:\u2502 )?ERROR[: ]|"
     r"^(?:\u2502 )?error(?:\[\w+\])?:|\bfailed with\b|(?<![\w=])(?!0+ )\d+ failed\b(?!=)", re.IGNORECASE | re.MULTILINE)
@@ -33,6 +33,8 @@ _CODED_ERROR = re.compile(r"^[ \t]*(?=[A-Z0-9_]*(?:ERR|FAIL|INVALID|DENIED|LOCKE
                           r"ABORTED|PRECONDITION|MISMATCH|EXPIRED|UNKNOWN|ILLEGAL|CANNOT|UNABLE))"
                           # (what it says is words, three or more: "FAIL_FAST: true" is a setting's line)
                           r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+:[ \t]+\S+(?:[ \t]+\S+){2,}[ \t]*$", re.MULTILINE)
+# A compiler's diagnostic by its code, anywhere on its line ("mandateService.ts(54,18): error TS2345: ...", "error CS0103:").
+_CODED_DIAGNOSTIC = re.compile(r"\berror [A-Z]{1,4}\d{2,5}:")
 _EXIT_ZERO = re.compile(r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|(?<=\()exit)[\s:=]+0\b", re.IGNORECASE)
 TAIL_CHARS = 1500
 SHORT_OUTPUT = 300  # a command's output this short is its answer, read for every kind of id
@@ -68,6 +70,8 @@ def failed_run(text: str) -> bool:
     if any(map(text.__contains__, _FAILED_WORDS)):  # C-level: no generator frame per word
         return True
     if "_" in tail and _CODED_ERROR.search(tail):
+        return True
+    if "error " in tail and _CODED_DIAGNOSTIC.search(tail):
         return True
     return (_at(_FAILED_CODE_AT, tail, low, ("exit", "return")) or _at(_ERROR_AT, tail, low, ("error",), line=True)
             or _at(_FAILED_WITH_AT, tail, low, ("failed with",)) or _counted_failed(tail, low))
@@ -120,7 +124,7 @@ def failed_run_by_regex(text: str) -> bool:
     if _EXIT_ZERO.search(tail):
         return "Traceback (most recent call last)" in text or "\nFAILED " in text
     return (bool(_ERROR_HEAD.match(text)) or any(word in text for word in _FAILED_WORDS) or bool(_FAILED_TAIL.search(tail))
-            or bool(_CODED_ERROR.search(tail)))
+            or bool(_CODED_ERROR.search(tail)) or bool(_CODED_DIAGNOSTIC.search(tail)))
 
 
 # The verdict regexes, each tried only where its first word stands (found by str.find on the lower-cased
@@ -182,7 +186,7 @@ _TRAILER = re.compile(r"make(?:\[\d+\])?: \*\*\* |(?:npm ERR! )?a complete log o
                       # "FATAL ERROR: command exited with status 1: /usr/bin/cmake ...", "Error: Process completed with
                       # exit code 1.", " ELIFECYCLE  Command failed with exit code 1.", "ninja: build stopped: ...")
                       r"collect2(?:\.exe)?: error: ld returned \d+ exit status|ninja: build stopped\b|"
-                      r"(?:[\w !]{0,30}:\s*)?(?:the )?(?:command|process|subcommand|script)\b[^\n]{0,80}?"
+                      r"(?:[\w !]{0,30}:\s*|[A-Z]+\s+)?(?:the )?(?:command|process|subcommand|script)\b[^\n]{0,80}?"
                       r"\b(?:exited|failed|returned|completed)\b[^\n]{0,30}?\b(?:exit )?(?:code|status)\b", re.IGNORECASE)
 # What a linker says failed ("region `RAM' overflowed by 3233 bytes", "undefined reference to `baro_init'"): the
 # last one, which a build's trailers follow.
@@ -204,8 +208,9 @@ _SPECIFIC_ERROR = re.compile(r"^\s*(?:panic: .+|thread '[^'\n]+' panicked at .+|
                              r"(?:Exception in thread|Caused by:) .+|\S+\.\w+:\d+:\d+: .+|.*\d+:\d+ +error +.+|"
                              r"WARNING: DATA RACE|fatal error: .+|ERROR: .+|\S+:\d+: (?:ERROR|error|SEVERE): .+)$", re.MULTILINE)
 # (on one line: what stands before the verdict is of its line; Unity's "test_units.c:405:test_vectors_83:FAIL: Expected
-# 3680 Was 3683"; a harness's "[FAIL] sleep_current_uA   avg 23.81 uA > limit 6.0 uA")
-_RUNNER_FAILURE = re.compile(r"^[^\S\n]*(?:.*[^\S\n])?(?:--- FAIL: .+|FAIL +\S+.*|(?:✗|×|✕|✖|●) .+|\[  FAILED  \] .+|not ok \d+ .+|"
+# 3680 Was 3683"; a harness's "[FAIL] sleep_current_uA   avg 23.81 uA > limit 6.0 uA"; Playwright's "✘  23 [chromium]
+# › e2e/x.spec.ts:23:5 › ...", not docker compose's "✘ Container shop-api-1  Error")
+_RUNNER_FAILURE = re.compile(r"^[^\S\n]*(?:.*[^\S\n])?(?:--- FAIL: .+|FAIL +\S+.*|(?:✗|×|✕|✖|●) .+|✘[^\S\n]+[^\n]*›.+|\[  FAILED  \] .+|not ok \d+ .+|"
                              r"\[ ?FAIL(?:ED)? ?\][^\S\n]+\S.*)$|^[^\S\n]*\S+\.\w+:\d+:\w+:FAIL\b.*$", re.MULTILINE)
 # Go's test prints what a failed test found on the lines after its "--- FAIL:", indented ("    frame_test.go:386: got
 # 1390 frames, want 1406")
@@ -225,8 +230,9 @@ _SPECIFIC_PARTS = (
 )
 _COLUMNS = re.compile(r":\d+:\d+: ")  # "main.go:12:5: undefined: x"
 # (a warning or a note is not what failed: "uart_bridge.c:119:4: warning: unused variable 'crc'")
-_COLUMNS_LINE = re.compile(r"^\s*\S+\.\w+:\d+:\d+: (?!warning:|note:).+$", re.MULTILINE)
-_RUNNER_NEEDS = ("FAIL", "✗", "×", "✕", "✖", "●", "not ok ")
+# (nor is a linter's "Sidebar.tsx:89:4: Prefer using an optional chain ... [Warning/@typescript-eslint/...]")
+_COLUMNS_LINE = re.compile(r"^\s*\S+\.\w+:\d+:\d+: (?!warning:|note:)(?![^\n]*\[Warning/).+$", re.MULTILINE)
+_RUNNER_NEEDS = ("FAIL", "✗", "✘", "×", "✕", "✖", "●", "not ok ")
 _ERROR_WORDS = ("error", "Error", "ERROR", "fatal:", "ERR!", "panic:", "failed", "not found", "denied", "refused")
 _ERROR_WORD = re.compile(r"\berror\b|\bError\b|\bERROR\b|fatal:|ERR!|panic:|failed|not found|denied|refused")
 
@@ -453,7 +459,7 @@ def asked_line(text: str, asked: frozenset[str]) -> str:
 # and (from a file that was read) the settings it holds, kept when prose or a later call names them.
 _GO_FAIL = re.compile(r"--- FAIL: (\S+)")
 _FAILING_TEST = re.compile(
-    r"^\s*(?:FAIL:? +(\S+(?:\s+>\s+[^\n]{1,120})?)|FAILED +(\S+)|(?:✗|×|✕|✖) +([^\n]{3,120})|"
+    r"^\s*(?:FAIL:? +(\S+(?:\s+>\s+[^\n]{1,120})?)|FAILED +(\S+)|(?:✗|×|✕|✖) +([^\n]{3,120})|✘ +([^\n]*›[^\n]{3,120})|"
     r"● ([^\n]{3,160})|test (\S+) \.\.\. FAILED|(\S+) \.\.\. (?:FAIL|ERROR)$|\[  FAILED  \] (\S+)|Failed (\S+) \[|"
     r"(\w+(?:\.\w+)+) (?:FAILED|failed)$)", re.MULTILINE)
 # A JSON list a CI or test API names by what failed ("failed_tests": [...], "failures": [...]), and its strings.
@@ -562,7 +568,7 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
     low = scan.lower()
     failing = list(itertools.islice(_GO_FAIL.finditer(scan), FINDINGS_PER_OUTPUT)) if "--- FAIL" in scan else []
     if len(failing) < FINDINGS_PER_OUTPUT and (("fail" in low and ("FAIL" in scan or "Failed " in scan or " failed" in scan))
-                                               or any(c in scan for c in "✗×✕✖●")):
+                                               or any(c in scan for c in "✗✘×✕✖●")):
         failing += itertools.islice(_FAILING_TEST.finditer(scan), FINDINGS_PER_OUTPUT - len(failing))
     for m in failing:
         name = next(g for g in m.groups() if g)
@@ -716,7 +722,9 @@ def error_line(text: str, named_only: bool = False) -> str:
         if said:  # a short answer whole, on one line (its codes and ids too), a long one's message
             flat = flat_lines(text)
             return flat if len(flat) <= JSON_ERROR_CHARS else said
-    exceptions = _EXCEPTION_LINE.findall(text)
+    # (an exception's line that names only a code, Prisma's "Error: P3018", says less than the database's "ERROR:
+    # column ... contains null values" under it: read on)
+    exceptions = [e for e in _EXCEPTION_LINE.findall(text) if not _BARE_CODE.match(e.strip())]
     if exceptions:
         last_frame = text.rfind('  File "') if "Traceback (most recent call last)" in text else -1
         if last_frame >= 0:  # Python's raised line is the first after the last frame; a library's detail may follow it
@@ -802,6 +810,7 @@ def _java_header(text: str) -> str:
 
 
 _GNU_DIAGNOSTIC = re.compile(r"^[\w.+-]+: [\w./+-]+\.\w+:\d+: .+$", re.MULTILINE)
+_BARE_CODE = re.compile(r"^\w*(?:Error|Exception)\s*:\s*\S{1,12}$")
 JSON_ERROR_CHARS = 160  # a JSON error answer up to this long is its own error line
 FULLER_CHARS = 400  # a line that says an error line with more (its code, its reason) is taken up to this long
 

@@ -3383,3 +3383,43 @@ def test_work_asked_in_spanish_italian_french_or_german_is_a_request_and_please_
     for standing in ("siempre redondea a dos decimales en los asientos de MXN", "Por favor, no toques la tabla stg.fx_daily.",
                      "Los portes de Estafeta van a la 6241-37", "Da igual, usa la 4310", "da domani usiamo il conto 4310"):
         assert prose.kind_of(standing, tuple(values(standing))) in ("rule", "setting"), standing
+
+
+def test_what_failed_in_a_typescript_monorepo_is_the_line_that_says_why():
+    """Playwright's "✘  23 [chromium] › e2e/x.spec.ts:23:5 › ..." (not its "1 failed" summary, nor docker compose's
+    "✘ Container shop-api-1  Error"); ESLint's "[Error/rule]" line among its "[Warning/rule]" lines, which fail
+    nothing; tsc's "error TS2345:" with no exit code printed; Next.js's "Type error:" above pnpm's "ELIFECYCLE  Command
+    failed with exit code 1."; and the database's "ERROR: column ... contains null values" under Prisma's bare
+    "Error: P3018"."""
+    from context_compactor.summarizer.outputs import error_line, failed_run
+    playwright = ("Running 37 tests using 4 workers\n  ✓  1 [chromium] › e2e/login.spec.ts:8:5 › login › works (2.1s)\n"
+                  "  ✘  23 [chromium] › e2e/vouchers-retry.spec.ts:23:5 › vouchers retry › shows the held amount (30.0s)\n"
+                  "    Error: locator.click: Test timeout of 30000ms exceeded.\n\n  1 failed\n    [chromium] › "
+                  "e2e/vouchers-retry.spec.ts:23:5 › vouchers retry › shows the held amount\n  36 passed (3.4m)")
+    assert error_line(playwright) == ("✘  23 [chromium] › e2e/vouchers-retry.spec.ts:23:5 › vouchers retry › shows the "
+                                      "held amount (30.0s)")
+    compose = (" ✔ Container shop-db-1   Running\n ✘ Container shop-api-1  Error\nError response from daemon: driver failed "
+               "programming external connectivity on endpoint shop-api-184: Bind for 0.0.0.0:5478 failed: port is "
+               "already allocated\nexit code: 1")
+    assert error_line(compose).startswith("Error response from daemon: driver failed programming")
+    eslint = ("/repo/packages/ui/src/Sidebar.tsx:89:4: Prefer using an optional chain expression instead. "
+              "[Warning/@typescript-eslint/prefer-optional-chain]\n/repo/apps/api/src/refunds/refundMapper.ts:19:32: "
+              "'refundBatchSize' is assigned a value but never used. [Error/@typescript-eslint/no-unused-vars]\n"
+              "/repo/packages/ui/src/Select.tsx:28:6: Do not use Array index in keys [Warning/react/no-array-index-key]"
+              "\n\n3 problems")
+    assert failed_run(eslint) and "refundMapper.ts:19:32: 'refundBatchSize' is assigned" in error_line(eslint)
+    assert not failed_run(eslint.replace("[Error/", "[Warning/"))
+    tsc = ("[15:59:17] Project 'apps/web/tsconfig.json' is up to date\n\napps/api/src/mandates/mandateService.ts(54,18): "
+           "error TS2345: Argument of type 'string | undefined' is not assignable to parameter of type 'MandateId'.\n\n"
+           "Found 1 error.")
+    assert failed_run(tsc) and error_line(tsc).startswith("apps/api/src/mandates/mandateService.ts(54,18): error TS2345")
+    nextjs = ("./src/app/(app)/projects/page.tsx\n29:10  Warning: Unexpected console statement.\n\nFailed to compile.\n\n"
+              "./src/features/credit-notes/CreditNoteTimeline.tsx:32:17\nType error: Property 'remittanceFeeBasisPoints' "
+              "does not exist on type 'CreditNoteTimelineProps'.\n\nNext.js build worker exited with code: 1 and signal: "
+              "null\n ELIFECYCLE  Command failed with exit code 1.")
+    assert error_line(nextjs) == ("Type error: Property 'remittanceFeeBasisPoints' does not exist on type "
+                                  "'CreditNoteTimelineProps'.")
+    prisma = ("Applying migration `20240623154754_require_refund_batch_size`\nError: P3018\n\nA migration failed to apply.\n\n"
+              "Database error code: 23502\n\nDatabase error:\nERROR: column \"refund_batch_size\" of relation "
+              "\"RefundEntry\" contains null values\n")
+    assert error_line(prisma) == 'ERROR: column "refund_batch_size" of relation "RefundEntry" contains null values'
