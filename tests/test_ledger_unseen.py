@@ -3423,3 +3423,20 @@ def test_what_failed_in_a_typescript_monorepo_is_the_line_that_says_why():
               "Database error code: 23502\n\nDatabase error:\nERROR: column \"refund_batch_size\" of relation "
               "\"RefundEntry\" contains null values\n")
     assert error_line(prisma) == 'ERROR: column "refund_batch_size" of relation "RefundEntry" contains null values'
+
+
+def test_a_colleagues_review_or_notes_announced_without_a_colon_are_theirs():
+    """"julie left comments:" and "hugo's review on my pr, handle what makes sense" (no colon) announce someone
+    else's words: the review's "Please rename this to `isOpen`" and "Don't bump the max here without talking to ops
+    first." are the reviewer's, not the user's rules. "review the PR and fix the nits" on its own line asks, and
+    what the user writes under it stays theirs."""
+    review = ("julie requested changes · #541 fix(comments): tidy the toolbar\n\npackages/ui/src/Breadcrumbs/Breadcrumbs.tsx"
+              "\n  > L60: const [open, setOpen] = useState(false)\n  Please rename this to `isOpen`, we prefix booleans "
+              "with is/has.\n\napps/api/src/routes/api-keys.ts\n  > L22: take: z.coerce.number().int().min(1).max(100),\n"
+              "  Don't bump the max here without talking to ops first.")
+    for lead in ("julie left comments:", "hugo's review on my pr, handle what makes sense"):
+        block = ledger(convo("we use pnpm workspaces, never npm", f"{lead}\n\n{review}"))
+        said = "\n".join(section(block, "User instructions"))
+        assert "never npm" in said and "Don't bump the max" not in said and "rename this" not in said, block
+    own = ledger(convo("review the PR and fix the nits\n\nNever merge without a green e2e run, and keep the diff small."))
+    assert any("Never merge without a green e2e run" in line for line in section(own, "User instructions")), own

@@ -312,7 +312,7 @@ _ANNOUNCE = re.compile(
     r"output|printed|print(?:s|ing)|logs?|trace(?:back)?|review(?:er)?'?s?|ticket|e-?mail|mail|thread|message from|"
     r"(?:said|wrote|says|writes|replied)|got (?:this|these|that)|received|came in|sent|shared|"
     # (handed over for reference: "Katarzyna sent the relevant bit of the agreement, just so you have it:")
-    r"so you have it|for your (?:info|information|records)|for the record|"
+    r"so you have it|for your (?:info|information|records)|for the record|left (?:\w+ )?(?:comments?|notes?|feedback)|"
     # where it comes from ("from the nRF52840 datasheet:", "from Tomasz's review:")
     r"^\W*from (?:the|a|an|our|their|his|her|my|[A-Z][\w-]*'s?) [^:]{1,60}|datasheet|errata|reference manual|changelog|"
     r"release notes)\b[^:]{0,80}:\s*$",
@@ -323,8 +323,13 @@ _EXCERPT = re.compile(r"\b(?:excerpt|forwarded|pasted|copied|copy of|verbatim|fo
                       r"(?:the )?relevant (?:bit|part|section|passage|clause|page)s?)\b", re.IGNORECASE)
 # A line on its own that names what follows as someone else's text, with no colon ("tax law excerpt for
 # context", a blank line, the article).
+# Or that says whose words they are, or where they came from ("manon's notes for the files screen, apply them to X",
+# "hugo's review on my pr, handle what makes sense", "review comments below, go through them", "customer email from
+# support, can you reproduce", "fwd from support").
 _ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}\b(?:excerpt|for context|for reference|pasted|forwarded|screenshot|"
-                              r"copied)\b[^:.?!]{0,40}$", re.IGNORECASE)
+                              r"copied|(?:\w+'s|from \w+|\w+ (?:left|sent|wrote)(?: (?:me|us|a|some))?) (?:\w+ )?(?:review|"
+                              r"comments|notes|feedback|e-?mail|mail|ticket)s?|(?:comments|logs?|output|e-?mail|trace) below|"
+                              r"customer(?:'s)? (?:e-?mail|mail|ticket)|^\W*fwd?)\b[^:.?!]{0,40}$", re.IGNORECASE)
 
 
 def _announced(lines: list[str], kinds: list[str]) -> None:
