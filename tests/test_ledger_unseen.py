@@ -3440,3 +3440,13 @@ def test_a_colleagues_review_or_notes_announced_without_a_colon_are_theirs():
         assert "never npm" in said and "Don't bump the max" not in said and "rename this" not in said, block
     own = ledger(convo("review the PR and fix the nits\n\nNever merge without a green e2e run, and keep the diff small."))
     assert any("Never merge without a green e2e run" in line for line in section(own, "User instructions")), own
+
+
+def test_a_change_said_as_a_label_replaces_what_it_changes():
+    """"cambio: payroll funding from Chase, el otro banco nos sube las comisiones." after "Decided: US01 payroll funding
+    from Wells Fargo from now on.": a change said as a label ("cambio:", "change:", "Änderung:") replaces the
+    statement it names, so Wells Fargo no longer stands alone as current."""
+    text = ledger(convo("Decided: US01 payroll funding from Wells Fargo from now on.",
+                        "cambio: payroll funding from Chase, el otro banco nos sube las comisiones."))
+    assert "payroll funding from Chase" in text and "Wells Fargo" not in text, text
+    assert prose.kind_of("Änderung: the export runs at 06:00 now", ()) == "correction"

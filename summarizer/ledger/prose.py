@@ -88,6 +88,8 @@ _CORRECTION = re.compile(
     r"my (?:bad|mistake)|typo\b|ignore (?:that|what I said)|on (?:second thoughts?|reflection)\b|second thoughts?\b|"
     r"thinking about it (?:more|again|some more)\b|come to think of it\b|having thought about it\b|"
     r"pardon\b|d[ée]sol[ée]\b|en fait\b|non,|correction\s*:|"
+    # a change said as a label, in any of these languages ("cambio: payroll funding from Chase, ...")
+    r"(?:change|cambio|changement|(?:ä|ae)nderung|wijziging|zmiana|mudan[çc]a|modifica)\s*:|"
     r"entschuldigung\b|korrektur\b|nein,|doch\b|"
     r"perd[oó]n\b|lo siento\b|correcci[oó]n\b|mejor dicho\b|no,|"
     r"fel av mig\b|f[öo]rl[åa]t\b|mijn fout\b|excuses\b|przepraszam\b|pomy[łl]ka\b|scusa\b|mi sono sbagliat|"
