@@ -3450,3 +3450,19 @@ def test_a_change_said_as_a_label_replaces_what_it_changes():
                         "cambio: payroll funding from Chase, el otro banco nos sube las comisiones."))
     assert "payroll funding from Chase" in text and "Wells Fargo" not in text, text
     assert prose.kind_of("Änderung: the export runs at 06:00 now", ()) == "correction"
+
+
+def test_work_asked_again_and_again_in_the_same_shape_is_a_request():
+    """"cash position MX01, all banks, end of January", "... of March", "... US01, ... of April": statements of one
+    shape with other values in three messages are work asked again and again, listed as requests, not settings that
+    take the instructions' room. Two settings of one shape ("the staging db is on port 5433", "the reporting db is
+    on port 5434") stay settings."""
+    asks = ["cash position MX01, all banks, end of January", "cash position US01, all banks, end of March",
+            "cash position ES01, all banks, end of April"]
+    block = ledger(convo(*asks, "Intercompany always goes through the clearing account 5523-62.",
+                         "the staging db is on port 5433", "the reporting db is on port 5434"))
+    said = section(block, "User instructions")
+    assert not any(line.startswith("cash position") for line in said), said
+    assert any("5523-62" in line for line in said) and sum(" db is on port " in line for line in said) == 2, said
+    assert any(line.startswith("cash position ES01") for line in section(block, "Earlier requests")
+               + section(block, "Current goal")), block

@@ -150,7 +150,7 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
     if successes:
         merged = [_resolve(i, successes) for i in merged]
     merged = _repeated_lines(_one_line_each(collapse_repeats(revise_decisions(restate(supersede(_said_again(
-        _echoes_left_out(merged))))))))
+        _echoes_left_out(_recurring_asks(merged)))))))))
     # The same words are not listed twice as identifiers (a sentence that names three ids); a finding an
     # error line already shows (the failing test it names) neither. An identifier that a line of the user's
     # words, a decision or an error writes out stays an item: render lists it only when that line is left out.
@@ -293,6 +293,38 @@ def _same_as(item: Item) -> str:
 
 
 ECHO_REACH = 2  # messages after the user's words within which the agent's choice of their values echoes them
+
+
+# A statement's shape: its values, names and months and days masked ("trial balance de US01 a abril, y que cuadre con
+# el warehouse" and "... de MX01 a enero, ...").
+_SHAPE_VALUE = re.compile(r"\S*\d\S*")
+_SHAPE_NAME = re.compile(r"\b[A-Z][\w&'-]*")
+_SHAPE_DATE = re.compile(r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+                         r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|enero|febrero|marzo|abril|mayo|junio|julio|agosto|"
+                         r"septiembre|octubre|noviembre|diciembre|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b", re.IGNORECASE)
+RECURRING_ASKS = 3  # messages that say a statement of the same shape with other values: work asked again and again
+
+
+def _recurring_asks(merged: list[Item]) -> list[Item]:
+    """Statements of the same shape in three messages or more, with other values each time ("cash position MX01,
+    all banks, end of January", then "... of March", "devoluciones de ES01: abril contra marzo", "... de MX01: enero
+    contra enero"), are a piece of work asked again and again, not a setting: a setting is said once and, when it
+    changes, restated or corrected (which :func:`.corrections.restate` and the corrections read). They are requests."""
+    shapes: dict[str, set[int]] = {}
+    for item in merged:
+        if item.section == "instruction" and item.rank == SETTING_RANK and not item.correction:
+            shapes.setdefault(_shape(item.text), set()).add(item.src)
+    asked = {shape for shape, srcs in shapes.items() if len(srcs) >= RECURRING_ASKS}
+    if not asked:
+        return merged
+    return [item._replace(section="request", key=item.text.lower()[:200], corrects=(), update=False)
+            if item.section == "instruction" and item.rank == SETTING_RANK and not item.correction
+            and _shape(item.text) in asked else item for item in merged]
+
+
+def _shape(text: str) -> str:
+    masked = _SHAPE_NAME.sub("C", _SHAPE_DATE.sub("M", _SHAPE_VALUE.sub("#", text)))
+    return " ".join(masked.lower().split())[:160]
 
 
 def _echoes_left_out(merged: list[Item]) -> list[Item]:
