@@ -3466,3 +3466,17 @@ def test_work_asked_again_and_again_in_the_same_shape_is_a_request():
     assert any("5523-62" in line for line in said) and sum(" db is on port " in line for line in said) == 2, said
     assert any(line.startswith("cash position ES01") for line in section(block, "Earlier requests")
                + section(block, "Current goal")), block
+
+
+def test_a_preference_said_as_what_would_help_is_a_rule():
+    """"it'd help if your final summaries stayed under 3 bullet points, i read them between meetings" and "it would be
+    great if you kept PRs small" say how to work from now on: rules. A favour asked once ("it would help if you could
+    check the logs now") and a question ("would it help if you restarted it?") are none."""
+    for rule in ("it'd help if your final summaries stayed under 3 bullet points, i read them between meetings",
+                 "it would be great if you kept PRs small"):
+        assert prose.kind_of(rule, tuple(values(rule))) == "rule", rule
+    for other in ("it would help if you could check the logs for me now", "would it help if you restarted it?"):
+        assert prose.kind_of(other, tuple(values(other))) != "rule", other
+    block = ledger(convo("it'd help if your final summaries stayed under 3 bullet points, i read them between meetings"
+                         "\n\nsalut, add a `disabled` prop to DatePicker"))
+    assert any("3 bullet points" in line for line in section(block, "User instructions")), block

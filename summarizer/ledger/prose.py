@@ -179,6 +179,12 @@ _RULE = re.compile(
     r"from now on|going forward|by default|as a rule|no more than|only ever|stick to|"
     r"i'?d (?:rather|prefer)|i (?:prefer|want you to|need you to)|(?:would|'d) rather|prefer(?:ably)?\b|"
     r"i (?:really )?(?:like|love) it when you|"
+    # a preference said as what would help ("it'd help if your final summaries stayed under 3 bullet points, i read
+    # them between meetings", "it would be great if you kept PRs small")
+    # (not a favour asked once: "it would help if you could check the logs now")
+    r"(?:it'?d|it would|it (?:really )?helps)(?: (?:me|us))? (?:help|be (?:nice|great|good|better|easier)) if (?:you|your)"
+    r"\b(?!\s+(?:could|can|would)\b)|it (?:really )?helps (?:me |us )?if (?:you|your)\b(?!\s+(?:could|can|would)\b)|"
+    r"i'?d appreciate it if you\b(?!\s+(?:could|can|would)\b)|"
     # (not in a reason: "..., since we want the same version everywhere")
     r"(?<!since )(?<!because )(?<!\bas )(?<!\bif )we (?:use|(?<!\bso we )don'?t|never|always|tend to|keep|prefer|stick|follow|avoid|"
     r"only|do not|go with|write|put|want)|"
@@ -255,7 +261,8 @@ _RULE = re.compile(
 # search tries each of its hundred case-blind alternatives at each word). In the order of _RULE.
 _RULE_NEEDS = (
     "never", "always", "must", "do not", "don", "forbidden", "not allowed", "under no", "require", "from now on",
-    "going forward", "by default", "as a rule", "no more than", "only", "stick to", "rather", "prefer", "want you to",
+    "going forward", "by default", "as a rule", " if you", " if your", "appreciate it if", "no more than", "only",
+    "stick to", "rather", "prefer", "want you to",
     "need", "we use", "we tend", "we keep", "we stick", "we follow", "we avoid", "we go with", "we write", "we put", "we want",
     "convention", "policy", "rule", "standard", "style", "please ", "keep ", "limits", "rejected", "freeze",
     "until further notice", "end of", "at least", "without ", "unless", "stay", "remain",
