@@ -3480,3 +3480,17 @@ def test_a_preference_said_as_what_would_help_is_a_rule():
     block = ledger(convo("it'd help if your final summaries stayed under 3 bullet points, i read them between meetings"
                          "\n\nsalut, add a `disabled` prop to DatePicker"))
     assert any("3 bullet points" in line for line in section(block, "User instructions")), block
+
+
+def test_what_to_do_whenever_the_user_does_a_thing_is_a_rule_in_any_of_their_languages():
+    """"when I write to you in French, answer in French", "quand je t'écris en français réponds en français", "cuando
+    te escriba en español, contesta en español", "wenn ich auf Deutsch schreibe, antworte auf Deutsch", "if I ask for a
+    summary, keep it to 3 bullets": what to do at the user's own next times, rules. A time of theirs that comes once
+    ("when I get back, deploy it") and what they recall ("if I remember right, the port is 8080") are none."""
+    for rule in ("when I write to you in French, answer in French, but code and comments stay in English",
+                 "quand je t'écris en français réponds en français, mais le code et les commentaires restent en anglais",
+                 "cuando te escriba en español, contesta en español", "wenn ich auf Deutsch schreibe, antworte auf Deutsch",
+                 "if I ask for a summary, keep it to 3 bullets"):
+        assert prose.kind_of(rule, ()) == "rule", rule
+    for other in ("when I get back, deploy it", "if I remember right, the port is 8080"):
+        assert prose.kind_of(other, tuple(values(other))) != "rule", other

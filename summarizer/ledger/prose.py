@@ -396,7 +396,7 @@ FYI_WORDS = 7  # a note this short with no value in it says what was pasted ("th
 def is_rule(sentence: str) -> bool:
     """Whether a sentence of the user's prose states a standing rule, constraint or preference."""
     sentence = sentence.lstrip("-*\u2022( \t")  # a list item's or an aside's mark is no word of it
-    if _RULE_LABEL.match(sentence) or _RULE_LEAD.match(sentence):
+    if _RULE_LABEL.match(sentence) or _RULE_LEAD.match(sentence) or _WHEN_I.match(sentence):
         return True
     first = _PRECONDITION.match(sentence)
     if first and not first.group("you"):
@@ -433,6 +433,17 @@ def is_rule(sentence: str) -> bool:
             and not _REQUEST_START.match(sentence) and not _HEDGE.search(sentence))
 
 
+# What to do whenever the user does a thing, in any of these languages ("when I write to you in French, answer in
+# French", "quand je t'écris en français réponds en français", "cuando te escriba en español, contesta en español",
+# "wenn ich auf Deutsch schreibe, antworte auf Deutsch"): the user's own next times, then what to do. Not a time of
+# theirs that comes once ("when I get back, deploy it"), nor what they recall or think ("if I remember right, ...").
+_WHEN_I = re.compile(
+    r"^\W*(?:when(?:ever)?|if|each time|every time|quand|lorsque|chaque fois que|si|cuando|cada vez que|siempre que|"
+    r"wenn|sobald|jedes mal,? wenn|quando|ogni volta che|sempre que)\s+(?:i|je|j'|yo|ich|io|eu|te|t'|ti)\s*"
+    r"(?!(?:get|come|am|'m|go|have|had|finish|remember|recall|think|thought|understand|said|was|were|got|'?ve)\b)"
+    r"(?:\w+\s+){0,2}?(?:write|ask|say|send|paste|mention|tag|ping|type|name|give|call|"
+    r"[ée]cris|t'[ée]cris|demande|envoie|escrib[ao]|pid[ao]|dig[ao]|mand[eo]|schreibe|frage|sage|schicke|scrivo|"
+    r"chiedo|dico|mando|escrevo|pe[çc]o)\b[^.;?!]{3,120}\w", re.IGNORECASE)
 _AT_EVERY = ("after ", "before ", "following ", "at the ", "within ")  # the starts of "... every <event>" (see _RULE)
 _ED = re.compile(r"\b\w+[^e\W]ed\b", re.IGNORECASE)  # a verb in the past ("the job failed after every retry")
 _DESCRIBES = re.compile(r"\b(?:that|which|who)\b", re.IGNORECASE)  # a clause that says what a thing does
