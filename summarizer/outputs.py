@@ -470,6 +470,11 @@ _JSON_STRING = re.compile(r"\"([^\"\n]{3,200})\"")
 # one is where it stopped, in code someone wrote (the frames above it are a fault handler's, without a source).
 _FRAME_IN_SOURCE = re.compile(r"^[ \t*]*(?:#\d+ +(?:0x[0-9a-fA-F]+ in )?|frame #\d+: 0x[0-9a-fA-F]+ \S*`)[\w:~<>.$]+ ?\("
                               r"[^\n]*\) at [\w./+-]+:\d+(?::\d+)?[ \t]*$", re.MULTILINE)
+# A JavaScript stack's frame in the project's own code ("    at reconcileVoucher (apps/api/src/chargebacks/
+# chargebackGuard.ts:140:35)"), not the runtime's ("at Date.toISOString (<anonymous>)", "node:internal/...") nor a
+# dependency's (node_modules): the first one is where it broke.
+_JS_FRAME = re.compile(r"^[ \t]+at (?:async )?[\w.$<>\[\] ]+ \((?!node:|internal/)(?![^()\n]*node_modules)[^()\s<>]+:\d+:\d+\)"
+                       r"[ \t]*$", re.MULTILINE)
 _CAUSE = re.compile(
     r"\b(?:root cause|caused by|because\b|due to\b|OOMKilled|out of memory|\bKilled\b|evicted|expired|deadlock|"
     r"timed out|timeout exceeded|deadline exceeded|connection refused|no space left|too many open files|"
@@ -578,6 +583,8 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
             for name in itertools.islice(_JSON_STRING.finditer(m.group(1)), FINDINGS_PER_OUTPUT - len(failing)):
                 items.append(Item("finding", name.group(1), clip(name.group(1), 200), index))
     frame = _FRAME_IN_SOURCE.search(scan) if " at " in scan and ("#0 " in scan or "frame #0" in scan) else None
+    if frame is None and "    at " in scan:
+        frame = _JS_FRAME.search(scan)
     if frame is not None:
         line = frame.group(0).strip(" \t*")
         items.append(Item("finding", "stopped at " + " ".join(_VARYING.sub("#", line.lower()).split())[:200],

@@ -3494,3 +3494,18 @@ def test_what_to_do_whenever_the_user_does_a_thing_is_a_rule_in_any_of_their_lan
         assert prose.kind_of(rule, ()) == "rule", rule
     for other in ("when I get back, deploy it", "if I remember right, the port is 8080"):
         assert prose.kind_of(other, tuple(values(other))) != "rule", other
+
+
+def test_a_javascript_stack_gives_where_it_broke_in_the_projects_code():
+    """A Node stack under "RangeError: Invalid time value": the first frame in the project's own code ("at
+    reconcileVoucher (apps/api/src/chargebacks/chargebackGuard.ts:140:35)") is where it broke, not the runtime's
+    ("at Date.toISOString (<anonymous>)", "node:internal/...") nor a dependency's (node_modules)."""
+    from context_compactor.summarizer.outputs import finding_items
+    stack = ("[14:47:27.476] INFO (replay/4668): loaded team clbiyp9d491cpc\nRangeError: Invalid time value\n"
+             "    at Date.toISOString (<anonymous>)\n    at format (/repo/node_modules/date-fns/format.js:12:3)\n"
+             "    at reconcileVoucher (apps/api/src/chargebacks/chargebackGuard.ts:140:35)\n"
+             "    at async runStep (apps/api/src/lib/jobs.ts:63:7)\n    at process.processTicksAndRejections "
+             "(node:internal/process/task_queues:95:5)")
+    found = [i.text for i in finding_items(stack, 3, False)]
+    assert "at reconcileVoucher (apps/api/src/chargebacks/chargebackGuard.ts:140:35)" in found, found
+    assert not any("runStep" in f or "node_modules" in f or "<anonymous>" in f for f in found), found
