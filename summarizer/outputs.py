@@ -475,6 +475,9 @@ _FRAME_IN_SOURCE = re.compile(r"^[ \t*]*(?:#\d+ +(?:0x[0-9a-fA-F]+ in )?|frame #
 # dependency's (node_modules): the first one is where it broke.
 _JS_FRAME = re.compile(r"^[ \t]+at (?:async )?[\w.$<>\[\] ]+ \((?!node:|internal/)(?![^()\n]*node_modules)[^()\s<>]+:\d+:\d+\)"
                        r"[ \t]*$", re.MULTILINE)
+# A statement's time in a database's log ("LOG:  duration: 5823.836 ms  execute <unnamed>: SELECT ..."): of several,
+# the slowest is the one that matters.
+_STATEMENT_TIME = re.compile(r"^.*\bduration: (\d+(?:\.\d+)?) ms\b.*\S.*$", re.MULTILINE)
 _CAUSE = re.compile(
     r"\b(?:root cause|caused by|because\b|due to\b|OOMKilled|out of memory|\bKilled\b|evicted|expired|deadlock|"
     r"timed out|timeout exceeded|deadline exceeded|connection refused|no space left|too many open files|"
@@ -585,6 +588,12 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
     frame = _FRAME_IN_SOURCE.search(scan) if " at " in scan and ("#0 " in scan or "frame #0" in scan) else None
     if frame is None and "    at " in scan:
         frame = _JS_FRAME.search(scan)
+    timed = list(itertools.islice(_STATEMENT_TIME.finditer(scan), 200)) if "duration: " in scan else []
+    if len(timed) >= 2:
+        slowest = max(timed, key=lambda m: float(m.group(1)))
+        line = slowest.group(0).strip()
+        items.append(Item("finding", "slowest " + " ".join(_VARYING.sub("#", line.lower()).split())[:200],
+                          clip(line, 300), index))
     if frame is not None:
         line = frame.group(0).strip(" \t*")
         items.append(Item("finding", "stopped at " + " ".join(_VARYING.sub("#", line.lower()).split())[:200],

@@ -3509,3 +3509,19 @@ def test_a_javascript_stack_gives_where_it_broke_in_the_projects_code():
     found = [i.text for i in finding_items(stack, 3, False)]
     assert "at reconcileVoucher (apps/api/src/chargebacks/chargebackGuard.ts:140:35)" in found, found
     assert not any("runStep" in f or "node_modules" in f or "<anonymous>" in f for f in found), found
+
+
+def test_the_slowest_statement_of_a_database_log_is_a_finding():
+    """"docker compose logs db | grep duration" for "find the slow query": of the statements Postgres logged with their
+    time, the slowest ("duration: 5823.836 ms  execute <unnamed>: SELECT * FROM \\"ProrationEntry\\" ...") is what the
+    agent needs later; one timed statement alone picks nothing."""
+    from context_compactor.summarizer.outputs import finding_items
+    log = ('db-1  | 2024-06-17 18:18:39.363 UTC [69] LOG:  duration: 28.545 ms  execute <unnamed>: UPDATE "Notification" '
+           'SET "readAt" = $1 WHERE "id" = $2\ndb-1  | 2024-06-16 18:16:24.142 UTC [62] LOG:  duration: 5823.836 ms  '
+           'execute <unnamed>: SELECT * FROM "ProrationEntry" WHERE "prorationRoundingScale" > $1 ORDER BY "createdAt" '
+           'DESC LIMIT 50\ndb-1  | 2024-06-21 17:46:17.612 UTC [74] LOG:  duration: 30.957 ms  execute <unnamed>: '
+           'SELECT * FROM "Member" WHERE "teamId" = $1')
+    found = [i.text for i in finding_items(log, 3, False)]
+    assert any('duration: 5823.836 ms  execute <unnamed>: SELECT * FROM "ProrationEntry"' in f for f in found), found
+    assert not any("28.545 ms" in f or "30.957 ms" in f for f in found), found
+    assert not any(i.key.startswith("slowest") for i in finding_items(log.splitlines()[0], 3, False))
