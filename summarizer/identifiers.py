@@ -271,7 +271,9 @@ def _context(text: str, start: int, token: str) -> str:
 
 
 # What prose names: a setting's key, an id, a file's line ("app.py:121").
-_MENTION = re.compile(r"(?<![\w./-])[\w./-]+\.\w+:\d+|(?<![\w.-])(?=[\w.-]*[_\d.])(?=[\w.-]*[A-Za-z])[A-Za-z_][\w.-]{3,60}(?<![.-])")
+# (and a name in camel case, a setting's key as code writes it: "The tax-ids config sets `taxIdLockTimeoutMs` to 7500")
+_MENTION = re.compile(r"(?<![\w./-])[\w./-]+\.\w+:\d+|(?<![\w.-])(?=[\w.-]*[_\d.])(?=[\w.-]*[A-Za-z])[A-Za-z_][\w.-]{3,60}(?<![.-])|"
+                      r"(?<![\w.-])(?=[A-Za-z]{8,60}(?![\w.-]))[a-z]+(?:[A-Z][a-z0-9]+)+(?![\w.-])")
 
 
 def mention_items(text: str, index: int) -> list[Item]:

@@ -3525,3 +3525,22 @@ def test_the_slowest_statement_of_a_database_log_is_a_finding():
     assert any('duration: 5823.836 ms  execute <unnamed>: SELECT * FROM "ProrationEntry"' in f for f in found), found
     assert not any("28.545 ms" in f or "30.957 ms" in f for f in found), found
     assert not any(i.key.startswith("slowest") for i in finding_items(log.splitlines()[0], 3, False))
+
+
+def test_a_setting_the_agent_names_in_camel_case_is_kept_from_the_file_it_read():
+    """The agent reads a JSON config, looks at git, then says "The tax-ids config sets `taxIdLockTimeoutMs` to 7500":
+    the key, named in camel case as code writes it, names the file's line ('"taxIdLockTimeoutMs": 7500'), which is kept; the
+    file's other settings, which no one named, are not."""
+    config = ('     1→{\n     2→  "currency": "EUR",\n     3→  "queue": "default",\n     4→  "concurrency": 4,\n'
+              '     5→  "taxIdLockTimeoutMs": 7500,\n     6→  "dryRun": false\n     7→}')
+    messages = [user("hey what's the tax-ids job configured with? numbers look off"),
+                assistant("Reading the config for this job.", [("c1", "Read", {"file_path": "/repo/apps/api/config/tax-ids.json"})]),
+                tool("c1", config),
+                assistant("Let me check git to see what changed recently here.",
+                          [("c2", "Bash", {"command": "git log --oneline -3 -- apps/api/config"})]),
+                tool("c2", "4f1c2aa chore: bump deps\n9e0d1b7 feat(tax-ids): lock per merchant\n1a2b3c4 fix: typo"),
+                assistant("The tax-ids config sets `taxIdLockTimeoutMs` to 7500; that's what drives the behaviour you saw."),
+                user("ok, leave it for now"), assistant("Noted.")]
+    text = ledger(messages)
+    assert '"taxIdLockTimeoutMs": 7500' in text, text
+    assert '"concurrency": 4' not in text, text
