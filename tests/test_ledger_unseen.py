@@ -3297,6 +3297,9 @@ def test_the_relevant_bit_someone_sent_is_their_document_not_the_users_rules():
     assert "Kraków payroll calendar" in block
     assert segments.split("Marta sent over her notes:\n\nI think we should hire two SREs.\nAlso the budget is "
                           "tight.")[1].kind == "pasted"
+    # "shared" the adjective announces nothing: the user's own settings under it stay theirs
+    assert [s.kind for s in segments.split("the shared staging settings:\n\nport 5433 for the db\nworkers stay at 4")] \
+        == ["prose"]
 
 
 def test_a_backtrace_gives_where_it_stopped_in_source():

@@ -310,7 +310,9 @@ _ANNOUNCE = re.compile(
     r"(?:here'?s|here is|this is)(?! (?:the|my|our) (?:plan|steps|order|list|rules|todo|priorities|agenda)\b|"
     r" (?:what|how) (?:i|we)(?:'d| would| want| need| will|'ll| plan| propose)\b)|"
     r"output|printed|print(?:s|ing)|logs?|trace(?:back)?|review(?:er)?'?s?|ticket|e-?mail|mail|thread|message from|"
-    r"(?:said|wrote|says|writes|replied)|got (?:this|these|that)|received|came in|sent|shared|"
+    # (the verb, not the adjective: "the shared staging settings:" are the user's own)
+    r"(?:said|wrote|says|writes|replied)|got (?:this|these|that)|received|came in|"
+    r"(?:sent|shared)(?= (?:us|me|over|along|this|these|it|them|the|a|an|some|his|her|their|with)\b)|"
     # (handed over for reference: "Katarzyna sent the relevant bit of the agreement, just so you have it:")
     r"so you have it|for your (?:info|information|records)|for the record|left (?:\w+ )?(?:comments?|notes?|feedback)|"
     # where it comes from ("from the nRF52840 datasheet:", "from Tomasz's review:")
