@@ -3336,7 +3336,7 @@ def test_work_asked_after_a_lead_or_by_when_is_a_request_and_the_rules_keep_thei
     for ask in asks:
         assert prose.kind_of(ask, tuple(values(ask))) == "request", ask
     rule = "before you push, run `west twister -p nucleo_l476rg -T tests/dfu` and paste me the summary"
-    assert prose.kind_of(rule, tuple(values(rule))) in ("rule", "setting")  # an instruction either way
+    assert prose.kind_of(rule, tuple(values(rule))) == "setting"  # a trigger keeps it from being work asked once
     for setting in ("the ingest staging instance listens on port 6617", "mcuboot stays at 1.6.35 until the "
                     "certification run is through", "the 2 SRE roles go to Vistula Search at 22% fee"):
         assert prose.kind_of(setting, tuple(values(setting))) == "setting", setting
@@ -3383,9 +3383,10 @@ def test_work_asked_in_spanish_italian_french_or_german_is_a_request_and_please_
                 "prépare le rapprochement bancaire de mars", "schick Tom den Export von März",
                 "input VAT for ES01 in January from the warehouse, por favor"):
         assert prose.kind_of(ask, tuple(values(ask))) == "request", ask
-    for standing in ("siempre redondea a dos decimales en los asientos de MXN", "Por favor, no toques la tabla stg.fx_daily.",
-                     "Los portes de Estafeta van a la 6241-37", "Da igual, usa la 4310", "da domani usiamo il conto 4310"):
-        assert prose.kind_of(standing, tuple(values(standing))) in ("rule", "setting"), standing
+    for rule in ("siempre redondea a dos decimales en los asientos de MXN", "Por favor, no toques la tabla stg.fx_daily."):
+        assert prose.kind_of(rule, tuple(values(rule))) == "rule", rule
+    for setting in ("Los portes de Estafeta van a la 6241-37", "Da igual, usa la 4310", "da domani usiamo il conto 4310"):
+        assert prose.kind_of(setting, tuple(values(setting))) == "setting", setting
 
 
 def test_what_failed_in_a_typescript_monorepo_is_the_line_that_says_why():
