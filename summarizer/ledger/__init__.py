@@ -310,16 +310,16 @@ def _recurring_asks(merged: list[Item]) -> list[Item]:
     all banks, end of January", then "... of March", "devoluciones de ES01: abril contra marzo", "... de MX01: enero
     contra enero"), are a piece of work asked again and again, not a setting: a setting is said once and, when it
     changes, restated or corrected (which :func:`.corrections.restate` and the corrections read). They are requests."""
-    shapes: dict[str, set[int]] = {}
-    for item in merged:
-        if item.section == "instruction" and item.rank == SETTING_RANK and not item.correction:
-            shapes.setdefault(_shape(item.text), set()).add(item.src)
-    asked = {shape for shape, srcs in shapes.items() if len(srcs) >= RECURRING_ASKS}
+    shape_of = {n: _shape(item.text) for n, item in enumerate(merged)
+                if item.section == "instruction" and item.rank == SETTING_RANK and not item.correction}
+    sources: dict[str, set[int]] = {}
+    for n, shape in shape_of.items():
+        sources.setdefault(shape, set()).add(merged[n].src)
+    asked = {n for n, shape in shape_of.items() if len(sources[shape]) >= RECURRING_ASKS}
     if not asked:
         return merged
-    return [item._replace(section="request", key=item.text.lower()[:200], corrects=(), update=False)
-            if item.section == "instruction" and item.rank == SETTING_RANK and not item.correction
-            and _shape(item.text) in asked else item for item in merged]
+    return [item._replace(section="request", key=item.text.lower()[:200], corrects=(), update=False) if n in asked
+            else item for n, item in enumerate(merged)]
 
 
 def _shape(text: str) -> str:
