@@ -64,8 +64,9 @@ def configure(gw: Gateway, port: int, window: int, tools: str = "") -> None:
     lines = [f"line {i}: " + " ".join(f"note{i}w{j}" for j in range(12)) for i in range(26)]
     (workspace / "notes.txt").write_text("\n".join(lines) + "\nLAST-LINE-OK\n")  # about 700 tokens
     text = config.read_text().replace("contextWindow: 131072", f"contextWindow: {window}")
-    text = text.replace('agents: { defaults: { model: { primary: "fake/fake-model" } } }',
-                        f'agents: {{ defaults: {{ model: {{ primary: "fake/fake-model" }}, workspace: {json.dumps(str(workspace))} }} }}')
+    agents = 'agents: { defaults: { model: { primary: "fake/fake-model" },'
+    assert agents in text, text  # the world's config as ocfakes.openclaw writes it
+    text = text.replace(agents, f"{agents} workspace: {json.dumps(str(workspace))},")
     if tools:
         text = text.replace("  agents: {", f"  tools: {tools},\n  agents: {{", 1)
     config.write_text(text)

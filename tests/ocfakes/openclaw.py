@@ -105,7 +105,8 @@ CONFIG = """// an OpenClaw config as a user might have it: JSON5, with comments
       },
     },
   },
-  agents: { defaults: { model: { primary: "fake/fake-model" } } }, // our model
+  // our model; no heartbeat, whose runs on the main session would land among a test's requests
+  agents: { defaults: { model: { primary: "fake/fake-model" }, heartbeat: { every: "0m" } } },
 }
 """
 
