@@ -23,7 +23,7 @@ from .calls import _NAMES, _PARSED, arguments, call_items, is_read, shell_comman
 from .decisions import _DECISION_WEAK, _REASON_NEXT, decision_item, is_decision, may_decide, plan_item, plan_of
 from .identifiers import clip, identifier_items, mention_items, one_line, scanned
 from .ledger import INTENT, REPORT, Item, prose
-from .ledger.items import quotes
+from .ledger.items import QUOTED_READ_CHARS, quotes
 from .ledger.corrections import evidence_words
 from .markers import BLOCK_END, OWN_BLOCK
 from .outputs import answer_line, asked_words, error_line, failed_run, finding_items, gravest_line, output_failed, strong_ids, stub_line, tool_items
@@ -64,18 +64,22 @@ class Extractor:
         self.outputs = []
 
     def remember(self, view: View) -> None:
-        """Note an assistant message's calls (its items are known already)."""
+        """Note an assistant message's calls (its items are known already). The outputs its report may quote are
+        those of the whole tool loop since it last answered: the line it reports on is often a few calls back
+        ("L5 in Kraków tops out at: ceiling PLN 35 180 gross per month." after reading the bands, then a record)."""
         for call in view.calls:
             if call.id:
                 self.calls[call.id] = call
             self.last_call = call
         self.after_output = False
-        self.outputs = []
+        if not view.calls:
+            self.outputs = []
 
     def read(self, view: View) -> None:
         """Note a tool's result (its items are known already): the agent's next words report on it."""
         self.after_output = True
         self.outputs.append(view.text)
+        del self.outputs[:-LOOP_OUTPUTS]
 
     def items(self, view: View, index: int, hint: tuple[ToolCall | None, bool] | None = None) -> list[Item]:
         """The items of one message; ``hint``: (call, failed) as a tool result was judged already."""
@@ -118,6 +122,7 @@ def question_words(text: str) -> frozenset[str]:
 
 
 SAID_CHARS = 240
+LOOP_OUTPUTS = 8  # the latest outputs of a tool loop that the agent's report may quote (each read up to QUOTED_READ_CHARS)
 INTENT_CHARS = 1000
 ASKED_CHARS = 1000
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -138,7 +143,13 @@ _NOTHING_FOUND = re.compile(r"^\W*(?:nothing|no (?:change|new|issue|problem|diff
 _CLAUSE_END = re.compile(r"[;,:\u2014]| - ")
 _BUT = re.compile(r"\b(?:except|but|apart from|other than|besides)\b", re.IGNORECASE)
 # A name, not a count: code in backticks, a path or dotted key, an id in capitals with a digit ("BX-200").
-_NAMES_SOMETHING = re.compile(r"`[^`\n]+`|[A-Za-z][\w-]*[./][\w/.-]*[A-Za-z0-9]|\b[A-Z][A-Z0-9]*[-_][A-Z0-9_-]*\d")
+# Or a name in words joined to a number ("nvf-edi-exports-955"), or in camel case ("MicrosoftEdgeUpdateCore").
+_NAMES_SOMETHING = re.compile(r"`[^`\n]+`|[A-Za-z][\w-]*[./][\w/.-]*[A-Za-z0-9]|\b[A-Z][A-Z0-9]*[-_][A-Z0-9_-]*\d|"
+                              r"\b[a-z]{2,}(?:-[a-z0-9]+)*-\d+\b|\b[A-Z][a-z]+(?:[A-Z][a-z]+){2,}")
+# A value stated to the digit ("20.213627", "-31.174,27", "258,097.47"): a report that says one its outputs print
+# quotes them.
+_PRECISE = re.compile(r"(?<![\w.,])-?(?:\d{1,3}(?:[.,\u202f]\d{3})+(?:[.,]\d{1,6})?|\d+[.,]\d{3,})(?![\w]|[.,]\d)")
+PRECISE_DIGITS = 5
 REPORT_CHARS = 20
 
 
@@ -151,12 +162,22 @@ def _found(sentence: str, outputs: Sequence[str] = ()) -> tuple[str, bool]:
     line = sentence.strip().split("\n", 1)[0].strip()
     if len(line) < REPORT_CHARS or line.endswith("?") or _NEXT_STEP.match(line):
         return "", False
-    quoted = quotes(line, outputs)
+    quoted = quotes(line, outputs) or _states_value(line, outputs)
     if not quoted and not _NAMES_SOMETHING.search(line):
         return "", False
     if _NOTHING_FOUND.search(_CLAUSE_END.split(line, 1)[0]) and not _BUT.search(line):  # "fine except `pool_size`"
         return "", False
     return line, quoted
+
+
+def _states_value(line: str, outputs: Sequence[str]) -> bool:
+    """Whether ``line`` states a value to the digit (:data:`PRECISE_DIGITS` digits or more, not a date) that one of
+    ``outputs`` prints as it is: the agent reports what they showed ("Resultado: 20.213627, ...")."""
+    for m in _PRECISE.finditer(line):
+        value = m.group(0)
+        if sum(c.isdigit() for c in value) >= PRECISE_DIGITS and any(value in output[:QUOTED_READ_CHARS] for output in outputs):
+            return True
+    return False
 
 
 _PUT_TO_USER = re.compile(r"^\W*(?:ok(?:ay)?|alright|all right|sounds? (?:good|ok|right)|good with you|fine(?: with you| by you)?|"

@@ -3548,3 +3548,58 @@ def test_a_setting_the_agent_names_in_camel_case_is_kept_from_the_file_it_read()
     text = ledger(messages)
     assert '"taxIdLockTimeoutMs": 7500' in text, text
     assert '"concurrency": 4' not in text, text
+
+
+def test_the_agents_answer_quoting_a_line_read_a_few_calls_back_is_a_finding():
+    """"what's the ceiling for L5 in Kraków?": the agent reads the bands, then an employee record, and answers "L5 in
+    Kraków tops out at: ceiling PLN 35 180 gross per month." Its words quote the bands it read two calls back, not the
+    record just before them: what it found, kept in its words."""
+    bands = ("GLB-COMP-BANDS-05 — Compensation bands (2025)\nBand | Office | Floor | Ceiling\n"
+             + "\n".join(f"L{b} | {o} | floor {c} {f} | ceiling {c} {f + 15} 000 gross per {p}"
+                         for b in (4, 5, 6) for o, c, f, p in (("Lisbon", "EUR", 56, "year"), ("Kraków", "PLN", 20, "month")))
+             .replace("ceiling PLN 35 000", "ceiling PLN 35 180"))
+    record = json.dumps([{"employee_no": "LS-31791", "name": "Adam Duda", "office": "Kraków", "level": "L5"}], indent=2)
+    messages = [user("what's the ceiling for L5 in Kraków?"),
+                assistant("", [("c1", "policy_search", {"query": "compensation bands"})]), tool("c1", bands),
+                assistant("", [("c2", "hris_lookup", {"office": "Kraków", "level": "L5"})]), tool("c2", record),
+                assistant("L5 in Kraków tops out at: ceiling PLN 35 180 gross per month."),
+                user("thanks"), assistant("Sure.")]
+    assert "L5 in Kraków tops out at: ceiling PLN 35 180 gross per month." in section(ledger(messages), "Found by tools")
+
+
+def test_a_value_the_agent_reports_to_the_digit_from_its_output_is_a_finding():
+    """"Resultado: 20.213627, queda abierto hasta que lo revisemos." after a table of rates that prints 20.213627: the
+    agent states a value its output shows, to the digit; what it found. A round count it says ("21 rows") or a date is
+    no such value."""
+    rates = "date | pair | mid\n" + "\n".join(f"2025-03-{d:02d} | USD/MXN | 20.{d * 37 % 100:02d}15" for d in range(1, 12)) \
+        + "\n2025-03-28 | USD/MXN | 20.213627 | rate applied in the MX01 month-end revaluation"
+    def answer(said: str) -> list[str]:
+        messages = [user("¿qué tipo USD/MXN usamos en la revaluación de MX01 de marzo?"),
+                    assistant("Un momento, lo saco.", [("c1", "fx_rates", {"pairs": ["USD/MXN"], "from": "2025-03-01"})]),
+                    tool("c1", rates), assistant(said), user("vale"), assistant("Listo.")]
+        return section(ledger(messages), "Found by tools")
+    assert "Resultado: 20.213627, queda abierto hasta que lo revisemos." in answer(
+        "Resultado: 20.213627, queda abierto hasta que lo revisemos.")
+    assert not any("Resultado" in line for line in answer("Resultado: 12 publicaciones desde el 2025-03-01, nada raro."))
+
+
+def test_a_name_of_words_and_a_number_or_in_camel_case_makes_the_agents_answer_a_finding():
+    """"One bucket is public: nvf-edi-exports-955 has a Principal "*" GetObject statement ..." and "Scheduled task
+    MicrosoftEdgeUpdateCoreUKPS: it runs rundll32 ...": the agent names what it found, in words joined to a number or
+    in camel case, as a bucket or a task is named."""
+    from context_compactor.summarizer.extract import _found
+    for said in ('One bucket is public: nvf-edi-exports-955 has a Principal "*" GetObject statement and no public-access block.',
+                 "Scheduled task MicrosoftEdgeUpdateCoreUKPS: it runs rundll32 on a DLL in C:\\Users\\Public every logon."):
+        assert _found(said)[0] == said
+    assert _found("All buckets have the public access block set on them.")[0] == ""
+
+
+def test_a_rule_in_japanese_chinese_or_korean_is_a_rule():
+    """"これからのコミットメッセージは英語で、先頭に [fw-ingest] を付けてください。" (from now on, commit messages in English,
+    prefixed with [fw-ingest]), "以后所有的评测都用 greedy decoding" (from now on every eval uses greedy decoding), "앞으로 커밋은
+    영어로 써 주세요": standing instructions, first among the user's; "これから確認します。" (I'll check now) is none."""
+    for rule in ("これからのコミットメッセージは英語で、先頭に [fw-ingest] を付けてください。", "以后所有的评测都用 greedy decoding",
+                 "앞으로 커밋은 영어로 써 주세요"):
+        assert prose.is_rule(rule), rule
+        assert section(ledger(convo("run the HIL suite on rig 2", rule)), "User instructions") == [rule]
+    assert not prose.is_rule("これから確認します。")

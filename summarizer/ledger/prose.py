@@ -254,7 +254,12 @@ _RULE = re.compile(
     r"aldrig|aldri\b|alltid|altid\b|nooit|altijd|"
     # Italian, Portuguese
     r"\bsempre\b|\bmai\b|non (?:usare|toccare|cambiare|mettere|fare|scrivere|inviare|chiudere|"
-    r"cancellare|pubblicare)\b|\bn[ãa]o (?:use|usar|mude|mexa|feche|apague|publique|envie)\b|\bevite\b)",
+    r"cancellare|pubblicare)\b|\bn[ãa]o (?:use|usar|mude|mexa|feche|apague|publique|envie)\b|\bevite\b|"
+    # Japanese, Chinese, Korean: from now on, always, never, must ("これからのコミットメッセージは英語で", "以后所有的评测都用
+    # greedy decoding", "앞으로 커밋은 영어로")
+    r"これからは|これからの|今後|以後|いつも|必ず|絶対に|しないでください|禁止|"
+    r"以后|今后|从现在起|一律|始终|总是|永远|务必|必须|不要|别再|"
+    r"앞으로|항상|절대|반드시|하지 ?마)",
     re.IGNORECASE)
 # Lower-cased words one of which every match of _RULE holds, but at the sentence's start (where its alternatives
 # anchored by "^" match): a sentence with none of them is tried there only (most sentences are no rule, and a
@@ -274,7 +279,9 @@ _RULE_NEEDS = (
     "utilise", "nie", "immer", "bitte ", "kein", "nicht", "muss", "m\u00fcssen", "darf", "verwende", "ausschlie",
     "nur noch", "nunca", "siempre", "debe", "prefiero", "evita", "sin ", "solo ", "aldri", "altid",
     "alltid", "nooit", "altijd", "sempre", "mai",
-    "non ", "n\u00e3o ", "nao ")
+    "non ", "n\u00e3o ", "nao ",
+    "これから", "今後", "以後", "いつも", "必ず", "絶対に", "しないでください", "禁止", "以后", "今后", "从现在起", "一律", "始终",
+    "总是", "永远", "务必", "必须", "不要", "别再", "앞으로", "항상", "절대", "반드시", "하지")
 # Letters a case-blind regex takes for i and s that str.lower() keeps apart from them.
 _ODD_CASE = ("\u0130", "\u0131", "\u017f")
 
