@@ -3603,3 +3603,21 @@ def test_a_rule_in_japanese_chinese_or_korean_is_a_rule():
         assert prose.is_rule(rule), rule
         assert section(ledger(convo("run the HIL suite on rig 2", rule)), "User instructions") == [rule]
     assert not prose.is_rule("これから確認します。")
+
+
+def test_from_here_on_makes_a_rule():
+    """"The Go ingest service logs in JSON with a `fw_build` field on every line from here on": "from here on" (as "from
+    now on", "as of now", "henceforth") says what holds from then: a rule, not a request."""
+    for rule in ("The Go ingest service logs in JSON with a `fw_build` field on every line from here on",
+                 "As of now, invoices above 55k get a second approver.", "Henceforth the weekly report goes to finance-ops@"):
+        assert prose.kind_of(rule, tuple(values(rule))) == "rule", rule
+
+
+def test_work_asked_for_a_month_or_in_spanish_is_a_request_not_a_setting():
+    """"run the TB for US01 2025-02" runs the trial balance once, for a month: a request ("Run the dev API on port 8080"
+    sets a port and stays a setting). "corre el check de duplicados de AP de MX01 de enero" and "lee la matriz IC y dime
+    el saldo de US01 con ES01" ask in Spanish, as "run" and "read ... and tell me" do."""
+    for ask in ("run the TB for US01 2025-02", "corre el check de duplicados de AP de MX01 de enero",
+                "lee la matriz IC y dime el saldo de US01 con ES01"):
+        assert prose.kind_of(ask, tuple(values(ask))) == "request", ask
+    assert prose.kind_of("Run the dev API on port 8080.", ("8080",)) == "setting"

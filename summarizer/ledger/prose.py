@@ -176,7 +176,8 @@ _RULE = re.compile(
     r"\b(?:never|(?<!\bas )always|must|mustn'?t|do not|(?<!\bso we )(?<!\bso i )(?<!\bso you )(?<!\bso it )"
     r"don'?t(?!\s+(?:know|think|care|worry|see|have|mind|remember|understand|"
     r"get|need|recall|believe|expect)\b)(?!\s+ask\W*(?:\)|$))|forbidden|not allowed|under no|required|requires?\b|"
-    r"from now on|going forward|by default|as a rule|no more than|only ever|stick to|"
+    r"from now on|from here on|from today on|from this point on|as of now|henceforth|going forward|by default|as a rule|"
+    r"no more than|only ever|stick to|"
     r"i'?d (?:rather|prefer)|i (?:prefer|want you to|need you to)|(?:would|'d) rather|prefer(?:ably)?\b|"
     r"i (?:really )?(?:like|love) it when you|"
     # a preference said as what would help ("it'd help if your final summaries stayed under 3 bullet points, i read
@@ -266,6 +267,7 @@ _RULE = re.compile(
 # search tries each of its hundred case-blind alternatives at each word). In the order of _RULE.
 _RULE_NEEDS = (
     "never", "always", "must", "do not", "don", "forbidden", "not allowed", "under no", "require", "from now on",
+    "from here on", "from today on", "from this point", "as of now", "henceforth",
     "going forward", "by default", "as a rule", " if you", " if your", "appreciate it if", "no more than", "only",
     "stick to", "rather", "prefer", "want you to",
     "need", "we use", "we tend", "we keep", "we stick", "we follow", "we avoid", "we go with", "we write", "we put", "we want",
@@ -321,12 +323,12 @@ _REQUEST_START = re.compile(
     r"(?:abr[ea]|s[aá]ca|b[aá]ja|descarga|prep[aá]ra|postea|reclasifica|actualiza|m[aá]nda|env[ií]a|b[uú]sca|"
     r"calcula|comp[aá]ra|h[aá]z|p[oó]n|cierra|concilia|genera|crea|borra|cambia|a[ñn]ade|agrega|ejecuta|exporta|p[aá]sa|"
     r"tr[aá]e|verifica|confirma|comprueba|cuadra|sube|mu[eé]stra(?=me|nos)|explica|expl[ií]ca|res[uú]me|redacta|"
-    r"escribe|escr[ií]be|contesta|responde|cancela|anula|faz|fa[çc]a|coloca|puxa|atualiza|procura|confere)"
+    r"escribe|escr[ií]be|contesta|responde|cancela|anula|corre|l[eé]e|junta|arma|faz|fa[çc]a|coloca|puxa|atualiza|procura|confere)"
     r"(?:me|nos|lo|la|le|los|las|melo|mela|selo|sela)?|d[aá](?:me|nos|le|melo|mela|selo|sela)|d[ií](?:me|nos|le)|"
-    r"apri|invia|controlla|fai|metti|prepara|aggiorna|prenota|cerca|elenca|confronta|calcola|scrivi|rispondi|"
+    r"apri|invia|controlla|fai|metti|prepara|aggiorna|prenota|cerca|elenca|confronta|calcola|scrivi|rispondi|leggi|lancia|"
     r"carica|scarica|ouvre|envoie|fais|mets|pr[ée]pare|r[ée]serve|cherche|montre|calcule|[ée]cris|r[ée]ponds|lance|relance|"
     r"t[ée]l[ée]charge|[öo]ffne|schick|sende|mach|setz|bereite|aktualisiere|buche|zeig|vergleiche|berechne|schreib|"
-    r"antworte|lade|starte)\b(?!\s*:)",
+    r"antworte|lade|starte|lies)\b(?!\s*:)",
     re.IGNORECASE)
 # At the end, or typed on a phone before more ("died?. also ...", "gn209?, then"); or a question tag after a
 # statement, with no mark ("ORD-2110834 has been 'processing' for 2 weeks, what's up").
@@ -646,7 +648,9 @@ _ONCE_ACTS = re.compile(r"^\W*(?:\w+\W+){0,3}?(?:run|deploy|send|upload|push|app
                         re.IGNORECASE)
 # A value a setting sets (a number with its unit, a version, a port, an address, a path or branch, an image's tag, a
 # UUID), as against the plain name of what a piece of work is done on ("3b-nope-s34", "staging-3").
-_PARAMETER = re.compile(r"^(?:[$€£]?:?v?\d[\d.,:_/x-]*[a-z%]{0,3}|.*[/:@].*|.*[0-9a-f]{8}-[0-9a-f]{4}.*)$", re.IGNORECASE)
+# (A month or a day is what it is done for: "run the TB for US01 2025-02".)
+_PARAMETER = re.compile(r"^(?!\d{4}-\d{2}(?:-\d{2})?$)(?:[$€£]?:?v?\d[\d.,:_/x-]*[a-z%]{0,3}|.*[/:@].*|.*[0-9a-f]{8}-[0-9a-f]{4}.*)$",
+                        re.IGNORECASE)
 
 
 def kind_of(sentence: str, found: tuple[str, ...]) -> str:
