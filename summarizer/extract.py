@@ -23,7 +23,7 @@ from .calls import _NAMES, _PARSED, arguments, call_items, is_read, shell_comman
 from .decisions import _DECISION_WEAK, _REASON_NEXT, decision_item, is_decision, may_decide, plan_item, plan_of
 from .identifiers import clip, identifier_items, mention_items, one_line, scanned
 from .ledger import INTENT, REPORT, Item, prose
-from .ledger.items import QUOTED_READ_CHARS, quotes
+from .ledger.items import QUOTED_READ_CHARS, precise_values, quotes
 from .ledger.corrections import evidence_words
 from .markers import BLOCK_END, OWN_BLOCK
 from .outputs import answer_line, asked_words, error_line, failed_run, finding_items, gravest_line, output_failed, strong_ids, stub_line, tool_items
@@ -143,13 +143,11 @@ _NOTHING_FOUND = re.compile(r"^\W*(?:nothing|no (?:change|new|issue|problem|diff
 _CLAUSE_END = re.compile(r"[;,:\u2014]| - ")
 _BUT = re.compile(r"\b(?:except|but|apart from|other than|besides)\b", re.IGNORECASE)
 # A name, not a count: code in backticks, a path or dotted key, an id in capitals with a digit ("BX-200").
-# Or a name in words joined to a number ("nvf-edi-exports-955"), or in camel case ("MicrosoftEdgeUpdateCore").
+# Or a name in words joined to a number ("nvf-edi-exports-955", "OU=Depots-46", "nvf-52dd34-dump"), or in camel case
+# ("MicrosoftEdgeUpdateCore").
 _NAMES_SOMETHING = re.compile(r"`[^`\n]+`|[A-Za-z][\w-]*[./][\w/.-]*[A-Za-z0-9]|\b[A-Z][A-Z0-9]*[-_][A-Z0-9_-]*\d|"
-                              r"\b[a-z]{2,}(?:-[a-z0-9]+)*-\d+\b|\b[A-Z][a-z]+(?:[A-Z][a-z]+){2,}")
-# A value stated to the digit ("20.213627", "-31.174,27", "258,097.47"): a report that says one its outputs print
-# quotes them.
-_PRECISE = re.compile(r"(?<![\w.,])-?(?:\d{1,3}(?:[.,\u202f]\d{3})+(?:[.,]\d{1,6})?|\d+[.,]\d{3,})(?![\w]|[.,]\d)")
-PRECISE_DIGITS = 5
+                              r"\b[A-Za-z]{2,}(?:-[A-Za-z0-9]+)*-[A-Za-z]*\d[A-Za-z0-9]*\b|\b[A-Z][a-z]+(?:[A-Z][a-z]+){2,}")
+
 REPORT_CHARS = 20
 
 
@@ -171,13 +169,9 @@ def _found(sentence: str, outputs: Sequence[str] = ()) -> tuple[str, bool]:
 
 
 def _states_value(line: str, outputs: Sequence[str]) -> bool:
-    """Whether ``line`` states a value to the digit (:data:`PRECISE_DIGITS` digits or more, not a date) that one of
-    ``outputs`` prints as it is: the agent reports what they showed ("Resultado: 20.213627, ...")."""
-    for m in _PRECISE.finditer(line):
-        value = m.group(0)
-        if sum(c.isdigit() for c in value) >= PRECISE_DIGITS and any(value in output[:QUOTED_READ_CHARS] for output in outputs):
-            return True
-    return False
+    """Whether ``line`` states a value to the digit (see :func:`.ledger.items.precise_values`) that one of ``outputs``
+    prints as it is: the agent reports what they showed ("Resultado: 20.213627, ...")."""
+    return any(value in output[:QUOTED_READ_CHARS] for value in precise_values(line) for output in outputs)
 
 
 _PUT_TO_USER = re.compile(r"^\W*(?:ok(?:ay)?|alright|all right|sounds? (?:good|ok|right)|good with you|fine(?: with you| by you)?|"

@@ -3584,12 +3584,14 @@ def test_a_value_the_agent_reports_to_the_digit_from_its_output_is_a_finding():
 
 
 def test_a_name_of_words_and_a_number_or_in_camel_case_makes_the_agents_answer_a_finding():
-    """"One bucket is public: nvf-edi-exports-955 has a Principal "*" GetObject statement ..." and "Scheduled task
-    MicrosoftEdgeUpdateCoreUKPS: it runs rundll32 ...": the agent names what it found, in words joined to a number or
-    in camel case, as a bucket or a task is named."""
+    """"One bucket is public: nvf-edi-exports-955 has a Principal "*" GetObject statement ...", "Scheduled task
+    MicrosoftEdgeUpdateCoreUKPS: it runs rundll32 ...", "... OU=Depots-46,OU=Hamburg: ...", "... to mega:nvf-52dd34-dump.":
+    the agent names what it found, in words joined to a number or in camel case, as a bucket, a task or an OU is named."""
     from context_compactor.summarizer.extract import _found
     for said in ('One bucket is public: nvf-edi-exports-955 has a Principal "*" GetObject statement and no public-access block.',
-                 "Scheduled task MicrosoftEdgeUpdateCoreUKPS: it runs rundll32 on a DLL in C:\\Users\\Public every logon."):
+                 "Scheduled task MicrosoftEdgeUpdateCoreUKPS: it runs rundll32 on a DLL in C:\\Users\\Public every logon.",
+                 "LAPS isn't applied to OU=Depots-46,OU=Hamburg: those depot machines share one local admin password.",
+                 "The attacker's rclone config copies the finance and HR shares to mega:nvf-52dd34-dump."):
         assert _found(said)[0] == said
     assert _found("All buckets have the public access block set on them.")[0] == ""
 
@@ -3621,3 +3623,30 @@ def test_work_asked_for_a_month_or_in_spanish_is_a_request_not_a_setting():
                 "lee la matriz IC y dime el saldo de US01 con ES01"):
         assert prose.kind_of(ask, tuple(values(ask))) == "request", ask
     assert prose.kind_of("Run the dev API on port 8080.", ("8080",)) == "setting"
+
+
+def test_values_the_agent_reports_in_the_same_words_each_time_are_each_kept():
+    """"Resultado: 29.694,03, worth a look." after one bank reconciliation, "Resultado: 89,787.07, worth a look." after a
+    spreadsheet, and so on: the same words each time, but each states a value its own output measured, to the digit;
+    none is routine. "Draft is at offers/drafts/offer_388.docx; the salary annex is blank." said after each offer is: the
+    earlier ones get room last."""
+    from context_compactor.summarizer.ledger import ROUTINE
+    amounts = ["29.694,03", "89,787.07", "20.158,03", "47.739,07", "258,097.47"]
+    messages: list[dict] = []
+    for n, amount in enumerate(amounts):
+        messages += [user(f"revisa la conciliación {n + 1}"),
+                     assistant("", [(f"c{n}", "bank_rec", {"batch": n})]),
+                     tool(f"c{n}", f"batch {n} | 36 filas\n14 | PGY25-15746{n} | Devoluciones | {amount} | in transit"),
+                     assistant(f"Resultado: {amount}, worth a look.")]
+    items = ExtractiveSummarizer().items(messages, [view_of(m) for m in messages], 0)
+    reports = [i for i in merge(items, whole=True) if i.text.startswith("Resultado:")]
+    assert [i.text for i in reports] == [f"Resultado: {a}, worth a look." for a in amounts]
+    assert all(i.seen == 1 for i in reports), [(i.text, i.seen) for i in reports]
+    sent: list[dict] = []
+    for n in range(ROUTINE + 2):
+        sent += [user(f"draft the offer for candidate {n}"), assistant("", [(f"s{n}", "offer_draft", {"candidate": n})]),
+                 tool(f"s{n}", f"created offers/drafts/offer_{n}88.docx from template OFFER-PT"),
+                 assistant(f"Draft is at offers/drafts/offer_{n}88.docx; the salary annex is blank.")]
+    items = ExtractiveSummarizer().items(sent, [view_of(m) for m in sent], 0)
+    seen = [i.seen for i in merge(items, whole=True) if i.text.startswith("Draft is at")]
+    assert seen[:-1] and all(s > ROUTINE for s in seen[:-1]) and seen[-1] == 1, seen

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from .corrections import collapse_repeats, evidence_words, restate, revise_decisions, supersede
-from .items import (APPROVAL, ASKED, REPORTED, CORRECTION_RANK, DECIDED_RANK, MARK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, SHORT_TITLES, TITLES, CountTokens, Item, VARYING, dense, quotes,
+from .items import (APPROVAL, ASKED, REPORTED, CORRECTION_RANK, DECIDED_RANK, MARK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, SHORT_TITLES, TITLES, CountTokens, Item, VARYING, dense, precise_values, quotes,
                     marks, masked_key, values, words)
 from .render import COMPACT_BELOW, LEFT_OUT, PRIORITY, ROUTINE, SHARES, parse_items, render
 
@@ -213,9 +213,10 @@ def _repeated_lines(merged: list[Item]) -> list[Item]:
     run is: each earlier one counts them all, so the errors said once get room first and the latest stands.
     So is an id an action's answer gives in the same words every time ("Submitted batch job 6291276 (slurm)"
     from ten launches); not a bare id (its shape is no words), nor one the user named. So is what the agent says
-    its outputs showed in the same words every time ("Reply drafted and #464264 marked solved.")."""
+    its outputs showed in the same words every time ("Reply drafted and #464264 marked solved."), unless it states a
+    value to the digit ("Resultado: 29.694,03, worth a look."): each is what a different output measured."""
     shapes = {id(i): form for i in merged if i.section == "error" or (i.section == "identifier" and i.rank == 0)
-              or (i.section == "finding" and i.key.startswith(REPORTED))
+              or (i.section == "finding" and i.key.startswith(REPORTED) and not precise_values(i.text))
               if (form := " ".join(VARYING.sub("#", i.text).split())) and (i.section == "error" or _WORDS.search(form))}
     counts = Counter(shapes.values())
     if not counts or max(counts.values()) <= ROUTINE:

@@ -64,6 +64,17 @@ def quotes(line: str, outputs: Sequence[str]) -> bool:
     return False
 
 
+# A value stated to the digit ("20.213627", "-31.174,27", "258,097.47"), of PRECISE_DIGITS digits or more; not a
+# date, a time, a version or an id's number.
+_PRECISE = re.compile(r"(?<![\w.,])-?(?:\d{1,3}(?:[.,\u202f]\d{3})+(?:[.,]\d{1,6})?|\d+[.,]\d{3,})(?![\w]|[.,]\d)")
+PRECISE_DIGITS = 5
+
+
+def precise_values(line: str) -> list[str]:
+    """The values ``line`` states to the digit: a measurement or an amount, read off what printed it."""
+    return [v for v in _PRECISE.findall(line) if sum(c.isdigit() for c in v) >= PRECISE_DIGITS]
+
+
 class Item(NamedTuple):
     """One ledger line. ``key`` says what it is about (two items with the same key are one thing).
 
