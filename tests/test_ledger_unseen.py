@@ -3650,3 +3650,15 @@ def test_values_the_agent_reports_in_the_same_words_each_time_are_each_kept():
     items = ExtractiveSummarizer().items(sent, [view_of(m) for m in sent], 0)
     seen = [i.seen for i in merge(items, whole=True) if i.text.startswith("Draft is at")]
     assert seen[:-1] and all(s > ROUTINE for s in seen[:-1]) and seen[-1] == 1, seen
+
+
+def test_go_through_asks_and_a_terse_ask_may_name_what_it_is_of():
+    """"their markup of the Huurovereenkomst_Stationsplein_45.pdf came in, go through the tracked changes": "go through"
+    asks for work, where "Invoices above 5k go to the AP queue first." states where they go (a setting). "aging report
+    of suppliers for ES01" and "proxy logs of o.novak for the last 48h" ask for a thing in a few words, as "proxy logs
+    for o.novak last 48h" does."""
+    for ask in ("their markup of the Huurovereenkomst_Stationsplein_45.pdf came in, go through the tracked changes",
+                "aging report of suppliers for ES01", "proxy logs of o.novak for the last 48h"):
+        assert prose.kind_of(ask, tuple(values(ask))) == "request", ask
+    setting = "Invoices above 5k go to the AP queue first."
+    assert prose.kind_of(setting, tuple(values(setting))) == "setting"

@@ -493,7 +493,7 @@ _THANKS = re.compile(THANKS + r"\W*$", re.IGNORECASE)
 # The words a short ask opens with before what it asks ("kk", "hm.", "also:").
 _LEAD = r"^\W*(?:(?:ok|okay|oki|kk|alright|right|so|now|next|also|and|then|hey|hi|btw|pls|hm+)\W+)*"
 _TERSE_ASK = re.compile(_LEAD + r"(?!(?:the|a|an|our|my|this|that|their|its|his|her)\b)"
-                        r"(?:(?!(?:on|in|at|to|with|from|of|by|into)\b)[\w+.-]+ ){1,3}for (?!(?:all|every|each|any)\b)"
+                        r"(?:(?!(?:on|in|at|to|with|from|by|into)\b)[\w+.-]+ ){1,4}for (?!(?:all|every|each|any)\b)"
                         r"(?![^,;:]*\b(?:is|are|was|were|has|have|had|will|would|should|must|can|could|do|does|did|be|been|"
                         r"we|i|you|they|it|he|she)\b)[^,;:]*$",
                         re.IGNORECASE)
@@ -528,8 +528,9 @@ _SETS = re.compile(r"^\W*(?:(?:good )?(?:morning|afternoon|evening)\W+|(?:hi|hey
                    r"track|bind|connect|store|target|name|call|host|publish|route|forward|mount|release|ship)\b",
                    re.IGNORECASE)
 # (not Go's command: "go test the ingest cmd/ingestd thx" asks)
+# (nor "go" that asks: "..., go through the tracked changes", "go ahead and ...")
 _COPULA = re.compile(r"\b(?:is|are|=|stays|lives|live|goes|go(?! (?:test|build|vet|run|mod|get|fmt|generate|install|"
-                     r"list|clean|tool|work|env)\b)|points? to|means|runs on|is on|are on)\b")
+                     r"list|clean|tool|work|env|through|ahead|over|and|check|fix|find|look|see)\b)|points? to|means|runs on|is on|are on)\b")
 # A guess or an aside: what it states is not a value the user sets.
 _HEDGE = re.compile(r"\b(?:if I (?:remember|recall)|I (?:think|guess|believe|suspect|assume|wonder)|my gut|not sure|"
                     r"might be|may be|maybe|probably|perhaps|random thought|I'?m not going to|I don'?t know|no idea)\b",
