@@ -144,7 +144,8 @@ def precision(session: Any, compacted: list[dict[str, Any]]) -> dict[str, Any]:
                 from_paste.append(body)
             cites = [int(n) for n in re.findall(r"#(\d+)", CITATION.search(body).group(0))] if CITATION.search(body) else []
             if len(cites) > 1 or "(was " in body:  # a correction: it cites what it supersedes too
-                said = any(f in user_prose.get(c, "") for c in cites for f in frags)
+                # (a line too short to have a fragment, "lm-cu121-py311* pls", is said when the whole of it is)
+                said = any(f in user_prose.get(c, "") for c in cites for f in frags or [_norm(CITATION.sub("", body))])
                 if in_paste or not said or "(was " in body:
                     unsupported.append(body)
     total = sum(share.values()) or 1

@@ -3662,3 +3662,34 @@ def test_go_through_asks_and_a_terse_ask_may_name_what_it_is_of():
         assert prose.kind_of(ask, tuple(values(ask))) == "request", ask
     setting = "Invoices above 5k go to the AP queue first."
     assert prose.kind_of(setting, tuple(values(setting))) == "setting"
+
+
+def test_a_signed_announcement_or_an_abstract_the_user_passes_on_is_pasted():
+    """"admins again:" above "[hpc-announce] Scheduled maintenance ... Users must checkpoint long jobs before 05:30. ...
+    -- the HPC team": the text over a signature is the signer's, not the user's rules nor a correction ("The scratch
+    purge policy changes to 43 days"). So is a paper's abstract under its label after "this abstract, relevant?", and
+    one long paragraph under "abstract of the paper Wei sent:". A message the user signs alone stays theirs."""
+    post = ("[hpc-announce] Scheduled maintenance, Tuesday 06:00-14:00\nAll jobs on gpu-a100 and gpu-h100 will be drained "
+            "before the window. Users must checkpoint long jobs before 05:30. Do not store checkpoints under $HOME. The "
+            "scratch purge policy changes to 43 days after the maintenance.\n-- the HPC team")
+    abstract = ("Abstract. Long-context extension is usually done by rescaling rotary frequencies. We show that 25% of "
+                "the gains at 32k tokens come from the data used in the extension phase rather than from the rescaling "
+                "method, and propose a simple recipe that matches prior methods at a fraction of the cost.")
+    for message in (f"admins again:\n\n{post}", f"{post}\n\nadmins again:", f"this abstract, relevant?\n\n{abstract}",
+                    f"abstract of the paper Wei sent:\n\n{abstract.removeprefix('Abstract. ')}"):
+        assert section(ledger(convo("the scratch purge policy is 30 days", message)), "User instructions") == [
+            "the scratch purge policy is 30 days"], message
+    own = "Always run the linter before pushing.\nNever force-push to main.\n-- Mei"
+    assert [s.kind for s in segments.split(own)] == ["prose"]
+
+
+def test_a_value_and_a_star_corrects_the_value_it_is_close_to():
+    """"jobs on the new nodes should use the lm-cu118-py311 env", much later "lm-cu121-py311* pls": the chat's star after
+    a value says "I meant this"; it supersedes the statement of the value it is close to, and stands first. A glob
+    ("run the lm-* envs", "grep for test_*") corrects nothing."""
+    messages = convo("jobs on the new nodes should use the lm-cu118-py311 env", *[f"check queue {n}" for n in range(3)],
+                     "lm-cu121-py311* pls")
+    assert section(ledger(messages), "User instructions")[0] == "lm-cu121-py311* pls"
+    assert "lm-cu118-py311" not in ledger(messages).split("[end of ledger]")[0].replace("lm-cu121-py311", "")
+    for other in ("run the lm-* envs", "grep for test_*", "**bold** text here"):
+        assert not prose.is_correction(other), other

@@ -91,3 +91,19 @@ def test_fidelity_scored_over_the_last_turns_counts_each_turns_facts_so_far() ->
     assert sum(v[1] for v in case["all"].values()) == planted
     assert kept + sum(len(v) for v in case["lost"].values()) == planted
     assert planted > 2 * len([f for f in session.facts if f.index <= picks[-3]])  # three turns, not one
+
+
+def test_a_short_correction_in_the_users_own_words_is_supported() -> None:
+    """The precision scorer (bench/precision.py): a correction line too short for a three-word fragment ("lm-cu121-py311*
+    pls", citing the statement it supersedes) is supported when the user said it; a line no one said is not."""
+    from precision import precision
+    from sessiongen import Session
+
+    session = Session([{"role": "user", "content": "jobs on the new nodes should use the lm-cu118-py311 env"},
+                       {"role": "assistant", "content": "Noted."}, {"role": "user", "content": "lm-cu121-py311* pls"},
+                       {"role": "assistant", "content": "Switched."}], [])
+    def block(line: str) -> list[dict]:
+        return [{"role": "user", "content": "[context-compactor: ledger of 4 earlier messages]\n## User instructions "
+                                             f"(verbatim)\n- {line} [#0, #2]\n[end of ledger]"}]
+    assert precision(session, block("lm-cu121-py311* pls"))["unsupported"] == []
+    assert precision(session, block("lm-cu122-py311* pls"))["unsupported"] == ["lm-cu122-py311* pls [#0, #2]"]

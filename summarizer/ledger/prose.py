@@ -90,6 +90,8 @@ _CORRECTION = re.compile(
     r"pardon\b|d[ée]sol[ée]\b|en fait\b|non,|correction\s*:|"
     # a change said as a label, in any of these languages ("cambio: payroll funding from Chase, ...")
     r"(?:change|cambio|changement|(?:ä|ae)nderung|wijziging|zmiana|mudan[çc]a|modifica)\s*:|"
+    # a value and a star, the chat's mark for "I meant this" ("lm-cu121-py311* pls"), not a glob ("*.py", "lm-*")
+    r"[\w.@/:+-]*\w\*(?=\W*(?:pls|please|thx|sorry)?\W*$)|"
     r"entschuldigung\b|korrektur\b|nein,|doch\b|"
     r"perd[oó]n\b|lo siento\b|correcci[oó]n\b|mejor dicho\b|no,|"
     r"fel av mig\b|f[öo]rl[åa]t\b|mijn fout\b|excuses\b|przepraszam\b|pomy[łl]ka\b|scusa\b|mi sono sbagliat|"

@@ -131,6 +131,7 @@ def _split(text: str) -> list[Segment]:
     _forwarded(lines, kinds)
     _titled(lines, kinds)
     _announced(lines, kinds)  # after documents: a spec announced ("here's the doc maria wrote:") is read for its rules
+    _signed(lines, kinds)
     _pasted_runs(lines, kinds)
     # each run of lines of one kind joined once (adding line by line copies the run again for each line)
     segments = [Segment(kind, "\n".join(line for line, _ in run))
@@ -312,7 +313,9 @@ _ANNOUNCE = re.compile(
     r"output|printed|print(?:s|ing)|logs?|trace(?:back)?|review(?:er)?'?s?|ticket|e-?mail|mail|thread|message from|"
     # (the verb, not the adjective: "the shared staging settings:" are the user's own)
     r"(?:said|wrote|says|writes|replied)|got (?:this|these|that)|received|came in|"
-    r"(?:sent|shared)(?= (?:us|me|over|along|this|these|it|them|the|a|an|some|his|her|their|with)\b)|"
+    r"(?:sent|shared)(?= (?:us|me|over|along|this|these|it|them|the|a|an|some|his|her|their|with)\b|\s*:)|"
+    # (a text of a kind someone else writes: "abstract of the paper Wei sent:", "the HPC announcement:")
+    r"abstract|announcement|newsletter|press release|transcript|"
     # (handed over for reference: "Katarzyna sent the relevant bit of the agreement, just so you have it:")
     r"so you have it|for your (?:info|information|records)|for the record|left (?:\w+ )?(?:comments?|notes?|feedback)|"
     # where it comes from ("from the nRF52840 datasheet:", "from Tomasz's review:")
@@ -359,8 +362,10 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
                 continue
         end = next((k for k in range(first, len(lines)) if not lines[k].strip()), len(lines))
         # (a paragraph of log or table lines is left to _pasted_runs, which ends it where the lines stop
-        # being output: "Any idea?" after a log is the user's)
-        if end - first >= 2 and not any(kinds[k] or line_is_pasted(lines[k]) for k in range(first, end)):
+        # being output: "Any idea?" after a log is the user's; a paragraph of one long line is a paste too: an
+        # abstract, a post)
+        if (end - first >= 2 or (end - first == 1 and len(lines[first]) >= PASTED_LINE)) and not any(
+                kinds[k] or line_is_pasted(lines[k]) for k in range(first, end)):
             for k in range(first, end):
                 kinds[k] = "pasted"
         # The paragraphs after it that hold a quoted or an output line, or a document, are the same paste (a
@@ -377,6 +382,38 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
             for k in range(first, reach):
                 if not kinds[k] and lines[k].strip():
                     kinds[k] = "pasted"
+
+
+PASTED_LINE = 200  # a line under an announcing one this long is a paragraph of someone's text on its own
+# A signature under someone's text ("-- the HPC team", "— Wei"): the dashes a mail's signature opens with.
+_SIGNATURE = re.compile(r"^\s*(?:--|\u2014|\u2013)\s*[^\W\d_][^\n]{0,40}$")
+
+
+# A paper's abstract under its own label ("Abstract. Long-context extension is usually done by ..."): the authors' words.
+_ABSTRACT = re.compile(r"^\s*(?:abstract|ABSTRACT|Abstract)\s*[.:\u2014-]\s+[A-Z]")
+
+
+def _signed(lines: list[str], kinds: list[str]) -> None:
+    """The paragraph over a signature ("[hpc-announce] Scheduled maintenance ... Users must checkpoint long jobs
+    before 05:30. ...", then "-- the HPC team") is the signer's, pasted, when the user speaks elsewhere in the
+    message ("admins again:"); a message signed and nothing else is the user's own. So is a paper's abstract, under
+    its label, when the user speaks elsewhere in the message ("this abstract, relevant?")."""
+    for n, line in enumerate(lines):
+        if not kinds[n] and _ABSTRACT.match(line) and (n == 0 or not lines[n - 1].strip()):
+            end = next((k for k in range(n, len(lines)) if not lines[k].strip()), len(lines))
+            if any(lines[k].strip() and not kinds[k] for k in (*range(n), *range(end, len(lines)))):
+                for k in range(n, end):
+                    kinds[k] = kinds[k] or "pasted"
+            continue
+        if kinds[n] or not _SIGNATURE.match(line):
+            continue
+        start = n
+        while start > 0 and lines[start - 1].strip() and not kinds[start - 1]:
+            start -= 1
+        if start == n or not any(lines[k].strip() and not kinds[k] for k in (*range(start), *range(n + 1, len(lines)))):
+            continue
+        for k in range(start, n + 1):
+            kinds[k] = "pasted"
 
 
 def _paragraphs(lines: list[str], first: int) -> list[tuple[int, int]]:
