@@ -3693,3 +3693,17 @@ def test_a_value_and_a_star_corrects_the_value_it_is_close_to():
     assert "lm-cu118-py311" not in ledger(messages).split("[end of ledger]")[0].replace("lm-cu121-py311", "")
     for other in ("run the lm-* envs", "grep for test_*", "**bold** text here"):
         assert not prose.is_correction(other), other
+
+
+def test_a_correction_in_chinese_japanese_or_korean_stands_first_among_the_instructions():
+    """"ok let's go with 125M proxy for the ablations", later "改一下：消融实验用 410M proxy，不用 125M proxy 了" (change:
+    the ablations use the 410M proxy, no longer the 125M one): a change said as a label is a correction, first among
+    the user's instructions, so the first choice never stands alone; so are "不对，..." (that's wrong), "違う、..." and
+    "아니, ..."; "不是很急" (not urgent) is none."""
+    messages = convo("ok let's go with 125M proxy for the ablations", *[f"check queue {n}" for n in range(3)],
+                     "改一下：消融实验用 410M proxy，不用 125M proxy 了")
+    assert section(ledger(messages), "User instructions") == ["改一下：消融实验用 410M proxy，不用 125M proxy 了"]
+    for said in ("改一下：消融实验用 410M proxy，不用 125M proxy 了", "不对，学习率是2.8e-4", "違う、ポートは8080です",
+                 "아니, 포트는 8080이야"):
+        assert prose.kind_of(said, tuple(values(said))) == "correction", said
+    assert not prose.is_correction("不是很急，明天再看")

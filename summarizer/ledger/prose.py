@@ -90,6 +90,9 @@ _CORRECTION = re.compile(
     r"pardon\b|d[ée]sol[ée]\b|en fait\b|non,|correction\s*:|"
     # a change said as a label, in any of these languages ("cambio: payroll funding from Chase, ...")
     r"(?:change|cambio|changement|(?:ä|ae)nderung|wijziging|zmiana|mudan[çc]a|modifica)\s*:|"
+    # Chinese, Japanese, Korean: a change said as a label, "that's wrong", "I misspoke" ("改一下：消融实验用 410M proxy，不用
+    # 125M proxy 了", "不对，学习率是2.8e-4", "違う、ポートは8080です")
+    r"(?:改一下|更正|修改|变更|訂正|変更|변경|정정)\s*[:\uff1a]|(?:不对|不是|说错了|搞错了|違う|間違え|아니|잘못)\s*[,\uff0c\u3001!\uff01]|"
     # a value and a star, the chat's mark for "I meant this" ("lm-cu121-py311* pls"), not a glob ("*.py", "lm-*")
     r"[\w.@/:+-]*\w\*(?=\W*(?:pls|please|thx|sorry)?\W*$)|"
     r"entschuldigung\b|korrektur\b|nein,|doch\b|"
