@@ -22,11 +22,11 @@ from . import identifiers as ids
 from .calls import _NAMES, _PARSED, arguments, call_items, is_read, shell_command, shell_words, shell_writes
 from .decisions import _DECISION_WEAK, _REASON_NEXT, decision_item, is_decision, may_decide, plan_item, plan_of
 from .identifiers import clip, identifier_items, mention_items, one_line, scanned
-from .ledger import INTENT, REPORT, Item, prose
+from .ledger import ASKED, INTENT, REPORT, Item, prose
 from .ledger.items import QUOTED_READ_CHARS, precise_values, quotes
 from .ledger.corrections import evidence_words
 from .markers import BLOCK_END, OWN_BLOCK
-from .outputs import answer_line, asked_words, error_line, failed_run, finding_items, gravest_line, output_failed, strong_ids, stub_line, tool_items
+from .outputs import answer_line, asked_line, asked_words, error_line, failed_run, finding_items, gravest_line, output_failed, strong_ids, stub_line, tool_items
 from .user_words import is_approval, neutral, read_back, user_items
 
 # The names other modules and hosts use, wherever they live now (the reading of each kind of message is in
@@ -54,12 +54,14 @@ class Extractor:
         self.calls: dict[str, ToolCall] = {}
         self.last_call: ToolCall | None = None
         self.asked: frozenset[str] = frozenset()  # the words of the user's latest question, which calls answer
+        self.requested: frozenset[str] = frozenset()  # the words of the user's latest request, a question or not
         self.after_output = False  # a tool's result came since the agent last spoke: its next words report on it
         self.outputs: list[str] = []  # the texts of those results, which its report may quote
 
     def heard(self, items: Sequence[Item]) -> None:
         """Note what a user's message asks (its items are known already): the outputs after it answer it."""
         self.asked = _question(items)
+        self.requested = _request(items)
         self.after_output = False
         self.outputs = []
 
@@ -90,7 +92,10 @@ class Extractor:
         if view.role == "assistant":
             reports, outputs = self.after_output, self.outputs
             self.remember(view)
-            return assistant_items(view, index, reports, outputs)
+            items = assistant_items(view, index, reports, outputs)
+            if reports and outputs and self.requested and _POINTS_BACK.match(view.text):
+                items.extend(_pointed_at(outputs, self.requested, index))
+            return items
         if view.role == "tool":
             call = self.calls.get(view.call_id or "") or (self.last_call if not view.call_id else None)
             failed = hint[1] if hint is not None and hint[0] == call else None
@@ -106,6 +111,30 @@ _ASKS = re.compile(r"^\W*(?:(?:hi|hey|hiya|hello|ok|okay|so|and|also|quick one|b
                    r"(?:what|when|which|who|whose|where|"
                    r"why|how|is|are|was|were|does|do|did|has|have|any|anything|(?:i|we) (?:need|want|'d like)|"
                    r"tell me|show me|remind me|give me)\b", re.IGNORECASE)
+
+
+def _request(items: Sequence[Item]) -> frozenset[str]:
+    goal = next((i.text.split(": ", 1)[-1] for i in items if i.section == "goal" and i.key == "goal"), "")
+    return asked_words(goal)
+
+
+# The agent's answer that points at what an output printed without saying it ("Found it, see above.", "That's the
+# number from the output above.", "Here's what it says."): the line is in the output only.
+_POINTS_BACK = re.compile(r"^\W*(?:(?:ok|okay|so|yes|yep|right|alright)\W+)?(?:found it\b(?![^.;\n]*[`:]\s*\S)|here it is\b|"
+                          r"here'?s what (?:it|they|the \w+) says?\b|that'?s (?:the|your) (?:number|answer|value|figure|"
+                          r"relevant (?:bit|part|line|section))\b|that answers it\b|see (?:above|the (?:output|highlighted line))\b)",
+                          re.IGNORECASE)
+
+
+def _pointed_at(outputs: Sequence[str], requested: frozenset[str], index: int) -> list[Item]:
+    """The line of the latest output that answers the user's request (:func:`.outputs.asked_line`), when the agent
+    points at it: a finding its words name. Not the output's first line: a title says again what was asked for
+    ("HIL run 99111 on hil-rig-01 ...", "Ticket #443169 · Usage report doesn't match invoice")."""
+    for output in reversed(outputs):
+        line = asked_line(output, requested)
+        if line and not output.lstrip().startswith(line):
+            return [Item("finding", ASKED + line.lower()[:200], clip(line, 240), index, rank=1)]
+    return []
 
 
 def _question(items: Sequence[Item]) -> frozenset[str]:

@@ -3707,3 +3707,25 @@ def test_a_correction_in_chinese_japanese_or_korean_stands_first_among_the_instr
                  "아니, 포트는 8080이야"):
         assert prose.kind_of(said, tuple(values(said))) == "correction", said
     assert not prose.is_correction("不是很急，明天再看")
+
+
+def test_the_line_the_agent_points_at_without_saying_it_is_a_finding():
+    """"eval the candidate ckpt, gsm8k is what i care about", an lm-eval table, then "That's the number from the output
+    above.": the answer is only in the output; the line that answers the request ("|gsm8k | ... |0.2846| ...") is
+    what the agent found. An output's title, which says again what was asked ("HIL run 99111 on hil-rig-01 ..." for
+    "HIL run pls, I need the numbers"), is none."""
+    table = ("eval results for /ckpt/candidate/latest (lm-eval-harness, bs=auto)\n\n"
+             "|     Task      |Version|Filter|n-shot| Metric |Value |   |Stderr|\n"
+             "|---------------|------:|------|-----:|--------|-----:|---|-----:|\n"
+             "|gsm8k          |      0|none  |     5|acc     |0.2846|±  |0.0087|\n"
+             "|winogrande     |      3|none  |     0|acc     |0.526|±  |0.0073|\n"
+             "|lambada_openai |      2|none  |     0|acc     |0.832|±  |0.0148|")
+    messages = [user("eval the candidate ckpt, gsm8k is what i care about :)"),
+                assistant("", [("c1", "run_shell", {"command": "lm_eval --model hf --tasks gsm8k,winogrande,lambada_openai"})]),
+                tool("c1", table), assistant("That's the number from the output above."), user("ok thx"), assistant("Sure.")]
+    assert "|gsm8k          |      0|none  |     5|acc     |0.2846|±  |0.0087|" in section(ledger(messages), "Found by tools")
+    hil = "HIL run 99111 on hil-rig-01 (PPK2 s/n C85B27F16)\n" + "\n".join(
+        f"[PASS] boot_to_adv {n}.25 s" for n in range(12))
+    messages = [user("next: HIL run pls, I need the numbers"), assistant("", [("h1", "hil_run", {"suite": "latency"})]),
+                tool("h1", hil), assistant("Found it; see the highlighted line in the output."), user("ok"), assistant("Sure.")]
+    assert not any("HIL run 99111" in line for line in section(ledger(messages), "Found by tools"))
