@@ -3729,3 +3729,14 @@ def test_the_line_the_agent_points_at_without_saying_it_is_a_finding():
     messages = [user("next: HIL run pls, I need the numbers"), assistant("", [("h1", "hil_run", {"suite": "latency"})]),
                 tool("h1", hil), assistant("Found it; see the highlighted line in the output."), user("ok"), assistant("Sure.")]
     assert not any("HIL run 99111" in line for line in section(ledger(messages), "Found by tools"))
+
+
+def test_a_chinese_rule_inside_a_sentence_and_a_rule_closed_by_ok_are_rules():
+    """"另外，画图都用 cividis 配色" (also, all plots use the cividis palette) and "所有的 run 都记到 wandb 的 mei-ctxlen-t5 这个
+    project 里": a rule's word inside a run of Chinese letters, with no space before it, is still one. "going forward run
+    every generative eval with greedy decoding, no sampling ok?" checks it is heard and asks nothing: a rule; "do we
+    always deploy on fridays, ok?" asks."""
+    for rule in ("另外，画图都用 cividis 配色", "所有的 run 都记到 wandb 的 mei-ctxlen-t5 这个 project 里", "我们今后一律用 bf16",
+                 "going forward run every generative eval with greedy decoding, no sampling ok?"):
+        assert prose.kind_of(rule, tuple(values(rule))) == "rule", rule
+    assert not prose.is_rule("do we always deploy on fridays, ok?")

@@ -260,11 +260,12 @@ _RULE = re.compile(
     r"aldrig|aldri\b|alltid|altid\b|nooit|altijd|"
     # Italian, Portuguese
     r"\bsempre\b|\bmai\b|non (?:usare|toccare|cambiare|mettere|fare|scrivere|inviare|chiudere|"
-    r"cancellare|pubblicare)\b|\bn[ãa]o (?:use|usar|mude|mexa|feche|apague|publique|envie)\b|\bevite\b|"
-    # Japanese, Chinese, Korean: from now on, always, never, must ("これからのコミットメッセージは英語で", "以后所有的评测都用
-    # greedy decoding", "앞으로 커밋은 영어로")
-    r"これからは|これからの|今後|以後|いつも|必ず|絶対に|しないでください|禁止|"
-    r"以后|今后|从现在起|一律|始终|总是|永远|务必|必须|不要|别再|"
+    r"cancellare|pubblicare)\b|\bn[ãa]o (?:use|usar|mude|mexa|feche|apague|publique|envie)\b|\bevite\b)|"
+    # Japanese, Chinese, Korean: from now on, always, never, must, all of them ("これからのコミットメッセージは英語で",
+    # "以后所有的评测都用 greedy decoding", "另外，画图都用 cividis 配色", "앞으로 커밋은 영어로"); no word boundary, their
+    # letters run on
+    r"(?:これからは|これからの|今後|以後|いつも|必ず|絶対に|しないでください|禁止|"
+    r"以后|今后|从现在起|一律|始终|总是|永远|务必|必须|不要|别再|所有的|都用|全都|"
     r"앞으로|항상|절대|반드시|하지 ?마)",
     re.IGNORECASE)
 # Lower-cased words one of which every match of _RULE holds, but at the sentence's start (where its alternatives
@@ -288,7 +289,7 @@ _RULE_NEEDS = (
     "alltid", "nooit", "altijd", "sempre", "mai",
     "non ", "n\u00e3o ", "nao ",
     "これから", "今後", "以後", "いつも", "必ず", "絶対に", "しないでください", "禁止", "以后", "今后", "从现在起", "一律", "始终",
-    "总是", "永远", "务必", "必须", "不要", "别再", "앞으로", "항상", "절대", "반드시", "하지")
+    "总是", "永远", "务必", "必须", "不要", "别再", "所有的", "都用", "全都", "앞으로", "항상", "절대", "반드시", "하지")
 # Letters a case-blind regex takes for i and s that str.lower() keeps apart from them.
 _ODD_CASE = ("\u0130", "\u0131", "\u017f")
 
@@ -402,6 +403,12 @@ _APOLOGY = re.compile(r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|any
 
 
 FYI_WORDS = 7  # a note this short with no value in it says what was pasted ("this is from the nightly run, fyi")
+# A tag that checks the user is heard ("going forward run every generative eval with greedy decoding, ok?"), no question
+# (unless the sentence asks from its first word: "do we always deploy on fridays, ok?").
+_ASKS_FIRST = re.compile(r"^\W*(?:do|does|did|is|are|was|were|can|could|should|would|will|have|has|what|why|how|when|"
+                         r"where|who|which)\b", re.IGNORECASE)
+_CONFIRM_TAG = re.compile(r"[,;]?\s*\b(?:ok|okay|alright|all right|yeah|right|sounds? good|got it|capisce|ja|vale|"
+                          r"d'accord|t[áa] bom)\s*\?+\s*$", re.IGNORECASE)
 
 
 # A session says its rules again and again; the verdicts of the latest sentences are kept (a bound: its keys
@@ -416,8 +423,9 @@ def is_rule(sentence: str) -> bool:
     if first and not first.group("you"):
         return True
     low = sentence.lower()
-    if _QUESTION.search(sentence) and not low.startswith(("please", "pls")):
-        return False  # "Do we always ...?" asks: a question is no rule
+    if _QUESTION.search(sentence if _ASKS_FIRST.match(sentence) else _CONFIRM_TAG.sub("", sentence)) and not low.startswith(
+            ("please", "pls")):
+        return False  # "Do we always ...?" asks: a question is no rule ("..., no sampling ok?" checks it is heard)
     # (a sentence with none of _RULE_NEEDS can match at its start only)
     rule = _RULE.search(sentence) if _may_hold(sentence, low, _RULE_NEEDS) else _RULE.match(sentence)
     if rule and _told(sentence, rule):
