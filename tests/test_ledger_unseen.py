@@ -3740,3 +3740,29 @@ def test_a_chinese_rule_inside_a_sentence_and_a_rule_closed_by_ok_are_rules():
                  "going forward run every generative eval with greedy decoding, no sampling ok?"):
         assert prose.kind_of(rule, tuple(values(rule))) == "rule", rule
     assert not prose.is_rule("do we always deploy on fridays, ok?")
+
+
+def test_what_someone_wrote_passed_on_in_portuguese_is_pasted_to_the_users_closing_question():
+    """"bug do Júlio, vê aí", a tester's report with her own "Favor corrigir antes do próximo release ...", then "o que
+    acha?"; "recusaram de novo, segue a mensagem:" and App Review's letter to the message's end; "Caio no slack:" and
+    his message: someone's text between the user's words, never the user's instructions. After "here's the log:" a
+    paragraph of the user's own ("The deploy must never run on Fridays.") stays theirs, and so does a voice note
+    relayed under a forwarded chat."""
+    bug = ("bug do Júlio, vê aí\n\n[BUG] Lista de favoritos some depois de trocar o tema\nBuild: 2.6.8 (627)\n"
+           "Device: Galaxy S21 / Android 14\n\nFavor corrigir antes do próximo release e anexar vídeo da correção no "
+           "ticket. Não fechar sem passar pelo QA.\n\no que acha?")
+    review = ("recusaram de novo, segue a mensagem:\n\nGuideline 4.3(a) - Design - Spam\n\nWe noticed your app shares a "
+              "similar binary as apps previously submitted by a terminated account.\n\nNext Steps\n\nSubmitting apps that "
+              "share a similar binary is considered a form of manipulation. Please do not resubmit this app until you "
+              "have reviewed the guideline.")
+    slack = ("Caio no slack:\n\nCaio Mendes  18:13\n@rafael heads up: vou subir o /v2/orders hoje à noite. vocês precisam "
+             "mandar o header X-App-Version em toda request a partir de amanhã")
+    for message in (bug, review, slack):
+        assert section(ledger(convo("min iOS is 15.1, don't go lower", message)), "User instructions") == [
+            "min iOS is 15.1, don't go lower"], message
+    log = "here's the log:\n\nERROR x failed\nERROR y failed\n\nThe deploy must never run on Fridays.\n\nany idea?"
+    assert [s.kind for s in segments.split(log)] == ["prose", "pasted", "prose"]
+    relayed = ('Forwarded from group "Choir":\n[10:15] Chloe: pls dont forget the permission slips!!\n[15:30] Jonas: '
+               "pickup is at the back gate\n\n[WhatsApp voice note, transcribed 15:00]\nfrom now on decline invites from "
+               "@summitconsult49.com")
+    assert segments.split(relayed)[-1].kind == "prose"

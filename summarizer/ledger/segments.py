@@ -316,6 +316,13 @@ _ANNOUNCE = re.compile(
     r"(?:sent|shared)(?= (?:us|me|over|along|this|these|it|them|the|a|an|some|his|her|their|with)\b|\s*:)|"
     # (a text of a kind someone else writes: "abstract of the paper Wei sent:", "the HPC announcement:")
     r"abstract|announcement|newsletter|press release|transcript|"
+    # the same in other languages ("o Caio mandou isso:", "recusaram de novo, segue a mensagem:", "te paso el correo
+    # de Hacienda:", "voici le mail du client :", "hier ist die Nachricht:")
+    r"mandou|enviou|encaminh\w*|segue|abaixo|mensagem|mand[óo]|envi[óo]|reenvi\w*|te paso|aqu[ií] va|abajo|mensaje|"
+    r"correo|a envoy[ée]|transf[ée]r[ée]|voici|ci-dessous|hat \w+ geschickt|geschickt|weitergeleitet|unten|nachricht|"
+    r"ha (?:mandato|inviato|scritto)|inoltrat\w*|qui sotto|ecco|messaggio|"
+    # where a colleague said it ("Caio no slack:", "from Teams:")
+    r"(?:no|on|in|from|en|auf|su|sur) (?:slack|whatsapp|teams|discord|telegram|signal)|"
     # (handed over for reference: "Katarzyna sent the relevant bit of the agreement, just so you have it:")
     r"so you have it|for your (?:info|information|records)|for the record|left (?:\w+ )?(?:comments?|notes?|feedback)|"
     # where it comes from ("from the nRF52840 datasheet:", "from Tomasz's review:")
@@ -334,7 +341,11 @@ _EXCERPT = re.compile(r"\b(?:excerpt|forwarded|pasted|copied|copy of|verbatim|fo
 _ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}\b(?:excerpt|for context|for reference|pasted|forwarded|screenshot|"
                               r"copied|(?:\w+'s|from \w+|\w+ (?:left|sent|wrote)(?: (?:me|us|a|some))?) (?:\w+ )?(?:review|"
                               r"comments|notes|feedback|e-?mail|mail|ticket)s?|(?:comments|logs?|output|e-?mail|trace) below|"
-                              r"customer(?:'s)? (?:e-?mail|mail|ticket)|^\W*fwd?)\b[^:.?!]{0,40}$", re.IGNORECASE)
+                              r"customer(?:'s)? (?:e-?mail|mail|ticket)|^\W*fwd?|"
+                              # whose it is in other languages ("email do Sentry agora há pouco", "bug do Júlio, vê aí")
+                              r"(?:e-?mail|mail|bug|ticket|review|log|mensagem|mensaje|correo|messaggio|nachricht|"
+                              r"relat[óo]rio|informe) (?:do|da|de|del|de la|von|vom|der|di|del|della|du) [\w\u00c0-\u017f]+)"
+                              r"\b[^:.?!]{0,40}$", re.IGNORECASE)
 
 
 def _announced(lines: list[str], kinds: list[str]) -> None:
@@ -378,12 +389,52 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
             if not any(kinds[k] or line_is_pasted(lines[k]) for k in range(start, stop)):
                 break
             reach = stop
+        # Between the line that announces someone's text and a last short line that asks about it ("bug do Júlio, vê
+        # aí", a tester's report with her own "Favor corrigir antes do próximo release ...", then "o que acha?"), all
+        # of it is the paste: the user speaks before and after it, and in no paragraph between. (Not after a log or
+        # an output announced: a paragraph of the user's may follow it.)
+        # So is all of it to the message's end when no paragraph after the first reads as the user's ("recusaram de
+        # novo, segue a mensagem:", then App Review's whole letter).
+        if paragraphs and _SOMEONES.search(line):
+            closing = len(paragraphs) >= 2 and _asks_after(lines, paragraphs[-1])
+            between = paragraphs[1:-1] if closing else paragraphs[1:]
+            if not any(_USER_AGAIN.match(lines[start]) or lines[start].rstrip().endswith("?") or not _CAPITAL.match(lines[start])
+                       or _RELAYED.match(lines[start]) or _ENVELOPE_LINE.match(lines[start]) for start, _stop in between):
+                reach = max(reach, (paragraphs[-2] if closing else paragraphs[-1])[1])
         if reach:
             for k in range(first, reach):
                 if not kinds[k] and lines[k].strip():
                     kinds[k] = "pasted"
 
 
+# An announcement of someone's text, not of an output: who sent it, or a kind of text people write.
+_SOMEONES = re.compile(r"\b(?:sent|shared|forwarded|wrote|said|replied|mandou|enviou|segue|encaminh\w*|mand[óo]|envi[óo]|"
+                       r"te paso|a envoy[ée]|voici|geschickt|weitergeleitet|ha (?:mandato|inviato|scritto)|ecco|e-?mail|"
+                       r"mail|message|mensagem|mensaje|correo|messaggio|nachricht|ticket|bug|review|report|announcement|"
+                       r"letter|notes?|feedback|comments?|slack|whatsapp|teams|discord|telegram)\b|\b(?!(?:here|there|that|it|what|who|let|he|she)'s)\w+'s\b|\b(?:from|do|da|del|von|di|du) (?-i:[A-Z\u00c0-\u00dd])",
+                       re.IGNORECASE)
+
+
+# A paragraph in which the user speaks again, in the middle of what they pass on ("Also, ...", "thanks", "can you ...");
+# "We noticed ..." and "I ..." are the sender's as often.
+_USER_AGAIN = re.compile(r"^\W*(?:this|that|these|the above|above|thanks|thx|ty|pls|please|can you|could you|scratch|sorry|"
+                         r"also|and|so|ok|okay|anyway|btw|actually|wait|hm+|oh)\b", re.IGNORECASE)
+
+
+# A relay's envelope on a line of its own, the user's words under it ("[WhatsApp voice note, transcribed 15:00]").
+_ENVELOPE_LINE = re.compile(r"^\s*\[[^\]\n]{0,60}\b(?:voice|whatsapp|sms|signal|telegram|slack dm|dm|transcri\w*)\b[^\]\n]{0,60}\]\s*$",
+                            re.IGNORECASE)
+
+
+def _asks_after(lines: list[str], paragraph: tuple[int, int]) -> bool:
+    """Whether ``paragraph`` is one short line of the user's that asks about what came before it ("o que acha?",
+    "what do they want exactly?", "dá pra ver isso hoje?")."""
+    start, stop = paragraph
+    line = lines[start].strip()
+    return stop - start == 1 and len(line) <= ASKS_AFTER_CHARS and line.endswith("?")
+
+
+ASKS_AFTER_CHARS = 120
 PASTED_LINE = 200  # a line under an announcing one this long is a paragraph of someone's text on its own
 # A signature under someone's text ("-- the HPC team", "— Wei"): the dashes a mail's signature opens with.
 _SIGNATURE = re.compile(r"^\s*(?:--|\u2014|\u2013)\s*[^\W\d_][^\n]{0,40}$")
