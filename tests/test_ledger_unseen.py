@@ -3757,7 +3757,10 @@ def test_what_someone_wrote_passed_on_in_portuguese_is_pasted_to_the_users_closi
               "have reviewed the guideline.")
     slack = ("Caio no slack:\n\nCaio Mendes  18:13\n@rafael heads up: vou subir o /v2/orders hoje à noite. vocês precisam "
              "mandar o header X-App-Version em toda request a partir de amanhã")
-    for message in (bug, review, slack):
+    caio = slack.replace("Caio no slack:", "from Caio (backend):") + "\n\ndá pra ver isso hoje?"
+    filed = bug.replace("bug do Júlio, vê aí", "Júlio from QA filed this:")
+    apple = review.replace("recusaram de novo, segue a mensagem:", "olha o que a Apple mandou 🙄")
+    for message in (bug, review, slack, caio, filed, apple):
         assert section(ledger(convo("min iOS is 15.1, don't go lower", message)), "User instructions") == [
             "min iOS is 15.1, don't go lower"], message
     log = "here's the log:\n\nERROR x failed\nERROR y failed\n\nThe deploy must never run on Fridays.\n\nany idea?"

@@ -318,6 +318,7 @@ _ANNOUNCE = re.compile(
     r"abstract|announcement|newsletter|press release|transcript|"
     # the same in other languages ("o Caio mandou isso:", "recusaram de novo, segue a mensagem:", "te paso el correo
     # de Hacienda:", "voici le mail du client :", "hier ist die Nachricht:")
+    r"filed|raised|reported|abriu|abriram|reportou|escreveu|escribi[óo]|a [ée]crit|hat \w+ geschrieben|ha segnalato|"
     r"mandou|enviou|encaminh\w*|segue|abaixo|mensagem|mand[óo]|envi[óo]|reenvi\w*|te paso|aqu[ií] va|abajo|mensaje|"
     r"correo|a envoy[ée]|transf[ée]r[ée]|voici|ci-dessous|hat \w+ geschickt|geschickt|weitergeleitet|unten|nachricht|"
     r"ha (?:mandato|inviato|scritto)|inoltrat\w*|qui sotto|ecco|messaggio|"
@@ -327,6 +328,8 @@ _ANNOUNCE = re.compile(
     r"so you have it|for your (?:info|information|records)|for the record|left (?:\w+ )?(?:comments?|notes?|feedback)|"
     # where it comes from ("from the nRF52840 datasheet:", "from Tomasz's review:")
     r"^\W*from (?:the|a|an|our|their|his|her|my|[A-Z][\w-]*'s?) [^:]{1,60}|datasheet|errata|reference manual|changelog|"
+    # from a colleague, named ("from Caio (backend):")
+    r"^\W*from (?-i:[A-Z\u00c0-\u00dd])[\w\u00c0-\u017f-]+(?: \([^)\n]{1,30}\))?|"
     r"release notes)\b[^:]{0,80}:\s*$",
     re.IGNORECASE)
 
@@ -342,6 +345,9 @@ _ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}\b(?:excerpt|for context|for refer
                               r"copied|(?:\w+'s|from \w+|\w+ (?:left|sent|wrote)(?: (?:me|us|a|some))?) (?:\w+ )?(?:review|"
                               r"comments|notes|feedback|e-?mail|mail|ticket)s?|(?:comments|logs?|output|e-?mail|trace) below|"
                               r"customer(?:'s)? (?:e-?mail|mail|ticket)|^\W*fwd?|"
+                              # what someone sent ("olha o que a Apple mandou", "look at this review lol")
+                              r"(?:o que|what) [\w\s]{1,30}\b(?:mandou|enviou|escreveu|sent|wrote|said)|"
+                              r"(?:this|these) (?:\w+ )?(?:review|e-?mail|mail|ticket|message|report|bug)s?|"
                               # whose it is in other languages ("email do Sentry agora há pouco", "bug do Júlio, vê aí")
                               r"(?:e-?mail|mail|bug|ticket|review|log|mensagem|mensaje|correo|messaggio|nachricht|"
                               r"relat[óo]rio|informe) (?:do|da|de|del|de la|von|vom|der|di|del|della|du) [\w\u00c0-\u017f]+)"
@@ -408,7 +414,8 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
 
 
 # An announcement of someone's text, not of an output: who sent it, or a kind of text people write.
-_SOMEONES = re.compile(r"\b(?:sent|shared|forwarded|wrote|said|replied|mandou|enviou|segue|encaminh\w*|mand[óo]|envi[óo]|"
+_SOMEONES = re.compile(r"\b(?:sent|shared|forwarded|wrote|said|replied|filed|raised|reported|abriu|abriram|reportou|escreveu|"
+                       r"mandou|enviou|segue|encaminh\w*|mand[óo]|envi[óo]|"
                        r"te paso|a envoy[ée]|voici|geschickt|weitergeleitet|ha (?:mandato|inviato|scritto)|ecco|e-?mail|"
                        r"mail|message|mensagem|mensaje|correo|messaggio|nachricht|ticket|bug|review|report|announcement|"
                        r"letter|notes?|feedback|comments?|slack|whatsapp|teams|discord|telegram)\b|\b(?!(?:here|there|that|it|what|who|let|he|she)'s)\w+'s\b|\b(?:from|do|da|del|von|di|du) (?-i:[A-Z\u00c0-\u00dd])",
