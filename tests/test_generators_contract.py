@@ -28,6 +28,7 @@ SIZES = {
     "gen_finance": [60, 80, 121, 160, 239, 240, 400, 401, 777, 1700],
     "gen_agentloop": [60, 121, 160, 400, 401, 777, 1700],
     "gen_mlops": [60, 121, 160, 400, 401, 777, 1700],
+    "gen_mobile": [60, 121, 160, 400, 401, 777, 1700],
 }
 GENERATORS = list(SIZES)
 STALE_REACH = 12  # messages after a stale value's own that may still say it (the agent's answer about it)
