@@ -3769,3 +3769,15 @@ def test_what_someone_wrote_passed_on_in_portuguese_is_pasted_to_the_users_closi
                "pickup is at the back gate\n\n[WhatsApp voice note, transcribed 15:00]\nfrom now on decline invites from "
                "@summitconsult49.com")
     assert segments.split(relayed)[-1].kind == "prose"
+
+
+def test_a_notification_under_its_senders_tag_is_pasted():
+    """"sentry is yelling:", then "[Sentry] New issue: TypeError: ..." with the service's own "You should resolve this
+    issue ...": a notification under its sender's tag is the sender's, when the user speaks elsewhere in the message. A
+    relay of the user's own words under a chat's tag ("[WhatsApp 18:15] Find me 90 min ...") stays theirs."""
+    mail = ("sentry is yelling:\n\n[Sentry] New issue: TypeError: undefined is not an object (evaluating 'user.addresses"
+            ".length')\nProject: pitanga-web-admin · Environment: production · Release: admin@79\n\nYou should resolve "
+            "this issue or assign it to a teammate.\n\nwhat do they want exactly?")
+    assert section(ledger(convo("min iOS is 15.1, don't go lower", mail)), "User instructions") == [
+        "min iOS is 15.1, don't go lower"]
+    assert [s.kind for s in segments.split("[WhatsApp 18:15] Find me 90 min for a haircut this week")] == ["prose"]

@@ -447,6 +447,10 @@ PASTED_LINE = 200  # a line under an announcing one this long is a paragraph of 
 _SIGNATURE = re.compile(r"^\s*(?:--|\u2014|\u2013)\s*[^\W\d_][^\n]{0,40}$")
 
 
+# A notification's or a list's subject under its sender's tag ("[Sentry] New issue: TypeError: ...", "[hpc-announce]
+# Scheduled maintenance ..."); not a relay of the user's own words ("[WhatsApp 18:15] ...", a tag with a time).
+_TAGGED_SUBJECT = re.compile(r"^\s*\[(?!(?:whatsapp|slack|sms|signal|telegram|voice|dm)\b)[A-Za-z][\w .-]{1,30}\]\s+"
+                             r"(?-i:[A-Z])[^\n]{10,}$", re.IGNORECASE)
 # A paper's abstract under its own label ("Abstract. Long-context extension is usually done by ..."): the authors' words.
 _ABSTRACT = re.compile(r"^\s*(?:abstract|ABSTRACT|Abstract)\s*[.:\u2014-]\s+[A-Z]")
 
@@ -455,9 +459,10 @@ def _signed(lines: list[str], kinds: list[str]) -> None:
     """The paragraph over a signature ("[hpc-announce] Scheduled maintenance ... Users must checkpoint long jobs
     before 05:30. ...", then "-- the HPC team") is the signer's, pasted, when the user speaks elsewhere in the
     message ("admins again:"); a message signed and nothing else is the user's own. So is a paper's abstract, under
-    its label, when the user speaks elsewhere in the message ("this abstract, relevant?")."""
+    its label, and a notification under its sender's tag, when the user speaks elsewhere in the message ("this
+    abstract, relevant?", "sentry is yelling:")."""
     for n, line in enumerate(lines):
-        if not kinds[n] and _ABSTRACT.match(line) and (n == 0 or not lines[n - 1].strip()):
+        if not kinds[n] and (_ABSTRACT.match(line) or _TAGGED_SUBJECT.match(line)) and (n == 0 or not lines[n - 1].strip()):
             end = next((k for k in range(n, len(lines)) if not lines[k].strip()), len(lines))
             if any(lines[k].strip() and not kinds[k] for k in (*range(n), *range(end, len(lines)))):
                 for k in range(n, end):
