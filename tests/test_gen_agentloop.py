@@ -38,11 +38,6 @@ def test_the_module_says_how_it_was_written() -> None:
     assert "Written from its own short spec, without reading the engine under test." in (gen_agentloop.__doc__ or "")
 
 
-def test_too_small_a_session_is_refused() -> None:
-    with pytest.raises(ValueError):
-        make_session(seed=1, messages=30)
-
-
 @pytest.mark.parametrize("name", ["small", "large"])
 def test_files_are_written_by_write_or_edit(name: str, request: pytest.FixtureRequest) -> None:
     """A file fact is in its one Write or Edit call (where facts sit is in test_generators_contract.py)."""

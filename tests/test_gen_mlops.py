@@ -7,7 +7,6 @@ by the messages their kind comes from."""
 from __future__ import annotations
 
 import json
-import random
 import re
 import sys
 from functools import cache
@@ -36,21 +35,6 @@ def facts(s: Session, kind: str) -> list:
 
 def content(s: Session, i: int) -> str:
     return str(s.messages[i].get("content") or "")
-
-
-def test_sizes_below_sixty_are_refused() -> None:
-    with pytest.raises(ValueError):
-        gen_mlops.make_session(seed=1, messages=59)
-    assert len(gen_mlops.make_session(seed=1, messages=60).messages) == 60
-
-
-def test_no_global_random_state() -> None:
-    """The global random module's state does not leak into a session."""
-    random.seed(1)
-    a = gen_mlops.make_session(seed=4, messages=400)
-    random.seed(99)
-    b = gen_mlops.make_session(seed=4, messages=400)
-    assert a.messages == b.messages and a.facts == b.facts and a.pasted == b.pasted
 
 
 @pytest.mark.parametrize("messages", [121, 160, 400, 777, 3000])

@@ -7,7 +7,6 @@ the stale value he gave, and files written in a single call."""
 from __future__ import annotations
 
 import json
-import random
 import re
 import sys
 from functools import cache
@@ -67,21 +66,6 @@ def adopted(s: Session) -> list[Fact]:
     """The instructions planted in a studio document he adopted."""
     docs = (gen_mobile.CHECKLIST, gen_mobile.CONVENTIONS)
     return [f for f in facts(s, "instruction") if any(all(rule in content(s, f.index) for rule in doc) for doc in docs)]
-
-
-def test_sizes_below_sixty_are_refused() -> None:
-    with pytest.raises(ValueError):
-        gen_mobile.make_session(seed=1, messages=59)
-    assert len(gen_mobile.make_session(seed=1, messages=60).messages) == 60
-
-
-def test_no_global_random_state() -> None:
-    """The global random module's state does not leak into a session."""
-    random.seed(1)
-    a = gen_mobile.make_session(seed=4, messages=400)
-    random.seed(99)
-    b = gen_mobile.make_session(seed=4, messages=400)
-    assert a.messages == b.messages and a.facts == b.facts and a.pasted == b.pasted
 
 
 def test_twelve_of_each_kind_from_3000_on() -> None:

@@ -1,6 +1,6 @@
 """The contract every later session generator keeps, checked once for all of them (bench/gen_firmware.py,
-gen_hr.py, gen_finance.py, gen_agentloop.py): the same bytes for the same seed, the bench's sizes, speed, exact
-sizes with their facts in place, six facts of each kind at 400 messages and twelve at 3000, and planted values that
+gen_hr.py, gen_finance.py, gen_agentloop.py, gen_mlops.py, gen_mobile.py): the same bytes for the same seed whatever
+the global random state, the bench's sizes, speed, exact sizes with their facts in place, six facts of each kind at 400 messages and twelve at 3000, and planted values that
 are new where planted and stay out of the filler. What each generator promises of its own domain is in its own
 test file."""
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import random
 import sys
 import time
 from collections import Counter
@@ -36,6 +37,28 @@ STALE_REACH = 12  # messages after a stale value's own that may still say it (th
 
 def generator(name: str) -> ModuleType:
     return importlib.import_module(name)
+
+
+REFUSE_BELOW = ("gen_hr", "gen_agentloop", "gen_mlops", "gen_mobile")  # those that refuse a session below their smallest
+
+
+@pytest.mark.parametrize("name", REFUSE_BELOW)
+def test_a_session_below_the_smallest_is_refused(name: str) -> None:
+    """A session shorter than the generator's smallest is refused, not cut short; its smallest is made whole."""
+    smallest = SIZES[name][0]
+    with pytest.raises(ValueError):
+        generator(name).make_session(seed=1, messages=smallest - 1)
+    assert len(generator(name).make_session(seed=1, messages=smallest).messages) == smallest
+
+
+@pytest.mark.parametrize("name", GENERATORS)
+def test_the_global_random_state_does_not_leak_into_a_session(name: str) -> None:
+    """The random module's global state, however seeded, changes nothing in a session."""
+    random.seed(1)
+    a = generator(name).make_session(seed=4, messages=400)
+    random.seed(99)
+    b = generator(name).make_session(seed=4, messages=400)
+    assert json.dumps(a.messages) == json.dumps(b.messages) and a.facts == b.facts and a.pasted == b.pasted
 
 
 @pytest.mark.parametrize("name", GENERATORS)
