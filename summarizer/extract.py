@@ -60,8 +60,9 @@ class Extractor:
 
     def heard(self, items: Sequence[Item]) -> None:
         """Note what a user's message asks (its items are known already): the outputs after it answer it."""
-        self.asked = _question(items)
-        self.requested = _request(items)
+        goal = _goal(items)
+        self.requested = asked_words(goal)
+        self.asked = self.requested if _ASKS.search(goal) else frozenset()
         self.after_output = False
         self.outputs = []
 
@@ -113,9 +114,9 @@ _ASKS = re.compile(r"^\W*(?:(?:hi|hey|hiya|hello|ok|okay|so|and|also|quick one|b
                    r"tell me|show me|remind me|give me)\b", re.IGNORECASE)
 
 
-def _request(items: Sequence[Item]) -> frozenset[str]:
-    goal = next((i.text.split(": ", 1)[-1] for i in items if i.section == "goal" and i.key == "goal"), "")
-    return asked_words(goal)
+def _goal(items: Sequence[Item]) -> str:
+    """The words of the user's request, as its message's items hold them."""
+    return next((i.text.split(": ", 1)[-1] for i in items if i.section == "goal" and i.key == "goal"), "")
 
 
 # The agent's answer that points at what an output printed without saying it ("Found it, see above.", "That's the
@@ -138,7 +139,7 @@ def _pointed_at(outputs: Sequence[str], requested: frozenset[str], index: int) -
 
 
 def _question(items: Sequence[Item]) -> frozenset[str]:
-    goal = next((i.text.split(": ", 1)[-1] for i in items if i.section == "goal" and i.key == "goal"), "")
+    goal = _goal(items)
     return asked_words(goal) if _ASKS.search(goal) else frozenset()
 
 

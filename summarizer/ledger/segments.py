@@ -303,6 +303,12 @@ def _titled(lines: list[str], kinds: list[str]) -> None:
         spoken = spoken or bool(lines[n].strip())
 
 
+# Who sent or wrote what follows, and the kinds of text people send, in English, Portuguese, Spanish, French, German and
+# Italian ("Júlio from QA filed this:", "o Caio mandou isso:", "segue a mensagem:", "te paso el correo", "voici le mail"):
+# they announce a paste (_ANNOUNCE) and say it is someone's text, not an output (_SOMEONES).
+_SENT_WORDS = (r"filed|raised|reported|abriu|abriram|reportou|escreveu|mandou|enviou|encaminh\w*|segue|mand[óo]|"
+               r"envi[óo]|te paso|a envoy[ée]|voici|geschickt|weitergeleitet|ha (?:mandato|inviato|scritto)|ecco|"
+               r"mensagem|mensaje|correo|messaggio|nachricht")
 # A line of the user's that announces what they paste next, and ends on ":" ("pasting the review:", "here's
 # what the job printed:", "the customer's ticket, for context:", "logs from export-svc earlier:").
 _ANNOUNCE = re.compile(
@@ -318,10 +324,8 @@ _ANNOUNCE = re.compile(
     r"abstract|announcement|newsletter|press release|transcript|"
     # the same in other languages ("o Caio mandou isso:", "recusaram de novo, segue a mensagem:", "te paso el correo
     # de Hacienda:", "voici le mail du client :", "hier ist die Nachricht:")
-    r"filed|raised|reported|abriu|abriram|reportou|escreveu|escribi[óo]|a [ée]crit|hat \w+ geschrieben|ha segnalato|"
-    r"mandou|enviou|encaminh\w*|segue|abaixo|mensagem|mand[óo]|envi[óo]|reenvi\w*|te paso|aqu[ií] va|abajo|mensaje|"
-    r"correo|a envoy[ée]|transf[ée]r[ée]|voici|ci-dessous|hat \w+ geschickt|geschickt|weitergeleitet|unten|nachricht|"
-    r"ha (?:mandato|inviato|scritto)|inoltrat\w*|qui sotto|ecco|messaggio|"
+    + _SENT_WORDS + r"|escribi[óo]|a [ée]crit|hat \w+ geschrieben|ha segnalato|abaixo|reenvi\w*|aqu[ií] va|abajo|"
+    r"transf[ée]r[ée]|ci-dessous|hat \w+ geschickt|unten|inoltrat\w*|qui sotto|"
     # where a colleague said it ("Caio no slack:", "from Teams:")
     r"(?:no|on|in|from|en|auf|su|sur) (?:slack|whatsapp|teams|discord|telegram|signal)|"
     # (handed over for reference: "Katarzyna sent the relevant bit of the agreement, just so you have it:")
@@ -414,11 +418,8 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
 
 
 # An announcement of someone's text, not of an output: who sent it, or a kind of text people write.
-_SOMEONES = re.compile(r"\b(?:sent|shared|forwarded|wrote|said|replied|filed|raised|reported|abriu|abriram|reportou|escreveu|"
-                       r"mandou|enviou|segue|encaminh\w*|mand[óo]|envi[óo]|"
-                       r"te paso|a envoy[ée]|voici|geschickt|weitergeleitet|ha (?:mandato|inviato|scritto)|ecco|e-?mail|"
-                       r"mail|message|mensagem|mensaje|correo|messaggio|nachricht|ticket|bug|review|report|announcement|"
-                       r"letter|notes?|feedback|comments?|slack|whatsapp|teams|discord|telegram)\b|\b(?!(?:here|there|that|it|what|who|let|he|she)'s)\w+'s\b|\b(?:from|do|da|del|von|di|du) (?-i:[A-Z\u00c0-\u00dd])",
+_SOMEONES = re.compile(r"\b(?:sent|shared|forwarded|wrote|said|replied|" + _SENT_WORDS + r"|e-?mail|mail|message|ticket|bug|"
+                       r"review|report|announcement|letter|notes?|feedback|comments?|slack|whatsapp|teams|discord|telegram)\b|\b(?!(?:here|there|that|it|what|who|let|he|she)'s)\w+'s\b|\b(?:from|do|da|del|von|di|du) (?-i:[A-Z\u00c0-\u00dd])",
                        re.IGNORECASE)
 
 
@@ -452,7 +453,7 @@ _SIGNATURE = re.compile(r"^\s*(?:--|\u2014|\u2013)\s*[^\W\d_][^\n]{0,40}$")
 _TAGGED_SUBJECT = re.compile(r"^\s*\[(?!(?:whatsapp|slack|sms|signal|telegram|voice|dm)\b)[A-Za-z][\w .-]{1,30}\]\s+"
                              r"(?-i:[A-Z])[^\n]{10,}$", re.IGNORECASE)
 # A paper's abstract under its own label ("Abstract. Long-context extension is usually done by ..."): the authors' words.
-_ABSTRACT = re.compile(r"^\s*(?:abstract|ABSTRACT|Abstract)\s*[.:\u2014-]\s+[A-Z]")
+_ABSTRACT = re.compile(r"^\s*(?:[Aa]bstract|ABSTRACT)\s*[.:\u2014-]\s+[A-Z]")
 
 
 def _signed(lines: list[str], kinds: list[str]) -> None:
