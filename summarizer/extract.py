@@ -57,6 +57,7 @@ class Extractor:
         self.requested: frozenset[str] = frozenset()  # the words of the user's latest request, a question or not
         self.after_output = False  # a tool's result came since the agent last spoke: its next words report on it
         self.outputs: list[str] = []  # the texts of those results, which its report may quote
+        self.sought: list[str] = []  # what each of their calls looked for (its arguments' words), in step
 
     def heard(self, items: Sequence[Item]) -> None:
         """Note what a user's message asks (its items are known already): the outputs after it answer it."""
@@ -64,7 +65,7 @@ class Extractor:
         self.requested = asked_words(goal)
         self.asked = self.requested if _ASKS.search(goal) else frozenset()
         self.after_output = False
-        self.outputs = []
+        self.outputs, self.sought = [], []
 
     def remember(self, view: View) -> None:
         """Note an assistant message's calls (its items are known already). The outputs its report may quote are
@@ -76,13 +77,18 @@ class Extractor:
             self.last_call = call
         self.after_output = False
         if not view.calls:
-            self.outputs = []
+            self.outputs, self.sought = [], []
+
+    def call_of(self, view: View) -> ToolCall | None:
+        """The call a tool's result answers (by its id; the last call when the result names none)."""
+        return self.calls.get(view.call_id or "") or (self.last_call if not view.call_id else None)
 
     def read(self, view: View) -> None:
         """Note a tool's result (its items are known already): the agent's next words report on it."""
         self.after_output = True
         self.outputs.append(view.text)
-        del self.outputs[:-LOOP_OUTPUTS]
+        self.sought.append(_sought(self.call_of(view)))
+        del self.outputs[:-LOOP_OUTPUTS], self.sought[:-LOOP_OUTPUTS]
 
     def items(self, view: View, index: int, hint: tuple[ToolCall | None, bool] | None = None) -> list[Item]:
         """The items of one message; ``hint``: (call, failed) as a tool result was judged already."""
@@ -91,14 +97,14 @@ class Extractor:
             self.heard(items)
             return items
         if view.role == "assistant":
-            reports, outputs = self.after_output, self.outputs
+            reports, outputs, sought = self.after_output, self.outputs, self.sought
             self.remember(view)
             items = assistant_items(view, index, reports, outputs)
             if reports and outputs and self.requested and _POINTS_BACK.match(view.text):
-                items.extend(_pointed_at(outputs, self.requested, index))
+                items.extend(_pointed_at(outputs, sought, self.requested, index))
             return items
         if view.role == "tool":
-            call = self.calls.get(view.call_id or "") or (self.last_call if not view.call_id else None)
+            call = self.call_of(view)
             failed = hint[1] if hint is not None and hint[0] == call else None
             self.read(view)
             return tool_items(view, call, index, failed, self.asked)
@@ -127,15 +133,29 @@ _POINTS_BACK = re.compile(r"^\W*(?:(?:ok|okay|so|yes|yep|right|alright)\W+)?(?:f
                           re.IGNORECASE)
 
 
-def _pointed_at(outputs: Sequence[str], requested: frozenset[str], index: int) -> list[Item]:
+def _pointed_at(outputs: Sequence[str], sought: Sequence[str], requested: frozenset[str], index: int) -> list[Item]:
     """The line of the latest output that answers the user's request (:func:`.outputs.asked_line`), when the agent
-    points at it: a finding its words name. Not the output's first line: a title says again what was asked for
-    ("HIL run 99111 on hil-rig-01 ...", "Ticket #443169 · Usage report doesn't match invoice")."""
-    for output in reversed(outputs):
-        line = asked_line(output, requested)
-        if line and not output.lstrip().startswith(line):
+    points at it: a finding its words name; else the line that holds what its call looked for (a lookup's
+    "POWER_RESETREAS reset value" for "look up that register's reset value"). Never the output's first line: a
+    title says again what was asked for ("HIL run 99111 on hil-rig-01 ...", "8 matches for ...")."""
+    for output, looked_for in zip(reversed(outputs), reversed(sought)):
+        body = output.lstrip().partition("\n")[2]
+        line = asked_line(body, requested) or (asked_line(body, asked_words(looked_for)) if looked_for else "")
+        if line:
             return [Item("finding", ASKED + line.lower()[:200], clip(line, 240), index, rank=1)]
     return []
+
+
+_QUERY_KEYS = frozenset({"query", "q", "search", "term", "terms", "keyword", "keywords", "question", "topic"})
+
+
+def _sought(call: ToolCall | None) -> str:
+    """What a call searched for: its query's words ("POWER_RESETREAS reset value"); not a path, a command or a
+    pattern, which are on every line they find or name a file, not a line of it."""
+    if call is None:
+        return ""
+    args = arguments(call.arguments)
+    return " ".join(v for k, v in args.items() if isinstance(v, str) and k.lower() in _QUERY_KEYS)[:ASKED_CHARS]
 
 
 def _question(items: Sequence[Item]) -> frozenset[str]:

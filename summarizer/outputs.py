@@ -282,6 +282,28 @@ _OUR_MARKS = re.compile(r"^\[(?:failed call folded|tool result archived|\.\.\. [
                         re.MULTILINE)
 
 
+def _labelled_ids(text: str, name: str, index: int, named: set[str], fields: bool = False) -> list[Item]:
+    """The ids ``text`` labels as what was made or found ("Reservation confirmed. Code OT-PUYV-640.",
+    "Confirmation code: TKT-MNS-40952"), each with the sentence that says it, on its line; not those in ``named``.
+    ``fields``: only a line that is the label and its id (a mail's "Tracking number: 1Z...", not "our ref 2023-0125.msg"
+    in a list of documents)."""
+    if not _has_any(text.lower(), _ID_LABEL_WORDS):
+        return []
+    found: list[Item] = []
+    for m in itertools.islice(_ID_LABEL.finditer(text), 3):
+        if fields and (text[text.rfind("\n", 0, m.start()) + 1:m.start()].strip()
+                       or text[m.end():(text.find("\n", m.end()) + 1 or len(text) + 1) - 1].strip(" .\t\r")):
+            continue
+        if m.group(1) not in named and m.group(1).upper() == m.group(1):  # (a name has no lower case letter)
+            dot = text.rfind(". ", 0, m.start())
+            start = max(text.rfind("\n", 0, m.start()) + 1, dot + 2 if dot >= 0 else 0)
+            ends_at = [e for e in (text.find("\n", m.end()), text.find(". ", m.end())) if e >= 0]
+            said = text[start:min(ends_at) if ends_at else None].strip()
+            found.append(Item("identifier", m.group(1), f"{clip(said, 160)} ({name})", index))
+            named.add(m.group(1))
+    return found
+
+
 def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | None = None,
                asked: frozenset[str] = frozenset()) -> list[Item]:
     """What a tool's result says: what failed, what a command made, what it found. ``asked``: the words of
@@ -321,21 +343,14 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
             named = {i.key for i in found}
             found += [Item("identifier", m.group(2), clip(m.group(0), 160), index)
                       for m in itertools.islice(_ID_FIELD.finditer(head_tail), 3) if m.group(2) not in named]
-        elif not failed and _has_any(head_tail.lower(), _ID_LABEL_WORDS):
-            named = {i.key for i in found}
-            for m in itertools.islice(_ID_LABEL.finditer(head_tail), 3):
-                if m.group(1) not in named and m.group(1).upper() == m.group(1):  # (a name has no lower case letter)
-                    # the sentence that says it, on its line ("Reservation confirmed. Code OT-PUYV-640.")
-                    dot = head_tail.rfind(". ", 0, m.start())
-                    start = max(head_tail.rfind("\n", 0, m.start()) + 1, dot + 2 if dot >= 0 else 0)
-                    ends_at = [e for e in (head_tail.find("\n", m.end()), head_tail.find(". ", m.end())) if e >= 0]
-                    said = head_tail[start:min(ends_at) if ends_at else None].strip()
-                    found.append(Item("identifier", m.group(1), f"{clip(said, 160)} ({name})", index))
-                    named.add(m.group(1))
+        elif not failed:
+            found += _labelled_ids(head_tail, name, index, {i.key for i in found})
         items.extend(found)
     # A read that names no file (a search, a lookup, a fetched page) answers with its last line as a
     # computation does ("cheapest: EUR 161.51 direct"); a file's last line is only where the file ends.
     answers = reads and command is None and not any(isinstance(args.get(k), str) for k in _PATH_KEYS)
+    if answers and not failed:  # what a mail or a lookup labels at its start ("Confirmation code: TKT-MNS-40952")
+        items.extend(_labelled_ids(head_of(text, ID_CHARS), name, index, set(), fields=True))
     items.extend(finding_items(raw, index, reads, line, _reads_code(args), answers=answers))
     if not reads and not failed and call is not None and "print" in call.arguments:
         # what the code asked to be printed, in its own words ("warehouse {wh:,} vs finance {fin:,}" printed
@@ -458,6 +473,7 @@ def asked_line(text: str, asked: frozenset[str]) -> str:
 # What a tool found: the failing tests a runner names (any language's runner), a line that gives a cause,
 # and (from a file that was read) the settings it holds, kept when prose or a later call names them.
 _GO_FAIL = re.compile(r"--- FAIL: (\S+)")
+_FIRST_BAD = re.compile(r"^\s*([0-9a-f]{7,40}) is the first bad commit\b.*$", re.MULTILINE)
 _FAILING_TEST = re.compile(
     r"^\s*(?:FAIL:? +(\S+(?:\s+>\s+[^\n]{1,120})?)|FAILED +(\S+)|(?:✗|×|✕|✖) +([^\n]{3,120})|✘ +([^\n]*›[^\n]{3,120})|"
     r"● ([^\n]{3,160})|test (\S+) \.\.\. FAILED|(\S+) \.\.\. (?:FAIL|ERROR)$|\[  FAILED  \] (\S+)|Failed (\S+) \[|"
@@ -585,6 +601,10 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
         for m in itertools.islice(_FAILED_LIST.finditer(scan), 2):
             for name in itertools.islice(_JSON_STRING.finditer(m.group(1)), FINDINGS_PER_OUTPUT - len(failing)):
                 items.append(Item("finding", name.group(1), clip(name.group(1), 200), index))
+    if "is the first bad commit" in scan:  # what `git bisect run` found, whatever else its log printed
+        bad = _FIRST_BAD.search(scan)
+        if bad:
+            items.append(Item("finding", "first bad commit " + bad.group(1).lower(), clip(bad.group(0).strip(), 200), index))
     frame = _FRAME_IN_SOURCE.search(scan) if " at " in scan and ("#0 " in scan or "frame #0" in scan) else None
     if frame is None and "    at " in scan:
         frame = _JS_FRAME.search(scan)

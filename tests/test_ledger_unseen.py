@@ -10,7 +10,7 @@ import json
 import math
 import re
 
-from convo import assistant, tool, user
+from convo import assistant, tool, user, words
 
 from context_compactor.messages import view_of
 from context_compactor.summarizer.fallback import ExtractiveSummarizer
@@ -3781,3 +3781,69 @@ def test_a_notification_under_its_senders_tag_is_pasted():
     assert section(ledger(convo("min iOS is 15.1, don't go lower", mail)), "User instructions") == [
         "min iOS is 15.1, don't go lower"]
     assert [s.kind for s in segments.split("[WhatsApp 18:15] Find me 90 min for a haircut this week")] == ["prose"]
+
+
+def test_the_first_bad_commit_a_bisect_found_is_a_finding():
+    """`git bisect run` prints the commits it tried and then "<sha> is the first bad commit": whatever the agent
+    says next, that line is what the bisect found."""
+    log = "\n".join(f"Bisecting: {n} revisions left to test after this (roughly {n.bit_length()} steps)\n"
+                    f"[{n:040x}] chore: bump deps ({n})\nrunning  'scripts/check_sleep.sh'" for n in (9, 5, 2)) + (
+        "\n4c1d2e9f0a7b3c5d6e8f9a0b1c2d3e4f5a6b7c8d is the first bad commit\n"
+        "commit 4c1d2e9f0a7b3c5d6e8f9a0b1c2d3e4f5a6b7c8d\nAuthor: Mina Ortiz <mina@example.org>\n"
+        "    pm: drop the idle hook for the radio (#812)\nbisect found first bad commit")
+    messages = [user("can you bisect the sleep current regression? script is scripts/check_sleep.sh"),
+                assistant("", [("b1", "shell", {"command": "git bisect run scripts/check_sleep.sh"})]),
+                tool("b1", log), assistant("Bisect is done, it landed on the radio idle change."), user("ok"),
+                assistant("Sure.")]
+    found = section(ledger(messages), "Found by tools")
+    assert "4c1d2e9f0a7b3c5d6e8f9a0b1c2d3e4f5a6b7c8d is the first bad commit" in found
+
+
+def test_the_line_holding_what_a_lookup_searched_for_is_what_the_agent_points_at():
+    """"look up that register's reset value": "reset value" is on every section of the manual the lookup printed,
+    but the call searched for "PWR_CR3 reset value", and only one line past the title holds PWR_CR3. When the
+    agent only points back ("That answers it."), that line is what it found; a later unrelated read in the same
+    loop does not take its place, nor does a file the loop read because its path matched."""
+    manual = "RM0434 reference manual, 6 matches for \"PWR_CR3 reset value\"\n" + "\n".join(
+        f"§{n}.4.{n} CR{n} register\nAddress offset: 0x{n * 16:03X}\nReset value: 0x{n * 4099:08X}" for n in range(1, 7)) + (
+        "\nPWR_CR3 (offset 0x08) reset value 0x00008000\nBits 15:0 reserved, must be kept at reset value (rw)")
+    source = "\n".join(f"{n:4}\tstatic int reg_{n} = {n * 3};" for n in range(1, 30))
+    messages = [user("btw look up that register's reset value pls"),
+                assistant("One sec.", [("l1", "datasheet_search", {"part": "STM32WB55", "query": "PWR_CR3 reset value"})]),
+                tool("l1", manual),
+                assistant("Checking.", [("r1", "read_file", {"path": "drivers/pwr/pwr_cr3.c"})]), tool("r1", source),
+                assistant("That answers it; I'll keep the number in mind."), user("ok"), assistant("Sure.")]
+    found = section(ledger(messages), "Found by tools")
+    assert "PWR_CR3 (offset 0x08) reset value 0x00008000" in found
+    assert not any("RM0434" in line or "static int" in line for line in found)
+
+
+def test_the_code_a_confirmation_mail_labels_is_an_identifier_but_not_a_reference_in_a_listing():
+    """A mail the agent read to see whether the tickets came ("Confirmation code: EVT-KL-55821" on a line of its
+    own) holds the id a continuing agent needs; a document listing's "our ref 2024-0311.msg" is no such label."""
+    mail = ("From: Tickets Desk <noreply@venue.example>\nSubject: Your order\n\nConfirmation code: EVT-KL-55821\n\n"
+            + words(120) + "\n\nPlease do not reply to this email.")
+    listing = "\n".join(f"- Lease review {n} - our ref 2024-03{n:02}.msg (DMS DOC-77{n:04})" for n in range(1, 8))
+    messages = [user("did the concert tickets come through?"),
+                assistant("", [("m1", "read_email", {"id": "msg_5f1c"})]), tool("m1", mail),
+                assistant("Yes, they came through this morning."),
+                user("and what's in the lease folder?"),
+                assistant("", [("d1", "dms_list", {"folder": "leases"})]), tool("d1", listing),
+                assistant("Seven documents, all lease reviews."), user("ok"), assistant("Sure.")]
+    ids = section(ledger(messages), "Identifiers")
+    assert any("EVT-KL-55821" in line for line in ids)
+    assert not any("2024-03" in line for line in ids)
+
+
+def test_a_convention_said_of_where_it_holds_is_a_rule():
+    """"commit msgs in this repo start with [PAY-xxx]", "branch names here start with feat/", "in this repo we squash
+    merge": a house convention, said of the place it holds in, is a standing instruction; "here we go again" and
+    "names in this repo are a mess" are not."""
+    for said in ("commit msgs in this repo start with [PAY-xxx], the release bot parses it",
+                 "in this repo, commit messages start with the ticket key",
+                 "branch names here start with feat/ or fix/",
+                 "in this repo we squash merge, no merge commits"):
+        assert prose.is_rule(said), said
+    for said in ("here we go again, the build is red", "names in this repo are a mess, can you list them?",
+                 "so here we have the failing test"):
+        assert not prose.is_rule(said), said

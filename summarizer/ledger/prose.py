@@ -176,6 +176,8 @@ _WEAK_NEEDS = ("make sure", "at least", "at most", "remember", "note that", "avo
 # "no" that forbids nothing: "no rush", "no worries", "no idea" ("oh and one more thing, no rush").
 _NO_IDIOM = (r"(?!rush\b|worries\b|problem|idea\b|need\b|hurry\b|pressure\b|luck\b|big deal\b|way\b|longer\b|"
              r"change|issues?\b|errors?\b|one\b|matter\b|clue\b|doubt\b|stress\b|biggie\b)")
+# Where a house convention holds ("in this repo", "here", "on this team").
+_HOUSE = r"(?:(?:in|on|for|at) (?:this|our) (?:repo|repository|project|codebase|code base|team|org|company|shop|house|office)|here|around here)"
 # A rule: words that forbid, require or prefer, or speak of what holds from now on, in every case.
 _RULE = re.compile(
     r"\b(?:never|(?<!\bas )always|must|mustn'?t|do not|(?<!\bso we )(?<!\bso i )(?<!\bso you )(?<!\bso it )"
@@ -223,11 +225,15 @@ _RULE = re.compile(
     r"[,;:\u2014\u2013]\s+no " + _NO_IDIOM + r"[\w-]+(?: [\w-]+){0,4}[.)]?\s*$|"
     # a house convention stated of a kind of thing, with no article ("commit messages start with the area",
     # "Public functions in web/src/api declare explicit return types", "new Go code gets its deps through ...")
-    r"^\W*(?!(?:the|these|those|this|that|my|your|our|its|their|his|her|some|two|three)\b)(?:(?:new|public|private|internal|all|"
-    r"user-facing)\s+)*(?:[\w`-]+\s+){0,2}(?:messages|names|functions|methods|"
+    # (also where it holds: "in this repo, commit messages start with ...", "branch names here start with feat/")
+    r"^\W*(?:" + _HOUSE + r",?\s+)?(?!(?:the|these|those|this|that|my|your|our|its|their|his|her|some|two|three)\b)"
+    r"(?:(?:new|public|private|internal|all|user-facing)\s+)*(?:[\w`-]+\s+){0,2}(?:messages|msgs|names|functions|methods|"
     r"strings|files|tests|commits|branches|titles|endpoints|columns|charts|dates|logs|docs|code|PRs|tickets|"
-    r"migrations|handlers|queries|types)(?:\s+in\s+[\w/.`-]+)?\s+(?:start|begin|end|go through|use|follow|declare|"
-    r"live in|stay|carry|include|gets?|need|must|should)\b|"
+    r"migrations|handlers|queries|types)(?:\s+(?:in\s+[\w/.`-]+|" + _HOUSE + r"))?\s+(?:start|begin|end|go through|use|"
+    r"follow|declare|live in|stay|carry|include|gets?|need|must|should)\b|"
+    # what is done here, said of us ("in this repo we squash merge", "here we deploy on tuesdays")
+    r"^\W*(?:(?:oh|and|also|btw|so|ok|okay|plus)\W+)*" + _HOUSE + r",?\s+we (?!(?:are|were|go|got|have|had|need|could|can|"
+    r"should|might|may|will|did|saw|see)\b)[a-z]+\b|"
     r"(?:^|[;:] )no \w+(?:\(\))? (?:in|inside|under) |heads up|fyi\b(?!.*:\s*$)|"
     # what to do with every one of a kind from what happened ("Tideline got burned by a silent auto-renewal ...
     # last year, so flag every auto-renewal clause in Tideline contracts with a margin comment")
