@@ -121,6 +121,11 @@ _PLAN_OPENINGS = (
     (("then",), re.compile(r"(?i)(?:\bthen\b[^.\n]{3,160}){2,}")),
     (("first", "to start"), re.compile(r"(?i)\b(?:first|to start),? (?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to)\b|"
                                        r"(?<!the )(?<!its )(?<!our )(?<!my )\bfirst\b[^.\n]{3,120}[;,]\s*(?:then|second|next|after that)\b")),
+    # the same in other languages ("Erst den Encoder fertig machen, dann ... testen, danach ingest deployen", "primero
+    # ..., luego ...", "d'abord ..., puis ...")
+    (("erst", "zun", "d'abord", "primer", "prima"),
+     re.compile(r"(?i)(?:^|[\s:(])(?:erst|zuerst|zun(?:ä|ae)chst|d'abord|primero|primeiro|prima)\b[^.\n]{3,120}[;,]\s*"
+                r"(?:und )?(?:dann|danach|anschlie(?:ß|ss)end|puis|ensuite|luego|despu[ée]s|depois|poi)\b")),
     # ("the first 90 days; after that the curves run parallel" tells what data shows: "first" is no step there)
     (("\u2192",), re.compile(r"\S \u2192 \S[^\n]*\u2192")),
 )

@@ -21,7 +21,8 @@ from .ledger.corrections import evidence_words
 # first; the regex reads only the tail, where a command's verdict is.
 _FAILED_WORDS = ("Traceback (most recent call last)", "\nFAILED ", "npm ERR!", "command not found", "Segmentation fault",
                  "Permission denied", "No such file or directory", "fatal:", "panic:", "--- FAIL:", "panicked at",
-                 "DATA RACE", "\nFAIL\t", "error[E", "Tests failed", "test result: FAILED", " [Error/")
+                 "DATA RACE", "\nFAIL\t", "error[E", "Tests failed", "test result: FAILED", " [Error/",
+                 "The following tests FAILED:", "** BUILD FAILED **")  # (CTest's and xcodebuild's verdicts)
 _FAILED_TAIL = re.compile(
     r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|return code|(?<=\()exit)[\s:=]+[1-9]|^(?:\u2502 )?ERROR[: ]|"
     r"^(?:\u2502 )?error(?:\[\w+\])?:|\bfailed with\b|(?<![\w=])(?!0+ )\d+ failed\b(?!=)", re.IGNORECASE | re.MULTILINE)
@@ -186,7 +187,11 @@ _TRAILER = re.compile(r"make(?:\[\d+\])?: \*\*\* |(?:npm ERR! )?a complete log o
                       # "FATAL ERROR: command exited with status 1: /usr/bin/cmake ...", "Error: Process completed with
                       # exit code 1.", " ELIFECYCLE  Command failed with exit code 1.", "ninja: build stopped: ...")
                       r"collect2(?:\.exe)?: error: ld returned \d+ exit status|ninja: build stopped\b|"
-                      r"(?:[\w !]{0,30}:\s*|[A-Z]+\s+)?(?:the )?(?:command|process|subcommand|script)\b[^\n]{0,80}?"
+                      # (xcodebuild's and CTest's verdicts and the lists under them: "** BUILD FAILED **", "The following
+                      # build commands failed:", "Errors while running CTest")
+                      r"\*\* [A-Z ]*FAILED \*\*|the following (?:build commands|tests) failed:|errors while running ctest\b|"
+                      r"ld: symbol\(s\) not found for architecture \w+$|"
+                      r"(?:(?:[\w !]{0,30}:\s*){1,2}|[A-Z]+\s+)?(?:the |linker )?(?:command|process|subcommand|script)\b[^\n]{0,80}?"
                       r"\b(?:exited|failed|returned|completed)\b[^\n]{0,30}?\b(?:exit )?(?:code|status)\b", re.IGNORECASE)
 # What a linker says failed ("region `RAM' overflowed by 3233 bytes", "undefined reference to `baro_init'"): the
 # last one, which a build's trailers follow.

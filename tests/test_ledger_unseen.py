@@ -3847,3 +3847,57 @@ def test_a_convention_said_of_where_it_holds_is_a_rule():
     for said in ("here we go again, the build is red", "names in this repo are a mess, can you list them?",
                  "so here we have the failing test"):
         assert not prose.is_rule(said), said
+
+
+def test_a_ctest_run_and_an_xcode_build_that_failed_give_their_error():
+    """CTest ends "The following tests FAILED:" and "Errors while running CTest" with no exit code; xcodebuild ends
+    "** BUILD FAILED **" under "The following build commands failed:", the linker's "ld: symbol(s) not found" and
+    "clang: error: linker command failed". The error is what failed: the Unity test's FAIL line, the undefined symbol."""
+    ctest = ("Test project /work/fw/build/unit\n" + "\n".join(f"test_crc.c:{n}:test_case_{n}:PASS" for n in range(20, 40))
+             + "\ntest_units.c:212:test_scale_7:FAIL: Expected 1200 Was 1201\n"
+             + "\n".join(f" {n}/40 Test #{n}: unit_crc_{n} ......   Passed    0.2{n % 10} sec" for n in range(1, 12))
+             + "\n\n97% tests passed, 1 tests failed out of 40\n\nTotal Test time (real) =  9.12 sec\n\n"
+               "The following tests FAILED:\n\t  7 - unit_units (Failed)\nErrors while running CTest\n")
+    xcode = ("\n".join(f"CompileC /Users/dev/app/build/Obj/File{n}.o /Users/dev/app/Sources/File{n}.swift normal arm64"
+                       for n in range(30))
+             + "\nerror: Undefined symbol: _OBJC_CLASS_$_RMBarcodeScanner\n"
+               "ld: symbol(s) not found for architecture arm64\n"
+               "clang: error: linker command failed with exit code 1 (use -v to see invocation)\n\n** BUILD FAILED **\n\n"
+               "The following build commands failed:\n\tLd /Users/dev/app/build/App.app/App normal (in target 'App')\n(1 failure)\n")
+    messages = [user("run the unit tests pls"), assistant("", [("t1", "ctest", {"build_dir": "build/unit"})]),
+                tool("t1", ctest), assistant("One test fails."),
+                user("now build iOS, I added the scanner module"),
+                assistant("", [("x1", "shell", {"cmd": "xcodebuild -scheme App build 2>&1 | tail -n 400"})]),
+                tool("x1", xcode), assistant("The link step fails."), user("ok"), assistant("Sure.")]
+    errors = section(ledger(messages), "Errors")
+    assert any("test_units.c:212:test_scale_7:FAIL: Expected 1200 Was 1201" in line for line in errors)
+    assert any("error: Undefined symbol: _OBJC_CLASS_$_RMBarcodeScanner" in line for line in errors)
+    assert not any("BUILD FAILED" in line or "linker command failed" in line for line in errors)
+
+
+def test_a_piece_of_work_asked_in_german_japanese_korean_or_chinese_is_a_request_not_an_instruction():
+    """"app/airq für okm_tempo bauen", "…をビルドして", "…빌드해줘", "hil-rig-06에 플래시하고 로그 확인", "帮我看一下 …": work asked
+    once, done once answered; never kept as a standing instruction for the value it names. A German sentence that
+    says how it is done from now on ("… nur nach 16:00 UTC machen") and a value made so ("ポートは 8080 …") are not
+    read as work asked."""
+    asked = ["hm. app/airq für okm_tempo_nrf52840 bauen",
+             "also okm_airq_stm32l476 で app/gateway_bridge をビルドして, then tell me",
+             "もう一つ: nucleo_l476rg용으로 app/gateway_bridge 빌드해줘",
+             "hil-rig-06에 플래시하고 로그 확인",
+             "帮我看一下 hgx09 的显存",
+             "die Logs von ingest-7 prüfen, danke"]
+    instructions = section(ledger(convo(*asked, "Deploys auf prod nur nach 16:00 UTC machen")), "User instructions")
+    assert instructions == ["Deploys auf prod nur nach 16:00 UTC machen"]
+    for said in asked:
+        assert prose.kind_of(said, ("x1",)) == "request", said
+
+
+def test_a_plan_in_german_spanish_or_french_is_a_plan():
+    """"Erst den Encoder fertig machen, dann … testen, danach ingest deployen", "primero …, luego …", "d'abord …,
+    puis …": steps in order, kept as the plan, not lost as a request."""
+    for said in ("Erst den Encoder im Rust-Crate fertig machen, dann die Frames mit 11 Bytes Header gegen die Go-Seite "
+                 "testen, danach ingest deployen",
+                 "primero reviso los logs de pagos-api, luego reinicio el worker-3 y después te aviso",
+                 "d'abord la migration de la table invoices, puis le déploiement sur staging-2"):
+        text = ledger(convo(said))
+        assert any(line.startswith("Plan: ") and said in line for line in section(text, "Current goal")), said

@@ -644,7 +644,7 @@ def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
             or (_THANKS.search(sentence) and not copula and not _SETS.match(sentence) and not _STEP_AFTER.search(sentence))
             or is_terse_ask(sentence) or (_WORK_START.match(sentence) and not copula)
             or _ON_ONE.match(sentence) or _WANT.match(sentence) or _NOTICED.match(sentence)
-            or _asked_after(sentence) or _FILE_EDIT.match(sentence)) and not _TRIGGER.search(sentence):
+            or _asked_after(sentence) or _FILE_EDIT.match(sentence) or _FOREIGN_ASK.search(sentence)) and not _TRIGGER.search(sentence):
         return False  # a piece of work asked for ("restart the export-svc rollout, it's stuck", "tf plan please")
     settings = [v for v in found if (any(c.isdigit() for c in v) or "://" in v or "@" in v or (
                 copula and ("/" in v or "_" in v or "." in v))) and not _SOURCE_FILE.search(v)]
@@ -657,6 +657,24 @@ def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
     return not _REQUEST_START.match(sentence) or bool(_SETS.match(sentence))
 
 
+# A piece of work asked for in other languages, by the verb form that asks it: German's infinitive closing the sentence
+# ("hm. app/airq für okm_tempo_nrf52840 bauen", "die Logs von gestern prüfen, danke"), Japanese "...をビルドして",
+# "...お願いします", Korean "...빌드해줘", "...로그 확인", Chinese "帮我...", "...一下"; not a value set by it
+# ("ポートは 8080 にして", "8080으로 해줘": what it is made, a setting).
+_ASK_CLOSE = r"(?=[\s,.!?\u3002\uff01\u3001\uff1f]|$)"
+_FOREIGN_ASK = re.compile(
+    # (German: not where a word makes it hold on, "Deploys auf prod nur nach 16:00 UTC machen")
+    r"^(?!.*\b(?:nur|immer|nie|niemals|keine?[nmrs]?|nicht|stets|ausschlie(?:ß|ss)lich|grunds(?:ä|ae)tzlich|jedes|jede[nmr]?)\b)"
+    r".*\b(?:bauen|machen|pr(?:ü|ue)fen|checken|testen|flashen|aufr(?:ä|ae)umen|ansehen|anschauen|starten|deployen|fixen|"
+    r"schreiben|lesen|holen|ausf(?:ü|ue)hren|laufen lassen|zusammenfassen|vergleichen|suchen|l(?:ö|oe)schen|hochladen|"
+    r"installieren|aktualisieren|reparieren|nachsehen|nachschauen|durchgehen|raussuchen|schicken)"
+    r"(?:[\s,.!]+(?:bitte|pls|please|danke|thx|ty|then tell me|and tell me|und sag mir bescheid)\b)*[\s.!]*$|"
+    r"(?<!\u306b)(?<!\u4f7f\u3063)(?:\u3057\u3066(?:\u304f\u3060\u3055\u3044|\u4e0b\u3055\u3044|\u306d|\u304f\u308c)?|"
+    r"\u3057\u3068\u3044\u3066|\u304a\u9858\u3044(?:\u3057\u307e\u3059)?|\u983c\u3080)" + _ASK_CLOSE + "|"
+    r"(?<!\ub85c )(?<!\ub85c)(?:\ud574 ?\uc918|\ud574 ?\uc8fc\uc138\uc694|\ud574 ?\uc904\ub798|\ubd80\ud0c1(?:\ud574\uc694|\ud569\ub2c8\ub2e4|\ud574)?|"
+    r"\ud655\uc778(?:\ud574)?|\ubd10 ?\uc918|\ubd10 ?\uc8fc\uc138\uc694)" + _ASK_CLOSE + "|"
+    r"\u4e00\u4e0b|\u5e2e\u6211|\u5e2e\u5fd9|\u9ebb\u70e6",
+    re.IGNORECASE)
 # An edit asked on one file, the file first ("small one: terraform/modules/vpc/outputs.tf, set max_retries to 28",
 # "in config/app.yaml, bump workers to 8"): done once done; the file holds the value from then on.
 _FILE_EDIT = re.compile(r"^\W*(?:[\w ]{1,20}:\s*)?(?:in |on )?(?:[\w.-]+/)*[\w.-]+\.[a-z]{1,5}\s*[,:]\s*(?:please\s+)?"
