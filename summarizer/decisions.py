@@ -17,7 +17,19 @@ _DECISION = re.compile(
     r"\b(?:decision\W{0,3}:|decided|decide to|going with|go with|opted for|opting for|settled on|we agreed(?! on\s*(?:[^\w\s]|(?:ty|thx|thanks|pls|please)\b|$))|"
     r"chose|choosing|the (?:plan|fix) is(?!\s+(?:in|on|at|under|below|above|attached|here|there|fine|ok|okay|good|done|ready|"
     r"set|written|still|now|the same)\b)|(?<!\bno )(?<!\bno single )(?<!\bno clear )(?<!\bnot the )root cause|"
-    r"changing my mind|my vote is|prefer\b.{1,80}\bover\b)",
+    r"changing my mind|my vote is|prefer\b.{1,80}\bover\b|lock(?:ing)? in\b|\w it is(?=\s*(?:[(.;,!]|$))|"
+    # news on one named thing that says where it now goes ("Update on agencies: the 2 SRE roles go to Rete Talenti")
+    r"^\W*(?:(?:quick|small|an?)\s+)?update on\b[^:\n]{1,60}:\s[^.;!?]{0,80}\b(?:go(?:es)? to|goes with|we(?:'ll| will)|instead)\b|"
+    # the same said in other languages ("Decidido: ...", "fechado: Jotai pra estado global", "tá decidido", "wir nehmen
+    # X statt Y", "on part sur X", "abbiamo deciso", "就用 X", "X로 하자")
+    # (a label that opens the choice, a verb that says it was made, "..., tá decidido" after it; not "Ok, queda
+    # decidido." alone nor "no pasos ya decididos")
+    r"^\W*(?:decidid[oa]|decid[ií]|decidimos|fechado|beschlossen|entschieden|d[ée]cid[ée]|deciso)\s*[:\u2014-]\s*\S|"
+    r"\b(?:decidimos|decid[ií]|decidiu|decidiram|abbiamo deciso|ho deciso|on a d[ée]cid[ée]|j'ai d[ée]cid[ée]|"
+    r"nous avons d[ée]cid[ée]|wir haben (?:uns )?(?:entschieden|beschlossen))\b(?!\s+(?:no|nada|nichts|rien|niente)\b)|"
+    r"\w{3,}[^,.;!?]*,\s*(?:t[áa]|est[áa]|queda|fica) decidid[oa]\b|mudei de ideia|cambi[ée] de (?:idea|opini[óo]n)|"
+    r"nos quedamos con\b|vamos con\b|bora de\b|on part sur\b|"
+    r"wir nehmen\b[^.;!?]{1,80}\bstatt\b|wir bleiben bei\b|andiamo con\b|\u51b3\u5b9a|\u5c31\u7528|\u6c7a\u5b9a|\u6c7a\u3081\u305f|\uacb0\uc815|\ub85c \ud558\uc790|\ub85c \uac00\uc790)",
     re.IGNORECASE)
 # A choice said in the first person ("we'll guard the map with a mutex", "I'd cache the settings", "my vote is
 # to ...", "we should give the job its own pool"), a decision when it gives a reason or an alternative; not
@@ -32,7 +44,9 @@ _DECISION_WEAK = re.compile(
     re.IGNORECASE)
 _DECISION_WORDS = ("decision", "decided", "decide to", "going with", "go with", "opted for", "we agreed",
                    "opting for", "settled on", "chose", "choosing", "the plan is", "the fix is", "root cause", "prefer",
-                   "changing my mind", "my vote is")
+                   "changing my mind", "my vote is", "lock in", "locking in", " it is", "decid", "fechado", "mudei de ideia",
+                   "cambi", "quedamos con", "vamos con", "bora de", "on part sur", "entschieden", "beschlossen", "wir nehmen",
+                   "wir bleiben", "deciso", "andiamo con", "update on")
 _DECISION_WEAK_WORDS = ("we", "i'", "i ", "let", "my vote", "switch", "options", "approach", "my suggestion",
                         "my recommendation", "suggest", "recommend")
 

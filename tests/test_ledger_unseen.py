@@ -3901,3 +3901,52 @@ def test_a_plan_in_german_spanish_or_french_is_a_plan():
                  "d'abord la migration de la table invoices, puis le déploiement sur staging-2"):
         text = ledger(convo(said))
         assert any(line.startswith("Plan: ") and said in line for line in section(text, "Current goal")), said
+
+
+def test_a_choice_marked_in_portuguese_spanish_german_or_by_lock_in_is_a_decision():
+    """"fechado: Jotai pra estado global", "Decidido: le pagamos en dos plazos", "StoreKit 2 na mão, tá decidido", "Wir
+    nehmen probe-rs statt openocd", "let's lock in Lion-8bit": choices, listed as decisions, not as one-off requests.
+    "Ok, queda decidido." alone and a heading that says the steps are not decided yet are none."""
+    chosen = ["fechado: Jotai pra estado global",
+              "Decidido: a Textiles Anáhuac le pagamos en dos plazos, mitad este mes y mitad el que viene.",
+              "esquece o RevenueCat. StoreKit 2 na mão, tá decidido",
+              "Wir nehmen probe-rs zum Flashen statt openocd, weil es RTT kann.",
+              "let's lock in Lion-8bit as the optimizer for the 1B runs"]
+    decisions = section(ledger(convo(*chosen, "Ok, queda decidido.")), "Decisions")
+    for said in chosen:
+        assert any(said.split(". ")[-1].rstrip(".") in line for line in decisions), said
+    assert not any(line.startswith("Ok, queda decidido") for line in decisions)
+    heading = "Resumen del memo de Ortega Lanz (son sus recomendaciones, no pasos ya decididos): revisar la cuenta 6290-00"
+    assert not section(ledger(convo(heading)), "Decisions")
+
+
+def test_news_on_a_choice_that_says_where_it_now_goes_revises_the_first_choice():
+    """"Decidi: the 2 SRE roles go to Vistula Search at 22% fee." then, much later, "Update on agencies: the 2 SRE roles
+    go to Rete Talenti at 22% fee, Vistula Search couldn't commit ...": the update is the decision that holds; the
+    first choice never stands alone."""
+    first = "Decidi: the 2 SRE roles go to Vistula Search at 22% fee. Sofia can brief them tomorrow."
+    later = ("Update on agencies: the 2 SRE roles go to Rete Talenti at 22% fee, Vistula Search couldn't commit to a "
+             "shortlist within two weeks.")
+    text = ledger(convo(first, *[f"look at REQ-{n} when you can" for n in range(30)], later))
+    decisions = section(text, "Decisions")
+    assert any(line.startswith("Update on agencies: the 2 SRE roles go to Rete Talenti") for line in decisions)
+    assert "Vistula Search at 22% fee. Sofia" not in text
+
+
+def test_a_value_taken_back_first_then_the_one_meant_is_a_correction_in_these_languages():
+    """"non la Sala Isola 6B, è la Sala Isola 6D", "no es la sala 6B, es la 6D", "nicht Raum 6B, sondern Raum 6D", "not
+    room 6B, it's room 6D": the value said is taken back, then the one meant. A report that something did not happen
+    ("no 500s since 10:00, but 3 timeouts", "no errors in build 6B, it's clean on 6D too", "no rush on PR 412, it is
+    5pm anyway") corrects nothing."""
+    for said in ("non la Sala Isola 6B, è la Sala Isola 6D — l'altra è in ristrutturazione fino a settembre",
+                 "no es la sala 6B, es la 6D", "nicht Raum 6B, sondern Raum 6D", "not room 6B, it's room 6D",
+                 "não é a sala 6B, é a sala 6D"):
+        assert prose.is_correction(said), said
+    for said in ("no 500s since 10:00, but 3 timeouts", "no errors in build 6B, it's clean on 6D too",
+                 "no rush on PR 412, it is 5pm anyway"):
+        assert not prose.is_correction(said), said
+    text = ledger(convo("the kickoff is in Sala Isola 6B on Monday", *[f"check REQ-{n}" for n in range(20)],
+                        "non la Sala Isola 6B, è la Sala Isola 6D — l'altra è in ristrutturazione fino a settembre"))
+    instructions = section(text, "User instructions")
+    assert instructions[0].startswith("non la Sala Isola 6B, è la Sala Isola 6D")
+    assert "the kickoff is in Sala Isola 6B on Monday" not in text

@@ -126,6 +126,13 @@ _CORRECTION = re.compile(
     r"die andere|der andere|das andere|a outra|o outro|l'altra|l'altro)(?! (?:day|night|week|morning|evening|afternoon|"
     r"time|way|side|hand|half|end)\b) \w+\b|\binstead of [`'\"]?[\w.@:/+-]*\d|, not [`'\"]?[\w.@:/+-]*\d[\w.@:/+-]*[`'\"]?\s*[.!]?$|"
     r"^\W*not [`'\"]?\S+[`'\"]?,? but\b|"
+    # the value said taken back first, then the one meant, in these languages ("non la Sala Isola 6B, è la Sala Isola
+    # 6D", "no es la sala 6B, es la 6D", "nicht Raum 6B, sondern 6D", "not room 6B, it's 6D")
+    r"^\W*(?:(?:ugh|oh|ah|so|ok|okay|hmm|sorry|wait)\W+)?(?:not|non|no|nicht|pas|n[ãa]o)\b(?: (?:es|[éè]|est|ist|is)\b)?"
+    r"(?! (?:sure|yet|really|much|only|all|even|every\w*|errors?|issues?|problems?|more|longer|later|before|after|until|"
+    r"rush|worries|hurry|pressure|idea|need|way|change|news|luck|reply|response|answer)\b)"
+    r"[^,;\n]{0,40}?[\w.@:/+-]*\d[\w.@:/+-]*[^,;\n]{0,20}[,;\u2014\u2013]\s*(?:it'?s|it is|[èé]|es|c'est|sondern|ma|mas|"
+    r"pero|sino|aber)\b[^,;\n]{0,40}?[\w.@:/+-]*\d[\w.@:/+-]*|"
     # the value meant set against the one said, at the start ("argh it's w.schmitt, not w.schmidt")
     r"^\W*(?:(?:argh|ugh|oh|ah|oops|whoops|sorry|hmm|ok|okay|so|wait)\W+){0,2}(?:it'?s|it is|that'?s|that is|should be) "
     r"[`'\"]?[\w.@:/+-]+[`'\"]?,? not [`'\"]?[\w.@:/+-]+|"
