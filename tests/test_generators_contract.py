@@ -1,5 +1,5 @@
 """The contract every later session generator keeps, checked once for all of them (bench/gen_firmware.py,
-gen_hr.py, gen_finance.py, gen_agentloop.py, gen_mlops.py, gen_mobile.py): the same bytes for the same seed whatever
+gen_hr.py, gen_finance.py, gen_agentloop.py, gen_mlops.py, gen_mobile.py, gen_monorepo.py, gen_analytics.py): the same bytes for the same seed whatever
 the global random state, the bench's sizes, speed, exact sizes with their facts in place, six facts of each kind at 400 messages and twelve at 3000, and planted values that
 are new where planted and stay out of the filler. What each generator promises of its own domain is in its own
 test file."""
@@ -30,6 +30,8 @@ SIZES = {
     "gen_agentloop": [60, 121, 160, 400, 401, 777, 1700],
     "gen_mlops": [60, 121, 160, 400, 401, 777, 1700],
     "gen_mobile": [60, 121, 160, 400, 401, 777, 1700],
+    "gen_monorepo": [60, 94, 121, 160, 400, 401, 777, 1700],
+    "gen_analytics": [60, 121, 160, 400, 401, 777, 1700],
 }
 GENERATORS = list(SIZES)
 STALE_REACH = 12  # messages after a stale value's own that may still say it (the agent's answer about it)
@@ -39,7 +41,7 @@ def generator(name: str) -> ModuleType:
     return importlib.import_module(name)
 
 
-REFUSE_BELOW = ("gen_hr", "gen_agentloop", "gen_mlops", "gen_mobile")  # those that refuse a session below their smallest
+REFUSE_BELOW = ("gen_hr", "gen_agentloop", "gen_mlops", "gen_mobile", "gen_monorepo", "gen_analytics")  # those that refuse a session below their smallest
 
 
 @pytest.mark.parametrize("name", REFUSE_BELOW)
@@ -147,7 +149,7 @@ def planted(request: pytest.FixtureRequest) -> tuple[str, Session]:
     return name, generator(name).make_session(seed=5, messages=messages)
 
 
-WHOLE_LINE_ERRORS = {"gen_hr", "gen_finance", "gen_agentloop"}
+WHOLE_LINE_ERRORS = {"gen_hr", "gen_finance", "gen_agentloop", "gen_analytics"}
 ROLES = {"instruction": {"user"}, "correction": {"user"}, "decision": {"user"}, "plan": {"user"},
          "file": {"assistant"}, "finding": {"tool"}, "error": {"tool"}, "identifier": {"tool", "user"}}
 
@@ -193,7 +195,7 @@ def test_errors_are_exact_lines_and_some_are_resolved(planted: tuple[str, Sessio
     assert all(f.resolved is None for f in session.facts if f.kind != "error")
 
 
-@pytest.mark.parametrize("name", ["gen_hr", "gen_finance", "gen_agentloop"])
+@pytest.mark.parametrize("name", ["gen_hr", "gen_finance", "gen_agentloop", "gen_monorepo", "gen_analytics"])
 def test_corrections_are_loose_and_near_misses(name: str) -> None:
     """Corrections come far from what they replace (100+ messages for several), half of them or more as near misses
     of it (the generators whose specs ask for it)."""
