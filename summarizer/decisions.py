@@ -17,7 +17,10 @@ _DECISION = re.compile(
     r"\b(?:decision\W{0,3}:|decided|decide to|going with|go with|opted for|opting for|settled on|we agreed(?! on\s*(?:[^\w\s]|(?:ty|thx|thanks|pls|please)\b|$))|"
     r"chose|choosing|the (?:plan|fix) is(?!\s+(?:in|on|at|under|below|above|attached|here|there|fine|ok|okay|good|done|ready|"
     r"set|written|still|now|the same)\b)|(?<!\bno )(?<!\bno single )(?<!\bno clear )(?<!\bnot the )root cause|"
-    r"changing my mind|my vote is|prefer\b.{1,80}\bover\b|lock(?:ing)? in\b|\w it is(?=\s*(?:[(.;,!]|$))|"
+    r"changing my mind|my vote is|prefer\b.{1,80}\bover\b|lock(?:ing)? in\b|(?<=\w )(?<!what )it is(?=\s*(?:[(.;,!\u2014\u2013]|- |$))|"
+    # a choice changed back or said as a change on a named thing ("we're going back to invoiced spend for CAC", "change
+    # on the LTV model: BG/NBD instead of Pareto/NBD", "u-turn: ...")
+    r"going back to\b|^\W*(?:[\w ]{1,20}:\s*)?(?:change|u-turn) on (?:the )?[^:\n]{1,60}:\s|^\W*u-turn\s*:|"
     # news on one named thing that says where it now goes ("Update on agencies: the 2 SRE roles go to Rete Talenti")
     r"^\W*(?:(?:quick|small|an?)\s+)?update on\b[^:\n]{1,60}:\s[^.;!?]{0,80}\b(?:go(?:es)? to|goes with|we(?:'ll| will)|instead)\b|"
     # the same said in other languages ("Decidido: ...", "fechado: Jotai pra estado global", "tá decidido", "wir nehmen
@@ -46,7 +49,7 @@ _DECISION_WORDS = ("decision", "decided", "decide to", "going with", "go with", 
                    "opting for", "settled on", "chose", "choosing", "the plan is", "the fix is", "root cause", "prefer",
                    "changing my mind", "my vote is", "lock in", "locking in", " it is", "decid", "fechado", "mudei de ideia",
                    "cambi", "quedamos con", "vamos con", "bora de", "on part sur", "entschieden", "beschlossen", "wir nehmen",
-                   "wir bleiben", "deciso", "andiamo con", "update on")
+                   "wir bleiben", "deciso", "andiamo con", "update on", "going back to", "change on", "u-turn")
 _DECISION_WEAK_WORDS = ("we", "i'", "i ", "let", "my vote", "switch", "options", "approach", "my suggestion",
                         "my recommendation", "suggest", "recommend")
 
@@ -66,7 +69,9 @@ _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing
                        r"(?:scrap|scratch|forget|ignore|drop|disregard) what (?:we|I) (?:said|agreed|decided|discussed)|"
                        r"(?:scrap|scratch|forget|drop) (?:the|our|my) (?:earlier|previous|old|first) (?:plan|idea|approach|decision)|"
                        r"(?:scrap|scratch|ditch) the \w+|after all|let'?s revisit|revisiting|instead(?=[,.;!]|$)|new plan|"
-                       r"change of plan|actually,? let'?s|"
+                       r"change of plan|actually,? let'?s|going back to|change on\b|u-turn|"
+                       # the old choice dropped first ("scrap a Bayesian readout with a 2% ROPE, CUPED ... it is")
+                       r"^\W*(?:(?:ok|okay|so|right)\W+)?(?:scrap|ditch)(?=\s+\S)|"
                        # a date moved ("moving it, we run the Polish off-cycle payroll on Wednesday 2 July")
                        r"moving it|moved it|rescheduling|rescheduled|postponing|postponed|pushing it (?:back|out)|"
                        r"bringing it forward|"

@@ -70,6 +70,8 @@ def failed_run(text: str) -> bool:
         return True
     if any(map(text.__contains__, _FAILED_WORDS)):  # C-level: no generator frame per word
         return True
+    if tail.rstrip().endswith("\nFAIL"):  # `go test ./...`'s last word when a package failed (its "--- FAIL" may be far up)
+        return True
     if "_" in tail and _CODED_ERROR.search(tail):
         return True
     if "error " in tail and _CODED_DIAGNOSTIC.search(tail):
@@ -125,7 +127,7 @@ def failed_run_by_regex(text: str) -> bool:
     if _EXIT_ZERO.search(tail):
         return "Traceback (most recent call last)" in text or "\nFAILED " in text
     return (bool(_ERROR_HEAD.match(text)) or any(word in text for word in _FAILED_WORDS) or bool(_FAILED_TAIL.search(tail))
-            or bool(_CODED_ERROR.search(tail)) or bool(_CODED_DIAGNOSTIC.search(tail)))
+            or bool(_CODED_ERROR.search(tail)) or bool(_CODED_DIAGNOSTIC.search(tail)) or tail.rstrip().endswith("\nFAIL"))
 
 
 # The verdict regexes, each tried only where its first word stands (found by str.find on the lower-cased
@@ -179,7 +181,10 @@ _EXCEPTION_LINE = re.compile(r"^(?:E\s+)?((?:[\w.]+\.)?\w*(?:Error|Exception|Exi
 # A build's trailer: that it failed and how often, not what ("make: *** [html] Error 1", "build finished with
 # problems, 1 error.", "Found 2 errors in 2 files", "1 error generated."); or where its log is ("npm ERR! A
 # complete log of this run can be found in: ...", "See the full log at ... for details").
-_TRAILER = re.compile(r"make(?:\[\d+\])?: \*\*\* |(?:npm ERR! )?a complete log of this run can be found in\b|"
+# A CI log's line prefix: `gh run view --log`'s job and step, a timestamp, an annotation ("web<TAB>Run pnpm test<TAB>
+# 2025-06-12T16:12:11.9044300Z ##[error]Process completed with exit code 1.")
+_CI_PREFIX = r"(?:[^\t\n]{1,80}\t[^\t\n]{1,200}\t)?(?:\d{4}-\d\d-\d\dT[\d:.]+Z\s+)?(?:##\[(?:error|warning)\]\s*)?"
+_TRAILER = re.compile(_CI_PREFIX + r"(?:make(?:\[\d+\])?: \*\*\* |(?:npm ERR! )?a complete log of this run can be found in\b|"
                       r"(?:see|check) (?:the )?(?:full |complete )?logs? (?:at|in) \S+ for (?:more )?details\b|"
                       r"(?:build (?:finished|failed|succeeded) with (?:problems|errors?)|found)?[, ]*\d+ "
                       r"errors?\b(?: (?:in|generated|found)\b[^:]*)?\.?$|"
@@ -192,7 +197,7 @@ _TRAILER = re.compile(r"make(?:\[\d+\])?: \*\*\* |(?:npm ERR! )?a complete log o
                       r"\*\* [A-Z ]*FAILED \*\*|the following (?:build commands|tests) failed:|errors while running ctest\b|"
                       r"ld: symbol\(s\) not found for architecture \w+$|"
                       r"(?:(?:[\w !]{0,30}:\s*){1,2}|[A-Z]+\s+)?(?:the |linker )?(?:command|process|subcommand|script)\b[^\n]{0,80}?"
-                      r"\b(?:exited|failed|returned|completed)\b[^\n]{0,30}?\b(?:exit )?(?:code|status)\b", re.IGNORECASE)
+                      r"\b(?:exited|failed|returned|completed)\b[^\n]{0,30}?\b(?:exit )?(?:code|status)\b)", re.IGNORECASE)
 # What a linker says failed ("region `RAM' overflowed by 3233 bytes", "undefined reference to `baro_init'"): the
 # last one, which a build's trailers follow.
 _LINKER = re.compile(r"^.*(?:region `[^'\n]+' overflowed by \d+ bytes|undefined reference to `[^'\n]+'|"
@@ -757,7 +762,19 @@ def strong_ids(text: str, limit: int = 3) -> list[str]:
 def error_line(text: str, named_only: bool = False) -> str:
     """The line that says what failed: the exception, else the failed test, else an error line (not one
     a logger wrote at info or debug level), else (unless ``named_only``: pasted text) the last line. An API's
-    JSON error answer ({"error": {"type": ..., "message": ...}}) gives its message."""
+    JSON error answer ({"error": {"type": ..., "message": ...}}) gives its message. Without a CI log's line
+    prefix (job, step, timestamp: "go<TAB>Run make test<TAB>2025-05-25T19:21:42.07Z --- FAIL: ..."): the same
+    failure in the next run's log is the same line."""
+    line = _error_line(text, named_only)
+    return _CI_LINE_PREFIX.sub("", line, count=1) if "\t" in line or "Z " in line else line
+
+
+# A reviewer's comment on a line of a file ("  L98  don't swallow the Rollback error, at least log it"): advice, no failure.
+_REVIEW_NOTE = re.compile(r"^\s+L\d+(?:-L?\d+)?\s{2,}\S")
+_CI_LINE_PREFIX = re.compile(r"^(?:[^\t\n]{1,80}\t[^\t\n]{1,200}\t)?\d{4}-\d\d-\d\dT[\d:.]+Z\s+")
+
+
+def _error_line(text: str, named_only: bool = False) -> str:
     if text.lstrip().startswith("{") and '"error' in text[:200]:
         said = _json_error(text)
         if said:  # a short answer whole, on one line (its codes and ids too), a long one's message
@@ -811,7 +828,7 @@ def error_line(text: str, named_only: bool = False) -> str:
                 not _ERROR_WORD.search(row) for row in failing if _FAILURE_SAID.search(row)):
             return " ".join(failing)
     lines = [line for line in _error_word_lines(text) if not _EXIT_LINE.match(line.strip()) and not _QUIET_LEVEL.search(line)
-             and not _zero_counts_only(line, _ERROR_WORD)]
+             and not _zero_counts_only(line, _ERROR_WORD) and not _REVIEW_NOTE.match(line)]
     telling = [line for line in lines if not _TRAILER.match(line.strip()) and not _JSON_OPENER.match(line.strip())]
     if telling:  # the last one: a command's own verdict comes after its progress lines (a build's trailer says only that it failed)
         last = telling[-1].strip().lstrip("\u2502").strip()  # not the box Terraform draws around a diagnostic

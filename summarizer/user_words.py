@@ -240,6 +240,8 @@ _FOLLOW = re.compile(r"\b(?:follow(?:ing)?(?!\s+up\b)|apply (?:it|this|these|the
 # A document the user says is not theirs to work by: another team's or a competitor's guide pasted to compare.
 _DISOWNED = re.compile(r"\b(?:not ours|not our (?:guide|style|policy|rules?|docs?|runbook|standard)|"
                        r"(?:don'?t|do not|dont|never|please don'?t) (?:adopt|follow|apply|copy) (?:anything|any of|it|this|these|them|its)|"
+                       # "we don't follow it but good to know where they differ", "we don't use their definitions"
+                       r"(?:we|i) (?:don'?t|do not|dont|never) (?:follow|use|apply|go by) (?:it|this|that|these|those|them|their|his|her)\b|"
                        r"(?:just |only )?for reference only|not (?:a |our )?(?:policy|rules?) (?:for|of) us)\b", re.IGNORECASE)
 # A statement of a followed document that rules nothing: an example, a greeting or a reply it holds as a template
 # ("Thanks for the details, Arjun. I've asked ..."), a note, a question, its metadata ("Owner: Support Ops").

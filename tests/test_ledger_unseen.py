@@ -3950,3 +3950,103 @@ def test_a_value_taken_back_first_then_the_one_meant_is_a_correction_in_these_la
     instructions = section(text, "User instructions")
     assert instructions[0].startswith("non la Sala Isola 6B, è la Sala Isola 6D")
     assert "the kickoff is in Sala Isola 6B on Monday" not in text
+
+
+FORGE_REVIEW = """the review came in:
+
+**lena-h** requested changes on #4776
+
+services/orders/internal/store/pg.go
+  L61  you should never log the whole request body here, it has PII
+
+services/inventory/internal/stock/reserve.go
+  L240  must: make sure the migration is reversible before merging
+
+Overall: close, fix the must: items and ping me.
+
+good call on billing reviews. rule from now on: @msiebert reviews everything in services/billing."""
+
+
+def test_a_code_review_pasted_whole_is_evidence_and_the_users_rule_after_it_is_theirs():
+    """A forge's review (its header, each comment under the file it is on, "Overall: ...") is the reviewer's: "you
+    should never log the whole request body" is no user rule, nor an error; the user's own rule after it is."""
+    text = ledger(convo(FORGE_REVIEW))
+    instructions = section(text, "User instructions")
+    assert instructions == ["rule from now on: @msiebert reviews everything in services/billing."]
+    assert not any("L61" in line or "L240" in line for line in section(text, "Errors"))
+
+
+def test_a_chat_message_copied_under_its_sender_and_time_is_pasted():
+    """"slack, fyi:", then "Emre Yilmaz  14:47" and his message ("please don't merge the outbox pr until Sanne has
+    looked at it"): his asks, not the user's rules; the user's "if CI is red twice in a row, post in #build-cops
+    instead of retriggering" below it is a rule of theirs."""
+    message = ("slack, fyi:\n\nEmre Yilmaz  14:47\nhey @jonas two things before friday:\n"
+               "1. please don't merge the outbox pr until Sanne has looked at it\n"
+               "2. don't forget to update the runbook when you change the alerts\n\n"
+               "different topic: if CI is red twice in a row, post in #build-cops instead of retriggering")
+    instructions = section(ledger(convo(message)), "User instructions")
+    assert instructions == ["different topic: if CI is red twice in a row, post in #build-cops instead of retriggering"]
+
+
+def test_what_to_do_whenever_a_kind_of_thing_happens_said_case_first_is_a_rule():
+    """"if you touch the proto files, regenerate the clients", "if anyone asks about the outage, point them to the
+    status page": standing rules; "if it works, merge it", "if the tests pass, deploy to staging", "if you can, check
+    the logs" are one case of now."""
+    for said in ("if you touch the proto files, regenerate the clients",
+                 "if anyone asks about the outage, point them to the status page",
+                 "if you see any 502s again, page Farah"):
+        assert prose.kind_of(said, ()) == "rule", said
+    for said in ("if it works, merge it", "if the tests pass, deploy to staging", "if you can, check the logs"):
+        assert prose.kind_of(said, ()) == "request", said
+
+
+def test_go_tests_that_end_on_fail_and_a_ci_logs_failure_give_what_failed_not_the_step_trailer():
+    """`go test ./...` prints its panic far up and ends on a lone "FAIL"; `gh run view --log-failed` prefixes every line
+    with the job, the step and a timestamp and ends on "##[error]Process completed with exit code 1.". The errors are
+    the panic and the failed test, without the prefix (the same failure in the next run's log is the same line)."""
+    go = ("\n".join(f"ok  \tgithub.com/acme/shop/services/stock/internal/p{n}\t0.{n}s" for n in range(40))
+          + "\n--- FAIL: TestReserve_Twice (0.02s)\npanic: stock: reservation rsv_77a1 released twice [recovered]\n"
+          + "\n".join(f"ok  \tgithub.com/acme/shop/services/stock/internal/q{n}\t1.{n}s" for n in range(200)) + "\nFAIL\n")
+    ci = "\n".join(f"go\tRun make test\t2025-05-25T19:21:{n:02}.0777728Z ok  \tgithub.com/acme/shop/x{n}\t1.1s"
+                   for n in range(30)) + (
+        "\ngo\tRun make test\t2025-05-25T19:21:41.0777728Z --- FAIL: TestStateMachine_Sign (5.04s)\n"
+        "go\tRun make test\t2025-05-25T19:21:42.1814468Z ##[error]Process completed with exit code 1.")
+    messages = [user("the stock tests crash, whats going on"),
+                assistant("", [("g1", "Bash", {"command": "go test ./services/stock/..."})]), tool("g1", go),
+                assistant("A reservation is released twice."), user("and CI on main?"),
+                assistant("", [("c1", "Bash", {"command": "gh run view 7455299029 --log-failed"})]), tool("c1", ci),
+                assistant("One test fails."), user("ok"), assistant("Sure.")]
+    errors = section(ledger(messages), "Errors")
+    assert any(line.startswith("panic: stock: reservation rsv_77a1 released twice") for line in errors)
+    assert any(line.startswith("--- FAIL: TestStateMachine_Sign (5.04s)") for line in errors)
+    assert not any("Process completed" in line or "2025-05-25T" in line for line in errors)
+
+
+def test_a_document_first_in_the_message_that_the_user_disowns_after_it_gives_no_rules():
+    """"Metric definitions v4.1 (owner: ...)", a blank line, its list, then "product's definitions doc, we don't follow
+    it but good to know where they differ": someone else's document, and not followed: none of its lines is a rule."""
+    doc = ("Metric definitions v4.1 (owner: Tom Hendriks, last review 2024-07-15)\n\n"
+           "- Active subscriber: customer with a delivered paid box in the ISO week, paused weeks excluded.\n"
+           "- Churn: no delivery and no scheduled box for 8 consecutive weeks or an explicit cancel.\n"
+           "- CAC: paid media spend / first paid boxes, by ISO week of first box.\n"
+           "- AOV: average net box value after discounts.\n"
+           "- Please send questions to #metrics-council, do not edit this page directly.\n\n"
+           "product's definitions doc, we don't follow it but good to know where they differ")
+    text = ledger(convo(doc))
+    assert not section(text, "User instructions") and not section(text, "Rules in documents")
+
+
+def test_a_choice_changed_back_or_said_as_a_change_on_a_named_thing_revises_the_first():
+    """"decision: Pareto/NBD for the LTV model", later "change on the LTV model: BG/NBD + Gamma-Gamma instead of
+    Pareto/NBD"; "CAC spend goes with Meta API spend", later "we're going back to invoiced spend from finance for CAC
+    spend"; "scrap X, CUPED with 7 pre-period weeks it is": each later choice is a decision and the first never
+    stands alone."""
+    pairs = [("decision: Pareto/NBD for the LTV model. Tom agreed",
+              "change on the LTV model: BG/NBD + Gamma-Gamma instead of Pareto/NBD. the CMO wants comparability"),
+             ("we'll go with a Bayesian readout with a 2% ROPE for the price test",
+              "scrap a Bayesian readout with a 2% ROPE, CUPED with 7 pre-period weeks it is — it broke the YoY view")]
+    for first, later in pairs:
+        text = ledger(convo(first, *[f"look at DATA-{n} when you can" for n in range(12)], later))
+        decisions = section(text, "Decisions")
+        assert any(line.startswith(later[:40]) for line in decisions), (later, decisions)
+        assert first not in text

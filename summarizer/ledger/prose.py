@@ -96,6 +96,8 @@ _CORRECTION = re.compile(
     # a value and a star, the chat's mark for "I meant this" ("lm-cu121-py311* pls"), not a glob ("*.py", "lm-*")
     r"[\w.@/:+-]*\w\*(?=\W*(?:pls|please|thx|sorry)?\W*$)|"
     r"entschuldigung\b|korrektur\b|nein,|doch\b|"
+    # "wait" in other languages, as a word of its own ("non attends, l'expéditeur c'est ...", "warte, ...", "espera, ...")
+    r"(?:non,? |nein,? |no,? )?(?:attends|attendez|warte|moment mal|espera|espere|aspetta)\s*[,!:\u2014\u2013-]|"
     r"perd[oó]n\b|lo siento\b|correcci[oó]n\b|mejor dicho\b|no,|"
     r"fel av mig\b|f[öo]rl[åa]t\b|mijn fout\b|excuses\b|przepraszam\b|pomy[łl]ka\b|scusa\b|mi sono sbagliat|"
     r"desculpa\b|me enganei\b|galti se\b|sumimasen\b|\u3054\u3081\u3093|\u3059\u307f\u307e\u305b\u3093|\u5bf9\u4e0d\u8d77|\u4e0d\u597d\u610f\u601d)|"
@@ -710,12 +712,25 @@ def kind_of(sentence: str, found: tuple[str, ...]) -> str:
         return "setting"
     if " if " in sentence and _STANDING_IF.search(sentence) and not _QUESTION.search(sentence):
         return "rule"  # what to do whenever something happens ("check it if tables look stale")
+    if _IF_EVER.match(sentence) and not _QUESTION.search(sentence):
+        return "rule"  # the same, the case first ("if CI is red twice in a row, post in #build-cops instead of retriggering")
     if _PRECONDITION.match(sentence.lstrip("-*\u2022( \t")):
         return "rule"  # the user's "before you deploy, run the tests" (a document's "Before you change X, tell
         # your admins" tells its readers: see is_rule)
     return "request"
 
 
+# What to do whenever a kind of thing happens, the case first: a case said of any time it comes ("if CI is red twice in a
+# row, post in #build-cops", "if you touch the proto files, regenerate the clients", "if anyone asks about the outage,
+# point them to the status page"), then what to do; not one case of now ("if it works, merge it", "if the tests pass,
+# deploy").
+_IF_EVER = re.compile(r"^\W*(?:[\w ]{1,25}:\s*)?(?:(?:and|also|btw|oh|plus|oh and)\W+)?(?:if|whenever|every time|each time) "
+                      r"(?=[^,;:.?!\u2014\u2013]{0,80}\b(?:ever|again|twice|three times|in a row|anyone|anybody|someone|any|every|"
+                      r"you (?:touch|change|edit|add|remove|bump|see|hit|get|find)|we (?:touch|change|edit|add|bump|see|hit|get))\b)"
+                      r"[^,;:.?!\u2014\u2013]{3,90}[,\u2014\u2013]\s*(?:please\s+|pls\s+|just\s+)?(?:post|ping|page|tell|ask|notify|"
+                      r"stop|don'?t|do not|never|always|run|regenerate|rerun|re-run|file|open|escalate|revert|roll back|use|add|"
+                      r"update|check|wait|point|send|message|call|mention|flag|skip|leave|keep|put|write|loop in)\b",
+                      re.IGNORECASE)
 # An instruction for whenever a thing happens ("..., check it if tables look stale", "restart the worker if the
 # queue backs up"): "if" and a thing of the work that does something, not the asker's leave ("if you can", "if
 # possible", "if that's ok"); "check if the build is green" asks whether.

@@ -131,6 +131,7 @@ def _split(text: str) -> list[Segment]:
     _forwarded(lines, kinds)
     _titled(lines, kinds)
     _announced(lines, kinds)  # after documents: a spec announced ("here's the doc maria wrote:") is read for its rules
+    _reviews(lines, kinds)
     _signed(lines, kinds)
     _pasted_runs(lines, kinds)
     # each run of lines of one kind joined once (adding line by line copies the run again for each line)
@@ -290,7 +291,10 @@ def _titled(lines: list[str], kinds: list[str]) -> None:
         chars[k] = chars[k + 1] + len(line) + 1
     spoken = False  # a line with words came before
     for n in range(count):
-        if not kinds[n] and ((n and spoken and not lines[n - 1].strip()) or (n == 0 and count > 1 and lines[1].strip())):
+        # (first in the message: with its text right under it, or set off by a blank line when the user speaks again
+        # after the document: "Metric definitions v4.1 (owner: ...)", its list, then "product's doc, we don't follow it")
+        if not kinds[n] and ((n and spoken and not lines[n - 1].strip()) or (n == 0 and count > 1 and (
+                lines[1].strip() or _document_end(lines, 0) < count))):
             title = lines[n].strip()
             if (_TITLE.match(title) or _TITLE.match(_DECORATION.sub("", title))) and not _TAGGED.match(title):
                 end = _document_end(lines, n)
@@ -385,7 +389,11 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
         # (a paragraph of log or table lines is left to _pasted_runs, which ends it where the lines stop
         # being output: "Any idea?" after a log is the user's; a paragraph of one long line is a paste too: an
         # abstract, a post)
-        if (end - first >= 2 or (end - first == 1 and len(lines[first]) >= PASTED_LINE)) and not any(
+        if first < len(lines) and _CHAT_HEAD.match(lines[first]) and end - first >= 2:
+            for k in range(first, end):  # a chat message copied under its sender and time: all of it is theirs
+                if not kinds[k]:
+                    kinds[k] = "pasted"
+        elif (end - first >= 2 or (end - first == 1 and len(lines[first]) >= PASTED_LINE)) and not any(
                 kinds[k] or line_is_pasted(lines[k]) for k in range(first, end)):
             for k in range(first, end):
                 kinds[k] = "pasted"
@@ -408,7 +416,8 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
         if paragraphs and _SOMEONES.search(line):
             closing = len(paragraphs) >= 2 and _asks_after(lines, paragraphs[-1])
             between = paragraphs[1:-1] if closing else paragraphs[1:]
-            if not any(_USER_AGAIN.match(lines[start]) or lines[start].rstrip().endswith("?") or not _CAPITAL.match(lines[start])
+            if not any(_USER_AGAIN.match(lines[start]) or lines[start].rstrip().endswith("?")
+                       or not (_CAPITAL.match(lines[start]) or _LONE_PATH.match(lines[start]))
                        or _RELAYED.match(lines[start]) or _ENVELOPE_LINE.match(lines[start]) for start, _stop in between):
                 reach = max(reach, (paragraphs[-2] if closing else paragraphs[-1])[1])
         if reach:
@@ -417,10 +426,21 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
                     kinds[k] = "pasted"
 
 
+# A chat message as Slack or Teams copies it: its sender's name and the time on a line of their own ("Emre Yilmaz  14:47",
+# "Sanne de Vries, 9:02 AM").
+_CHAT_HEAD = re.compile(r"^\s*[A-Z\u00c0-\u00dd][\w.'-]*(?: [A-Z\u00c0-\u00dd][\w.'-]*){0,3},?\s+\[?\d{1,2}:\d\d(?::\d\d)?"
+                        r"(?:\s*[AaPp]\.?[Mm]\.?)?\]?\s*$")
+
+
 # An announcement of someone's text, not of an output: who sent it, or a kind of text people write.
 _SOMEONES = re.compile(r"\b(?:sent|shared|forwarded|wrote|said|replied|" + _SENT_WORDS + r"|e-?mail|mail|message|ticket|bug|"
                        r"review|report|announcement|letter|notes?|feedback|comments?|slack|whatsapp|teams|discord|telegram)\b|\b(?!(?:here|there|that|it|what|who|let|he|she)'s)\w+'s\b|\b(?:from|do|da|del|von|di|du) (?-i:[A-Z\u00c0-\u00dd])",
                        re.IGNORECASE)
+
+
+# A file a reviewer's comments under it are on ("services/orders/internal/http/handler.go"), or a review's header
+# ("**tlindqvist** requested changes on #4090"): the sender's text, as a capitalised sentence is.
+_LONE_PATH = re.compile(r"^\s*(?:[\w.@-]+/)+[\w.@-]+(?::\d+)?\s*$|^\s*\*\*[^*\n]{1,40}\*\*\s")
 
 
 # A paragraph in which the user speaks again, in the middle of what they pass on ("Also, ...", "thanks", "can you ...");
@@ -478,6 +498,40 @@ def _signed(lines: list[str], kinds: list[str]) -> None:
             continue
         for k in range(start, n + 1):
             kinds[k] = "pasted"
+
+
+# A code review's header as a forge prints it ("**lena-h** requested changes on #4776", "@joonp approved these changes"),
+# and a comment of it on a line of a file ("  L61  you should never log the whole request body here").
+_REVIEW_HEAD = re.compile(r"^\s*(?:\*\*@?[\w.-]{1,40}\*\*|@[\w.-]{1,40}) (?:requested changes|approved(?: these changes)?|"
+                          r"commented|left (?:a review|review comments)|reviewed)\b")
+_REVIEW_COMMENT = re.compile(r"^\s+L\d+(?:-L?\d+)?\s{2,}\S")
+_REVIEW_CLOSE = re.compile(r"^\s*(?:overall|summary|in general|lgtm|looks good)\b", re.IGNORECASE)
+
+
+def _reviews(lines: list[str], kinds: list[str]) -> None:
+    """A code review pasted whole: from its header through the paragraphs of its comments (each under the file it is
+    on) and its closing "Overall: ...", to the paragraph where the user speaks again after it. The reviewer's "must:
+    add a test", "never log the request body" are the reviewer's, evidence until the user adopts them."""
+    for n, line in enumerate(lines):
+        if kinds[n] or not line.startswith(("*", "@", " ")) or not _REVIEW_HEAD.match(line):
+            continue
+        paragraphs = _paragraphs(lines, n)
+        stop = paragraphs[0][1]
+        commented = False
+        for start, end in paragraphs[1:]:
+            body = range(start, end)
+            if any(_REVIEW_COMMENT.match(lines[k]) for k in body):
+                commented, stop = True, end
+            elif commented and _CAPITAL.match(lines[start]) and not _USER_AGAIN.match(lines[start]) and (
+                    _REVIEW_CLOSE.match(lines[start]) or any(lines[k].strip() for k in range(end, len(lines)))):
+                stop = end  # the review's own closing words ("Overall: close, fix the must: items and ping me."),
+                break  # when the user speaks after it, or when they say so
+            else:
+                break
+        if commented:
+            for k in range(n, stop):
+                if not kinds[k] and lines[k].strip():
+                    kinds[k] = "pasted"
 
 
 def _paragraphs(lines: list[str], first: int) -> list[tuple[int, int]]:
