@@ -83,6 +83,7 @@ def failed_run(text: str) -> bool:
 # An output whose first line says the call failed: an exception's name ("StorageError: quota exceeded",
 # "SMTPRecipientsRefused: 550 ..."), "<what> failed:", or an HTTP error status ("403 Forbidden").
 _ERROR_HEAD = re.compile(r"^\s*(?:\{\s*\"(?:error|errors)\"\s*:\s*[{\[\"]|[A-Z][\w.]*(?:Error|Exception|Refused|Fault|Denied)\b\s*:|(?:[\w-]+ ){0,3}failed\s*[:(]|"
+                         r"[A-Z][\w-]*(?: [\w-]+)? error\s*:|"  # "Query error: Unrecognized name: skip_cnt at [42:28]", "Syntax error: ..."
                          r"(?:HTTP/[\d.]+ |(?:status|error)[ :=]+)?[45]\d\d (?:[A-Z][a-z]+)(?: [A-Z][a-z]+){0,3}\b|"
                          r"[45]\d\d[ -][45]\.\d{1,3}\.\d{1,3} )")  # a mail server's refusal ("550 5.1.1 recipient rejected")
 
@@ -196,6 +197,8 @@ _TRAILER = re.compile(_CI_PREFIX + r"(?:make(?:\[\d+\])?: \*\*\* |(?:npm ERR! )?
                       # build commands failed:", "Errors while running CTest")
                       r"\*\* [A-Z ]*FAILED \*\*|the following (?:build commands|tests) failed:|errors while running ctest\b|"
                       r"ld: symbol\(s\) not found for architecture \w+$|"
+                      # (dbt's, under its timestamp: "11:57:05  Completed with 1 errors, ...", "Done. PASS=3 ... ERROR=3 ...")
+                      r"(?:\d\d:\d\d:\d\d\s+)?(?:completed with \d+ errors?\b|done\. pass=\d+ warn=\d+ error=\d+)|"
                       r"(?:(?:[\w !]{0,30}:\s*){1,2}|[A-Z]+\s+)?(?:the |linker )?(?:command|process|subcommand|script)\b[^\n]{0,80}?"
                       r"\b(?:exited|failed|returned|completed)\b[^\n]{0,30}?\b(?:exit )?(?:code|status)\b)", re.IGNORECASE)
 # What a linker says failed ("region `RAM' overflowed by 3233 bytes", "undefined reference to `baro_init'"): the

@@ -14,7 +14,7 @@ from convo import assistant, tool, user, words
 
 from context_compactor.messages import view_of
 from context_compactor.summarizer.fallback import ExtractiveSummarizer
-from context_compactor.summarizer.ledger import merge, prose, render, segments
+from context_compactor.summarizer.ledger import Item, merge, prose, render, segments
 from context_compactor.summarizer.ledger.items import values
 
 PYTEST_RUN = """Here's what I get locally:
@@ -4050,3 +4050,27 @@ def test_a_choice_changed_back_or_said_as_a_change_on_a_named_thing_revises_the_
         decisions = section(text, "Decisions")
         assert any(line.startswith(later[:40]) for line in decisions), (later, decisions)
         assert first not in text
+
+
+def test_a_query_that_answers_with_its_error_failed():
+    """A warehouse answers a query with "Query error: Unrecognized name: skip_cnt at [42:28]" and its job id: the
+    query failed, and that line is the error (not an id of a job that ran)."""
+    messages = [user("skips by delivery slot since january?"),
+                assistant("", [("q1", "run_sql", {"sql": "select skip_cnt, delivery_slot from marts.int_box_deliveries"})]),
+                tool("q1", "Query error: Unrecognized name: skip_cnt at [42:28]\n\n"
+                           "Job ID: kb-analytics-prod:EU.bquxjob_f6f3074d_eac1875cde1"),
+                assistant("The column is called skips, I'll rerun."), user("ok"), assistant("Sure.")]
+    errors = section(ledger(messages), "Errors")
+    assert errors and errors[0].startswith("Query error: Unrecognized name: skip_cnt at [42:28]")
+
+
+def test_the_same_words_are_not_written_under_two_headings():
+    """"Root cause: `dial tcp ...: connection refused`; ..." is both a decision's words and what the agent found; a
+    bot's "View this pull request on GitHub: https://..." both a finding and an id's line. The block says each once."""
+    items = [Item("decision", "root cause", "Root cause: `dial tcp 10.4.2.7:6432: connect: connection refused`.", 3),
+             Item("finding", "report\nroot cause", "Root cause: `dial tcp 10.4.2.7:6432: connect: connection refused`.", 3),
+             Item("finding", "view", "View this pull request on GitHub: https://github.com/acme/shop/pull/3128", 5),
+             Item("identifier", "https://github.com/acme/shop/pull/3128",
+                  "View this pull request on GitHub: https://github.com/acme/shop/pull/3128", 5)]
+    text = render(items, 4000, count)[0]
+    assert text.count("Root cause: `dial tcp") == 1 and text.count("View this pull request") == 1, text

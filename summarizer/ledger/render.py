@@ -86,6 +86,7 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
     routine = {s: {i for i, item in enumerate(by_section[s]) if (item.seen > ROUTINE and s in ROUTINE_SECTIONS)
                    or item.weak} for s in by_section}
 
+    said: set[str] = set()  # the texts given room: the same words are not written again under another heading
     common = _common_kinds(by_section.get("identifier", []))
     reported = any(item.key.startswith(REPORTED) for item in by_section.get("finding", ()))
 
@@ -96,13 +97,14 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
         nonlocal spent
         used = sum(cost[section][i] for i in chosen[section]) + (header[section] if chosen[section] else 0)
         shown = _written_out(by_section, chosen) if section == "identifier" else ""
-        # A request in the very words of an identifier's line given room ("Track the reports work under
-        # PAY-8332, please.") is not written a second time.
-        said = {by_section["identifier"][i].text for i in chosen.get("identifier", ())} if section == "request" else set()
+        # Words given room under one heading are not written a second time under another (a request in the very
+        # words of an identifier's line, "Track the reports work under PAY-8332, please."; "Root cause: ..." both a
+        # decision and what tools found; a link both a finding and an id), nor twice under one.
+        ids_said = {by_section["identifier"][i].text for i in chosen.get("identifier", ())} if section == "request" else set()
         for i in order[section]:
             if i in chosen[section] or (i in routine[section] and not routine_too):
                 continue
-            if said and by_section[section][i].text in said:
+            if by_section[section][i].text in said or by_section[section][i].text in ids_said:
                 continue
             if shown and by_section[section][i].key in shown:
                 continue  # a line already given room writes it out
@@ -119,6 +121,8 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
             if used + extra > allowance or spent + extra > room:
                 continue
             chosen[section].add(i)
+            if section not in ("identifier", "request"):  # (an id's line yields to the same words under another
+                said.add(by_section[section][i].text)  # heading, see below; a request to an id's line)
             used += extra
             spent += extra
 
@@ -156,7 +160,7 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
     ids = by_section.get("identifier", [])
     for _ in range(3):
         shown = _written_out(by_section, chosen) if ids else ""
-        twice = {i for i in chosen.get("identifier", set()) if ids[i].key in shown}
+        twice = {i for i in chosen.get("identifier", set()) if ids[i].key in shown or ids[i].text in said}
         if not twice:
             break
         chosen["identifier"] -= twice
