@@ -73,3 +73,23 @@ def assert_chat_format(session: Any, tools: Iterable[str]) -> None:
             pending.add(call["id"])
     used = {c["function"]["name"] for m in messages for c in m.get("tool_calls") or []}
     assert used == known
+
+
+def facts(session: Any, kind: str) -> list[Any]:
+    """The session's planted facts of one kind."""
+    return [f for f in session.facts if f.kind == kind]
+
+
+def content(session: Any, i: int) -> str:
+    """Message ``i``'s content as text."""
+    return str(session.messages[i].get("content") or "")
+
+
+def call_of(session: Any, i: int) -> dict[str, Any]:
+    """The tool call (its ``function``) that tool message ``i`` answers."""
+    cid = session.messages[i]["tool_call_id"]
+    for m in reversed(session.messages[:i]):
+        for call in m.get("tool_calls") or []:
+            if call["id"] == cid:
+                return call["function"]
+    raise AssertionError(f"no call for message {i}")

@@ -17,7 +17,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 import gen_mlops
-from generator_contract import assert_chat_format
+from generator_contract import assert_chat_format, content, facts
 from sessiongen import Session
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -27,14 +27,6 @@ SEEDS = (5, 8, 13)
 @cache
 def session(seed: int, messages: int) -> Session:
     return gen_mlops.make_session(seed=seed, messages=messages)
-
-
-def facts(s: Session, kind: str) -> list:
-    return [f for f in s.facts if f.kind == kind]
-
-
-def content(s: Session, i: int) -> str:
-    return str(s.messages[i].get("content") or "")
 
 
 @pytest.mark.parametrize("messages", [121, 160, 400, 777, 3000])

@@ -11,14 +11,13 @@ import re
 import sys
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 import gen_mobile
-from generator_contract import assert_chat_format
+from generator_contract import assert_chat_format, call_of, content, facts
 from sessiongen import Fact, Session
 
 SEEDS = (5, 8, 13)
@@ -36,24 +35,6 @@ IMPERATIVE = re.compile(r"\b(you must|you should|please|make sure|precisam|favor
 @cache
 def session(seed: int, messages: int) -> Session:
     return gen_mobile.make_session(seed=seed, messages=messages)
-
-
-def facts(s: Session, kind: str) -> list[Fact]:
-    return [f for f in s.facts if f.kind == kind]
-
-
-def content(s: Session, i: int) -> str:
-    return str(s.messages[i].get("content") or "")
-
-
-def call_of(s: Session, i: int) -> dict[str, Any]:
-    """The tool call a tool message ``i`` answers."""
-    cid = s.messages[i]["tool_call_id"]
-    for m in reversed(s.messages[:i]):
-        for call in m.get("tool_calls") or []:
-            if call["id"] == cid:
-                return call["function"]
-    raise AssertionError(f"no call for message {i}")
 
 
 def his_words(s: Session) -> list[str]:

@@ -13,14 +13,13 @@ import statistics
 import sys
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 import gen_monorepo
-from generator_contract import assert_chat_format
+from generator_contract import assert_chat_format, call_of, content, facts
 from sessiongen import Fact, Session
 
 SEEDS = (5, 8, 13)
@@ -42,24 +41,6 @@ ARGS = {"Read": ({"file_path"}, {"offset", "limit"}), "Edit": ({"file_path", "ol
 @cache
 def session(seed: int, messages: int) -> Session:
     return gen_monorepo.make_session(seed=seed, messages=messages)
-
-
-def facts(s: Session, kind: str) -> list[Fact]:
-    return [f for f in s.facts if f.kind == kind]
-
-
-def content(s: Session, i: int) -> str:
-    return str(s.messages[i].get("content") or "")
-
-
-def call_of(s: Session, i: int) -> dict[str, Any]:
-    """The tool call a tool message ``i`` answers."""
-    cid = s.messages[i]["tool_call_id"]
-    for m in reversed(s.messages[:i]):
-        for call in m.get("tool_calls") or []:
-            if call["id"] == cid:
-                return call["function"]
-    raise AssertionError(f"no call for message {i}")
 
 
 def his_words(s: Session, i: int) -> str:
