@@ -4074,3 +4074,14 @@ def test_the_same_words_are_not_written_under_two_headings():
                   "View this pull request on GitHub: https://github.com/acme/shop/pull/3128", 5)]
     text = render(items, 4000, count)[0]
     assert text.count("Root cause: `dial tcp") == 1 and text.count("View this pull request") == 1, text
+
+
+def test_rules_in_polish_and_dutch_a_reviewer_rule_on_what_a_diff_touches_and_a_wrong_thing_named_are_read():
+    """"proszę zawsze wykluczać konta testowe ... @kb-intern.io" and "voortaan graag de EUR-bedragen afronden" are rules;
+    so is "if the diff touches services/billing, add @bruhl as reviewer"; "btw wrong experiment, it's exp_25w42 (not
+    exp_25w24)" corrects."""
+    for said in ("en verder: proszę zawsze wykluczać konta testowe, czyli wszystko z mailem @kb-intern.io",
+                 "nigdy nie ruszaj tabeli raw_orders", "voortaan graag de EUR-bedragen afronden op hele euro's",
+                 "if the diff touches services/billing, add @bruhl as reviewer"):
+        assert prose.kind_of(said, ("x1",)) == "rule", said
+    assert prose.is_correction("btw wrong experiment, it's exp_25w42_pause_offer (not exp_25w24_pause_offer).")

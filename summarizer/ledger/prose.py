@@ -118,8 +118,8 @@ _CORRECTION = re.compile(
     # "not that one \u2014 NVF-EDGE-6652": the one meant, at the start
     r"^\W*(?:(?:ugh|oh|oops|ah|argh|no|so|ok|okay|hmm|sorry)\W+)?not (?:that|this) one\b|"
     # wrong and what, then the right value ("wrong cost centre for the fair: CC-4765")
-    r"^\W*(?:(?:ugh|oh|oops|ah|argh|so|ok|okay|also|and)\W+)?wrong (?:[\w-]+ ){0,2}[\w-]+(?: for [\w'&. -]{1,30})?\s*[:,\u2014\u2013]\s*"
-    r"[`'\"]?(?=[\w.@:/+-]*\d)|"
+    r"^\W*(?:(?:ugh|oh|oops|ah|argh|so|ok|okay|also|and|btw)\W+)?wrong (?:[\w-]+ ){0,2}[\w-]+(?: for [\w'&. -]{1,30})?\s*[:,\u2014\u2013]\s*"
+    r"(?:sorry\s*[:,]?\s*)?(?:it'?s |it is |should be |i meant )?[`'\"]?(?=[\w.@:/+-]*\d)|"
     r"not the (?:one|\w+) I (?:said|mentioned|gave)|the other (?:one|\w+) I (?:said|mentioned|gave|meant)|"
     r"\b(?:was|is) (?:wrong|a typo|incorrect|outdated)\b|"
     r"^\W*(?:(?:ugh|oh|hmm|ok|so|and|but)\W+)?[\w'&. -]{2,40}? actually (?:is|are|was|were|renews|starts|ends|runs|lives|"
@@ -272,7 +272,9 @@ _RULE = re.compile(
     r"utiliza siempre|usa siempre|"
     # Swedish, Danish, Norwegian, Dutch (their "not" and "no" say what is, in a law or a letter, as often as
     # what to do: "niet in de lidstaat gevestigde")
-    r"aldrig|aldri\b|alltid|altid\b|nooit|altijd|"
+    r"aldrig|aldri\b|alltid|altid\b|nooit|altijd|voortaan|vanaf nu|"
+    # Polish ("proszę zawsze wykluczać konta testowe", "nigdy nie ruszaj raw_orders", "od teraz ...")
+    r"\bzawsze\b|\bnigdy\b|\bod (?:teraz|dzi[sś](?:iaj)?|jutra)\b|"
     # Italian, Portuguese
     r"\bsempre\b|\bmai\b|non (?:usare|toccare|cambiare|mettere|fare|scrivere|inviare|chiudere|"
     r"cancellare|pubblicare)\b|\bn[ãa]o (?:use|usar|mude|mexa|feche|apague|publique|envie)\b|\bevite\b)|"
@@ -301,7 +303,7 @@ _RULE_NEEDS = (
     "jamais", "toujours", " pas", " plus", "merci de", "il faut", "vite", "interdit", "pr\u00e9f", "pref\u00e8re",
     "utilise", "nie", "immer", "bitte ", "kein", "nicht", "muss", "m\u00fcssen", "darf", "verwende", "ausschlie",
     "nur noch", "nunca", "siempre", "debe", "prefiero", "evita", "sin ", "solo ", "aldri", "altid",
-    "alltid", "nooit", "altijd", "sempre", "mai",
+    "alltid", "nooit", "altijd", "voortaan", "vanaf nu", "zawsze", "nigdy", "od teraz", "od dzi", "od jutra", "sempre", "mai",
     "non ", "n\u00e3o ", "nao ",
     "これから", "今後", "以後", "いつも", "必ず", "絶対に", "しないでください", "禁止", "以后", "今后", "从现在起", "一律", "始终",
     "总是", "永远", "务必", "必须", "不要", "别再", "所有的", "都用", "全都", "앞으로", "항상", "절대", "반드시", "하지")
@@ -706,14 +708,15 @@ def kind_of(sentence: str, found: tuple[str, ...]) -> str:
         return "correction"
     if is_rule(sentence) or _LABEL.match(sentence):
         return "rule"
+    if _IF_EVER.match(sentence) and not _QUESTION.search(sentence):
+        return "rule"  # what to do whenever a kind of thing happens, the case first ("if CI is red twice in a row, post
+        # in #build-cops instead of retriggering", "if the diff touches services/billing, add @bruhl as reviewer")
     if is_setting(sentence, found) or (is_update(sentence) and (not _asks(sentence) or _REJECTS.search(sentence))):
         # a value stated, or a standing thing said to have changed ("X now owns the pager"), also when asked with
         # what it replaces ("update on that: rotate svc-gate34 tonight, not at the weekend, since ...")
         return "setting"
     if " if " in sentence and _STANDING_IF.search(sentence) and not _QUESTION.search(sentence):
         return "rule"  # what to do whenever something happens ("check it if tables look stale")
-    if _IF_EVER.match(sentence) and not _QUESTION.search(sentence):
-        return "rule"  # the same, the case first ("if CI is red twice in a row, post in #build-cops instead of retriggering")
     if _PRECONDITION.match(sentence.lstrip("-*\u2022( \t")):
         return "rule"  # the user's "before you deploy, run the tests" (a document's "Before you change X, tell
         # your admins" tells its readers: see is_rule)
@@ -726,8 +729,10 @@ def kind_of(sentence: str, found: tuple[str, ...]) -> str:
 # deploy").
 _IF_EVER = re.compile(r"^\W*(?:[\w ]{1,25}:\s*)?(?:(?:and|also|btw|oh|plus|oh and)\W+)?(?:if|whenever|every time|each time) "
                       r"(?=[^,;:.?!\u2014\u2013]{0,80}\b(?:ever|again|twice|three times|in a row|anyone|anybody|someone|any|every|"
-                      r"you (?:touch|change|edit|add|remove|bump|see|hit|get|find)|we (?:touch|change|edit|add|bump|see|hit|get))\b)"
+                      r"you (?:touch|change|edit|add|remove|bump|see|hit|get|find)|we (?:touch|change|edit|add|bump|see|hit|get)|"
+                      r"touch(?:es)?)\b)"
                       r"[^,;:.?!\u2014\u2013]{3,90}[,\u2014\u2013]\s*(?:please\s+|pls\s+|just\s+)?(?:post|ping|page|tell|ask|notify|"
+                      r"tag|request|cc|"
                       r"stop|don'?t|do not|never|always|run|regenerate|rerun|re-run|file|open|escalate|revert|roll back|use|add|"
                       r"update|check|wait|point|send|message|call|mention|flag|skip|leave|keep|put|write|loop in)\b",
                       re.IGNORECASE)
