@@ -57,7 +57,7 @@ class Extractor:
         self.requested: frozenset[str] = frozenset()  # the words of the user's latest request, a question or not
         self.after_output = False  # a tool's result came since the agent last spoke: its next words report on it
         self.outputs: list[str] = []  # the texts of those results, which its report may quote
-        self.sought: list[str] = []  # what each of their calls looked for (its arguments' words), in step
+        self.sought: list[str] = []  # what each of their calls searched for (its query's words), in step
 
     def heard(self, items: Sequence[Item]) -> None:
         """Note what a user's message asks (its items are known already): the outputs after it answer it."""
