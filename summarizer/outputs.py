@@ -777,6 +777,24 @@ _REVIEW_NOTE = re.compile(r"^\s+L\d+(?:-L?\d+)?\s{2,}\S")
 _CI_LINE_PREFIX = re.compile(r"^(?:[^\t\n]{1,80}\t[^\t\n]{1,200}\t)?\d{4}-\d\d-\d\dT[\d:.]+Z\s+")
 
 
+def _box_detail(rest: str) -> str:
+    """What a Terraform diagnostic says under its title, in the box it draws ("\u2502 A managed resource
+    "google_pubsub_topic" "orders_dlq" has not been declared in the root module."): the first line of prose in
+    the box, not where it is ("on pubsub.tf line 52, ...") nor the code quoted ("  54:   dead_letter_topic = ...")."""
+    for raw in rest.lstrip("\n").split("\n")[:BOX_LINES]:
+        if not raw.lstrip().startswith("\u2502"):
+            break  # the box ended ("\u2575")
+        line = raw.lstrip().lstrip("\u2502").rstrip()
+        body = line.strip()
+        if not body or line.startswith("  ") or body.startswith(("on ", "with ", "(")) or not body[:1].isalpha():
+            continue
+        return clip(body, 200)
+    return ""
+
+
+BOX_LINES = 20  # the lines of a Terraform diagnostic's box read for what it says
+
+
 def _error_line(text: str, named_only: bool = False) -> str:
     if text.lstrip().startswith("{") and '"error' in text[:200]:
         said = _json_error(text)
@@ -841,6 +859,9 @@ def _error_line(text: str, named_only: bool = False) -> str:
         if last.endswith(":"):  # a label ("Extension error:"): what it says is on the line after it
             after = text[text.rfind(telling[-1]) + len(telling[-1]):].lstrip("\n").split("\n", 1)[0].strip()
             return f"{last} {after}" if after else last
+        if telling[-1].lstrip().startswith("\u2502"):  # Terraform's diagnostic: its title, then what it says in its box
+            detail = _box_detail(text[text.rfind(telling[-1]) + len(telling[-1]):])
+            return f"{last}{CLIP_MARK}{detail}" if detail else last
         return last
     if lines:  # trailers only: a GNU tool's diagnostic says what they count ("msgfmt: de.po:224: duplicate message definition")
         gnu = _GNU_DIAGNOSTIC.findall(text)

@@ -4085,3 +4085,18 @@ def test_rules_in_polish_and_dutch_a_reviewer_rule_on_what_a_diff_touches_and_a_
                  "if the diff touches services/billing, add @bruhl as reviewer"):
         assert prose.kind_of(said, ("x1",)) == "rule", said
     assert prose.is_correction("btw wrong experiment, it's exp_25w42_pause_offer (not exp_25w24_pause_offer).")
+
+
+def test_a_terraform_diagnostic_says_what_its_box_says_under_its_title():
+    """"Error: Reference to undeclared resource" names a kind of failure; what failed is in the box under it ("A managed
+    resource "google_pubsub_topic" "orders_events_dlq" has not been declared in the root module."), not where it is
+    ("on pubsub.tf line 52") nor the code it quotes."""
+    from context_compactor.summarizer.outputs import error_line
+    plan = ("google_pubsub_subscription.orders_events: Refreshing state... [id=projects/stg/orders-4b52]\n\u2577\n"
+            "\u2502 Error: Reference to undeclared resource\n\u2502\n"
+            "\u2502   on pubsub.tf line 52, in resource \"google_pubsub_subscription\" \"orders_events_worker\":\n"
+            "\u2502   54:   dead_letter_topic = google_pubsub_topic.orders_events_dlq.id\n\u2502\n"
+            "\u2502 A managed resource \"google_pubsub_topic\" \"orders_events_dlq\" has not been declared in the root module.\n"
+            "\u2575")
+    assert error_line(plan) == ("Error: Reference to undeclared resource [...] A managed resource \"google_pubsub_topic\" "
+                                "\"orders_events_dlq\" has not been declared in the root module.")
