@@ -176,19 +176,6 @@ def test_corrections_are_his_loose_far_and_near_misses(seed: int) -> None:
     assert close >= len(corrections) // 2 and far >= 4
 
 
-@pytest.mark.parametrize("messages", [121, 400, 3000])
-def test_revised_decisions_replace_his_own_earlier_choice(messages: int) -> None:
-    """A third of the decisions (at least one) revise a choice he made earlier in his own message; the rest stand."""
-    s = session(5, messages)
-    decisions = facts(s, "decision")
-    revised = [f for f in decisions if f.stale is not None]
-    assert len(revised) == max(1, len(decisions) // 3)
-    for fact in revised:
-        assert fact.stale is not None and fact.stale_index is not None and fact.stale_index < fact.index
-        assert s.messages[fact.stale_index]["role"] == "user" and fact.stale in content(s, fact.stale_index)
-        assert s.messages[fact.index]["role"] == "user" and fact.value in content(s, fact.index)
-
-
 @pytest.mark.parametrize("messages", [400, 3000])
 def test_files_are_written_or_patched_by_path_in_one_call(messages: int) -> None:
     """A file fact's message makes exactly one write or patch call whose path is the value, and its result names

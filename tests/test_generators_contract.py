@@ -19,7 +19,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-from generator_contract import assert_counts, assert_out_of_filler, assert_values_new
+from generator_contract import assert_counts, assert_out_of_filler, assert_values_new, content, facts
 from sessiongen import Session
 
 # Each generator with the odd and even sizes it is checked at (from its smallest supported session up).
@@ -208,3 +208,18 @@ def test_corrections_are_loose_and_near_misses(name: str) -> None:
         close += same >= len(fact.value) // 2
         far += fact.index - fact.stale_index > 100
     assert close >= len(corrections) // 2 and far >= 4
+
+
+@pytest.mark.parametrize("messages", [121, 400, 3000])
+@pytest.mark.parametrize("name", ["gen_mobile", "gen_monorepo"])
+def test_a_third_of_the_decisions_revise_the_users_own_earlier_choice(name: str, messages: int) -> None:
+    """A third of the decisions (at least one) revise a choice the user made earlier in their own message; the rest
+    stand (the generators whose specs ask for it)."""
+    s = generator(name).make_session(seed=5, messages=messages)
+    decisions = facts(s, "decision")
+    revised = [f for f in decisions if f.stale is not None]
+    assert len(revised) == max(1, len(decisions) // 3)
+    for fact in revised:
+        assert fact.stale is not None and fact.stale_index is not None and fact.stale_index < fact.index
+        assert s.messages[fact.stale_index]["role"] == "user" and fact.stale in content(s, fact.stale_index)
+        assert s.messages[fact.index]["role"] == "user" and fact.value in content(s, fact.index)
