@@ -860,8 +860,8 @@ def _error_line(text: str, named_only: bool = False) -> str:
             after = text[text.rfind(telling[-1]) + len(telling[-1]):].lstrip("\n").split("\n", 1)[0].strip()
             return f"{last} {after}" if after else last
         if telling[-1].lstrip().startswith("\u2502"):  # Terraform's diagnostic: its title, then what it says in its box
-            detail = _box_detail(text[text.rfind(telling[-1]) + len(telling[-1]):])
-            return f"{last}{CLIP_MARK}{detail}" if detail else last
+            boxed = _box_detail(text[text.rfind(telling[-1]) + len(telling[-1]):])
+            return f"{last}{CLIP_MARK}{boxed}" if boxed else last
         return last
     if lines:  # trailers only: a GNU tool's diagnostic says what they count ("msgfmt: de.po:224: duplicate message definition")
         gnu = _GNU_DIAGNOSTIC.findall(text)
