@@ -14,6 +14,7 @@ from .calls import _PATH_KEYS, _reads_code, arguments, is_read, shell_command
 from .identifiers import CLIP_MARK, clip, ends, flat_lines, head_of, identifier_items, one_line, scanned, tail_of
 from .ledger import ASKED, Item
 from .ledger.items import VARYING as _VARYING
+from .ledger.segments import REVIEW_COMMENT
 from .ledger.corrections import evidence_words
 
 
@@ -184,7 +185,9 @@ _EXCEPTION_LINE = re.compile(r"^(?:E\s+)?((?:[\w.]+\.)?\w*(?:Error|Exception|Exi
 # complete log of this run can be found in: ...", "See the full log at ... for details").
 # A CI log's line prefix: `gh run view --log`'s job and step, a timestamp, an annotation ("web<TAB>Run pnpm test<TAB>
 # 2025-06-12T16:12:11.9044300Z ##[error]Process completed with exit code 1.")
-_CI_PREFIX = r"(?:[^\t\n]{1,80}\t[^\t\n]{1,200}\t)?(?:\d{4}-\d\d-\d\dT[\d:.]+Z\s+)?(?:##\[(?:error|warning)\]\s*)?"
+_CI_JOB_STEP = r"(?:[^\t\n]{1,80}\t[^\t\n]{1,200}\t)?"
+_CI_STAMP = r"\d{4}-\d\d-\d\dT[\d:.]+Z\s+"
+_CI_PREFIX = _CI_JOB_STEP + "(?:" + _CI_STAMP + r")?(?:##\[(?:error|warning)\]\s*)?"
 _TRAILER = re.compile(_CI_PREFIX + r"(?:make(?:\[\d+\])?: \*\*\* |(?:npm ERR! )?a complete log of this run can be found in\b|"
                       r"(?:see|check) (?:the )?(?:full |complete )?logs? (?:at|in) \S+ for (?:more )?details\b|"
                       r"(?:build (?:finished|failed|succeeded) with (?:problems|errors?)|found)?[, ]*\d+ "
@@ -304,8 +307,9 @@ def _labelled_ids(text: str, name: str, index: int, named: set[str], fields: boo
         return []
     found: list[Item] = []
     for m in itertools.islice(_ID_LABEL.finditer(text), 3):
+        line_end = text.find("\n", m.end())
         if fields and (text[text.rfind("\n", 0, m.start()) + 1:m.start()].strip()
-                       or text[m.end():(text.find("\n", m.end()) + 1 or len(text) + 1) - 1].strip(" .\t\r")):
+                       or text[m.end():line_end if line_end >= 0 else None].strip(" .\t\r")):
             continue
         if m.group(1) not in named and m.group(1).upper() == m.group(1):  # (a name has no lower case letter)
             dot = text.rfind(". ", 0, m.start())
@@ -772,9 +776,7 @@ def error_line(text: str, named_only: bool = False) -> str:
     return _CI_LINE_PREFIX.sub("", line, count=1) if "\t" in line or "Z " in line else line
 
 
-# A reviewer's comment on a line of a file ("  L98  don't swallow the Rollback error, at least log it"): advice, no failure.
-_REVIEW_NOTE = re.compile(r"^\s+L\d+(?:-L?\d+)?\s{2,}\S")
-_CI_LINE_PREFIX = re.compile(r"^(?:[^\t\n]{1,80}\t[^\t\n]{1,200}\t)?\d{4}-\d\d-\d\dT[\d:.]+Z\s+")
+_CI_LINE_PREFIX = re.compile("^" + _CI_JOB_STEP + _CI_STAMP)
 
 
 def _box_detail(rest: str) -> str:
@@ -849,7 +851,7 @@ def _error_line(text: str, named_only: bool = False) -> str:
                 not _ERROR_WORD.search(row) for row in failing if _FAILURE_SAID.search(row)):
             return " ".join(failing)
     lines = [line for line in _error_word_lines(text) if not _EXIT_LINE.match(line.strip()) and not _QUIET_LEVEL.search(line)
-             and not _zero_counts_only(line, _ERROR_WORD) and not _REVIEW_NOTE.match(line)]
+             and not _zero_counts_only(line, _ERROR_WORD) and not REVIEW_COMMENT.match(line)]  # (a reviewer's advice)
     telling = [line for line in lines if not _TRAILER.match(line.strip()) and not _JSON_OPENER.match(line.strip())]
     if telling:  # the last one: a command's own verdict comes after its progress lines (a build's trailer says only that it failed)
         last = telling[-1].strip().lstrip("\u2502").strip()  # not the box Terraform draws around a diagnostic

@@ -504,7 +504,7 @@ def _signed(lines: list[str], kinds: list[str]) -> None:
 # and a comment of it on a line of a file ("  L61  you should never log the whole request body here").
 _REVIEW_HEAD = re.compile(r"^\s*(?:\*\*@?[\w.-]{1,40}\*\*|@[\w.-]{1,40}) (?:requested changes|approved(?: these changes)?|"
                           r"commented|left (?:a review|review comments)|reviewed)\b")
-_REVIEW_COMMENT = re.compile(r"^\s+L\d+(?:-L?\d+)?\s{2,}\S")
+REVIEW_COMMENT = re.compile(r"^\s+L\d+(?:-L?\d+)?\s{2,}\S")
 _REVIEW_CLOSE = re.compile(r"^\s*(?:overall|summary|in general|lgtm|looks good)\b", re.IGNORECASE)
 
 
@@ -520,7 +520,7 @@ def _reviews(lines: list[str], kinds: list[str]) -> None:
         commented = False
         for start, end in paragraphs[1:]:
             body = range(start, end)
-            if any(_REVIEW_COMMENT.match(lines[k]) for k in body):
+            if any(REVIEW_COMMENT.match(lines[k]) for k in body):
                 commented, stop = True, end
             elif commented and _CAPITAL.match(lines[start]) and not _USER_AGAIN.match(lines[start]) and (
                     _REVIEW_CLOSE.match(lines[start]) or any(lines[k].strip() for k in range(end, len(lines)))):
