@@ -201,18 +201,21 @@ _NAMES_SOMETHING = re.compile(r"`[^`\n]+`|[A-Za-z][\w-]*[./][\w/.-]*[A-Za-z0-9]|
 REPORT_CHARS = 20
 
 
-def _found(sentence: str, outputs: Sequence[str] = ()) -> tuple[str, bool]:
+def _found(sentence: str, outputs: Sequence[str] = ()) -> tuple[str, bool | None]:
     """The agent's first sentence after outputs when it states what they showed, and whether it quotes them: a
     statement (no question, no next step, not that it showed nothing) that names something (a code name, a
     path, an id; a count alone is no name) or says again, word for word, a run of what the outputs say ("it is
-    governed by the laws of Sweden" after reading a contract; see :func:`.ledger.items.quotes`). ("", False)
-    when it states nothing found."""
+    governed by the laws of Sweden" after reading a contract; see :func:`.ledger.items.quotes`); None for
+    whether it quotes them when it only says a word of theirs that only an output could have told it
+    (:func:`_echoes`). ("", False) when it states nothing found."""
     line = sentence.strip().split("\n", 1)[0].strip()
     if len(line) < REPORT_CHARS or line.endswith("?") or _NEXT_STEP.match(line):
         return "", False
-    quoted = quotes(line, outputs) or _states_value(line, outputs)
+    quoted: bool | None = quotes(line, outputs) or _states_value(line, outputs)
     if not quoted and not _NAMES_SOMETHING.search(line):
-        return "", False
+        if not _echoes(line, outputs):
+            return "", False
+        quoted = None  # it says only what the outputs printed: given room after the reports that name something
     if _NOTHING_FOUND.search(_CLAUSE_END.split(line, 1)[0]) and not _BUT.search(line):  # "fine except `pool_size`"
         return "", False
     return line, quoted
@@ -222,6 +225,23 @@ def _states_value(line: str, outputs: Sequence[str]) -> bool:
     """Whether ``line`` states a value to the digit (see :func:`.ledger.items.precise_values`) that one of ``outputs``
     prints as it is: the agent reports what they showed ("Resultado: 20.213627, ...")."""
     return any(value in output[:QUOTED_READ_CHARS] for value in precise_values(line) for output in outputs)
+
+
+# A word of the agent's that only an output could have told it: three digits or more ("29.2%", "2025-07-21", "4.42"),
+# or a name in mixed case ("QOSMaxGRESPerUser", "WalletScreen").
+_TELLING = re.compile(r"(?<![\w.%/:-])(?=[\w.%/:-]*\d[\w.%/:-]*\d[\w.%/:-]*\d)[\w.%/:-]*\w%?|"
+                      r"\b(?=\w*[a-z])(?=\w*[A-Z]\w*[A-Z])[A-Za-z]\w{3,}")
+
+# A clock time or a date: a calendar's or a log's, said back when the agent says what it did ("Booked 45 minutes
+# with Rui on Thu 15 May at 12:00 CEST"), not what an output told it.
+_WHEN = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?$|\d{4}-\d{2}-\d{2}$|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$")
+
+
+def _echoes(line: str, outputs: Sequence[str]) -> bool:
+    """Whether ``line`` says a word that one of ``outputs`` prints as it is and that only an output could have told the
+    agent (:data:`_TELLING`): it reports what the output showed ("The benchmark reaches 29.2% MFU.")."""
+    words = [w.rstrip(".:") for w in _TELLING.findall(line)]
+    return any(w in output[:QUOTED_READ_CHARS] for w in words if len(w) >= 4 and not _WHEN.match(w) for output in outputs)
 
 
 _PUT_TO_USER = re.compile(r"^\W*(?:ok(?:ay)?|alright|all right|sounds? (?:good|ok|right)|good with you|fine(?: with you| by you)?|"
@@ -253,11 +273,14 @@ def assistant_items(view: View, index: int, reports: bool = False, outputs: Sequ
         items.extend(mention_items(scan, index))
         items.append(Item("state", "said", "Last said: " + clip(text, SAID_CHARS), index))
         found, quoted = _found(parts[0], outputs) if reports and parts else ("", False)
+        if quoted is None and any(i.section == "identifier" and i.text in found for i in items):
+            found = ""  # the id it says is an identifier's line already, in these words
         if found:
             # (weak here: a plan's estimate of the block leaves it out, as it gets the room that is left;
             # rank 1 when it quotes the outputs, so that a line of theirs it shares two words with does not
             # stand for it: see ledger.merge)
-            items.append(Item(REPORT, found.lower()[:200], clip(found, 240), index, weak=True, rank=int(quoted)))
+            items.append(Item(REPORT, found.lower()[:200], clip(found, 240), index, weak=True,
+                              rank=-1 if quoted is None else int(quoted)))
     if view.calls:  # what it says it looks for ("let me check what timeout the backorder client uses"):
         # the sentence just before its calls, less the calls' own words
         last = _SENTENCE_END.split(text[-INTENT_CHARS:].rsplit("\n\n", 1)[-1].strip())[-1] if text else ""

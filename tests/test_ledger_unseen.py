@@ -4100,3 +4100,55 @@ def test_a_terraform_diagnostic_says_what_its_box_says_under_its_title():
             "\u2575")
     assert error_line(plan) == ("Error: Reference to undeclared resource [...] A managed resource \"google_pubsub_topic\" "
                                 "\"orders_events_dlq\" has not been declared in the root module.")
+
+
+def test_a_report_that_says_a_value_or_a_name_only_the_output_printed_is_a_finding():
+    """After a benchmark's log the agent says "The benchmark reaches 29.2% MFU."; after a queue listing "They are held
+    by QOSMaxGRESPerUser: ...". Neither names a path or an id, but each says a word only the output could have told
+    it: what the tools found. "Looks fine, 3 jobs ran." says no such word, and nothing is reported from it."""
+    log = "\n".join(f"[lm.train] step {14450 + 10 * n} | loss 1.94{n % 10} | {140000 + 77 * n:,} tok/s" for n in range(300))
+    squeue = "\n".join(f"5205{2400 + n}  gpu-h100  pt-3b-{n}  mei  PENDING  0:00  4 (QOSMaxGRESPerUser)" for n in range(4))
+    messages = [user("run the throughput benchmark for the new attention kernel thx"),
+                assistant("", [("b1", "run_shell", {"command": "python -m lm.bench.throughput steps=40"})]),
+                tool("b1", log + "\n[bench] 2,086 tok/s/gpu | 29.2% MFU | step 3.32s | peak mem 75.9 GiB"),
+                assistant("The benchmark reaches 29.2% MFU. Everything else in the output looks as expected."),
+                user("why are my jobs not starting"),
+                assistant("", [("q1", "slurm", {"command": "squeue -u mei"})]),
+                tool("q1", "JOBID  PARTITION  NAME  USER  ST  TIME  NODES  REASON\n" + squeue),
+                assistant("They are held by QOSMaxGRESPerUser: the group is at its GPU limit."),
+                user("and the nightly?"),
+                assistant("", [("n1", "slurm", {"command": "sacct -X --starttime today"})]),
+                tool("n1", "JobID  State  Elapsed\n52051 COMPLETED 00:41:12\n52052 COMPLETED 00:39:58\n52053 COMPLETED 00:40:03"),
+                assistant("Looks fine, all of the nightly jobs completed."),
+                user("ok"), assistant("Sure.")]
+    found = section(ledger(messages), "Found by tools")
+    assert any("29.2% MFU" in line and line.startswith("The benchmark reaches") for line in found), found
+    assert any(line.startswith("They are held by QOSMaxGRESPerUser") for line in found), found
+    assert not any("nightly jobs completed" in line for line in found), found
+
+
+def test_questions_without_their_mark_and_asks_in_other_languages_are_requests():
+    """A chat asks without a question mark ("why is LT-2813 always in the top 10 of the noisy list 🙏", "is cmp_7688
+    still spending pls") and in its own language ("escreve um e2e pro fluxo de pedir de novo", "q: możesz sprawdzić NPS
+    for W38 ta", "registra el cargo de mantenimiento de Wells Fargo (US01, febrero), son 50,14"); "sorry to bug you, ..."
+    leads into one more thing asked. None of them is a standing instruction or a correction. What holds on stays one:
+    "do not restart pg-01 before 18:00", "revisa siempre el TB de MX01 con el warehouse", "staging runs postgres 15.4"."""
+    asks = ["why is LT-2813 always in the top 10 of the noisy list 🙏", "is cmp_7688 still spending pls",
+            "what was pause rate in september by plan size ta", "escreve um e2e pro fluxo de pedir de novo",
+            "q: możesz sprawdzić NPS for W38 ta", "kun je de wiki checken voor 12m ltv (for the board prep)",
+            "registra el cargo de mantenimiento de Wells Fargo (US01, febrero), son 50,14",
+            "sorry to bug you, plot cac weekly by plan size in the notebook"]
+    holds = ["do not restart pg-01 before 18:00", "revisa siempre el TB de MX01 con el warehouse",
+             "staging runs postgres 15.4, in case a migration needs something fancy"]
+    text = ledger(convo(*asks, *holds))
+    instructions = section(text, "User instructions")
+    assert not any(line.startswith(ask[:30]) for ask in asks for line in instructions), instructions
+    assert all(any(line.startswith(rule[:30]) for line in instructions) for rule in holds), instructions
+    # A question asked after a rule in the same message is not the rule's words going on, and a later question
+    # with another value does not restate the rule away.
+    rule = "ugh the MSSP keeps duplicating our work — so from now on tell Lotte Janssen before we run any hunt across all six sites."
+    text = ledger(convo(rule + "\n\nwhat keys does ci-deploy have in aws 165276954781",
+                        *[f"look at SEC-{n} when you can" for n in range(6)],
+                        "so what keys does ci-deploy have in aws 260154455466 when you get a sec"))
+    assert any(line.startswith("ugh the MSSP keeps duplicating") and line.endswith("all six sites.")
+               for line in section(text, "User instructions")), text

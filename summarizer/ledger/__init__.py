@@ -72,7 +72,7 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
             # (it named the title of the contract it then quotes); an error it says again is in the errors.
             if failure_said or (evidence_named and (item.rank < 1 or quotes(item.text, named_now))):
                 continue
-            item = item._replace(section="finding", key=REPORTED + item.key, weak=False, rank=-1)
+            item = item._replace(section="finding", key=REPORTED + item.key, weak=False, rank=min(item.rank, 0) - 1)
         if item.section == "state" and item.key == "said":
             intent = frozenset()
             evidence_named = failure_said = False

@@ -415,7 +415,7 @@ def is_correction(sentence: str) -> bool:
 _APOLOGY = re.compile(r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|anyway|btw|well|ugh|hm)\W+){0,3}"
                       r"(?:sorry|pardon|d[ée]sol[ée]e?|perd[oó]n|lo siento|entschuldigung|desculpa|scusa)\b"
                       r"(?:[\s,.!:;\u2014\u2013-]+(another (?:one|thing|question)|one more(?: thing)?|quick one|"
-                      r"to (?:bother|interrupt|ask)|for the (?:delay|noise)|again|but|encore une chose|otra cosa|"
+                      r"to (?:bother|interrupt|ask|bug|trouble|pester|disturb|nag)(?: you)?|for the (?:delay|noise)|again|but|encore une chose|otra cosa|"
                       r"noch (?:etwas|was)|mais uma coisa|un'altra cosa)\b)?[\s,.!:;\u2014\u2013-]*", re.IGNORECASE)
 
 
@@ -424,6 +424,14 @@ FYI_WORDS = 7  # a note this short with no value in it says what was pasted ("th
 # (unless the sentence asks from its first word: "do we always deploy on fridays, ok?").
 _ASKS_FIRST = re.compile(r"^\W*(?:do|does|did|is|are|was|were|can|could|should|would|will|have|has|what|why|how|when|"
                          r"where|who|which)\b", re.IGNORECASE)
+# A question a chat asks without its mark, from its first word ("why is LT-2813 always in the top 10 of the noisy list",
+# "is cmp_7688 still spending pls", "what was pause rate in september by plan size ta"); not "do"/"when", which lead
+# rules ("do not restart X", "when you deploy, ...").
+_UNMARKED_ASK = re.compile(r"^\W*(?:(?:ok|okay|so|and|also|hey|hi|hmm|um|btw|q|quick one|quick q|sorry to (?:bug|bother) you)\W+)*"
+                           r"(?!what\s+(?!(?:is|are|was|were|does|do|did|has|have|can|could|should|will|would)\b)[^?]{0,40}?\b"
+                           r"(?:is|are|was|were)\b)"  # (not "what matters to me is that tests pass on 3.11": it states)
+                           r"(?:why|what|how|where|who|which|whose|is|are|was|were|does|did|has|can|could)\s+(?!not\b)\S+\s+\S",
+                           re.IGNORECASE)
 _CONFIRM_TAG = re.compile(r"[,;]?\s*\b(?:ok|okay|alright|all right|yeah|right|sounds? good|got it|capisce|ja|vale|"
                           r"d'accord|t[áa] bom)\s*\?+\s*$", re.IGNORECASE)
 
@@ -440,8 +448,8 @@ def is_rule(sentence: str) -> bool:
     if first and not first.group("you"):
         return True
     low = sentence.lower()
-    if _QUESTION.search(sentence if _ASKS_FIRST.match(sentence) else _CONFIRM_TAG.sub("", sentence)) and not low.startswith(
-            ("please", "pls")):
+    if _UNMARKED_ASK.match(sentence) or _QUESTION.search(
+            sentence if _ASKS_FIRST.match(sentence) else _CONFIRM_TAG.sub("", sentence)) and not low.startswith(("please", "pls")):
         return False  # "Do we always ...?" asks: a question is no rule ("..., no sampling ok?" checks it is heard)
     # (a sentence with none of _RULE_NEEDS can match at its start only)
     rule = _RULE.search(sentence) if _may_hold(sentence, low, _RULE_NEEDS) else _RULE.match(sentence)
@@ -544,7 +552,10 @@ _HOW_ONLY = re.compile(r"do not|don'?t|by default|at least|at most|no more than"
 
 
 def is_request(sentence: str) -> bool:
-    return bool(_REQUEST_START.match(sentence) or _QUESTION.search(sentence))
+    """Whether a sentence asks: as a request starts, with a question's mark or a question's first word, or with the
+    verb that asks in another language."""
+    return bool(_REQUEST_START.match(sentence) or _QUESTION.search(sentence) or _UNMARKED_ASK.match(sentence)
+                or _FOREIGN_ASK.search(sentence))
 
 
 def is_terse_ask(sentence: str) -> bool:
@@ -645,7 +656,7 @@ def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
     "Run the dev API on port 8080"); a request about a file ("Look at the flaky test in x_42.py") is none,
     nor a story of what happened or a guess ("There were roughly 1,148 of them", "It had 13 charts",
     "I think it's about 40%"): a setting holds now, and is said as holding."""
-    if len(sentence) > 300 or _QUESTION.search(sentence) or _HEDGE.search(sentence):
+    if len(sentence) > 300 or _QUESTION.search(sentence) or _HEDGE.search(sentence) or _UNMARKED_ASK.match(sentence):
         return False
     copula = _COPULA.search(sentence) is not None
     if not copula and _PAST.search(sentence) and not _SETS.match(sentence):
@@ -684,7 +695,16 @@ _FOREIGN_ASK = re.compile(
     r"\u3057\u3068\u3044\u3066|\u304a\u9858\u3044(?:\u3057\u307e\u3059)?|\u983c\u3080)" + _ASK_CLOSE + "|"
     r"(?<!\ub85c )(?<!\ub85c)(?:\ud574 ?\uc918|\ud574 ?\uc8fc\uc138\uc694|\ud574 ?\uc904\ub798|\ubd80\ud0c1(?:\ud574\uc694|\ud569\ub2c8\ub2e4|\ud574)?|"
     r"\ud655\uc778(?:\ud574)?|\ubd10 ?\uc918|\ubd10 ?\uc8fc\uc138\uc694)" + _ASK_CLOSE + "|"
-    r"\u4e00\u4e0b|\u5e2e\u6211|\u5e2e\u5fd9|\u9ebb\u70e6",
+    r"\u4e00\u4e0b|\u5e2e\u6211|\u5e2e\u5fd9|\u9ebb\u70e6|"
+    # a request's first word in Spanish, Portuguese, Italian, Polish or Dutch: the verb that asks ("revisa ...", "escreve um
+    # e2e ...", "sprawdź ...", "kun je ... checken"), or can-you; not a verb that sets a value up (usa, pon, manda: see _SETS),
+    # nor where a word makes it hold on ("prepara siempre ...")
+    r"^(?!.*\b(?:siempre|nunca|jam[aá]s|sempre|mai|zawsze|nigdy|altijd|nooit|voortaan|de ahora en adelante|a partir de agora|"
+    r"d'ora in poi|od teraz)\b)\W*(?:(?:ok|okay|oki|hey|hola|oi|ol[aá]|ciao|hoi|q|btw|ah|y|e|en|i|a|vale|bueno|beleza|dai)\W+)*"
+    r"(?:(?:kun|kan) je|kunt u|czy (?:mo[zż]esz|mo[zż]ecie)|mo[zż]esz|mo[zż]ecie|puedes|podr[ií]as|podes|pode|poderia|puoi|potresti|"
+    r"mira|revisa|busca|prepara|arma|registra|documenta|reintenta|haz|dame|saca|cruza|cuadra|concilia|genera|calcula|corrige|"
+    r"escribe|escreve|faz|olha|v\u00ea|puxa|l\u00ea|roda|verifica|procura|marca|controlla|fammi|scrivi|cerca|"
+    r"sprawd[zź]|przygotuj|zr[oó]b|um[oó]w|wyeksportuj|przebuduj|policz|znajd[zź]|maak|zoek|bekijk)\b",
     re.IGNORECASE)
 # An edit asked on one file, the file first ("small one: terraform/modules/vpc/outputs.tf, set max_retries to 28",
 # "in config/app.yaml, bump workers to 8"): done once done; the file holds the value from then on.
