@@ -93,7 +93,10 @@ def _user_items(text: str) -> tuple[tuple[Item, ...], str, int]:
     for part in spoken:  # each stretch of the user's own words on its own: what was pasted between is not theirs
         items.extend(_prose_items(part, index, asked, plan))
     if said:  # ids the user's instructions carry are in their words (and leave with them when corrected)
-        ruled = "\n".join(i.text for i in items if i.section == "instruction")
+        # (not a value said without saying it holds, "request id req_01NEGF1S..., find it in the logs": when the
+        # agent's next call takes it up, it named the work asked, and its id is one of the work's; see ledger.merge)
+        ruled = "\n".join(i.text for i in items if i.section == "instruction" and not (
+            i.rank == SETTING_RANK and not i.correction and not i.update and not prose.says_holding(i.text)))
         # An id the user wrote out themselves ("Luis approved CHG8371196", "runbook's here: https://...") is
         # what the work is about: given room before the ids only the agent's calls and outputs name.
         items.extend(i._replace(rank=USER_NAMED) for i in identifier_items(said, index, strong_only=False)

@@ -4152,3 +4152,56 @@ def test_questions_without_their_mark_and_asks_in_other_languages_are_requests()
                         "so what keys does ci-deploy have in aws 260154455466 when you get a sec"))
     assert any(line.startswith("ugh the MSSP keeps duplicating") and line.endswith("all six sites.")
                for line in section(text, "User instructions")), text
+
+
+def test_a_value_said_without_saying_it_holds_and_taken_up_by_the_next_call_named_the_work():
+    """"yara scan WS-8727 triage" and "VAT summary US01 March" say a value but not that it holds; the agent's next call
+    is made on it: the work asked, once, not a setting. "the tenant id is 19ad0c3e" says it holds, and stays one though
+    the next call uses it too."""
+    messages = [user("yara scan WS-8727 triage"),
+                assistant("", [("y1", "yara_scan", {"host": "WS-8727", "rules": "triage"})]), tool("y1", "0 matches"),
+                assistant("No matches on WS-8727."),
+                user("VAT summary US01 March"),
+                assistant("", [("v1", "run_report", {"report": "vat_summary", "entity": "US01", "period": "2025-03"})]),
+                tool("v1", "VAT payable 12,400.00 USD"), assistant("VAT payable for US01 in March: 12,400.00 USD."),
+                user("the tenant id is 19ad0c3e, check its usage"),
+                assistant("", [("t1", "usage", {"tenant": "19ad0c3e"})]), tool("t1", "412 GB"),
+                assistant("Tenant 19ad0c3e uses 412 GB."), user("ok"), assistant("Sure.")]
+    instructions = section(ledger(messages), "User instructions")
+    assert not any(line.startswith(("yara scan", "VAT summary")) for line in instructions), instructions
+    assert any(line.startswith("the tenant id is 19ad0c3e") for line in instructions), instructions
+
+
+def test_a_correction_that_puts_the_new_value_first_in_another_language_names_the_old():
+    """"es FINOPS-5692, no FINOPS-5962", "é o PIT-7530, não o PIT-7503", "c'est le 5, pas le 4" correct; each replaces
+    the statement that held the value it names, never another statement of a value of the same shape
+    ("Jira for the IC mismatch is FINOPS-6092")."""
+    for said in ("es FINOPS-5692, no FINOPS-5962; el otro es de febrero.", "é o PIT-7530, não o PIT-7503",
+                 "c'est le 5, pas le 4"):
+        assert prose.is_correction(said), said
+    text = ledger(convo("Jira for the IC mismatch is FINOPS-6092, update it when you're done.",
+                        "documenta la diferencia de Banorte en FINOPS-5962, es el ticket del cierre.",
+                        *[f"look at FIN-{n} when you can" for n in range(4)],
+                        "es FINOPS-5692, no FINOPS-5962; el otro es de febrero."))
+    instructions = section(text, "User instructions")
+    assert any(line.startswith("es FINOPS-5692, no FINOPS-5962") for line in instructions), instructions
+    assert any(line.startswith("Jira for the IC mismatch is FINOPS-6092") for line in instructions), instructions
+    assert "documenta la diferencia de Banorte en FINOPS-5962" not in text
+
+
+def test_a_scandinavian_imperative_with_its_no_forbids():
+    """"kör inga skanningar mot lagret i Gdańsk (VLAN 882) mellan 06 och 22" (run no scans ...) and "rør ikke
+    prod-databasen før kl 18" forbid; "kör <hash> i sandlådan ty" asks."""
+    assert prose.kind_of("en sak: kör inga skanningar mot lagret i Gdańsk (VLAN 882) mellan 06 och 22.", ()) == "rule"
+    assert prose.kind_of("rør ikke prod-databasen før kl 18", ()) == "rule"
+    assert prose.kind_of("kör a72fade073fd4231c i sandlådan ty", ()) == "request"
+
+
+def test_the_same_ask_with_another_aside_after_it_is_asked_again():
+    """"P&L flux for ES01, April vs prior month It's for the audit committee pack.", "P&L flux for MX01, February vs
+    prior month" and "P&L flux for US01, April vs prior month": the same piece of work asked three times, with other
+    values and another aside; none is a setting."""
+    asks = ["P&L flux for ES01, April vs prior month It's for the audit committee pack.",
+            "P&L flux for MX01, February vs prior month", "P&L flux for US01, April vs prior month Es para el CFO."]
+    instructions = section(ledger(convo(*asks)), "User instructions")
+    assert not any(line.startswith("P&L flux") for line in instructions), instructions

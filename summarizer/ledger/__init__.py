@@ -22,6 +22,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
+from . import prose
 from .corrections import collapse_repeats, evidence_words, restate, revise_decisions, supersede
 from .items import (APPROVAL, ASKED, REPORTED, CORRECTION_RANK, DECIDED_RANK, MARK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, SHORT_TITLES, TITLES, CountTokens, Item, VARYING, dense, precise_values, quotes,
                     marks, masked_key, values, words)
@@ -63,6 +64,8 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
     failure_said = False  # they said again what an output before them failed with
     named_now: list[str] = []  # the lines of those outputs they named
     failures: list[str] = []  # the errors of the outputs since the agent last spoke
+    stated: list[tuple[tuple[str, str], int, tuple[str, ...]]] = []  # (slot, source, values) of the latest plain settings
+    acted_on: set[tuple[str, str]] = set()  # the settings whose values the agent's next calls took up
     for item in items:
         if item.section == INTENT:
             intent = frozenset(item.key.split(" ")) if item.key else frozenset()
@@ -112,6 +115,14 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
         if item.section == "success":
             successes[item.key] = item.src
             continue
+        if item.section == "state" and item.key == "action" and stated:
+            # What the agent's next call is made on: a value the user said without saying it holds ("yara scan
+            # WS-8727 triage", "VAT summary US01 March") named the work asked, once.
+            stated = [s for s in stated if s[1] >= item.src - ECHO_REACH]
+            acted_on.update(slot for slot, _, vals in stated if any(_says_value(item.text, v) for v in vals))
+        elif (item.section == "instruction" and item.rank == SETTING_RANK and not item.correction and not item.update
+              and not prose.says_holding(item.text)):
+            stated.append(((item.section, item.key), item.src, values(item.text)))
         if item.section == "mention":  # prose names them: what a tool found under these names is kept
             for name in item.key.split(" "):
                 named.add(("identifier", name))
@@ -136,6 +147,8 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
     merged = [item if (first, seen, text) == (item.first, item.seen, item.text)
               else item._replace(first=first, seen=seen, text=text)
               for (item, first, seen, text) in joined.values()]
+    if acted_on:
+        merged = [_as_request(i) if (i.section, i.key) in acted_on and i.rank == SETTING_RANK else i for i in merged]
     if whole:  # what only a tool printed or a user pasted, and no one named: the latest few, given room last
         unnamed = [n for n, i in enumerate(merged) if i.weak and (i.section, i.key) not in named]
         # A setting or search hit no one named is none of the work's (a file holds hundreds of them).
@@ -311,7 +324,7 @@ def _recurring_asks(merged: list[Item]) -> list[Item]:
     all banks, end of January", then "... of March", "devoluciones de ES01: abril contra marzo", "... de MX01: enero
     contra enero"), are a piece of work asked again and again, not a setting: a setting is said once and, when it
     changes, restated or corrected (which :func:`.corrections.restate` and the corrections read). They are requests."""
-    shape_of = {n: _shape(item.text) for n, item in enumerate(merged)
+    shape_of = {n: _shape(item.text, whole=prose.says_holding(item.text)) for n, item in enumerate(merged)
                 if item.section == "instruction" and item.rank == SETTING_RANK and not item.correction}
     sources: dict[str, set[int]] = {}
     for n, shape in shape_of.items():
@@ -319,13 +332,35 @@ def _recurring_asks(merged: list[Item]) -> list[Item]:
     asked = {n for n, shape in shape_of.items() if len(sources[shape]) >= RECURRING_ASKS}
     if not asked:
         return merged
-    return [item._replace(section="request", key=item.text.lower()[:200], corrects=(), update=False) if n in asked
-            else item for n, item in enumerate(merged)]
+    return [_as_request(item) if n in asked else item for n, item in enumerate(merged)]
 
 
-def _shape(text: str) -> str:
+def _says_value(text: str, value: str) -> bool:
+    """Whether ``text`` says ``value`` as a word of its own ("06" is no word of a hash that holds it)."""
+    at = text.find(value)
+    while at >= 0:
+        end = at + len(value)
+        if (at == 0 or not (text[at - 1].isalnum() or text[at - 1] in "_.-")) and (
+                end == len(text) or not (text[end].isalnum() or text[end] == "_")):
+            return True
+        at = text.find(value, at + 1)
+    return False
+
+
+def _as_request(item: Item) -> Item:
+    return item._replace(section="request", key=item.text.lower()[:200], corrects=(), update=False)
+
+
+SHAPE_HEAD = 6  # the words a statement's shape is read from: what it asks for and of what, not the aside after it
+
+
+def _shape(text: str, whole: bool = False) -> str:
+    """A statement's shape, from its first words: the same ask says a different aside after it ("P&L flux for ES01,
+    April vs prior month It's for the audit committee pack.", "P&L flux for US01, April vs prior month"). ``whole``:
+    from all its words, for a statement that says a value holds ("note 3: the value is v3 ..." and "note 4: the value
+    is v4 ..." set two things when they go on differently)."""
     masked = _SHAPE_NAME.sub("C", _SHAPE_DATE.sub("M", _SHAPE_VALUE.sub("#", text)))
-    return " ".join(masked.lower().split())[:160]
+    return " ".join(masked.lower().split()[:None if whole else SHAPE_HEAD])[:160]
 
 
 def _echoes_left_out(merged: list[Item]) -> list[Item]:

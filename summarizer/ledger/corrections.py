@@ -46,7 +46,7 @@ _NAMED = (r"(?:[\w.@:/+-]*\d[\w.@:/+-]*|[\w.+-]+@[\w.-]+|\w+://\S+|[A-Za-z][\w-]
 _NAMED_OLD_AFTER = re.compile(r"(?<![\w.@:/+-])(" + _NAMED + r")[`'\"]? (?:was|is) (?:wrong|"
                               r"decommissioned|retired|old|outdated|deprecated|a typo|gone|dead|the old one)\b", re.IGNORECASE)
 _NAMED_OLD = re.compile(r"\b(?:instead of|rather than|not|no longer|in place of|replacing|scratch|forget|ignore|pas|nicht|statt|en vez de|"
-                        r"en lugar de|au lieu de|non|no es|n[ãa]o [ée])\s+(?:(?:the|la|le|les|el|der|die|das|il|lo|o|a)\s+)?"
+                        r"en lugar de|au lieu de|non|no es|n[ãa]o [ée]|no|n[ãa]o|nie|niet|inte|ikke)\s+(?:(?:the|la|le|les|el|der|die|das|il|lo|o|a)\s+)?"
                         # the name a value goes with ("not Oostzeedijk 358", "not EUR 7.1 million", "non la Sala Isola 6B")
                         r"(?:(?:(?-i:[A-Z\u00c0-\u00dd][\w'-]*)\s+){1,3}(?=[`'\"]?[\w.@:/+-]*\d))?[`'\"]?(" + _NAMED + r")(?![\w-])",
                         re.IGNORECASE)

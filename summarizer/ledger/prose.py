@@ -27,7 +27,7 @@ import re
 from .. import memos
 from .segments import DOCUMENT_CHARS, Segment, _split_long, line_is_pasted, split
 
-__all__ = ["DOCUMENT_CHARS", "Segment", "forget", "is_correction", "is_request", "is_rule", "is_strong_rule", "is_update", "kind_of",
+__all__ = ["DOCUMENT_CHARS", "Segment", "forget", "is_correction", "is_request", "says_holding", "is_rule", "is_strong_rule", "is_update", "kind_of",
            "line_is_pasted", "sentences", "split"]
 
 
@@ -107,7 +107,9 @@ _CORRECTION = re.compile(
     r"(?:digits|numbers|figures) (?:were |got )?swapped|swapped the (?:digits|numbers|figures)|(?:the )?other way (?:a)?round(?= on\b|\s*[:,;\u2014\u2013-])|"
     r"correction to (?:what|the \w+) (?:i|we) (?:said|wrote|gave|told)|"
     # one value set against another ("the rate for the 28th was 1.1086 not 1.1068")
-    r"(?<![\w.@:/+-])(?=[\w.@:/+-]*\d)[\w.@:/+-]+,? not (?:the )?(?=[`'\"]?[\w.@:/+-]*\d)|"
+    # (and in other languages: "es FINOPS-5692, no FINOPS-5962", "é o PIT-7530, não o PIT-7503", "c'est le 5, pas le 4")
+    r"(?<![\w.@:/+-])(?=[\w.@:/+-]*\d)[\w.@:/+-]+,? (?:not|no|n[aã]o|pas|nicht|non|nie|niet|inte|ikke) "
+    r"(?:(?:the|el|la|le|lo|il|o|a|der|die|das|de|het) )?(?=[`'\"]?[\w.@:/+-]*\d)|"
     # ... under one name said twice ("address is Oostzeedijk 385, not Oostzeedijk 358", "EUR 7.4 million, not EUR 7.1 million")
     r"(?<![\w.@:/+-])(?P<said>[A-Za-z\u00c0-\u024f][\w.-]*) [\w.@:/+-]*\d[\w.@:/+-]*(?: [a-z]+)?,? not (?:the )?(?P=said) [`'\"]?[\w.@:/+-]*\d|"
     r"I gave you the wrong|\b(?:pasted|gave|sent|said|used|typed|wrote|quoted|linked|named|picked|had|read|copied|took|looked at) (?:you |me )?(?:the |a )?wrong\b|wrong (?:" + _WRONG_WHAT + r")|"
@@ -273,6 +275,9 @@ _RULE = re.compile(
     # Swedish, Danish, Norwegian, Dutch (their "not" and "no" say what is, in a law or a letter, as often as
     # what to do: "niet in de lidstaat gevestigde")
     r"aldrig|aldri\b|alltid|altid\b|nooit|altijd|voortaan|vanaf nu|"
+    # (but their imperative and its "no" forbid: "kör inga skanningar mot lagret ...", "rør ikke prod-databasen")
+    r"\b(?:k[öo]r|g[öo]r|skicka|[äa]ndra|r[öo]r|anv[äa]nd|starta|stoppa|kj[øo]r|gj[øo]r|send|brug|bruk|r[øo]r|endre|[æa]ndr)\s+"
+    r"(?:inga|ingen|inget|inte|ikke|aldrig|aldri)\b|"
     # Polish ("proszę zawsze wykluczać konta testowe", "nigdy nie ruszaj raw_orders", "od teraz ...")
     r"\bzawsze\b|\bnigdy\b|\bod (?:teraz|dzi[sś](?:iaj)?|jutra)\b|"
     # Italian, Portuguese
@@ -302,7 +307,8 @@ _RULE_NEEDS = (
     "every ", "each ", "nothing", "niets", "nichts", "rien", "nada", "niente", "nulla", "inget",
     "jamais", "toujours", " pas", " plus", "merci de", "il faut", "vite", "interdit", "pr\u00e9f", "pref\u00e8re",
     "utilise", "nie", "immer", "bitte ", "kein", "nicht", "muss", "m\u00fcssen", "darf", "verwende", "ausschlie",
-    "nur noch", "nunca", "siempre", "debe", "prefiero", "evita", "sin ", "solo ", "aldri", "altid",
+    "nur noch", "nunca", "siempre", "debe", "prefiero", "evita", "sin ", "solo ", "aldri", "altid", " inga", " ingen", " inte",
+    " ikke",
     "alltid", "nooit", "altijd", "voortaan", "vanaf nu", "zawsze", "nigdy", "od teraz", "od dzi", "od jutra", "sempre", "mai",
     "non ", "n\u00e3o ", "nao ",
     "これから", "今後", "以後", "いつも", "必ず", "絶対に", "しないでください", "禁止", "以后", "今后", "从现在起", "一律", "始终",
@@ -556,6 +562,15 @@ def is_request(sentence: str) -> bool:
     verb that asks in another language."""
     return bool(_REQUEST_START.match(sentence) or _QUESTION.search(sentence) or _UNMARKED_ASK.match(sentence)
                 or _FOREIGN_ASK.search(sentence))
+
+
+def says_holding(sentence: str) -> bool:
+    """Whether a sentence says a value holds ("the tenant id is 19ad...", "staging points to db-3") or sets it up ("use
+    port 8080 for the dev api"), as against naming what a piece of work is done on ("yara scan WS-8727 triage")."""
+    return bool(_COPULA.search(sentence) or _SETS.match(sentence) or _THERE_IS.search(sentence))
+
+
+_THERE_IS = re.compile(r"\bthere(?:'s|\u2019s| is| are)\b", re.IGNORECASE)  # "there's a docs ticket DOCS-1239 about ..."
 
 
 def is_terse_ask(sentence: str) -> bool:
