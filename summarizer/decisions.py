@@ -133,8 +133,9 @@ _PLAN_OPENINGS = (
      re.compile(r"(?im)^\W*(?:(?:rough |the )?order\s*:|(?:\w+ )?phases\s*:)|\border of (?:ops|operations)\b[^:\n.?!]{0,60}:|"
                 # "let's do this in passes:", "we'll take it in three stages:"
                 r"\b(?:let'?s|we'?ll|i'?ll|we should) (?:do|take|tackle|handle|run) (?:this|it|them) in (?:\w+ )?"
-                r"(?:passes|stages|phases|rounds|steps)\b[^\n]{0,40}:|here'?s how (?:i'?d|i will|i'?ll|we'?ll|"
-                r"we should) (?:approach|tackle|do|handle|go about|sequence|order) (?:it|this)|"
+                r"(?:passes|stages|phases|rounds|steps)\b[^\n]{0,40}:|here'?s how (?:i'?d|i would|i want to|i'?d like to|"
+                r"i will|i'?ll|we'?ll|we should|we want to) (?:approach|tackle|do|handle|go about|sequence|order|play|run) "
+                r"(?:it|this)|"
                 # a line that says what the steps under it are for ("Here's how I'd clear the refund backlog:")
                 r"here'?s (?:how|what) (?:i'?d|i would|i'?ll|i will|we'?ll|we should|we could|i propose)\b[^\n]{0,80}:[ \t]*$")),
     (("then",), re.compile(r"(?i)(?:\bthen\b[^.\n]{3,160}){2,}")),
@@ -145,6 +146,11 @@ _PLAN_OPENINGS = (
     (("erst", "zun", "d'abord", "primer", "prima"),
      re.compile(r"(?i)(?:^|[\s:(])(?:erst|zuerst|zun(?:ä|ae)chst|d'abord|primero|primeiro|prima)\b[^.\n]{3,120}[;,]\s*"
                 r"(?:und )?(?:dann|danach|anschlie(?:ß|ss)end|puis|ensuite|luego|despu[ée]s|depois|poi)\b")),
+    # "this is how we do it:" in other languages ("så här gör vi: reset ...; rotate ...", "so machen wir es:", "zo doen
+    # we het:", "así lo vamos a hacer:", "vamos fazer assim:", "voilà comment on fait :")
+    (("så här", "sa har", "so machen", "zo doen", "así lo", "asi lo", "fazer assim", "comment on"),
+     re.compile(r"(?i)\b(?:s[åa] h[äa]r g[öo]r vi|so machen wir(?: es|'s)?|zo doen we (?:het|dit)|as[ií] lo (?:vamos a hacer|"
+                r"hacemos)|vamos fazer assim|voil[àa] comment on (?:fait|proc[èe]de))\s*[:\n]")),
     # ("the first 90 days; after that the curves run parallel" tells what data shows: "first" is no step there)
     (("\u2192",), re.compile(r"\S \u2192 \S[^\n]*\u2192")),
 )
@@ -191,7 +197,9 @@ def plan_of(text: str) -> str:
         start = max([start] + [m.end() for m in _SENTENCE_END.finditer(text, start, at + 1)])
     rest = text[start:start + 1200]
     steps = _NUMBERED.findall(rest)
-    if len(steps) >= 2 or _THEN.search(rest[:600]) or _INLINE_STEPS.search(rest[:600]) or _PLAN_IS_TO.match(text, at):
+    # (after a word that opens a plan, steps may run on a line, one after another: "so machen wir's: a; b; c")
+    if (len(steps) >= 2 or _THEN.search(rest[:600]) or _INLINE_STEPS.search(rest[:600]) or _PLAN_IS_TO.match(text, at)
+            or (own and rest.split("\n", 1)[0].count(";") >= 2)):
         if len(steps) >= 2:
             return rest.strip()
         paragraphs = rest.split("\n\n", 2)

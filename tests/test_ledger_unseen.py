@@ -4205,3 +4205,18 @@ def test_the_same_ask_with_another_aside_after_it_is_asked_again():
             "P&L flux for MX01, February vs prior month", "P&L flux for US01, April vs prior month Es para el CFO."]
     instructions = section(ledger(convo(*asks)), "User instructions")
     assert not any(line.startswith("P&L flux") for line in instructions), instructions
+
+
+def test_a_plan_opened_as_how_we_do_it_in_any_language_is_a_plan():
+    """"så här gör vi: reset every account in GG-Tier0-79; rotate the gMSA passwords; check AdminSDHolder; ..." and "oki
+    here's how i want to do it." over a list of steps write out a plan; so does "so machen wir's:" with its steps."""
+    from context_compactor.summarizer.decisions import plan_of
+    plans = ["så här gör vi: reset every account in GG-Tier0-79; rotate the gMSA passwords; check AdminSDHolder; "
+             "review the 4769 events",
+             "oki here's how i want to do it.\n- confirm what was in the bucket\n- ask legal whether the 7470 leaked "
+             "waybills count as personal data\n- notify the customers",
+             "so machen wir's: erst das Backup prüfen; dann die Replica neu aufsetzen; zum Schluss den Failover testen"]
+    for said in plans:
+        assert plan_of(said).startswith(said[:20]), said
+    text = ledger(convo(plans[0], "ok"))
+    assert any("rotate the gMSA passwords" in line for line in section(text, "Current goal"))
