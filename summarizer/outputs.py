@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from collections import Counter
 
 from context_compactor.messages import ToolCall, View
 
@@ -23,9 +24,12 @@ from .ledger.corrections import evidence_words
 _FAILED_WORDS = ("Traceback (most recent call last)", "\nFAILED ", "npm ERR!", "command not found", "Segmentation fault",
                  "Permission denied", "No such file or directory", "fatal:", "panic:", "--- FAIL:", "panicked at",
                  "DATA RACE", "\nFAIL\t", "error[E", "Tests failed", "test result: FAILED", " [Error/",
-                 "The following tests FAILED:", "** BUILD FAILED **")  # (CTest's and xcodebuild's verdicts)
+                 "The following tests FAILED:", "** BUILD FAILED **",  # (CTest's and xcodebuild's verdicts)
+                 "* What went wrong:\n", "FATAL EXCEPTION: ", "finished with errors",  # (Gradle's, Android's, fastlane's)
+                 "Failed!  - Failed: ",  # (dotnet test's)
+                 "\nSCRIPT ERROR: ", "\nSHADER ERROR: ")  # (Godot's, printed as the game runs on: not only in the tail)
 _FAILED_TAIL = re.compile(
-    r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|return code|(?<=\()exit)[\s:=]+[1-9]|^(?:\u2502 )?ERROR[: ]|"
+    r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|return code|(?<=\()exit)[\s:=]+[1-9]|^(?:\u2502 )?ERROR[:! ]|"
     r"^(?:\u2502 )?error(?:\[\w+\])?:|\bfailed with\b|(?<![\w=])(?!0+ )\d+ failed\b(?!=)", re.IGNORECASE | re.MULTILINE)
 # An error said by its code, an API's or a service's ("ERR_PERIOD_LOCKED: posting period 2025-03 is closed ...",
 # "VALIDATION_ERROR: account 6290-00 requires a department ...", gRPC's "PERMISSION_DENIED: ..."): a code in capitals
@@ -75,10 +79,41 @@ def failed_run(text: str) -> bool:
         return True
     if "_" in tail and _CODED_ERROR.search(tail):
         return True
+    if "[!] " in text and _BANG_ERROR.search(text):
+        return True
     if "error " in tail and _CODED_DIAGNOSTIC.search(tail):
         return True
     return (_at(_FAILED_CODE_AT, tail, low, ("exit", "return")) or _at(_ERROR_AT, tail, low, ("error",), line=True)
             or _at(_FAILED_WITH_AT, tail, low, ("failed with",)) or _counted_failed(tail, low))
+
+
+# What fastlane and CocoaPods mark with "[!]" and say failed ("[!] CocoaPods could not find compatible versions for pod
+# "TrustKit":", "[!] ERROR ITMS-90683: ..."); not their "[!] Automatically assigning platform ...", a warning, nor "[!] Error
+# uploading ipa file, for more information see above", which points back at the line that says what failed.
+_BANG_ERROR = re.compile(r"^\[!\] (?![^\n]*\bsee above\b)[^\n]*(?:\b(?:could not|couldn'?t|unable to|error|failed|invalid|"
+                         r"not found|no such|missing)\b|\bERROR\b)[^\n]*$", re.MULTILINE | re.IGNORECASE)
+# Android's crash: the exception's line under "FATAL EXCEPTION: main" and the process's line, its logcat prefix kept.
+_ANDROID_CRASH = re.compile(r"FATAL EXCEPTION: [^\n]*\n(?:[^\n]*\bProcess: [^\n]*\n)?([^\n]*\S[^\n]*)")
+
+
+def _tool_verdict(text: str) -> str:
+    """What a build or device tool says failed under its own heading or mark: Gradle's line under "* What went
+    wrong:", Android's exception under "FATAL EXCEPTION", fastlane's or CocoaPods' first "[!]" line that says what
+    failed (:data:`_BANG_ERROR`); "" for none."""
+    at = text.find("* What went wrong:\n")
+    if at >= 0:
+        line = next((row.strip() for row in text[at + 19:at + 2000].split("\n") if row.strip()), "")
+        if line:
+            return line
+    if "FATAL EXCEPTION: " in text:
+        crash = _ANDROID_CRASH.search(text)
+        if crash:
+            return crash.group(1).strip()
+    if "[!] " in text:
+        bang = _BANG_ERROR.search(text)
+        if bang:
+            return bang.group(0).strip()
+    return ""
 
 
 # An output whose first line says the call failed: an exception's name ("StorageError: quota exceeded",
@@ -129,6 +164,7 @@ def failed_run_by_regex(text: str) -> bool:
     if _EXIT_ZERO.search(tail):
         return "Traceback (most recent call last)" in text or "\nFAILED " in text
     return (bool(_ERROR_HEAD.match(text)) or any(word in text for word in _FAILED_WORDS) or bool(_FAILED_TAIL.search(tail))
+            or bool(_BANG_ERROR.search(text))
             or bool(_CODED_ERROR.search(tail)) or bool(_CODED_DIAGNOSTIC.search(tail)) or tail.rstrip().endswith("\nFAIL"))
 
 
@@ -137,7 +173,7 @@ def failed_run_by_regex(text: str) -> bool:
 _CODE = r"(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|(?<=\()exit"  # "... is missing (exit 3)"
 _EXIT_ZERO_AT = re.compile(_CODE + r")[\s:=]+0\b", re.IGNORECASE)
 _FAILED_CODE_AT = re.compile(_CODE + r"|return code)[\s:=]+[1-9]", re.IGNORECASE)
-_ERROR_AT = re.compile(r"error(?:[: ]|\[\w+\]:)", re.IGNORECASE)
+_ERROR_AT = re.compile(r"error(?:[:! ]|\[\w+\]:)", re.IGNORECASE)  # (steamcmd's "ERROR! Failed to build depot ...")
 _FAILED_WITH_AT = re.compile(r"failed with\b", re.IGNORECASE)
 _FAILED_END = re.compile(r" failed\b(?!=)", re.IGNORECASE)
 
@@ -191,7 +227,7 @@ _CI_PREFIX = _CI_JOB_STEP + "(?:" + _CI_STAMP + r")?(?:##\[(?:error|warning)\]\s
 _TRAILER = re.compile(_CI_PREFIX + r"(?:make(?:\[\d+\])?: \*\*\* |(?:npm ERR! )?a complete log of this run can be found in\b|"
                       r"(?:see|check) (?:the )?(?:full |complete )?logs? (?:at|in) \S+ for (?:more )?details\b|"
                       r"(?:build (?:finished|failed|succeeded) with (?:problems|errors?)|found)?[, ]*\d+ "
-                      r"errors?\b(?: (?:in|generated|found)\b[^:]*)?\.?$|"
+                      r"error(?:s|\(s\))?(?:\b|(?<=\)))(?: (?:in|generated|found)\b[^:]*)?\.?$|"  # (MSBuild's "1 Error(s)")
                       # that a command or a step exited badly, not why ("collect2: error: ld returned 1 exit status",
                       # "FATAL ERROR: command exited with status 1: /usr/bin/cmake ...", "Error: Process completed with
                       # exit code 1.", " ELIFECYCLE  Command failed with exit code 1.", "ninja: build stopped: ...")
@@ -242,7 +278,11 @@ _SPECIFIC_PARTS = (
     ((" error ",), re.compile(r"^\s*.*\d+:\d+ +error +.+$", re.MULTILINE)),
     # a file and line, then the level ("install.md:260: ERROR: undefined label ...", mypy's "app.py:12: error: ...")
     ((": ERROR: ", ": error: ", ": SEVERE: "), re.compile(r"^\s*\S+:\d+: (?:ERROR|error|SEVERE): .+$", re.MULTILINE)),
+    # MSBuild's ("scripts/world/FerryPlatform.cs(293,27): error CS1061: 'FerryPlatform' does not contain ...")
+    (("): error ",), re.compile(r"^\s*\S.*\(\d+,\d+\): error [A-Z]{1,4}\d{2,5}: .+$", re.MULTILINE)),
     (("_",), _CODED_ERROR),  # an error said by its code ("ERR_PERIOD_LOCKED: posting period 2025-03 is closed ...")
+    # Godot's ("SCRIPT ERROR: Invalid get index 'wick_charge' (on base: 'Nil').", "SHADER ERROR: Unknown identifier ...")
+    (("SCRIPT ERROR: ", "SHADER ERROR: "), re.compile(r"^(?:SCRIPT|SHADER) ERROR: .+$", re.MULTILINE)),
 )
 _COLUMNS = re.compile(r":\d+:\d+: ")  # "main.go:12:5: undefined: x"
 # (a warning or a note is not what failed: "uart_bridge.c:119:4: warning: unused variable 'crc'")
@@ -276,18 +316,45 @@ def _error_word_lines(text: str) -> list[str]:
 
 
 def _specific_error(text: str) -> re.Match[str] | None:
-    """:data:`_SPECIFIC_ERROR`'s first match in ``text``, its parts tried only where they can match."""
+    """:data:`_SPECIFIC_ERROR`'s first match in ``text``, its parts tried only where they can match; but where the
+    same error comes again and again with another name in it (a game's "SCRIPT ERROR: Invalid get index 'fade_time'
+    (on base: 'null instance')" on every run), the first one said once: what is new in this run."""
     found: re.Match[str] | None = None
     for needs, pattern in _SPECIFIC_PARTS:
         if any(map(text.__contains__, needs)):
             m = pattern.search(text)
             if m is not None and (found is None or m.start() < found.start()):
                 found = m
+                if pattern is not _CODED_ERROR:
+                    found = _said_once(pattern, text) or m
     if _COLUMNS.search(text):
         m = _COLUMNS_LINE.search(text)
         if m is not None and (found is None or m.start() < found.start()):
             found = m
     return found
+
+
+REPEATED_ERRORS = 3  # error lines of one kind in an output from which the one said once is told apart
+_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
+_NUMBER = re.compile(r"\d+")
+
+
+def _error_shape(line: str) -> str:
+    """An error line's shape: its numbers and the first name it quotes masked (what the same error says of another
+    thing: "Invalid get index '#' (on base: 'null instance')")."""
+    return _NUMBER.sub("#", _QUOTED.sub("'#'", line, count=1))
+
+
+def _said_once(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The first of ``pattern``'s matches whose shape (:func:`_error_shape`) no other match has, when some shape
+    comes more than once; else None."""
+    matches = list(itertools.islice(pattern.finditer(text), 64))
+    if len(matches) < REPEATED_ERRORS:
+        return None
+    shapes = Counter(_error_shape(m.group(0)) for m in matches)
+    if len(shapes) < 2 or max(shapes.values()) < 2:
+        return None
+    return next((m for m in matches if shapes[_error_shape(m.group(0))] == 1), None)
 
 
 WIDE = 32_000  # a failed output is read this far from each end for what failed (errors sit mid-output too)
@@ -823,6 +890,9 @@ def _error_line(text: str, named_only: bool = False) -> str:
         raised = [line for line in text.splitlines() if _RAISED.match(line)]
         if raised:
             return raised[-1].strip()
+    verdict = _tool_verdict(text) if any(map(text.__contains__, _VERDICT_NEEDS)) else ""
+    if verdict:
+        return verdict
     specific = _specific_error(text)
     if specific:
         line = specific.group(0).strip()
@@ -854,6 +924,9 @@ def _error_line(text: str, named_only: bool = False) -> str:
              and not _zero_counts_only(line, _ERROR_WORD) and not REVIEW_COMMENT.match(line)]  # (a reviewer's advice)
     telling = [line for line in lines if not _TRAILER.match(line.strip()) and not _JSON_OPENER.match(line.strip())]
     if telling:  # the last one: a command's own verdict comes after its progress lines (a build's trailer says only that it failed)
+        if len(telling) > 1 and _BARE_VERDICT.search(telling[-1]):
+            telling = telling[:-1]  # what the last step failed with says only that ("ERROR! Failed to commit build for
+            # AppID 2841170 : Failure"): the line before says why ("ERROR! Failed to build depot 2841173: content root ...")
         last = telling[-1].strip().lstrip("\u2502").strip()  # not the box Terraform draws around a diagnostic
         # ... unless an earlier one says it with more ("Commit failed: rule blk-1 is shadowed by ..." before "Commit failed")
         last = next((fuller for line in telling[-2::-1] if last in (fuller := line.strip())
@@ -874,6 +947,8 @@ def _error_line(text: str, named_only: bool = False) -> str:
     return rest[-1] if rest else ""
 
 
+_BARE_VERDICT = re.compile(r":\s*(?:failure|failed|fail|error)[.!]?\s*$", re.IGNORECASE)
+_VERDICT_NEEDS = ("* What went wrong:", "FATAL EXCEPTION: ", "[!] ")
 _JAVA_FRAME = re.compile(r"^\s+at [\w$.<>]+\([\w$.]+\.java:\d+\)\s*$")
 
 

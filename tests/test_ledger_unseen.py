@@ -4220,3 +4220,63 @@ def test_a_plan_opened_as_how_we_do_it_in_any_language_is_a_plan():
         assert plan_of(said).startswith(said[:20]), said
     text = ledger(convo(plans[0], "ok"))
     assert any("rotate the gMSA passwords" in line for line in section(text, "Current goal"))
+
+
+def test_a_chat_copied_with_its_date_and_time_is_pasted():
+    """Playtesters' lines copied from a chat ("[04/25/2024 8:27 PM] deckdaddy: never make us redo the rope bridge after
+    dying omg"), or a WhatsApp export ("[25/04/2024, 20:27:13] Ana: ..."), are other people's words: never the user's
+    instructions; the user's own line after them is."""
+    said = ("playtesters again lol:\n\n"
+            "[04/25/2024 8:27 PM] deckdaddy: never make us redo the rope bridge after dying omg\n"
+            "[03/25/2024 8:51 PM] LaBelleJosee: please add a hold-to-skip on cutscenes\n"
+            "[25/04/2024, 20:27:13] Ana: always keep the lantern brighter in the undercroft\n"
+            "[06/25/2024 10:27 PM] frogknight: add coyote time, the jumps feel unfair\n\n"
+            "from now on, no Discord feedback goes into the backlog before I've read it.")
+    instructions = section(ledger(convo(said)), "User instructions")
+    assert instructions == ["from now on, no Discord feedback goes into the backlog before I've read it."], instructions
+
+
+def test_what_build_and_device_tools_say_failed_is_the_error():
+    """Gradle's line under "* What went wrong:", Android's exception under "FATAL EXCEPTION" (its logcat prefix kept),
+    fastlane's and CocoaPods' "[!]" line, steamcmd's "ERROR!" (not the "... : Failure" after it), dotnet test's failed
+    test and MSBuild's "error CS1061" line (not "1 Error(s)") are what failed; Godot's "SCRIPT ERROR" said once among the
+    same error said again and again of other names is what is new in that run."""
+    from context_compactor.summarizer.outputs import error_line, failed_run
+    filler = "\n".join(f"[smoke] frame {n}: 7.{n % 10}2 ms" for n in range(40))
+    cases = {
+        "> Task :app:minifyReleaseWithR8 FAILED\n\nFAILURE: Build failed with an exception.\n\n* What went wrong:\n"
+        "Execution failed for task ':app:minifyReleaseWithR8'.\n> Compilation failed to complete, origin: classes.dex\n\n"
+        "* Try:\n> Run with --stacktrace option to get the stack trace.\n\nBUILD FAILED in 80s":
+            "Execution failed for task ':app:minifyReleaseWithR8'.",
+        filler + "\n04-15 16:33:10.772  13230  13230 E AndroidRuntime: FATAL EXCEPTION: main\n"
+        "04-15 16:33:10.772  13230  13230 E AndroidRuntime: Process: br.com.pitanga.app, PID: 13230\n"
+        "04-15 16:33:10.772  13230  13230 E AndroidRuntime: java.lang.NullPointerException: Attempt to invoke virtual "
+        "method 'int android.graphics.Bitmap.getWidth()' on a null object reference\n"
+        "04-15 16:33:10.772  13230  13230 E AndroidRuntime: \tat androidx.fragment.app.Fragment.requireContext(Fragment.java:972)\n"
+        "04-15 21:38:28.794  8930  8930 D TrafficStats: Default FirebaseApp initialized successfully":
+            "04-15 16:33:10.772  13230  13230 E AndroidRuntime: java.lang.NullPointerException: Attempt to invoke virtual "
+            "method 'int android.graphics.Bitmap.getWidth()' on a null object reference",
+        "Analyzing dependencies\n[!] CocoaPods could not find compatible versions for pod \"TrustKit\":\n  In Podfile:\n"
+        "    TrustKit (~> 3.0.3)\n\nYou have either:\n * mistyped the name or version.":
+            "[!] CocoaPods could not find compatible versions for pod \"TrustKit\":",
+        filler + "\nERROR! Failed to build depot 2841173: content root '/home/etienne/build/husk_rc19' not found\n"
+        "ERROR! Failed to commit build for AppID 2841170 : Failure":
+            "ERROR! Failed to build depot 2841173: content root '/home/etienne/build/husk_rc19' not found",
+        "  Passed PauseFreezesTree(6,3) [9 ms]\n\nFailed!  - Failed:     1, Passed:    66, Skipped:     1, Total:    70\n\n"
+        "FAIL Lanterne.Tests.Save.AshVolumeTests.Soot_Clamps_On_Deck_Suspend: expected 9 but was 14":
+            "FAIL Lanterne.Tests.Save.AshVolumeTests.Soot_Clamps_On_Deck_Suspend: expected 9 but was 14",
+        "/src/scripts/world/FerryPlatform.cs(293,27): error CS1061: 'FerryPlatform' does not contain a definition for "
+        "'SpendEmber' [/src/Lanterne.csproj]\n    5 Warning(s)\n    1 Error(s)\n\nTime Elapsed 00:00:04.75":
+            "/src/scripts/world/FerryPlatform.cs(293,27): error CS1061: 'FerryPlatform' does not contain a definition for "
+            "'SpendEmber' [/src/Lanterne.csproj]",
+        "\n".join(f"[Checkpoint] cp_{n}\nSCRIPT ERROR: Invalid get index '{name}' (on base: 'null instance').\n"
+                  f"          at: _ready (res://scenes/ui/hud.gd:{n})" for n, name in enumerate(("fade_time", "bob_height")))
+        + "\nSCRIPT ERROR: Invalid get index 'wick_charge' (on base: 'Nil').\n"
+        "SCRIPT ERROR: Invalid get index 'line_delay' (on base: 'null instance').\n" + filler:
+            "SCRIPT ERROR: Invalid get index 'wick_charge' (on base: 'Nil').",
+    }
+    for output, error in cases.items():
+        assert failed_run(output), output[-200:]
+        assert error_line(output) == error, (error_line(output), error)
+    assert not failed_run("[!] Automatically assigning platform `iOS` with version `16.2` on target `Pitanga`\n"
+                          "Pod installation complete! There are 84 dependencies from the Podfile and 97 total pods installed.")

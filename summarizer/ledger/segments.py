@@ -36,6 +36,9 @@ _MAIL_HEADER = re.compile(r"^(?:From|To|Cc|Subject|Sent|Date|Reply-To|Ticket|Sta
 _LOG_LINE = re.compile(
     r"^\s*(?:"
     r"\[?\d{4}-\d\d-\d\d[T ]\d|\[?\d{1,2}:\d\d:\d\d|\[\d{1,2}:\d\d(?: ?[AP]M)?\]|[A-Z][a-z]{2} {1,2}\d{1,2} \d\d:\d\d|"  # timestamps
+    # (a chat's copied or exported lines: "[04/25/2024 8:27 PM] deckdaddy: ...", "[25-Apr-24 08:27 PM] ...", WhatsApp's
+    # "[25/04/2024, 20:27:13] Ana: ..." and "25/04/2024, 20:27 - Ana: ...")
+    r"\[?\d{1,2}[/.-](?:\d{1,2}|[A-Z][a-z]{2})[/.-]\d{2,4},? \d{1,2}:\d\d(?::\d\d)?(?: ?[AaPp]\.?[Mm]\.?)?(?:\]| -) |"
     r"\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|ERR)\]?[\s:|]|"  # levels
     r"<(?:err|wrn|warn|inf|info|dbg|debug|error|crit|fatal|notice)> |\*{3,} .* \*{3,}\s*$|"  # "<err> os: ...", a banner
     r"at [\w$.<>]+\(|File \"|Traceback \(|Caused by:|\.\.\. \d+ more|goroutine \d+|panic:|fatal error:|"  # traces
