@@ -1,5 +1,6 @@
 """The contract every later session generator keeps, checked once for all of them (bench/gen_firmware.py,
-gen_hr.py, gen_finance.py, gen_agentloop.py, gen_mlops.py, gen_mobile.py, gen_monorepo.py, gen_analytics.py): the same bytes for the same seed whatever
+gen_hr.py, gen_finance.py, gen_agentloop.py, gen_mlops.py, gen_mobile.py, gen_monorepo.py, gen_analytics.py, gen_bioinfo.py,
+gen_gamedev.py): the same bytes for the same seed whatever
 the global random state, the bench's sizes, speed, exact sizes with their facts in place, six facts of each kind at 400 messages and twelve at 3000, and planted values that
 are new where planted and stay out of the filler. What each generator promises of its own domain is in its own
 test file."""
@@ -32,6 +33,8 @@ SIZES = {
     "gen_mobile": [60, 121, 160, 400, 401, 777, 1700],
     "gen_monorepo": [60, 94, 121, 160, 400, 401, 777, 1700],
     "gen_analytics": [60, 121, 160, 400, 401, 777, 1700],
+    "gen_bioinfo": [60, 121, 160, 400, 401, 777, 1700],
+    "gen_gamedev": [60, 121, 160, 400, 401, 777, 1700],
 }
 GENERATORS = list(SIZES)
 STALE_REACH = 12  # messages after a stale value's own that may still say it (the agent's answer about it)
@@ -41,7 +44,8 @@ def generator(name: str) -> ModuleType:
     return importlib.import_module(name)
 
 
-REFUSE_BELOW = ("gen_hr", "gen_agentloop", "gen_mlops", "gen_mobile", "gen_monorepo", "gen_analytics")  # those that refuse a session below their smallest
+REFUSE_BELOW = ("gen_hr", "gen_agentloop", "gen_mlops", "gen_mobile", "gen_monorepo", "gen_analytics", "gen_bioinfo",
+                "gen_gamedev")  # those that refuse a session below their smallest
 
 
 @pytest.mark.parametrize("name", REFUSE_BELOW)
@@ -149,7 +153,7 @@ def planted(request: pytest.FixtureRequest) -> tuple[str, Session]:
     return name, generator(name).make_session(seed=5, messages=messages)
 
 
-WHOLE_LINE_ERRORS = {"gen_hr", "gen_finance", "gen_agentloop", "gen_analytics"}
+WHOLE_LINE_ERRORS = {"gen_hr", "gen_finance", "gen_agentloop", "gen_analytics", "gen_bioinfo", "gen_gamedev"}
 ROLES = {"instruction": {"user"}, "correction": {"user"}, "decision": {"user"}, "plan": {"user"},
          "file": {"assistant"}, "finding": {"tool"}, "error": {"tool"}, "identifier": {"tool", "user"}}
 
@@ -195,7 +199,8 @@ def test_errors_are_exact_lines_and_some_are_resolved(planted: tuple[str, Sessio
     assert all(f.resolved is None for f in session.facts if f.kind != "error")
 
 
-@pytest.mark.parametrize("name", ["gen_hr", "gen_finance", "gen_agentloop", "gen_monorepo", "gen_analytics"])
+@pytest.mark.parametrize("name", ["gen_hr", "gen_finance", "gen_agentloop", "gen_monorepo", "gen_analytics", "gen_bioinfo",
+                                  "gen_gamedev"])
 def test_corrections_are_loose_and_near_misses(name: str) -> None:
     """Corrections come far from what they replace (100+ messages for several), half of them or more as near misses
     of it (the generators whose specs ask for it)."""
