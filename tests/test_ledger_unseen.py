@@ -4280,3 +4280,30 @@ def test_what_build_and_device_tools_say_failed_is_the_error():
         assert error_line(output) == error, (error_line(output), error)
     assert not failed_run("[!] Automatically assigning platform `iOS` with version `16.2` on target `Pitanga`\n"
                           "Pod installation complete! There are 84 dependencies from the Podfile and 97 total pods installed.")
+
+
+def test_a_reviewers_report_a_letter_and_a_checklist_pasted_are_someone_elses():
+    """A journal's review pasted under "ok so the reviews. pasting the relevant one" (its paragraphs opening "This is a
+    potentially important study."), a PI's letter from "Hallo Júlia," to "LG Ulrike" under "Ulrike wote this:", and a
+    checklist under "la checklist cert de Brightmoor, je la colle ici:" carry other people's imperatives: none is the
+    user's instruction. The user's own line after each ("the batch one worries me.") is theirs."""
+    review = ("ok so the reviews. pasting the relevant one\n\nReviewer #2 (Remarks to the Author):\n\n"
+              "This is a potentially important study. However, I have substantial concerns about the analysis.\n\n"
+              "1. Please show the expression of G6pc across all samples, not only the group means.\n"
+              "2. The analysis code should be made available (e.g. GitHub with a Zenodo DOI).\n\n"
+              "Minor: typo in the title of Fig. S3.\n\nthe batch one worries me.")
+    letter = ("Ulrike wote this:\n\nHallo Júlia,\n\nIch bin nächste Woche auf der Tagung, also schick mir alles bis Freitag.\n"
+              "Die Heatmap bitte immer mit z-Scores, nicht mit rohen Counts.\n\nLG Ulrike\n\n"
+              "ok. let's see what she really needs first.")
+    checklist = ("la checklist cert de Brightmoor, je la colle ici:\n\n"
+                 "Brightmoor QA - Steam Deck / Switch pre-cert checklist (rev 11)\n"
+                 "Every item is mandatory unless marked optional. Please tick each one and send the list back with the build.\n"
+                 "[ ] DK-05 The title must handle system suspend and resume without loss of progress.\n"
+                 "[ ] NX-12 Save data must be committed at safe points only; never write during a suspend notification.\n\n"
+                 "ignore the date stuff, c'est mon problème.")
+    for said in (review, letter, checklist):
+        kinds = [(seg.kind, seg.text.strip()) for seg in prose.split(said)]
+        assert kinds[0][0] == "prose" and kinds[-1][0] == "prose", kinds
+        assert all(kind == "pasted" for kind, _ in kinds[1:-1]) and len(kinds) > 2, kinds
+        instructions = section(ledger(convo(said)), "User instructions")
+        assert not any(w in line for line in instructions for w in ("Please", "bitte", "must", "Every item")), instructions

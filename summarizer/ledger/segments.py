@@ -136,6 +136,7 @@ def _split(text: str) -> list[Segment]:
     _announced(lines, kinds)  # after documents: a spec announced ("here's the doc maria wrote:") is read for its rules
     _reviews(lines, kinds)
     _signed(lines, kinds)
+    _letters(lines, kinds)
     _pasted_runs(lines, kinds)
     # each run of lines of one kind joined once (adding line by line copies the run again for each line)
     segments = [Segment(kind, "\n".join(line for line, _ in run))
@@ -315,7 +316,7 @@ def _titled(lines: list[str], kinds: list[str]) -> None:
 # they announce a paste (_ANNOUNCE) and say it is someone's text, not an output (_SOMEONES).
 _SENT_WORDS = (r"filed|raised|reported|abriu|abriram|reportou|escreveu|mandou|enviou|encaminh\w*|segue|mand[óo]|"
                r"envi[óo]|te paso|a envoy[ée]|voici|geschickt|weitergeleitet|ha (?:mandato|inviato|scritto)|ecco|"
-               r"mensagem|mensaje|correo|messaggio|nachricht")
+               r"mensagem|mensaje|correo|messaggio|nachricht|revis[ãa]o|revisi[óo]n|r[ée]vision|recensione|gutachten")
 # A line of the user's that announces what they paste next, and ends on ":" ("pasting the review:", "here's
 # what the job printed:", "the customer's ticket, for context:", "logs from export-svc earlier:").
 _ANNOUNCE = re.compile(
@@ -333,6 +334,8 @@ _ANNOUNCE = re.compile(
     # de Hacienda:", "voici le mail du client :", "hier ist die Nachricht:")
     + _SENT_WORDS + r"|escribi[óo]|a [ée]crit|hat \w+ geschrieben|ha segnalato|abaixo|reenvi\w*|aqu[ií] va|abajo|"
     r"transf[ée]r[ée]|ci-dessous|hat \w+ geschickt|unten|inoltrat\w*|qui sotto|"
+    # pasting, said so ("je la colle ici:", "te lo pego:", "colei aqui:", "lo incollo qui:", "hier eingefügt:")
+    r"(?:je )?(?:la |le |les )?coll(?:e|é|ée|és|ées)\b|peg(?:o|ué|ado)\b|colei\b|colo aqui|incoll\w+|eingef(?:ü|ue)gt|geplakt|"
     # where a colleague said it ("Caio no slack:", "from Teams:")
     r"(?:no|on|in|from|en|auf|su|sur) (?:slack|whatsapp|teams|discord|telegram|signal)|"
     # (handed over for reference: "Katarzyna sent the relevant bit of the agreement, just so you have it:")
@@ -352,7 +355,8 @@ _EXCERPT = re.compile(r"\b(?:excerpt|forwarded|pasted|copied|copy of|verbatim|fo
 # Or that says whose words they are, or where they came from ("manon's notes for the files screen, apply them to X",
 # "hugo's review on my pr, handle what makes sense", "review comments below, go through them", "customer email from
 # support, can you reproduce", "fwd from support").
-_ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}\b(?:excerpt|for context|for reference|pasted|forwarded|screenshot|"
+_LAST_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")  # a line's last sentence announces ("ok so the reviews. pasting the relevant one")
+_ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}\b(?:excerpt|for context|for reference|past(?:ed|ing)|forwarded|screenshot|"
                               r"copied|(?:\w+'s|from \w+|\w+ (?:left|sent|wrote)(?: (?:me|us|a|some))?) (?:\w+ )?(?:review|"
                               r"comments|notes|feedback|e-?mail|mail|ticket)s?|(?:comments|logs?|output|e-?mail|trace) below|"
                               r"customer(?:'s)? (?:e-?mail|mail|ticket)|^\W*fwd?|"
@@ -373,7 +377,7 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
         if kinds[n] or len(line) > 200:
             continue
         if not (line.rstrip().endswith(":") and _ANNOUNCE.search(line)) and not (
-                n + 1 < len(lines) and not lines[n + 1].strip() and _ANNOUNCED_ALONE.search(line)):
+                n + 1 < len(lines) and not lines[n + 1].strip() and _ANNOUNCED_ALONE.search(_LAST_SENTENCE.split(line)[-1])):
             continue
         first = next((k for k in range(n + 1, len(lines)) if lines[k].strip()), len(lines))
         if _EXCERPT.search(line) or (first < len(lines) and _EXCERPT.search(lines[first])):  # (or its title says so)
@@ -436,8 +440,8 @@ _CHAT_HEAD = re.compile(r"^\s*[A-Z\u00c0-\u00dd][\w.'-]*(?: [A-Z\u00c0-\u00dd][\
 
 
 # An announcement of someone's text, not of an output: who sent it, or a kind of text people write.
-_SOMEONES = re.compile(r"\b(?:sent|shared|forwarded|wrote|said|replied|" + _SENT_WORDS + r"|e-?mail|mail|message|ticket|bug|"
-                       r"review|report|announcement|letter|notes?|feedback|comments?|slack|whatsapp|teams|discord|telegram)\b|\b(?!(?:here|there|that|it|what|who|let|he|she)'s)\w+'s\b|\b(?:from|do|da|del|von|di|du) (?-i:[A-Z\u00c0-\u00dd])",
+_SOMEONES = re.compile(r"\b(?:sent|shared|forwarded|wrote|said|replied|" + _SENT_WORDS + r"|e-?mails?|mails?|messages?|tickets?|bugs?|"
+                       r"reviews?|reports?|announcements?|letters?|notes?|feedback|comments?|slack|whatsapp|teams|discord|telegram)\b|\b(?!(?:here|there|that|it|what|who|let|he|she)'s)\w+'s\b|\b(?:from|do|da|del|von|di|du) (?-i:[A-Z\u00c0-\u00dd])",
                        re.IGNORECASE)
 
 
@@ -448,8 +452,9 @@ _LONE_PATH = re.compile(r"^\s*(?:[\w.@-]+/)+[\w.@-]+(?::\d+)?\s*$|^\s*\*\*[^*\n]
 
 # A paragraph in which the user speaks again, in the middle of what they pass on ("Also, ...", "thanks", "can you ...");
 # "We noticed ..." and "I ..." are the sender's as often.
-_USER_AGAIN = re.compile(r"^\W*(?:this|that|these|the above|above|thanks|thx|ty|pls|please|can you|could you|scratch|sorry|"
-                         r"also|and|so|ok|okay|anyway|btw|actually|wait|hm+|oh)\b", re.IGNORECASE)
+_USER_AGAIN = re.compile(r"^\W*(?:(?-i:this|that|these)|the above|above|thanks|thx|ty|pls|please|can you|could you|scratch|"
+                         r"sorry|also|and|so|ok|okay|anyway|btw|actually|wait|hm+|oh)\b", re.IGNORECASE)
+# (in the user's chat case: "This is a potentially important study. However, ..." opens a reviewer's letter)
 
 
 # A relay's envelope on a line of its own, the user's words under it ("[WhatsApp voice note, transcribed 15:00]").
@@ -458,11 +463,13 @@ _ENVELOPE_LINE = re.compile(r"^\s*\[[^\]\n]{0,60}\b(?:voice|whatsapp|sms|signal|
 
 
 def _asks_after(lines: list[str], paragraph: tuple[int, int]) -> bool:
-    """Whether ``paragraph`` is one short line of the user's that asks about what came before it ("o que acha?",
-    "what do they want exactly?", "dá pra ver isso hoje?")."""
+    """Whether ``paragraph`` is one short line of the user's about what came before it ("o que acha?", "what do they
+    want exactly?", "dá pra ver isso hoje?", "the batch one worries me.")."""
     start, stop = paragraph
     line = lines[start].strip()
-    return stop - start == 1 and len(line) <= ASKS_AFTER_CHARS and line.endswith("?")
+    # (or says what the user makes of it, in their own lower case: "the batch one worries me.")
+    return stop - start == 1 and len(line) <= ASKS_AFTER_CHARS and (line.endswith("?") or line[:1].islower()
+                                                                     or bool(_USER_AGAIN.match(line)))
 
 
 ASKS_AFTER_CHARS = 120
@@ -501,6 +508,35 @@ def _signed(lines: list[str], kinds: list[str]) -> None:
             continue
         for k in range(start, n + 1):
             kinds[k] = "pasted"
+
+
+# A letter's greeting to someone by name, on a line of its own ("Hallo Júlia,", "Dear Dr. Kessler,", "Olá Caio,"), and
+# its closing ("LG Ulrike", "Best regards,", "Cheers, Tom", "Abraços"): a mail or a letter pasted whole.
+_GREETING = re.compile(r"^\s*(?:hi|hello|hey|dear|hallo|liebe[rs]?|sehr geehrte[rs]?|hej|hola|ol[áa]|oi|ciao|buongiorno|"
+                       r"bonjour|salut|beste|geachte|guten (?:morgen|tag)|cze[sś][cć]|dzie[nń] dobry)\s+(?:(?:dr|prof|mr|ms|mrs|"
+                       r"frau|herr)\.?\s+)?(?-i:[A-Z\u00c0-\u00dd])[^\n,]{0,40},\s*$", re.IGNORECASE)
+_CLOSING = re.compile(r"^\s*(?:(?:best|kind|warm|many)\s+(?:regards|wishes)|regards|best|cheers|thanks|thank you|lg|vg|mfg|"
+                      r"(?:viele|liebe|beste|herzliche) gr(?:ü|ue)(?:ß|ss)e|gr(?:ü|ue)(?:ß|ss)e|saludos|un saludo|abra(?:ç|c)os?|"
+                      r"beijos?|cordialement|bien (?:à|a) vous|groet(?:en)?|met vriendelijke groet(?:en)?|h[äa]lsningar|mvh|"
+                      r"cordiali saluti|saluti|pozdrawiam|pozdrowienia)\b[^\n]{0,40}$", re.IGNORECASE)
+LETTER_LINES = 60  # a letter's lines from its greeting to its closing, at most
+
+
+def _letters(lines: list[str], kinds: list[str]) -> None:
+    """A letter pasted whole, from its greeting to someone by name to its closing and the name under it ("Hallo Júlia,",
+    ..., "LG Ulrike"), is its sender's when the user speaks elsewhere in the message ("Ulrike wote this:"); a letter
+    and nothing else is the user's own (a draft they wrote)."""
+    for n, line in enumerate(lines):
+        if kinds[n] or (n and lines[n - 1].strip()) or not _GREETING.match(line):
+            continue
+        end = next((k for k in range(n + 1, min(len(lines), n + LETTER_LINES)) if not kinds[k] and _CLOSING.match(lines[k])), -1)
+        if end < 0:
+            continue
+        if end + 1 < len(lines) and 0 < len(lines[end + 1].strip()) <= 40:
+            end += 1  # the name under the closing
+        if any(lines[k].strip() and not kinds[k] for k in (*range(n), *range(end + 1, len(lines)))):
+            for k in range(n, end + 1):
+                kinds[k] = kinds[k] or "pasted"
 
 
 # A code review's header as a forge prints it ("**lena-h** requested changes on #4776", "@joonp approved these changes"),
