@@ -81,6 +81,8 @@ def failed_run(text: str) -> bool:
         return True
     if "[!] " in text and _BANG_ERROR.search(text):
         return True
+    if "\tat " in tail and _ends_in_java_trace(tail):
+        return True
     if "error " in tail and _CODED_DIAGNOSTIC.search(tail):
         return True
     return (_at(_FAILED_CODE_AT, tail, low, ("exit", "return")) or _at(_ERROR_AT, tail, low, ("error",), line=True)
@@ -130,6 +132,19 @@ _RAISED = re.compile(r"^(?:[a-z_]\w*\.)+[A-Z]\w+: \S")  # a raised class by its 
 CRASH_LINES = 2  # a log that ends in a crash has the error on one of its last this many lines
 
 
+def _ends_in_java_trace(tail: str) -> bool:
+    """Whether a command's output ends in a JVM's stack trace under the exception it died of (FastQC's
+    "uk.ac.babraham.FastQC.Sequence.SequenceFormatException: ...", then "\tat ...(FastQFile.java:179)" to the end)."""
+    rows = [row for row in tail.rstrip().split("\n")[-JAVA_TAIL_ROWS:] if row.strip()]
+    if not rows or not _JAVA_AT.match(rows[-1]):
+        return False
+    return any(_EXCEPTION_LINE.match(row.strip()) for row in rows)
+
+
+JAVA_TAIL_ROWS = 40
+_JAVA_AT = re.compile(r"^\s+at [\w$.<>/]+\([\w$.]+\.java:\d+\)\s*$")
+
+
 def crash_line(text: str) -> str:
     """What a log that was read died of: the error line among its last :data:`CRASH_LINES` lines, under a
     stack trace's frames ("KeyError: 'model.layers.49...'" after ``File "...", line 535``); "" for a log that
@@ -164,7 +179,7 @@ def failed_run_by_regex(text: str) -> bool:
     if _EXIT_ZERO.search(tail):
         return "Traceback (most recent call last)" in text or "\nFAILED " in text
     return (bool(_ERROR_HEAD.match(text)) or any(word in text for word in _FAILED_WORDS) or bool(_FAILED_TAIL.search(tail))
-            or bool(_BANG_ERROR.search(text))
+            or bool(_BANG_ERROR.search(text)) or _ends_in_java_trace(tail)
             or bool(_CODED_ERROR.search(tail)) or bool(_CODED_DIAGNOSTIC.search(tail)) or tail.rstrip().endswith("\nFAIL"))
 
 
@@ -262,8 +277,9 @@ _SPECIFIC_ERROR = re.compile(r"^\s*(?:panic: .+|thread '[^'\n]+' panicked at .+|
 # (on one line: what stands before the verdict is of its line; Unity's "test_units.c:405:test_vectors_83:FAIL: Expected
 # 3680 Was 3683"; a harness's "[FAIL] sleep_current_uA   avg 23.81 uA > limit 6.0 uA"; Playwright's "✘  23 [chromium]
 # › e2e/x.spec.ts:23:5 › ...", not docker compose's "✘ Container shop-api-1  Error")
-_RUNNER_FAILURE = re.compile(r"^[^\S\n]*(?:.*[^\S\n])?(?:--- FAIL: .+|FAIL +\S+.*|(?:✗|×|✕|✖|●) .+|✘[^\S\n]+[^\n]*›.+|\[  FAILED  \] .+|not ok \d+ .+|"
+_RUNNER_FAILURE = re.compile(r"^[^\S\n]*(?:.*[^\S\n])?(?:--- FAIL: .+|FAIL +\S+.*|(?<!\d )(?:✗|×|✕|✖|●) (?!\d+\s*$).+|✘[^\S\n]+[^\n]*›.+|\[  FAILED  \] .+|not ok \d+ .+|"
                              r"\[ ?FAIL(?:ED)? ?\][^\S\n]+\S.*)$|^[^\S\n]*\S+\.\w+:\d+:\w+:FAIL\b.*$", re.MULTILINE)
+# (not a table's size, "# A tibble: 3,986 × 7")
 # Go's test prints what a failed test found on the lines after its "--- FAIL:", indented ("    frame_test.go:386: got
 # 1390 frames, want 1406")
 _GO_DETAIL = re.compile(r"\n[ \t]+(\w+_test\.go:\d+: \S[^\n]*)")

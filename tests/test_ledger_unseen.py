@@ -4307,3 +4307,23 @@ def test_a_reviewers_report_a_letter_and_a_checklist_pasted_are_someone_elses():
         assert all(kind == "pasted" for kind, _ in kinds[1:-1]) and len(kinds) > 2, kinds
         instructions = section(ledger(convo(said)), "User instructions")
         assert not any(w in line for line in instructions for w in ("Please", "bitte", "must", "Every item")), instructions
+
+
+def test_an_r_error_under_a_tibble_and_a_jvm_trace_at_the_end_are_what_failed():
+    """R prints a tibble ("# A tibble: 3,986 × 7": a table's size, no failed test's mark) and then dies with "Error in
+    library(ashr) : there is no package called ‘ashr’" and "Execution halted"; FastQC's output ends in a JVM's stack
+    trace under "uk.ac.babraham.FastQC.Sequence.SequenceFormatException: ...". Both failed, and those lines say what."""
+    from context_compactor.summarizer.outputs import error_line, failed_run
+    rows = "\n".join(f"{n:>2} ENSMUSG00000{190000 + n} Gene{n}   5788.   4.29  0.437  1.40e-37  4.19e-35" for n in range(1, 16))
+    r_run = (f"# A tibble: 3,986 × 7\n   gene_id            symbol  baseMean log2FC  lfcSE    pvalue      padj\n{rows}\n"
+             "# ℹ 3,971 more rows\nError in library(ashr) : there is no package called ‘ashr’\nExecution halted")
+    fastqc = ("Started analysis of KO_0h_r1_R1_001.fastq.gz\nApprox 5% complete for KO_0h_r1_R1_001.fastq.gz\n"
+              "Failed to process file KO_0h_r1_R1_001.fastq.gz\n"
+              "uk.ac.babraham.FastQC.Sequence.SequenceFormatException: ID line didn't start with '@' at line 534273544\n"
+              "\tat uk.ac.babraham.FastQC.Sequence.FastQFile.readNext(FastQFile.java:179)\n"
+              "\tat uk.ac.babraham.FastQC.Analysis.AnalysisRunner.run(AnalysisRunner.java:77)\n"
+              "\tat java.base/java.lang.Thread.run(Thread.java:829)")
+    assert failed_run(r_run) and error_line(r_run) == "Error in library(ashr) : there is no package called ‘ashr’"
+    assert failed_run(fastqc)
+    assert error_line(fastqc).startswith("uk.ac.babraham.FastQC.Sequence.SequenceFormatException: ID line didn't start")
+    assert not failed_run(r_run.rsplit("\nError", 1)[0])  # the tibble alone: a table, nothing failed
