@@ -200,6 +200,12 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
             if not found and n + 1 < len(parts) and len(parts[n + 1]) <= 240 and not prose.is_correction(parts[n + 1]):
                 sentence, skip = prose.joined(sentence, parts[n + 1]), True
                 found = values(sentence)
+            if not found and n and items and items[-1].section == "instruction" and items[-1].correction and (
+                    items[-1].text.endswith(parts[n - 1][-40:])) and len(sentence.split()) >= 3:  # (not "Sorry!")
+                # ... or in the correction just before it, which it goes on ("ah não, 17.12.2025! I had the wrong day.")
+                text = prose.joined(items[-1].text, sentence)
+                items[-1] = items[-1]._replace(key=text.lower(), text=clip(text))
+                continue
             items.append(Item("instruction", sentence.lower(), clip(sentence), index, corrects=found,
                               rank=CORRECTION_RANK))
             open_item = -1

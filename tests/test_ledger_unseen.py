@@ -4327,3 +4327,32 @@ def test_an_r_error_under_a_tibble_and_a_jvm_trace_at_the_end_are_what_failed():
     assert failed_run(fastqc)
     assert error_line(fastqc).startswith("uk.ac.babraham.FastQC.Sequence.SequenceFormatException: ID line didn't start")
     assert not failed_run(r_run.rsplit("\nError", 1)[0])  # the tibble alone: a table, nothing failed
+
+
+def test_an_apology_for_being_away_corrects_nothing_and_a_valueless_correction_goes_on_the_one_before():
+    """"sorry, meeting." is no correction; "ah não, 17.12.2025! I had the wrong day." is one correction, with its date,
+    and "I had the wrong day" does not replace a rule that says "a day" ("recomputing from scratch costs us a day every
+    time, so -resume on every single relaunch")."""
+    assert not prose.is_correction("sorry, meeting.") and not prose.is_correction("Sorry, was in a call.")
+    assert prose.is_correction("ah não, 17.12.2025!")
+    rule = "beleza, recomputing from scratch costs us a day every time, so -resume on every single relaunch, brb coffee"
+    text = ledger(convo("the core picks up the samples on 12.12.2025, put it in the calendar", rule,
+                        *[f"look at RNA-{n} when you can" for n in range(4)],
+                        "ah não, 17.12.2025! I had the wrong day. ls the star results"))
+    instructions = section(text, "User instructions")
+    assert any(line.startswith("ah não, 17.12.2025! I had the wrong day.") for line in instructions), instructions
+    assert any(line.startswith("beleza, recomputing from scratch") for line in instructions), instructions
+    assert "12.12.2025" not in "\n".join(line for line in instructions if not line.startswith("ah não"))
+
+
+def test_the_users_long_lower_case_paragraph_under_a_pasted_document_is_theirs():
+    """Under a pasted SOP, "tá, resumindo: we ignore the bit about mail-type, ...; the versions one is good, ..." is the
+    user's own paragraph, not the document's end."""
+    sop = ("this is the wiki SOP, for context:\n\n# Cluster SOP (rev 7)\n\n"
+           + "\n".join(f"# Rule {n}: every job on the cluster must follow item {n} of the usage policy, which the HPC team "
+                       f"enforces on partition p{n} without exception." for n in range(12))
+           + "\n# Always set --mail-type=FAIL,END so that you notice failed jobs.\n\n"
+           "tá, resumindo: we ignore the bit about mail-type, I get enough emails already; the versions one is good, every "
+           "job script prints its tool versions; the raw data one too: /data stays read-only, for everyone.")
+    parts = prose.split(sop)
+    assert parts[-1].kind == "prose" and parts[-1].text.strip().startswith("tá, resumindo"), [(p.kind, p.text[:30]) for p in parts]

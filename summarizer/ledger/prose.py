@@ -83,8 +83,10 @@ _WRONG_WHAT = "one|value|port|host|id|name|bucket|file|branch|ticket|number|addr
 _CORRECTION = re.compile(
     r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|anyway|btw|well|ugh|hm|hi|hey|hiya|hello|yo)\W+){0,3}(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b|on (?:my|the) (?:phone|mobile|train|bus|tram|road|way)\b|typing\b|"
     # (a change of subject: "sorry, different matter", "sorry, unrelated question")
-    r"(?:different|other|another|unrelated|separate|new) (?:matter|topic|thing|question|subject|issue|case|client)\b))|"
-    r"actually\b(?!,?\s+(?:also|and|one more|let me|i'?ll|we'?ll)\b)|correction\b|(?:no,? )?wait\b(?!\s+(?:until|till|for|on|a\b|an\b|\d|to\b|what\b(?!\s+I\b)))|oops\b|whoops\b|no\s*[,.!:\u2014\u2013-]|no,? no\b|nope\b|hmm,? no\b|scratch that|scrap that(?! (?:idea|plan|approach|option))|nvm\b|never ?mind,|(?:scratch|forget|ignore) (?=[^\s,]*[\d./:_@])[^\s,]+,|change of plan|"
+    r"(?:different|other|another|unrelated|separate|new) (?:matter|topic|thing|question|subject|issue|case|client)\b|"
+    # (nor one for being away: "sorry, meeting.", "sorry, was in a call")
+    r"(?:i was |was )?(?:in (?:a |the )?)?(?:meeting|call|lunch|afk|away|busy|late|offline)\b))|"
+    r"actually\b(?!,?\s+(?:also|and|one more|let me|i'?ll|we'?ll)\b)|correction\b|(?:no,? )?wait\b(?!\s+(?:until|till|for|on|a\b|an\b|\d|to\b|what\b(?!\s+I\b)))|oops\b|whoops\b|no\s*[,.!:\u2014\u2013-]|n[ãa]o\s*[,.!:\u2014\u2013-]|nein\s*[,.!:]|no,? no\b|nope\b|hmm,? no\b|scratch that|scrap that(?! (?:idea|plan|approach|option))|nvm\b|never ?mind,|(?:scratch|forget|ignore) (?=[^\s,]*[\d./:_@])[^\s,]+,|change of plan|"
     r"my (?:bad|mistake)|typo\b|ignore (?:that|what I said)|on (?:second thoughts?|reflection)\b|second thoughts?\b|"
     r"thinking about it (?:more|again|some more)\b|come to think of it\b|having thought about it\b|"
     r"pardon\b|d[ée]sol[ée]\b|en fait\b|non,|correction\s*:|"

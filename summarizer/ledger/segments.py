@@ -600,6 +600,9 @@ _RESUMES = re.compile(r"^\W*(?:this|that|these|the above|above|it|thanks|thx|ty|
                       r"also|and|so|ok|okay|anyway|btw|actually|no|wait|hm+|oh|i|we)\b", re.IGNORECASE)
 
 
+USER_TAIL_CHARS = 400  # a last paragraph of the user's under a document, in lower case, this long at most
+
+
 def _document_end(lines: list[str], start: int) -> int:
     """Where a document that opens at ``start`` ends: at the end of the message, but for a last short
     paragraph of one plain line after a blank one that reads as the user speaking again ("Scratch that,
@@ -614,7 +617,10 @@ def _document_end(lines: list[str], start: int) -> int:
     while last > start and not lines[last - 1].strip():
         last -= 1
     tail = lines[last - 1] if last > start else ""
-    plain = (len(tail) <= 200 and (not tail.lstrip().startswith(("-", "*", "#", "|", ">", "`", "[")) or bool(
+    # (longer in the user's own lower case: "tá, resumindo: we ignore the bit about mail-type, ...; the versions one is
+    # good, ...; the raw data one too: ...")
+    plain = (len(tail) <= (USER_TAIL_CHARS if tail.lstrip()[:1].islower() else 200) and (
+        not tail.lstrip().startswith(("-", "*", "#", "|", ">", "`", "[")) or bool(
         _RELAYED.match(tail))) and not re.match(r"\s*\d+[.)] ", tail) and not _FIELD.match(tail) and not line_is_pasted(tail)
         and not (_CAPITAL.match(tail) and not _RESUMES.match(tail) and not _RELAYED.match(tail)
                  and not tail.rstrip().endswith("?")))
