@@ -4356,3 +4356,17 @@ def test_the_users_long_lower_case_paragraph_under_a_pasted_document_is_theirs()
            "job script prints its tool versions; the raw data one too: /data stays read-only, for everyone.")
     parts = prose.split(sop)
     assert parts[-1].kind == "prose" and parts[-1].text.strip().startswith("tá, resumindo"), [(p.kind, p.text[:30]) for p in parts]
+
+
+def test_a_limit_said_by_what_breaks_past_it_a_dislike_and_no_more_are_rules():
+    """"the Deck chokes when we go over 1500 draw calls", "the admins get cranky if a job asks for more than 64G", "I hate
+    it when you rename my signals", "no more autoloads please", and a case past a limit ("if a build takes more than 5
+    minutes, kill it and ping me") hold from then on; "the job died when it hit 64G yesterday", "no more questions,
+    just run it" and "if it works, merge it" do not."""
+    rules = ["the Deck chokes when we go over 1500 draw calls", "the admins get cranky if a job asks for more than 64G",
+             "the Switch devkit falls over once we pass 2800 MB resident, learned that the hard way last week",
+             "I hate it when you rename my signals", "no more autoloads please, we have way too many already lol",
+             "if a build takes more than 5 minutes, kill it and ping me", "if a test is flaky twice, quarantine it and tell me"]
+    once = ["the job died when it hit 64G yesterday", "no more questions, just run it", "if it works, merge it"]
+    assert [prose.kind_of(r, ()) for r in rules] == ["rule"] * len(rules)
+    assert [prose.kind_of(r, ()) for r in once] == ["request"] * len(once)

@@ -199,7 +199,15 @@ _RULE = re.compile(
     r"from now on|from here on|from today on|from this point on|as of now|henceforth|going forward|by default|as a rule|"
     r"no more than|only ever|stick to|"
     r"i'?d (?:rather|prefer)|i (?:prefer|want you to|need you to)|(?:would|'d) rather|prefer(?:ably)?\b|"
-    r"i (?:really )?(?:like|love) it when you|"
+    r"i (?:really )?(?:like|love|hate|dislike|can'?t stand|don'?t like) it when you|"
+    # "no more autoloads please", "so no more force-pushes": what is not to be done again
+    r"(?:^|[,;:\u2014]\s*|\bso\s+)no more (?!than\b|questions?\b|time\b|rush\b|worries\b|room\b|space\b|budget\b|"
+    r"money\b|data\b|need\b|idea)[a-z]|"
+    # a limit said by what breaks past it ("the Deck chokes when we go over 1500 draw calls", "the admins get cranky if a
+    # job asks for more than 64G", "the Switch devkit falls over once we pass 2800 MB resident")
+    r"(?:chokes?|falls? over|dies|crash(?:es)?|melts?|throttles?|ooms?|gets? (?:cranky|angry|upset|mad|grumpy))\b"
+    r"[^.;?!]{0,40}\b(?:once|when|if|whenever|as soon as)\b[^.;?!]{0,40}?(?:\bpass(?:es)?|\bgo(?:es)? (?:over|above|past)|"
+    r"\bexceeds?|\bhits?|\breach(?:es)?|\bcross(?:es)?|\babove|\bmore than|\bover)\b[^.;?!]{0,20}\d|"
     # a preference said as what would help ("it'd help if your final summaries stayed under 3 bullet points, i read
     # them between meetings", "it would be great if you kept PRs small")
     # (not a favour asked once: "it would help if you could check the logs now")
@@ -305,7 +313,8 @@ _RULE_NEEDS = (
     "until further notice", "end of", "at least", "without ", "unless", "stay", "remain",
     *(f"{a} {b}" for a in ("for", "in") for b in ("any", "all", "every", "each")),  # "anything", "everything" too
     "norm", "every time", "each time", "whenever", "even when", "for now on", "whoever", "no matter",
-    ", so ", "; so ", "it when you", "it matters to me", "no ", "heads up", "fyi", "new ", "reminder", "note that", "no-go", "not to",
+    ", so ", "; so ", "it when you", "it matters to me", "no ", "heads up", "fyi", "choke", "falls over", "fall over", "dies",
+    "crash", "melt", "throttl", "oom", "cranky", "angry", "upset", "mad", "grumpy", "new ", "reminder", "note that", "no-go", "not to",
     "every ", "each ", "nothing", "niets", "nichts", "rien", "nada", "niente", "nulla", "inget",
     "jamais", "toujours", " pas", " plus", "merci de", "il faut", "vite", "interdit", "pr\u00e9f", "pref\u00e8re",
     "utilise", "nie", "immer", "bitte ", "kein", "nicht", "muss", "m\u00fcssen", "darf", "verwende", "ausschlie",
@@ -767,11 +776,12 @@ def kind_of(sentence: str, found: tuple[str, ...]) -> str:
 _IF_EVER = re.compile(r"^\W*(?:[\w ]{1,25}:\s*)?(?:(?:and|also|btw|oh|plus|oh and)\W+)?(?:if|whenever|every time|each time) "
                       r"(?=[^,;:.?!\u2014\u2013]{0,80}\b(?:ever|again|twice|three times|in a row|anyone|anybody|someone|any|every|"
                       r"you (?:touch|change|edit|add|remove|bump|see|hit|get|find)|we (?:touch|change|edit|add|bump|see|hit|get)|"
-                      r"touch(?:es)?)\b)"
+                      r"touch(?:es)?|more than|longer than|less than|fewer than|(?:goes|go|is|gets) (?:over|above|below|under))\b)"
                       r"[^,;:.?!\u2014\u2013]{3,90}[,\u2014\u2013]\s*(?:please\s+|pls\s+|just\s+)?(?:post|ping|page|tell|ask|notify|"
                       r"tag|request|cc|"
                       r"stop|don'?t|do not|never|always|run|regenerate|rerun|re-run|file|open|escalate|revert|roll back|use|add|"
-                      r"update|check|wait|point|send|message|call|mention|flag|skip|leave|keep|put|write|loop in)\b",
+                      r"update|check|wait|point|send|message|call|mention|flag|skip|leave|keep|put|write|loop in|kill|cancel|abort|"
+                      r"quarantine|retry|restart|double|mark|label|move)\b",
                       re.IGNORECASE)
 # An instruction for whenever a thing happens ("..., check it if tables look stale", "restart the worker if the
 # queue backs up"): "if" and a thing of the work that does something, not the asker's leave ("if you can", "if
