@@ -972,16 +972,23 @@ def _java_header(text: str) -> str:
     """The exception a Java trace heads: of the exception lines just above its frames, the first (a logger may
     print what was thrown, then what wrapped it: "com.x.RateLimitException: 429 ..." above "java.io.IOException:
     ..."); of several traces, the last one's. "Caused by:" lines are causes, never a header."""
-    header, run = "", []
+    header, run, said = "", [], []
     for line in text.splitlines():
         m = _EXCEPTION_LINE.match(line)
-        if m:
+        if m and not said:
             run.append(m.group(1).strip())
         elif run and _JAVA_FRAME.match(line):
-            header, run = run[0], []
+            # (its message may go on over a line or two before the frames: "Migration checksum mismatch for migration
+            # version 68.9" under Flyway's "FlywayValidateException: Validate failed: Migrations have failed validation")
+            header, run, said = run[0] + (CLIP_MARK + said[0] if said else ""), [], []
+        elif run and len(said) < JAVA_MESSAGE_LINES and line.strip() and not line.startswith((" ", "\t")):
+            said.append(clip(line.strip(), 200))
         else:
-            run = []
+            run, said = [], []
     return header
+
+
+JAVA_MESSAGE_LINES = 3  # the lines an exception's message goes on over, under its own, before its frames
 
 
 _GNU_DIAGNOSTIC = re.compile(r"^[\w.+-]+: [\w./+-]+\.\w+:\d+: .+$", re.MULTILINE)

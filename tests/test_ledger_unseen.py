@@ -4370,3 +4370,16 @@ def test_a_limit_said_by_what_breaks_past_it_a_dislike_and_no_more_are_rules():
     once = ["the job died when it hit 64G yesterday", "no more questions, just run it", "if it works, merge it"]
     assert [prose.kind_of(r, ()) for r in rules] == ["rule"] * len(rules)
     assert [prose.kind_of(r, ()) for r in once] == ["request"] * len(once)
+
+
+def test_a_java_exceptions_message_that_goes_on_over_a_line_is_kept_with_it():
+    """Flyway's "FlywayValidateException: Validate failed: Migrations have failed validation" says why on the line under
+    it ("Migration checksum mismatch for migration version 68.9"), before the frames: the error says both."""
+    from context_compactor.summarizer.outputs import error_line, failed_run
+    log = ("2024-06-05 04:43:02,118 ERROR [main] o.s.boot.SpringApplication - Application run failed\n"
+           "org.flywaydb.core.api.exception.FlywayValidateException: Validate failed: Migrations have failed validation\n"
+           "Migration checksum mismatch for migration version 68.9\n-> Applied to database : 818161933\n"
+           "\tat org.flywaydb.core.Flyway.migrate(Flyway.java:171)\n\tat com.acme.App.main(App.java:22)")
+    assert failed_run(log)
+    assert error_line(log) == ("org.flywaydb.core.api.exception.FlywayValidateException: Validate failed: Migrations have "
+                               "failed validation [...] Migration checksum mismatch for migration version 68.9")
