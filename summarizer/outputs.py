@@ -972,7 +972,9 @@ def _java_header(text: str) -> str:
     """The exception a Java trace heads: of the exception lines just above its frames, the first (a logger may
     print what was thrown, then what wrapped it: "com.x.RateLimitException: 429 ..." above "java.io.IOException:
     ..."); of several traces, the last one's. "Caused by:" lines are causes, never a header."""
-    header, run, said = "", [], []
+    header = ""
+    run: list[str] = []
+    said: list[str] = []
     for line in text.splitlines():
         m = _EXCEPTION_LINE.match(line)
         if m and not said:
