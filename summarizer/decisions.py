@@ -14,7 +14,7 @@ from .memos import remembered
 # A decision: a marker that says so, or a "use/keep/switch" that gives a reason or an alternative
 # (tool-use narration such as "I'll use grep to ..." is not a decision).
 _DECISION = re.compile(
-    r"\b(?:decision\W{0,3}:|decided|decide to|going with|go with|opted for|opting for|settled on|we agreed(?! on\s*(?:[^\w\s]|(?:ty|thx|thanks|pls|please)\b|$))|"
+    r"\b(?:decision(?: time)?\W{0,3}:|d[ée]cision\s*:|decided|decide to|going with|go with|opted for|opting for|settled on|we agreed(?! on\s*(?:[^\w\s]|(?:ty|thx|thanks|pls|please)\b|$))|"
     r"chose|choosing|the (?:plan|fix) is(?!\s+(?:in|on|at|under|below|above|attached|here|there|fine|ok|okay|good|done|ready|"
     r"set|written|still|now|the same)\b)|(?<!\bno )(?<!\bno single )(?<!\bno clear )(?<!\bnot the )root cause|"
     r"changing my mind|my vote is|prefer\b.{1,80}\bover\b|lock(?:ing)? in\b|(?<=\w )(?<!what )it is(?=\s*(?:[(.;,!\u2014\u2013]|- |$))|"
@@ -32,6 +32,15 @@ _DECISION = re.compile(
     r"nous avons d[ée]cid[ée]|wir haben (?:uns )?(?:entschieden|beschlossen))\b(?!\s+(?:no|nada|nichts|rien|niente)\b)|"
     r"\w{3,}[^,.;!?]*,\s*(?:t[áa]|est[áa]|queda|fica) decidid[oa]\b|mudei de ideia|cambi[ée] de (?:idea|opini[óo]n)|"
     r"nos quedamos con\b|vamos con\b|bora de\b|on part sur\b|"
+    # (made, or a choice gone back to: "j'ai tranché pour la télémétrie: ...", "on revient à GameAnalytics", "volvemos a
+    # Postgres", "voltamos pro Redux", "zurück zu GodotPhysics")
+    r"(?:j'ai|on a|nous avons) tranch[ée]\b|on (?:revient|repart) (?:à|a|sur)\b|volvemos a\b|voltamos (?:a|ao|à|pro|pra)\b|"
+    r"zur(?:ü|ue)ck zu\b|torniamo a\b|"
+    # a change of plan said as a label, then one thing instead of another ("changement de plan: GodotSteam au lieu de
+    # Facepunch.Steamworks", "cambio de planes: X en vez de Y")
+    r"^\W*(?:chang\w*|cambi\w*|mudan\w*|\w*(?:ä|ae)nderung|new|nouveau|nuevo|novo)(?: (?:de|of|di|do|des))? "
+    r"(?:plan|plans|planes|planos|programma)\w*\s*:\s*[^.;!?\n]{1,60}\b(?:instead of|au lieu de|en lugar de|en vez de|em vez de|"
+    r"ao inv[ée]s de|statt|anstatt|invece di)\b|"
     r"wir nehmen\b[^.;!?]{1,80}\bstatt\b|wir bleiben bei\b|andiamo con\b|\u51b3\u5b9a|\u5c31\u7528|\u6c7a\u5b9a|\u6c7a\u3081\u305f|\uacb0\uc815|\ub85c \ud558\uc790|\ub85c \uac00\uc790)",
     re.IGNORECASE)
 # A choice said in the first person ("we'll guard the map with a mutex", "I'd cache the settings", "my vote is
@@ -49,7 +58,9 @@ _DECISION_WORDS = ("decision", "decided", "decide to", "going with", "go with", 
                    "opting for", "settled on", "chose", "choosing", "the plan is", "the fix is", "root cause", "prefer",
                    "changing my mind", "my vote is", "lock in", "locking in", " it is", "decid", "fechado", "mudei de ideia",
                    "cambi", "quedamos con", "vamos con", "bora de", "on part sur", "entschieden", "beschlossen", "wir nehmen",
-                   "wir bleiben", "deciso", "andiamo con", "update on", "going back to", "change on", "u-turn")
+                   "wir bleiben", "deciso", "andiamo con", "update on", "going back to", "change on", "u-turn", "décision",
+                   "tranch", "revient", "repart", "volvemos", "voltamos", "zurück zu", "zurueck zu", "torniamo", "instead of",
+                   "au lieu de", "en lugar de", "en vez de", "em vez de", "invés de", "statt", "invece di")
 _DECISION_WEAK_WORDS = ("we", "i'", "i ", "let", "my vote", "switch", "options", "approach", "my suggestion",
                         "my recommendation", "suggest", "recommend")
 
@@ -70,6 +81,8 @@ _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing
                        r"(?:scrap|scratch|forget|drop) (?:the|our|my) (?:earlier|previous|old|first) (?:plan|idea|approach|decision)|"
                        r"(?:scrap|scratch|ditch) the \w+|after all|let'?s revisit|revisiting|instead(?=[,.;!]|$)|new plan|"
                        r"change of plan|actually,? let'?s|going back to|change on\b|u-turn|"
+                       r"on (?:revient|repart) (?:à|a|sur)\b|volvemos a\b|voltamos (?:a|ao|à|pro|pra)\b|zur(?:ü|ue)ck zu\b|"
+                       r"torniamo a\b|au lieu de\b|en lugar de\b|en vez de\b|em vez de\b|ao inv[ée]s de\b|invece di\b|"
                        # the old choice dropped first ("scrap a Bayesian readout with a 2% ROPE, CUPED ... it is")
                        r"^\W*(?:(?:ok|okay|so|right)\W+)?(?:scrap|ditch)(?=\s+\S)|"
                        # a date moved ("moving it, we run the Polish off-cycle payroll on Wednesday 2 July")

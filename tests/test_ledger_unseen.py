@@ -4383,3 +4383,21 @@ def test_a_java_exceptions_message_that_goes_on_over_a_line_is_kept_with_it():
     assert failed_run(log)
     assert error_line(log) == ("org.flywaydb.core.api.exception.FlywayValidateException: Validate failed: Migrations have "
                                "failed validation [...] Migration checksum mismatch for migration version 68.9")
+
+
+def test_a_choice_made_or_gone_back_to_in_french_revises_the_first():
+    """"j'ai tranché pour la télémétrie: GameAnalytics", then "scratch GameAnalytics, on revient à Sentry pour la
+    télémétrie" goes back on it; "decision time: Steamworks binding = Facepunch.Steamworks", then "changemment de plan:
+    GodotSteam au lieu de Facepunch.Steamworks". The later choice stands, the first never alone. "make `Offset::open`
+    return a proper error instead of unwrapping" chooses nothing."""
+    pairs = [("j'ai tranché pour la télémétrie: GameAnalytics. peux-tu profiler harbor sur le deck",
+              "scratch GameAnalytics, on revient à Sentry pour la télémétrie. compile voir stp"),
+             ("decision time: Steamworks binding = Facepunch.Steamworks. less stuff to maintain solo.",
+              "changemment de plan: GodotSteam au lieu de Facepunch.Steamworks")]
+    for first, later in pairs:
+        text = ledger(convo(first, *[f"look at GAME-{n} when you can" for n in range(8)], later))
+        decisions = section(text, "Decisions")
+        assert any(line.startswith(later[:30]) for line in decisions), (later, decisions)
+        assert first[:40] not in text, text
+    messages = convo("make `Offset::open` return a proper error instead of unwrapping")
+    assert section(ledger(messages), "Decisions") == []
