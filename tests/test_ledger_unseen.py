@@ -4401,3 +4401,20 @@ def test_a_choice_made_or_gone_back_to_in_french_revises_the_first():
         assert first[:40] not in text, text
     messages = convo("make `Offset::open` return a proper error instead of unwrapping")
     assert section(ledger(messages), "Decisions") == []
+
+
+def test_loose_corrections_in_french_and_with_actually_after_the_value_and_rules_whatever_others_say():
+    """"ah e it's 44 libraries actually", "c'était Crabe_Royal le tester, pas l'autre", "c'est pas le Thornback, c'est le
+    Runeleech", "petit retour en arrière: oops, it was ventdouest not xX_ardoise_Xx" correct; "small thing: typo in a
+    comment in x.go" and "it is slow actually, let me check" do not. "das work-Verzeichnis bleibt, egal was die Wiki sagt"
+    and "..., solo los PNG exportados, digan lo que digan" hold whatever others say."""
+    for said in ("check how they called variants there... ah e it's 44 libraries actually",
+                 "c'était Crabe_Royal le tester, pas l'autre.", "c'est pas le Thornback, c'est le Runeleech pour le softlock.",
+                 "petit retour en arrière: oops, it was ventdouest not xX_ardoise_Xx."):
+        assert prose.is_correction(said), said
+    for said in ("small thing: typo in a comment in services/inventory/internal/stock/reserve.go",
+                 "it is slow actually, let me check"):
+        assert not prose.is_correction(said), said
+    for said in ("das work-Verzeichnis bleibt, egal was die Wiki sagt.",
+                 "los archivos .aseprite no van al repo, solo los PNG exportados, digan lo que digan."):
+        assert prose.kind_of(said, ()) == "rule", said

@@ -90,6 +90,8 @@ _CORRECTION = re.compile(
     r"my (?:bad|mistake)|typo\b|ignore (?:that|what I said)|on (?:second thoughts?|reflection)\b|second thoughts?\b|"
     r"thinking about it (?:more|again|some more)\b|come to think of it\b|having thought about it\b|"
     r"pardon\b|d[ée]sol[ée]\b|en fait\b|non,|correction\s*:|"
+    # after a short label ("petit retour en arrière: oops, it was ventdouest not xX_ardoise_Xx")
+    r"[^:\n]{1,30}:\s*(?:oops|whoops|my bad|scratch that|i meant)\b|"
     # a change said as a label, in any of these languages ("cambio: payroll funding from Chase, ...")
     r"(?:change|cambio|changement|(?:ä|ae)nderung|wijziging|zmiana|mudan[çc]a|modifica)\s*:|"
     # Chinese, Japanese, Korean: a change said as a label, "that's wrong", "I misspoke" ("改一下：消融实验用 410M proxy，不用
@@ -109,6 +111,12 @@ _CORRECTION = re.compile(
     r"(?:digits|numbers|figures) (?:were |got )?swapped|swapped the (?:digits|numbers|figures)|(?:the )?other way (?:a)?round(?= on\b|\s*[:,;\u2014\u2013-])|"
     r"correction to (?:what|the \w+) (?:i|we) (?:said|wrote|gave|told)|"
     # one value set against another ("the rate for the 28th was 1.1086 not 1.1068")
+    # a value said again with "actually" after it ("ah e it's 44 libraries actually"), the other one of two set aside ("c'était
+    # Crabe_Royal le tester, pas l'autre", "..., not the other one"), French negation first ("c'est pas le Thornback, c'est
+    # le Runeleech")
+    r"\b(?:it'?s|it is|it was|that'?s|they'?re|we'?re|is|are|was)\s+[^,.;!?\n]{1,50}?\s+actually\W*$|"
+    r",\s*(?:pas l'autre|pas (?:le|la) bon(?:ne)?|not the other (?:one|\w+)|no el otro|n[ãa]o o outro|nicht (?:der|die|das) andere)\b|"
+    r"\bc'(?:est|était|etait) pas (?:le |la |les |l')?[^,.;!?\n]{1,40},\s*c'(?:est|était|etait)\b|"
     # (and in other languages: "es FINOPS-5692, no FINOPS-5962", "é o PIT-7530, não o PIT-7503", "c'est le 5, pas le 4")
     r"(?<![\w.@:/+-])(?=[\w.@:/+-]*\d)[\w.@:/+-]+,? (?:not|no|n[aã]o|pas|nicht|non|nie|niet|inte|ikke) "
     r"(?:(?:the|el|la|le|lo|il|o|a|der|die|das|de|het) )?(?=[`'\"]?[\w.@:/+-]*\d)|"
@@ -200,6 +208,9 @@ _RULE = re.compile(
     r"no more than|only ever|stick to|"
     r"i'?d (?:rather|prefer)|i (?:prefer|want you to|need you to)|(?:would|'d) rather|prefer(?:ably)?\b|"
     r"i (?:really )?(?:like|love|hate|dislike|can'?t stand|don'?t like) it when you|"
+    # whatever someone else says ("das work-Verzeichnis bleibt, egal was die Wiki sagt", "..., digan lo que digan")
+    r"egal was\b|digan lo que digan|diga o que disser|digam o que disserem|quoi qu'(?:on|il|elle) (?:en )?dise|"
+    r"whatever (?:\w+ ){0,3}says?\b|no matter what (?:\w+ ){0,3}says?\b|"
     # "no more autoloads please", "so no more force-pushes": what is not to be done again
     r"(?:^|[,;:\u2014]\s*|\bso\s+)no more (?!than\b|questions?\b|time\b|rush\b|worries\b|room\b|space\b|budget\b|"
     r"money\b|data\b|need\b|idea)[a-z]|"
@@ -314,7 +325,8 @@ _RULE_NEEDS = (
     *(f"{a} {b}" for a in ("for", "in") for b in ("any", "all", "every", "each")),  # "anything", "everything" too
     "norm", "every time", "each time", "whenever", "even when", "for now on", "whoever", "no matter",
     ", so ", "; so ", "it when you", "it matters to me", "no ", "heads up", "fyi", "choke", "falls over", "fall over", "dies",
-    "crash", "melt", "throttl", "oom", "cranky", "angry", "upset", "mad", "grumpy", "new ", "reminder", "note that", "no-go", "not to",
+    "crash", "melt", "throttl", "oom", "cranky", "angry", "upset", "mad", "grumpy", "egal was", "digan lo", "diga o que",
+    "digam o que", "quoi qu", "whatever", "no matter", "new ", "reminder", "note that", "no-go", "not to",
     "every ", "each ", "nothing", "niets", "nichts", "rien", "nada", "niente", "nulla", "inget",
     "jamais", "toujours", " pas", " plus", "merci de", "il faut", "vite", "interdit", "pr\u00e9f", "pref\u00e8re",
     "utilise", "nie", "immer", "bitte ", "kein", "nicht", "muss", "m\u00fcssen", "darf", "verwende", "ausschlie",
