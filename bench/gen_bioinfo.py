@@ -19,6 +19,7 @@ everything but its own message and the few after it.
 
 from __future__ import annotations
 
+import bisect
 import json
 import random
 from collections.abc import Callable
@@ -3008,14 +3009,8 @@ class _Session(_Facts):
 
     @staticmethod
     def owner(starts: list[int], at: int) -> int:
-        lo, hi = 0, len(starts) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if starts[mid] <= at:
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo
+        """The index of the last start at or before ``at`` (0 when there is none)."""
+        return max(0, bisect.bisect_right(starts, at) - 1)
 
     @staticmethod
     def find_all(text: str, value: str) -> list[int]:

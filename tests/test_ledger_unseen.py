@@ -70,6 +70,16 @@ def convo(*said: str) -> list[dict]:
     return msgs + [user("What next?"), assistant("Noted.")]
 
 
+def assert_later_choices_stand(pairs: list[tuple[str, str]], ticket: str, between: int) -> None:
+    """Each (first choice, later choice) said with ``between`` unrelated asks between them: the later one is a
+    decision of the block and the first does not stand in it."""
+    for first, later in pairs:
+        text = ledger(convo(first, *[f"look at {ticket}-{n} when you can" for n in range(between)], later))
+        decisions = section(text, "Decisions")
+        assert any(line.startswith(later[:40]) for line in decisions), (later, decisions)
+        assert first[:40] not in text, text
+
+
 # --- pasted material is evidence ----------------------------------------------------------------------
 
 
@@ -4045,11 +4055,7 @@ def test_a_choice_changed_back_or_said_as_a_change_on_a_named_thing_revises_the_
               "change on the LTV model: BG/NBD + Gamma-Gamma instead of Pareto/NBD. the CMO wants comparability"),
              ("we'll go with a Bayesian readout with a 2% ROPE for the price test",
               "scrap a Bayesian readout with a 2% ROPE, CUPED with 7 pre-period weeks it is — it broke the YoY view")]
-    for first, later in pairs:
-        text = ledger(convo(first, *[f"look at DATA-{n} when you can" for n in range(12)], later))
-        decisions = section(text, "Decisions")
-        assert any(line.startswith(later[:40]) for line in decisions), (later, decisions)
-        assert first not in text
+    assert_later_choices_stand(pairs, "DATA", 12)
 
 
 def test_a_query_that_answers_with_its_error_failed():
@@ -4394,11 +4400,7 @@ def test_a_choice_made_or_gone_back_to_in_french_revises_the_first():
               "scratch GameAnalytics, on revient à Sentry pour la télémétrie. compile voir stp"),
              ("decision time: Steamworks binding = Facepunch.Steamworks. less stuff to maintain solo.",
               "changemment de plan: GodotSteam au lieu de Facepunch.Steamworks")]
-    for first, later in pairs:
-        text = ledger(convo(first, *[f"look at GAME-{n} when you can" for n in range(8)], later))
-        decisions = section(text, "Decisions")
-        assert any(line.startswith(later[:30]) for line in decisions), (later, decisions)
-        assert first[:40] not in text, text
+    assert_later_choices_stand(pairs, "GAME", 8)
     messages = convo("make `Offset::open` return a proper error instead of unwrapping")
     assert section(ledger(messages), "Decisions") == []
 
