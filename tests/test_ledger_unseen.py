@@ -4420,3 +4420,16 @@ def test_loose_corrections_in_french_and_with_actually_after_the_value_and_rules
     for said in ("das work-Verzeichnis bleibt, egal was die Wiki sagt.",
                  "los archivos .aseprite no van al repo, solo los PNG exportados, digan lo que digan."):
         assert prose.kind_of(said, ()) == "rule", said
+
+
+def test_a_correction_that_names_an_amount_replaces_the_statement_that_says_it():
+    """"correction on the Corvino authority: it's €256,000, not €265,000" names the amount it replaces, thousands and
+    currency and all: it replaces "authority to settle ... up to €265,000 all-in", never another statement about
+    Corvino ("the mark Corvino wants to oppose is EUTM 018594404")."""
+    text = ledger(convo("morning - the mark Corvino wants to oppose is EUTM 018594404, filed by a Lithuanian shell.",
+                        "Chiara Conti called: authority to settle distribution Lumen Data Inc. up to €265,000 all-in.",
+                        *[f"look at LGL-{n} when you can" for n in range(4)],
+                        "correction on the Corvino authority: it's €256,000, not €265,000 - I transposed the digits."))
+    instructions = section(text, "User instructions")
+    assert any("EUTM 018594404" in line for line in instructions), instructions
+    assert "up to €265,000 all-in" not in text, text

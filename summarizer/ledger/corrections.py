@@ -41,7 +41,7 @@ _FILLER = frozenset("""sorry actually correction wait oops whoops meant mean not
 _WORD = re.compile(r"[a-z][a-z0-9_]{2,}")
 # A named value: with a digit, an address, or an identifier's shape without one ("kyc-db.staging.internal",
 # "dispute_holds", "handleCashbackSettle", "web/src/api"): words ("not the staging one") are no value.
-_NAMED = (r"(?:[\w.@:/+-]*\d[\w.@:/+-]*|[\w.+-]+@[\w.-]+|\w+://\S+|[A-Za-z][\w-]*(?:[._/:][\w-]+)+|"
+_NAMED = (r"(?:[$€£¥]?[\w.@:/+-]*\d[\w.@:/+-]*(?:,\d{3}(?!\d)[\w.@:/+-]*)*|[\w.+-]+@[\w.-]+|\w+://\S+|[A-Za-z][\w-]*(?:[._/:][\w-]+)+|"
           r"(?-i:[a-z]+(?:[A-Z][a-z0-9]+)+))")
 _NAMED_OLD_AFTER = re.compile(r"(?<![\w.@:/+-])(" + _NAMED + r")[`'\"]? (?:was|is) (?:wrong|"
                               r"decommissioned|retired|old|outdated|deprecated|a typo|gone|dead|the old one)\b", re.IGNORECASE)
@@ -574,12 +574,16 @@ def _grown(old: str, new: str) -> bool:
     return False
 
 
+NAMED_IN_TEXT = 4  # a named old value this long found in a statement's words names it, however its values are cut
+
+
 def _score(text: str, new_values: tuple[str, ...], named: set[str], words: frozenset[str],
            vals: tuple[str, ...], cand_words: frozenset[str], cand_text: str = "") -> int:
     """How surely a correction (``text``) corrects a statement (its values and words); 0: it does not."""
     overlap = len(words & cand_words) + _kind_named(words, vals)
-    if any(v in named for v in vals) or (cand_text and _extends(new_values, cand_text)):
-        return 10 + overlap  # it names the old value ("7443, not 8443"), or grows its old name
+    if any(v in named for v in vals) or (cand_text and (_extends(new_values, cand_text) or any(
+            len(n) >= NAMED_IN_TEXT and n in cand_text for n in named))):
+        return 10 + overlap  # it names the old value ("7443, not 8443", "€256,000, not €265,000"), or grows its old name
     olds = [v for v in vals if v not in new_values]
     value_score = strongest = 0
     for new in new_values:
