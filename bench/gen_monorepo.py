@@ -57,6 +57,7 @@ touched.
 
 from __future__ import annotations
 
+import bisect
 import json
 import math
 import random
@@ -2669,14 +2670,8 @@ def _check_session(msgs: list[Message], planted: list[Plant]) -> None:
 
 
 def _bisect(starts: list[int], at: int) -> int:
-    lo, hi = 0, len(starts) - 1
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if starts[mid] <= at:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
+    """The index of the last start at or before ``at`` (0 when there is none)."""
+    return max(0, bisect.bisect_right(starts, at) - 1)
 
 
 def _session(rng: random.Random, seed: int, n: int, boost: float) -> Session:

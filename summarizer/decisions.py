@@ -13,6 +13,10 @@ from .memos import remembered
 
 # A decision: a marker that says so, or a "use/keep/switch" that gives a reason or an alternative
 # (tool-use narration such as "I'll use grep to ..." is not a decision).
+# A choice gone back to, in the languages beside English's "going back to" ("on revient à GameAnalytics", "volvemos a
+# Postgres", "voltamos pro Redux", "zurück zu GodotPhysics"): a decision that revises the first.
+_GONE_BACK_TO = (r"on (?:revient|repart) (?:à|a|sur)\b|volvemos a\b|voltamos (?:a|ao|à|pro|pra)\b|zur(?:ü|ue)ck zu\b|"
+                 r"torniamo a\b")
 _DECISION = re.compile(
     r"\b(?:decision(?: time)?\W{0,3}:|d[ée]cision\s*:|decided|decide to|going with|go with|opted for|opting for|settled on|we agreed(?! on\s*(?:[^\w\s]|(?:ty|thx|thanks|pls|please)\b|$))|"
     r"chose|choosing|the (?:plan|fix) is(?!\s+(?:in|on|at|under|below|above|attached|here|there|fine|ok|okay|good|done|ready|"
@@ -34,8 +38,7 @@ _DECISION = re.compile(
     r"nos quedamos con\b|vamos con\b|bora de\b|on part sur\b|"
     # (made, or a choice gone back to: "j'ai tranché pour la télémétrie: ...", "on revient à GameAnalytics", "volvemos a
     # Postgres", "voltamos pro Redux", "zurück zu GodotPhysics")
-    r"(?:j'ai|on a|nous avons) tranch[ée]\b|on (?:revient|repart) (?:à|a|sur)\b|volvemos a\b|voltamos (?:a|ao|à|pro|pra)\b|"
-    r"zur(?:ü|ue)ck zu\b|torniamo a\b|"
+    r"(?:j'ai|on a|nous avons) tranch[ée]\b|" + _GONE_BACK_TO + "|"
     # a change of plan said as a label, then one thing instead of another ("changement de plan: GodotSteam au lieu de
     # Facepunch.Steamworks", "cambio de planes: X en vez de Y")
     r"^\W*(?:chang\w*|cambi\w*|mudan\w*|\w*(?:ä|ae)nderung|new|nouveau|nuevo|novo)(?: (?:de|of|di|do|des))? "
@@ -81,8 +84,7 @@ _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing
                        r"(?:scrap|scratch|forget|drop) (?:the|our|my) (?:earlier|previous|old|first) (?:plan|idea|approach|decision)|"
                        r"(?:scrap|scratch|ditch) the \w+|after all|let'?s revisit|revisiting|instead(?=[,.;!]|$)|new plan|"
                        r"change of plan|actually,? let'?s|going back to|change on\b|u-turn|"
-                       r"on (?:revient|repart) (?:à|a|sur)\b|volvemos a\b|voltamos (?:a|ao|à|pro|pra)\b|zur(?:ü|ue)ck zu\b|"
-                       r"torniamo a\b|au lieu de\b|en lugar de\b|en vez de\b|em vez de\b|ao inv[ée]s de\b|invece di\b|"
+                       + _GONE_BACK_TO + r"|au lieu de\b|en lugar de\b|en vez de\b|em vez de\b|ao inv[ée]s de\b|invece di\b|"
                        # the old choice dropped first ("scrap a Bayesian readout with a 2% ROPE, CUPED ... it is")
                        r"^\W*(?:(?:ok|okay|so|right)\W+)?(?:scrap|ditch)(?=\s+\S)|"
                        # a date moved ("moving it, we run the Polish off-cycle payroll on Wednesday 2 July")

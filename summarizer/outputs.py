@@ -906,7 +906,7 @@ def _error_line(text: str, named_only: bool = False) -> str:
         raised = [line for line in text.splitlines() if _RAISED.match(line)]
         if raised:
             return raised[-1].strip()
-    verdict = _tool_verdict(text) if any(map(text.__contains__, _VERDICT_NEEDS)) else ""
+    verdict = _tool_verdict(text)  # (its parts are tried only where the words they need are)
     if verdict:
         return verdict
     specific = _specific_error(text)
@@ -964,7 +964,6 @@ def _error_line(text: str, named_only: bool = False) -> str:
 
 
 _BARE_VERDICT = re.compile(r":\s*(?:failure|failed|fail|error)[.!]?\s*$", re.IGNORECASE)
-_VERDICT_NEEDS = ("* What went wrong:", "FATAL EXCEPTION: ", "[!] ")
 _JAVA_FRAME = re.compile(r"^\s+at [\w$.<>]+\([\w$.]+\.java:\d+\)\s*$")
 
 

@@ -10,6 +10,7 @@ from .decisions import _REASON_NEXT, _REVISION, decision_item, is_decision, plan
 from .identifiers import MAX_ITEM_CHARS, clip, identifier_items, mention_items
 from .ledger import (APPROVAL, CORRECTION_RANK, DECIDED_RANK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, Item, masked_key,
                      parse_items, prose, values)
+from .ledger.segments import SIGN_OFF_WORDS
 from .markers import BLOCK_END, OWN_BLOCK
 from .memos import remembered
 from .outputs import _EXCEPTION_LINE, error_line, failed_run
@@ -136,10 +137,7 @@ def _adjacent(sentences: list[str], spoken: list[str]) -> str:
 
 # The close of a mail or a letter, on its own ("Best,", "Groet,", "Thanks a lot!", "Viele Grüße"): the name under
 # it and it say nothing of what came before.
-_SIGN_OFF = re.compile(r"^\W*(?:(?:best|kind|warm|many|with)\s+)?(?:regards|wishes|thanks(?: a lot| again)?|thank you(?: so much)?|"
-                       r"thx|cheers|best|groet(?:en)?|met vriendelijke groet(?:en)?|mvg|viele gr(?:ü|ue)(?:ß|ss)e|liebe "
-                       r"gr(?:ü|ue)(?:ß|ss)e|gr(?:ü|ue)(?:ß|ss)e|gru(?:ß|ss)|lg|mfg|saludos|un saludo|cordialement|bien (?:à|a) vous|"
-                       r"merci(?: beaucoup)?|ciao|saluti|abra(?:ç|c)os|obrigad[oa])\W*$", re.IGNORECASE)
+_SIGN_OFF = re.compile(r"^\W*" + SIGN_OFF_WORDS + r"\W*$", re.IGNORECASE)
 # A sentence that says the one before it is a rule ("That is the rule from the board.", "this is our policy now").
 _BACK_RULE = re.compile(r"^\W*(?:that|this|it)(?:'s|\s+is|\s+was|\s+has been)\s+(?:the|our|a|house)\b[^.!?]{0,40}?\b"
                         r"(?:rule|policy|convention|standard|procedure)\b", re.IGNORECASE)

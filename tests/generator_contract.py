@@ -75,6 +75,14 @@ def assert_chat_format(session: Any, tools: Iterable[str]) -> None:
     assert used == known
 
 
+def assert_first_rules_early(session: Any, messages: int, adopted: list[Any]) -> None:
+    """The user's first two standing rules come within the first tenth and the first seventh of the session, and
+    neither is one of a document they adopted (``adopted``)."""
+    first, second = sorted(facts(session, "instruction"), key=lambda f: f.index)[:2]
+    assert first.index <= messages / 10 and second.index <= messages / 7
+    assert first not in adopted and second not in adopted
+
+
 def facts(session: Any, kind: str) -> list[Any]:
     """The session's planted facts of one kind."""
     return [f for f in session.facts if f.kind == kind]

@@ -587,6 +587,7 @@ def is_request(sentence: str) -> bool:
                 or _FOREIGN_ASK.search(sentence))
 
 
+@functools.lru_cache(maxsize=4_096)  # (asked of one statement when read, merged and shaped)
 def says_holding(sentence: str) -> bool:
     """Whether a sentence says a value holds ("the tenant id is 19ad...", "staging points to db-3") or sets it up ("use
     port 8080 for the dev api"), as against naming what a piece of work is done on ("yara scan WS-8727 triage")."""

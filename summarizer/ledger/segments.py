@@ -510,15 +510,18 @@ def _signed(lines: list[str], kinds: list[str]) -> None:
             kinds[k] = "pasted"
 
 
+# The words a mail or a letter closes on ("Best regards", "LG", "Viele Grüße", "Abraços", "Pozdrawiam"): on a line of their
+# own, what came before is the letter's (see _letters) or the user's finished sentence (see user_words).
+SIGN_OFF_WORDS = (r"(?:(?:best|kind|warm|many|with)\s+)?(?:regards|wishes|thanks(?: a lot| again)?|thank you(?: so much)?|thx|"
+                  r"cheers|best|groet(?:en)?|met vriendelijke groet(?:en)?|mvg|(?:viele|liebe|beste|herzliche) gr(?:ü|ue)(?:ß|ss)e|"
+                  r"gr(?:ü|ue)(?:ß|ss)e|gru(?:ß|ss)|lg|vg|mfg|saludos|un saludo|cordialement|bien (?:à|a) vous|merci(?: beaucoup)?|"
+                  r"ciao|cordiali saluti|saluti|abra(?:ç|c)os?|beijos?|obrigad[oa]|h[äa]lsningar|mvh|pozdrawiam|pozdrowienia)")
 # A letter's greeting to someone by name, on a line of its own ("Hallo Júlia,", "Dear Dr. Kessler,", "Olá Caio,"), and
 # its closing ("LG Ulrike", "Best regards,", "Cheers, Tom", "Abraços"): a mail or a letter pasted whole.
 _GREETING = re.compile(r"^\s*(?:hi|hello|hey|dear|hallo|liebe[rs]?|sehr geehrte[rs]?|hej|hola|ol[áa]|oi|ciao|buongiorno|"
                        r"bonjour|salut|beste|geachte|guten (?:morgen|tag)|cze[sś][cć]|dzie[nń] dobry)\s+(?:(?:dr|prof|mr|ms|mrs|"
                        r"frau|herr)\.?\s+)?(?-i:[A-Z\u00c0-\u00dd])[^\n,]{0,40},\s*$", re.IGNORECASE)
-_CLOSING = re.compile(r"^\s*(?:(?:best|kind|warm|many)\s+(?:regards|wishes)|regards|best|cheers|thanks|thank you|lg|vg|mfg|"
-                      r"(?:viele|liebe|beste|herzliche) gr(?:ü|ue)(?:ß|ss)e|gr(?:ü|ue)(?:ß|ss)e|saludos|un saludo|abra(?:ç|c)os?|"
-                      r"beijos?|cordialement|bien (?:à|a) vous|groet(?:en)?|met vriendelijke groet(?:en)?|h[äa]lsningar|mvh|"
-                      r"cordiali saluti|saluti|pozdrawiam|pozdrowienia)\b[^\n]{0,40}$", re.IGNORECASE)
+_CLOSING = re.compile(r"^\s*" + SIGN_OFF_WORDS + r"\b[^\n]{0,40}$", re.IGNORECASE)
 LETTER_LINES = 60  # a letter's lines from its greeting to its closing, at most
 
 
