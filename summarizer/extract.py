@@ -22,7 +22,7 @@ from . import identifiers as ids
 from .calls import _NAMES, _PARSED, arguments, call_items, is_read, shell_command, shell_words, shell_writes
 from .decisions import _DECISION_WEAK, _REASON_NEXT, decision_item, is_decision, may_decide, plan_item, plan_of
 from .identifiers import clip, identifier_items, mention_items, one_line, scanned
-from .ledger import ASKED, INTENT, REPORT, Item, prose
+from .ledger import ASKED, INTENT, POINTED, REPORT, Item, prose
 from .ledger.items import QUOTED_READ_CHARS, precise_values, quotes
 from .ledger.corrections import evidence_words
 from .markers import BLOCK_END, OWN_BLOCK
@@ -58,6 +58,7 @@ class Extractor:
         self.after_output = False  # a tool's result came since the agent last spoke: its next words report on it
         self.outputs: list[str] = []  # the texts of those results, which its report may quote
         self.sought: list[str] = []  # what each of their calls searched for (its query's words), in step
+        self.held: set[str] = set()  # the lines their own items hold already
 
     def heard(self, items: Sequence[Item]) -> None:
         """Note what a user's message asks (its items are known already): the outputs after it answer it."""
@@ -65,7 +66,7 @@ class Extractor:
         self.requested = asked_words(goal)
         self.asked = self.requested if _ASKS.search(goal) else frozenset()
         self.after_output = False
-        self.outputs, self.sought = [], []
+        self.outputs, self.sought, self.held = [], [], set()
 
     def remember(self, view: View) -> None:
         """Note an assistant message's calls (its items are known already). The outputs its report may quote are
@@ -77,7 +78,7 @@ class Extractor:
             self.last_call = call
         self.after_output = False
         if not view.calls:
-            self.outputs, self.sought = [], []
+            self.outputs, self.sought, self.held = [], [], set()
 
     def call_of(self, view: View) -> ToolCall | None:
         """The call a tool's result answers (by its id; the last call when the result names none)."""
@@ -97,17 +98,23 @@ class Extractor:
             self.heard(items)
             return items
         if view.role == "assistant":
-            reports, outputs, sought = self.after_output, self.outputs, self.sought
+            reports, outputs, sought, held = self.after_output, self.outputs, self.sought, self.held
             self.remember(view)
             items = assistant_items(view, index, reports, outputs)
             if reports and outputs and self.requested and _POINTS_BACK.match(view.text):
                 items.extend(_pointed_at(outputs, sought, self.requested, index))
+            elif reports and outputs and _says_nothing_of_its_own(view, items):
+                items.extend(i._replace(key=POINTED + i.key[len(ASKED):], rank=POINTED_RANK, weak=True)
+                             for i in _pointed_at(outputs, sought, self.requested | asked_words(view.text), index)
+                             if i.text not in held)
             return items
         if view.role == "tool":
             call = self.call_of(view)
             failed = hint[1] if hint is not None and hint[0] == call else None
             self.read(view)
-            return tool_items(view, call, index, failed, self.asked)
+            items = tool_items(view, call, index, failed, self.asked)
+            self.held.update(i.text for i in items)
+            return items
         return []
 
 
@@ -146,6 +153,21 @@ def _pointed_at(outputs: Sequence[str], sought: Sequence[str], requested: frozen
     return []
 
 
+POINTING_CHARS = 240
+POINTED_RANK = -3  # room after every other finding
+
+
+def _says_nothing_of_its_own(view: View, items: Sequence[Item]) -> bool:
+    """Whether the agent's answer after outputs points at what they printed without saying it: a short answer
+    that makes no call, states no report and says no number ("Below our target.", "The spike near the end is the
+    one that hurts.", "Tá no reason do item rejeitado."): the line it means is the output's that holds its words
+    or the request's."""
+    text = view.text.strip()
+    return (not view.calls and 0 < len(text) <= POINTING_CHARS and not _DIGIT.search(text) and "`" not in text
+            and not _NEXT_STEP.match(text) and not any(i.section == REPORT for i in items))
+
+
+_DIGIT = re.compile(r"\d")
 _QUERY_KEYS = frozenset({"query", "q", "search", "term", "terms", "keyword", "keywords", "question", "topic"})
 
 

@@ -85,6 +85,8 @@ def failed_run(text: str) -> bool:
         return True
     if "error " in tail and _CODED_DIAGNOSTIC.search(tail):
         return True
+    if "=" in tail and _COUNTED_FIELD.search(tail):
+        return True
     return (_at(_FAILED_CODE_AT, tail, low, ("exit", "return")) or _at(_ERROR_AT, tail, low, ("error",), line=True)
             or _at(_FAILED_WITH_AT, tail, low, ("failed with",)) or _counted_failed(tail, low))
 
@@ -94,6 +96,9 @@ def failed_run(text: str) -> bool:
 # uploading ipa file, for more information see above", which points back at the line that says what failed.
 _BANG_ERROR = re.compile(r"^\[!\] (?![^\n]*\bsee above\b)[^\n]*(?:\b(?:could not|couldn'?t|unable to|error|failed|invalid|"
                          r"not found|no such|missing)\b|\bERROR\b)[^\n]*$", re.MULTILINE | re.IGNORECASE)
+# A run's summary that counts its errors or failures as fields in capitals (dbt's "Done. PASS=1 WARN=0 ERROR=3 SKIP=0
+# TOTAL=4"); not a log record's lower-case fields ("processed=386105 failed=3").
+_COUNTED_FIELD = re.compile(r"\b(?:ERROR|ERRORS|FAIL|FAILED)=[1-9]")
 # Android's crash: the exception's line under "FATAL EXCEPTION: main" and the process's line, its logcat prefix kept.
 _ANDROID_CRASH = re.compile(r"FATAL EXCEPTION: [^\n]*\n(?:[^\n]*\bProcess: [^\n]*\n)?([^\n]*\S[^\n]*)")
 
@@ -180,7 +185,8 @@ def failed_run_by_regex(text: str) -> bool:
         return "Traceback (most recent call last)" in text or "\nFAILED " in text
     return (bool(_ERROR_HEAD.match(text)) or any(word in text for word in _FAILED_WORDS) or bool(_FAILED_TAIL.search(tail))
             or bool(_BANG_ERROR.search(text)) or _ends_in_java_trace(tail)
-            or bool(_CODED_ERROR.search(tail)) or bool(_CODED_DIAGNOSTIC.search(tail)) or tail.rstrip().endswith("\nFAIL"))
+            or bool(_CODED_ERROR.search(tail)) or bool(_CODED_DIAGNOSTIC.search(tail)) or tail.rstrip().endswith("\nFAIL")
+            or bool(_COUNTED_FIELD.search(tail)))
 
 
 # The verdict regexes, each tried only where its first word stands (found by str.find on the lower-cased

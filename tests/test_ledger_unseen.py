@@ -4433,3 +4433,71 @@ def test_a_correction_that_names_an_amount_replaces_the_statement_that_says_it()
     instructions = section(text, "User instructions")
     assert any("EUTM 018594404" in line for line in instructions), instructions
     assert "up to €265,000 all-in" not in text, text
+
+
+def test_a_short_answer_that_points_at_an_output_without_saying_its_value_keeps_the_line_it_means():
+    """The agent answers a profile with "The spike near the end is the one that hurts, the rest is noise." or a
+    crash report with "Below our target.": it says no value, so the line its words (or the request's) name is kept
+    from the output, given room after everything else. An answer that says a value of its own, or one that goes on
+    calling tools, adds no line."""
+    profile = ("Frame times (lighthouse.tscn, switch_devkit, 1200 frames)\n"
+               + "\n".join(f"frame #{n}: {16.1 + n % 7 * 0.3:.2f} ms" for n in range(1, 40))
+               + "\nspike: frame #1747 took 45.289 ms (nav rebake), 2x the average\nsummary: avg 16.9 ms, p99 21.4 ms")
+    crash = ("Crashlytics overview (pitanga-prod)\nUsers affected last 7 days: 4,182\nTop issue: PdfExporter crash (31%)\n"
+             "Newest release 2.5.2: crash-free users 96.42% (below the 99% target)\nPrevious release 2.5.1: crash-free users 99.31%")
+    for ask, call, output, answer, line in [
+            ("bon ben, frame table for lighthouse pls stp", ("profiler", {"scene": "lighthouse"}), profile,
+             "The spike near the end is the one that hurts, the rest is noise.", "spike: frame #1747 took 45.289 ms"),
+            ("crash-free rate of the new version?", ("browser", {"url": "https://console.firebase.google.com/x"}), crash,
+             "Below our target.", "crash-free users 96.42%")]:
+        messages = [user(ask), assistant("", [("c1", call[0], call[1])]), tool("c1", output), assistant(answer),
+                    user("ok thanks"), assistant("Noted.")]
+        found = section(ledger(messages), "Found by tools")
+        assert any(line in f for f in found), (answer, found)
+    ask = [user("crash-free rate of the new version?"), assistant("", [("c1", "browser", {"url": "https://x"})]), tool("c1", crash)]
+    for goes_on in ([assistant("It is below our target at 96.42 percent."), user("ok thanks"), assistant("Noted.")],
+                    [assistant("Below our target; checking the previous one.", [("c2", "browser", {"url": "https://y"})]),
+                     tool("c2", "Release notes 2.5.1: fixed the PDF export"), assistant("Noted."), user("ok"), assistant("Ok.")]):
+        text = ledger(ask + goes_on)
+        assert not any(f.startswith("Newest release 2.5.2") for f in section(text, "Found by tools")), text
+
+
+def test_a_dbt_run_that_counts_its_errors_failed_and_its_error_is_the_model_that_failed():
+    """dbt says a run failed only in its summary ("Completed with 1 errors", "Done. PASS=1 WARN=0 ERROR=3 SKIP=0
+    TOTAL=4") after lines that say OK: the run failed, and its error is the model's. A log record's lower-case
+    "failed=3" is no verdict, nor is "ERROR=0"."""
+    from context_compactor.summarizer.outputs import error_line, failed_run, failed_run_by_regex
+    run = ("07:58:17  Running with dbt=1.8.7\n07:58:24  1 of 2 START sql table model marts.fct_skips ...... [RUN]\n"
+           "07:58:25  1 of 2 OK created sql table model marts.fct_skips ...... [CREATE TABLE (23.3k rows) in 15.62s]\n"
+           "07:58:38  Finished running 2 nodes in 0 hours 0 minutes and 55.98 seconds (55.98s).\n"
+           "07:58:38  Completed with 1 errors, 0 partial successes, and 0 warnings:\n"
+           "07:59:35    Database Error in model fct_cohort_retention (models/marts/fct_cohort_retention.sql)\n"
+           "07:59:35      Unrecognized name: voucher_cd at [31:27]\n"
+           "07:58:41  Done. PASS=1 WARN=0 ERROR=1 SKIP=0 NO-OP=0 TOTAL=2")
+    test = ("11:17:01  Running with dbt=1.8.7\n11:17:04  1 of 1 START test not_null_stg_customers_ordr_total ..... [RUN]\n"
+            "11:17:04  1 of 1 FAIL 165 not_null_stg_customers_ordr_total .............. [FAIL 165 in 3.94s]\n"
+            "11:17:05  Done. PASS=0 WARN=0 ERROR=0 FAIL=1 SKIP=0 NO-OP=0 TOTAL=1")
+    for out in (run, test):
+        assert failed_run(out) and failed_run_by_regex(out), out
+    assert "Database Error in model fct_cohort_retention" in error_line(run)
+    assert "FAIL 165 not_null_stg_customers_ordr_total" in error_line(test)
+    for fine in ("11:17:05  Done. PASS=4 WARN=0 ERROR=0 SKIP=0 NO-OP=0 TOTAL=4",
+                 "2026-03-01T10:00:00Z INFO batch done processed=386105 failed=3 retried=2"):
+        assert not failed_run(fine) and not failed_run_by_regex(fine), fine
+
+
+def test_a_value_meant_after_sorry_in_the_middle_of_a_message_corrects_the_one_before():
+    """"the board deck reads from reporting.exec_summary_v3", then, in the middle of another ask, "— sorry,
+    reporting.exec_summary_v2 — reporting.exec_summary_v3 is deprecated since the migration —": the v2 table
+    holds, the v3 statement never stands alone. "sorry to bug you" and "— sorry, meeting —" correct nothing."""
+    text = ledger(convo("nog eentje: the board deck reads from reporting.exec_summary_v3, can you check the latest week "
+                        "is in there (for the board prep)",
+                        *[f"look at KPI-{n} when you can" for n in range(4)],
+                        "morning! fix the typo in the were clause of fct_trial_conversions — sorry, "
+                        "reporting.exec_summary_v2 — reporting.exec_summary_v3 is deprecated since the migration — "
+                        "sorry to bug you, which campaigns drove the most trials this month"))
+    instructions = section(text, "User instructions")
+    assert any("reporting.exec_summary_v2" in line for line in instructions), text
+    assert not any(line.startswith("nog eentje: the board deck reads") for line in instructions), text
+    for said in ("fix the flaky test — sorry, meeting — then the docs", "sorry to bug you, which campaigns drove trials"):
+        assert not prose.is_correction(said), said

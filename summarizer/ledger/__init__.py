@@ -24,11 +24,11 @@ from collections.abc import Iterable
 
 from . import prose
 from .corrections import collapse_repeats, evidence_words, restate, revise_decisions, supersede
-from .items import (APPROVAL, ASKED, REPORTED, CORRECTION_RANK, DECIDED_RANK, MARK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, SHORT_TITLES, TITLES, CountTokens, Item, VARYING, dense, precise_values, quotes,
+from .items import (APPROVAL, ASKED, POINTED, REPORTED, CORRECTION_RANK, DECIDED_RANK, MARK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, SHORT_TITLES, TITLES, CountTokens, Item, VARYING, dense, precise_values, quotes,
                     marks, masked_key, values, words)
 from .render import COMPACT_BELOW, LEFT_OUT, PRIORITY, ROUTINE, SHARES, parse_items, render
 
-__all__ = ["INTENT", "REPORT", "APPROVAL", "ASKED", "COMPACT_BELOW", "CORRECTION_RANK", "DECIDED_RANK", "LEFT_OUT", "MARK", "PRIORITY", "RULE_RANK", "SETTING_RANK",
+__all__ = ["INTENT", "REPORT", "APPROVAL", "ASKED", "POINTED", "COMPACT_BELOW", "CORRECTION_RANK", "DECIDED_RANK", "LEFT_OUT", "MARK", "PRIORITY", "RULE_RANK", "SETTING_RANK",
            "STRONG_RULE_RANK",            "SHARES", "SHORT_TITLES", "TITLES", "CountTokens", "Item", "dense", "marks", "masked_key", "merge",
            "parse_items", "render", "values", "words"]
 
@@ -154,7 +154,7 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
         # A setting or search hit no one named is none of the work's (a file holds hundreds of them).
         # A line that answers the user's question (see outputs.asked_line) is kept all the same, given room last.
         # So is a statement of a document the user said to work by (see user_words._document_rules): theirs.
-        unnamed = [n for n in unnamed if not merged[n].key.startswith((ASKED, REPORTED)) and merged[n].section != "docrule"]
+        unnamed = [n for n in unnamed if not merged[n].key.startswith((ASKED, POINTED, REPORTED)) and merged[n].section != "docrule"]
         unnamed_findings = {n for n in unnamed if merged[n].section == "finding"}
         unnamed = [n for n in unnamed if n not in unnamed_findings]
         drop = (set(unnamed[:-UNNAMED_KEPT]) if len(unnamed) > UNNAMED_KEPT else set()) | unnamed_findings

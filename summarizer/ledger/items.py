@@ -41,6 +41,7 @@ SHORT_TITLES: dict[str, str] = {
 
 ASKED = "asked\n"  # the key's start of a tool's line that answers the user's question (see outputs.asked_line)
 REPORTED = "report\n"  # the key's start of what the agent said its tools' outputs showed (see ledger.REPORT)
+POINTED = "pointed\n"  # the key's start of a line of an output the agent pointed at without saying it (see extract)
 
 
 QUOTED_WORDS = 6  # words in a row of an output that a report says again: it quotes the output

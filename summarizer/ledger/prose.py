@@ -133,7 +133,10 @@ _CORRECTION = re.compile(
     r"^\W*(?:(?:ugh|oh|oops|ah|argh|so|ok|okay|also|and|btw)\W+)?wrong (?:[\w-]+ ){0,2}[\w-]+(?: for [\w'&. -]{1,30})?\s*[:,\u2014\u2013]\s*"
     r"(?:sorry\s*[:,]?\s*)?(?:it'?s |it is |should be |i meant )?[`'\"]?(?=[\w.@:/+-]*\d)|"
     r"not the (?:one|\w+) I (?:said|mentioned|gave)|the other (?:one|\w+) I (?:said|mentioned|gave|meant)|"
-    r"\b(?:was|is) (?:wrong|a typo|incorrect|outdated)\b|"
+    r"\b(?:was|is) (?:wrong|a typo|incorrect|outdated|deprecated|obsolete)\b|"
+    # an apology set off by a dash in the middle of a message, then the value meant ("fix the typo in X \u2014 sorry,
+    # reporting.exec_summary_v2 \u2014 ...")
+    r"[\u2014\u2013]\s*sorry\s*[,:]\s*[`'\"]?(?=[\w.@:/+-]*\d)|"
     r"^\W*(?:(?:ugh|oh|hmm|ok|so|and|but)\W+)?[\w'&. -]{2,40}? actually (?:is|are|was|were|renews|starts|ends|runs|lives|"
     r"goes|sits|has|uses|needs|costs|expires|closes|opens|lands|ships)\b|"
     r"\bthe \w+ (?:I|we) (?:gave|sent|told|mentioned|said)(?: (?:to )?you)?(?: for [\w'&. -]{1,40})? (?:was|is) (?!right\b|correct\b|fine\b)|(?:^\W*(?:(?:hi|hey|hiya|hello|yo|ok|okay|right|oh|ah|so|sorry)\W+){0,2}|^[\w ]{1,20}:\s*)(?:(?:it'?s|es|c'est|das ist|é|è) )?(?:the other|la otra|el otro|l'autre|"
