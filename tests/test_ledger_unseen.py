@@ -4501,3 +4501,22 @@ def test_a_value_meant_after_sorry_in_the_middle_of_a_message_corrects_the_one_b
     assert not any(line.startswith("nog eentje: the board deck reads") for line in instructions), text
     for said in ("fix the flaky test — sorry, meeting — then the docs", "sorry to bug you, which campaigns drove trials"):
         assert not prose.is_correction(said), said
+
+
+def test_rules_from_now_on_in_other_languages_with_no_exceptions_no_x_ever_and_a_case_of_any_one_of_a_kind():
+    """"a partir de agora, todo build de release com bitcode desligado. sem exceção", "ab jetzt ...", "d'ora in poi ...",
+    "so no dynamic framework downloads ever", "would be nice if every Play release started as a 7% staged rollout" and
+    "if a job dies on memory, double it once and then ask me" hold from then on; "if it works, merge it", "would be
+    nice if you fixed the login bug", "no rush, ever" and "if a lot of it fails, tell me" are asked once."""
+    rules = ["a partir de agora, todo build de release com bitcode desligado.", "sem exceção",
+             "ab jetzt laufen alle Jobs auf der gpu-Partition.", "d'ora in poi i PR li apro io.",
+             "désormais les builds passent par la CI.", "the reviewers hate it, so no dynamic framework downloads ever.",
+             "would be nice if every Play release started as a 7% staged rollout, then we look at vitals",
+             "if a job dies on memory, double it once and then ask me."]
+    once = ["if it works, merge it", "would be nice if you fixed the login bug", "no rush, ever",
+            "if a lot of it fails, tell me"]
+    assert [prose.kind_of(r, ()) for r in rules] == ["rule"] * len(rules)
+    assert [prose.kind_of(r, ()) for r in once] == ["request"] * len(once)
+    text = ledger(convo("a partir de agora, todo build de release com bitcode desligado. sem exceção",
+                        *[f"look at APP-{n} when you can" for n in range(4)]))
+    assert any("bitcode desligado" in line for line in section(text, "User instructions")), text

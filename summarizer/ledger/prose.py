@@ -208,6 +208,16 @@ _RULE = re.compile(
     r"don'?t(?!\s+(?:know|think|care|worry|see|have|mind|remember|understand|"
     r"get|need|recall|believe|expect)\b)(?!\s+ask\W*(?:\)|$))|forbidden|not allowed|under no|required|requires?\b|"
     r"from now on|from here on|from today on|from this point on|as of now|henceforth|going forward|by default|as a rule|"
+    # the same in other languages ("a partir de agora, todo build de release com bitcode desligado", "ab jetzt ...",
+    # "d'ora in poi ...", "désormais ..."), and no case left out ("sem exceção", "no exceptions")
+    r"a partir de (?:agora|ahora|hoje|hoy|maintenant)|de (?:agora|ahora) en adelante|de agora em diante|"
+    r"daqui (?:pra|para) frente|d'ora in (?:poi|avanti)|da (?:ora|adesso|oggi) in poi|d[ée]sormais|dor[ée]navant|"
+    r"ab (?:jetzt|sofort|heute)\b|von nun an|no exceptions?\b|without exceptions?\b|sem exce[çc][ãa]o|sin excepci[óo]n|"
+    r"sans exception|ohne ausnahme|senza eccezion[ie]|zonder uitzondering|bez wyj[aą]tk[uó]w|"
+    # "no dynamic framework downloads ever", "so no force-pushes, ever"
+    r"(?:^|[,;:\u2014]\s*|\bso\s+)no " + _NO_IDIOM + r"[\w-]+(?: [\w-]+){0,4},? ever\b|"
+    # a wish for every one of a kind ("would be nice if every Play release started as a 7% staged rollout")
+    r"(?:would|'d) be (?:nice|great|good|better|ideal) if (?:every|each|all|any)\b|"
     r"no more than|only ever|stick to|"
     r"i'?d (?:rather|prefer)|i (?:prefer|want you to|need you to)|(?:would|'d) rather|prefer(?:ably)?\b|"
     r"i (?:really )?(?:like|love|hate|dislike|can'?t stand|don'?t like) it when you|"
@@ -319,7 +329,9 @@ _RULE = re.compile(
 # search tries each of its hundred case-blind alternatives at each word). In the order of _RULE.
 _RULE_NEEDS = (
     "never", "always", "must", "do not", "don", "forbidden", "not allowed", "under no", "require", "from now on",
-    "from here on", "from today on", "from this point", "as of now", "henceforth",
+    "from here on", "from today on", "from this point", "as of now", "henceforth", "a partir de", "de agora", "de ahora",
+    "daqui", "d'ora", "in poi", "sormais", "navant", "ab jetzt", "ab sofort", "ab heute", "von nun", "exce", "ausnahme",
+    "eccezion", "uitzondering", "wyj", " ever", "be nice if", "be great if", "be good if", "be better if", "be ideal if",
     "going forward", "by default", "as a rule", " if you", " if your", "appreciate it if", "no more than", "only",
     "stick to", "rather", "prefer", "want you to",
     "need", "we use", "we tend", "we keep", "we stick", "we follow", "we avoid", "we go with", "we write", "we put", "we want",
@@ -790,7 +802,8 @@ def kind_of(sentence: str, found: tuple[str, ...]) -> str:
 # point them to the status page"), then what to do; not one case of now ("if it works, merge it", "if the tests pass,
 # deploy").
 _IF_EVER = re.compile(r"^\W*(?:[\w ]{1,25}:\s*)?(?:(?:and|also|btw|oh|plus|oh and)\W+)?(?:if|whenever|every time|each time) "
-                      r"(?=[^,;:.?!\u2014\u2013]{0,80}\b(?:ever|again|twice|three times|in a row|anyone|anybody|someone|any|every|"
+                      # (a case said of any one of a kind: "if a job dies on memory, double it once and then ask me")
+                      r"(?=(?:a|an) [\w-]+ (?!of\b)|[^,;:.?!\u2014\u2013]{0,80}\b(?:ever|again|twice|three times|in a row|anyone|anybody|someone|any|every|"
                       r"you (?:touch|change|edit|add|remove|bump|see|hit|get|find)|we (?:touch|change|edit|add|bump|see|hit|get)|"
                       r"touch(?:es)?|more than|longer than|less than|fewer than|(?:goes|go|is|gets) (?:over|above|below|under))\b)"
                       r"[^,;:.?!\u2014\u2013]{3,90}[,\u2014\u2013]\s*(?:please\s+|pls\s+|just\s+)?(?:post|ping|page|tell|ask|notify|"
