@@ -44,6 +44,8 @@ _DECISION = re.compile(
     r"^\W*(?:chang\w*|cambi\w*|mudan\w*|\w*(?:ä|ae)nderung|new|nouveau|nuevo|novo)(?: (?:de|of|di|do|des))? "
     r"(?:plan|plans|planes|planos|programma)\w*\s*:\s*[^.;!?\n]{1,60}\b(?:instead of|au lieu de|en lugar de|en vez de|em vez de|"
     r"ao inv[ée]s de|statt|anstatt|invece di)\b|"
+    # Japanese: a choice said as what it will be ("やっぱり MPPI にします", "DWB で行きます", "Cyclone に決めました")
+    r"にします|にしよう|にしました|で行きます|で行こう|でいきます|でいこう|に決め|"
     r"wir nehmen\b[^.;!?]{1,80}\bstatt\b|wir bleiben bei\b|andiamo con\b|\u51b3\u5b9a|\u5c31\u7528|\u6c7a\u5b9a|\u6c7a\u3081\u305f|\uacb0\uc815|\ub85c \ud558\uc790|\ub85c \uac00\uc790)",
     re.IGNORECASE)
 # A choice said in the first person ("we'll guard the map with a mutex", "I'd cache the settings", "my vote is
@@ -92,7 +94,9 @@ _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing
                        r"bringing it forward|"
                        # in other languages: "Planänderung: ZMS on the 48 KB partition, weil ..."
                        r"plan(?:ä|ae)nderung|planwijziging|changement de plan|cambio de planes?|cambio di programma|"
-                       r"andere plannen|doch lieber)(?!\w)",
+                       r"andere plannen|doch lieber|"
+                       # Japanese: "after all", and a choice dropped ("Regulated Pure Pursuit はやめます. DWB で.")
+                       r"やっぱり|やっぱ|[はを]やめ(?:ます|る|よう|ました|て))(?!\w)",
                        re.IGNORECASE)
 # "update on the former distributor's goodwill claim: ..., so we take a price reduction ...": a choice said as
 # news on one named thing revises the choice about it.

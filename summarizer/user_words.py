@@ -129,9 +129,11 @@ def _adjacent(sentences: list[str], spoken: list[str]) -> str:
     flats = [" ".join(part.split()) for part in spoken]
     out = sentences[0]
     for sentence in sentences[1:]:
-        if not any(prose.joined(out, sentence) in flat for flat in flats):
+        both = (prose.joined(out, sentence), f"{out} {sentence}")
+        after = next((text for text in both if any(text in flat for flat in flats)), "")
+        if not after:
             break
-        out = prose.joined(out, sentence)
+        out = after
     return out
 
 
@@ -159,7 +161,7 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
         if sentence.lower().strip(".!? ") in _TRIVIAL:
             continue
         if parts and _BACK_RULE.match(sentence) and len(parts[-1]) <= MAX_ITEM_CHARS // 2:
-            parts[-1] = prose.joined(parts[-1], sentence)  # "That is the rule from the board.": the sentence before is the rule
+            parts[-1] = prose.joined(parts[-1], sentence, said)  # "That is the rule from the board.": the sentence before is the rule
         else:
             parts.append(sentence)
     skip = False
@@ -183,7 +185,7 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
         # (a choice whose reason is the sentence after it: "we'll terminate the Lumen agreement with 16 months'
         # notice. reason: a shorter period risks a claim")
         decided = is_decision(sentence) or (n + 1 < len(parts) and bool(_REASON_NEXT.match(parts[n + 1]))
-                                            and is_decision(prose.joined(sentence, parts[n + 1])))
+                                            and is_decision(prose.joined(sentence, parts[n + 1], said)))
         if kind == "setting" and decided:
             kind = "request"  # a choice the user makes ("ok, decided: we'll cordon ip-..."): a decision, below
         if kind == "setting" and n and parts[n - 1].rstrip().endswith("?") and _ADDENDUM.match(sentence):
@@ -196,12 +198,12 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
             # A correction without a value says what it corrects to in the sentence after it ("Sorry, wrong
             # port. Use 7443.", "Scratch that. Instead, let's ship on Friday.").
             if not found and n + 1 < len(parts) and len(parts[n + 1]) <= 240 and not prose.is_correction(parts[n + 1]):
-                sentence, skip = prose.joined(sentence, parts[n + 1]), True
+                sentence, skip = prose.joined(sentence, parts[n + 1], said), True
                 found = values(sentence)
             if not found and n and items and items[-1].section == "instruction" and items[-1].correction and (
                     items[-1].text.endswith(parts[n - 1][-40:])) and len(sentence.split()) >= 3:  # (not "Sorry!")
                 # ... or in the correction just before it, which it goes on ("ah não, 17.12.2025! I had the wrong day.")
-                text = prose.joined(items[-1].text, sentence)
+                text = prose.joined(items[-1].text, sentence, said)
                 items[-1] = items[-1]._replace(key=text.lower(), text=clip(text))
                 continue
             items.append(Item("instruction", sentence.lower(), clip(sentence), index, corrects=found,
@@ -217,7 +219,7 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
                 and len(sentence) <= 200 and not introduces:
             # (a sentence that ends on ":" introduces what the user pasted next: "logs from export-svc earlier:")
             last = items[open_item]  # the words that go on from a rule are the rule's (adjacent, verbatim)
-            text = prose.joined(last.text, sentence)
+            text = prose.joined(last.text, sentence, said)
             items[open_item] = last._replace(key=masked_key(text), text=clip(text))
             joined += 1
             if joined >= 2:
@@ -230,7 +232,7 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
                     not is_decision(sentence) or _REASON_NEXT.match(parts[n + 1])):
                 # (a decision's reason said after it, "decision: winsorize ... reason: a handful of B2B orders
                 # dominate the mean", is the decision's: no value of its own)
-                sentence, skip = prose.joined(sentence, parts[n + 1]), True
+                sentence, skip = prose.joined(sentence, parts[n + 1], said), True
             items.append(decision_item(sentence, index)._replace(rank=DECIDED_RANK, user=True))
             open_item = -1
         else:  # asked, or too short to be anything ("mem ok?"): a rule goes on only in the sentence right after it

@@ -4520,3 +4520,127 @@ def test_rules_from_now_on_in_other_languages_with_no_exceptions_no_x_ever_and_a
     text = ledger(convo("a partir de agora, todo build de release com bitcode desligado. sem exceção",
                         *[f"look at APP-{n} when you can" for n in range(4)]))
     assert any("bitcode desligado" in line for line in section(text, "User instructions")), text
+
+
+def test_words_an_answer_shares_with_every_hit_of_a_search_name_none_of_them():
+    """`grep -rn RCLCPP_WARN src/` prints thirty hits that all say "packet timeout" or "heartbeat late"; the agent's
+    "the packet timeout warning is logged in a dozen places, the heartbeat late one too" names none of them: the
+    block does not list the hits (they were what the search looked for). A line it names among a few is kept."""
+    hits = "\n".join(f"src/amr_{p}/src/node_{n}.cpp:{40 + 7 * n}:  RCLCPP_WARN(get_logger(), \"packet timeout, re-syncing\");"
+                     if n % 2 else
+                     f"src/amr_{p}/src/node_{n}.cpp:{40 + 7 * n}:  RCLCPP_WARN_THROTTLE(get_logger(), *get_clock(), 1000, "
+                     f"\"heartbeat late: %ld ms\", late);" for p in ("safety", "navigation", "docking") for n in range(10))
+    messages = [user("where do we warn about packet timeouts?"),
+                assistant("", [("c1", "bash", {"command": "grep -rn \"RCLCPP_WARN\" src/ --include=*.cpp"})]),
+                tool("c1", hits),
+                assistant("The packet timeout warning is logged in a dozen places, the heartbeat late one too."),
+                user("ok, leave them"), assistant("Leaving them.")]
+    found = section(ledger(messages), "Found by tools")
+    assert sum("RCLCPP_WARN" in line for line in found) <= 3, found
+
+
+def test_a_change_of_plan_said_as_x_instead_of_y_revises_only_the_choice_it_names():
+    """"changement de plan: Cyclops Level Builder au lieu de TrenchBroom", later "changement de plan: Wwise au lieu de
+    FMOD": the second shares only the words that say it revises ("changement", "plan", "lieu") with the first, so it
+    does not take it out; both choices stand."""
+    text = ledger(convo("changement de plan: Cyclops Level Builder au lieu de TrenchBroom with func_godot",
+                        *[f"look at GAME-{n} when you can" for n in range(3)],
+                        "changement de plan: Wwise au lieu de FMOD"))
+    decisions = section(text, "Decisions")
+    assert any("Cyclops Level Builder" in line for line in decisions), text
+    assert any("Wwise" in line for line in decisions), text
+
+
+def test_a_space_after_a_full_width_question_mark_is_kept_as_written():
+    """"top 見せて, amr-14 重くない？ before lunch": the user put a space after "？", so the line says it with one; a
+    Japanese sentence after "。" with none ("予定を入れないで。family time bitte.") stays without."""
+    from context_compactor.summarizer.user_words import user_items
+    for said in ("top 見せて, amr-14 重くない？ before lunch", "あと、土曜日の9時前は予定を入れないで。family time bitte."):
+        texts = [i.text for i in user_items(said, 3) if i.section in ("instruction", "request")]
+        assert texts == [said], texts
+
+
+def test_a_japanese_mail_a_forge_issue_a_chat_log_and_a_text_between_rules_are_someone_elses():
+    """Pasted, not the user's: a Japanese business mail from "大西さん" to "以上、よろしくお願いします。" and the sender's
+    name; an issue copied from its page (its title line and "Open · x opened this issue ..."); Slack lines under
+    "Kenta Ueda  13:50" or "松本 翔  13:06"; a message set off by "-----" lines; a hosting provider's reply from "Hello,"
+    to "Regards," and the signature; a contract announced in Hindi ("contract mein ye likha hai:"). The user's words
+    around them stay prose."""
+    mail = ("message from Morimoto-san (my boss), fyi:\n\n大西さん\n\nお疲れ様です。森本です。\n"
+            "・不具合が出た場合は、必ずその日のうちに私に報告してください。\n・夜間の作業は二人以上で行うこと。\n\n"
+            "以上、よろしくお願いします。\n森本")
+    issue = ("kaiyo_lidar_ros2 の issue、読んで:\n\nkaiyo-sensing/kaiyo_lidar_ros2 · Issue #214 · Segfault in ScanAssembler\n"
+             "Open · mhoffmann-dev opened this issue 19 days ago · 2 comments\n\n**Describe the bug**\n"
+             "With firmware 2.7.x the driver crashes after 10-30 min.\n\nwe'll see what we take from it.")
+    chat = ("this was on #amr-dev this morning\n\n#site-hanshin\nKenta Ueda  13:50\nplease always record /tf_static when "
+            "you make bags\n:+1: 3\n松本 翔  13:53\nplease stop pushing bags to git LFS, use the NAS\nDaniel Okafor  13:55\n"
+            "use the :humble-stable tag until Friday pls")
+    ruled = "from my boss, fyi\n\n-----\n佐藤部長より:\n顧客の Wi-Fi には絶対に接続しないでください。\nよろしくお願いします。\n-----"
+    ticket = ("E2E Networks support ne ye reply kiya:\n\nHello,\n\nThank you for contacting E2E Networks Support.\n\n"
+              "Kindly do not run database backups during business hours.\n\nRegards,\nFatima S.\nSupport Engineer, E2E Networks"
+              "\n\nye toh har baar yahi bolte hain")
+    contract = ("contract mein ye likha hai:\n\nStatement of Work — Annual Maintenance. Clause 7.3 (Service levels)\n\n"
+                "7.3.1 The Agency shall respond to P1 incidents within 2 hours.\n"
+                "7.3.2 The Agency shall not deploy changes to production without written approval.")
+    for text, theirs, ours in [(mail, "必ずその日のうちに私に報告してください", "message from Morimoto-san"),
+                               (issue, "Issue #214", "we'll see what we take from it."),
+                               (chat, "please always record /tf_static", "this was on #amr-dev"),
+                               (chat, "please stop pushing bags", "this was on #amr-dev"),
+                               (ruled, "絶対に接続しないでください", "from my boss, fyi"),
+                               (ticket, "Kindly do not run database backups", "ye toh har baar yahi bolte hain"),
+                               (ticket, "Support Engineer, E2E Networks", "ye toh har baar"),
+                               (contract, "shall not deploy changes", "contract mein ye likha hai")]:
+        parts = prose.split(text)
+        assert all(p.kind != "prose" for p in parts if theirs in p.text), (theirs, parts)
+        assert any(p.kind == "prose" for p in parts if ours in p.text), (ours, parts)
+    assert section(ledger(convo(chat, ruled, ticket)), "User instructions") == []
+
+
+def test_a_closing_is_a_sign_off_and_a_name_not_a_sentence_that_starts_with_thanks():
+    """"Thank you for contacting E2E Networks Support." opens a reply's body, it closes nothing; "LG Ulrike", "Cheers,
+    Tom", "以上、よろしくお願いします。" close a letter."""
+    from context_compactor.summarizer.ledger.segments import _CLOSING
+    for line in ("LG Ulrike", "Best regards,", "Cheers, Tom", "Thanks a lot!", "以上、よろしくお願いします。", "Abraços"):
+        assert _CLOSING.match(line), line
+    for line in ("Thank you for contacting E2E Networks Support.", "thanks, will do that tomorrow"):
+        assert not _CLOSING.match(line), line
+
+
+def test_loose_corrections_that_set_a_name_aside_or_own_a_typo_and_choices_said_in_japanese():
+    """"not floor_marker_reader, it's people_tracker that's slow to start" and "BR48-2309-2298 for the left motor
+    controller, typo before" correct; "not now, it's late" and "not the tests, but the docs" do not. "Regulated Pure
+    Pursuit はやめます. DWB で." drops the first choice for the one after it; "やっぱり MPPI にします" decides."""
+    from context_compactor.summarizer.user_words import user_items
+    for said in ("not floor_marker_reader, it's people_tracker that's slow to start.",
+                 "hmm, that thing from this morning: BR48-2309-2298 for the left motor controller, typo before"):
+        assert prose.kind_of(said, ()) == "correction", said
+    for said in ("not now, it's late", "not the tests, but the docs"):
+        assert prose.kind_of(said, ()) != "correction", said
+    dropped = [i.text for i in user_items("Regulated Pure Pursuit はやめます. DWB で. the docs are better.", 5)
+               if i.section == "decision"]
+    assert dropped and "DWB" in dropped[0], dropped
+    assert [i.section for i in user_items("やっぱり MPPI にします", 5) if i.section == "decision"] == ["decision"]
+    text = ledger(convo("ok decision: Regulated Pure Pursuit for the local controller. it worked well before.",
+                        *[f"look at NAV-{n} when you can" for n in range(3)],
+                        "Regulated Pure Pursuit はやめます. DWB で. the docs are better."))
+    decisions = section(text, "Decisions")
+    assert any("DWB" in line for line in decisions), text
+    assert not any(line.startswith("ok decision: Regulated Pure Pursuit") for line in decisions), text
+
+
+def test_rules_said_in_hindi_in_latin_letters_and_habits_on_every_deploy():
+    """"prod pe composer update kabhi mat chalana", "hamesha staging pe test karo pehle", "mysql restart bilkul nahi
+    bina puche", "Apte pe xmlrpc band hi rakho", "koi exception nahi", "rate limit hona hi chahiye", "customers table pe
+    koi bhi migration ho toh pehle mysqldump lo", "so workers get restarted on each deploy", "so every apply waits for
+    my ok on the plan" and "If you run any order-mail job locally, set MAIL_MAILER=log first." hold from then on;
+    "mat bhool jana ki kal meeting hai", "ye toh har baar yahi bolte hain" and "check disk on each node" do not."""
+    rules = ["one thing: prod pe composer update kabhi mat chalana, wahan sirf lock se install ok?",
+             "hamesha staging pe test karo pehle", "mysql restart bilkul nahi bina puche", "point 3 haan, Apte pe xmlrpc band hi rakho",
+             "Koi exception nahi", "login aur OTP pe rate limit hona hi chahiye",
+             "customers table pe koi bhi migration ho toh pehle mysqldump lo, phir mujhe batao.",
+             "for the record, workers keep old code in memory, so workers get restarted on each deploy.",
+             "for the record, we once lost the old media bucket to a rename, so every apply waits for my ok on the plan, bas",
+             "If you run any order-mail job locally, set MAIL_MAILER=log first."]
+    once = ["mat bhool jana ki kal meeting hai", "ye toh har baar yahi bolte hain", "check disk on each node"]
+    assert [prose.kind_of(r, ()) for r in rules] == ["rule"] * len(rules)
+    assert [prose.kind_of(r, ()) for r in once] == ["request"] * len(once)

@@ -26,6 +26,7 @@ __all__ = ["MERGE_SHARE", "Budget", "Measurer", "Outcome", "Plan", "Tiers", "Tun
 
 MIN_SUMMARY_TOKENS = 64  # a smaller summary says nothing worth its frame (LAST_SUMMARY_TOKENS: over the window)
 GROW_MIN_TOKENS = 8  # a ledger short of the target by more than this (items left out) is grown once
+GROW_TRIES = 3  # halvings between a grown ledger's room that fit and the one that passed the goal
 MIN_TOOL_RESULT_TOKENS = 256  # a tool result is never cut below this by the window's size
 
 
@@ -239,9 +240,21 @@ def _grown(run: _Run, step: _Step) -> _Step:
     built = run.build(grown)
     over = built.after - goal
     if over > 0 and grown.summary_tokens - over > plan.summary_tokens:
-        # The ledger had not used all of its room (whole items): grown by the overshoot less, once.
+        # The ledger had not used all of its room (whole items): grown by the overshoot less.
         grown = replace(grown, summary_tokens=grown.summary_tokens - over)
         built = run.build(grown)
+    low, high = plan.summary_tokens, grown.summary_tokens
+    for _ in range(GROW_TRIES if built.after > goal else 0):
+        # Still over (a larger block moved more than its own size: the kept part's stubs, the tiers' merge):
+        # halfway between the room that fit and the one that did not, kept if it fits.
+        middle = replace(grown, summary_tokens=(low + high) // 2)
+        if middle.summary_tokens - low < GROW_MIN_TOKENS:
+            break
+        tried = run.build(middle)
+        if tried.after <= goal:
+            low, grown, built = middle.summary_tokens, middle, tried
+        else:
+            high = middle.summary_tokens
     return replace(step, plan=grown, built=built) if built.after <= goal else step
 
 

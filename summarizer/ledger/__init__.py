@@ -43,6 +43,7 @@ INTENT = "intent"
 # the files and the ids of rarer kinds.
 REPORT = "report"
 EVIDENCE_SHARED = 2  # words or numbers an agent's next words share with an output's line that name it
+NAMED_PER_OUTPUT = 3  # lines of one output its next words may name; more share only what was searched for
 UNNAMED_KEPT = 24  # weak items no one named that a ledger keeps at most (the latest), given room last
 
 
@@ -86,11 +87,16 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
                 # pull the image"): a line they share two words or numbers with is named, and ranks first.
                 # (Leaving out the words its calls asked for, too, cost a host's session at 8k 10 of 72 facts
                 # over 20 turns, since fewer lines were named: not done.)
-                for slot in evidence:
-                    if slot in joined and len(spoken & line_words(joined[slot][3])) >= EVIDENCE_SHARED:
+                hits = [slot for slot in evidence
+                        if slot in joined and len(spoken & line_words(joined[slot][3])) >= EVIDENCE_SHARED]
+                # (words shared with more lines of one output than NAMED_PER_OUTPUT name none of them: they are
+                # what a search looked for, on every hit it printed, "packet timeout" over thirty grep hits)
+                per_output = Counter(joined[slot][0].src for slot in hits)
+                for slot in hits:
+                    if per_output[joined[slot][0].src] <= NAMED_PER_OUTPUT:
                         _name(joined, named, slot)
-                        evidence_named = True
-                        named_now.append(joined[slot][3])
+                    evidence_named = True
+                    named_now.append(joined[slot][3])
                 evidence.clear()
             if failures:  # words that say again what failed ("That fails with psycopg2.OperationalError: ...")
                 failure_said = any(len(spoken & line_words(f)) >= EVIDENCE_SHARED for f in failures)

@@ -99,7 +99,12 @@ def _named_apart(update: str, statement: str) -> bool:
 
 
 # The words that say a choice is revised, not what it is about (stemmed as content_words stems them).
-_REVISING = frozenset({"revisit", "instead", "scrap", "scratch"})
+_REVISING = frozenset({"revisit", "instead", "scrap", "scratch",
+                       # (as stemmed: "change of plan", "changement de plan: X au lieu de Y", "cambio: X en lugar de Y",
+                       # "X statt Y", "em vez de", "invece di", "in plaats van", "zamiast", "Planänderung")
+                       "chang", "changement", "plan", "planes", "plano", "piano", "cambio", "mudan", "mudanca", "nderung",
+                       "wijzig", "zmiana", "lieu", "lugar", "statt", "vez", "invece", "plaat", "zamiast", "switch",
+                       "replac", "replace", "rath"})
 # A name in code: a dotted, slashed or joined word ("payments.captured-ach-batcher", "ach_batcher_p99_latency").
 _CODE = re.compile(r"(?<![\w.-])[A-Za-z][\w-]*(?:[._/][\w-]+)+|(?<![\w.-])[a-z]+_[\w]+")
 

@@ -63,10 +63,14 @@ def sentences(text: str) -> list[str]:
     return list(_sentences(text))
 
 
-def joined(first: str, then: str) -> str:
-    """Two sentences that follow each other, as they were written: a space between, but after a Chinese or
-    Japanese full stop, which takes none."""
-    return f"{first}{'' if first.endswith(_WIDE_STOPS) else ' '}{then}"
+def joined(first: str, then: str, said: str = "") -> str:
+    """Two sentences that follow each other, as they were written (``said``, the text they come from, when known):
+    a space between, but after a Chinese or Japanese full stop, which takes none unless the writer put one ("重く
+    ない？ before lunch")."""
+    if not first.endswith(_WIDE_STOPS):
+        return f"{first} {then}"
+    spaced = said and f"{first[-12:]} {then[:12]}" in " ".join(said.split())
+    return f"{first}{' ' if spaced else ''}{then}"
 
 
 @memos.remembered(4_096)
@@ -134,6 +138,11 @@ _CORRECTION = re.compile(
     r"(?:sorry\s*[:,]?\s*)?(?:it'?s |it is |should be |i meant )?[`'\"]?(?=[\w.@:/+-]*\d)|"
     r"not the (?:one|\w+) I (?:said|mentioned|gave)|the other (?:one|\w+) I (?:said|mentioned|gave|meant)|"
     r"\b(?:was|is) (?:wrong|a typo|incorrect|outdated|deprecated|obsolete)\b|"
+    # a typo owned at the end ("BR48-2309-2298 for the left motor controller, typo before")
+    r",\s*(?:my )?typo(?: before| earlier| above| from before| on my side)?\W*$|"
+    # a name set aside first, then the one meant ("not floor_marker_reader, it's people_tracker that's slow to start")
+    r"^\W*(?:(?:ugh|oh|ah|so|ok|okay|hmm|sorry|wait|no)\W+)?not [`'\"]?(?=[\w.@:/+-]*[\d_./])[\w.@:/+-]+[`'\"]?,?\s+"
+    r"(?:it'?s|it is|it was|that'?s|but)\s+[`'\"]?(?=[\w.@:/+-]*[\d_./])|"
     # an apology set off by a dash in the middle of a message, then the value meant ("fix the typo in X \u2014 sorry,
     # reporting.exec_summary_v2 \u2014 ...")
     r"[\u2014\u2013]\s*sorry\s*[,:]\s*[`'\"]?(?=[\w.@:/+-]*\d)|"
@@ -282,13 +291,22 @@ _RULE = re.compile(
     r"(?:^|[;:] )no \w+(?:\(\))? (?:in|inside|under) |heads up|fyi\b(?!.*:\s*$)|"
     # what to do with every one of a kind from what happened ("Tideline got burned by a silent auto-renewal ...
     # last year, so flag every auto-renewal clause in Tideline contracts with a margin comment")
-    r"[,;]\s*so (?:from now on |always |please |pls )?[a-z]+ (?:every|each|any)\b|"
+    r"[,;]\s*so (?:from now on |always |please |pls )?(?:[a-z]+ )?(?:every|each|any)\b|"
+    # Hindi in Latin letters, as chats write it ("prod pe composer update kabhi mat chalana", "hamesha staging pe test
+    # karo pehle", "mysql restart bilkul nahi", "xmlrpc band hi rakho", "koi exception nahi", "rate limit hona hi
+    # chahiye", "customers table pe koi bhi migration ho toh pehle mysqldump lo")
+    r"\bkabhi (?:bhi )?(?:mat|nahi|na)\b|\bmat (?:kar|chala|chhed|bhej|laga|daal|dal|chhu|hata|badal|likh|de|le)\w{0,4}\b|"
+    r"\bhamesha\b|\bbilkul (?:nahi|mat|na)\b|\bkoi (?:bhi )?exception nahi\b|\b(?:hona|karna|rehna|rakhna) (?:hi )?chahiye\b|"
+    r"\b(?:band|off|on|disabled?|enabled?|alag|same) (?:hi )?rakh(?:o|na|iye|ein)\b|"
+    r"\bkoi bhi\b[^.;!?]{0,60}?\b(?:ho|hai|aaye|aye|kare|kiya)\b,? (?:toh|to)\b|"
     # what each new one of a kind gets ("new hunts get the prefix hunt_q271_ so we can find them later")
     r"^\W*(?:(?:oh|and|also|btw|so|ok|okay|plus)\W+)*(?:all )?new [\w-]+s (?:get|go|use|start|begin|end|need|must|should|"
     r"carry|include|stay|are named|are called|are tagged)\b|"
     r"reminder|note that|is a no-go|not to be|is not to|only (?:use|via|through|from|in)\b|"
     # what is done at every one of a kind of event ("a file note within 18 hours of every call with Hofmann
     # Weiss", "run the linter after every change"): a habit, where "check every file in src/" is one piece of work
+    r"\b(?:on|with|at) (?:every|each) (?:deploy|release|commit|push|build|merge|restart|reboot|boot|login|rollout|"
+    r"upgrade|migration|sprint|standup|pr|pull request)(?:s|ment|ments)?\b|"
     r"\b(?:after|before|following|at the (?:end|start) of|within (?:\d+|an?|one|two|three|four|five|six|twelve) "
     r"\w+ (?:of|after)) (?:every|each) (?!time\b|one\b|other\b)\w+|"
     # nothing done to a thing until a condition holds ("stuur niets naar de wederpartij voordat Daan het heeft
@@ -329,7 +347,8 @@ _RULE = re.compile(
 # search tries each of its hundred case-blind alternatives at each word). In the order of _RULE.
 _RULE_NEEDS = (
     "never", "always", "must", "do not", "don", "forbidden", "not allowed", "under no", "require", "from now on",
-    "from here on", "from today on", "from this point", "as of now", "henceforth", "a partir de", "de agora", "de ahora",
+    "from here on", "from today on", "from this point", "as of now", "henceforth", "kabhi", "mat ", "hamesha", "bilkul",
+    "exception nahi", "chahiye", "rakh", "koi bhi", "a partir de", "de agora", "de ahora",
     "daqui", "d'ora", "in poi", "sormais", "navant", "ab jetzt", "ab sofort", "ab heute", "von nun", "exce", "ausnahme",
     "eccezion", "uitzondering", "wyj", " ever", "be nice if", "be great if", "be good if", "be better if", "be ideal if",
     "going forward", "by default", "as a rule", " if you", " if your", "appreciate it if", "no more than", "only",
@@ -810,7 +829,8 @@ _IF_EVER = re.compile(r"^\W*(?:[\w ]{1,25}:\s*)?(?:(?:and|also|btw|oh|plus|oh an
                       r"tag|request|cc|"
                       r"stop|don'?t|do not|never|always|run|regenerate|rerun|re-run|file|open|escalate|revert|roll back|use|add|"
                       r"update|check|wait|point|send|message|call|mention|flag|skip|leave|keep|put|write|loop in|kill|cancel|abort|"
-                      r"quarantine|retry|restart|double|mark|label|move)\b",
+                      r"quarantine|retry|restart|double|mark|label|move|set|take|make|turn|switch|disable|enable|back up|"
+                      r"backup|do)\b",
                       re.IGNORECASE)
 # An instruction for whenever a thing happens ("..., check it if tables look stale", "restart the worker if the
 # queue backs up"): "if" and a thing of the work that does something, not the asker's leave ("if you can", "if

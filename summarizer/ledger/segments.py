@@ -27,7 +27,7 @@ class Segment(NamedTuple):
     text: str
 
 
-_FENCE = re.compile(r"^\s*(```|~~~)")
+_FENCE = re.compile(r"^\s*(```|~~~|\"\"\"\s*$|\'\'\'\s*$)")  # (a quoted block set off by triple quotes, as chats copy one)
 _HEADING = re.compile(r"^(?:#{1,6} \S|={3,}\s*$|-{3,}\s*$|\*{3,}\s*$|_{3,}\s*$|-----\s*Original Message)")
 _BOLD_LABEL = re.compile(r"^\s*\*\*[^*\n]{2,60}\*\*:?\s*$")  # "**Describe the bug**" on its own line
 _MAIL_HEADER = re.compile(r"^(?:From|To|Cc|Subject|Sent|Date|Reply-To|Ticket|Status|Priority|Reporter|Assignee|"
@@ -133,8 +133,11 @@ def _split(text: str) -> list[Segment]:
     _documents(lines, kinds)
     _forwarded(lines, kinds)
     _titled(lines, kinds)
+    _chat_logs(lines, kinds)
+    _ruled_off(lines, kinds)
     _announced(lines, kinds)  # after documents: a spec announced ("here's the doc maria wrote:") is read for its rules
     _reviews(lines, kinds)
+    _forge_pages(lines, kinds)
     _signed(lines, kinds)
     _letters(lines, kinds)
     _pasted_runs(lines, kinds)
@@ -316,7 +319,9 @@ def _titled(lines: list[str], kinds: list[str]) -> None:
 # they announce a paste (_ANNOUNCE) and say it is someone's text, not an output (_SOMEONES).
 _SENT_WORDS = (r"filed|raised|reported|abriu|abriram|reportou|escreveu|mandou|enviou|encaminh\w*|segue|mand[óo]|"
                r"envi[óo]|te paso|a envoy[ée]|voici|geschickt|weitergeleitet|ha (?:mandato|inviato|scritto)|ecco|"
-               r"mensagem|mensaje|correo|messaggio|nachricht|revis[ãa]o|revisi[óo]n|r[ée]vision|recensione|gutachten")
+               r"mensagem|mensaje|correo|messaggio|nachricht|revis[ãa]o|revisi[óo]n|r[ée]vision|recensione|gutachten|"
+               # Hindi in Latin letters ("contract mein ye likha hai:", "support ne ye reply kiya:", "client ne bheja:")
+               r"likha|bheja|bheji|kaha|bola|reply kiya|forward kiya")
 # A line of the user's that announces what they paste next, and ends on ":" ("pasting the review:", "here's
 # what the job printed:", "the customer's ticket, for context:", "logs from export-svc earlier:").
 _ANNOUNCE = re.compile(
@@ -356,7 +361,8 @@ _EXCERPT = re.compile(r"\b(?:excerpt|forwarded|pasted|copied|copy of|verbatim|fo
 # "hugo's review on my pr, handle what makes sense", "review comments below, go through them", "customer email from
 # support, can you reproduce", "fwd from support").
 _LAST_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")  # a line's last sentence announces ("ok so the reviews. pasting the relevant one")
-_ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}\b(?:excerpt|for context|for reference|past(?:ed|ing)|forwarded|screenshot|"
+_ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}(?:(?:貼|共有|転送|以下|下記|粘贴|转发|붙여|공유|전달)[^:.?!\n]{0,20}$|\b(?:excerpt|for context|"
+                              r"for reference|past(?:ed|ing)|forwarded|screenshot|"
                               r"copied|(?:\w+'s|from \w+|\w+ (?:left|sent|wrote)(?: (?:me|us|a|some))?) (?:\w+ )?(?:review|"
                               r"comments|notes|feedback|e-?mail|mail|ticket)s?|(?:comments|logs?|output|e-?mail|trace) below|"
                               r"customer(?:'s)? (?:e-?mail|mail|ticket)|^\W*fwd?|"
@@ -366,7 +372,7 @@ _ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}\b(?:excerpt|for context|for refer
                               # whose it is in other languages ("email do Sentry agora há pouco", "bug do Júlio, vê aí")
                               r"(?:e-?mail|mail|bug|ticket|review|log|mensagem|mensaje|correo|messaggio|nachricht|"
                               r"relat[óo]rio|informe) (?:do|da|de|del|de la|von|vom|der|di|del|della|du) [\w\u00c0-\u017f]+)"
-                              r"\b[^:.?!]{0,40}$", re.IGNORECASE)
+                              r"\b[^:.?!]{0,40}$)", re.IGNORECASE)
 
 
 def _announced(lines: list[str], kinds: list[str]) -> None:
@@ -435,13 +441,51 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
 
 # A chat message as Slack or Teams copies it: its sender's name and the time on a line of their own ("Emre Yilmaz  14:47",
 # "Sanne de Vries, 9:02 AM").
-_CHAT_HEAD = re.compile(r"^\s*[A-Z\u00c0-\u00dd][\w.'-]*(?: [A-Z\u00c0-\u00dd][\w.'-]*){0,3},?\s+\[?\d{1,2}:\d\d(?::\d\d)?"
+_CJK_NAME = r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{1,6}(?: [\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{1,6})?"
+_CHAT_HEAD = re.compile(r"^\s*(?:[A-Z\u00c0-\u00dd][\w.'-]*(?: [A-Z\u00c0-\u00dd][\w.'-]*){0,3}|" + _CJK_NAME +
+                        r"),?\s+\[?\d{1,2}:\d\d(?::\d\d)?"
                         r"(?:\s*[AaPp]\.?[Mm]\.?)?\]?\s*$")
+
+
+_RULE_LINE = re.compile(r"^\s*(?:-{3,}|={3,}|_{3,}|-{2,} ?(?:original message|forwarded message) ?-{2,})\s*$", re.IGNORECASE)
+RULED_LINES = 80  # the lines between two rules that may be a text set off by them
+
+
+def _ruled_off(lines: list[str], kinds: list[str]) -> None:
+    """A text set off between two rules ("-----", a manager's message copied between them, "-----") is someone's
+    pasted text when the user writes outside it."""
+    rules = [n for n, line in enumerate(lines) if not kinds[n] and _RULE_LINE.match(line)]
+    for a, b in zip(rules[::2], rules[1::2]):
+        outside = any(lines[k].strip() and not kinds[k] for k in (*range(a), *range(b + 1, len(lines))))
+        if 1 < b - a <= RULED_LINES and outside:
+            for k in range(a, b + 1):
+                kinds[k] = kinds[k] or "pasted"
+
+
+_CHANNEL = re.compile(r"^\s*#[\w-]{2,40}\s*$")  # a chat's channel, on its own line over its messages ("#amr-nav")
+
+
+def _chat_logs(lines: list[str], kinds: list[str]) -> None:
+    """A chat's messages copied with their senders and times ("Kenta Ueda  13:50", then the message, its reactions),
+    two or more: each, from its sender's line to the next sender or a blank line, is its sender's, and so is the
+    channel's line above the first."""
+    heads = [n for n, line in enumerate(lines) if not kinds[n] and len(line) <= 60 and _CHAT_HEAD.match(line)]
+    if len(heads) < 2:
+        return
+    for n in heads:
+        k = n
+        while k < len(lines) and lines[k].strip() and (k == n or k not in heads) and not kinds[k]:
+            kinds[k] = "pasted"
+            k += 1
+    first = heads[0]
+    if first and _CHANNEL.match(lines[first - 1]) and not kinds[first - 1]:
+        kinds[first - 1] = "pasted"
 
 
 # An announcement of someone's text, not of an output: who sent it, or a kind of text people write.
 _SOMEONES = re.compile(r"\b(?:sent|shared|forwarded|wrote|said|replied|" + _SENT_WORDS + r"|e-?mails?|mails?|messages?|tickets?|bugs?|"
-                       r"reviews?|reports?|announcements?|letters?|notes?|feedback|comments?|slack|whatsapp|teams|discord|telegram)\b|\b(?!(?:here|there|that|it|what|who|let|he|she)'s)\w+'s\b|\b(?:from|do|da|del|von|di|du) (?-i:[A-Z\u00c0-\u00dd])",
+                       r"reviews?|reports?|announcements?|letters?|notes?|feedback|comments?|slack|whatsapp|teams|discord|telegram|"
+                       r"likha|bheja|kaha|bola|contract|agreement|sow)\b|(?:貼|共有|転送|より|から|粘贴|转发|붙여|공유|전달)|\b(?!(?:here|there|that|it|what|who|let|he|she)'s)\w+'s\b|\b(?:from|do|da|del|von|di|du) (?-i:[A-Z\u00c0-\u00dd])",
                        re.IGNORECASE)
 
 
@@ -515,13 +559,22 @@ def _signed(lines: list[str], kinds: list[str]) -> None:
 SIGN_OFF_WORDS = (r"(?:(?:best|kind|warm|many|with)\s+)?(?:regards|wishes|thanks(?: a lot| again)?|thank you(?: so much)?|thx|"
                   r"cheers|best|groet(?:en)?|met vriendelijke groet(?:en)?|mvg|(?:viele|liebe|beste|herzliche) gr(?:ü|ue)(?:ß|ss)e|"
                   r"gr(?:ü|ue)(?:ß|ss)e|gru(?:ß|ss)|lg|vg|mfg|saludos|un saludo|cordialement|bien (?:à|a) vous|merci(?: beaucoup)?|"
-                  r"ciao|cordiali saluti|saluti|abra(?:ç|c)os?|beijos?|obrigad[oa]|h[äa]lsningar|mvh|pozdrawiam|pozdrowienia)")
+                  r"ciao|cordiali saluti|saluti|abra(?:ç|c)os?|beijos?|obrigad[oa]|h[äa]lsningar|mvh|pozdrawiam|pozdrowienia|"
+                  # Japanese, Chinese, Korean ("以上、よろしくお願いします。", "敬具", "此致", "감사합니다")
+                  r"(?:以上[、,]\s*)?よろしくお願い(?:します|いたします|致します|申し上げます)|敬具|此致|감사합니다)")
 # A letter's greeting to someone by name, on a line of its own ("Hallo Júlia,", "Dear Dr. Kessler,", "Olá Caio,"), and
 # its closing ("LG Ulrike", "Best regards,", "Cheers, Tom", "Abraços"): a mail or a letter pasted whole.
 _GREETING = re.compile(r"^\s*(?:hi|hello|hey|dear|hallo|liebe[rs]?|sehr geehrte[rs]?|hej|hola|ol[áa]|oi|ciao|buongiorno|"
                        r"bonjour|salut|beste|geachte|guten (?:morgen|tag)|cze[sś][cć]|dzie[nń] dobry)\s+(?:(?:dr|prof|mr|ms|mrs|"
-                       r"frau|herr)\.?\s+)?(?-i:[A-Z\u00c0-\u00dd])[^\n,]{0,40},\s*$", re.IGNORECASE)
-_CLOSING = re.compile(r"^\s*" + SIGN_OFF_WORDS + r"\b[^\n]{0,40}$", re.IGNORECASE)
+                       r"frau|herr)\.?\s+)?(?-i:[A-Z\u00c0-\u00dd])[^\n,]{0,40},\s*$|"
+                       # a name and its honorific, on a line of its own ("大西さん", "森本様", "김민수님")
+                       r"^\s*[^\s,、。:：]{1,12}(?:さん|様|さま|殿|先生|님)[、,]?\s*$|"
+                       # or to no one by name ("Hello,", "Dear customer,", "Hi team,")
+                       r"^\s*(?:hi|hello|hey|dear|hallo|hola|ol[áa]|bonjour|ciao|namaste)(?:\s+(?:all|team|everyone|there|"
+                       r"sir(?:/madam)?|madam|customer|valued customer|colleagues|folks|sir or madam))?\s*,\s*$", re.IGNORECASE)
+# (the sign-off, then at most a name: "LG Ulrike", "Cheers, Tom"; not "Thank you for contacting E2E Networks Support.")
+_CLOSING = re.compile(r"^\s*" + SIGN_OFF_WORDS + r"\b[,!.\u3002\uff01]?\s*(?:(?-i:[A-Z\u00c0-\u00dd])[\w.'-]*(?:\s+(?-i:[A-Z\u00c0-\u00dd])"
+                      r"[\w.'-]*){0,2})?\s*[,!.\u3002\uff01]?\s*$", re.IGNORECASE)
 LETTER_LINES = 60  # a letter's lines from its greeting to its closing, at most
 
 
@@ -535,8 +588,9 @@ def _letters(lines: list[str], kinds: list[str]) -> None:
         end = next((k for k in range(n + 1, min(len(lines), n + LETTER_LINES)) if not kinds[k] and _CLOSING.match(lines[k])), -1)
         if end < 0:
             continue
-        if end + 1 < len(lines) and 0 < len(lines[end + 1].strip()) <= 40:
-            end += 1  # the name under the closing
+        for _ in range(2):  # the name under the closing, and the sender's title under it ("Support Engineer, E2E Networks")
+            if end + 1 < len(lines) and 0 < len(lines[end + 1].strip()) <= 40:
+                end += 1
         if any(lines[k].strip() and not kinds[k] for k in (*range(n), *range(end + 1, len(lines)))):
             for k in range(n, end + 1):
                 kinds[k] = kinds[k] or "pasted"
@@ -574,6 +628,23 @@ def _reviews(lines: list[str], kinds: list[str]) -> None:
             for k in range(n, stop):
                 if not kinds[k] and lines[k].strip():
                     kinds[k] = "pasted"
+
+
+# A forge's issue or pull request as its page prints it under the title: its state and who opened it ("Open ·
+# mhoffmann-dev opened this issue 19 days ago · 2 comments", "Merged · lena-h merged 3 commits into main").
+_FORGE_STATE = re.compile(r"^\s*(?:(?:open|closed|merged|draft)\s*[·\u2022|-]\s*)?@?[\w.-]{1,40} (?:opened this (?:issue|pull request)|"
+                          r"wants to merge \d+ commits?|merged \d+ commits? into)\b", re.IGNORECASE)
+
+
+def _forge_pages(lines: list[str], kinds: list[str]) -> None:
+    """An issue or a pull request pasted from its page: its title (the line above its state line, "kaiyo-sensing/
+    kaiyo_lidar_ros2 · Issue #214 · Segfault in ...") and its state line are the page's, as its body is."""
+    for n, line in enumerate(lines):
+        if kinds[n] or not _FORGE_STATE.match(line):
+            continue
+        kinds[n] = "pasted"
+        if n and lines[n - 1].strip() and not kinds[n - 1]:
+            kinds[n - 1] = "pasted"
 
 
 def _paragraphs(lines: list[str], first: int) -> list[tuple[int, int]]:
