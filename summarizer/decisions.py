@@ -81,7 +81,8 @@ def may_decide(text: str) -> bool:
 
 
 _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing my mind|changed my mind|on second thought|"
-                       r"on reflection|thinking about it (?:more|again)|come to think of it|"
+                       r"on reflection|thinking about it (?:more|again)|come to think of it|re-?thought (?:it|this|that)\b|"
+                       r"rethinking (?:it|this|that)\b|"
                        r"(?:scrap|scratch|forget|ignore|drop|disregard) what (?:we|I) (?:said|agreed|decided|discussed)|"
                        r"(?:scrap|scratch|forget|drop) (?:the|our|my) (?:earlier|previous|old|first) (?:plan|idea|approach|decision)|"
                        r"(?:scrap|scratch|ditch) the \w+|after all|let'?s revisit|revisiting|instead(?=[,.;!]|$)|new plan|"
@@ -108,6 +109,18 @@ _ASKS = re.compile(r"^\W*(?:remind me|tell me|what|which|who|when|where|why|how|
 
 # A question typed on before more words ("can you remind me what we agreed with Joost ...?, then I'm off to court").
 _ASKED_MIDWAY = re.compile(r"\w\?[.!,;]*\s")
+
+
+# The user's choice said final ("chalo, git pull script on the box final", "Twilio Verify final.", "final: X"), or voted
+# for in Hindi ("mera vote plain MySQL LIKE search ke liye"): the user's words only (an agent's "the total is final"
+# reports).
+_USER_DECIDES = re.compile(r"^[^.;!?\n]{3,80}\s+final\s*(?:[(,.;!\u2014-]|$)|^\W*final\s*:\s*\S|\bmera vote\b|"
+                           r"\bmy vote (?:goes )?(?:for|to)\b", re.IGNORECASE)
+
+
+def user_decides(sentence: str) -> bool:
+    """Whether a sentence of the user's says a choice is final or votes for it (see :data:`_USER_DECIDES`)."""
+    return ("final" in sentence or "vote" in sentence) and bool(_USER_DECIDES.search(sentence))
 
 
 @remembered(4_096)

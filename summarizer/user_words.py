@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .decisions import _REASON_NEXT, _REVISION, decision_item, is_decision, plan_item, plan_of
+from .decisions import _REASON_NEXT, _REVISION, decision_item, is_decision, plan_item, plan_of, user_decides
 from .identifiers import MAX_ITEM_CHARS, clip, identifier_items, mention_items
 from .ledger import (APPROVAL, CORRECTION_RANK, DECIDED_RANK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, Item, masked_key,
                      parse_items, prose, values)
@@ -184,7 +184,7 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
             kind = "request"  # "NOT ours, dont adopt anything from it": what was pasted is not to be followed, no rule of the work
         # (a choice whose reason is the sentence after it: "we'll terminate the Lumen agreement with 16 months'
         # notice. reason: a shorter period risks a claim")
-        decided = is_decision(sentence) or (n + 1 < len(parts) and bool(_REASON_NEXT.match(parts[n + 1]))
+        decided = is_decision(sentence) or user_decides(sentence) or (n + 1 < len(parts) and bool(_REASON_NEXT.match(parts[n + 1]))
                                             and is_decision(prose.joined(sentence, parts[n + 1], said)))
         if kind == "setting" and decided:
             kind = "request"  # a choice the user makes ("ok, decided: we'll cordon ip-..."): a decision, below

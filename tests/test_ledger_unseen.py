@@ -4644,3 +4644,23 @@ def test_rules_said_in_hindi_in_latin_letters_and_habits_on_every_deploy():
     once = ["mat bhool jana ki kal meeting hai", "ye toh har baar yahi bolte hain", "check disk on each node"]
     assert [prose.kind_of(r, ()) for r in rules] == ["rule"] * len(rules)
     assert [prose.kind_of(r, ()) for r in once] == ["request"] * len(once)
+
+
+def test_a_rule_checked_with_a_tag_a_choice_said_final_or_voted_for_and_a_priority_over_any():
+    """"hamesha staging pe test karo pehle, phir prod samjha?" is a rule ("samjha?" checks it is heard); "rollback comes
+    before any investigation" and "main jo bhi time bolu wo IST hai" hold; "chalo, git pull script on the box final",
+    "mera vote plain MySQL LIKE search ke liye" and "rethought it: plain Blade with Alpine sprinkles." are the user's
+    choices; "send me the final draft" and an agent's "The control total is final." choose nothing."""
+    from context_compactor.summarizer.user_words import user_items
+    for said in ("also hamesha staging pe test karo pehle, phir prod samjha?",
+                 "one thing: every minute checkout is down we lose orders, so rollback comes before any investigation",
+                 "main jo bhi time bolu wo IST hai, UTC nahi"):
+        assert prose.kind_of(said, ()) == "rule", said
+    for said in ("chalo, git pull script on the box final (budget tight hai)", "mera vote plain MySQL LIKE search ke liye, go ahead",
+                 "rethought it: plain Blade with Alpine sprinkles. forget Inertia with Vue for checkout"):
+        assert [i.section for i in user_items(said, 4) if i.section == "decision"] == ["decision"], said
+    assert not [i for i in user_items("send me the final draft", 4) if i.section == "decision"]
+    text = ledger([user("what's the control total?"), assistant("", [("c1", "bash", {"command": "python totals.py"})]),
+                   tool("c1", "control total: EUR 1 220 050.37"), assistant("The control total is final."),
+                   user("ok thanks"), assistant("Noted.")])
+    assert section(text, "Decisions") == [], text

@@ -295,6 +295,7 @@ _RULE = re.compile(
     # Hindi in Latin letters, as chats write it ("prod pe composer update kabhi mat chalana", "hamesha staging pe test
     # karo pehle", "mysql restart bilkul nahi", "xmlrpc band hi rakho", "koi exception nahi", "rate limit hona hi
     # chahiye", "customers table pe koi bhi migration ho toh pehle mysqldump lo")
+    r"\b(?:main|hum|mai) jo bhi\b|\bcomes? (?:before|ahead of) (?:any|every|all)\b|"
     r"\bkabhi (?:bhi )?(?:mat|nahi|na)\b|\bmat (?:kar|chala|chhed|bhej|laga|daal|dal|chhu|hata|badal|likh|de|le)\w{0,4}\b|"
     r"\bhamesha\b|\bbilkul (?:nahi|mat|na)\b|\bkoi (?:bhi )?exception nahi\b|\b(?:hona|karna|rehna|rakhna) (?:hi )?chahiye\b|"
     r"\b(?:band|off|on|disabled?|enabled?|alag|same) (?:hi )?rakh(?:o|na|iye|ein)\b|"
@@ -348,7 +349,8 @@ _RULE = re.compile(
 _RULE_NEEDS = (
     "never", "always", "must", "do not", "don", "forbidden", "not allowed", "under no", "require", "from now on",
     "from here on", "from today on", "from this point", "as of now", "henceforth", "kabhi", "mat ", "hamesha", "bilkul",
-    "exception nahi", "chahiye", "rakh", "koi bhi", "a partir de", "de agora", "de ahora",
+    "exception nahi", "chahiye", "rakh", "koi bhi", "jo bhi", "before any", "before every", "before all",
+    "ahead of", "a partir de", "de agora", "de ahora",
     "daqui", "d'ora", "in poi", "sormais", "navant", "ab jetzt", "ab sofort", "ab heute", "von nun", "exce", "ausnahme",
     "eccezion", "uitzondering", "wyj", " ever", "be nice if", "be great if", "be good if", "be better if", "be ideal if",
     "going forward", "by default", "as a rule", " if you", " if your", "appreciate it if", "no more than", "only",
@@ -496,7 +498,8 @@ _UNMARKED_ASK = re.compile(r"^\W*(?:(?:ok|okay|so|and|also|hey|hi|hmm|um|btw|q|q
                            r"(?:why|what|how|where|who|which|whose|is|are|was|were|does|did|has|can|could)\s+(?!not\b)\S+\s+\S",
                            re.IGNORECASE)
 _CONFIRM_TAG = re.compile(r"[,;]?\s*\b(?:ok|okay|alright|all right|yeah|right|sounds? good|got it|capisce|ja|vale|"
-                          r"d'accord|t[áa] bom)\s*\?+\s*$", re.IGNORECASE)
+                          r"d'accord|t[áa] bom|samjha|samjhe|samjhi|theek hai|thik hai|hai na|na|haina|wakatta|ne)\s*\?+\s*$",
+                          re.IGNORECASE)
 
 
 # A session says its rules again and again; the verdicts of the latest sentences are kept (a bound: its keys
