@@ -172,7 +172,13 @@ _PLAN_OPENINGS = (
                 r"here'?s (?:how|what) (?:i'?d|i would|i'?ll|i will|we'?ll|we should|we could|i propose)\b[^\n]{0,80}:[ \t]*$")),
     (("then",), re.compile(r"(?i)(?:\bthen\b[^.\n]{3,160}){2,}")),
     (("first", "to start"), re.compile(r"(?i)\b(?:first|to start),? (?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to)\b|"
-                                       r"(?<!the )(?<!its )(?<!our )(?<!my )\bfirst\b[^.\n]{3,120}[;,]\s*(?:then|second|next|after that)\b")),
+                                       r"(?<!the )(?<!its )(?<!our )(?<!my )\bfirst\b[^.\n]{0,120}[;,]\s*(?:then|second|next|after that)\b")),
+    # "step one compare RPP and MPPI, step two clean up the warnings", "step 1 build locally; step 2 purge"
+    (("step",), re.compile(r"(?i)\bstep (?:one|1)\b[^.\n]{3,160}\bstep (?:two|2)\b")),
+    # Japanese, Chinese, Korean: first ..., then ... ("まずset up the heartbeat、それからcheck the e-stop latency", "先跑基线，然后
+    # 做消融", "먼저 빌드하고 그 다음에 테스트")
+    (("まず", "先", "먼저"), re.compile(r"(?:まず|最初に)[^。\n]{2,120}(?:それから|次に|その後|そのあと|続いて)|"
+                                       r"先[^。\n]{2,80}(?:然后|接着|再)|먼저[^.\n]{2,80}(?:그 ?다음|그리고 나서|다음에)")),
     # the same in other languages ("Erst den Encoder fertig machen, dann ... testen, danach ingest deployen", "primero
     # ..., luego ...", "d'abord ..., puis ...")
     (("erst", "zun", "d'abord", "primer", "prima"),
@@ -206,7 +212,8 @@ _SENTENCE_END = re.compile(r"[.!?]\s+(?=\S)")
 
 
 _THEN = re.compile(r"\b(?:then|next|after that|finally|afterwards|once that|second|last|dann|danach|anschlie(?:ß|ss)end|"
-                   r"zum schluss|puis|ensuite|enfin|luego|despu[ée]s|finalmente|depois|poi)\b|\u2192", re.IGNORECASE)
+                   r"zum schluss|puis|ensuite|enfin|luego|despu[ée]s|finalmente|depois|poi|step (?:two|2))\b|\u2192|"
+                   r"それから|次に|その後|そのあと|然后|接着|그 ?다음", re.IGNORECASE)
 # "1) sort the tickets, 2) ...", "(a) take a fresh backup (b) rotate ..."
 _INLINE_STEPS = re.compile(r"(?:^|\s)1[.)]\s.{3,200}?(?:,|;)\s*2[.)]\s|(?:^|\s)\(a\)\s.{3,200}?\s\(b\)\s")
 # A step on a line of its own: "1. ...", "- ...", "pass 2: ...", "Step 3 - ..."

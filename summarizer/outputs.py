@@ -305,6 +305,12 @@ _SPECIFIC_PARTS = (
     (("_",), _CODED_ERROR),  # an error said by its code ("ERR_PERIOD_LOCKED: posting period 2025-03 is closed ...")
     # Godot's ("SCRIPT ERROR: Invalid get index 'wick_charge' (on base: 'Nil').", "SHADER ERROR: Unknown identifier ...")
     (("SCRIPT ERROR: ", "SHADER ERROR: "), re.compile(r"^(?:SCRIPT|SHADER) ERROR: .+$", re.MULTILINE)),
+    # a log's line its level marks in brackets, a process's prefix before it (ROS 2's "[ERROR] [1733724187.17]
+    # [rosbag2_storage]: Could not open ...", "[gzserver-1] [ERROR] [...] [gazebo_ros2_control]: Error parsing URDF")
+    (("[ERROR] ", "[FATAL] "), re.compile(r"^(?:\[[\w./-]{1,40}\] )?\[(?:ERROR|FATAL)\] (?:\[[^\]\n]{1,60}\]\s*)*:?\s*\S.*$",
+                                       re.MULTILINE)),
+    # CMake's ("CMake Error at CMakeLists.txt:37 (find_package):"), not colcon's "1 package failed: ..." after it
+    (("CMake Error",), re.compile(r"^CMake Error\b.*$", re.MULTILINE)),
 )
 _COLUMNS = re.compile(r":\d+:\d+: ")  # "main.go:12:5: undefined: x"
 # (a warning or a note is not what failed: "uart_bridge.c:119:4: warning: unused variable 'crc'")

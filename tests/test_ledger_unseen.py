@@ -4664,3 +4664,37 @@ def test_a_rule_checked_with_a_tag_a_choice_said_final_or_voted_for_and_a_priori
                    tool("c1", "control total: EUR 1 220 050.37"), assistant("The control total is final."),
                    user("ok thanks"), assistant("Noted.")])
     assert section(text, "Decisions") == [], text
+
+
+def test_a_log_line_marked_error_in_brackets_and_cmakes_error_are_what_failed():
+    """ROS 2 prints "[ERROR] [1733724187.17] [rosbag2_storage]: Could not open ..." first and "Error reading bag
+    metadata: ..." after it; a launch prefixes its process ("[gzserver-1] [ERROR] [...] [gazebo_ros2_control]: Error
+    parsing URDF ..."), after a "[gzserver-1] [Err] [REST.cc:205] Error in REST request" that is noise; colcon prints
+    "CMake Error at CMakeLists.txt:37 (find_package):" and then "1 package failed: amr_can_bridge". The first says what
+    failed in each."""
+    from context_compactor.summarizer.outputs import error_line, failed_run
+    bag = ("[ERROR] [1733724187.171319168] [rosbag2_storage]: Could not open 'bags/sim_b' with 'sqlite3'. Error: disk I/O error\n"
+           "[ERROR] [rosbag2_storage]: Failed to open storage for 'bags/sim_b'\n"
+           "Error reading bag metadata: Failed to load metadata.yaml: bad file: bags/sim_b/metadata.yaml")
+    sim = ("[gzserver-1] [Msg] Waiting for master.\n[gzserver-1] [Err] [REST.cc:205] Error in REST request\n"
+           "[gzserver-1] [ERROR] [1733735776.491496504] [gazebo_ros2_control]: Error parsing URDF in gazebo_ros2_control "
+           "plugin, plugin not active\n[INFO] [gzserver-1]: process has finished cleanly [pid 4121]")
+    build = ("Starting >>> amr_can_bridge\n--- stderr: amr_can_bridge\nCMake Error at CMakeLists.txt:37 (find_package):\n"
+             "  By not providing \"Findangles.cmake\" in CMAKE_MODULE_PATH this project has\n---\n"
+             "Failed   <<< amr_can_bridge [16.0s, exited with code 2]\n\nSummary: 9 packages finished [1min 17s]\n"
+             "  1 package failed: amr_can_bridge")
+    assert error_line(bag).startswith("[ERROR] [1733724187.171319168] [rosbag2_storage]: Could not open")
+    assert error_line(sim).startswith("[gzserver-1] [ERROR] [1733735776.491496504] [gazebo_ros2_control]")
+    assert failed_run(build) and error_line(build) == "CMake Error at CMakeLists.txt:37 (find_package):"
+
+
+def test_plans_said_with_first_after_that_step_one_step_two_and_japanese_first_then():
+    """"fix the lidar timestamp offset first; after that retune amcl; ...", "step one compare RPP and MPPI ..., step two
+    clean up the CMake warnings", "まずset up the consumer heartbeat、それからcheck the e-stop latency、最後に..." are
+    plans; "take the first one, then stop" is none."""
+    from context_compactor.summarizer.decisions import plan_of
+    for said in ("fix the lidar timestamp offset first; after that retune amcl; write the test log for last week last.",
+                 "step one compare RPP and MPPI on the dock approach, step two clean up the CMake warnings in amr_base",
+                 "まずset up the consumer heartbeat on both drives、それからcheck the e-stop latency、最後にwrite a gtest"):
+        assert plan_of(said) == said, said
+    assert plan_of("take the first one, then stop") == ""
