@@ -4698,3 +4698,15 @@ def test_plans_said_with_first_after_that_step_one_step_two_and_japanese_first_t
                  "まずset up the consumer heartbeat on both drives、それからcheck the e-stop latency、最後にwrite a gtest"):
         assert plan_of(said) == said, said
     assert plan_of("take the first one, then stop") == ""
+
+
+def test_corrections_in_hindi_in_latin_letters_and_a_japanese_please_use_are_read():
+    """"galat bucket yaar, kj-mysql-archive-mkrw wala", "arre nahi, the DB is shop_live not shop_prod" and "8081 nahi,
+    8018 hai" correct; "check kar galat entries" and "abhi nahi, baad mein" do not. "amr-dev:humble-1129 を使ってください."
+    (please use) holds; said after "use amr-dev:humble-1127 for the tests", the older tag does not stand alone."""
+    for said in ("galat bucket yaar, kj-mysql-archive-mkrw wala", "arre nahi, the DB is shop_live not shop_prod",
+                 "8081 nahi, 8018 hai"):
+        assert prose.kind_of(said, ()) == "correction", said
+    for said in ("check kar galat entries", "abhi nahi, baad mein"):
+        assert prose.kind_of(said, ()) != "correction", said
+    assert prose.kind_of("amr-dev:humble-1129 を使ってください.", ()) == "rule"

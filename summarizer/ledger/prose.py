@@ -138,6 +138,11 @@ _CORRECTION = re.compile(
     r"(?:sorry\s*[:,]?\s*)?(?:it'?s |it is |should be |i meant )?[`'\"]?(?=[\w.@:/+-]*\d)|"
     r"not the (?:one|\w+) I (?:said|mentioned|gave)|the other (?:one|\w+) I (?:said|mentioned|gave|meant)|"
     r"\b(?:was|is) (?:wrong|a typo|incorrect|outdated|deprecated|obsolete)\b|"
+    # Hindi in Latin letters: "galat bucket yaar, kj-mysql-archive-mkrw wala", "arre nahi, the DB is shop_live", "8081
+    # nahi, 8018 hai"
+    r"^\W*(?:(?:arre|are|oh|ah|ok|haan|acha|accha)\W+)?(?:galat|nahi|nahin|nai)\b(?=\s*(?:yaar|bhai)?\s*[,.!:\u2014\u2013-])|"
+    r"^\W*(?:[\w ]{1,20}:\s*)?galat (?:[\w-]+ ){0,2}(?:yaar|bhai|tha|hai|bataya|bola|likha)?\b|"
+    r"(?<![\w.@:/+-])(?=[\w.@:/+-]*\d)[\w.@:/+-]+ (?:nahi|nahin)\s*[,;\u2014\u2013-]\s*[`'\"]?(?=[\w.@:/+-]*\d)|"
     # a typo owned at the end ("BR48-2309-2298 for the left motor controller, typo before")
     r",\s*(?:my )?typo(?: before| earlier| above| from before| on my side)?\W*$|"
     # a name set aside first, then the one meant ("not floor_marker_reader, it's people_tracker that's slow to start")
@@ -339,7 +344,7 @@ _RULE = re.compile(
     # Japanese, Chinese, Korean: from now on, always, never, must, all of them ("これからのコミットメッセージは英語で",
     # "以后所有的评测都用 greedy decoding", "另外，画图都用 cividis 配色", "앞으로 커밋은 영어로"); no word boundary, their
     # letters run on
-    r"(?:これからは|これからの|今後|以後|いつも|必ず|絶対に|しないでください|禁止|"
+    r"(?:これからは|これからの|今後|以後|いつも|必ず|絶対に|しないでください|禁止|を使ってください|を使うこと|"
     r"以后|今后|从现在起|一律|始终|总是|永远|务必|必须|不要|别再|所有的|都用|全都|"
     r"앞으로|항상|절대|반드시|하지 ?마)",
     re.IGNORECASE)
@@ -370,7 +375,7 @@ _RULE_NEEDS = (
     " ikke",
     "alltid", "nooit", "altijd", "voortaan", "vanaf nu", "zawsze", "nigdy", "od teraz", "od dzi", "od jutra", "sempre", "mai",
     "non ", "n\u00e3o ", "nao ",
-    "これから", "今後", "以後", "いつも", "必ず", "絶対に", "しないでください", "禁止", "以后", "今后", "从现在起", "一律", "始终",
+    "これから", "今後", "以後", "いつも", "必ず", "絶対に", "しないでください", "禁止", "を使ってください", "を使うこと", "以后", "今后", "从现在起", "一律", "始终",
     "总是", "永远", "务必", "必须", "不要", "别再", "所有的", "都用", "全都", "앞으로", "항상", "절대", "반드시", "하지")
 # Letters a case-blind regex takes for i and s that str.lower() keeps apart from them.
 _ODD_CASE = ("\u0130", "\u0131", "\u017f")
