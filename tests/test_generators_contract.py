@@ -35,7 +35,6 @@ SIZES = {
     "gen_analytics": [60, 121, 160, 400, 401, 777, 1700],
     "gen_bioinfo": [60, 121, 160, 400, 401, 777, 1700],
     "gen_gamedev": [60, 121, 160, 400, 401, 777, 1700],
-    "gen_robotics": [60, 121, 160, 400, 401, 777, 1700],
     "gen_amr": [60, 121, 160, 400, 401, 777, 1700],
     "gen_webagency": [60, 121, 160, 400, 401, 777, 1700],
 }
@@ -48,7 +47,7 @@ def generator(name: str) -> ModuleType:
 
 
 REFUSE_BELOW = ("gen_hr", "gen_agentloop", "gen_mlops", "gen_mobile", "gen_monorepo", "gen_analytics", "gen_bioinfo",
-                "gen_gamedev", "gen_robotics", "gen_amr", "gen_webagency")  # those that refuse a session below their smallest
+                "gen_gamedev", "gen_amr", "gen_webagency")  # those that refuse a session below their smallest
 
 
 @pytest.mark.parametrize("name", REFUSE_BELOW)
@@ -156,8 +155,7 @@ def planted(request: pytest.FixtureRequest) -> tuple[str, Session]:
     return name, generator(name).make_session(seed=5, messages=messages)
 
 
-WHOLE_LINE_ERRORS = {"gen_hr", "gen_finance", "gen_agentloop", "gen_analytics", "gen_bioinfo", "gen_gamedev", "gen_robotics", "gen_amr",
-                     "gen_webagency"}
+WHOLE_LINE_ERRORS = {"gen_hr", "gen_finance", "gen_agentloop", "gen_analytics", "gen_bioinfo", "gen_gamedev", "gen_amr", "gen_webagency"}
 ROLES = {"instruction": {"user"}, "correction": {"user"}, "decision": {"user"}, "plan": {"user"},
          "file": {"assistant"}, "finding": {"tool"}, "error": {"tool"}, "identifier": {"tool", "user"}}
 
@@ -204,7 +202,7 @@ def test_errors_are_exact_lines_and_some_are_resolved(planted: tuple[str, Sessio
 
 
 @pytest.mark.parametrize("name", ["gen_hr", "gen_finance", "gen_agentloop", "gen_monorepo", "gen_analytics", "gen_bioinfo",
-                                  "gen_gamedev", "gen_robotics", "gen_amr", "gen_webagency"])
+                                  "gen_gamedev", "gen_amr", "gen_webagency"])
 def test_corrections_are_loose_and_near_misses(name: str) -> None:
     """Corrections come far from what they replace (100+ messages for several), half of them or more as near misses
     of it (the generators whose specs ask for it)."""
@@ -220,7 +218,7 @@ def test_corrections_are_loose_and_near_misses(name: str) -> None:
 
 
 @pytest.mark.parametrize("messages", [121, 400, 3000])
-@pytest.mark.parametrize("name", ["gen_mobile", "gen_monorepo", "gen_robotics"])
+@pytest.mark.parametrize("name", ["gen_mobile", "gen_monorepo"])
 def test_a_third_of_the_decisions_revise_the_users_own_earlier_choice(name: str, messages: int) -> None:
     """A third of the decisions (at least one) revise a choice the user made earlier in their own message; the rest
     stand (the generators whose specs ask for it)."""
