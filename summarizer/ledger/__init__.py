@@ -95,8 +95,8 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
                 for slot in hits:
                     if per_output[joined[slot][0].src] <= NAMED_PER_OUTPUT:
                         _name(joined, named, slot)
-                    evidence_named = True
-                    named_now.append(joined[slot][3])
+                        evidence_named = True
+                        named_now.append(joined[slot][3])
                 evidence.clear()
             if failures:  # words that say again what failed ("That fails with psycopg2.OperationalError: ...")
                 failure_said = any(len(spoken & line_words(f)) >= EVIDENCE_SHARED for f in failures)
