@@ -4710,3 +4710,11 @@ def test_corrections_in_hindi_in_latin_letters_and_a_japanese_please_use_are_rea
     for said in ("check kar galat entries", "abhi nahi, baad mein"):
         assert prose.kind_of(said, ()) != "correction", said
     assert prose.kind_of("amr-dev:humble-1129 を使ってください.", ()) == "rule"
+
+
+def test_the_users_own_message_cut_into_parts_by_rules_stays_theirs():
+    """"rules for the release:", then "---", "never push to main", "---": the user's own rules between rules, not a
+    paste (a text between rules is someone else's only when the message says whose it is)."""
+    text = "rules for the release:\n\n---\nnever push to main\nalways tag the build\n---\n\nthanks"
+    assert all(p.kind == "prose" for p in prose.split(text)), prose.split(text)
+    assert "never push to main" in "\n".join(section(ledger(convo(text)), "User instructions"))

@@ -447,17 +447,24 @@ _CHAT_HEAD = re.compile(r"^\s*(?:[A-Z\u00c0-\u00dd][\w.'-]*(?: [A-Z\u00c0-\u00dd
                         r"(?:\s*[AaPp]\.?[Mm]\.?)?\]?\s*$")
 
 
+_SENDER_LINE = re.compile(r"^\s*(?:from|von|de|da|van|od)\s*:|^[^\n]{1,30}(?:より|から)\s*[:：]?\s*$", re.IGNORECASE)
 _RULE_LINE = re.compile(r"^\s*(?:-{3,}|={3,}|_{3,}|-{2,} ?(?:original message|forwarded message) ?-{2,})\s*$", re.IGNORECASE)
 RULED_LINES = 80  # the lines between two rules that may be a text set off by them
 
 
 def _ruled_off(lines: list[str], kinds: list[str]) -> None:
     """A text set off between two rules ("-----", a manager's message copied between them, "-----") is someone's
-    pasted text when the user writes outside it."""
+    pasted text when the user writes outside it and says whose it is: the line before it names a sender or announces
+    it ("from my boss, fyi"), or its first line does ("佐藤部長より:", "From: ...", a greeting). The user's own message
+    cut into parts by rules stays theirs."""
     rules = [n for n, line in enumerate(lines) if not kinds[n] and _RULE_LINE.match(line)]
     for a, b in zip(rules[::2], rules[1::2]):
         outside = any(lines[k].strip() and not kinds[k] for k in (*range(a), *range(b + 1, len(lines))))
-        if 1 < b - a <= RULED_LINES and outside:
+        before = next((lines[k] for k in range(a - 1, -1, -1) if lines[k].strip()), "")
+        inside = next((lines[k] for k in range(a + 1, b) if lines[k].strip()), "")
+        whose = ("message" in lines[a].lower() or _SOMEONES.search(before) or _ANNOUNCED_ALONE.search(before)
+                 or _ANNOUNCE.search(before) or _GREETING.match(inside) or _SENDER_LINE.match(inside))
+        if 1 < b - a <= RULED_LINES and outside and whose:
             for k in range(a, b + 1):
                 kinds[k] = kinds[k] or "pasted"
 
