@@ -152,7 +152,9 @@ _PLAN_IS_TO = re.compile(r"(?:the|my|our) plan is to\b", re.IGNORECASE)  # a pla
 # A plan written in prose, by the word each opening needs (a case-blind alternation of all of them over every
 # message is slow; each is tried only where its word is): (word, regex).
 _PLAN_OPENINGS = (
-    (("plan",), re.compile(r"(?im)\bplan\b[^:\n.?!]{0,60}:|^\W*(?:(?:the |my |our )?plan(?: is)?\s*[:\-]|"
+    # (not Terraform's "Plan: 11 to add, 10 to change, 0 to destroy.", which an agent quotes)
+    (("plan",), re.compile(r"(?im)\bplan\b[^:\n.?!]{0,60}:(?!\s*\d+ to (?:add|change|destroy|import)\b)|"
+                          r"^\W*(?:(?:the |my |our )?plan(?: is)?\s*[:\-](?!\s*\d+ to (?:add|change|destroy|import)\b)|"
                           r"here'?s (?:the|my) plan)|\b" + _PLAN_IS_TO.pattern)),
     (("before",), re.compile(r"(?i)\bbefore (?:touching|changing|doing|editing) anything\b")),
     (("step",), re.compile(r"(?im)^[^\n]{0,30}\bsteps?\s*:\s*$|^\W*(?:next )?steps?(?:, in order)?\s*:|"

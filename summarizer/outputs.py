@@ -311,6 +311,9 @@ _SPECIFIC_PARTS = (
                                        re.MULTILINE)),
     # CMake's ("CMake Error at CMakeLists.txt:37 (find_package):"), not colcon's "1 package failed: ..." after it
     (("CMake Error",), re.compile(r"^CMake Error\b.*$", re.MULTILINE)),
+    # PHP's ("PHP Fatal error:  Uncaught Error: Call to undefined function ds_render_sweet_box() in ..."), not the
+    # "There has been a critical error on this website." a WordPress page shows for it
+    (("Fatal error: ", "Parse error: "), re.compile(r"^\s*(?:PHP )?(?:Fatal|Parse) error: .+$", re.MULTILINE)),
 )
 _COLUMNS = re.compile(r":\d+:\d+: ")  # "main.go:12:5: undefined: x"
 # (a warning or a note is not what failed: "uart_bridge.c:119:4: warning: unused variable 'crc'")

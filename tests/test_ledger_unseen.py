@@ -4718,3 +4718,17 @@ def test_the_users_own_message_cut_into_parts_by_rules_stays_theirs():
     text = "rules for the release:\n\n---\nnever push to main\nalways tag the build\n---\n\nthanks"
     assert all(p.kind == "prose" for p in prose.split(text)), prose.split(text)
     assert "never push to main" in "\n".join(section(ledger(convo(text)), "User instructions"))
+
+
+def test_terraforms_plan_line_is_no_plan_and_phps_fatal_error_is_what_failed():
+    """An agent quoting Terraform ("Plan: 11 to add, 10 to change, 0 to destroy, mostly tag drift") writes no plan of
+    the work; "Plan: first rerun the failed samples, then merge the counts" is one. PHP's "PHP Fatal error:  Uncaught
+    Error: ..." is what failed, not the "There has been a critical error on this website." a WordPress page shows."""
+    from context_compactor.summarizer.decisions import plan_of
+    from context_compactor.summarizer.outputs import error_line
+    assert plan_of("- Plan: 11 to add, 10 to change, 0 to destroy, mostly tag drift - 13 green runs, 3 red") == ""
+    assert plan_of("terraform plan: 13 to add, 7 to change, 1 to destroy, mostly tag drift. Next?") == ""
+    assert plan_of("Plan: first rerun the failed samples, then merge the counts, then redo the PCA").startswith("Plan: first")
+    page = ("<p>There has been a critical error on this website.</p>\nPHP Fatal error:  Uncaught Error: Call to undefined "
+            "function ds_render_sweet_box() in /var/www/x.php:324\nStack trace:\n#0 {main}\n  thrown in /var/www/x.php on line 324")
+    assert error_line(page).startswith("PHP Fatal error:  Uncaught Error: Call to undefined function ds_render_sweet_box()")
