@@ -120,7 +120,8 @@ _USER_DECIDES = re.compile(r"^[^.;!?\n]{3,80}\s+final\s*(?:[(,.;!\u2014-]|$)|^\W
 
 def user_decides(sentence: str) -> bool:
     """Whether a sentence of the user's says a choice is final or votes for it (see :data:`_USER_DECIDES`)."""
-    return ("final" in sentence or "vote" in sentence) and bool(_USER_DECIDES.search(sentence))
+    low = sentence.lower()
+    return ("final" in low or "vote" in low) and bool(_USER_DECIDES.search(sentence))
 
 
 @remembered(4_096)

@@ -26,7 +26,7 @@ from .ledger import ASKED, INTENT, POINTED, REPORT, Item, prose
 from .ledger.items import QUOTED_READ_CHARS, precise_values, quotes
 from .ledger.corrections import evidence_words
 from .markers import BLOCK_END, OWN_BLOCK
-from .outputs import answer_line, asked_line, asked_words, error_line, failed_run, finding_items, gravest_line, output_failed, strong_ids, stub_line, tool_items
+from .outputs import _DIGIT, answer_line, asked_line, asked_words, error_line, failed_run, finding_items, gravest_line, output_failed, strong_ids, stub_line, tool_items
 from .user_words import is_approval, neutral, read_back, user_items
 
 # The names other modules and hosts use, wherever they live now (the reading of each kind of message is in
@@ -104,9 +104,8 @@ class Extractor:
             if reports and outputs and self.requested and _POINTS_BACK.match(view.text):
                 items.extend(_pointed_at(outputs, sought, self.requested, index))
             elif reports and outputs and _says_nothing_of_its_own(view, items):
-                items.extend(i._replace(key=POINTED + i.key[len(ASKED):], rank=POINTED_RANK, weak=True)
-                             for i in _pointed_at(outputs, sought, self.requested | asked_words(view.text), index)
-                             if i.text not in held)
+                items.extend(i for i in _pointed_at(outputs, sought, self.requested | asked_words(view.text), index,
+                                                    unsaid=True) if i.text not in held)
             return items
         if view.role == "tool":
             call = self.call_of(view)
@@ -140,14 +139,19 @@ _POINTS_BACK = re.compile(r"^\W*(?:(?:ok|okay|so|yes|yep|right|alright)\W+)?(?:f
                           re.IGNORECASE)
 
 
-def _pointed_at(outputs: Sequence[str], sought: Sequence[str], requested: frozenset[str], index: int) -> list[Item]:
+def _pointed_at(outputs: Sequence[str], sought: Sequence[str], requested: frozenset[str], index: int,
+                unsaid: bool = False) -> list[Item]:
     """The line of the latest output that answers the user's request (:func:`.outputs.asked_line`), when the agent
     points at it: a finding its words name; else the line that holds what its call looked for (a lookup's
     "POWER_RESETREAS reset value" for "look up that register's reset value"). Never the output's first line: a
-    title says again what was asked for ("HIL run 99111 on hil-rig-01 ...", "8 matches for ...")."""
+    title says again what was asked for ("HIL run 99111 on hil-rig-01 ...", "8 matches for ..."). ``unsaid``: the
+    answer says nothing of its own (see :func:`_says_nothing_of_its_own`): the line is given room after every other
+    finding, under a key of its own kind."""
     for output, looked_for in zip(reversed(outputs), reversed(sought)):
         body = output.lstrip().partition("\n")[2]
         line = asked_line(body, requested) or (asked_line(body, asked_words(looked_for)) if looked_for else "")
+        if line and unsaid:
+            return [Item("finding", POINTED + line.lower()[:200], clip(line, 240), index, weak=True, rank=POINTED_RANK)]
         if line:
             return [Item("finding", ASKED + line.lower()[:200], clip(line, 240), index, rank=1)]
     return []
@@ -167,7 +171,6 @@ def _says_nothing_of_its_own(view: View, items: Sequence[Item]) -> bool:
             and not _NEXT_STEP.match(text) and not any(i.section == REPORT for i in items))
 
 
-_DIGIT = re.compile(r"\d")
 _QUERY_KEYS = frozenset({"query", "q", "search", "term", "terms", "keyword", "keywords", "question", "topic"})
 
 

@@ -367,13 +367,12 @@ def _specific_error(text: str) -> re.Match[str] | None:
 
 REPEATED_ERRORS = 3  # error lines of one kind in an output from which the one said once is told apart
 _QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
-_NUMBER = re.compile(r"\d+")
 
 
 def _error_shape(line: str) -> str:
     """An error line's shape: its numbers and the first name it quotes masked (what the same error says of another
     thing: "Invalid get index '#' (on base: 'null instance')")."""
-    return _NUMBER.sub("#", _QUOTED.sub("'#'", line, count=1))
+    return _DIGITS.sub("#", _QUOTED.sub("'#'", line, count=1))
 
 
 def _said_once(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:

@@ -4732,3 +4732,23 @@ def test_terraforms_plan_line_is_no_plan_and_phps_fatal_error_is_what_failed():
     page = ("<p>There has been a critical error on this website.</p>\nPHP Fatal error:  Uncaught Error: Call to undefined "
             "function ds_render_sweet_box() in /var/www/x.php:324\nStack trace:\n#0 {main}\n  thrown in /var/www/x.php on line 324")
     assert error_line(page).startswith("PHP Fatal error:  Uncaught Error: Call to undefined function ds_render_sweet_box()")
+
+
+def test_an_error_repeated_with_other_names_and_numbers_is_one_shape_and_the_one_said_once_is_what_failed():
+    """Godot repeats "SCRIPT ERROR: Invalid get index 'fade_time' (on base: 'Nil') at frame 1747" with other names
+    and other frame numbers of every size on each run; the error said once among them ("SCRIPT ERROR: Cannot call
+    method 'play' on a null value.") is what is new in this run, whatever the numbers' lengths."""
+    from context_compactor.summarizer.outputs import error_line
+    repeated = [f"SCRIPT ERROR: Invalid get index '{name}' (on base: 'Nil') at frame {frame}"
+                for name, frame in (("fade_time", 1747), ("wick_charge", 28310), ("glow", 9), ("tint", 412))]
+    log = "\n".join([repeated[0], repeated[1], "SCRIPT ERROR: Cannot call method 'play' on a null value.", *repeated[2:],
+                     "Godot Engine v4.3.stable - exited with code 1"])
+    assert error_line(log) == "SCRIPT ERROR: Cannot call method 'play' on a null value."
+
+
+def test_a_choice_said_final_with_a_capital_is_the_users_choice_too():
+    """"Final: Razorpay hosted checkout" and "Twilio Verify Final." are choices, as their lower-case forms are."""
+    from context_compactor.summarizer.decisions import user_decides
+    for said in ("Final: Razorpay hosted checkout", "Twilio Verify Final.", "chalo, git pull script on the box final"):
+        assert user_decides(said), said
+    assert not user_decides("send me the final draft")
