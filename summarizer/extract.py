@@ -23,7 +23,7 @@ from .calls import _NAMES, _PARSED, arguments, call_items, is_read, shell_comman
 from .decisions import _DECISION_WEAK, _REASON_NEXT, decision_item, is_decision, may_decide, plan_item, plan_of
 from .identifiers import clip, identifier_items, mention_items, one_line, scanned
 from .ledger import ASKED, INTENT, POINTED, REPORT, Item, prose
-from .ledger.items import QUOTED_READ_CHARS, precise_values, quotes
+from .ledger.items import QUOTED_READ_CHARS, WHEN, measured_values, precise_values, quotes
 from .ledger.corrections import evidence_words
 from .markers import BLOCK_END, OWN_BLOCK
 from .outputs import _DIGIT, answer_line, asked_line, asked_words, error_line, failed_run, finding_items, gravest_line, output_failed, strong_ids, stub_line, tool_items
@@ -246,6 +246,44 @@ def _found(sentence: str, outputs: Sequence[str] = ()) -> tuple[str, bool | None
     return line, quoted
 
 
+LATER_REPORT_CHARS = 8  # a later sentence is short when it only says the value ("Number: 2.41 GiB.")
+REPORT_SENTENCES = 4  # the sentences of the agent's first words after outputs that may say what they printed
+
+
+def _report(parts: Sequence[str], said: str, outputs: Sequence[str]) -> tuple[str, bool | None]:
+    """The agent's report on outputs (:func:`_found`) in its first words: the first sentence, or when that one
+    says nothing ("That one's the culprit.", "Done, set live.") the first of the next few on the same line that
+    says a value or a run of words the outputs print ("Number: 2.41 GiB.", "The relevant bit is `packet loss
+    5.21%`."), with the sentences before it when they fit the line. Not a list or a paragraph under the first line:
+    a heading's body ("Flux de MX01, enero:" and its rows) says what every total was, not what was found."""
+    found, quoted = _found(parts[0], outputs)
+    if found or quoted is not False:
+        return found, quoted
+    first_line = " ".join(said.strip().split("\n", 1)[0].split())
+    for n, sentence in enumerate(parts[1:REPORT_SENTENCES], start=1):
+        if " ".join(sentence.split()) not in first_line:
+            break  # a list or a paragraph after the first line: the report's own body, not its words
+        line = sentence.strip()
+        if (len(line) < LATER_REPORT_CHARS or line.endswith("?") or _NEXT_STEP.match(line) or _OFFER.match(line)
+                or not _says_number(line, outputs)):
+            continue  # what it could do next ("If you want, I can reclass 2310 to 5100."), or no value read
+        says: bool | None = quotes(line, outputs) or _states_value(line, outputs) or None  # None: it echoes them
+        span = " ".join(p.strip() for p in parts[:n + 1])
+        return (span if len(span) <= SAID_CHARS and span in first_line else line), says
+    return found, quoted
+
+
+# What the agent offers to do, not what it found ("If you want, I can prepare a reclass ...", "Want me to ...?").
+_OFFER = re.compile(r"^\W*(?:if you (?:want|like|prefer|agree)|i can\b|i could\b|want me to|shall i|should i|happy to)\b",
+                    re.IGNORECASE)
+
+
+def _says_number(sentence: str, outputs: Sequence[str]) -> bool:
+    """Whether ``sentence`` says a measurement (:func:`.ledger.items.measured_values`) that one of ``outputs`` prints
+    as it is; not a short count or code ("left them on 600"), and not a name, which is the first sentence's to say."""
+    return any(n in output[:QUOTED_READ_CHARS] for n in measured_values(sentence) for output in outputs)
+
+
 def _states_value(line: str, outputs: Sequence[str]) -> bool:
     """Whether ``line`` states a value to the digit (see :func:`.ledger.items.precise_values`) that one of ``outputs``
     prints as it is: the agent reports what they showed ("Resultado: 20.213627, ...")."""
@@ -257,16 +295,11 @@ def _states_value(line: str, outputs: Sequence[str]) -> bool:
 _TELLING = re.compile(r"(?<![\w.%/:-])(?=[\w.%/:-]*\d[\w.%/:-]*\d[\w.%/:-]*\d)[\w.%/:-]*\w%?|"
                       r"\b(?=\w*[a-z])(?=\w*[A-Z]\w*[A-Z])[A-Za-z]\w{3,}")
 
-# A clock time or a date: a calendar's or a log's, said back when the agent says what it did ("Booked 45 minutes
-# with Rui on Thu 15 May at 12:00 CEST"), not what an output told it.
-_WHEN = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?$|\d{4}-\d{2}-\d{2}$|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$")
-
-
 def _echoes(line: str, outputs: Sequence[str]) -> bool:
     """Whether ``line`` says a word that one of ``outputs`` prints as it is and that only an output could have told the
     agent (:data:`_TELLING`): it reports what the output showed ("The benchmark reaches 29.2% MFU.")."""
     words = [w.rstrip(".:") for w in _TELLING.findall(line)]
-    return any(w in output[:QUOTED_READ_CHARS] for w in words if len(w) >= 4 and not _WHEN.match(w) for output in outputs)
+    return any(w in output[:QUOTED_READ_CHARS] for w in words if len(w) >= 4 and not WHEN.match(w) for output in outputs)
 
 
 _PUT_TO_USER = re.compile(r"^\W*(?:ok(?:ay)?|alright|all right|sounds? (?:good|ok|right)|good with you|fine(?: with you| by you)?|"
@@ -297,7 +330,7 @@ def assistant_items(view: View, index: int, reports: bool = False, outputs: Sequ
         items.extend(identifier_items(text, index, strong_only=False))
         items.extend(mention_items(scan, index))
         items.append(Item("state", "said", "Last said: " + clip(text, SAID_CHARS), index))
-        found, quoted = _found(parts[0], outputs) if reports and parts else ("", False)
+        found, quoted = _report(parts, scan, outputs) if reports and parts else ("", False)
         if quoted is None and any(i.section == "identifier" and i.text in found for i in items):
             found = ""  # the id it says is an identifier's line already, in these words
         if found:

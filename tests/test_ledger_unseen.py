@@ -4752,3 +4752,53 @@ def test_a_choice_said_final_with_a_capital_is_the_users_choice_too():
     for said in ("Final: Razorpay hosted checkout", "Twilio Verify Final.", "chalo, git pull script on the box final"):
         assert user_decides(said), said
     assert not user_decides("send me the final draft")
+
+
+def test_a_value_the_agent_reads_back_after_a_first_sentence_that_says_nothing_is_what_it_found():
+    """Agents often open with a verdict and give the number after it ("That peak is over budget. Peak RSS: 3,412
+    MiB.", "Done, pushed. We're at build 88213.", "Found the slow part. The relevant bit is `Execution Time: 4821.337
+    ms`."): the sentence on the first line that says a number the output printed is the report, with the verdict
+    before it. An offer of what to do next with the output's numbers, the rows of a list under a heading, and a
+    later sentence that says no number the output printed are no report. (The value is kept either in the agent's
+    words or in the output's line they name.)"""
+    memory = ("heaptrack summary for ./render_worker --scene harbor\n" + "\n".join(
+        f"  alloc site #{n}: {120 + n * 7} KiB in {n * 3} calls" for n in range(1, 30)) + "\npeak heap memory consumption: 3,412 MiB"
+        "\ncalls to allocation functions: 1988213\ntemporary allocations: 211")
+    explain = ("QUERY PLAN\n" + "\n".join(f"  ->  Index Scan using idx_{n} on part_{n}  (cost=0.42..8.44 rows=1 width={n})"
+                                         for n in range(25)) + "\nPlanning Time: 0.912 ms\nExecution Time: 4821.337 ms")
+    deploy = "Enumerating objects: 12, done.\nremote: build queued\nremote: build 88213 started\nTo github.com:acme/shop.git\n   1a2b3c4..5d6e7f8  main -> main"
+    for ask, output, answer, said in [
+            ("why is the worker eating memory on harbor?", memory, "That peak is over budget. Peak RSS: 3,412 MiB.",
+             "3,412 MiB"),
+            ("the orders page is slow again, explain it?", explain,
+             "Found the slow part. The relevant bit is `Execution Time: 4821.337 ms`, all in the partition scans.",
+             "4821.337 ms"),
+            ("push it and tell me the build", deploy, "Done, pushed. We're at build 88213.", "build 88213")]:
+        messages = [user(ask), assistant("", [("c1", "shell", {"command": "run"})]), tool("c1", output),
+                    assistant(answer), user("ok thanks"), assistant("Noted.")]
+        found = section(ledger(messages), "Found by tools")
+        assert any(said in f for f in found), (answer, found)
+    totals = "orders: 4,812\nrefunds: 1,203\nchargebacks: 17\nnet: 183,224.10 EUR"
+    for answer in ["OK, looked. If you want, I can move the 1,203 refunds to their own report.",
+                   "Totals for March:\n- orders: 4,812\n- refunds: 1,203",
+                   "OK, starting with that. Nothing unusual in it, same as the last run."]:
+        messages = [user("march totals?"), assistant("", [("c1", "shell", {"command": "totals"})]), tool("c1", totals),
+                    assistant(answer), user("ok"), assistant("Noted.")]
+        text = ledger(messages)
+        assert not any(f.startswith(("OK, looked", "Totals for March", "OK, starting")) for f in section(text, "Found by tools")), text
+
+
+def test_a_value_the_agent_says_is_kept_when_the_line_its_words_name_does_not_hold_it():
+    """"88.43 GB, see the block with the highest memory efficiency." after seff's report of several jobs: its words
+    name the efficiency line, which does not say 88.43 GB, so its own words are kept, not that line alone."""
+    blocks = []
+    for n, (used, eff) in enumerate([("41.02 GB", "42.73%"), ("88.43 GB", "92.11%"), ("12.55 GB", "13.07%")]):
+        blocks.append(f"Job ID: 7712{n}\nCluster: hpc\nState: COMPLETED (exit code 0)\nCores: 16\nCPU Utilized: 0{n}:41:09\n"
+                      f"CPU Efficiency: 5{n}.12% of 0{n + 1}:20:00 core-walltime\nJob Wall-clock time: 00:{n + 2}5:00\n"
+                      f"Memory Utilized: {used}\nMemory Efficiency: {eff} of 96.00 GB\n")
+    messages = [user("which STAR job came closest to its memory limit?"),
+                assistant("", [("c1", "slurm", {"command": "for j in $(sacct -n -X --name=star); do seff $j; done"})]),
+                tool("c1", "\n".join(blocks)), assistant("88.43 GB, see the block with the highest memory efficiency."),
+                user("ok, bump the others to 64G then"), assistant("Noted.")]
+    found = section(ledger(messages), "Found by tools")
+    assert any("88.43 GB" in f for f in found), found

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 
 from . import prose
 from .corrections import collapse_repeats, evidence_words, restate, revise_decisions, supersede
-from .items import (APPROVAL, ASKED, POINTED, REPORTED, CORRECTION_RANK, DECIDED_RANK, MARK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, SHORT_TITLES, TITLES, CountTokens, Item, VARYING, dense, precise_values, quotes,
+from .items import (APPROVAL, ASKED, POINTED, REPORTED, CORRECTION_RANK, DECIDED_RANK, MARK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, SHORT_TITLES, TITLES, CountTokens, Item, VARYING, dense, measured_values, precise_values, quotes,
                     marks, masked_key, values, words)
 from .render import COMPACT_BELOW, LEFT_OUT, PRIORITY, ROUTINE, SHARES, parse_items, render
 
@@ -73,8 +73,11 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
             continue
         if item.section == REPORT:
             # A line of theirs it named stands for it, unless it quotes them in words that line does not have
-            # (it named the title of the contract it then quotes); an error it says again is in the errors.
-            if failure_said or (evidence_named and (item.rank < 1 or quotes(item.text, named_now))):
+            # (it named the title of the contract it then quotes) or says a measurement none of them holds ("88.43
+            # GB, see the block with the highest memory efficiency." names that block's other line); an error it
+            # says again is in the errors.
+            if failure_said or (evidence_named and (item.rank < 1 or quotes(item.text, named_now))
+                                and all(any(v in line for line in named_now) for v in measured_values(item.text))):
                 continue
             item = item._replace(section="finding", key=REPORTED + item.key, weak=False, rank=min(item.rank, 0) - 1)
         if item.section == "state" and item.key == "said":

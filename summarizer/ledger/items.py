@@ -76,6 +76,23 @@ def precise_values(line: str) -> list[str]:
     return [v for v in _PRECISE.findall(line) if sum(c.isdigit() for c in v) >= PRECISE_DIGITS]
 
 
+# A number as written ("2.41", "3,412", "16401215", "5.21%"); a clock time or a date, a calendar's or a log's (not a
+# measurement: said back when the agent says what it did, "Booked 45 minutes with Rui on Thu 15 May at 12:00 CEST").
+_NUMBER = re.compile(r"(?<![\w.,:/])(?<!\w-)\d[\d,.]*\d%?(?![\w:/-]|[.,]\d)")
+WHEN = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?$|\d{4}-\d{2}-\d{2}$|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$")
+
+
+def measured_values(line: str) -> list[str]:
+    """The measurements ``line`` says: numbers of four digits or more, or of three with a decimal mark or a percent
+    ("2.41", "3,412", "16401215", "5.21%"); not a short count or code ("600"), a date or a time."""
+    found = []
+    for number in (m.rstrip(".,") for m in _NUMBER.findall(line)):
+        digits = sum(c.isdigit() for c in number)
+        if (digits >= 4 or (digits == 3 and any(c in number for c in ".,%"))) and not WHEN.match(number):
+            found.append(number)
+    return found
+
+
 class Item(NamedTuple):
     """One ledger line. ``key`` says what it is about (two items with the same key are one thing).
 
