@@ -27,7 +27,8 @@ _FAILED_WORDS = ("Traceback (most recent call last)", "\nFAILED ", "npm ERR!", "
                  "The following tests FAILED:", "** BUILD FAILED **",  # (CTest's and xcodebuild's verdicts)
                  "* What went wrong:\n", "FATAL EXCEPTION: ", "finished with errors",  # (Gradle's, Android's, fastlane's)
                  "Failed!  - Failed: ",  # (dotnet test's)
-                 "\nSCRIPT ERROR: ", "\nSHADER ERROR: ")  # (Godot's, printed as the game runs on: not only in the tail)
+                 "\nSCRIPT ERROR: ", "\nSHADER ERROR: ",  # (Godot's, printed as the game runs on: not only in the tail)
+                 ": CRITICAL/", "] [CRITICAL] ")  # (Celery's level/process, gunicorn's bracketed level)
 _FAILED_TAIL = re.compile(
     r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|return code|(?<=\()exit)[\s:=]+[1-9]|^(?:\u2502 )?ERROR[:! ]|"
     r"^(?:\u2502 )?error(?:\[\w+\])?:|\bfailed with\b|(?<![\w=])(?!0+ )\d+ failed\b(?!=)", re.IGNORECASE | re.MULTILINE)
@@ -87,6 +88,10 @@ def failed_run(text: str) -> bool:
         return True
     if "=" in tail and _COUNTED_FIELD.search(tail):
         return True
+    if "\n< HTTP/" in text and _curl_failure(text):
+        return True
+    if ".go:" in text and _GO_DIAGNOSTIC.search(text):
+        return True
     return (_at(_FAILED_CODE_AT, tail, low, ("exit", "return")) or _at(_ERROR_AT, tail, low, ("error",), line=True)
             or _at(_FAILED_WITH_AT, tail, low, ("failed with",)) or _counted_failed(tail, low))
 
@@ -101,6 +106,27 @@ _BANG_ERROR = re.compile(r"^\[!\] (?![^\n]*\bsee above\b)[^\n]*(?:\b(?:could not
 _COUNTED_FIELD = re.compile(r"\b(?:ERROR|ERRORS|FAIL|FAILED)=[1-9]")
 # Android's crash: the exception's line under "FATAL EXCEPTION: main" and the process's line, its logcat prefix kept.
 _ANDROID_CRASH = re.compile(r"FATAL EXCEPTION: [^\n]*\n(?:[^\n]*\bProcess: [^\n]*\n)?([^\n]*\S[^\n]*)")
+
+
+# What `curl -v` received: a status of 400 or more ("< HTTP/2 422"); what the server said is the body under its headers.
+_CURL_STATUS = re.compile(r"^< HTTP/[\d.]+ [45]\d\d\b", re.MULTILINE)
+# The Go toolchain's diagnostics under the package they are about ("# github.com/acme/shipping/internal/quote", then
+# "internal/quote/fallback.go:168:35: undefined: quote.OptionByPrazo"; `go vet` the same): the first says what failed.
+_GO_DIAGNOSTIC = re.compile(r"^# [\w.~/-]+\n(?:vet: )?((?:\.{0,2}/)?[\w./-]+\.go:\d+:\d+: \S[^\n]*)", re.MULTILINE)
+
+
+def _curl_failure(text: str) -> str:
+    """What an API said with an error status that `curl -v` printed: the JSON body under its headers ("{"codigo":
+    "539", "mensagem": "Rejeição 539: ..."}"); "" for none, or for a page's status alone (a probe of a site that
+    answers 404 or 403 is what the probe found, not a call that failed)."""
+    status = _CURL_STATUS.search(text) if "\n< HTTP/" in text else None
+    if status is None:
+        return ""
+    for raw in text[status.end():status.end() + 4000].split("\n")[1:]:
+        row = raw.strip()
+        if row and row[0] not in "<>*":
+            return row if row.startswith(("{", "[")) and len(row) > 2 else ""
+    return ""
 
 
 def _tool_verdict(text: str) -> str:
@@ -120,6 +146,14 @@ def _tool_verdict(text: str) -> str:
         bang = _BANG_ERROR.search(text)
         if bang:
             return bang.group(0).strip()
+    if "\n< HTTP/" in text:
+        answer = _curl_failure(text)
+        if answer:
+            return answer
+    if ".go:" in text:
+        diagnostic = _GO_DIAGNOSTIC.search(text)
+        if diagnostic:
+            return diagnostic.group(1).strip()
     return ""
 
 
@@ -184,6 +218,7 @@ def failed_run_by_regex(text: str) -> bool:
     if _EXIT_ZERO.search(tail):
         return "Traceback (most recent call last)" in text or "\nFAILED " in text
     return (bool(_ERROR_HEAD.match(text)) or any(word in text for word in _FAILED_WORDS) or bool(_FAILED_TAIL.search(tail))
+            or bool(_curl_failure(text)) or bool(_GO_DIAGNOSTIC.search(text))
             or bool(_BANG_ERROR.search(text)) or _ends_in_java_trace(tail)
             or bool(_CODED_ERROR.search(tail)) or bool(_CODED_DIAGNOSTIC.search(tail)) or tail.rstrip().endswith("\nFAIL")
             or bool(_COUNTED_FIELD.search(tail)))
@@ -309,6 +344,10 @@ _SPECIFIC_PARTS = (
     # [rosbag2_storage]: Could not open ...", "[gzserver-1] [ERROR] [...] [gazebo_ros2_control]: Error parsing URDF")
     (("[ERROR] ", "[FATAL] "), re.compile(r"^(?:\[[\w./-]{1,40}\] )?\[(?:ERROR|FATAL)\] (?:\[[^\]\n]{1,60}\]\s*)*:?\s*\S.*$",
                                        re.MULTILINE)),
+    # a log's line a Python service marks CRITICAL: gunicorn's bracketed level ("[2026-05-09 20:26:57 +0000] [1]
+    # [CRITICAL] WORKER TIMEOUT (pid:733)"), Celery's level/process ("[... 16:40:09,722: CRITICAL/MainProcess] ..."),
+    # a container's name before it
+    (("[CRITICAL] ", ": CRITICAL/"), re.compile(r"^.*(?:\] \[CRITICAL\]|: CRITICAL/[\w-]+\]) \S.*$", re.MULTILINE)),
     # CMake's ("CMake Error at CMakeLists.txt:37 (find_package):"), not colcon's "1 package failed: ..." after it
     (("CMake Error",), re.compile(r"^CMake Error\b.*$", re.MULTILINE)),
     # PHP's ("PHP Fatal error:  Uncaught Error: Call to undefined function ds_render_sweet_box() in ..."), not the
@@ -870,7 +909,15 @@ def error_line(text: str, named_only: bool = False) -> str:
     prefix (job, step, timestamp: "go<TAB>Run make test<TAB>2025-05-25T19:21:42.07Z --- FAIL: ..."): the same
     failure in the next run's log is the same line."""
     line = _error_line(text, named_only)
+    if line.startswith("ERROR:") and "\nDETAIL:" in text:  # PostgreSQL's detail under its error says which row or lock
+        at = text.find(line)
+        detail = _PG_DETAIL.match(text, at) if at >= 0 else None
+        if detail:
+            line = f"{line}{CLIP_MARK}{detail.group(1).strip()}"
     return _CI_LINE_PREFIX.sub("", line, count=1) if "\t" in line or "Z " in line else line
+
+
+_PG_DETAIL = re.compile(r"[^\n]*\n(DETAIL: [^\n]+)")
 
 
 _CI_LINE_PREFIX = re.compile("^" + _CI_JOB_STEP + _CI_STAMP)
@@ -953,6 +1000,9 @@ def _error_line(text: str, named_only: bool = False) -> str:
     lines = [line for line in _error_word_lines(text) if not _EXIT_LINE.match(line.strip()) and not _QUIET_LEVEL.search(line)
              and not _zero_counts_only(line, _ERROR_WORD) and not REVIEW_COMMENT.match(line)]  # (a reviewer's advice)
     telling = [line for line in lines if not _TRAILER.match(line.strip()) and not _JSON_OPENER.match(line.strip())]
+    if len(telling) > 1 and "No such file" in text:  # a web server's 404s, logged as errors (a bot asking for
+        # /wp-login.php), say less than any other error line of its log ("upstream timed out ...")
+        telling = [line for line in telling if not _NOT_SERVED.search(line)] or telling
     if telling:  # the last one: a command's own verdict comes after its progress lines (a build's trailer says only that it failed)
         if len(telling) > 1 and _BARE_VERDICT.search(telling[-1]):
             telling = telling[:-1]  # what the last step failed with says only that ("ERROR! Failed to commit build for
@@ -977,6 +1027,7 @@ def _error_line(text: str, named_only: bool = False) -> str:
     return rest[-1] if rest else ""
 
 
+_NOT_SERVED = re.compile(r'\bopen\(\) "[^"\n]*" failed \(2: No such file or directory\)')
 _BARE_VERDICT = re.compile(r":\s*(?:failure|failed|fail|error)[.!]?\s*$", re.IGNORECASE)
 _JAVA_FRAME = re.compile(r"^\s+at [\w$.<>]+\([\w$.]+\.java:\d+\)\s*$")
 

@@ -4802,3 +4802,91 @@ def test_a_value_the_agent_says_is_kept_when_the_line_its_words_name_does_not_ho
                 user("ok, bump the others to 64G then"), assistant("Noted.")]
     found = section(ledger(messages), "Found by tools")
     assert any("88.43 GB" in f for f in found), found
+
+
+def test_what_an_api_go_a_python_service_and_postgres_say_failed_is_read():
+    """`curl -v` to an API that answers 422 with a JSON body failed, and the body says why; a probe of a site that
+    answers 404 with no body found that, and nothing failed. `go build`'s and `go vet`'s diagnostics under their
+    package's header failed, the first one is what failed. A gunicorn or Celery line at CRITICAL in a service's log
+    is its error. PostgreSQL's DETAIL line under its ERROR says which lock or row."""
+    from context_compactor.summarizer.outputs import error_line, failed_run, failed_run_by_regex
+    curl = ("* Trying 203.0.113.7:443...\n* Connected to api.notas.example (203.0.113.7) port 443\n"
+            "> POST /v2/nfe?ref=PED-3318 HTTP/2\n> Host: api.notas.example\n> Accept: */*\n>\n< HTTP/2 422\n"
+            "< content-type: application/json;charset=UTF-8\n< x-request-id: 5e1f0a3c\n<\n"
+            '{"codigo": "539", "mensagem": "Rejeição 539: Duplicidade de NF-e"}\n* Connection #0 to host api.notas.example left intact')
+    probe = ("* Trying 198.51.100.9:443...\n> GET /wp-admin/ HTTP/2\n> Host: parcel-track.example\n>\n< HTTP/2 404\n"
+             "< content-length: 0\n<\n* Connection #0 to host parcel-track.example left intact")
+    build = ("go: downloading github.com/shopspring/decimal v1.4.0\n# github.com/acme/shipping/internal/quote\n"
+             "internal/quote/fallback.go:168:35: undefined: quote.OptionByPrazo\n"
+             "internal/quote/quote.go:203:32: too many arguments in call to quote.New")
+    vet = ("# github.com/acme/shipping/internal/httpapi\n"
+           "internal/httpapi/client.go:175:19: the cancel function returned by context.WithTimeout should be called, "
+           "not discarded, to avoid a context leak")
+    gunicorn = ("web-1  | [2026-05-09 20:26:41 +0000] [30] [INFO] Booting worker with pid: 733\n"
+                "web-1  | 10.0.0.4 - - [09/May/2026:20:26:50 +0000] \"POST /checkout/ HTTP/1.1\" 200 6364 \"-\" \"Mozilla/5.0\"\n"
+                "web-1  | [2026-05-09 20:26:57 +0000] [1] [CRITICAL] WORKER TIMEOUT (pid:733)\n"
+                "web-1  | 10.0.0.9 - - [09/May/2026:20:27:03 +0000] \"GET /carrinho/ HTTP/1.1\" 200 512 \"-\" \"Mozilla/5.0\"")
+    deadlock = ("ERROR:  deadlock detected\nDETAIL:  Process 26757 waits for ShareLock on transaction 66942584; blocked by "
+                "process 77077.\nHINT:  See server log for query details.")
+    for out, said in [(curl, '{"codigo": "539", "mensagem": "Rejeição 539: Duplicidade de NF-e"}'),
+                      (build, "internal/quote/fallback.go:168:35: undefined: quote.OptionByPrazo"),
+                      (vet, "internal/httpapi/client.go:175:19: the cancel function returned by context.WithTimeout"),
+                      (gunicorn, "[CRITICAL] WORKER TIMEOUT (pid:733)"),
+                      (deadlock, "DETAIL:  Process 26757 waits for ShareLock on transaction 66942584")]:
+        assert failed_run(out) and failed_run_by_regex(out), out
+        assert said in error_line(out), (said, error_line(out))
+    assert error_line(deadlock).startswith("ERROR:  deadlock detected")
+    assert not failed_run(probe) and not failed_run_by_regex(probe)
+    nginx = "\n".join([
+        '2026/05/10 14:44:38 [error] 31#31: *272784 upstream timed out (110: Connection timed out) while reading response '
+        'header from upstream, client: 10.0.0.7, server: shop.example, request: "POST /webhooks/pay/ HTTP/2.0"',
+        *(f'2026/05/10 15:{n:02d}:02 [error] 31#31: *2{n}048 open() "/usr/share/nginx/html/wp-login.php" failed (2: No such '
+          f'file or directory), client: 201.83.72.{n}, server: shop.example' for n in range(3))])
+    assert "upstream timed out" in error_line(nginx), error_line(nginx)  # a bot's 404s are no failure of the shop
+
+
+def test_a_chat_copied_line_by_line_a_signature_block_and_what_a_doc_says_are_pasted():
+    """A WhatsApp thread copied as "[00:07, 19/3/2024] Chuy Villarreal: silencien ...", a vendor's reply signed with
+    a name, a team and a case line, and an RFC's text under "esto es lo que dice el doc:" are other people's words:
+    their imperatives are no instruction of the user's, whose own words around them are."""
+    chat = ("te paso el hilo del turno de noche\n\n"
+            "[00:07, 19/3/2024] Chuy Villarreal: silencien todo el grupo de BGP por 8 horas y ya\n"
+            "[00:11, 19/3/2024] Poncho Salinas: no le muevan nada hasta que llegue el ing\n"
+            "[00:40, 19/3/2024] Chuy Villarreal: NO hagan clear, la última vez tumbó el IXP también\n\n"
+            "qué opinas? y nunca silencies alertas de BGP sin avisarme.")
+    tac = ("TAC says:\n\nHello Team,\n\nWe see input CRC errors incrementing on TenGigE0/0/0/3.\n\nAction plan:\n"
+           "  1. Please reduce the MTU on TenGigE0/0/0/3 to 9000 and monitor for 24 hours.\n"
+           "  2. Do not reload the router until we confirm the analysis of the core file.\n\n"
+           "Best regards,\nSofia R.\nCisco TAC - Routing Protocols\nCase: 694031942 | Severity 3\n\n"
+           "Eso sí, no reinicies el xr-edge-01 hasta que TAC diga que ya analizaron el core.")
+    rfc = ("esto es lo que dice el doc:\n\nRFC 8212      Default EBGP Route Propagation Behavior      July 2017\n\n"
+           "3.  Solution Requirements\n\n   The following requirements apply to the solution described in this document:\n\n"
+           "   o  Software MUST mark any routes from an EBGP peer as 'invalid' in the Adj-RIB-In, if no explicit Import\n"
+           "      Policy was applied.\n\n"
+           "   o  Software MUST NOT advertise any routes to an EBGP peer without an operator configuring an\n"
+           "      Export Policy for that EBGP peer.\n\nluego lo vemos con calma")
+    for message, theirs, own in [(chat, ("silencien todo", "no le muevan", "NO hagan clear"), "nunca silencies alertas de BGP"),
+                                 (tac, ("reduce the MTU", "Case: 694031942", "Do not reload"), "no reinicies el xr-edge-01"),
+                                 (rfc, ("Software MUST", "RFC 8212"), None)]:
+        instructions = "\n".join(section(ledger(convo(message)), "User instructions"))
+        for said in theirs:
+            assert said not in instructions, (said, instructions)
+        if own:
+            assert own in instructions, (own, instructions)
+    assert [p.kind for p in prose.split(rfc)] == ["prose", "document", "prose"]
+
+
+def test_a_value_said_wrong_or_someone_elses_in_other_words_corrects_the_one_before():
+    """"la VLAN que te dije está mal: es la VLAN 2523" and "la IP del CE es 172.31.214.9/30, la que te pasé era de otro
+    cliente" correct what was said before them, which leaves the block. "Tom dice que el JE-MX01-890779 está mal, ¿lo
+    revisas?" and "el pedido era de otro cliente" correct nothing."""
+    for first, later, old in [
+            ("el servicio de Grupo Alfa Logística va en la VLAN 2532 del agregador, subinterfaz en el ae3 de pe-cum-04 plis",
+             "ah, la VLAN que te dije está mal: es la VLAN 2523. corrígelo porfa", "VLAN 2532"),
+            ("so la IP del lado del CE de Hotel Valle Real es 172.31.241.9/30 cuando puedas",
+             "ah, la IP del CE es 172.31.214.9/30, la que te pasé era de otro cliente. corrígelo porfa", "172.31.241.9/30")]:
+        text = ledger(convo(first, *[f"look at NOC-{n} when you can" for n in range(4)], later))
+        assert old not in text, text
+        assert any(later[:30] in line for line in section(text, "User instructions")), text
+    for said in ("Tom dice que el JE-MX01-890779 está mal, ¿lo revisas?", "el pedido 4471 era de otro cliente, no lo toques"):
+        assert not prose.is_correction(said), said

@@ -138,6 +138,15 @@ _CORRECTION = re.compile(
     r"(?:sorry\s*[:,]?\s*)?(?:it'?s |it is |should be |i meant )?[`'\"]?(?=[\w.@:/+-]*\d)|"
     r"not the (?:one|\w+) I (?:said|mentioned|gave)|the other (?:one|\w+) I (?:said|mentioned|gave|meant)|"
     r"\b(?:was|is) (?:wrong|a typo|incorrect|outdated|deprecated|obsolete)\b|"
+    # the same in other languages, the value meant after it ("la VLAN que te dije está mal: es la 2523"; not "Tom dice
+    # que el JE-MX01-890779 está mal, ¿lo revisas?"), and
+    # a value said for someone else ("la que te pasé era de otro cliente", "the one I gave you was another customer's")
+    r"\b(?:est[áa]|estaba|estava|era|es|é|est|était|ist|war|è|era) (?:mal|errad[oa]|equivocad[oa]|incorrect[oa]|faux|"
+    r"fausse|falsch|sbagliat[oa]|errat[oa])\s*[:,;\u2014\u2013-]\s*(?:es|era|é|c'est|ist|è|it'?s|the right one is)\b|"
+    r"\b(?:te (?:pas[ée]|di|dije|mand[ée]|passei|dei|mandei)|I (?:gave|sent|passed)(?: you)?|I said)\b[^.;:\n]{0,20}?"
+    r"\b(?:era|é|foi|was) (?:(?:de|do|da|del) (?:otr[oa]|outr[oa])|(?:for )?(?:another|a different|someone else'?s)) \w+|"
+    # the other of two, named by what sets it apart ("oye, other transit, the Telmex one: 201.151.167.135")
+    r"^\W*(?:(?:oye|hey|oh|ah|so|ok|okay|hmm|wait|no)\W+)?(?:the )?other [\w-]+,? the [\w-]+ one\b|"
     # Hindi in Latin letters: "galat bucket yaar, kj-mysql-archive-mkrw wala", "arre nahi, the DB is shop_live", "8081
     # nahi, 8018 hai"
     r"^\W*(?:(?:arre|are|oh|ah|ok|haan|acha|accha)\W+)?(?:galat|nahi|nahin|nai)\b(?=\s*(?:yaar|bhai)?\s*[,.!:\u2014\u2013-])|"

@@ -331,7 +331,7 @@ _ANNOUNCE = re.compile(
     r" (?:what|how) (?:i|we)(?:'d| would| want| need| will|'ll| plan| propose)\b)|"
     r"output|printed|print(?:s|ing)|logs?|trace(?:back)?|review(?:er)?'?s?|ticket|e-?mail|mail|thread|message from|"
     # (the verb, not the adjective: "the shared staging settings:" are the user's own)
-    r"(?:said|wrote|says|writes|replied)|got (?:this|these|that)|received|came in|"
+    r"(?:said|wrote|says|writes|replied|dice|dicen|diz|dizem|sagt|dit)|got (?:this|these|that)|received|came in|"
     r"(?:sent|shared)(?= (?:us|me|over|along|this|these|it|them|the|a|an|some|his|her|their|with)\b|\s*:)|"
     # (a text of a kind someone else writes: "abstract of the paper Wei sent:", "the HPC announcement:")
     r"abstract|announcement|newsletter|press release|transcript|"
@@ -353,8 +353,12 @@ _ANNOUNCE = re.compile(
     re.IGNORECASE)
 
 
+_DOCS = r"(?:docs?|document\w*|rfc|spec\w*|manual|runbook|polic\w+|pol[ií]tica|contract|contrato|contrat|vertrag)"
 _EXCERPT = re.compile(r"\b(?:excerpt|forwarded|pasted|copied|copy of|verbatim|for context|for reference|"
-                      r"(?:the )?relevant (?:bit|part|section|passage|clause|page)s?)\b", re.IGNORECASE)
+                      r"(?:the )?relevant (?:bit|part|section|passage|clause|page)s?|"
+                      # what a document says, said so ("here's what the doc says:", "esto es lo que dice el doc:")
+                      r"(?:says|dice|diz|sagt|dit|stands in) (?:the|el|la|o|a|der|die|das|le|in the) " + _DOCS + "|"
+                      r"(?:the|el|la|o|a|der|die|das|le) " + _DOCS + r" (?:says|dice|diz|sagt|dit))\b", re.IGNORECASE)
 # A line on its own that names what follows as someone else's text, with no colon ("tax law excerpt for
 # context", a blank line, the article).
 # Or that says whose words they are, or where they came from ("manon's notes for the files screen, apply them to X",
@@ -472,10 +476,25 @@ def _ruled_off(lines: list[str], kinds: list[str]) -> None:
 _CHANNEL = re.compile(r"^\s*#[\w-]{2,40}\s*$")  # a chat's channel, on its own line over its messages ("#amr-nav")
 
 
+# A chat's message copied on one line under its time, date and sender, as WhatsApp prints it ("[00:07, 19/3/2024]
+# Chuy Villarreal: silencien ...", "[19/03/2024, 00:07:12] ...", an export's "19/03/2024, 00:07 - Chuy: ...").
+_TIME = r"\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?"
+_DATE = r"\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}"
+_CHAT_EXPORT = re.compile(rf"^\s*(?:\[(?:{_TIME},? {_DATE}|{_DATE},? {_TIME})\]|{_DATE},? {_TIME} -) [^:\n]{{1,40}}: \S")
+
+
 def _chat_logs(lines: list[str], kinds: list[str]) -> None:
     """A chat's messages copied with their senders and times ("Kenta Ueda  13:50", then the message, its reactions),
     two or more: each, from its sender's line to the next sender or a blank line, is its sender's, and so is the
-    channel's line above the first."""
+    channel's line above the first. The same for messages copied one a line under their time and sender
+    (:data:`_CHAT_EXPORT`), each to the next one."""
+    exported = [n for n, line in enumerate(lines) if not kinds[n] and line[:1] in "[0123456789 " and _CHAT_EXPORT.match(line)]
+    if len(exported) >= 2:
+        for n in exported:
+            k = n
+            while k < len(lines) and lines[k].strip() and (k == n or k not in exported) and not kinds[k]:
+                kinds[k] = "pasted"
+                k += 1
     heads = [n for n, line in enumerate(lines) if not kinds[n] and len(line) <= 60 and _CHAT_HEAD.match(line)]
     if len(heads) < 2:
         return
@@ -583,6 +602,8 @@ _GREETING = re.compile(r"^\s*(?:hi|hello|hey|dear|hallo|liebe[rs]?|sehr geehrte[
 _CLOSING = re.compile(r"^\s*" + SIGN_OFF_WORDS + r"\b[,!.\u3002\uff01]?\s*(?:(?-i:[A-Z\u00c0-\u00dd])[\w.'-]*(?:\s+(?-i:[A-Z\u00c0-\u00dd])"
                       r"[\w.'-]*){0,2})?\s*[,!.\u3002\uff01]?\s*$", re.IGNORECASE)
 LETTER_LINES = 60  # a letter's lines from its greeting to its closing, at most
+SIGNATURE_LINES = 4  # the short lines of a signature under a letter's closing, at most
+SIGNATURE_CHARS = 40
 
 
 def _letters(lines: list[str], kinds: list[str]) -> None:
@@ -595,9 +616,9 @@ def _letters(lines: list[str], kinds: list[str]) -> None:
         end = next((k for k in range(n + 1, min(len(lines), n + LETTER_LINES)) if not kinds[k] and _CLOSING.match(lines[k])), -1)
         if end < 0:
             continue
-        for _ in range(2):  # the name under the closing, and the sender's title under it ("Support Engineer, E2E Networks")
-            if end + 1 < len(lines) and 0 < len(lines[end + 1].strip()) <= 40:
-                end += 1
+        for _ in range(SIGNATURE_LINES):  # the name under the closing, and the sender's title, team and case under it
+            if end + 1 < len(lines) and 0 < len(lines[end + 1].strip()) <= SIGNATURE_CHARS:  # ("Support Engineer, E2E
+                end += 1  # Networks", "Cisco TAC - Routing Protocols", "Case: 694031942 | Severity 3"), to a blank line
         if any(lines[k].strip() and not kinds[k] for k in (*range(n), *range(end + 1, len(lines)))):
             for k in range(n, end + 1):
                 kinds[k] = kinds[k] or "pasted"
