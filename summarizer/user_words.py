@@ -151,6 +151,17 @@ _EMOJI_END = re.compile(r"\s:[\w+-]{1,40}:\W{0,3}$")
 _ADDENDUM = re.compile(r"^\W*(?:\S+\s+){0,4}\S*?\s*" + prose.THANKS + r"\W*$", re.IGNORECASE)
 
 
+def _next_to(text: str, sentence: str, said: str) -> bool:
+    """Whether ``sentence`` comes right after ``text`` in ``said``, on its line, or on the next as a list's next
+    item ("1. rodar a suíte de e2e", then "2. trocar o splash ..."): not past a sentence left out ("..., ok?"), nor
+    onto another line of its own (the next ask), nor into the next paragraph."""
+    tail, head = text[-40:], sentence[:40]
+    return prose.joined(tail, head, said) in said or (bool(_LIST_ITEM.match(head)) and f"{tail}\n{head}" in said)
+
+
+_LIST_ITEM = re.compile(r"\s*(?:\d{1,2}[.)]|[-*\u2022])\s")
+
+
 def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> list[Item]:
     """Instructions and corrections of the user's own words, a sentence each; what was only asked goes to
     ``asked``. A correction without a value of its own takes the sentence after it ("Sorry, wrong port.
@@ -216,7 +227,8 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
                               corrects=found, update=prose.is_update(sentence)))
             open_item, joined = len(items) - 1, 0
         elif open_item >= 0 and not prose.is_request(sentence) and not prose.is_terse_ask(sentence) \
-                and len(sentence) <= 200 and not introduces:
+                and len(sentence) <= 200 and not introduces \
+                and _next_to(items[open_item].text, sentence, said):
             # (a sentence that ends on ":" introduces what the user pasted next: "logs from export-svc earlier:")
             last = items[open_item]  # the words that go on from a rule are the rule's (adjacent, verbatim)
             text = prose.joined(last.text, sentence, said)

@@ -4890,3 +4890,47 @@ def test_a_value_said_wrong_or_someone_elses_in_other_words_corrects_the_one_bef
         assert any(later[:30] in line for line in section(text, "User instructions")), text
     for said in ("Tom dice que el JE-MX01-890779 está mal, ¿lo revisas?", "el pedido 4471 era de otro cliente, no lo toques"):
         assert not prose.is_correction(said), said
+
+
+def test_what_the_user_takes_from_a_pasted_change_request_and_a_spanish_prohibition_with_a_condition_are_rules():
+    """Under a change request's fields and conditions, "De ahí lo que sí aplica: no arrancas hasta que el NOC confirme
+    que el edge está drenado." is the user's (a label of theirs, not a field), and the CR's "must"s stay the CR's. "no
+    le abras tickets a Transtelco mientras dure su ventana" and "não mexe no Pix enquanto ..." hold until their
+    condition ends; "no sabes si ...?" and "no tenemos ventana hasta que Telmex confirme" are no rule."""
+    cr = ("ya aprobaron el CHG, estas son las condiciones:\n\nChange Request: CHG0038545\n"
+          "Short description: Migración de BFD y local-pref en edges MTY\nState: Scheduled        Risk: Moderate\n"
+          "Planned start: 2024-03-15 01:00:00 CST      Planned end: 2024-03-15 04:00:00 CST\n\n"
+          "Approval conditions (CAB 2024-03-13):\n"
+          " - Implementation must only start after the NOC confirms the traffic is drained from the affected edge.\n"
+          " - Do not touch route reflectors as part of this change.\n"
+          " - Update the CR work notes every 30 minutes during implementation.\n\nApproved by: R. Salinas (CAB)\n\n"
+          "De ahí lo que sí aplica: no arrancas hasta que el NOC confirme que el edge está drenado.")
+    instructions = "\n".join(section(ledger(convo(cr)), "User instructions"))
+    assert "no arrancas hasta que el NOC confirme" in instructions, instructions
+    assert "Do not touch route reflectors" not in instructions and "Update the CR work notes" not in instructions
+    for rule in ("no le abras tickets a Transtelco mientras dure su ventana.",
+                 "não mexe no Pix enquanto a Black Friday estiver rodando."):
+        assert prose.is_rule(rule), rule
+    for said in ("no sabes si el NOC ya confirmó?", "no tenemos ventana hasta que Telmex confirme."):
+        assert not prose.is_rule(said), said
+
+
+def test_a_rule_goes_on_only_into_the_words_right_after_it_and_a_lists_next_items():
+    """A rule takes the plain sentence right after it on its line ("Only Python 3.11. No network calls."), and a
+    numbered list's next items; not a sentence after a dropped "ok?" nor the next paragraph's ask, which would make
+    a line no message holds. "I'm catching up on your messages now." is no update; a sentence after "José." in lower
+    case is a sentence of its own; a Spanish "antes de cualquier cambio ..." is a rule."""
+    from context_compactor.summarizer.user_words import user_items
+    said = ("Sobre o sistema: ah, e regra da casa: se o Mercado Pago devolver 5xx, não reenvia cobrança, só marca o "
+            "pedido pra revisão. ok? O sócio quer relatório de margem por produto.\n\nboa tarde, roda os testes do shipping")
+    lines = [i.text for i in user_items(said, 0) if i.section == "instruction"]
+    assert any(line.endswith("só marca o pedido pra revisão.") for line in lines), lines
+    assert not any("O sócio quer" in line or "boa tarde" in line for line in lines), lines
+    listed = "plano pra essa semana:\n1. rodar a suíte de e2e\n2. trocar o splash animado por um PNG estático\nbora?"
+    assert any("2. trocar o splash animado" in i.text for i in user_items(listed, 0)), user_items(listed, 0)
+    assert not prose.is_update("I'm catching up on your messages now.")
+    assert prose.is_update("I'm using the EU bucket now, not the US one.")
+    assert prose.sentences("Revisa la config del VPN de Clínica San José. if a max-prefix trips, tell me first.") == [
+        "Revisa la config del VPN de Clínica San José.", "if a max-prefix trips, tell me first."]
+    assert prose.is_rule("Otra cosa: antes de cualquier cambio de políticas de BGP corres commit check y me pasas el compare.")
+    assert not prose.is_rule("before any of that, can you check the logs?")

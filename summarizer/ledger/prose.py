@@ -45,7 +45,8 @@ def forget() -> None:
 # 予定を入れないで。family time bitte.")
 _WIDE_STOPS = ("\u3002", "\uff01", "\uff1f")
 _SENTENCE = re.compile(rf"(?<=[{''.join(_WIDE_STOPS)}])[ \t]*(?=[^\s{''.join(_WIDE_STOPS)}])|" r"(?=\s|$)(?:(?<=[.!?])\s+(?=[A-Z\u00c0-\u00dd`\"'(\[¿¡])|(?<=[?!])\s+(?=[a-z])|"
-                       r"(?:(?<=[a-z]{3}\.)(?<!etc\.)(?<!fig\.)|(?<=[a-z]-[a-z]{2}\.))\s+(?=[a-z])|"  # "... is a no-go. fix that up?"
+                       # "... is a no-go. fix that up?", "... de Clínica San José. if a max-prefix trips, ..."
+                       r"(?:(?<=[a-z\u00df-\u00f6\u00f8-\u00ff]{3}\.)(?<!etc\.)(?<!fig\.)|(?<=[a-z]-[a-z]{2}\.))\s+(?=[a-z])|"
                        r"(?<=[a-z]['\")]\.)\s+(?=[a-z])|"  # after a quote or a bracket: "... to 'Plan limits'. when you ..."
                        # after an emoji, before a lead into the next thing ("close out SEC-6653 \U0001f64f general thing: ...")
                        r"(?<=[\U0001f300-\U0001faff\u2600-\u27bf])\s+(?=(?:[\w ]{1,24}:\s|(?:also|btw|ps|oh|unrelated|"
@@ -310,6 +311,11 @@ _RULE = re.compile(
     # karo pehle", "mysql restart bilkul nahi", "xmlrpc band hi rakho", "koi exception nahi", "rate limit hona hi
     # chahiye", "customers table pe koi bhi migration ho toh pehle mysqldump lo")
     r"\b(?:main|hum|mai) jo bhi\b|\bcomes? (?:before|ahead of) (?:any|every|all)\b|"
+    # what to do first, before any change of a kind, said first ("before any BGP policy change run commit check", "Otra
+    # cosa: antes de cualquier cambio de políticas de BGP corres commit check", "avant chaque mise en prod, ...")
+    r"^\W*(?:[^:\n]{1,25}:\s*)?(?:(?:also|and|oh|btw|y|e)\W+)?(?:before (?:any|every|each)|antes de (?:cualquier|cada|"
+    r"todo|qualquer)|avant (?:tout|toute|chaque)|vor (?:jedem|jeder|jedes)|prima di (?:ogni|qualsiasi))\b"
+    r"(?![^.;!?]*\b(?:had|was|were|did|went|got|happened|tuvimos|hubo|fue|tivemos|houve|foi)\b)|"  # (not what happened)
     r"\bkabhi (?:bhi )?(?:mat|nahi|na)\b|\bmat (?:kar|chala|chhed|bhej|laga|daal|dal|chhu|hata|badal|likh|de|le)\w{0,4}\b|"
     r"\bhamesha\b|\bbilkul (?:nahi|mat|na)\b|\bkoi (?:bhi )?exception nahi\b|\b(?:hona|karna|rehna|rakhna) (?:hi )?chahiye\b|"
     r"\b(?:band|off|on|disabled?|enabled?|alag|same) (?:hi )?rakh(?:o|na|iye|ein)\b|"
@@ -337,6 +343,12 @@ _RULE = re.compile(
     r"darf|verwende|ausschlie(?:ß|ss)lich|nur noch|"
     # Spanish
     r"nunca|siempre|no (?:uses|hagas|toques|borres|cambies|subas|pongas|utilices|modifiques|reinicies)|"
+    # a thing not to do until, while or without something, in Spanish or Portuguese ("no arrancas hasta que el NOC
+    # confirme", "no le abras tickets a Transtelco mientras dure su ventana", "não mexe no Pix enquanto ...")
+    r"\bno (?:(?:le|lo|la|les|los|las|me|te|se) )?[a-záéíóúñ]{3,}(?:es|as)\b[^.;!?]{0,80}?\b(?:hasta que|mientras|"
+    r"sin (?:que|avisar|preguntar|consultar)|antes de que|a menos que|salvo que)\b|"
+    r"\bn[ãa]o (?:(?:me|te|lhe|o|a) )?[a-zà-ú]{3,}(?:e|es|a|as)\b[^.;!?]{0,80}?\b(?:at[ée] que|enquanto|"
+    r"sem (?:avisar|perguntar|falar)|antes que|a menos que)\b|"
     r"debe(?:s|mos|n)?\b|prefiero|evita|sin (?:preguntar|avisar|consultar)|solo (?:usa|con|en)|"
     r"utiliza siempre|usa siempre|"
     # Swedish, Danish, Norwegian, Dutch (their "not" and "no" say what is, in a law or a letter, as often as
@@ -471,8 +483,15 @@ def switched(sentence: str) -> str:
 
 
 def is_update(sentence: str) -> bool:
-    """Whether the user says a standing thing changed; "not now" (three words or fewer) says none did."""
-    return bool(_UPDATE.search(sentence)) and not _QUESTION.search(sentence) and len(sentence.split()) > 3
+    """Whether the user says a standing thing changed; "not now" (three words or fewer) says none did, nor does
+    what they are doing now ("I'm catching up on your messages now.")."""
+    return (bool(_UPDATE.search(sentence)) and not _QUESTION.search(sentence) and len(sentence.split()) > 3
+            and not _DOING_NOW.match(sentence))
+
+
+_DOING_NOW = re.compile(r"^\W*(?:(?:ok|okay|so|anyway|btw|also|sorry)\W+)*(?:i'?m|i am)\s+(?:just\s+|still\s+)?"
+                        r"(?!(?:using|running|keeping|storing|moving|switching|migrating|going|sending|hosting|deploying|"
+                        r"pointing|routing|putting|setting|paying|billing)\b)[a-z]+ing\b", re.IGNORECASE)
 
 
 def is_correction(sentence: str) -> bool:

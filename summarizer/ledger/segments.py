@@ -699,7 +699,12 @@ _RELAYED = re.compile(r"^\[[^\]\n]{1,40}\]\s+[a-z\u00df-\u00ff]")
 # may be lost forever.") is the pasted text's own last line.
 _CAPITAL = re.compile(r"^[\W\d_]*[A-Z\u00c0-\u00dd]")
 _RESUMES = re.compile(r"^\W*(?:this|that|these|the above|above|it|thanks|thx|ty|pls|please|can you|could you|scratch|sorry|"
-                      r"also|and|so|ok|okay|anyway|btw|actually|no|wait|hm+|oh|i|we)\b", re.IGNORECASE)
+                      r"also|and|so|ok|okay|anyway|btw|actually|no|wait|hm+|oh|i|we|"
+                      # what the user takes from the text above, in their words ("De ahí lo que sí aplica: ...", "De
+                      # esto, ponle ...", "Lo que sí: ...", "Eso sí, ...", "Disso, só ...", "Of these, only ...")
+                      r"de ah[ií]|de (?:esto|eso|todo eso|isso|isto|tudo isso|ça|cela|tout ça)|disso|disto|da[ií]|"
+                      r"lo que s[ií]|eso s[ií]|isso a[ií]|o que vale|davon|daraus|of (?:this|that|these|those|all that)|"
+                      r"from (?:this|that|these|those)|out of (?:this|that|these|those))\b", re.IGNORECASE)
 
 
 USER_TAIL_CHARS = 400  # a last paragraph of the user's under a document, in lower case, this long at most
@@ -723,7 +728,8 @@ def _document_end(lines: list[str], start: int) -> int:
     # good, ...; the raw data one too: ...")
     plain = (len(tail) <= (USER_TAIL_CHARS if tail.lstrip()[:1].islower() else 200) and (
         not tail.lstrip().startswith(("-", "*", "#", "|", ">", "`", "[")) or bool(
-        _RELAYED.match(tail))) and not re.match(r"\s*\d+[.)] ", tail) and not _FIELD.match(tail) and not line_is_pasted(tail)
+        _RELAYED.match(tail))) and not re.match(r"\s*\d+[.)] ", tail) and not line_is_pasted(tail)
+        and (not _FIELD.match(tail) or bool(_RESUMES.match(tail)))  # ("De ahí lo que sí aplica: ..." is no field)
         and not (_CAPITAL.match(tail) and not _RESUMES.match(tail) and not _RELAYED.match(tail)
                  and not tail.rstrip().endswith("?")))
     if plain and last - 2 > start and not lines[last - 2].strip():
