@@ -4934,3 +4934,20 @@ def test_a_rule_goes_on_only_into_the_words_right_after_it_and_a_lists_next_item
         "Revisa la config del VPN de Clínica San José.", "if a max-prefix trips, tell me first."]
     assert prose.is_rule("Otra cosa: antes de cualquier cambio de políticas de BGP corres commit check y me pasas el compare.")
     assert not prose.is_rule("before any of that, can you check the logs?")
+
+
+def test_a_correction_said_against_what_i_told_you_a_wrong_thing_by_its_kind_and_a_hinglish_change_supersede():
+    """"it's 2025-06-09 at 09:20, not what I told you", "galat bucket yaar, kj-mysql-archive-mkrw wala" (a name with
+    no digit, the bucket said wrong) and "socket /run/php/gb-pool-rdt.sock hai, pool ka naam badla tha" (the pool
+    was renamed) replace what was said before them, which leaves the block: no old value stands."""
+    for first, later, old in [
+            ("the consulate appointment for Chiara's work visa is 2025-06-02 at 09:20, put it in the relocation tracker",
+             "Chiara just forwarded the confirmation and it's 2025-06-09 at 09:20, not what I told you. Can you fix "
+             "the tracker?", "2025-06-02"),
+            ("DB dumps kj-db-dumps-22 bucket mein jaate hain", "galat bucket yaar, kj-mysql-archive-mkrw wala",
+             "kj-db-dumps-22"),
+            ("shop ka FPM pool alag socket pe hai: /run/php/php8.3-fpm-gb.sock",
+             "socket /run/php/gb-pool-rdt.sock hai, pool ka naam badla tha", "php8.3-fpm-gb.sock")]:
+        text = ledger(convo(first, *[f"look at KJ-{n} when you can" for n in range(6)], later))
+        assert old not in text, text
+        assert any(later[:30] in line for line in section(text, "User instructions")), text

@@ -362,6 +362,14 @@ def _alike(shared: int, words: frozenset[str], other: frozenset[str]) -> bool:
     return shared >= 2 and shared >= 0.4 * min(len(words), len(other))
 
 
+# What a correction says was wrong, by its kind ("wrong bucket", "galat bucket", "falscher Bucket", "mauvais bucket").
+_WRONG_THING = re.compile(r"\b(?:wrong|galat|falsche[rsn]?|falsch|mauvais|mauvaise|equivocad[oa]|errad[oa])\s+([A-Za-z]{3,})\b",
+                          re.IGNORECASE)
+# A name of three parts or more joined by "-" or "_" ("kj-mysql-archive-mkrw", "orders_status_idx"): a value a correction
+# gives, though it has no digit or slash.
+_JOINED_NAME = re.compile(r"(?<![\w.@/-])[A-Za-z]\w*(?:[-_][A-Za-z0-9]\w*){2,}(?![\w-])")
+
+
 def supersede(merged: list[Item]) -> list[Item]:
     """``merged`` with each correction's superseded statement taken out and cited by the correction;
     a correction that supersedes nothing and carries no value of its own becomes a request."""
@@ -387,7 +395,11 @@ def supersede(merged: list[Item]) -> list[Item]:
         named = {m.group(1).rstrip(".,;:") for pattern in (_NAMED_OLD, _NAMED_OLD_AFTER)
                  for m in pattern.finditer(correction.text)}
         new_values = tuple(v for v in values(correction.text) if v not in named)
+        if not new_values and correction.correction:  # a name with no digit ("galat bucket yaar, kj-mysql-archive-mkrw wala")
+            new_values = tuple(v for v in _JOINED_NAME.findall(correction.text) if v not in named)
         words = content_words(correction.text)
+        wrong = _WRONG_THING.search(correction.text)
+        wrong_what = _stem(wrong.group(1).lower()) if wrong else ""
         plain = words - content_words(" ".join(new_values))
         # what an update that makes a choice again switches ("the bank import"), read once for every candidate
         changed = content_words(prose.switched(correction.text)) if not correction.correction else frozenset()
@@ -417,6 +429,8 @@ def supersede(merged: list[Item]) -> list[Item]:
             if not score and correction.correction and _same_shape(new_values, vals) and (
                     overlap or not words or _kind_named(words, vals)):
                 score = 1  # "Sorry, I meant 0045.": the latest value of its shape, when nothing fits better
+            if not score and correction.correction and new_values and vals and wrong_what and wrong_what in cand_words:
+                score = 1  # "galat bucket yaar, kj-mysql-archive-mkrw wala": the latest statement of the thing it says was wrong
             if not correction.correction:  # an update: on plainer evidence only, about the same thing
                 shared = len(words & cand_words)
                 score = score if _alike(shared, words, cand_words) or (score >= 3 and shared >= 1) else 0
@@ -450,6 +464,8 @@ def supersede(merged: list[Item]) -> list[Item]:
         kept = [v for v in olds if new_values and _substantial(v) and not _replaced_by(v, new_values, named)]
         if kept and not correction.correction and _switches(changed, facts[best][4]):
             kept = []  # what a choice made again switches is the statement's value, whatever its kind
+        if kept and wrong_what and wrong_what in facts[best][4] and len(facts[best][1]) == 1:
+            kept = []  # "galat bucket": the statement's one value was the wrong bucket, whatever its shape
         if kept and target.section != "identifier":
             # The statement says more than the value corrected (another date, another address): it stays,
             # marked as corrected, the correction beside it first among the instructions.

@@ -139,6 +139,8 @@ _CORRECTION = re.compile(
     r"(?:sorry\s*[:,]?\s*)?(?:it'?s |it is |should be |i meant )?[`'\"]?(?=[\w.@:/+-]*\d)|"
     r"not the (?:one|\w+) I (?:said|mentioned|gave)|the other (?:one|\w+) I (?:said|mentioned|gave|meant)|"
     r"\b(?:was|is) (?:wrong|a typo|incorrect|outdated|deprecated|obsolete)\b|"
+    # the value meant, set against what the user said before ("it's 2025-06-09 at 09:20, not what I told you")
+    r"\bnot (?:what|the one) I (?:told you|said|gave you|sent you|wrote)\b|"
     # the same in other languages, the value meant after it ("la VLAN que te dije está mal: es la 2523"; not "Tom dice
     # que el JE-MX01-890779 está mal, ¿lo revisas?"), and
     # a value said for someone else ("la que te pasé era de otro cliente", "the one I gave you was another customer's")
@@ -467,6 +469,8 @@ _UPDATE = re.compile(
     r"no longer|any ?more|renamed|replaced|retired|these days|as of (?:today|now)|d[ée]sormais|"
     r"rebased (?:onto|on)|has changed|have changed|is changing|we'?re (?:now )?on\b|"
     r"maintenant|ab jetzt|jetzt\b|ahora\b|a partir de ahora|"
+    # Hindi in Latin letters: it changed ("pool ka naam badla tha", "IP badal gaya", "port change ho gaya")
+    r"\bbadl(?:a|i|e) (?:tha|thi|the|hai|hain|gaya|gayi)\b|\bbadal (?:gaya|gayi|gaye|diya|di|diye)\b|\bchange ho (?:gaya|gayi)\b|"
     # a choice made again: "we switch the bank import to CAMT.053 files", "let's change the cut-off to the 5th"
     + _SWITCHED.pattern + ")", re.IGNORECASE)
 
