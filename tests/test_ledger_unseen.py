@@ -4951,3 +4951,15 @@ def test_a_correction_said_against_what_i_told_you_a_wrong_thing_by_its_kind_and
         text = ledger(convo(first, *[f"look at KJ-{n} when you can" for n in range(6)], later))
         assert old not in text, text
         assert any(later[:30] in line for line in section(text, "User instructions")), text
+
+
+def test_a_hinglish_statement_holds_a_value_and_a_name_said_not_so_is_corrected():
+    """"report rzp_settlement_logs table se banta hai" and "path /var/www/kj-shop-next hai yaar" state values ("hai"
+    is "is"); "rzp_settlement_logs nahi re, rzp_settlements_log" takes the first back, by a name with no digit, and
+    the old name does not stand."""
+    for said in ("report rzp_settlement_logs table se banta hai.", "path /var/www/kj-shop-next hai yaar"):
+        assert prose.kind_of(said, values(said)) == "setting", said
+    text = ledger(convo("report rzp_settlement_logs table se banta hai. disk full toh nahi ho raha?",
+                        *[f"look at KJ-{n} when you can" for n in range(6)],
+                        "rzp_settlement_logs nahi re, rzp_settlements_log"))
+    assert section(text, "User instructions") == ["rzp_settlement_logs nahi re, rzp_settlements_log"], text

@@ -43,8 +43,9 @@ _WORD = re.compile(r"[a-z][a-z0-9_]{2,}")
 # "dispute_holds", "handleCashbackSettle", "web/src/api"): words ("not the staging one") are no value.
 _NAMED = (r"(?:[$€£¥]?[\w.@:/+-]*\d[\w.@:/+-]*(?:,\d{3}(?!\d)[\w.@:/+-]*)*|[\w.+-]+@[\w.-]+|\w+://\S+|[A-Za-z][\w-]*(?:[._/:][\w-]+)+|"
           r"(?-i:[a-z]+(?:[A-Z][a-z0-9]+)+))")
-_NAMED_OLD_AFTER = re.compile(r"(?<![\w.@:/+-])(" + _NAMED + r")[`'\"]? (?:was|is) (?:wrong|"
-                              r"decommissioned|retired|old|outdated|deprecated|a typo|gone|dead|the old one)\b", re.IGNORECASE)
+_NAMED_OLD_AFTER = re.compile(r"(?<![\w.@:/+-])(" + _NAMED + r")[`'\"]? (?:(?:was|is) (?:wrong|"
+                              r"decommissioned|retired|old|outdated|deprecated|a typo|gone|dead|the old one)\b|"
+                              r"(?:nahi|nahin)\b(?: (?:re|yaar|bhai|hai))?\s*[,;\u2014\u2013-])", re.IGNORECASE)  # ("X nahi re, Y")
 _NAMED_OLD = re.compile(r"\b(?:instead of|rather than|not|no longer|in place of|replacing|scratch|forget|ignore|pas|nicht|statt|en vez de|"
                         r"en lugar de|au lieu de|non|no es|n[ãa]o [ée]|no|n[ãa]o|nie|niet|inte|ikke)\s+(?:(?:the|la|le|les|el|der|die|das|il|lo|o|a)\s+)?"
                         # the name a value goes with ("not Oostzeedijk 358", "not EUR 7.1 million", "non la Sala Isola 6B")

@@ -154,7 +154,8 @@ _CORRECTION = re.compile(
     # nahi, 8018 hai"
     r"^\W*(?:(?:arre|are|oh|ah|ok|haan|acha|accha)\W+)?(?:galat|nahi|nahin|nai)\b(?=\s*(?:yaar|bhai)?\s*[,.!:\u2014\u2013-])|"
     r"^\W*(?:[\w ]{1,20}:\s*)?galat (?:[\w-]+ ){0,2}(?:yaar|bhai|tha|hai|bataya|bola|likha)?\b|"
-    r"(?<![\w.@:/+-])(?=[\w.@:/+-]*\d)[\w.@:/+-]+ (?:nahi|nahin)\s*[,;\u2014\u2013-]\s*[`'\"]?(?=[\w.@:/+-]*\d)|"
+    r"(?<![\w.@:/+-])(?=[\w.@:/+-]*[\d_])[\w.@:/+-]+ (?:nahi|nahin)(?: (?:re|yaar|bhai))?\s*[,;\u2014\u2013-]\s*[`'\"]?"
+    r"(?=[\w.@:/+-]*[\d_])|"  # ("8081 nahi, 8018 hai", "rzp_settlement_logs nahi re, rzp_settlements_log")
     # a typo owned at the end ("BR48-2309-2298 for the left motor controller, typo before")
     r",\s*(?:my )?typo(?: before| earlier| above| from before| on my side)?\W*$|"
     # a name set aside first, then the one meant ("not floor_marker_reader, it's people_tracker that's slow to start")
@@ -684,7 +685,8 @@ _SETS = re.compile(r"^\W*(?:(?:good )?(?:morning|afternoon|evening)\W+|(?:hi|hey
 # (not Go's command: "go test the ingest cmd/ingestd thx" asks)
 # (nor "go" that asks: "..., go through the tracked changes", "go ahead and ...")
 _COPULA = re.compile(r"\b(?:is|are|=|stays|lives|live|goes|go(?! (?:test|build|vet|run|mod|get|fmt|generate|install|"
-                     r"list|clean|tool|work|env|through|ahead|over|and|check|fix|find|look|see)\b)|points? to|means|runs on|is on|are on)\b")
+                     r"list|clean|tool|work|env|through|ahead|over|and|check|fix|find|look|see)\b)|points? to|means|runs on|is on|are on|"
+                     r"hai|hain)\b")  # (Hindi in Latin letters: "path /var/www/kj-shop-next hai yaar")
 # A guess or an aside: what it states is not a value the user sets.
 _HEDGE = re.compile(r"\b(?:if I (?:remember|recall)|I (?:think|guess|believe|suspect|assume|wonder)|my gut|not sure|"
                     r"might be|may be|maybe|probably|perhaps|random thought|I'?m not going to|I don'?t know|no idea)\b",
