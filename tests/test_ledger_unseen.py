@@ -4963,3 +4963,15 @@ def test_a_hinglish_statement_holds_a_value_and_a_name_said_not_so_is_corrected(
                         *[f"look at KJ-{n} when you can" for n in range(6)],
                         "rzp_settlement_logs nahi re, rzp_settlements_log"))
     assert section(text, "User instructions") == ["rzp_settlement_logs nahi re, rzp_settlements_log"], text
+
+
+def test_a_new_one_in_place_of_the_old_said_of_a_person_named_first_updates_what_was_said_of_them():
+    """"He sent a new one, the bank closed the old account — use PT50 ... 5476 6 for Rodrigo's reimbursement." after
+    "Rodrigo Quaresma's relocation reimbursement goes to PT50 ... 1201 6": a new one in place of the old, of the same
+    person (named first there, so no name of the sentence's middle), and the old IBAN leaves the block."""
+    first = "Rodrigo Quaresma's relocation reimbursement goes to PT50 7455 3619 5345 7766 1201 6, he sent it this morning."
+    later = ("He sent a new one, the bank closed the old account — use PT50 7455 3619 5345 7766 5476 6 for Rodrigo's "
+             "reimbursement.")
+    assert prose.is_update(later)
+    text = ledger(convo(first, *[f"look at HR-{n} when you can" for n in range(6)], later))
+    assert section(text, "User instructions") == [later], text

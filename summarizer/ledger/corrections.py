@@ -96,7 +96,15 @@ def _named_apart(update: str, statement: str) -> bool:
     Asked only of an update that carries a value: where there is none, a name may be the new value itself
     ("Ozyu Lpjmb now owns the pager", "report all times in Pacific time")."""
     mine, theirs = _names(update), _names(statement)
-    return bool(mine) and bool(theirs) and not mine & theirs
+    if not (mine and theirs) or mine & theirs:
+        return False
+    # (a name said first in one is no name of _NAME's, "Rodrigo Quaresma's reimbursement goes to ..." and "... for
+    # Rodrigo's reimbursement": one said by the other in any place is shared)
+    return not (mine & _words_of(statement) or theirs & _words_of(update))
+
+
+def _words_of(text: str) -> frozenset[str]:
+    return frozenset(w.removesuffix("'s") for w in re.findall(r"[a-z][\w'&-]*", text.lower()))
 
 
 # The words that say a choice is revised, not what it is about (stemmed as content_words stems them).

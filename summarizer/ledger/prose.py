@@ -470,6 +470,9 @@ _UPDATE = re.compile(
     r"no longer|any ?more|renamed|replaced|retired|these days|as of (?:today|now)|d[ée]sormais|"
     r"rebased (?:onto|on)|has changed|have changed|is changing|we'?re (?:now )?on\b|"
     r"maintenant|ab jetzt|jetzt\b|ahora\b|a partir de ahora|"
+    # a new one in place of the old ("He sent a new one, the bank closed the old account — use PT50 ...")
+    r"\b(?:sent|gave|got|has|opened|issued) (?:me |us |you )?a new one\b|\b(?:closed|replaced|revoked|cancell?ed) the old "
+    r"(?:one|account|number|address|card|key|token|password|certificate)\b|"
     # Hindi in Latin letters: it changed ("pool ka naam badla tha", "IP badal gaya", "port change ho gaya")
     r"\bbadl(?:a|i|e) (?:tha|thi|the|hai|hain|gaya|gayi)\b|\bbadal (?:gaya|gayi|gaye|diya|di|diye)\b|\bchange ho (?:gaya|gayi)\b|"
     # a choice made again: "we switch the bank import to CAMT.053 files", "let's change the cut-off to the 5th"
