@@ -144,7 +144,7 @@ _CORRECTION = re.compile(
     # the same in other languages, the value meant after it ("la VLAN que te dije está mal: es la 2523"; not "Tom dice
     # que el JE-MX01-890779 está mal, ¿lo revisas?"), and
     # a value said for someone else ("la que te pasé era de otro cliente", "the one I gave you was another customer's")
-    r"\b(?:est[áa]|estaba|estava|era|es|é|est|était|ist|war|è|era) (?:mal|errad[oa]|equivocad[oa]|incorrect[oa]|faux|"
+    r"\b(?:est[áa]|estaba|estava|era|es|é|est|était|ist|war|è) (?:mal|errad[oa]|equivocad[oa]|incorrect[oa]|faux|"
     r"fausse|falsch|sbagliat[oa]|errat[oa])\s*[:,;\u2014\u2013-]\s*(?:es|era|é|c'est|ist|è|it'?s|the right one is)\b|"
     r"\b(?:te (?:pas[ée]|di|dije|mand[ée]|passei|dei|mandei)|I (?:gave|sent|passed)(?: you)?|I said)\b[^.;:\n]{0,20}?"
     r"\b(?:era|é|foi|was) (?:(?:de|do|da|del) (?:otr[oa]|outr[oa])|(?:for )?(?:another|a different|someone else'?s)) \w+|"
