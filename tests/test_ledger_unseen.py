@@ -4975,3 +4975,13 @@ def test_a_new_one_in_place_of_the_old_said_of_a_person_named_first_updates_what
     assert prose.is_update(later)
     text = ledger(convo(first, *[f"look at HR-{n} when you can" for n in range(6)], later))
     assert section(text, "User instructions") == [later], text
+
+
+def test_a_rule_that_asks_to_be_heard_in_spanish_or_portuguese_is_a_rule():
+    """"..., ¿va?", "..., tá?" ask only that the rule is heard, as "..., ok?" does; "can you check the logs, tá?" is
+    still a request and "o deploy tá quebrado, né?" no rule."""
+    for rule in ("Btw don't change anything on the IXP sessions on Fridays after 15:00, ¿va?",
+                 "sempre testa no staging primeiro, tá?"):
+        assert prose.is_rule(rule), rule
+    for said in ("can you check the logs, tá?", "o deploy tá quebrado, né?"):
+        assert prose.kind_of(said, ()) == "request", said

@@ -538,9 +538,11 @@ _UNMARKED_ASK = re.compile(r"^\W*(?:(?:ok|okay|so|and|also|hey|hi|hmm|um|btw|q|q
                            r"(?:is|are|was|were)\b)"  # (not "what matters to me is that tests pass on 3.11": it states)
                            r"(?:why|what|how|where|who|which|whose|is|are|was|were|does|did|has|can|could)\s+(?!not\b)\S+\s+\S",
                            re.IGNORECASE)
-_CONFIRM_TAG = re.compile(r"[,;]?\s*\b(?:ok|okay|alright|all right|yeah|right|sounds? good|got it|capisce|ja|vale|"
-                          r"d'accord|t[áa] bom|samjha|samjhe|samjhi|theek hai|thik hai|hai na|na|haina|wakatta|ne)\s*\?+\s*$",
-                          re.IGNORECASE)
+_CONFIRM_TAG = re.compile(r"[,;]?\s*\u00bf?\b(?:ok|okay|okey|alright|all right|yeah|right|sounds? good|got it|capisce|capito|ja|vale|"
+                          # (Spanish and Portuguese: "..., ¿va?", "¿sale?", "¿de acuerdo?", "tá?", "né?", "combinado?")
+                          r"va|sale|de acuerdo|entendido|t[áa]|n[ée]|certo|combinado|beleza|"
+                          r"d'accord|compris|verstanden|t[áa] bom|samjha|samjhe|samjhi|theek hai|thik hai|hai na|na|haina|wakatta|ne)"
+                          r"\s*\?+\s*$", re.IGNORECASE)
 
 
 # A session says its rules again and again; the verdicts of the latest sentences are kept (a bound: its keys
