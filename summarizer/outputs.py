@@ -8,6 +8,7 @@ import itertools
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 
 from context_compactor.messages import ToolCall, View
 
@@ -132,29 +133,36 @@ def _curl_failure(text: str) -> str:
 def _tool_verdict(text: str) -> str:
     """What a build or device tool says failed under its own heading or mark: Gradle's line under "* What went
     wrong:", Android's exception under "FATAL EXCEPTION", fastlane's or CocoaPods' first "[!]" line that says what
-    failed (:data:`_BANG_ERROR`); "" for none."""
+    failed (:data:`_BANG_ERROR`), an API's answer under an error status in `curl -v` (:func:`_curl_failure`), the Go
+    toolchain's first diagnostic (:data:`_GO_DIAGNOSTIC`); "" for none. Each is read only where its mark is."""
     at = text.find("* What went wrong:\n")
     if at >= 0:
         line = next((row.strip() for row in text[at + 19:at + 2000].split("\n") if row.strip()), "")
         if line:
             return line
-    if "FATAL EXCEPTION: " in text:
-        crash = _ANDROID_CRASH.search(text)
-        if crash:
-            return crash.group(1).strip()
-    if "[!] " in text:
-        bang = _BANG_ERROR.search(text)
-        if bang:
-            return bang.group(0).strip()
-    if "\n< HTTP/" in text:
-        answer = _curl_failure(text)
-        if answer:
-            return answer
-    if ".go:" in text:
-        diagnostic = _GO_DIAGNOSTIC.search(text)
-        if diagnostic:
-            return diagnostic.group(1).strip()
+    for mark, read in _VERDICTS:
+        if mark in text:
+            said = read(text)
+            if said:
+                return said
     return ""
+
+
+def _matched(pattern: re.Pattern[str], group: int) -> Callable[[str], str]:
+    """A reader of ``pattern``'s first match in a text (its ``group``, stripped; "" for none)."""
+    def read(text: str) -> str:
+        m = pattern.search(text)
+        return m.group(group).strip() if m else ""
+    return read
+
+
+# (the mark a verdict needs in the text, its reader), in the order they are tried
+_VERDICTS: tuple[tuple[str, Callable[[str], str]], ...] = (
+    ("FATAL EXCEPTION: ", _matched(_ANDROID_CRASH, 1)),
+    ("[!] ", _matched(_BANG_ERROR, 0)),
+    ("\n< HTTP/", _curl_failure),
+    (".go:", _matched(_GO_DIAGNOSTIC, 1)),
+)
 
 
 # An output whose first line says the call failed: an exception's name ("StorageError: quota exceeded",
