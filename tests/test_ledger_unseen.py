@@ -4985,3 +4985,59 @@ def test_a_rule_that_asks_to_be_heard_in_spanish_or_portuguese_is_a_rule():
         assert prose.is_rule(rule), rule
     for said in ("can you check the logs, tá?", "o deploy tá quebrado, né?"):
         assert prose.kind_of(said, ()) == "request", said
+
+
+def test_one_off_requests_in_spanish_and_portuguese_are_requests_not_instructions():
+    """A chat's requests in Spanish and Portuguese ("porfa enséñame el host_vars del edge", "a ver, checa ospf en
+    p-mty-01 (sin prisa)", "ahorita dame los errores de interfaces en xr-pe-01", "so qué dice el git status", "nginx tá
+    com muito 502, vê aí") are done once answered: they leave the instructions, where the rules of the same chat
+    ("nunca hagas clear bgp neighbor en producción sin avisar", "nada de PR com mais de 250 linhas") stay."""
+    asks = ["porfa enséñame el host_vars del edge, no me acuerdo cómo quedó",
+            "so checa adyacencias de isis en mx-edge-02 (sin prisa)",
+            "ahorita dame los errores de interfaces en xr-pe-01, es para el reporte de la semana",
+            "a ver, checa ospf en p-mty-01, todavía quedan áreas ahí",
+            "so qué dice el git status del repo, creo que dejé algo a medias",
+            "so cuántos prefijos nos manda Telmex ahorita",
+            "buenas, revisa los logs de dc1-spine-02 de la madrugada cuando puedas",
+            "dc1-leaf-06 en particular y me dices",
+            "Grafana me marca descartes en rr-mty-01, qué onda.",
+            "ahorita how are the LSPs looking on p-mty-01",
+            "now nginx tá com muito 502, vê aí",
+            "bom dia! nginx tá com muito 502, vê aí valeu"]
+    for said in asks:
+        assert prose.kind_of(said, values(said)) == "request", said
+    rules = ["Para que lo tengas: nunca hagas clear bgp neighbor en producción sin avisar.",
+             "eu reviso tudo pelo celular, então nada de PR com mais de 250 linhas pfv"]
+    for said in rules:
+        assert prose.kind_of(said, values(said)) == "rule", said
+    # (a noun stressed before a pronoun's letters is no verb that asks, nor a gerund, nor "nada de novo")
+    for said in ("el módulo bgp-mty-4 es el bueno", "la fórmula de 2024 es la buena"):
+        assert prose.kind_of(said, values(said)) == "setting", said
+    assert prose.kind_of("nada de novo no log", ()) == "request"
+    text = ledger(convo(rules[0], *asks, rules[1]))
+    assert section(text, "User instructions") == rules, text
+
+
+def test_a_change_said_with_what_it_is_now_is_a_setting_even_when_asked_to_carry_it_through():
+    """"oye, cambió la ventana: jueves a la 01:30. corrígelo porfa" (and "the window changed: thursday at 01:30. fix
+    it please") says the window changed: it replaces the window said before, though it asks for the fix. "changed my
+    mind on the appliance: ..." is a choice made again, no such change of the statement before it."""
+    for said in ("oye, cambió la ventana: jueves a la 01:30. corrígelo porfa",
+                 "oh, the window changed: thursday at 01:30. fix it please",
+                 "ah, ya no es el martes, quedó el jueves a la 01:45."):
+        assert prose.is_update(said) and prose.kind_of(said, values(said)) == "setting", said
+    assert not prose.is_update("changed my mind on the appliance: we re-image Pied Piper's BX-200 remotely")
+    text = ledger(convo("la ventana con el cliente quedó el martes a las 23:00.",
+                        *[f"checa el ticket NOC-{n} cuando puedas" for n in range(6)],
+                        "oye, cambió la ventana: jueves a la 01:30. corrígelo porfa"))
+    assert "martes a las 23:00" not in text, text
+    assert section(text, "User instructions") == ["oye, cambió la ventana: jueves a la 01:30. corrígelo porfa"], text
+
+
+def test_words_that_say_nothing_in_portuguese_or_spanish_make_no_two_statements_one():
+    """"now a emissão de NF-e parou depois das 14h" shares only "das" (of the) with "a Jéssica usa o admin das 8h
+    ao meio-dia, ...": no thing said of both, so the first does not replace the second, which stays."""
+    rule = "Ah, e pra ficar claro: a Jéssica usa o admin das 8h ao meio-dia, se o admin cair nessa janela ela me liga."
+    text = ledger(convo(rule, *[f"olha o pedido PED-{n} quando puder" for n in range(6)],
+                        "now a emissão de NF-e parou depois das 14h"))
+    assert any(rule[:40] in line for line in section(text, "User instructions")), text

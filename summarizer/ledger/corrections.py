@@ -37,8 +37,18 @@ _FILLER = frozenset("""sorry actually correction wait oops whoops meant mean not
     against hard constraint safety fact goal state user preference note important quick going forward onward
     onwards henceforth anymore moving ahead later today these days revisit revisiting revisited scrap scratch
     agreed decided discussed idea plan option approach mind second thought thoughts thinking reflection make
-    made come hiya hey ugh argh gah meh oki""".split())
-_WORD = re.compile(r"[a-z][a-z0-9_]{2,}")
+    made come hiya hey ugh argh gah meh oki""".split()) | frozenset(
+    # the words that carry no subject in Spanish, Portuguese, French, German and Italian ("a emissão de NF-e parou depois
+    # das 14h" and "a Jéssica usa o admin das 8h" share none)
+    """que qué los las del por para con una uno unos unas como más mas pero sobre este esta esto estos estas ese esa
+    eso esos esas aquí ahí allí fue está están muy todo todos toda todas cuando donde porque también
+    les sus tus ella ellos ellas pues entonces bueno oye porfa ahorita así otra otro otros otras mismo misma hasta
+    desde entre tiene tengo hace das nas pra uma umas uns isso isto essa esse aqui ali tem tá são foi muito quando
+    onde ele eles elas seu sua meu minha nessa nesse neste nesta dessa desse deste desta então tipo né vou vai vamos
+    les une avec dans qui sont pas mais ces cette ses leur vous ils elle elles tout tous comme
+    der dem ein eine einen einem einer und oder mit für von auf ist sind nicht aber auch noch wie wenn dann bei aus
+    zum zur nach über sich che della delle dei sono più questo questa anche""".split())
+_WORD = re.compile(r"[^\W\d_]\w{2,}")  # (a word in any alphabet: "emissão" is one, not "emiss")
 # A named value: with a digit, an address, or an identifier's shape without one ("kyc-db.staging.internal",
 # "dispute_holds", "handleCashbackSettle", "web/src/api"): words ("not the staging one") are no value.
 _NAMED = (r"(?:[$€£¥]?[\w.@:/+-]*\d[\w.@:/+-]*(?:,\d{3}(?!\d)[\w.@:/+-]*)*|[\w.+-]+@[\w.-]+|\w+://\S+|[A-Za-z][\w-]*(?:[._/:][\w-]+)+|"

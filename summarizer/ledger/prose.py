@@ -225,8 +225,10 @@ _WEAK_RULE = re.compile(r"\b(?:make sure|at least|at most|(?<!\bI )remember|note
                         r"ensure|be careful|careful)\b", re.IGNORECASE)
 _WEAK_NEEDS = ("make sure", "at least", "at most", "remember", "note that", "avoid", "forget", "ensure", "careful")
 # "no" that forbids nothing: "no rush", "no worries", "no idea" ("oh and one more thing, no rush").
+# (nor a verb denied in Spanish or Portuguese, its pronoun first: "..., no me acuerdo cómo quedó", "no lo encuentro")
 _NO_IDIOM = (r"(?!rush\b|worries\b|problem|idea\b|need\b|hurry\b|pressure\b|luck\b|big deal\b|way\b|longer\b|"
-             r"change|issues?\b|errors?\b|one\b|matter\b|clue\b|doubt\b|stress\b|biggie\b)")
+             r"change|issues?\b|errors?\b|one\b|matter\b|clue\b|doubt\b|stress\b|biggie\b|"
+             r"(?:me|te|se|lo|la|le|les|nos|los|las)\s)")
 # Where a house convention holds ("in this repo", "here", "on this team").
 _HOUSE = r"(?:(?:in|on|for|at) (?:this|our) (?:repo|repository|project|codebase|code base|team|org|company|shop|house|office)|here|around here)"
 # A rule: words that forbid, require or prefer, or speak of what holds from now on, in every case.
@@ -353,6 +355,10 @@ _RULE = re.compile(
     r"\bn[ãa]o (?:(?:me|te|lhe|o|a) )?[a-zà-ú]{3,}(?:e|es|a|as)\b[^.;!?]{0,80}?\b(?:at[ée] que|enquanto|"
     r"sem (?:avisar|perguntar|falar)|antes que|a menos que)\b|"
     r"debe(?:s|mos|n)?\b|prefiero|evita|sin (?:preguntar|avisar|consultar)|solo (?:usa|con|en)|"
+    # "no X", said as Spanish and Portuguese say it ("então nada de PR com mais de 250 linhas", "nada de force-push a main");
+    # not "nada de novo" (nothing new)
+    r"(?:^|[,;:\u2014]\s*|\b(?:ent[ãa]o|entonces|as[ií] que|por isso|por eso)\s+)nada de\s+(?!(?:nada|novo|nuevo|raro|especial|"
+    r"mais|m[áa]s|errado|malo?|grave|importante|interesante|interessante)\b)\w|"
     r"utiliza siempre|usa siempre|"
     # Swedish, Danish, Norwegian, Dutch (their "not" and "no" say what is, in a law or a letter, as often as
     # what to do: "niet in de lidstaat gevestigde")
@@ -412,6 +418,10 @@ def _may_hold(sentence: str, low: str, words: tuple[str, ...]) -> bool:
 
 # A greeting or an aside of a word or two in any language, then a comma, before what a message asks ("doei, hows
 # ...", "na pewno, run ...", "jutro, what rope theta ...").
+# The words a chat opens a sentence with before what it says, in Spanish, Portuguese, French, German and Italian ("porfa
+# checa ...", "a ver, ...", "ahorita dame ...", "então roda ...", "alors regarde ...", "jetzt check ..."): no word of it.
+LEADS = (r"porfa|plis|oye|oiga|a ver|ahorita|ahora|entonces|pues|bueno|buenas|sale|[\u00e1a]ndale|[\u00f3o]rale|"
+         r"ent[\u00e3a]o|olha|bom|alors|bon|[\u00e9e]coute|allez|jetzt|dann|allora|senti")
 ASIDE = r"(?:[^\W\d_]+(?: [^\W\d_]+)?,\s+)?"
 # Before a question, the aside may end on a colon or a dash too, and come twice ("quick one: where is
 # ORD-8446194", "sorry, another one \u2014 who is cus_kh3T..."): what a question asks is asked whatever comes before it.
@@ -422,14 +432,25 @@ ASIDE_Q = r"(?:[^\W\d_]+(?: [^\W\d_]+)?(?:[,:]|\s[\u2014\u2013-])\s+){0,2}"
 # nor are the steps a plan's label opens: "this week: finish the eval, draft section 6.5, send to marta")
 ASIDE_DO = (r"(?!(?:today|tomorrow|tonight|this week|next week|plan|steps|order|first)\W)"
             r"(?:[^\W\d_]+(?: [^\W\d_]+)?[,:]\s+|[^\x00-\x7f\s]+\s+){0,2}(?!let'?s\b|lets\b)")
+# A piece of work asked in Spanish or Portuguese, by its verb in the imperative, with the pronoun it may take ("sácame el
+# aging ...", "dime el total", "abre la IBE25-278767 y compárala ...", "checa ospf en ...", "repítelo", "roda os testes"),
+# or any verb so written, its stress marked before a pronoun it ends in ("enséñame", "échale", "revísalo"; not a noun
+# such as "módulo" or "fórmula", nor a gerund, "pensándolo bien, ...").
+ES_ASK = (r"(?:abr[ea]|s[aá]ca|b[aá]ja|descarga|prep[aá]ra|postea|reclasifica|actualiza|m[aá]nda|env[ií]a|b[uú]sca|"
+          r"calcula|comp[aá]ra|h[aá]z|p[oó]n|cierra|concilia|genera|crea|borra|cambia|a[ñn]ade|agrega|ejecuta|exporta|p[aá]sa|"
+          r"tr[aá]e|verifica|confirma|comprueba|cuadra|sube|mu[eé]stra(?=me|nos)|explica|expl[ií]ca|res[uú]me|redacta|"
+          r"escribe|escr[ií]be|contesta|responde|cancela|anula|corre|l[eé]e|junta|arma|faz|fa[çc]a|coloca|puxa|atualiza|procura|"
+          r"confere|ch[eé]ca|chequea|rev[ií]sa|rep[ií]te|pru[eé]ba|valida|investiga|quita|reinicia|levanta|av[ií]sa|roda|testa|"
+          r"mostra)(?:me|nos|lo|la|le|los|las|melo|mela|selo|sela)?|d[aá](?:me|nos|le|melo|mela|selo|sela)|d[ií](?:me|nos|le)|"
+          r"[^\W\d_]*[áéíóú][^\W\d_]*?(?<!u)(?<!nd[oa])(?:me|le|lo|la|les|nos|melo|mela|selo|sela)")
 # A request: the user asks for something done now (it is done once answered).
 _REQUEST_START = re.compile(
     r"^\W*(?:(?:ok|okay|alright|great|thanks|cool|right|so|now|next|also|and|then|hey|hi|hiya|hello|yo|morning|good morning|"
-    r"anyway|btw|meanwhile)\W+)*"
+    r"anyway|btw|meanwhile|" + LEADS + r")\W+)*"
     + ASIDE_Q +
     r"(?:(?:can|could|would|will) you|how (?:does|do|is|are|did|come|long|many|much)|how'?s\b|what(?:'s| is| are| does| did| do)|"
     r"why (?:is|are|does|did|do)|(?:where|whre|wher) (?:is|are|does|do)|who(?:'s| is| are| was)|what \w{5,9} (?:to|with)\b(?![^.;]*\bis\b)|(?:what|which) [a-z]+ (?:is|are|does|do|did|has|have) [\w.-]+ (?:in|on|at|for|from|with|of)\W*$|were (?:is|are)|wheres|whats|is there|are there|any idea|do we|does it)\b|^\W*(?:please\s+)?(?:(?:ok|okay|so|now|next|also|then|anyway|btw|meanwhile|just)\W+)*"
-    + f"(?:{ASIDE}|{ASIDE_DO})" + r"(?:look|check|fix|investigate|debug|run|rerun|re-run|try|find|figure|help|show|open|add|write|update|remove|"
+    + f"(?:{ASIDE}|{ASIDE_DO})" + r"(?:(?:" + LEADS + r")\W+)*(?:look|check|fix|investigate|debug|run|rerun|re-run|try|find|figure|help|show|open|add|write|update|remove|"
     r"delete|refactor|implement|make|create|rename|move|bump|deploy|build|test|review|explain|summari[sz]e|draft|"
     r"plot|compute|calculate|dig|trace|profile|see|tell|give|list|go|let'?s|lets|start|finish|continue|"
     r"compare|clean|split|merge|port|migrate|set up|setup|install|upgrade|revert|roll|rollback|ship|cut|tag|send|"
@@ -437,11 +458,7 @@ _REQUEST_START = re.compile(
     r"mira|revisa|arregla|regarde|corrige|v[ée]rifie|schau|pr[üu]fe|behebe|"
     # the same in other languages, Spanish's with the pronoun it takes ("sácame el aging ...", "dime el total", "abre la
     # IBE25-278767 y compárala ...", "postea las comisiones ..."), Portuguese, Italian, French and German
-    r"(?:abr[ea]|s[aá]ca|b[aá]ja|descarga|prep[aá]ra|postea|reclasifica|actualiza|m[aá]nda|env[ií]a|b[uú]sca|"
-    r"calcula|comp[aá]ra|h[aá]z|p[oó]n|cierra|concilia|genera|crea|borra|cambia|a[ñn]ade|agrega|ejecuta|exporta|p[aá]sa|"
-    r"tr[aá]e|verifica|confirma|comprueba|cuadra|sube|mu[eé]stra(?=me|nos)|explica|expl[ií]ca|res[uú]me|redacta|"
-    r"escribe|escr[ií]be|contesta|responde|cancela|anula|corre|l[eé]e|junta|arma|faz|fa[çc]a|coloca|puxa|atualiza|procura|confere)"
-    r"(?:me|nos|lo|la|le|los|las|melo|mela|selo|sela)?|d[aá](?:me|nos|le|melo|mela|selo|sela)|d[ií](?:me|nos|le)|"
+    + ES_ASK + r"|"
     r"apri|invia|controlla|fai|metti|prepara|aggiorna|prenota|cerca|elenca|confronta|calcola|scrivi|rispondi|leggi|lancia|"
     r"carica|scarica|ouvre|envoie|fais|mets|pr[ée]pare|r[ée]serve|cherche|montre|calcule|[ée]cris|r[ée]ponds|lance|relance|"
     r"t[ée]l[ée]charge|[öo]ffne|schick|sende|mach|setz|bereite|aktualisiere|buche|zeig|vergleiche|berechne|schreib|"
@@ -449,7 +466,7 @@ _REQUEST_START = re.compile(
     re.IGNORECASE)
 # At the end, or typed on a phone before more ("died?. also ...", "gn209?, then"); or a question tag after a
 # statement, with no mark ("ORD-2110834 has been 'processing' for 2 weeks, what's up").
-_QUESTION = re.compile(r"\?\s*$|\w\?[.!,;]*\s|[,;:\u2014\u2013-]\s*(?:what'?s up|whats up|any ideas?|thoughts|wdyt|"
+_QUESTION = re.compile(r"\?\s*$|\w\?[.!,;]*\s|[,;:\u2014\u2013-]\s*(?:what'?s up|whats up|any ideas?|thoughts|wdyt|qué onda|qué pasa|qué opinas|"
                        r"what do you think|how come|what gives|any news)\W*$", re.IGNORECASE)
 _LABEL = re.compile(r"^\W*[A-Z][A-Z ]{2,30}:")  # "FACT:", "SAFETY RULE:": the user marked it
 _RULE_LABEL = re.compile(r"^\W*(?:[A-Z ]*\b)?(?:RULES?|CONSTRAINTS?|POLICY|IMPORTANT|CRITICAL|REQUIRED|"
@@ -470,6 +487,12 @@ _UPDATE = re.compile(
     r"no longer|any ?more|renamed|replaced|retired|these days|as of (?:today|now)|d[ée]sormais|"
     r"rebased (?:onto|on)|has changed|have changed|is changing|we'?re (?:now )?on\b|"
     r"maintenant|ab jetzt|jetzt\b|ahora\b|a partir de ahora|"
+    # a thing said to have changed, what it is now after a colon ("the window changed: thursday at 01:30", "cambió la
+    # ventana: jueves a la 01:30"), or no longer what it was ("ya no es el martes", "não é mais", "n'est plus")
+    # (not a mind changed, "changed my mind on the appliance: ...", a choice made again: a decision's)
+    r"\b(?:changed|cambi[óo]|cambiaron|mudou|mudaram|a chang[ée]|ont chang[ée]|ge(?:ä|ae)ndert|[èe] cambiat[oa])\b"
+    r"(?! (?:my|our|his|her|their) minds?\b| de (?:idea|opini[óo]n)\b)[^.:;?!]{0,40}:\s*\w|"
+    r"\bya no (?:es|son|está|están|va|corre)\b|\bn[ãa]o (?:é|está|fica) mais\b|\bn'est plus\b|\bist nicht mehr\b|\bnon [èe] pi[ùu]\b|"
     # a new one in place of the old ("He sent a new one, the bank closed the old account — use PT50 ...")
     r"\b(?:sent|gave|got|has|opened|issued) (?:me |us |you )?a new one\b|\b(?:closed|replaced|revoked|cancell?ed) the old "
     r"(?:one|account|number|address|card|key|token|password|certificate)\b|"
@@ -536,7 +559,10 @@ _ASKS_FIRST = re.compile(r"^\W*(?:do|does|did|is|are|was|were|can|could|should|w
 _UNMARKED_ASK = re.compile(r"^\W*(?:(?:ok|okay|so|and|also|hey|hi|hmm|um|btw|q|quick one|quick q|sorry to (?:bug|bother) you)\W+)*"
                            r"(?!what\s+(?!(?:is|are|was|were|does|do|did|has|have|can|could|should|will|would)\b)[^?]{0,40}?\b"
                            r"(?:is|are|was|were)\b)"  # (not "what matters to me is that tests pass on 3.11": it states)
-                           r"(?:why|what|how|where|who|which|whose|is|are|was|were|does|did|has|can|could)\s+(?!not\b)\S+\s+\S",
+                           r"(?:why|what|how|where|who|which|whose|is|are|was|were|does|did|has|can|could)\s+(?!not\b)\S+\s+\S|"
+                           # (Spanish asks by its accented words alone: "so qué dice el git status", "cuántos prefijos ...")
+                           r"^\W*(?:(?:" + LEADS + r"|ok|okay|so|y|e)\W+)*(?:qué|cuánt[oa]s?|cuál(?:es)?|cómo|dónde|cuándo|quién(?:es)?|"
+                           r"por qué)\s+\S",
                            re.IGNORECASE)
 _CONFIRM_TAG = re.compile(r"[,;]?\s*\u00bf?\b(?:ok|okay|okey|alright|all right|yeah|right|sounds? good|got it|capisce|capito|ja|vale|"
                           # (Spanish and Portuguese: "..., ¿va?", "¿sale?", "¿de acuerdo?", "tá?", "né?", "combinado?")
@@ -620,13 +646,21 @@ _NOUN_RULE = re.compile(r"reminder|(?:our|the) (?:convention|policy|rule|standar
 # A plan's label ("plan ye hai: pehle ... phir ... (no rush)"): its steps are no request, however asked.
 _PLAN_LABEL = re.compile(r"^\W*(?:the |my |our )?plan\b[^:\n]{0,30}:", re.IGNORECASE)
 # (also what only a request's timing is said with: "SHT40 I2C timing 찾아줘 — no rush", "when you get a chance")
+# (and in other languages: "porfa", "sin prisa", "cuando puedas", "... y me dices", "sem pressa", "quand tu peux",
+# "senza fretta", "wenn du Zeit hast"; "pfv"), or a short ask after what the sentence says
 _PLS = re.compile(r"\bpls\b|\bplease\W*$|\b(?:if possible|asap|no rush|no hurry|when you get a (?:chance|sec|minute)|"
-                  r"when you have a (?:sec|second|minute|moment))\b|\U0001f64f", re.IGNORECASE)
+                  r"when you have a (?:sec|second|minute|moment)|porfa|plis|porfis|sin prisa|cuando puedas|"
+                  r"(?:y |e )?me (?:dices|avisas|cuentas|avisa|diz|fala)|av[ií]same|sem pressa|quando puder|"
+                  r"quand tu (?:peux|pourras|auras (?:le temps|une minute))|sans urgence|senza fretta|quando puoi|"
+                  r"fammi sapere|wenn du (?:kurz )?zeit hast|keine eile|sag (?:mir )?bescheid|pfv)\b|\U0001f64f|"
+                  # a short ask closing what the sentence says ("nginx tá com muito 502, vê aí", "..., revisa radius")
+                  r"[,;\u2014\u2013]\s+(?:y\s+|e\s+)?(?:" + ES_ASK + r"|v[eê]|olha|mira)\b[^,;:\d]{0,20}$", re.IGNORECASE)
 # A thanks or a "please" that closes a sentence, in any language, thanks for work to be done ("kk run 45ec0b...
 # through the sandbox ty", "check auth.log on gitlab-01 thx"), unless what it closes sets a value up ("use port
 # 8080 for the dev api, thanks") or lists steps to take in turn, which hold until they are done ("book the cabin,
 # then 3 hikes, ... home by 19:00 sunday tack").
 THANKS = (r"(?:\b(?:ty|thx|thanks|thank you|tia|cheers|danke|merci|gracias|grazie|tack|takk|bedankt|dank je|pls|plz|"
+          r"valeu|vlw|obrigad[oa]|brigad[oa]|"
           r"please|bitte|por favor|per favore|svp|s'il (?:te|vous) pla[iî]t|sn[äa]lla|alsjeblieft)|"
           # (Japanese, Korean and Chinese: "run power_smoke on hil-rig-02 お願いします", "... 부탁해요")
           # (and their casual asking forms: "... をビルドして", "SHT40 RTC wakeup timer 찾아줘")
@@ -842,6 +876,13 @@ _PARAMETER = re.compile(r"^(?!\d{4}-\d{2}(?:-\d{2})?$)(?:[$€£]?:?v?\d[\d.,:_/
                         re.IGNORECASE)
 
 
+# What asks only that a change be carried through ("the window changed: thursday 01:30. fix it please", "cambió la
+# ventana: jueves a la 01:30. corrígelo porfa"): the change holds, the ask is its.
+_APPLY_IT = re.compile(r"[.,;!\u2014\u2013-]\s*(?:(?:and|so|y|e|pls|please|porfa|plis)\s+)?(?:(?:fix|correct|update|change|amend)\s+"
+                       r"(?:it|that|this|them)\b|corr[ií]ge(?:lo|la|los|las)?\b|arr[ée]gla(?:lo|la)\b|c[aá]mbia(?:lo|la)\b|"
+                       r"actual[ií]za(?:lo|la)\b|corrige-o\b|corrigez\b|korrigier)[^.!?]{0,60}$", re.IGNORECASE)
+
+
 def kind_of(sentence: str, found: tuple[str, ...]) -> str:
     """"correction", "rule", "setting" or "request" (``found``: the sentence's values)."""
     if is_correction(sentence):
@@ -851,7 +892,8 @@ def kind_of(sentence: str, found: tuple[str, ...]) -> str:
     if _IF_EVER.match(sentence) and not _QUESTION.search(sentence):
         return "rule"  # what to do whenever a kind of thing happens, the case first ("if CI is red twice in a row, post
         # in #build-cops instead of retriggering", "if the diff touches services/billing, add @bruhl as reviewer")
-    if is_setting(sentence, found) or (is_update(sentence) and (not _asks(sentence) or _REJECTS.search(sentence))):
+    if is_setting(sentence, found) or (is_update(sentence) and (not _asks(sentence) or _REJECTS.search(sentence)
+                                                                or _APPLY_IT.search(sentence))):
         # a value stated, or a standing thing said to have changed ("X now owns the pager"), also when asked with
         # what it replaces ("update on that: rotate svc-gate34 tonight, not at the weekend, since ...")
         return "setting"
