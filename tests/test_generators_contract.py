@@ -40,6 +40,7 @@ SIZES = {
     "gen_shop": [60, 121, 160, 400, 401, 777, 1700],
     "gen_netops": [60, 121, 160, 400, 401, 777, 1700],
     "gen_robotics": [60, 121, 160, 400, 401, 777, 1700],
+    "gen_itadmin": [60, 121, 160, 400, 401, 777, 1700],
 }
 GENERATORS = list(SIZES)
 STALE_REACH = 12  # messages after a stale value's own that may still say it (the agent's answer about it)
@@ -50,7 +51,8 @@ def generator(name: str) -> ModuleType:
 
 
 REFUSE_BELOW = ("gen_hr", "gen_agentloop", "gen_mlops", "gen_mobile", "gen_monorepo", "gen_analytics", "gen_bioinfo",
-                "gen_gamedev", "gen_amr", "gen_webagency", "gen_shop", "gen_netops", "gen_robotics")  # those that refuse a session below their smallest
+                "gen_gamedev", "gen_amr", "gen_webagency", "gen_shop", "gen_netops", "gen_robotics",
+                "gen_itadmin")  # those that refuse a session below their smallest
 
 
 @pytest.mark.parametrize("name", REFUSE_BELOW)
@@ -158,7 +160,8 @@ def planted(request: pytest.FixtureRequest) -> tuple[str, Session]:
     return name, generator(name).make_session(seed=5, messages=messages)
 
 
-WHOLE_LINE_ERRORS = {"gen_hr", "gen_finance", "gen_agentloop", "gen_analytics", "gen_bioinfo", "gen_gamedev", "gen_amr", "gen_webagency", "gen_shop", "gen_netops", "gen_robotics"}
+WHOLE_LINE_ERRORS = {"gen_hr", "gen_finance", "gen_agentloop", "gen_analytics", "gen_bioinfo", "gen_gamedev", "gen_amr", "gen_webagency", "gen_shop", "gen_netops", "gen_robotics",
+                     "gen_itadmin"}
 ROLES = {"instruction": {"user"}, "correction": {"user"}, "decision": {"user"}, "plan": {"user"},
          "file": {"assistant"}, "finding": {"tool"}, "error": {"tool"}, "identifier": {"tool", "user"}}
 
@@ -205,7 +208,8 @@ def test_errors_are_exact_lines_and_some_are_resolved(planted: tuple[str, Sessio
 
 
 @pytest.mark.parametrize("name", ["gen_hr", "gen_finance", "gen_agentloop", "gen_monorepo", "gen_analytics", "gen_bioinfo",
-                                  "gen_gamedev", "gen_amr", "gen_webagency", "gen_shop", "gen_netops", "gen_robotics"])
+                                  "gen_gamedev", "gen_amr", "gen_webagency", "gen_shop", "gen_netops", "gen_robotics",
+                                  "gen_itadmin"])
 def test_corrections_are_loose_and_near_misses(name: str) -> None:
     """Corrections come far from what they replace (100+ messages for several), half of them or more as near misses
     of it (the generators whose specs ask for it)."""
@@ -221,7 +225,7 @@ def test_corrections_are_loose_and_near_misses(name: str) -> None:
 
 
 @pytest.mark.parametrize("messages", [121, 400, 3000])
-@pytest.mark.parametrize("name", ["gen_mobile", "gen_monorepo", "gen_netops", "gen_robotics"])
+@pytest.mark.parametrize("name", ["gen_mobile", "gen_monorepo", "gen_netops", "gen_robotics", "gen_itadmin"])
 def test_a_third_of_the_decisions_revise_the_users_own_earlier_choice(name: str, messages: int) -> None:
     """A third of the decisions (at least one) revise a choice the user made earlier in their own message; the rest
     stand (the generators whose specs ask for it)."""
