@@ -10,6 +10,7 @@ from .decisions import _REASON_NEXT, _REVISION, decision_item, is_decision, plan
 from .identifiers import MAX_ITEM_CHARS, clip, identifier_items, mention_items
 from .ledger import (APPROVAL, CORRECTION_RANK, DECIDED_RANK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, Item, masked_key,
                      parse_items, prose, values)
+from .ledger.corrections import named_old
 from .ledger.segments import SIGN_OFF_WORDS
 from .markers import BLOCK_END, OWN_BLOCK
 from .memos import remembered
@@ -205,6 +206,15 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
             # a step of the plan the message writes out ("2. move X to the key pool on day 9", "first I draft the
             # EN, then you freeze strings on l10n/x-freeze, then ..."): the plan holds it; a rule that forbids stays
             kind = "request"
+        if kind == "correction" and found and n and items and items[-1].section == "instruction" and (
+                not items[-1].correction and items[-1].text.endswith(parts[n - 1][-40:])
+                and set(found) <= named_old(sentence) and len(items[-1].text) <= MAX_ITEM_CHARS // 2):
+            # A correction that names only the old value says the new one in the sentence before it ("チケット番号
+            # SAF-42701 だった。SAF-42710 じゃない", "The ticket is SAF-42701. SAF-42710 was wrong."): the two are one correction.
+            text = prose.joined(items[-1].text, sentence, said)
+            items[-1] = Item("instruction", text.lower(), clip(text), index, corrects=values(text), rank=CORRECTION_RANK)
+            open_item = -1
+            continue
         if kind == "correction":
             # A correction without a value says what it corrects to in the sentence after it ("Sorry, wrong
             # port. Use 7443.", "Scratch that. Instead, let's ship on Friday.").

@@ -5041,3 +5041,55 @@ def test_words_that_say_nothing_in_portuguese_or_spanish_make_no_two_statements_
     text = ledger(convo(rule, *[f"olha o pedido PED-{n} quando puder" for n in range(6)],
                         "now a emissão de NF-e parou depois das 14h"))
     assert any(rule[:40] in line for line in section(text, "User instructions")), text
+
+
+def test_a_paste_announced_as_below_or_as_context_only_is_pasted_with_its_mail_subject():
+    """"PR review below. just context for now", then a colleague's review ("Please add a launch_test ... Don't merge
+    before CI is green"), then "どう思う?": the review is theirs; so is a vendor's letter under "hokuyo support replied
+    below", its "Subject:" line with it. Neither gives the user's instructions."""
+    review = ("PR review below. just context for now\n\nTanaka reviewed PR #433:\n"
+              "src/amr_docking/amr_docking/dock_server.py:175  nit: please rename `tmp` to something meaningful\n"
+              "src/amr_docking/amr_docking/dock_server.py:264  this blocks the executor. Move it to a callback group.\n"
+              "Please add a launch_test for the timeout path. Don't merge before CI is green on the sim job.\n"
+              "Otherwise LGTM. Also bump the package.xml version to 0.7.7.\n\nどう思う?")
+    letter = ("hokuyo support replied below. just context for now\n\n"
+              "Subject: RE: [Case 267774] UST-20LX intermittent zero ranges\n\nDear customer,\n\n"
+              "Thank you for your patience. Our engineer reviewed the logs you sent on 18 June. The zero-range packets "
+              "correlate with window contamination above 35% and ambient temperature above 50 C.\n\n"
+              "Please update the sensor to firmware 1.4.3 before further testing. Do not power-cycle the unit more than "
+              "once per minute during the update. Please clean the optical window with the supplied cloth only; do not "
+              "use alcohol.\n\nBest regards,\nS. Endo\nTechnical Support\n\nあとで見る")
+    for said, theirs in ((review, "Don't merge before CI is green"), (letter, "Subject: RE: [Case 267774]")):
+        parts = segments.split(said)
+        assert parts[0].kind == "prose" and parts[0].text.startswith(said.split("\n")[0]), parts
+        assert all(theirs not in p.text for p in parts if p.kind == "prose"), parts
+    text = ledger(convo(review, "ok", letter))
+    assert not section(text, "User instructions"), text
+
+
+def test_a_correction_in_japanese_replaces_the_value_it_corrects():
+    """"10.31.9.44 じゃなくて 10.31.9.47 だった、ごめん" (not .44 but .47, sorry), "イメージは amr-sim:24.09.52 の方だった" (the
+    image was the .52 one) and "チケット番号 SAF-42701 だった。SAF-42710 じゃない" (the ticket was 42701, not 42710) correct
+    what was said before, which leaves the block; "これでいいじゃない？" asks."""
+    for first, later, old in [
+            ("the front lidar is on 10.31.9.44, ping it from the robot", "10.31.9.44 じゃなくて 10.31.9.47 だった、ごめん",
+             "ping it from the robot"),
+            ("use the amr-sim:24.09.25 image for the sim runs", "イメージは amr-sim:24.09.52 の方だった", "24.09.25"),
+            ("reference SAF-42710 in the commit, that's the safety ticket", "チケット番号 SAF-42701 だった。SAF-42710 じゃない",
+             "reference SAF-42710")]:
+        assert prose.is_correction(later.split("。")[-1]), later
+        text = ledger(convo(first, *[f"ros2 topic echo /amr_{n}/odom 見て" for n in range(6)], later))
+        assert old not in text, text
+        assert section(text, "User instructions") == [later], text
+    assert not prose.is_correction("これでいいじゃない？")
+
+
+def test_a_japanese_request_by_its_verb_and_a_casual_prohibition_are_read_as_such():
+    """"ros2 topic echo /amr_5/odom 見て" (look at it) and "ログ送ってね" ask once; "本番のロボットには触らないでね" (don't touch
+    the production robots) and "金曜はデプロイしないで" forbid, as rules; "AMCL はやめて slam_toolbox で" (drop AMCL, go with
+    slam_toolbox) asks nothing."""
+    for said in ("ros2 topic echo /amr_5/odom 見て", "ログ送ってね"):
+        assert prose.kind_of(said, values(said)) == "request", said
+    for said in ("本番のロボットには触らないでね", "金曜はデプロイしないで"):
+        assert prose.is_rule(said), said
+    assert not prose.is_request("AMCL はやめて slam_toolbox in localization mode で")

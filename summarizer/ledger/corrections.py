@@ -55,12 +55,22 @@ _NAMED = (r"(?:[$€£¥]?[\w.@:/+-]*\d[\w.@:/+-]*(?:,\d{3}(?!\d)[\w.@:/+-]*)*|[
           r"(?-i:[a-z]+(?:[A-Z][a-z0-9]+)+))")
 _NAMED_OLD_AFTER = re.compile(r"(?<![\w.@:/+-])(" + _NAMED + r")[`'\"]? (?:(?:was|is) (?:wrong|"
                               r"decommissioned|retired|old|outdated|deprecated|a typo|gone|dead|the old one)\b|"
-                              r"(?:nahi|nahin)\b(?: (?:re|yaar|bhai|hai))?\s*[,;\u2014\u2013-])", re.IGNORECASE)  # ("X nahi re, Y")
-_NAMED_OLD = re.compile(r"\b(?:instead of|rather than|not|no longer|in place of|replacing|scratch|forget|ignore|pas|nicht|statt|en vez de|"
-                        r"en lugar de|au lieu de|non|no es|n[ãa]o [ée]|no|n[ãa]o|nie|niet|inte|ikke)\s+(?:(?:the|la|le|les|el|der|die|das|il|lo|o|a)\s+)?"
+                              r"(?:nahi|nahin)\b(?: (?:re|yaar|bhai|hai))?\s*[,;\u2014\u2013-]|"  # ("X nahi re, Y")
+                              # ("10.31.9.44 じゃなくて 10.31.9.47", "SAF-42710 じゃない", "8080이 아니라 8443")
+                              r"\s*(?:じゃなくて|じゃなく|ではなくて?|じゃない|ではない|이 아니라|가 아니라|이 아니고|가 아니고|아니라|아니고))",
+                              re.IGNORECASE)
+_NAMED_OLD = re.compile(r"(?:不是\s*|\b(?:instead of|rather than|not|no longer|in place of|replacing|scratch|forget|ignore|pas|nicht|statt|en vez de|"
+                        r"en lugar de|au lieu de|non|no es|n[ãa]o [ée]|no|n[ãa]o|nie|niet|inte|ikke)\s+)(?:(?:the|la|le|les|el|der|die|das|il|lo|o|a)\s+)?"
                         # the name a value goes with ("not Oostzeedijk 358", "not EUR 7.1 million", "non la Sala Isola 6B")
                         r"(?:(?:(?-i:[A-Z\u00c0-\u00dd][\w'-]*)\s+){1,3}(?=[`'\"]?[\w.@:/+-]*\d))?[`'\"]?(" + _NAMED + r")(?![\w-])",
                         re.IGNORECASE)
+
+
+def named_old(text: str) -> set[str]:
+    """The values a correction names as the old ones ("not 8080", "SAF-42710 じゃない", "X nahi re")."""
+    return {m.group(1).rstrip(".,;:") for pattern in (_NAMED_OLD, _NAMED_OLD_AFTER) for m in pattern.finditer(text)}
+
+
 SAID_BEFORE = ("instruction", "request", "identifier")
 NEAR = 4  # messages back that "scratch that" reaches
 _TAKES_BACK = re.compile(r"\b(?:scratch that|scrap that|ignore (?:that|the earlier|what I said|my last)|forget (?:that|what I said)|"
@@ -411,8 +421,7 @@ def supersede(merged: list[Item]) -> list[Item]:
     marked: dict[int, Item] = {}  # id of a statement kept beside its correction -> it, marked corrected
     demoted: set[int] = set()
     for correction in corrections:
-        named = {m.group(1).rstrip(".,;:") for pattern in (_NAMED_OLD, _NAMED_OLD_AFTER)
-                 for m in pattern.finditer(correction.text)}
+        named = named_old(correction.text)
         new_values = tuple(v for v in values(correction.text) if v not in named)
         if not new_values and correction.correction:  # a name with no digit ("galat bucket yaar, kj-mysql-archive-mkrw wala")
             new_values = tuple(v for v in _JOINED_NAME.findall(correction.text) if v not in named)

@@ -375,6 +375,8 @@ _RULE = re.compile(
     # "以后所有的评测都用 greedy decoding", "另外，画图都用 cividis 配色", "앞으로 커밋은 영어로"); no word boundary, their
     # letters run on
     r"(?:これからは|これからの|今後|以後|いつも|必ず|絶対に|しないでください|禁止|を使ってください|を使うこと|"
+    # (a prohibition, however casual: "本番のロボットには触らないでね", "金曜はデプロイしないで")
+    r"ないで(?:ね|よ|ください|下さい|ほしい)?(?=[\s。！!、,.]|$)|"
     r"以后|今后|从现在起|一律|始终|总是|永远|务必|必须|不要|别再|所有的|都用|全都|"
     r"앞으로|항상|절대|반드시|하지 ?마)",
     re.IGNORECASE)
@@ -405,7 +407,7 @@ _RULE_NEEDS = (
     " ikke",
     "alltid", "nooit", "altijd", "voortaan", "vanaf nu", "zawsze", "nigdy", "od teraz", "od dzi", "od jutra", "sempre", "mai",
     "non ", "n\u00e3o ", "nao ",
-    "これから", "今後", "以後", "いつも", "必ず", "絶対に", "しないでください", "禁止", "を使ってください", "を使うこと", "以后", "今后", "从现在起", "一律", "始终",
+    "これから", "今後", "以後", "いつも", "必ず", "絶対に", "しないでください", "ないで", "禁止", "を使ってください", "を使うこと", "以后", "今后", "从现在起", "一律", "始终",
     "总是", "永远", "务必", "必须", "不要", "别再", "所有的", "都用", "全都", "앞으로", "항상", "절대", "반드시", "하지")
 # Letters a case-blind regex takes for i and s that str.lower() keeps apart from them.
 _ODD_CASE = ("\u0130", "\u0131", "\u017f")
@@ -525,11 +527,21 @@ _DOING_NOW = re.compile(r"^\W*(?:(?:ok|okay|so|anyway|btw|also|sorry)\W+)*(?:i'?
                         r"pointing|routing|putting|setting|paying|billing)\b)[a-z]+ing\b", re.IGNORECASE)
 
 
+# A correction in Japanese, Chinese or Korean: not X but Y, it was the Y one, a mistake, sorry ("10.31.9.44 じゃなくて
+# 10.31.9.47 だった、ごめん", "イメージは amr-sim:24.09.52 の方だった", "チケット番号 SAF-42701 だった。SAF-42710 じゃない",
+# "不是 8080，是 8443", "8080이 아니라 8443이야"); not "じゃない？", which asks.
+_CJK_CORRECTION = re.compile(r"じゃなくて|じゃなく[、,]|ではなくて?|(?:じゃ|では)ない(?:[。.!！]|\s*$)|間違え|間違い|訂正|の方だった|"
+                             r"だった[、,。]?\s*(?:ごめん|すみません|すいません)|不是[^，,。]{1,40}[，,]\s*(?:而)?是|搞错|弄错|说错|更正|"
+                             r"아니라|아니고|잘못 (?:말|알려)|정정")
+
+
 def is_correction(sentence: str) -> bool:
     """Whether a sentence of the user's prose takes back or replaces what was said. "Sorry, another one",
     "sorry to bother" lead into one more thing asked ("sorry, another one — refund ORD-4140056"): such a
     sentence corrects only when what follows says so ("sorry, one more: I meant 0045")."""
     head = sentence[:300]
+    if _CJK_CORRECTION.search(head):
+        return True
     m = _CORRECTION.search(head)
     if m is None:
         return False
@@ -847,6 +859,10 @@ _FOREIGN_ASK = re.compile(
     r"(?:[\s,.!]+(?:bitte|pls|please|danke|thx|ty|then tell me|and tell me|und sag mir bescheid)\b)*[\s.!]*$|"
     r"(?<!\u306b)(?<!\u4f7f\u3063)(?:\u3057\u3066(?:\u304f\u3060\u3055\u3044|\u4e0b\u3055\u3044|\u306d|\u304f\u308c)?|"
     r"\u3057\u3068\u3044\u3066|\u304a\u9858\u3044(?:\u3057\u307e\u3059)?|\u983c\u3080)" + _ASK_CLOSE + "|"
+    # (any verb so asked, last, "...を見て", "ログ送って", "直してね"; not what a value is made, "8080 にして", nor "使って",
+    # nor a choice, "X はやめて Y で")
+    r"(?<=[\u3041-\u3093\u30a1-\u30f6\u4e00-\u9fff])(?<!\u306b\u3057)(?<!\u4f7f\u3063)(?<!\u3084\u3081)\u3066"
+    r"(?:\u304f\u3060\u3055\u3044|\u4e0b\u3055\u3044|\u306d|\u304f\u308c|\u307b\u3057\u3044)?(?=[\s.!?\u3002\uff01\uff1f]*$)|"
     r"(?<!\ub85c )(?<!\ub85c)(?:\ud574 ?\uc918|\ud574 ?\uc8fc\uc138\uc694|\ud574 ?\uc904\ub798|\ubd80\ud0c1(?:\ud574\uc694|\ud569\ub2c8\ub2e4|\ud574)?|"
     r"\ud655\uc778(?:\ud574)?|\ubd10 ?\uc918|\ubd10 ?\uc8fc\uc138\uc694)" + _ASK_CLOSE + "|"
     r"\u4e00\u4e0b|\u5e2e\u6211|\u5e2e\u5fd9|\u9ebb\u70e6|"

@@ -364,7 +364,7 @@ _EXCERPT = re.compile(r"\b(?:excerpt|forwarded|pasted|copied|copy of|verbatim|fo
 # Or that says whose words they are, or where they came from ("manon's notes for the files screen, apply them to X",
 # "hugo's review on my pr, handle what makes sense", "review comments below, go through them", "customer email from
 # support, can you reproduce", "fwd from support").
-_LAST_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")  # a line's last sentence announces ("ok so the reviews. pasting the relevant one")
+_LAST_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")  # a line's sentence announces ("ok so the reviews. pasting the relevant one")
 _ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}(?:(?:貼|共有|転送|以下|下記|粘贴|转发|붙여|공유|전달)[^:.?!\n]{0,20}$|\b(?:excerpt|for context|"
                               r"for reference|past(?:ed|ing)|forwarded|screenshot|"
                               r"copied|(?:\w+'s|from \w+|\w+ (?:left|sent|wrote)(?: (?:me|us|a|some))?) (?:\w+ )?(?:review|"
@@ -375,8 +375,11 @@ _ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}(?:(?:貼|共有|転送|以下|下
                               r"(?:this|these) (?:\w+ )?(?:review|e-?mail|mail|ticket|message|report|bug)s?|"
                               # whose it is in other languages ("email do Sentry agora há pouco", "bug do Júlio, vê aí")
                               r"(?:e-?mail|mail|bug|ticket|review|log|mensagem|mensaje|correo|messaggio|nachricht|"
-                              r"relat[óo]rio|informe) (?:do|da|de|del|de la|von|vom|der|di|del|della|du) [\w\u00c0-\u017f]+)"
-                              r"\b[^:.?!]{0,40}$)", re.IGNORECASE)
+                              r"relat[óo]rio|informe) (?:do|da|de|del|de la|von|vom|der|di|del|della|du) [\w\u00c0-\u017f]+|"
+                              # what is below, and what is only context ("PR review below. just context for now",
+                              # "hokuyo support replied below", "el correo va abajo", "segue abaixo")
+                              r"(?:just|only) (?:for )?context|context only)\b[^:.?!]{0,40}$|"
+                              r"^[^:?!]{0,60}\b(?:below|abajo|abaixo|ci-dessous|unten|qui sotto)\W*$)", re.IGNORECASE)
 
 
 def _announced(lines: list[str], kinds: list[str]) -> None:
@@ -387,7 +390,8 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
         if kinds[n] or len(line) > 200:
             continue
         if not (line.rstrip().endswith(":") and _ANNOUNCE.search(line)) and not (
-                n + 1 < len(lines) and not lines[n + 1].strip() and _ANNOUNCED_ALONE.search(_LAST_SENTENCE.split(line)[-1])):
+                n + 1 < len(lines) and not lines[n + 1].strip() and any(
+                    _ANNOUNCED_ALONE.search(said) for said in _LAST_SENTENCE.split(line))):
             continue
         first = next((k for k in range(n + 1, len(lines)) if lines[k].strip()), len(lines))
         if _EXCERPT.search(line) or (first < len(lines) and _EXCERPT.search(lines[first])):  # (or its title says so)
