@@ -5093,3 +5093,45 @@ def test_a_japanese_request_by_its_verb_and_a_casual_prohibition_are_read_as_suc
     for said in ("本番のロボットには触らないでね", "金曜はデプロイしないで"):
         assert prose.is_rule(said), said
     assert not prose.is_request("AMCL はやめて slam_toolbox in localization mode で")
+
+
+def test_files_of_a_series_written_again_and_again_give_room_to_the_files_made_once():
+    """An agent writes a report a day ("rapports/licences-ETR-2024-03-13.csv", "...-EDP-2024-03-22.csv", ...) and,
+    once, the scripts the work was about: in a small block the scripts and the latest report are kept, not the
+    series' older reports."""
+    reports = [f"rapports/licences-{code}-2024-03-{day:02d}.csv" for code, day in
+               zip(["ETR", "EDP", "EAC", "CFP", "EFO", "ESI", "EMA", "EHB", "ERI", "EAU", "ECL", "PLC"], range(1, 13))]
+    once = ["scripts/AD/Sync-SubstituteAccounts.ps1", "scripts/Exchange/Get-LockoutSource.ps1"]
+    messages: list[dict] = [user("on commence")]
+    for n, path in enumerate([*once, *reports]):
+        messages += [assistant("", [(f"c{n}", "write_file", {"path": path, "content": "x"})]),
+                     tool(f"c{n}", f"wrote {path}"), assistant("ok")]
+    messages.append(user("merci"))
+    files = section(ledger(messages, budget=170), "Files changed")
+    assert set(once) <= {line.split(": ")[0] for line in files}, files
+    assert files[0].startswith(reports[-1]) or reports[-1] in " ".join(files), files
+    assert reports[0] not in " ".join(files), files
+
+
+def test_a_chat_in_quebec_french_asks_with_its_own_verbs_and_apologises_without_correcting():
+    """"oublie pas: lis scripts/AD/Sync-StaffGroups.ps1 stp", "oh et: liste-moi les imprimantes sur SRV-IMP01", "checke si
+    ça passe maintenant" and "c'est pour avant 12:49" ask once; "Désolé, j'étais au téléphone avec Bell." corrects
+    nothing, and the correction after it ("oups, pas celui-là, l'autre: clandry69") is read on its own. A parent's
+    letter the user says was forwarded ("La direction me transfère ça, une plainte de parent:") is pasted."""
+    for said in ("oublie pas: lis scripts/AD/Sync-StaffGroups.ps1 stp", "oh et: liste-moi les imprimantes sur SRV-IMP01",
+                 "checke si ça passe maintenant", "c'est pour avant 12:49",
+                 "sors ça dans un CSV pour la direction c'est pour avant 11:28"):
+        assert prose.kind_of(said, values(said)) == "request", said
+    assert not prose.is_correction("Désolé, j'étais au téléphone avec Bell.")
+    assert prose.is_correction("Désolé, c'est 5CG0625JRA, pas 5CG0625JAR.")
+    text = ledger(convo("Le compte de la nouvelle secrétaire à École Bon-Accueil, c'est clandry96.",
+                        *[f"checke le ticket GLPI-{n} stp" for n in range(6)],
+                        "Re. Désolé, j'étais au téléphone avec Bell. Ah pis, oups, pas celui-là, l'autre: clandry69."))
+    assert section(text, "User instructions") == ["Ah pis, oups, pas celui-là, l'autre: clandry69."], text
+    letter = ("La direction me transfère ça, une plainte de parent:\n\nBonjour,\n\nMon fils est en 6e année à l'École "
+              "Jeanne-Mance et depuis deux semaines il n'arrive plus à se connecter à son compte. Ce n'est pas acceptable: "
+              "il a un examen vendredi.\n\nVeuillez me rappeler au 819-555-7096 entre 12:00 et 13:00. Réactivez son compte "
+              "dès aujourd'hui.\n\nVincent Dubé\nParent d'un élève de l'École Jeanne-Mance\n\nTon avis?")
+    assert [p.kind for p in segments.split(letter)][0] == "prose"
+    assert all("Réactivez" not in p.text for p in segments.split(letter) if p.kind == "prose")
+    assert not section(ledger(convo(letter)), "User instructions")

@@ -91,10 +91,11 @@ _CORRECTION = re.compile(
     r"(?:different|other|another|unrelated|separate|new) (?:matter|topic|thing|question|subject|issue|case|client)\b|"
     # (nor one for being away: "sorry, meeting.", "sorry, was in a call")
     r"(?:i was |was )?(?:in (?:a |the )?)?(?:meeting|call|lunch|afk|away|busy|late|offline)\b))|"
-    r"actually\b(?!,?\s+(?:also|and|one more|let me|i'?ll|we'?ll)\b)|correction\b|(?:no,? )?wait\b(?!\s+(?:until|till|for|on|a\b|an\b|\d|to\b|what\b(?!\s+I\b)))|oops\b|whoops\b|no\s*[,.!:\u2014\u2013-]|n[ãa]o\s*[,.!:\u2014\u2013-]|nein\s*[,.!:]|no,? no\b|nope\b|hmm,? no\b|scratch that|scrap that(?! (?:idea|plan|approach|option))|nvm\b|never ?mind,|(?:scratch|forget|ignore) (?=[^\s,]*[\d./:_@])[^\s,]+,|change of plan|"
+    r"actually\b(?!,?\s+(?:also|and|one more|let me|i'?ll|we'?ll)\b)|correction\b|(?:no,? )?wait\b(?!\s+(?:until|till|for|on|a\b|an\b|\d|to\b|what\b(?!\s+I\b)))|oops\b|whoops\b|oups\b|no\s*[,.!:\u2014\u2013-]|n[ãa]o\s*[,.!:\u2014\u2013-]|nein\s*[,.!:]|no,? no\b|nope\b|hmm,? no\b|scratch that|scrap that(?! (?:idea|plan|approach|option))|nvm\b|never ?mind,|(?:scratch|forget|ignore) (?=[^\s,]*[\d./:_@])[^\s,]+,|change of plan|"
     r"my (?:bad|mistake)|typo\b|ignore (?:that|what I said)|on (?:second thoughts?|reflection)\b|second thoughts?\b|"
     r"thinking about it (?:more|again|some more)\b|come to think of it\b|having thought about it\b|"
-    r"pardon\b|d[ée]sol[ée]\b|en fait\b|non,|correction\s*:|"
+    # (not an apology for being away: "Désolé, j'étais au téléphone avec Bell.", "perdón, estaba en una llamada")
+    r"pardon\b|d[ée]sol[ée]\b(?!,?\s+(?:j'[ée]tais|j'avais|pour le (?:d[ée]lai|retard)))|en fait\b|non,|correction\s*:|"
     # after a short label ("petit retour en arrière: oops, it was ventdouest not xX_ardoise_Xx")
     r"[^:\n]{1,30}:\s*(?:oops|whoops|my bad|scratch that|i meant)\b|"
     # a change said as a label, in any of these languages ("cambio: payroll funding from Chase, ...")
@@ -107,9 +108,9 @@ _CORRECTION = re.compile(
     r"entschuldigung\b|korrektur\b|nein,|doch\b|"
     # "wait" in other languages, as a word of its own ("non attends, l'expéditeur c'est ...", "warte, ...", "espera, ...")
     r"(?:non,? |nein,? |no,? )?(?:attends|attendez|warte|moment mal|espera|espere|aspetta)\s*[,!:\u2014\u2013-]|"
-    r"perd[oó]n\b|lo siento\b|correcci[oó]n\b|mejor dicho\b|no,|"
+    r"perd[oó]n\b(?!,?\s+estaba\b)|lo siento\b|correcci[oó]n\b|mejor dicho\b|no,|"
     r"fel av mig\b|f[öo]rl[åa]t\b|mijn fout\b|excuses\b|przepraszam\b|pomy[łl]ka\b|scusa\b|mi sono sbagliat|"
-    r"desculpa\b|me enganei\b|galti se\b|sumimasen\b|\u3054\u3081\u3093|\u3059\u307f\u307e\u305b\u3093|\u5bf9\u4e0d\u8d77|\u4e0d\u597d\u610f\u601d)|"
+    r"desculpa\b(?!,?\s+(?:tava|estava)\b)|me enganei\b|galti se\b|sumimasen\b|\u3054\u3081\u3093|\u3059\u307f\u307e\u305b\u3093|\u5bf9\u4e0d\u8d77|\u4e0d\u597d\u610f\u601d)|"
     r"\b(?:I meant|I mean|meant to say|make that\b|mixed up|misremembered|misspoke|I was wrong|transposed|"
     # "digits swapped: brown-out at 2.56 V", "other way round on those I2C pins: SDA is PC7", and one said in the
     # middle of a message ("... and — correction to what I said about the partition — it starts at 0x00054000")
@@ -121,6 +122,8 @@ _CORRECTION = re.compile(
     # le Runeleech")
     r"\b(?:it'?s|it is|it was|that'?s|they'?re|we'?re|is|are|was)\s+[^,.;!?\n]{1,50}?\s+actually\W*$|"
     r",\s*(?:pas l'autre|pas (?:le|la) bon(?:ne)?|not the other (?:one|\w+)|no el otro|n[ãa]o o outro|nicht (?:der|die|das) andere)\b|"
+    # not that one, the other ("oups, pas celui-là, l'autre: clandry69", "no ese, el otro", "not that one, the other")
+    r"\b(?:pas (?:celui|celle|ceux|celles)-l[àa]|not that one|no es[ea]|n[ãa]o ess[ea])\s*[,;:\u2014\u2013-]\s*(?:l'autre|the other|el otro|la otra|o outro|a outra)\b|"
     r"\bc'(?:est|était|etait) pas (?:le |la |les |l')?[^,.;!?\n]{1,40},\s*c'(?:est|était|etait)\b|"
     # (and in other languages: "es FINOPS-5692, no FINOPS-5962", "é o PIT-7530, não o PIT-7503", "c'est le 5, pas le 4")
     r"(?<![\w.@:/+-])(?=[\w.@:/+-]*\d)[\w.@:/+-]+,? (?:not|no|n[aã]o|pas|nicht|non|nie|niet|inte|ikke) "
@@ -463,6 +466,11 @@ _REQUEST_START = re.compile(
     + ES_ASK + r"|"
     r"apri|invia|controlla|fai|metti|prepara|aggiorna|prenota|cerca|elenca|confronta|calcola|scrivi|rispondi|leggi|lancia|"
     r"carica|scarica|ouvre|envoie|fais|mets|pr[ée]pare|r[ée]serve|cherche|montre|calcule|[ée]cris|r[ée]ponds|lance|relance|"
+    # (and the verbs a chat in French asks with, a pronoun after some: "checke les events", "liste-moi les imprimantes",
+    # "sors ça dans un CSV", "lis scripts/AD/...")
+    r"(?:checke|lis|liste|sors|exporte|ajoute|enl[èe]ve|retire|d[ée]sactive|active|red[ée]marre|supprime|cr[ée]e|g[ée]n[èe]re|"
+    r"compare|teste|valide|trouve|donne|dis|explique|r[ée]sume|r[ée]dige|pousse|d[ée]ploie|installe|renomme|regarde|v[ée]rifie|"
+    r"corrige|envoie|montre)(?:-(?:moi|le|la|les|lui|nous))?|"
     r"t[ée]l[ée]charge|[öo]ffne|schick|sende|mach|setz|bereite|aktualisiere|buche|zeig|vergleiche|berechne|schreib|"
     r"antworte|lade|starte|lies)\b(?!\s*:)",
     re.IGNORECASE)
@@ -664,7 +672,8 @@ _PLS = re.compile(r"\bpls\b|\bplease\W*$|\b(?:if possible|asap|no rush|no hurry|
                   r"when you have a (?:sec|second|minute|moment)|porfa|plis|porfis|sin prisa|cuando puedas|"
                   r"(?:y |e )?me (?:dices|avisas|cuentas|avisa|diz|fala)|av[ií]same|sem pressa|quando puder|"
                   r"quand tu (?:peux|pourras|auras (?:le temps|une minute))|sans urgence|senza fretta|quando puoi|"
-                  r"fammi sapere|wenn du (?:kurz )?zeit hast|keine eile|sag (?:mir )?bescheid|pfv)\b|\U0001f64f|"
+                  r"fammi sapere|wenn du (?:kurz )?zeit hast|keine eile|sag (?:mir )?bescheid|pfv|stp|"
+                  r"si (?:t'as|tu as) (?:le temps|une minute)|c'est pour (?:avant|tant[ôo]t|aujourd'hui|demain|ce soir))\b|\U0001f64f|"
                   # a short ask closing what the sentence says ("nginx tá com muito 502, vê aí", "..., revisa radius")
                   r"[,;\u2014\u2013]\s+(?:y\s+|e\s+)?(?:" + ES_ASK + r"|v[eê]|olha|mira)\b[^,;:\d]{0,20}$", re.IGNORECASE)
 # A thanks or a "please" that closes a sentence, in any language, thanks for work to be done ("kk run 45ec0b...

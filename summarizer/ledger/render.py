@@ -252,9 +252,38 @@ def _preference(section: str, items: list[Item], cost: list[float] | None = None
         # tenant, a request id), whatever the rank.
         common = _common_kinds(items)
         return sorted(range(n), key=lambda i: (items[i].seen > ROUTINE, _kind(items[i].key) in common, -items[i].rank, -i))
-    if section == "file":  # A file the work made (written, created) before one it only edited (see extract.file_item).
-        return sorted(range(n), key=lambda i: (items[i].seen > ROUTINE, -items[i].rank, -i))
+    if section == "file":
+        # A file the work made (written, created) before one it only edited (see extract.file_item); of a series the
+        # work writes again and again ("rapports/licences-ETR-2024-03-13.csv", "...-EDP-2024-03-22.csv", ...) the
+        # latest only, before the rest of it: the files made once are what the work was about.
+        latest: dict[str, int] = {}
+        for i in range(n):
+            latest[_series(items[i].key)] = i
+        common = _common_series(items)
+        return sorted(range(n), key=lambda i: (items[i].seen > ROUTINE, _series(items[i].key) in common
+                                               and latest[_series(items[i].key)] != i, -items[i].rank, -i))
     return list(range(n - 1, -1, -1))
+
+
+SERIES = 4  # distinct files of one series (names alike but for their numbers and codes) that make it common
+_CODE_PART = re.compile(r"(?<![^\W_])(?:\d+|[A-Z]{2,5}\d*)(?![^\W_])")
+
+
+def _series(path: str) -> str:
+    """A file's series: its folder and its name with numbers and short codes in capitals masked
+    ("rapports/licences-ETR-2024-03-13.csv" -> "rapports/licences-#-#-#-#.csv"); a name of words is its own."""
+    folder, _, name = path.rpartition("/")
+    return f"{folder}/{_CODE_PART.sub('#', name)}"
+
+
+def _common_series(items: list[Item]) -> set[str]:
+    """The series of which ``items`` hold :data:`SERIES` distinct files or more."""
+    if len(items) < SERIES:
+        return set()
+    files: dict[str, set[str]] = {}
+    for item in items:
+        files.setdefault(_series(item.key), set()).add(item.key)
+    return {series for series, names in files.items() if len(names) >= SERIES}
 
 
 COMMON_KIND = 24  # distinct ids of one kind (what comes before their first digit: "#", "HD-", "cus_") that make it common

@@ -338,7 +338,7 @@ _ANNOUNCE = re.compile(
     # the same in other languages ("o Caio mandou isso:", "recusaram de novo, segue a mensagem:", "te paso el correo
     # de Hacienda:", "voici le mail du client :", "hier ist die Nachricht:")
     + _SENT_WORDS + r"|escribi[óo]|a [ée]crit|hat \w+ geschrieben|ha segnalato|abaixo|reenvi\w*|aqu[ií] va|abajo|"
-    r"transf[ée]r[ée]|ci-dessous|hat \w+ geschickt|unten|inoltrat\w*|qui sotto|"
+    r"transf[ée]r[ée]|transf[èe]re|ci-dessous|hat \w+ geschickt|unten|inoltrat\w*|qui sotto|plainte|queja|reclama[çc][ãa]o|"
     # pasting, said so ("je la colle ici:", "te lo pego:", "colei aqui:", "lo incollo qui:", "hier eingefügt:")
     r"(?:je )?(?:la |le |les )?coll(?:e|é|ée|és|ées)\b|peg(?:o|ué|ado)\b|colei\b|colo aqui|incoll\w+|eingef(?:ü|ue)gt|geplakt|"
     # where a colleague said it ("Caio no slack:", "from Teams:")
@@ -515,7 +515,7 @@ def _chat_logs(lines: list[str], kinds: list[str]) -> None:
 # An announcement of someone's text, not of an output: who sent it, or a kind of text people write.
 _SOMEONES = re.compile(r"\b(?:sent|shared|forwarded|wrote|said|replied|" + _SENT_WORDS + r"|e-?mails?|mails?|messages?|tickets?|bugs?|"
                        r"reviews?|reports?|announcements?|letters?|notes?|feedback|comments?|slack|whatsapp|teams|discord|telegram|"
-                       r"likha|bheja|kaha|bola|contract|agreement|sow)\b|(?:貼|共有|転送|より|から|粘贴|转发|붙여|공유|전달)|\b(?!(?:here|there|that|it|what|who|let|he|she)'s)\w+'s\b|\b(?:from|do|da|del|von|di|du) (?-i:[A-Z\u00c0-\u00dd])",
+                       r"likha|bheja|kaha|bola|contract|agreement|sow|transf[èe]re|plaintes?|quejas?|reclama[çc](?:[ãa]o|[õo]es))\b|(?:貼|共有|転送|より|から|粘贴|转发|붙여|공유|전달)|\b(?!(?:here|there|that|it|what|who|let|he|she)'s)\w+'s\b|\b(?:from|do|da|del|von|di|du) (?-i:[A-Z\u00c0-\u00dd])",
                        re.IGNORECASE)
 
 
