@@ -5124,6 +5124,7 @@ def test_a_chat_in_quebec_french_asks_with_its_own_verbs_and_apologises_without_
         assert prose.kind_of(said, values(said)) == "request", said
     assert not prose.is_correction("Désolé, j'étais au téléphone avec Bell.")
     assert prose.is_correction("Désolé, c'est 5CG0625JRA, pas 5CG0625JAR.")
+    assert prose.is_correction("je me suis trompé, c'est IMP-ECA-C250 la salle des profs.")
     text = ledger(convo("Le compte de la nouvelle secrétaire à École Bon-Accueil, c'est clandry96.",
                         *[f"checke le ticket GLPI-{n} stp" for n in range(6)],
                         "Re. Désolé, j'étais au téléphone avec Bell. Ah pis, oups, pas celui-là, l'autre: clandry69."))

@@ -112,6 +112,8 @@ _CORRECTION = re.compile(
     r"fel av mig\b|f[öo]rl[åa]t\b|mijn fout\b|excuses\b|przepraszam\b|pomy[łl]ka\b|scusa\b|mi sono sbagliat|"
     r"desculpa\b(?!,?\s+(?:tava|estava)\b)|me enganei\b|galti se\b|sumimasen\b|\u3054\u3081\u3093|\u3059\u307f\u307e\u305b\u3093|\u5bf9\u4e0d\u8d77|\u4e0d\u597d\u610f\u601d)|"
     r"\b(?:I meant|I mean|meant to say|make that\b|mixed up|misremembered|misspoke|I was wrong|transposed|"
+    # (I was wrong, in French, Spanish and German: "je me suis trompé, c'est IMP-ECA-C250", "me equivoqué, es ...")
+    r"je me suis tromp[ée]e?|je me trompais|erreur de ma part|me equivoqu[ée]|me confund[ií]|ich hab(?:e)? mich (?:vertan|geirrt)|"
     # "digits swapped: brown-out at 2.56 V", "other way round on those I2C pins: SDA is PC7", and one said in the
     # middle of a message ("... and — correction to what I said about the partition — it starts at 0x00054000")
     r"(?:digits|numbers|figures) (?:were |got )?swapped|swapped the (?:digits|numbers|figures)|(?:the )?other way (?:a)?round(?= on\b|\s*[:,;\u2014\u2013-])|"
