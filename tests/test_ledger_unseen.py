@@ -5082,6 +5082,10 @@ def test_a_correction_in_japanese_replaces_the_value_it_corrects():
         assert old not in text, text
         assert section(text, "User instructions") == [later], text
     assert not prose.is_correction("これでいいじゃない？")
+    # (the earlier one was for something else; and the same closing with Portuguese "my bad")
+    assert prose.is_correction("hmm — docking: xy_goal_tolerance 0.08 です、さっきのは通常走行用")
+    assert prose.is_correction("é link.pitanga.app, sem o s. foi mal")
+    assert not prose.is_correction("o deploy foi mal ontem")
 
 
 def test_a_japanese_request_by_its_verb_and_a_casual_prohibition_are_read_as_such():

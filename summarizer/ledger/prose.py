@@ -114,6 +114,7 @@ _CORRECTION = re.compile(
     r"\b(?:I meant|I mean|meant to say|make that\b|mixed up|misremembered|misspoke|I was wrong|transposed|"
     # (I was wrong, in French, Spanish and German: "je me suis trompé, c'est IMP-ECA-C250", "me equivoqué, es ...")
     r"je me suis tromp[ée]e?|je me trompais|erreur de ma part|me equivoqu[ée]|me confund[ií]|ich hab(?:e)? mich (?:vertan|geirrt)|"
+    r"foi mal(?=\W*$)|"  # (Portuguese "my bad", closing: "é link.pitanga.app, sem o s. foi mal")
     # "digits swapped: brown-out at 2.56 V", "other way round on those I2C pins: SDA is PC7", and one said in the
     # middle of a message ("... and — correction to what I said about the partition — it starts at 0x00054000")
     r"(?:digits|numbers|figures) (?:were |got )?swapped|swapped the (?:digits|numbers|figures)|(?:the )?other way (?:a)?round(?= on\b|\s*[:,;\u2014\u2013-])|"
@@ -541,6 +542,7 @@ _DOING_NOW = re.compile(r"^\W*(?:(?:ok|okay|so|anyway|btw|also|sorry)\W+)*(?:i'?
 # 10.31.9.47 だった、ごめん", "イメージは amr-sim:24.09.52 の方だった", "チケット番号 SAF-42701 だった。SAF-42710 じゃない",
 # "不是 8080，是 8443", "8080이 아니라 8443이야"); not "じゃない？", which asks.
 _CJK_CORRECTION = re.compile(r"じゃなくて|じゃなく[、,]|ではなくて?|(?:じゃ|では)ない(?:[。.!！]|\s*$)|間違え|間違い|訂正|の方だった|"
+                             r"さっきの(?:は|やつは|値は)|"  # (the earlier one was for something else: "..., さっきのは通常走行用")
                              r"だった[、,。]?\s*(?:ごめん|すみません|すいません)|不是[^，,。]{1,40}[，,]\s*(?:而)?是|搞错|弄错|说错|更正|"
                              r"아니라|아니고|잘못 (?:말|알려)|정정")
 
