@@ -5140,3 +5140,45 @@ def test_a_chat_in_quebec_french_asks_with_its_own_verbs_and_apologises_without_
     assert [p.kind for p in segments.split(letter)][0] == "prose"
     assert all("Réactivez" not in p.text for p in segments.split(letter) if p.kind == "prose")
     assert not section(ledger(convo(letter)), "User instructions")
+
+
+def test_loose_corrections_in_portuguese_spanish_french_and_japanese_and_their_near_misses():
+    """What chats write when they take a value back: "canal errado, é #app-releases", "wrong cohort, sorry: February
+    2023 cohort.", "btw no es el pe-esc-07, es el pe-esc-08, perdón.", "Ah pis, pas le VLAN 403, le VLAN 409.",
+    "sp-closed, não closed-sp." (names with no digit), "oye, correction on Hotel Valle Real: peer-as 64974.",
+    "mc-3.9.32 の方、ごめん", "oh and wrong partition, sorry: bigmem2"; not "wrong again, the build failed" nor "ops,
+    please check the logs"."""
+    for said in ("canal errado, é #app-releases", "wrong cohort, sorry: February 2023 cohort.",
+                 "btw no es el pe-esc-07, es el pe-esc-08, perdón.", "Ah pis, pas le VLAN 403, le VLAN 409.",
+                 "sp-closed, não closed-sp.", "oye, correction on Hotel Valle Real: peer-as 64974.", "mc-3.9.32 の方、ごめん",
+                 "oh and wrong partition, sorry: bigmem2", "use blue-green, not red-black"):
+        assert prose.is_correction(said), said
+    for said in ("wrong again, the build failed", "ops, please check the logs", "the deploy went fine, not a blip"):
+        assert not prose.is_correction(said), said
+    assert prose.sentences("so look at the latest snakemake log, then tell me. oh and desculpa: the failed one is "
+                           "LIB4489_81") == ["so look at the latest snakemake log, then tell me.",
+                                             "oh and desculpa: the failed one is LIB4489_81"]
+
+
+def test_a_correction_of_a_thing_set_apart_by_a_word_replaces_no_other_thing_of_its_kind():
+    """"ok so wrong parent ticket before, it's HD-566555" corrects the parent ticket; "¿puedes mirar el ticket
+    HD-608881?", a ticket no one called the parent, is another: it stays."""
+    text = ledger(convo("link the Pine & Vale sync complaints to HD-829810",
+                        *[f"proofread docs/guide-{n}.md pls" for n in range(3)],
+                        "also ¿puedes mirar el ticket HD-608881? el cliente escribe en español",
+                        *[f"proofread docs/faq-{n}.md pls" for n in range(3)],
+                        "ok so wrong parent ticket before, it's HD-566555"))
+    assert "HD-608881" in text, text
+
+
+def test_where_the_user_will_be_and_what_to_report_after_make_a_request_not_a_setting():
+    """"print the top hits with symbols for the supplement, I'll be in the lab meeting till 11" asks (the user's own
+    time is no condition the work waits for), as do "submit the STAR job for KO_72h_r1 — quick, before the
+    seminar :)" and "fastqc on the new run-2 file of KO_0h_r1, then tell me"; "keep the staging cluster at 3 nodes
+    until the audit ends" still holds until then."""
+    for said in ("print the top hits with symbols for the supplement, I'll be in the lab meeting till 11",
+                 "submit the STAR job for KO_72h_r1 — quick, before the seminar :)",
+                 "fastqc on the new run-2 file of KO_0h_r1, then tell me",
+                 "mamba list for the R env, I'll be in the lab meeting till 11"):
+        assert prose.kind_of(said, values(said)) == "request", said
+    assert prose.kind_of("keep the staging cluster at 3 nodes until the audit ends", ("3",)) in ("rule", "setting")

@@ -399,6 +399,18 @@ _WRONG_THING = re.compile(r"\b(?:wrong|galat|falsche[rsn]?|falsch|mauvais|mauvai
 _JOINED_NAME = re.compile(r"(?<![\w.@/-])[A-Za-z]\w*(?:[-_][A-Za-z0-9]\w*){2,}(?![\w-])")
 
 
+# The kinds of value a correction may say were wrong ("wrong port", "wrong parent ticket").
+_WRONG_KINDS = frozenset("""port host id name bucket file branch ticket number address table path node server machine
+    cluster region version database ip date day queue channel account project repo folder""".split())
+
+
+def _qualifier(text: str, wrong: re.Match[str]) -> str:
+    """The word that sets the wrong thing apart from others of its kind ("wrong parent ticket" -> "parent"), or ""."""
+    after = text[wrong.end():].split(maxsplit=1)
+    kind_word = after[0].lower().strip(",.:;") if after else ""
+    return _stem(wrong.group(1).lower()) if kind_word in _WRONG_KINDS and wrong.group(1).lower() not in _WRONG_KINDS else ""
+
+
 def supersede(merged: list[Item]) -> list[Item]:
     """``merged`` with each correction's superseded statement taken out and cited by the correction;
     a correction that supersedes nothing and carries no value of its own becomes a request."""
@@ -428,6 +440,7 @@ def supersede(merged: list[Item]) -> list[Item]:
         words = content_words(correction.text)
         wrong = _WRONG_THING.search(correction.text)
         wrong_what = _stem(wrong.group(1).lower()) if wrong else ""
+        qualified = _qualifier(correction.text, wrong) if correction.correction and wrong else ""
         plain = words - content_words(" ".join(new_values))
         # what an update that makes a choice again switches ("the bank import"), read once for every candidate
         changed = content_words(prose.switched(correction.text)) if not correction.correction else frozenset()
@@ -442,6 +455,8 @@ def supersede(merged: list[Item]) -> list[Item]:
             if item is correction or (not correction.correction and item.section == "request"):
                 continue  # an update updates what stands (a rule, a setting, an id), not what was asked
             overlap = len(words & cand_words)
+            if qualified and qualified not in cand_words and not named.intersection(vals):
+                continue  # "wrong parent ticket before, it's HD-566555" is not about "the ticket HD-608881" asked of
             if _other_things(new_values, vals):
                 continue  # "the bucket is the eu one, s3://.../umbrella-health-384" is about another customer's
             if not forbids and _FORBIDDING.search(item.text) and not any(v in named for v in vals) and not (

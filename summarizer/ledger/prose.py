@@ -47,6 +47,8 @@ _WIDE_STOPS = ("\u3002", "\uff01", "\uff1f")
 _SENTENCE = re.compile(rf"(?<=[{''.join(_WIDE_STOPS)}])[ \t]*(?=[^\s{''.join(_WIDE_STOPS)}])|" r"(?=\s|$)(?:(?<=[.!?])\s+(?=[A-Z\u00c0-\u00dd`\"'(\[¿¡])|(?<=[?!])\s+(?=[a-z])|"
                        # "... is a no-go. fix that up?", "... de Clínica San José. if a max-prefix trips, ..."
                        r"(?:(?<=[a-z\u00df-\u00f6\u00f8-\u00ff]{3}\.)(?<!etc\.)(?<!fig\.)|(?<=[a-z]-[a-z]{2}\.))\s+(?=[a-z])|"
+                       # (after a word of two, before a lead into the next thing: "..., then tell me. oh and desculpa: ...")
+                       r"(?<=\b[a-z]{2}\.)(?<!\bvs\.)\s+(?=(?:oh|ah|also|and|btw|ps|ok|so|but)\b)|"
                        r"(?<=[a-z]['\")]\.)\s+(?=[a-z])|"  # after a quote or a bracket: "... to 'Plan limits'. when you ..."
                        # after an emoji, before a lead into the next thing ("close out SEC-6653 \U0001f64f general thing: ...")
                        r"(?<=[\U0001f300-\U0001faff\u2600-\u27bf])\s+(?=(?:[\w ]{1,24}:\s|(?:also|btw|ps|oh|unrelated|"
@@ -86,7 +88,8 @@ _WRONG_WHAT = "one|value|port|host|id|name|bucket|file|branch|ticket|number|addr
 
 # A correction: the user takes back or replaces what was said (English, French, German, Spanish).
 _CORRECTION = re.compile(
-    r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|anyway|btw|well|ugh|hm|hi|hey|hiya|hello|yo)\W+){0,3}(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b|on (?:my|the) (?:phone|mobile|train|bus|tram|road|way)\b|typing\b|"
+    r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|anyway|btw|well|ugh|hm|hi|hey|hiya|hello|yo|oye|ey|olha|bom|"
+    r"alors|bon|pis)\W+){0,3}(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b|on (?:my|the) (?:phone|mobile|train|bus|tram|road|way)\b|typing\b|"
     # (a change of subject: "sorry, different matter", "sorry, unrelated question")
     r"(?:different|other|another|unrelated|separate|new) (?:matter|topic|thing|question|subject|issue|case|client)\b|"
     # (nor one for being away: "sorry, meeting.", "sorry, was in a call")
@@ -129,8 +132,9 @@ _CORRECTION = re.compile(
     r"\b(?:pas (?:celui|celle|ceux|celles)-l[àa]|not that one|no es[ea]|n[ãa]o ess[ea])\s*[,;:\u2014\u2013-]\s*(?:l'autre|the other|el otro|la otra|o outro|a outra)\b|"
     r"\bc'(?:est|était|etait) pas (?:le |la |les |l')?[^,.;!?\n]{1,40},\s*c'(?:est|était|etait)\b|"
     # (and in other languages: "es FINOPS-5692, no FINOPS-5962", "é o PIT-7530, não o PIT-7503", "c'est le 5, pas le 4")
-    r"(?<![\w.@:/+-])(?=[\w.@:/+-]*\d)[\w.@:/+-]+,? (?:not|no|n[aã]o|pas|nicht|non|nie|niet|inte|ikke) "
-    r"(?:(?:the|el|la|le|lo|il|o|a|der|die|das|de|het) )?(?=[`'\"]?[\w.@:/+-]*\d)|"
+    # (or a name joined by "-" or "_": "sp-closed, não closed-sp")
+    r"(?<![\w.@:/+-])(?=[\w.@:/+-]*(?:\d|[^\W_][-_][^\W_]))[\w.@:/+-]+,? (?:not|no|n[aã]o|pas|nicht|non|nie|niet|inte|ikke) "
+    r"(?:(?:the|el|la|le|lo|il|o|a|der|die|das|de|het) )?(?=[`'\"]?[\w.@:/+-]*(?:\d|[^\W_][-_][^\W_]))|"
     # ... under one name said twice ("address is Oostzeedijk 385, not Oostzeedijk 358", "EUR 7.4 million, not EUR 7.1 million")
     r"(?<![\w.@:/+-])(?P<said>[A-Za-z\u00c0-\u024f][\w.-]*) [\w.@:/+-]*\d[\w.@:/+-]*(?: [a-z]+)?,? not (?:the )?(?P=said) [`'\"]?[\w.@:/+-]*\d|"
     r"I gave you the wrong|\b(?:pasted|gave|sent|said|used|typed|wrote|quoted|linked|named|picked|had|read|copied|took|looked at) (?:you |me )?(?:the |a )?wrong\b|wrong (?:" + _WRONG_WHAT + r")|"
@@ -138,10 +142,20 @@ _CORRECTION = re.compile(
     r"^\W*(?:[\w ]{1,20}:\s*)?(?:(?:ugh|oh|oops|ah|argh|so|ok|okay)\W+)?wrong (?:[\w-]+ )?(?:" + _WRONG_WHAT +
     r"|project|repo|dataset|account|channel|link|folder|model|run|job|ip|person|user|hash|cve|domain|vlan|case|incident|"
     r"tenant|site|office|date|day)\b|"
+    # wrong and any one thing, then a comma: what follows is the one meant ("wrong cohort, sorry: February 2023 cohort"),
+    # and the same said after the thing in Portuguese, Spanish and Italian ("canal errado, é #app-releases")
+    r"^\W*(?:[\w ]{1,20}:\s*)?(?:(?:ugh|oh|oops|ah|argh|so|ok|okay|also|and|btw)\W+){0,2}(?:wrong (?!again\b|way\b|turn\b)[\w-]+|[\w-]+ (?:errad[oa]|equivocad[oa]|"
+    r"sbagliat[oa]))\s*[,:;\u2014\u2013]\s*(?=\w)|"
+    # not X, it is Y, in Spanish, Portuguese and French ("btw no es el pe-esc-07, es el pe-esc-08", "não é o X, é o Y",
+    # "pas le VLAN 403, le VLAN 409")
+    r"\bno (?:es|era) (?:el |la |los |las |lo )?[^,.;!?\n]{1,40},\s*(?:es|era)\b|\bn[ãa]o (?:é|era) (?:o |a |os |as )?"
+    r"[^,.;!?\n]{1,40},\s*(?:é|era)\b|\bpas (?:le |la |les |l')[^,.;!?\n]{1,40},\s*(?:le|la|les|l')|"
+    # mixed up, a typo ("Je mélangeais avec une autre école", "I typo'd it before")
+    r"\bje (?:m[ée]langeais|confondais)\b|\bj'ai (?:m[ée]lang[ée]|confondu)\b|\btypo'?e?d\b|"
     # "not that one \u2014 NVF-EDGE-6652": the one meant, at the start
     r"^\W*(?:(?:ugh|oh|oops|ah|argh|no|so|ok|okay|hmm|sorry)\W+)?not (?:that|this) one\b|"
     # wrong and what, then the right value ("wrong cost centre for the fair: CC-4765")
-    r"^\W*(?:(?:ugh|oh|oops|ah|argh|so|ok|okay|also|and|btw)\W+)?wrong (?:[\w-]+ ){0,2}[\w-]+(?: for [\w'&. -]{1,30})?\s*[:,\u2014\u2013]\s*"
+    r"^\W*(?:(?:ugh|oh|oops|ah|argh|so|ok|okay|also|and|btw)\W+){0,2}wrong (?:[\w-]+ ){0,2}[\w-]+(?: for [\w'&. -]{1,30})?\s*[:,\u2014\u2013]\s*"
     r"(?:sorry\s*[:,]?\s*)?(?:it'?s |it is |should be |i meant )?[`'\"]?(?=[\w.@:/+-]*\d)|"
     r"not the (?:one|\w+) I (?:said|mentioned|gave)|the other (?:one|\w+) I (?:said|mentioned|gave|meant)|"
     r"\b(?:was|is) (?:wrong|a typo|incorrect|outdated|deprecated|obsolete)\b|"
@@ -429,7 +443,7 @@ def _may_hold(sentence: str, low: str, words: tuple[str, ...]) -> bool:
 # The words a chat opens a sentence with before what it says, in Spanish, Portuguese, French, German and Italian ("porfa
 # checa ...", "a ver, ...", "ahorita dame ...", "então roda ...", "alors regarde ...", "jetzt check ..."): no word of it.
 LEADS = (r"porfa|plis|oye|oiga|a ver|ahorita|ahora|entonces|pues|bueno|buenas|sale|[\u00e1a]ndale|[\u00f3o]rale|"
-         r"ent[\u00e3a]o|olha|bom|alors|bon|[\u00e9e]coute|allez|jetzt|dann|allora|senti")
+         r"ent[\u00e3a]o|olha|bom|t[\u00e1a]|beleza|blz|pera|alors|bon|[\u00e9e]coute|allez|jetzt|dann|allora|senti")
 ASIDE = r"(?:[^\W\d_]+(?: [^\W\d_]+)?,\s+)?"
 # Before a question, the aside may end on a colon or a dash too, and come twice ("quick one: where is
 # ORD-8446194", "sorry, another one \u2014 who is cus_kh3T..."): what a question asks is asked whatever comes before it.
@@ -463,6 +477,7 @@ _REQUEST_START = re.compile(
     r"plot|compute|calculate|dig|trace|profile|see|tell|give|list|go|let'?s|lets|start|finish|continue|"
     r"compare|clean|split|merge|port|migrate|set up|setup|install|upgrade|revert|roll|rollback|ship|cut|tag|send|"
     r"post|reply|answer|translate|rewrite|reword|edit|change|replace|sort|group|filter|pull|push|fetch|"
+    r"peek|"
     r"mira|revisa|arregla|regarde|corrige|v[ée]rifie|schau|pr[üu]fe|behebe|"
     # the same in other languages, Spanish's with the pronoun it takes ("sácame el aging ...", "dime el total", "abre la
     # IBE25-278767 y compárala ...", "postea las comisiones ..."), Portuguese, Italian, French and German
@@ -542,7 +557,8 @@ _DOING_NOW = re.compile(r"^\W*(?:(?:ok|okay|so|anyway|btw|also|sorry)\W+)*(?:i'?
 # 10.31.9.47 だった、ごめん", "イメージは amr-sim:24.09.52 の方だった", "チケット番号 SAF-42701 だった。SAF-42710 じゃない",
 # "不是 8080，是 8443", "8080이 아니라 8443이야"); not "じゃない？", which asks.
 _CJK_CORRECTION = re.compile(r"じゃなくて|じゃなく[、,]|ではなくて?|(?:じゃ|では)ない(?:[。.!！]|\s*$)|間違え|間違い|訂正|の方だった|"
-                             r"さっきの(?:は|やつは|値は)|"  # (the earlier one was for something else: "..., さっきのは通常走行用")
+                             r"さっきの(?:は|やつは|値は)|の方[、,]\s*(?:ごめん|すみません)|"  # (the earlier one was for something else:
+                             # "..., さっきのは通常走行用"; "mc-3.9.32 の方、ごめん", the other one, sorry)
                              r"だった[、,。]?\s*(?:ごめん|すみません|すいません)|不是[^，,。]{1,40}[，,]\s*(?:而)?是|搞错|弄错|说错|更正|"
                              r"아니라|아니고|잘못 (?:말|알려)|정정")
 
@@ -678,6 +694,8 @@ _PLS = re.compile(r"\bpls\b|\bplease\W*$|\b(?:if possible|asap|no rush|no hurry|
                   r"quand tu (?:peux|pourras|auras (?:le temps|une minute))|sans urgence|senza fretta|quando puoi|"
                   r"fammi sapere|wenn du (?:kurz )?zeit hast|keine eile|sag (?:mir )?bescheid|pfv|stp|"
                   r"si (?:t'as|tu as) (?:le temps|une minute)|c'est pour (?:avant|tant[ôo]t|aujourd'hui|demain|ce soir))\b|\U0001f64f|"
+                  # (what to do when it is done: "fastqc on the new file, then tell me", "..., and let me know")
+                  r"(?:,|\band)\s*(?:then )?(?:tell me|let me know|report back|ping me)\W*$|"
                   # a short ask closing what the sentence says ("nginx tá com muito 502, vê aí", "..., revisa radius")
                   r"[,;\u2014\u2013]\s+(?:y\s+|e\s+)?(?:" + ES_ASK + r"|v[eê]|olha|mira)\b[^,;:\d]{0,20}$", re.IGNORECASE)
 # A thanks or a "please" that closes a sentence, in any language, thanks for work to be done ("kk run 45ec0b...
@@ -802,11 +820,11 @@ _ACTION_START = re.compile(
 # copula ("hm. read the device id off ACM1", "compile samples/okm_bringup and show me the memory report").
 _WORK_START = re.compile(
     _LEAD + r"(?:[\w ]{1,20}:\s*)?(?:please\s+)?"
-    r"(?:compile|flash|read|measure|capture|bisect|benchmark|bench|tail|grep|ssh|curl|scan|probe|decode|parse|load|sync|"
+    r"(?:compile|flash|read|print|resume|measure|capture|bisect|benchmark|bench|tail|grep|ssh|curl|scan|probe|decode|parse|load|sync|"
     r"clone|stage|commit|bump|lint|format|analy[sz]e|tune|train|retrain|eval|evaluate|annotate|chart|graph|sketch|"
     r"outline|brainstorm|proofread|polish|shorten|condense|paraphrase|call|text|ask|verify|confirm|debug|"
-    r"(?:go|cargo|npm|pnpm|yarn|west|docker|kubectl|terraform|helm|git) (?:test|build|vet|run|check|clippy|bench|fmt|"
-    r"install|ci|flash|debug|apply|plan|get|describe|logs|exec|bisect|log|diff|status|pull|push|rebase|upgrade)|"
+    r"(?:go|cargo|npm|pnpm|yarn|west|docker|kubectl|terraform|helm|git|mamba|conda|pip|uv|poetry) (?:test|build|vet|run|check|clippy|bench|fmt|"
+    r"install|ci|flash|debug|apply|plan|get|describe|logs|exec|bisect|log|diff|status|pull|push|rebase|upgrade|list|env)|"
     r"ctest|pytest)\b"
     r"(?![:-])(?![\w ]{0,25}:\s)",  # (a label is no work: "flash layout: ...")
     re.IGNORECASE)
@@ -826,8 +844,13 @@ _WANT = re.compile(r"^\W*(?:(?:ok|okay|so|now|also|and|then|hey|hi)\W+)*(?:i|we)
 _TRIGGER = re.compile(r"\b(?:in case|falls|im fall|au cas o[uù]|en caso de|por si|ifall|voor het geval|after|once|when(?! (?:u|you) (?:have|get|got) (?:a|the) (?:sec|second|minute|moment|mo|chance)\b)|"
                       # (a time a piece of work is due by is no trigger: "before lunch: run go test ... danke")
                       r"whenever|before(?! (?:lunch|noon|eod|end of (?:the )?(?:day|week)|the weekend|tomorrow|tonight|"
-                      r"(?:the )?stand-?up|the meeting|my call|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b)|"
+                      r"(?:the )?stand-?up|the (?:lab )?meeting|the seminar|the demo|the call|the review|my call|"
+                      r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b)|"
                       r"as soon as|next time|until|till)\b(?= (?!\d)\w)", re.IGNORECASE)
+
+
+# Where the user will be meanwhile ("I'll be in the lab meeting till 11", "I'm on the train"): no time the work waits for.
+_AWAY = re.compile(r"\bI(?:'ll| will|'m| am) (?:be )?(?:in|at|on|away|out|off|offline|busy|gone)\b[^,;.()]*", re.IGNORECASE)
 
 
 def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
@@ -845,7 +868,8 @@ def is_setting(sentence: str, found: tuple[str, ...]) -> bool:
             or (_THANKS.search(sentence) and not copula and not _SETS.match(sentence) and not _STEP_AFTER.search(sentence))
             or is_terse_ask(sentence) or (_WORK_START.match(sentence) and not copula)
             or _ON_ONE.match(sentence) or _WANT.match(sentence) or _NOTICED.match(sentence)
-            or _asked_after(sentence) or _FILE_EDIT.match(sentence) or _FOREIGN_ASK.search(sentence)) and not _TRIGGER.search(sentence):
+            or _asked_after(sentence) or _FILE_EDIT.match(sentence) or _FOREIGN_ASK.search(sentence)) and not _TRIGGER.search(
+                _AWAY.sub("", sentence)):
         return False  # a piece of work asked for ("restart the export-svc rollout, it's stuck", "tf plan please")
     settings = [v for v in found if (any(c.isdigit() for c in v) or "://" in v or "@" in v or (
                 copula and ("/" in v or "_" in v or "." in v))) and not _SOURCE_FILE.search(v)]
