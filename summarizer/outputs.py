@@ -29,6 +29,7 @@ _FAILED_WORDS = ("Traceback (most recent call last)", "\nFAILED ", "npm ERR!", "
                  "* What went wrong:\n", "FATAL EXCEPTION: ", "finished with errors",  # (Gradle's, Android's, fastlane's)
                  "Failed!  - Failed: ",  # (dotnet test's)
                  "\nSCRIPT ERROR: ", "\nSHADER ERROR: ",  # (Godot's, printed as the game runs on: not only in the tail)
+                 "+ CategoryInfo ", "FullyQualifiedErrorId", "\n[-] ",  # (PowerShell's error record; Pester's failed test)
                  ": CRITICAL/", "] [CRITICAL] ")  # (Celery's level/process, gunicorn's bracketed level)
 _FAILED_TAIL = re.compile(
     r"\b(?:exit(?:ed)?(?: with)? (?:code|status)|exit_code|returncode|return code|(?<=\()exit)[\s:=]+[1-9]|^(?:\u2502 )?ERROR[:! ]|"
@@ -322,12 +323,14 @@ _FAILED_LINE = re.compile(r"^(FAILED .+)$", re.MULTILINE)
 # a Java exception; then a runner's verdict on one test (Go, Jest/Vitest, GoogleTest, TAP).
 _SPECIFIC_ERROR = re.compile(r"^\s*(?:panic: .+|thread '[^'\n]+' panicked at .+|error\[E\d+\]: .+|.*\bTS\d{4}: .+|"
                              r"(?:Exception in thread|Caused by:) .+|\S+\.\w+:\d+:\d+: .+|.*\d+:\d+ +error +.+|"
-                             r"WARNING: DATA RACE|fatal error: .+|ERROR: .+|\S+:\d+: (?:ERROR|error|SEVERE): .+)$", re.MULTILINE)
+                             r"WARNING: DATA RACE|fatal error: .+|ERROR: .+|\S+:\d+: (?:ERROR|error|SEVERE): .+|"
+                             # (PowerShell's error record opens with its cmdlet: "Get-ADUser : Cannot find an object ...")
+                             r"[A-Z][a-z]+-[A-Z][A-Za-z]+ : .+)$", re.MULTILINE)
 # (on one line: what stands before the verdict is of its line; Unity's "test_units.c:405:test_vectors_83:FAIL: Expected
 # 3680 Was 3683"; a harness's "[FAIL] sleep_current_uA   avg 23.81 uA > limit 6.0 uA"; Playwright's "✘  23 [chromium]
-# › e2e/x.spec.ts:23:5 › ...", not docker compose's "✘ Container shop-api-1  Error")
+# › e2e/x.spec.ts:23:5 › ...", not docker compose's "✘ Container shop-api-1  Error"; Pester's "[-] Describe.It 60ms (56ms|4ms)")
 _RUNNER_FAILURE = re.compile(r"^[^\S\n]*(?:.*[^\S\n])?(?:--- FAIL: .+|FAIL +\S+.*|(?<!\d )(?:✗|×|✕|✖|●) (?!\d+\s*$).+|✘[^\S\n]+[^\n]*›.+|\[  FAILED  \] .+|not ok \d+ .+|"
-                             r"\[ ?FAIL(?:ED)? ?\][^\S\n]+\S.*)$|^[^\S\n]*\S+\.\w+:\d+:\w+:FAIL\b.*$", re.MULTILINE)
+                             r"\[ ?FAIL(?:ED)? ?\][^\S\n]+\S.*|\[-\][^\S\n]+\S.*)$|^[^\S\n]*\S+\.\w+:\d+:\w+:FAIL\b.*$", re.MULTILINE)
 # (not a table's size, "# A tibble: 3,986 × 7")
 # Go's test prints what a failed test found on the lines after its "--- FAIL:", indented ("    frame_test.go:386: got
 # 1390 frames, want 1406")
@@ -348,6 +351,9 @@ _SPECIFIC_PARTS = (
     (("_",), _CODED_ERROR),  # an error said by its code ("ERR_PERIOD_LOCKED: posting period 2025-03 is closed ...")
     # Godot's ("SCRIPT ERROR: Invalid get index 'wick_charge' (on base: 'Nil').", "SHADER ERROR: Unknown identifier ...")
     (("SCRIPT ERROR: ", "SHADER ERROR: "), re.compile(r"^(?:SCRIPT|SHADER) ERROR: .+$", re.MULTILINE)),
+    # PowerShell's error record, by the cmdlet it opens with ("Get-ADUser : Cannot find an object with identity: ...",
+    # then "At line:1 char:1" and "+ CategoryInfo ...")
+    (("+ CategoryInfo ",), re.compile(r"^[A-Z][a-z]+-[A-Z][A-Za-z]+ : .+$", re.MULTILINE)),
     # a log's line its level marks in brackets, a process's prefix before it (ROS 2's "[ERROR] [1733724187.17]
     # [rosbag2_storage]: Could not open ...", "[gzserver-1] [ERROR] [...] [gazebo_ros2_control]: Error parsing URDF")
     (("[ERROR] ", "[FATAL] "), re.compile(r"^(?:\[[\w./-]{1,40}\] )?\[(?:ERROR|FATAL)\] (?:\[[^\]\n]{1,60}\]\s*)*:?\s*\S.*$",
@@ -366,7 +372,7 @@ _COLUMNS = re.compile(r":\d+:\d+: ")  # "main.go:12:5: undefined: x"
 # (a warning or a note is not what failed: "uart_bridge.c:119:4: warning: unused variable 'crc'")
 # (nor is a linter's "Sidebar.tsx:89:4: Prefer using an optional chain ... [Warning/@typescript-eslint/...]")
 _COLUMNS_LINE = re.compile(r"^\s*\S+\.\w+:\d+:\d+: (?!warning:|note:)(?![^\n]*\[Warning/).+$", re.MULTILINE)
-_RUNNER_NEEDS = ("FAIL", "✗", "✘", "×", "✕", "✖", "●", "not ok ")
+_RUNNER_NEEDS = ("FAIL", "✗", "✘", "×", "✕", "✖", "●", "not ok ", "[-] ")
 _ERROR_WORDS = ("error", "Error", "ERROR", "fatal:", "ERR!", "panic:", "failed", "not found", "denied", "refused")
 _ERROR_WORD = re.compile(r"\berror\b|\bError\b|\bERROR\b|fatal:|ERR!|panic:|failed|not found|denied|refused")
 

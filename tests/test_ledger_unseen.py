@@ -5182,3 +5182,27 @@ def test_where_the_user_will_be_and_what_to_report_after_make_a_request_not_a_se
                  "mamba list for the R env, I'll be in the lab meeting till 11"):
         assert prose.kind_of(said, values(said)) == "request", said
     assert prose.kind_of("keep the staging cluster at 3 nodes until the audit ends", ("3",)) in ("rule", "setting")
+
+
+def test_a_powershell_error_record_and_a_pester_failure_are_what_failed():
+    """PowerShell's error record ("Get-ADUser : Cannot find an object with identity: ...", then "At line:1 char:1" and
+    its indented "+ CategoryInfo" and "+ FullyQualifiedErrorId" lines) failed, its first line saying what; so did a
+    Pester run with a failed test ("[-] Set-PrinterMapping.when the HR extract changes.handles case RH-85886 60ms
+    (56ms|4ms)"), that line before the run's totals."""
+    from context_compactor.summarizer.outputs import error_line, failed_run
+    record = ("Get-ADUser : Cannot find an object with identity: 'vouellet778' under: 'DC=cssvp,DC=local'.\n"
+              "At line:1 char:1\n+ Get-ADUser -Identity vouellet778 -Properties MemberOf,Title\n"
+              "+ ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
+              "    + CategoryInfo          : ObjectNotFound: (:ADUser) [Get-ADUser], ADIdentityNotFoundException\n"
+              "    + FullyQualifiedErrorId : ActiveDirectoryCmdlet:Microsoft.ActiveDirectory.Management."
+              "ADIdentityNotFoundException")
+    pester = ("Starting discovery in 1 files.\nDiscovery found 49 tests in 88ms.\nRunning tests.\n"
+              "[+] strips accents from the login 192ms (189ms|2ms)\n"
+              "[-] Set-PrinterMapping.when the HR extract changes.handles case RH-85886 60ms (56ms|4ms)\n"
+              " Expected 28, but got 62.\n at $result.Count | Should -Be $expected, C:\\Depots\\tests\\Set-PrinterMapping.Tests.ps1:144\n"
+              "Tests completed in 5.72s\nTests Passed: 45, Failed: 1, Skipped: 3, Inconclusive: 0, NotRun: 0")
+    assert failed_run(record) and failed_run(pester)
+    assert error_line(record) == "Get-ADUser : Cannot find an object with identity: 'vouellet778' under: 'DC=cssvp,DC=local'."
+    assert error_line(pester).startswith("[-] Set-PrinterMapping.when the HR extract changes")
+    assert not failed_run("Starting discovery in 1 files.\n[+] strips accents 192ms (189ms|2ms)\n"
+                          "Tests Passed: 49, Failed: 0, Skipped: 0, Inconclusive: 0, NotRun: 0")
