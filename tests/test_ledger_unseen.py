@@ -5129,6 +5129,12 @@ def test_a_chat_in_quebec_french_asks_with_its_own_verbs_and_apologises_without_
     assert not prose.is_correction("Désolé, j'étais au téléphone avec Bell.")
     assert prose.is_correction("Désolé, c'est 5CG0625JRA, pas 5CG0625JAR.")
     assert prose.is_correction("je me suis trompé, c'est IMP-ECA-C250 la salle des profs.")
+    # (a rule as it is spoken, without "ne": "on touche pas à ...", "on y touche pas", "nulle part ailleurs")
+    for rule in ("Pendant les heures de classe on touche pas à la config du SSID CSSVP-Direction.",
+                 "L'OU OU=Serveurs-Critiques, on y touche pas. Pantoute.",
+                 "leurs mots de passe vont dans le coffre KV-Sapin-64, nulle part ailleurs, pis rotation aux 90 jours."):
+        assert prose.is_rule(rule), rule
+    assert not prose.is_rule("on a pas le temps pour ça aujourd'hui")
     text = ledger(convo("Le compte de la nouvelle secrétaire à École Bon-Accueil, c'est clandry96.",
                         *[f"checke le ticket GLPI-{n} stp" for n in range(6)],
                         "Re. Désolé, j'étais au téléphone avec Bell. Ah pis, oups, pas celui-là, l'autre: clandry69."))

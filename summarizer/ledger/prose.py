@@ -362,6 +362,10 @@ _RULE = re.compile(
     r"voordat|totdat|zonder|tenzij|bevor|ohne|avant|sans|antes|sin|prima|senza|innan|utan)\b|"
     # French
     r"jamais|toujours|ne \w+ (?:pas|plus|jamais)|n'\w+ (?:pas|plus|jamais)|merci de|il faut|[ée]vite[rz]?\b|"
+    # (and as it is spoken, without "ne": "on touche pas à la config du SSID", "L'OU ..., on y touche pas", "faut pas")
+    r"\b(?:on|tu)(?: (?:y|le|la|les|lui|en))? (?:touche|touches|change|changes|modifie|modifies|red[ée]marre|red[ée]marres|"
+    r"supprime|supprimes|pousse|pousses|d[ée]ploie|d[ée]ploies|efface|effaces|d[ée]sactive|d[ée]sactives|roule|roules) pas\b|"
+    r"\b(?:il )?faut pas\b|\btouche(?:z)? pas\b|nulle part ailleurs|nowhere else|en ning[úu]n otro lado|em nenhum outro lugar|"
     r"interdit|pr[ée]f[èe]re|utilise[rz]? (?:toujours|uniquement|seulement)|"
     # German
     r"nie\b|niemals|immer\b|bitte (?:keine?n?|nicht|immer|verwende|nutze|nur)|keine?n?\b|nicht\b|muss\b|müssen|"
