@@ -1,15 +1,13 @@
-"""bench/gen_robotics.py: the generator contract every session generator keeps (the checks of
-tests/test_generators_contract.py, run here for this module), and what its robotics sessions promise of their own:
+"""bench/gen_robotics.py: beyond the contract every session generator keeps (tests/test_generators_contract.py checks
+this module too), what its robotics sessions promise of their own:
 pasted documents that carry other people's imperatives, loose and bilingual corrections, rules in Japanese and
 English, error lines that are whole lines and really gone when the same command passes later."""
 
 from __future__ import annotations
 
 import json
-import random
 import re
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -22,7 +20,6 @@ from generator_contract import (assert_chat_format, assert_counts, assert_first_
                                 assert_values_new, call_of, content, facts)
 from sessiongen import Session, text_of
 
-SIZES = [60, 121, 160, 400, 401, 777, 1700, 3000]
 STALE_REACH = 12
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
@@ -43,136 +40,8 @@ def big() -> Session:
     return gen.make_session(seed=7, messages=3000)
 
 
-# --- the contract (tests/test_generators_contract.py, for this generator) ---------------------------------------
+# --- the contract beyond tests/test_generators_contract.py (which checks this generator too) ---------------------------------------
 
-def test_a_session_below_the_smallest_is_refused() -> None:
-    with pytest.raises(ValueError):
-        gen.make_session(seed=1, messages=gen.MIN_MESSAGES - 1)
-    assert len(gen.make_session(seed=1, messages=gen.MIN_MESSAGES).messages) == gen.MIN_MESSAGES
-
-
-def test_the_global_random_state_does_not_leak_into_a_session() -> None:
-    random.seed(1)
-    a = gen.make_session(seed=4, messages=400)
-    random.seed(99)
-    b = gen.make_session(seed=4, messages=400)
-    assert json.dumps(a.messages) == json.dumps(b.messages) and a.facts == b.facts and a.pasted == b.pasted
-
-
-def test_same_seed_same_session() -> None:
-    a, b = gen.make_session(seed=2, messages=400), gen.make_session(seed=2, messages=400)
-    assert json.dumps(a.messages) == json.dumps(b.messages)
-    assert a.facts == b.facts and a.pasted == b.pasted
-    other = gen.make_session(seed=3, messages=400)
-    assert json.dumps(a.messages) != json.dumps(other.messages) and a.facts != other.facts
-
-
-@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6, 7, 11])
-def test_sizes_match_the_bench_conventions_for_any_seed(seed: int) -> None:
-    small, large = gen.make_session(seed=seed, messages=400), gen.make_session(seed=seed, messages=3000)
-    assert len(small.messages) == 400 and len(large.messages) == 3000
-    assert 500_000 <= small.chars() <= 700_000
-    assert 4_200_000 <= large.chars() <= 5_500_000
-
-
-def test_generation_is_fast() -> None:
-    start = time.perf_counter()
-    gen.make_session(seed=11, messages=3000)
-    assert time.perf_counter() - start < 3.0
-
-
-@pytest.mark.parametrize("messages", SIZES)
-def test_any_size_comes_out_exact(messages: int) -> None:
-    session = gen.make_session(seed=1, messages=messages)
-    assert len(session.messages) == messages
-    assert session.messages[-1]["role"] == "user" and session.messages[-2]["role"] == "assistant"
-    assert not session.messages[-2].get("tool_calls")
-    assert_counts(session, gen.KINDS, gen.per_kind(messages))
-    assert all(0.03 * messages <= f.index <= 0.88 * messages for f in session.facts)
-    assert_chat_format(session, gen.TOOLS)
-
-
-@pytest.mark.parametrize("messages", [m for m in SIZES if m >= 120])
-def test_any_size_keeps_its_values_new_and_out_of_the_filler(messages: int) -> None:
-    session = gen.make_session(seed=1, messages=messages)
-    assert_values_new(session, gen.per_kind)
-    assert_out_of_filler(session, stale_reach=STALE_REACH)
-
-
-def test_six_of_each_kind_at_400_twelve_at_3000() -> None:
-    assert_counts(gen.make_session(seed=5, messages=400), gen.KINDS, 6)
-    assert_counts(gen.make_session(seed=5, messages=3000), gen.KINDS, 12)
-    sizes = [gen.per_kind(m) for m in range(60, 6001, 20)]
-    assert gen.per_kind(400) == 6 and gen.per_kind(3000) == 12 and gen.per_kind(60) == 1
-    assert sizes == sorted(sizes) and min(sizes) >= 1 and 8 <= gen.per_kind(1700) <= 10
-
-
-@pytest.mark.parametrize("messages", [400, 3000])
-@pytest.mark.parametrize("seed", [5, 8, 13])
-def test_values_are_new_where_planted_and_absent_before(seed: int, messages: int) -> None:
-    session = gen.make_session(seed=seed, messages=messages)
-    assert_values_new(session, gen.per_kind)
-    assert_out_of_filler(session, stale_reach=STALE_REACH)
-
-
-ROLES = {"instruction": {"user"}, "correction": {"user"}, "decision": {"user"}, "plan": {"user"},
-         "file": {"assistant"}, "finding": {"tool"}, "error": {"tool"}, "identifier": {"tool", "user"}}
-
-
-def test_carriers_and_placement(planted: Session) -> None:
-    session = planted
-    n = len(session.messages)
-    for fact in session.facts:
-        message = session.messages[fact.index]
-        assert message["role"] in ROLES[fact.kind], fact
-        assert 0.03 * n <= fact.index <= 0.88 * n, fact
-        if fact.stale_index is not None:
-            assert fact.stale_index >= 0.03 * n and session.messages[fact.stale_index]["role"] == "user", fact
-        if fact.kind == "file":
-            calls = message["tool_calls"]
-            assert len(calls) == 1 and fact.value in calls[0]["function"]["arguments"], fact
-        if fact.kind in ("error", "finding"):
-            assert any(fact.value in line for line in message["content"].splitlines()), fact
-    carriers = Counter(session.messages[f.index]["role"] for f in session.facts if f.kind == "identifier")
-    assert carriers["tool"] and carriers["user"]
-    thirds = Counter(min(2, f.index * 3 // n) for f in session.facts)
-    assert min(thirds.values()) >= len(session.facts) // 6
-
-
-def test_errors_are_exact_lines_and_some_are_resolved(planted: Session) -> None:
-    session = planted
-    errors = facts(session, "error")
-    for fact in errors:
-        assert fact.value in session.messages[fact.index]["content"].splitlines(), fact
-        if fact.resolved is not None:
-            later = session.messages[fact.resolved]
-            assert fact.resolved > fact.index and later["role"] == "tool" and fact.value not in later["content"]
-            assert later["name"] == session.messages[fact.index]["name"], fact
-    assert 0 < sum(f.resolved is not None for f in errors) < len(errors)
-    assert all(f.resolved is None for f in session.facts if f.kind != "error")
-
-
-def test_corrections_are_loose_and_near_misses() -> None:
-    session = gen.make_session(seed=5, messages=3000)
-    corrections = facts(session, "correction")
-    close = far = 0
-    for fact in corrections:
-        assert fact.stale is not None and fact.stale_index is not None
-        close += sum(a == b for a, b in zip(fact.value, fact.stale)) >= len(fact.value) // 2
-        far += fact.index - fact.stale_index > 100
-    assert close >= len(corrections) // 2 and far >= 4
-
-
-@pytest.mark.parametrize("messages", [121, 400, 3000])
-def test_a_third_of_the_decisions_revise_the_users_own_earlier_choice(messages: int) -> None:
-    s = gen.make_session(seed=5, messages=messages)
-    decisions = facts(s, "decision")
-    revised = [f for f in decisions if f.stale is not None]
-    assert len(revised) == max(1, len(decisions) // 3)
-    for fact in revised:
-        assert fact.stale is not None and fact.stale_index is not None and fact.stale_index < fact.index
-        assert s.messages[fact.stale_index]["role"] == "user" and fact.stale in content(s, fact.stale_index)
-        assert s.messages[fact.index]["role"] == "user" and fact.value in content(s, fact.index)
 
 
 @pytest.mark.parametrize("messages", [121, 160, 400, 777, 3000])
