@@ -2,8 +2,9 @@
 
 The contract every session generator keeps is checked for this module in tests/test_generators_contract.py; here, what
 it adds to it (its first rules come early) and what this domain promises: pasted documents full of imperatives that
-are not the user's, rules in French and English said the way people say them, loose corrections, whole error lines that a later run of
-the same command no longer prints, findings explained right after, identifiers both said and printed."""
+are not the user's, rules in French and English said the way people say them, loose corrections, whole error lines
+that a later run of the same command no longer prints, findings explained right after, identifiers both said and
+printed."""
 
 from __future__ import annotations
 
