@@ -399,9 +399,9 @@ _WRONG_THING = re.compile(r"\b(?:wrong|galat|falsche[rsn]?|falsch|mauvais|mauvai
 _JOINED_NAME = re.compile(r"(?<![\w.@/-])[A-Za-z]\w*(?:[-_][A-Za-z0-9]\w*){2,}(?![\w-])")
 
 
-# The kinds of value a correction may say were wrong ("wrong port", "wrong parent ticket").
-_WRONG_KINDS = frozenset("""port host id name bucket file branch ticket number address table path node server machine
-    cluster region version database ip date day queue channel account project repo folder""".split())
+# The kinds of value a correction may say were wrong ("wrong port", "wrong parent ticket"): prose's, and a few more.
+_WRONG_KINDS = frozenset(prose.WRONG_WHAT.split("|")) | frozenset(
+    "ip date day queue channel account project repo folder".split())
 
 
 def _qualifier(text: str, wrong: re.Match[str]) -> str:

@@ -84,7 +84,7 @@ def _sentences(text: str) -> tuple[str, ...]:
 
 
 # What a correction says was wrong ("wrong port", "wrong bucket").
-_WRONG_WHAT = "one|value|port|host|id|name|bucket|file|branch|ticket|number|address|table|path|node|server|machine|cluster|region|version|database"
+WRONG_WHAT = "one|value|port|host|id|name|bucket|file|branch|ticket|number|address|table|path|node|server|machine|cluster|region|version|database"
 
 # A correction: the user takes back or replaces what was said (English, French, German, Spanish).
 _CORRECTION = re.compile(
@@ -137,9 +137,9 @@ _CORRECTION = re.compile(
     r"(?:(?:the|el|la|le|lo|il|o|a|der|die|das|de|het) )?(?=[`'\"]?[\w.@:/+-]*(?:\d|[^\W_][-_][^\W_]))|"
     # ... under one name said twice ("address is Oostzeedijk 385, not Oostzeedijk 358", "EUR 7.4 million, not EUR 7.1 million")
     r"(?<![\w.@:/+-])(?P<said>[A-Za-z\u00c0-\u024f][\w.-]*) [\w.@:/+-]*\d[\w.@:/+-]*(?: [a-z]+)?,? not (?:the )?(?P=said) [`'\"]?[\w.@:/+-]*\d|"
-    r"I gave you the wrong|\b(?:pasted|gave|sent|said|used|typed|wrote|quoted|linked|named|picked|had|read|copied|took|looked at) (?:you |me )?(?:the |a )?wrong\b|wrong (?:" + _WRONG_WHAT + r")|"
+    r"I gave you the wrong|\b(?:pasted|gave|sent|said|used|typed|wrote|quoted|linked|named|picked|had|read|copied|took|looked at) (?:you |me )?(?:the |a )?wrong\b|wrong (?:" + WRONG_WHAT + r")|"
     # at the start, with a word between ("quick one: wrong parent ticket before, it's HD-167843", "ugh wrong project, ...")
-    r"^\W*(?:[\w ]{1,20}:\s*)?(?:(?:ugh|oh|oops|ah|argh|so|ok|okay)\W+)?wrong (?:[\w-]+ )?(?:" + _WRONG_WHAT +
+    r"^\W*(?:[\w ]{1,20}:\s*)?(?:(?:ugh|oh|oops|ah|argh|so|ok|okay)\W+)?wrong (?:[\w-]+ )?(?:" + WRONG_WHAT +
     r"|project|repo|dataset|account|channel|link|folder|model|run|job|ip|person|user|hash|cve|domain|vlan|case|incident|"
     r"tenant|site|office|date|day)\b|"
     # wrong and any one thing, then a comma: what follows is the one meant ("wrong cohort, sorry: February 2023 cohort"),
@@ -492,8 +492,8 @@ _REQUEST_START = re.compile(
     # (and the verbs a chat in French asks with, a pronoun after some: "checke les events", "liste-moi les imprimantes",
     # "sors ça dans un CSV", "lis scripts/AD/...")
     r"(?:checke|lis|liste|sors|exporte|ajoute|enl[èe]ve|retire|d[ée]sactive|active|red[ée]marre|supprime|cr[ée]e|g[ée]n[èe]re|"
-    r"compare|teste|valide|trouve|donne|dis|explique|r[ée]sume|r[ée]dige|pousse|d[ée]ploie|installe|renomme|regarde|v[ée]rifie|"
-    r"corrige|envoie|montre)(?:-(?:moi|le|la|les|lui|nous))?|"
+    r"compare|teste|valide|trouve|donne|dis|explique|r[ée]sume|r[ée]dige|pousse|d[ée]ploie|installe|renomme)"
+    r"(?:-(?:moi|le|la|les|lui|nous))?|"
     r"t[ée]l[ée]charge|[öo]ffne|schick|sende|mach|setz|bereite|aktualisiere|buche|zeig|vergleiche|berechne|schreib|"
     r"antworte|lade|starte|lies)\b(?!\s*:)",
     re.IGNORECASE)
