@@ -185,13 +185,26 @@ _PLAN_OPENINGS = (
     # the same in other languages ("Erst den Encoder fertig machen, dann ... testen, danach ingest deployen", "primero
     # ..., luego ...", "d'abord ..., puis ...")
     (("erst", "zun", "d'abord", "primer", "prima"),
-     re.compile(r"(?i)(?:^|[\s:(])(?:erst|zuerst|zun(?:ä|ae)chst|d'abord|primero|primeiro|prima)\b[^.\n]{3,120}[;,]\s*"
+     re.compile(r"(?i)(?:^|[\s:(])(?:erst|zuerst|zun(?:ä|ae)chst|d'abord|primero|primeiro|prima)\b(?:[^.\n]|\.(?=\w)){3,120}[;,]\s*"
                 r"(?:und )?(?:dann|danach|anschlie(?:ß|ss)end|puis|ensuite|luego|despu[ée]s|depois|poi)\b")),
     # "this is how we do it:" in other languages ("så här gör vi: reset ...; rotate ...", "so machen wir es:", "zo doen
     # we het:", "así lo vamos a hacer:", "vamos fazer assim:", "voilà comment on fait :")
     (("så här", "sa har", "so machen", "zo doen", "así lo", "asi lo", "fazer assim", "comment on"),
      re.compile(r"(?i)\b(?:s[åa] h[äa]r g[öo]r vi|so machen wir(?: es|'s)?|zo doen we (?:het|dit)|as[ií] lo (?:vamos a hacer|"
                 r"hacemos)|vamos fazer assim|voil[àa] comment on (?:fait|proc[èe]de))\s*[:\n]")),
+    # how the user would go about it, as a line that opens the steps ("So würde ich's machen:", "Ich würde so vorgehen:",
+    # "Reihenfolge wäre:", "Vorschlag für die Woche:", "For the data paper I'm thinking:", "Here's how I'd do it:")
+    (("würde", "wurde", "vorgehen", "reihenfolge", "vorschlag", "thinking", "i'd do", "id do", "proposal"),
+     re.compile(r"(?im)^\W*(?:[^:\n]{0,40}\b)?(?:so w(?:ü|ue|u)rde ich(?:'?s| es| das)? (?:machen|angehen)|ich w(?:ü|ue|u)rde "
+                r"(?:so|folgenderma(?:ß|ss)en) vorgehen|so gehen wir vor|(?:die )?reihenfolge(?: w(?:ä|ae)re)?|"
+                r"(?:mein )?vorschlag(?: f(?:ü|ue)r [^:\n]{1,30})?|i'?m thinking|(?:my )?proposal|here'?s how i'?d do it)\s*:")),
+    # a week's days one after another, each with its work, as a line or a label's list ("Vorschlag für die Woche: Montag
+    # Restarts prüfen, Dienstag ..., Mittwoch ..."; not "On Monday we fixed it, Tuesday ...", what happened)
+    (("monday", "montag", "lundi", "lunes", "segunda", "lunedì", "maandag", "tuesday", "dienstag"),
+     re.compile(r"(?im)(?:^\W*|:\s*)(?:monday|montag|lundi|lunes|segunda|luned[iì]|maandag|tuesday|dienstag)\b[^.\n]{3,120}[,;]\s*"
+                r"(?:tuesday|dienstag|mardi|martes|ter(?:ç|c)a|marted[iì]|dinsdag|wednesday|mittwoch|mercredi|mi[ée]rcoles|"
+                r"quarta|mercoled[iì]|woensdag)\b[^.\n]{3,120}[,;]\s*(?:wednesday|mittwoch|mercredi|mi[ée]rcoles|quarta|"
+                r"mercoled[iì]|woensdag|thursday|donnerstag|jeudi|jueves|quinta|gioved[iì]|donderdag)\b")),
     # ("the first 90 days; after that the curves run parallel" tells what data shows: "first" is no step there)
     (("\u2192",), re.compile(r"\S \u2192 \S[^\n]*\u2192")),
 )
@@ -215,6 +228,7 @@ _SENTENCE_END = re.compile(r"[.!?]\s+(?=\S)")
 
 
 _THEN = re.compile(r"\b(?:then|next|after that|finally|afterwards|once that|second|last|dann|danach|anschlie(?:ß|ss)end|"
+                   r"dienstag|tuesday|"
                    r"zum schluss|puis|ensuite|enfin|luego|despu[ée]s|finalmente|depois|poi|step (?:two|2))\b|\u2192|"
                    r"それから|次に|その後|そのあと|然后|接着|그 ?다음", re.IGNORECASE)
 # "1) sort the tickets, 2) ...", "(a) take a fresh backup (b) rotate ..."

@@ -26,7 +26,7 @@ from .ledger import ASKED, INTENT, POINTED, REPORT, Item, prose
 from .ledger.items import QUOTED_READ_CHARS, WHEN, measured_values, precise_values, quotes
 from .ledger.corrections import evidence_words
 from .markers import BLOCK_END, OWN_BLOCK
-from .outputs import _DIGIT, answer_line, asked_line, asked_words, error_line, failed_run, finding_items, gravest_line, output_failed, strong_ids, stub_line, tool_items
+from .outputs import _DIGIT, answer_line, asked_line, asked_words, error_line, failed_run, finding_items, gravest_line, output_failed, output_key, strong_ids, stub_line, tool_items
 from .user_words import is_approval, neutral, read_back, user_items
 
 # The names other modules and hosts use, wherever they live now (the reading of each kind of message is in
@@ -58,6 +58,8 @@ class Extractor:
         self.after_output = False  # a tool's result came since the agent last spoke: its next words report on it
         self.outputs: list[str] = []  # the texts of those results, which its report may quote
         self.sought: list[str] = []  # what each of their calls searched for (its query's words), in step
+        # and where each came from: (index, call, tool, the error line its own items give, "" for none)
+        self.origins: list[tuple[int, ToolCall | None, str | None, str]] = []
         self.held: set[str] = set()  # the lines their own items hold already
 
     def heard(self, items: Sequence[Item]) -> None:
@@ -66,7 +68,7 @@ class Extractor:
         self.requested = asked_words(goal)
         self.asked = self.requested if _ASKS.search(goal) else frozenset()
         self.after_output = False
-        self.outputs, self.sought, self.held = [], [], set()
+        self.outputs, self.sought, self.origins, self.held = [], [], [], set()
 
     def remember(self, view: View) -> None:
         """Note an assistant message's calls (its items are known already). The outputs its report may quote are
@@ -78,18 +80,21 @@ class Extractor:
             self.last_call = call
         self.after_output = False
         if not view.calls:
-            self.outputs, self.sought, self.held = [], [], set()
+            self.outputs, self.sought, self.origins, self.held = [], [], [], set()
 
     def call_of(self, view: View) -> ToolCall | None:
         """The call a tool's result answers (by its id; the last call when the result names none)."""
         return self.calls.get(view.call_id or "") or (self.last_call if not view.call_id else None)
 
-    def read(self, view: View) -> None:
-        """Note a tool's result (its items are known already): the agent's next words report on it."""
+    def read(self, view: View, index: int = -1, items: Sequence[Item] = ()) -> None:
+        """Note a tool's result, message ``index``, and its ``items`` (known already): the agent's next words report on it."""
         self.after_output = True
+        call = self.call_of(view)
         self.outputs.append(view.text)
-        self.sought.append(_sought(self.call_of(view)))
-        del self.outputs[:-LOOP_OUTPUTS], self.sought[:-LOOP_OUTPUTS]
+        self.sought.append(_sought(call))
+        error = next((i.key.partition("\n")[2] for i in items if i.section == "error"), "")
+        self.origins.append((index, call, view.tool_name, error))
+        del self.outputs[:-LOOP_OUTPUTS], self.sought[:-LOOP_OUTPUTS], self.origins[:-LOOP_OUTPUTS]
 
     def items(self, view: View, index: int, hint: tuple[ToolCall | None, bool] | None = None) -> list[Item]:
         """The items of one message; ``hint``: (call, failed) as a tool result was judged already."""
@@ -98,9 +103,11 @@ class Extractor:
             self.heard(items)
             return items
         if view.role == "assistant":
-            reports, outputs, sought, held = self.after_output, self.outputs, self.sought, self.held
+            reports, outputs, sought, held, origins = self.after_output, self.outputs, self.sought, self.held, self.origins
             self.remember(view)
-            items = assistant_items(view, index, reports, outputs)
+            # (the failure it quotes first: its report that says it again is the error's, see ledger.merge)
+            quoted = _quoted_failure(view.text, outputs, origins) if reports and outputs else []
+            items = quoted + assistant_items(view, index, reports, outputs)
             if reports and outputs and self.requested and _POINTS_BACK.match(view.text):
                 items.extend(_pointed_at(outputs, sought, self.requested, index))
             elif reports and outputs and _says_nothing_of_its_own(view, items):
@@ -110,8 +117,8 @@ class Extractor:
         if view.role == "tool":
             call = self.call_of(view)
             failed = hint[1] if hint is not None and hint[0] == call else None
-            self.read(view)
             items = tool_items(view, call, index, failed, self.asked)
+            self.read(view, index, items)
             self.held.update(i.text for i in items)
             return items
         return []
@@ -124,6 +131,59 @@ _ASKS = re.compile(r"^\W*(?:(?:hi|hey|hiya|hello|ok|okay|so|and|also|quick one|b
                    r"(?:what|when|which|who|whose|where|"
                    r"why|how|is|are|was|were|does|do|did|has|have|any|anything|(?:i|we) (?:need|want|'d like)|"
                    r"tell me|show me|remind me|give me)\b", re.IGNORECASE)
+
+
+# The agent's words that say an output failed ("It fails here:", "Error at the end of the run:", "Ça a échoué.",
+# "Truena."), before the line it quotes.
+_SAYS_FAILED = re.compile(r"\b(?:fail(?:s|ed|ing|ure)?|errors?|broke|crash(?:es|ed)?|died|panic(?:ked)?|[ée]chou\w*|[ée]chec|"
+                          r"erreur|fall[aó]\w*|truena|erro|falhou|fehl\w*)\b|失敗|エラー|落ち", re.IGNORECASE)
+_NOW_PASSES = re.compile(r"\b(?:no longer|gone|fixed|pass(?:es|ed)?|resolved|green)\b", re.IGNORECASE)  # "the failure is gone"
+_QUOTE_MARKS = " \t`>"
+QUOTED_ERROR_RANK = 1
+QUOTED_FAILURE_CHARS = 24  # a shorter quote ("`make test`") is a command or a name, not an output's line
+QUOTED_LINE_SHARE = 0.6  # a quote from within an output's line says this much of it at least (the line's start, any)
+
+
+def _quoted_failure(text: str, outputs: Sequence[str], origins: Sequence[tuple[int, ToolCall | None, str | None, str]]) -> list[Item]:
+    """The error the agent quotes from an output right after it, saying it failed ("It fails here:" and the line in
+    a fence; "Error at the end of the run: `[rank4]:[E828 ...] Watchdog caught collective operation timeout ...`";
+    "It failed on this line:" and the event log's row): the output's whole line, as that output's error. An output
+    whose verdict was success (a launch that ran on, a log that was read) still failed where the agent says so; one
+    whose error line was another ("! Each row in `x` must match at most 1 row in `y`." where the agent quotes "ℹ Row
+    8260 of `x` matches multiple rows in `y`.") failed on the line the agent read (ranked QUOTED_ERROR_RANK: the
+    ledger keeps it in place of the other, see ledger.merge)."""
+    first, _, rest = text.strip().partition("\n")
+    said = re.sub(r"`[^`]*`", "", first)
+    if not _SAYS_FAILED.search(said) or _NOW_PASSES.search(said):
+        return []
+    # The quote: code in the first line, or the line right under a first line that ends in a colon (in a fence or
+    # indented, or as it is).
+    quotes = [m.group(1).strip() for m in _CODE_QUOTE.finditer(first)]
+    if first.rstrip().endswith(":"):
+        under = [line for line in rest.split("\n") if line.strip()][:2]
+        if under and under[0].strip().startswith("```"):
+            under = under[1:]
+        quotes += [under[0].strip(_QUOTE_MARKS)] if under else []
+    for quote in quotes:
+        if len(quote) < QUOTED_FAILURE_CHARS:
+            continue
+        for output, (index, call, tool, error) in zip(reversed(outputs), reversed(origins)):
+            at = output.find(quote)
+            if at < 0:
+                continue
+            start = output.rfind("\n", 0, at) + 1
+            end = output.find("\n", at)
+            line = output[start:end if end >= 0 else len(output)].strip()
+            if output[start:at].strip() and len(quote) < QUOTED_LINE_SHARE * len(line):
+                return []  # a few words from within a longer line: not the line it means (its start is)
+            if line == error:
+                return []  # the output's own error line: said once
+            key, where = output_key(call, tool)
+            return [Item("error", f"{key}\n{line}", clip(line, 400) + where, index, rank=QUOTED_ERROR_RANK)]
+    return []
+
+
+_CODE_QUOTE = re.compile(r"`([^`\n]{24,})`")
 
 
 def _goal(items: Sequence[Item]) -> str:
@@ -237,7 +297,7 @@ def _found(sentence: str, outputs: Sequence[str] = ()) -> tuple[str, bool | None
     if len(line) < REPORT_CHARS or line.endswith("?") or _NEXT_STEP.match(line):
         return "", False
     quoted: bool | None = quotes(line, outputs) or _states_value(line, outputs)
-    if not quoted and not _NAMES_SOMETHING.search(line):
+    if not quoted and not _NAMES_SOMETHING.search(line) and not _quotes_value(line, outputs):
         if not _echoes(line, outputs):
             return "", False
         quoted = None  # it says only what the outputs printed: given room after the reports that name something
@@ -265,7 +325,7 @@ def _report(parts: Sequence[str], said: str, outputs: Sequence[str]) -> tuple[st
             break  # a list or a paragraph after the first line: the report's own body, not its words
         line = sentence.strip()
         if (len(line) < LATER_REPORT_CHARS or line.endswith("?") or _NEXT_STEP.match(line) or _OFFER.match(line)
-                or not _says_number(line, outputs)):
+                or not (_says_number(line, outputs) or _quotes_value(line, outputs))):
             continue  # what it could do next ("If you want, I can reclass 2310 to 5100."), or no value read
         says: bool | None = quotes(line, outputs) or _states_value(line, outputs) or None  # None: it echoes them
         span = " ".join(p.strip() for p in parts[:n + 1])
@@ -294,6 +354,38 @@ def _states_value(line: str, outputs: Sequence[str]) -> bool:
 # or a name in mixed case ("QOSMaxGRESPerUser", "WalletScreen").
 _TELLING = re.compile(r"(?<![\w.%/:-])(?=[\w.%/:-]*\d[\w.%/:-]*\d[\w.%/:-]*\d)[\w.%/:-]*\w%?|"
                       r"\b(?=\w*[a-z])(?=\w*[A-Z]\w*[A-Z])[A-Za-z]\w{3,}")
+
+# A value with what names it, as an output prints it: a label and its number ("Performance: 49", "heartbeat_timeout_ms":
+# 927", "offset 145 ms"), a number and what it counts ("39% packet loss"), or code in backticks with a digit
+# ("`berr-counter tx 58 rx 69`").
+_LABEL_VALUE = re.compile(r"(?<![\w-])[^\W\d][\w.-]*[^\W_]\"?(?: ?[:=] ?| )-?\d[\d.,]*\d%?|(?<![\w-])[^\W\d][\w.-]*[^\W_]\"?(?: ?[:=] ?| )-?\d%?")
+_VALUE_WORD = re.compile(r"(?<![\w.,:/-])-?(?:\d+[.,]\d+%?|\d+%|\d{3,}) (?!(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+                         r"[a-z]*\b)[^\W\d_]{3,}", re.IGNORECASE)
+_CODE_SPAN = re.compile(r"`([^`\n]*\d[^`\n]*)`")
+_CALENDAR = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d",
+                       re.IGNORECASE)  # "Thu 21", "Nov 3": a day, not a value
+QUOTED_VALUE_CHARS = 6  # a shorter run ("is 4") is said by chance
+
+
+def _quotes_value(line: str, outputs: Sequence[str]) -> bool:
+    """Whether ``line`` says a value with what names it just as one of ``outputs`` prints it (:data:`_LABEL_VALUE`,
+    :data:`_VALUE_WORD`, :data:`_CODE_SPAN`): the agent reports what they showed ("Sale con 39% packet loss.", "The
+    outlier is Performance: 49.", "Found it: lidar stamp offset 145 ms."); not a clock time or a date, nor a count
+    of things ("11 things on") or a day ("Thu 21 Nov")."""
+    spans = [m.group(0) for m in _LABEL_VALUE.finditer(line)] + [m.group(0) for m in _VALUE_WORD.finditer(line)]
+    spans += [m.group(1).strip() for m in _CODE_SPAN.finditer(line)]
+    for span in spans:
+        if len(span) < QUOTED_VALUE_CHARS or WHEN.search(span) or _CALENDAR.search(span):
+            continue
+        for output in outputs:
+            at = output.find(span, 0, QUOTED_READ_CHARS)
+            while at >= 0:
+                before, after = output[at - 1:at], output[at + len(span):at + len(span) + 2]
+                if not (before.isalnum() or before == "_") and not (after[:1].isdigit() or after[:1] in ".," and after[1:2].isdigit()):
+                    return True
+                at = output.find(span, at + 1, QUOTED_READ_CHARS)
+    return False
+
 
 def _echoes(line: str, outputs: Sequence[str]) -> bool:
     """Whether ``line`` says a word that one of ``outputs`` prints as it is and that only an output could have told the

@@ -29,7 +29,7 @@ class ExtractiveSummarizer:
     """Ledger summaries by extraction: no model, no network, deterministic."""
 
     identity = "extractive"
-    prompt_version = "ledger-90"  # bump whenever extraction or rendering changes: it is part of every cache key
+    prompt_version = "ledger-91"  # bump whenever extraction or rendering changes: it is part of every cache key
 
     def __init__(self, memo_bytes: int = MEMO_BYTES) -> None:
         # key -> (items, their size); the key is what the items are a function of (see _key)
@@ -55,7 +55,7 @@ class ExtractiveSummarizer:
                 elif view.role == "user":  # and with the request it answers
                     extractor.heard(hit[0])
                 elif view.role == "tool":  # the agent's next words report on it
-                    extractor.read(view)
+                    extractor.read(view, index, hit[0])
                 found.extend(hit[0])
                 continue
             items = extractor.items(view, index, hint)

@@ -28,6 +28,7 @@ _FAILED_WORDS = ("Traceback (most recent call last)", "\nFAILED ", "npm ERR!", "
                  "The following tests FAILED:", "** BUILD FAILED **",  # (CTest's and xcodebuild's verdicts)
                  "* What went wrong:\n", "FATAL EXCEPTION: ", "finished with errors",  # (Gradle's, Android's, fastlane's)
                  "Failed!  - Failed: ",  # (dotnet test's)
+                 "\n[  FAILED  ] ",  # (GoogleTest's, for each failed test)
                  "\nSCRIPT ERROR: ", "\nSHADER ERROR: ",  # (Godot's, printed as the game runs on: not only in the tail)
                  "+ CategoryInfo ", "FullyQualifiedErrorId", "\n[-] ",  # (PowerShell's error record; Pester's failed test)
                  ": CRITICAL/", "] [CRITICAL] ")  # (Celery's level/process, gunicorn's bracketed level)
@@ -93,6 +94,8 @@ def failed_run(text: str) -> bool:
     if "\n< HTTP/" in text and _curl_failure(text):
         return True
     if ".go:" in text and _GO_DIAGNOSTIC.search(text):
+        return True
+    if "Msg " in text and _MSSQL.search(text):
         return True
     return (_at(_FAILED_CODE_AT, tail, low, ("exit", "return")) or _at(_ERROR_AT, tail, low, ("error",), line=True)
             or _at(_FAILED_WITH_AT, tail, low, ("failed with",)) or _counted_failed(tail, low))
@@ -228,7 +231,7 @@ def failed_run_by_regex(text: str) -> bool:
         return "Traceback (most recent call last)" in text or "\nFAILED " in text
     return (bool(_ERROR_HEAD.match(text)) or any(word in text for word in _FAILED_WORDS) or bool(_FAILED_TAIL.search(tail))
             or bool(_curl_failure(text)) or bool(_GO_DIAGNOSTIC.search(text))
-            or bool(_BANG_ERROR.search(text)) or _ends_in_java_trace(tail)
+            or bool(_BANG_ERROR.search(text)) or _ends_in_java_trace(tail) or bool(_MSSQL.search(text))
             or bool(_CODED_ERROR.search(tail)) or bool(_CODED_DIAGNOSTIC.search(tail)) or tail.rstrip().endswith("\nFAIL")
             or bool(_COUNTED_FIELD.search(tail)))
 
@@ -301,6 +304,10 @@ _TRAILER = re.compile(_CI_PREFIX + r"(?:make(?:\[\d+\])?: \*\*\* |(?:npm ERR! )?
                       # build commands failed:", "Errors while running CTest")
                       r"\*\* [A-Z ]*FAILED \*\*|the following (?:build commands|tests) failed:|errors while running ctest\b|"
                       r"ld: symbol\(s\) not found for architecture \w+$|"
+                      # (where to look next, not what failed: CTest's 'Use "--rerun-failed --output-on-failure" to re-run
+                      # ...', "Output from these tests are in: ...", R's "Run `rlang::last_trace()` to see where the error
+                      # occurred.")
+                      r"use \"--rerun-failed\b|output from these tests are in:|run `rlang::last_trace\(\)`|"
                       # (dbt's, under its timestamp: "11:57:05  Completed with 1 errors, ...", "Done. PASS=3 ... ERROR=3 ...")
                       r"(?:\d\d:\d\d:\d\d\s+)?(?:completed with \d+ errors?\b|done\. pass=\d+ warn=\d+ error=\d+)|"
                       r"(?:(?:[\w !]{0,30}:\s*){1,2}|[A-Z]+\s+)?(?:the |linker )?(?:command|process|subcommand|script)\b[^\n]{0,80}?"
@@ -330,7 +337,8 @@ _SPECIFIC_ERROR = re.compile(r"^\s*(?:panic: .+|thread '[^'\n]+' panicked at .+|
 # 3680 Was 3683"; a harness's "[FAIL] sleep_current_uA   avg 23.81 uA > limit 6.0 uA"; Playwright's "✘  23 [chromium]
 # › e2e/x.spec.ts:23:5 › ...", not docker compose's "✘ Container shop-api-1  Error"; Pester's "[-] Describe.It 60ms (56ms|4ms)")
 _RUNNER_FAILURE = re.compile(r"^[^\S\n]*(?:.*[^\S\n])?(?:--- FAIL: .+|FAIL +\S+.*|(?<!\d )(?:✗|×|✕|✖|●) (?!\d+\s*$).+|✘[^\S\n]+[^\n]*›.+|\[  FAILED  \] .+|not ok \d+ .+|"
-                             r"\[ ?FAIL(?:ED)? ?\][^\S\n]+\S.*|\[-\][^\S\n]+\S.*)$|^[^\S\n]*\S+\.\w+:\d+:\w+:FAIL\b.*$", re.MULTILINE)
+                             r"\[ ?FAIL(?:ED)? ?\][^\S\n]+\S.*|\[-\][^\S\n]+\S.*|Failure in: \S+.*)$|^[^\S\n]*\S+\.\w+:\d+:\w+:FAIL\b.*$",
+                             re.MULTILINE)  # (pFUnit's "Failure in: suite.test")
 # (not a table's size, "# A tibble: 3,986 × 7")
 # Go's test prints what a failed test found on the lines after its "--- FAIL:", indented ("    frame_test.go:386: got
 # 1390 frames, want 1406")
@@ -372,7 +380,7 @@ _COLUMNS = re.compile(r":\d+:\d+: ")  # "main.go:12:5: undefined: x"
 # (a warning or a note is not what failed: "uart_bridge.c:119:4: warning: unused variable 'crc'")
 # (nor is a linter's "Sidebar.tsx:89:4: Prefer using an optional chain ... [Warning/@typescript-eslint/...]")
 _COLUMNS_LINE = re.compile(r"^\s*\S+\.\w+:\d+:\d+: (?!warning:|note:)(?![^\n]*\[Warning/).+$", re.MULTILINE)
-_RUNNER_NEEDS = ("FAIL", "✗", "✘", "×", "✕", "✖", "●", "not ok ", "[-] ")
+_RUNNER_NEEDS = ("FAIL", "✗", "✘", "×", "✕", "✖", "●", "not ok ", "[-] ", "Failure in: ")
 _ERROR_WORDS = ("error", "Error", "ERROR", "fatal:", "ERR!", "panic:", "failed", "not found", "denied", "refused")
 _ERROR_WORD = re.compile(r"\berror\b|\bError\b|\bERROR\b|fatal:|ERR!|panic:|failed|not found|denied|refused")
 
@@ -471,6 +479,17 @@ def _labelled_ids(text: str, name: str, index: int, named: set[str], fields: boo
     return found
 
 
+def output_key(call: ToolCall | None, tool_name: str | None, command: str | None = "") -> tuple[str, str]:
+    """What a tool's result is keyed by in the ledger (its tool and command or arguments: the same call's later
+    success resolves its error), and how an error line names where it came from ("(`pytest -q`)", "(ros2)").
+    ``command``: the call's shell command when known already ("": not yet read)."""
+    name = one_line(call.name if call else (tool_name or "tool"))
+    if command == "":
+        command = shell_command(call, arguments(call.arguments)) if call else None
+    key = f"{name} {command if command is not None else (call.arguments if call else '')}"[:400]
+    return key, f" (`{clip(command, 80)}`)" if command else f" ({name})"
+
+
 def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | None = None,
                asked: frozenset[str] = frozenset()) -> list[Item]:
     """What a tool's result says: what failed, what a command made, what it found. ``asked``: the words of
@@ -483,7 +502,7 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
     text = scanned(raw)
     if failed is None:
         failed = view.is_error or output_failed(text, reads)
-    key = f"{name} {command if command is not None else (call.arguments if call else '')}"[:400]
+    key, where = output_key(call, view.tool_name, command)
     items: list[Item] = []
     line = ""
     if failed:
@@ -492,7 +511,6 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
     elif reads:  # a log read whose end is a crash (`tail -n 60 logs/slurm-4143800.out`): what the job died of
         line = crash_line(text)
     if line:
-        where = f" (`{clip(command, 80)}`)" if command else f" ({name})"
         items.append(Item("error", f"{key}\n{line}", clip(line, 400) + where, index))
     elif not reads and not failed:  # a failure no line says is still no success
         items.append(Item("success", key, "", index))
@@ -955,6 +973,14 @@ def _box_detail(rest: str) -> str:
 BOX_LINES = 20  # the lines of a Terraform diagnostic's box read for what it says
 
 
+# SQL Server's message under its header ("Msg 207, Level 16, State 1, Line 20", then "Invalid column name 'x'."; a level
+# of 11 or more is an error, below it a notice).
+_MSSQL = re.compile(r"^Msg \d+, Level (?:1[1-9]|2[0-5]), State \d+[^\n]*\n([^\n]*\S[^\n]*)$", re.MULTILINE)
+# R's condition under the call it came from ("Error in `mutate()`:", where it was, "! `nyha_num` must be size 3060 or 1,
+# not 3020."): what failed, not R's pointer to its trace.
+_R_CONDITION = re.compile(r"^Error in [^\n]*:\n(?:[\u2139*] [^\n]*\n){0,3}(! [^\n]*\S)", re.MULTILINE)
+
+
 def _error_line(text: str, named_only: bool = False) -> str:
     if text.lstrip().startswith("{") and '"error' in text[:200]:
         said = _json_error(text)
@@ -963,7 +989,8 @@ def _error_line(text: str, named_only: bool = False) -> str:
             return flat if len(flat) <= JSON_ERROR_CHARS else said
     # (an exception's line that names only a code, Prisma's "Error: P3018", says less than the database's "ERROR:
     # column ... contains null values" under it: read on)
-    exceptions = [e for e in _EXCEPTION_LINE.findall(text) if not _BARE_CODE.match(e.strip())]
+    # (nor one that says nothing after its colon, R's "Error:" over its condition's lines)
+    exceptions = [e for e in _EXCEPTION_LINE.findall(text) if not _BARE_CODE.match(e.strip()) and not e.rstrip().endswith(":")]
     if exceptions:
         last_frame = text.rfind('  File "') if "Traceback (most recent call last)" in text else -1
         if last_frame >= 0:  # Python's raised line is the first after the last frame; a library's detail may follow it
@@ -984,6 +1011,9 @@ def _error_line(text: str, named_only: bool = False) -> str:
     verdict = _tool_verdict(text)  # (its parts are tried only where the words they need are)
     if verdict:
         return verdict
+    condition = (_MSSQL.search(text) if "Msg " in text else None) or (_R_CONDITION.search(text) if "Error in " in text else None)
+    if condition:
+        return condition.group(1).strip()
     specific = _specific_error(text)
     if specific:
         line = specific.group(0).strip()

@@ -5212,3 +5212,209 @@ def test_a_powershell_error_record_and_a_pester_failure_are_what_failed():
     assert error_line(pester).startswith("[-] Set-PrinterMapping.when the HR extract changes")
     assert not failed_run("Starting discovery in 1 files.\n[+] strips accents 192ms (189ms|2ms)\n"
                           "Tests Passed: 49, Failed: 0, Skipped: 0, Inconclusive: 0, NotRun: 0")
+
+
+def test_a_value_the_agent_reads_off_an_output_with_its_label_is_what_tools_found():
+    """The agent says the value an output printed together with what names it ("Found it: heartbeat_timeout_ms": 927.",
+    "Sale con 39% packet loss.", "The relevant bit is `berr-counter tx 58 rx 69`."): what tools found, though the
+    number is short. A day ("Thu 21 Nov") or a count of things ("11 things on") is no such value."""
+    config = '{\n  "fleet": "osaka-b",\n  "heartbeat_timeout_ms": 927,\n  "lease_s": 30\n}'
+    ping = ("PING 10.20.0.1 (10.20.0.1) 56(84) bytes of data.\n\n--- 10.20.0.1 ping statistics ---\n"
+            "200 packets transmitted, 122 received, 39% packet loss, time 40132ms")
+    can = "can0  state ERROR-PASSIVE (berr-counter tx 58 rx 69) restart-ms 100\n  bitrate 500000 sample-point 0.875"
+    calendar = "Thu 21 Nov 09:00 dentist\nThu 21 Nov 11:30 Tessera Insurance\nFri 22 Nov 14:00 gym\n11 things on this week"
+    messages = [user("why do the robots drop off the fleet after a wifi roam?"),
+                assistant("Checking the fleet config.", [("c1", "read_file", {"path": "config/fleet.json"})]),
+                tool("c1", config),
+                assistant("Found it: heartbeat_timeout_ms\": 927. That's shorter than a roam, so robots get marked lost."),
+                user("y el enlace a Apodaca?"),
+                assistant("", [("c2", "shell", {"command": "ping -c 200 10.20.0.1"})]),
+                tool("c2", ping),
+                assistant("Sale con 39% packet loss."),
+                user("and the CAN bus on amr-05?"),
+                assistant("", [("c3", "shell", {"command": "ip -details -statistics link show can0"})]),
+                tool("c3", can),
+                assistant("The error counters are way up. The relevant bit is `berr-counter tx 58 rx 69`."),
+                user("what's on my calendar thursday?"),
+                assistant("", [("c4", "calendar", {"week": "47"})]),
+                tool("c4", calendar),
+                assistant("You have 11 things on; the tightest day is Thu 21 Nov.")]
+    found = section(ledger(messages), "Found by tools")
+    assert any('heartbeat_timeout_ms": 927' in line for line in found)
+    assert any("39% packet loss" in line for line in found)
+    assert any("berr-counter tx 58 rx 69" in line for line in found)
+    assert not any("11 things on" in line for line in found)
+
+
+def test_a_googletest_failure_fails_the_run_and_says_what_failed():
+    """A colcon or ctest run whose GoogleTest output has a "[  FAILED  ] Suite.Case (503 ms)" line failed, whatever
+    its last lines say, and that line is what failed; a run with every test OK did not fail."""
+    from context_compactor.summarizer.outputs import error_line, failed_run
+    run = ("Starting >>> amr_perception\n[==========] Running 3 tests from 1 test suite.\n"
+           "[ RUN      ] ToteDetectorTest.FindsTote\n[       OK ] ToteDetectorTest.FindsTote (36 ms)\n"
+           "[ RUN      ] ToteDetectorTest.IgnoresSelfHits\n"
+           "test/test_tote_detector.cpp:88: Failure\nExpected equality of these values:\n  hits.size()\n    Which is: 3\n  0\n"
+           "[  FAILED  ] ToteDetectorTest.IgnoresSelfHits (503 ms)\n"
+           "[ RUN      ] ToteDetectorTest.RejectsNaN\n[       OK ] ToteDetectorTest.RejectsNaN (12 ms)\n"
+           "test/test_api_client.py::test_retries_on_503 PASSED [ 80%]\n"
+           "Summary: 99 tests, 0 errors, 1 failures, 5 skipped")
+    assert failed_run(run)
+    assert error_line(run) == "[  FAILED  ] ToteDetectorTest.IgnoresSelfHits (503 ms)"
+    passing = run.replace("[  FAILED  ] ToteDetectorTest.IgnoresSelfHits (503 ms)",
+                          "[       OK ] ToteDetectorTest.IgnoresSelfHits (503 ms)").replace(
+        "test/test_tote_detector.cpp:88: Failure\nExpected equality of these values:\n  hits.size()\n    Which is: 3\n  0\n",
+        "").replace("1 failures", "0 failures")
+    assert not failed_run(passing)
+
+
+LAUNCH_LOG = """[INFO] [launch]: Default logging verbosity is set to INFO
+[amcl-1] [WARN] [1718178618.775252816] [amcl]: Control loop missed its desired rate of 20.0000Hz
+[controller_server-6] [INFO] [1719174888.345364235] [controller_server]: Reached the goal!
+[planner_server-5] [ERROR] [1719068585.223734419] [planner_server]: GridBased plugin failed to plan from (49.38, 29.81) to (6.17, 7.86): "Goal Coordinates of (273, 437) was outside bounds"
+[bt_navigator-8] [INFO] [1719449160.423202755] [bt_navigator]: initialPoseReceived
+[amcl-10] [INFO] [1719567592.050789343] [amcl]: initialPoseReceived"""
+
+EVENT_LOG = """TimeCreated          LevelDisplayName ProviderName                          Id     Message
+-----------          ---------------- ------------                          --     -------
+2024-03-25 11:20:02  Information      Microsoft-Windows-GroupPolicy         1502   The Group Policy settings for the computer were processed successfully.
+2024-03-25 11:26:29  Error            Microsoft-Windows-GroupPolicy         1058   The processing of Group Policy failed. Windows attempted to read the file \\\\cssvp.local\\SysVol\\gpt.ini from a domain controller and was not successful.
+2024-03-25 11:31:40  Warning          Microsoft-Windows-Time-Service        129    NtpClient was unable to set a domain peer to use as a time source."""
+
+
+def test_an_error_line_the_agent_quotes_from_an_output_that_ran_on_is_what_failed():
+    """A launch's log and an event log ran to their end (no verdict of failure), but the agent says it failed and quotes
+    the line: "It fails here:" and the line in a fence; "Ça a échoué. La ligne importante:" and the line indented. That
+    whole line is an error, cited to the output, under the errors. Words that say the failure is gone quote none."""
+    messages = [user("launch the sim headless and tell me if nav comes up"),
+                assistant("Running it.", [("l1", "ros2", {"command": "launch amr_bringup sim.launch.py headless:=true"})]),
+                tool("l1", LAUNCH_LOG),
+                assistant("It fails here:\n\n```\n[planner_server-5] [ERROR] [1719068585.223734419] [planner_server]: "
+                          "GridBased plugin failed to plan from (49.38, 29.81) to (6.17, 7.86): \"Goal Coordinates of "
+                          "(273, 437) was outside bounds\"\n```\n\nNot the localization issue, as far as I can tell."),
+                user("regarde le journal GPO sur le poste du labo"),
+                assistant("", [("e1", "powershell", {"command": "Get-WinEvent -LogName System -MaxEvents 20"})]),
+                tool("e1", EVENT_LOG),
+                assistant("Ça a échoué. La ligne importante:\n\n    2024-03-25 11:26:29  Error            "
+                          "Microsoft-Windows-GroupPolicy         1058   The processing of Group Policy failed.")]
+    block = ledger(messages)
+    errors = section(block, "Errors")
+    assert any(line.startswith("[planner_server-5] [ERROR] [1719068585.223734419]") and "outside bounds" in line
+               for line in errors)
+    assert any("2024-03-25 11:26:29  Error" in line and "SysVol" in line for line in errors)
+    assert re.search(r"outside bounds\" \(ros2\) \[#2\]", block) and re.search(r"not successful\. \(.*\) \[#6\]", block)
+    gone = messages[:3] + [assistant("The failure is gone now:\n\n```\n[controller_server-6] [INFO] [1719174888.345364235] "
+                                     "[controller_server]: Reached the goal!\n```")]
+    assert section(ledger(gone), "Errors") == []
+
+
+def test_errors_of_r_sql_server_and_pfunit_say_what_failed_not_where_to_look_next():
+    """R's condition under its call ("Error in `mutate()`:", then "! `nyha_num` must be size 3060 or 1, not 3020.") is
+    what failed, not "Run `rlang::last_trace()` ..." nor a bare "Error:"; SQL Server's message under "Msg 207, Level 16,
+    State 1, Line 20" fails the run and is its error; pFUnit's "Failure in: suite.test" under CTest's verdict is what
+    failed, not 'Use "--rerun-failed ..."'."""
+    from context_compactor.summarizer.outputs import error_line, failed_run
+    r_run = ("Error in `mutate()`:\n\u2139 In argument: `nyha_num = as.numeric(str_remove(nyha_raw, \"%\"))`.\n"
+             "! `nyha_num` must be size 3060 or 1, not 3020.\nRun `rlang::last_trace()` to see where the error occurred.")
+    targets = ("\u2716 errored pipeline [16.15 seconds]\nError:\n! Error running targets::tar_make()\n"
+               "Error in `left_join()`:\n! Each row in `x` must match at most 1 row in `y`.\n"
+               "\u2139 Row 8260 of `x` matches multiple rows in `y`.")
+    sql = "Msg 207, Level 16, State 1, Line 20\nInvalid column name 'esito_ricovero_sdo'.\n\nCompletion time: 2024-11-06T08:03"
+    ctest = ("19/19 Test #19: smoke_coupled_2h ..................   Passed   2.16 sec\n\n"
+             "95% tests passed, 1 tests failed out of 19\n\nThe following tests FAILED:\n\t  3 - pfunit_vert_mix (Failed)\n"
+             "Errors while running CTest\nOutput from these tests are in: /work/rocam/build-gcc/Testing/Temporary/LastTest.log\n"
+             "Use \"--rerun-failed --output-on-failure\" to re-run the failed cases verbosely.\n\n"
+             "Failure in: test_hflx_lat_suite.test_hflx_lat_symmetric\n   Location: [test_hflx_lat.pf:89]\n"
+             "AssertTrue failure: hflx_lat must stay symmetric")
+    assert all(failed_run(t) for t in (r_run, targets, sql, ctest))
+    assert error_line(r_run) == "! `nyha_num` must be size 3060 or 1, not 3020."
+    assert error_line(targets) == "! Each row in `x` must match at most 1 row in `y`."
+    assert error_line(sql) == "Invalid column name 'esito_ricovero_sdo'."
+    assert error_line(ctest) == "Failure in: test_hflx_lat_suite.test_hflx_lat_symmetric"
+    assert not failed_run("Msg 5701, Level 0, State 1\nChanged database context to 'dwh'.\n\n(12 rows affected)")
+
+
+def test_the_line_the_agent_quotes_as_what_failed_replaces_the_outputs_own_guess():
+    """A failed run whose error line the ledger reads is one line ("! Each row in `x` must match at most 1 row in `y`."),
+    and the agent quotes another as what failed ("That failed:" and "ℹ Row 8260 of `x` matches multiple rows in `y`."):
+    the quoted line is the run's error, once; the same line quoted as it is read adds nothing."""
+    run = ("\u25b6 dispatched target adtte\n\u2716 errored target adtte\nError:\n! Error running targets::tar_make()\n"
+           "Error in `left_join()`:\n! Each row in `x` must match at most 1 row in `y`.\n"
+           "\u2139 Row 8260 of `x` matches multiple rows in `y`.\n"
+           "\u2139 If a many-to-many relationship is expected, set `relationship = \"many-to-many\"` to silence.")
+    messages = [user("rilancia la pipeline"),
+                assistant("", [("p1", "shell", {"command": "Rscript -e 'targets::tar_make()'"})]),
+                tool("p1", run),
+                assistant("That failed:\n\n    \u2139 Row 8260 of `x` matches multiple rows in `y`.\n\nLooking at the cause first.")]
+    errors = section(ledger(messages), "Errors")
+    assert len(errors) == 1 and errors[0].startswith("\u2139 Row 8260 of `x` matches multiple rows in `y`.")
+    same = messages[:3] + [assistant("That failed:\n\n    ! Each row in `x` must match at most 1 row in `y`.")]
+    assert [e.split(" (`")[0] for e in section(ledger(same), "Errors")] == ["! Each row in `x` must match at most 1 row in `y`."]
+
+
+def test_a_german_or_italian_user_adopts_a_pasted_text_in_their_own_words_after_it():
+    """Under a pasted mail or document, the user's own last paragraph says what it means for them ("Heißt für uns: bis
+    zur Wartung schicken wir nichts mit mehr als 10 h Walltime ab", "Für uns mach ich das strenger: ..."): an
+    instruction of theirs, a rule, not the document's; the mail's signature under "-- " and its table's title and note
+    are the pasted text's ("guarda cosa mi è arrivato:" announces it)."""
+    mail = ("fyi, from the admins:\n\nFrom: HPC-Support <hpc-support@ikk.example>\nSubject: [brise] Maintenance on 27.03\n\n"
+            "Dear users,\n\non 27.03. the cluster will be unavailable because of the Lustre update. Do not leave interactive "
+            "sessions open on the login nodes; they will be terminated. Jobs that cannot finish before 07:00 will not "
+            "start.\n\nBest regards,\nyour HPC team\n\n"
+            "Heißt für uns: bis zur Wartung schicken wir nichts mit mehr als 10 h Walltime ab, lieber die Jahre aufteilen.")
+    forcing = ("Tobias wrote about the forcing:\n\nHi,\n\nthe new atmospheric forcing is ready: /work/forcing/era5_v4/. "
+               "Please use these files and not the old v2 ones.\n\nCheers,\nTobias\n\n-- \n"
+               "Tobias Kramer, Abt. Küstenklima, Tel. -4307\n\nKannst du das einordnen?")
+    queries = ("guarda cosa mi è arrivato:\n\nData queries - monitoring visit 13 marzo\nquery | subject | form | issue | action\n"
+               "DQ-3342 | BO01-1537 | labs_baseline | start date after end date | Please correct or confirm\n"
+               "DQ-4613 | BO01-1077 | baseline_visit | missing unit | Please correct or confirm\n"
+               "DQ-3007 | FE04-1961 | hospitalisations | visit outside window | Please correct or confirm\n"
+               "Do not close queries without the investigator's signature.\n\nleggi e dimmi")
+    block = ledger(convo(mail, forcing, queries))
+    rules = section(block, "User instructions")
+    assert any(r.startswith("Heißt für uns: bis zur Wartung schicken wir nichts") for r in rules)
+    assert not any("Küstenklima" in r or "investigator's signature" in r or "Data queries" in r for r in rules)
+    from context_compactor.summarizer.ledger import prose as p
+    assert p.is_rule("Auf dem Login-Knoten maximal 2 dask-Worker, alles Größere per sbatch.")
+    assert p.is_rule("Bis Freitag keine Deploys.") and not p.is_rule("Bis gleich, nichts Neues bisher.")
+    assert not p.is_rule("I waited until noon and nothing happened.")
+
+
+def test_a_plan_said_as_how_the_user_would_go_about_it_is_a_plan():
+    """A plan opened by how the user would do it ("So würde ich's machen:" and its numbered steps, "Ich würde so
+    vorgehen: erst ..., und ... dann", "For the data paper I'm thinking: ..., then ...") or by the week's days ("Vorschlag
+    für die Woche: Montag ..., Dienstag ..., Mittwoch ...") is a plan; what happened on three days is not."""
+    from context_compactor.summarizer.decisions import plan_of
+    assert plan_of("So würde ich's machen:\n1. Skalierungstest mit 6, 12 und 24 Knoten, je ein Modellmonat\n"
+                   "2. die beste Konfiguration für die Produktion nehmen\n3. dann erst das Ensemble starten")
+    assert plan_of("Ich würde so vorgehen: erst bisecten wir zwischen v1.1.2 und v1.6.0, jeweils mit dem "
+                   "3-Tage-Regressionstest, und wenn wir den Commit haben, schreiben wir dann einen pFUnit-Test dafür.")
+    assert plan_of("For the data paper I'm thinking: nur Monatsmittel, etwa 9 TB, the 14 core variables, CF-checked, then "
+                   "the DOI, and only after that we update the code availability section.")
+    assert plan_of("Vorschlag für die Woche: Montag Restarts prüfen, Dienstag die neuen Randbedingungen einbauen, Mittwoch "
+                   "ein Testlauf über 7 Modelltage, Donnerstag Produktion.")
+    assert not plan_of("On Monday we fixed it, Tuesday it broke, Wednesday nothing.")
+    assert not plan_of("I'm thinking about it: no.")
+
+
+def test_a_pasted_native_backtrace_and_its_launcher_lines_are_evidence_not_instructions():
+    """gfortran's or gdb's backtrace pasted under the user's words ("#1  0x4ddc74 in __vert_mix_MOD_vert_mix_apply", its
+    "at src/ocean/vert_mix.F90:197", the signal it died of) and the cluster launcher's lines ("srun: error: ...") are
+    output, not the user's instructions."""
+    crash = ("Das kam heute Nacht aus dem Lauf:\n\nProgram received signal SIGFPE: Floating-point exception - erroneous "
+             "arithmetic operation.\n\nBacktrace for this error:\n#0  0x2174025fd640 in ???\n"
+             "#1  0x4ddc74 in __vert_mix_MOD_vert_mix_apply\n\tat /work/rocam/src/ocean/vert_mix.F90:197\n"
+             "#2  0x7bf796 in __step_MOD_stp\n\tat /work/rocam/src/main/step.F90:180\n"
+             "srun: error: b1c0482: task 462: Floating point exception (core dumped)\nsrun: Terminating StepId=4844554.0\n\n"
+             "What do we need to do about it?")
+    rules = section(ledger(convo("Bitte nie direkt auf /work/rocam/main committen.", crash)), "User instructions")
+    assert rules == ["Bitte nie direkt auf /work/rocam/main committen."]
+
+
+def test_a_french_no_x_said_as_an_order_is_a_rule_and_what_there_is_not_is_none():
+    """"Tant que les bulletins sont pas sortis, aucun redémarrage de serveur avant 16h40." forbids; "Aucun problème",
+    "aucune idée" and "il n'y a aucun ticket ouvert" forbid nothing."""
+    from context_compactor.summarizer.ledger import prose as p
+    assert p.is_rule("Tant que les bulletins sont pas sortis, aucun redémarrage de serveur avant 16h40.")
+    assert p.is_rule("Aucun déploiement le vendredi.")
+    for said in ("Aucun problème, je regarde.", "aucune idée pourquoi", "Il n'y a aucun ticket ouvert."):
+        assert not p.is_rule(said), said

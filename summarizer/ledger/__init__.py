@@ -173,6 +173,10 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
         merged = [_resolve(i, successes) for i in merged]
     merged = _repeated_lines(_one_line_each(collapse_repeats(revise_decisions(restate(supersede(_said_again(
         _echoes_left_out(_recurring_asks(merged)))))))))
+    # An output's error line where the agent quoted another as what failed (see extract._quoted_failure): the quote.
+    quoted = {i.src for i in merged if i.section == "error" and i.rank > 0}
+    if quoted:
+        merged = [i for i in merged if not (i.section == "error" and i.rank == 0 and i.seen == 1 and i.src in quoted)]
     # The same words are not listed twice as identifiers (a sentence that names three ids); a finding an
     # error line already shows (the failing test it names) neither. An identifier that a line of the user's
     # words, a decision or an error writes out stays an item: render lists it only when that line is left out.

@@ -242,8 +242,13 @@ def is_strong_rule(sentence: str) -> bool:
 
 
 _WEAK_RULE = re.compile(r"\b(?:make sure|at least|at most|(?<!\bI )remember|note that|avoid|don'?t forget|"
-                        r"ensure|be careful|careful)\b", re.IGNORECASE)
-_WEAK_NEEDS = ("make sure", "at least", "at most", "remember", "note that", "avoid", "forget", "ensure", "careful")
+                        r"ensure|be careful|careful)\b|"
+                        # a limit in other languages, with its number ("maximal 2 dask-Worker", "höchstens 4 Knoten", "au
+                        # maximum 3 jobs", "como máximo 2 réplicas", "al massimo 5 query")
+                        r"\b(?:maximal|h(?:ö|oe)chstens|mindestens|au (?:maximum|minimum|plus|moins)|como (?:m[áa]ximo|"
+                        r"m[íi]nimo)|m[áa]ximo|no (?:m[áa]ximo|m[íi]nimo)|al (?:massimo|minimo)|almeno) \d", re.IGNORECASE)
+_WEAK_NEEDS = ("make sure", "at least", "at most", "remember", "note that", "avoid", "forget", "ensure", "careful",
+               "maximal", "chstens", "mindestens", "au m", "au plus", "ximo", "nimo", "al m", "almeno")
 # "no" that forbids nothing: "no rush", "no worries", "no idea" ("oh and one more thing, no rush").
 # (nor a verb denied in Spanish or Portuguese, its pronoun first: "..., no me acuerdo cómo quedó", "no lo encuentro")
 _NO_IDIOM = (r"(?!rush\b|worries\b|problem|idea\b|need\b|hurry\b|pressure\b|luck\b|big deal\b|way\b|longer\b|"
@@ -360,8 +365,18 @@ _RULE = re.compile(
     r"^\W*(?:[^:\n]{1,25}:\s*)?(?!(?:i|we|he|she|they|it|you|there|this|that)\b)(?:[\w'\u2019]+ ){1,2}"
     r"(?:nothing|niets|nichts|rien|nada|niente|nulla|inget|ingenting)\b[^.;!?]{0,80}?\b(?:before|until|unless|without|"
     r"voordat|totdat|zonder|tenzij|bevor|ohne|avant|sans|antes|sin|prima|senza|innan|utan)\b|"
+    # nothing done until a condition holds, the condition first ("bis zur Wartung schicken wir nichts mit mehr als 10 h
+    # Walltime ab", "until the audit ends, nothing goes to prod", "hasta el viernes, nada a producción")
+    # (opening the sentence: not "I waited until noon and nothing happened"; not a goodbye, "Bis gleich", nor "nothing new")
+    r"^\W*(?:[^:\n]{1,25}:\s*)?(?:bis|until|till|hasta|at[ée]|jusqu'(?:à|a)|fino a)\b(?! (?:gleich|sp(?:ä|ae)ter|dann|bald|"
+    r"luego|pronto|logo|mañana|tomorrow|later)\b)[^.;!?]{0,60}?\b(?:nichts|keine?[nmrs]?|nothing|nada|rien|niente)\b"
+    r"(?! (?:neues|new|nuevo|novo|de neuf|di nuovo)\b)|"
     # French
-    r"jamais|toujours|ne \w+ (?:pas|plus|jamais)|n'\w+ (?:pas|plus|jamais)|merci de|il faut|[ée]vite[rz]?\b|"
+    r"jamais|toujours|ne \w+ (?:pas|plus|jamais)|"
+    # "no X" as an order ("aucun redémarrage de serveur avant 16h40"); not "aucun problème", "aucune idée", nor what
+    # there is ("il n'y a aucun ticket ouvert")
+    r"(?<!\ba )(?<!avait )(?<!\bvu )\baucune? (?!(?:probl[èe]me|id[ée]e|souci|rapport|doute|erreur|changement|r[ée]ponse|nouvelle|nouvelles|chance|"
+    r"raison|importance|diff[ée]rence|id[ée]e)\b)\w+|n'\w+ (?:pas|plus|jamais)|merci de|il faut|[ée]vite[rz]?\b|"
     # (and as it is spoken, without "ne": "on touche pas à la config du SSID", "L'OU ..., on y touche pas", "faut pas")
     r"\b(?:on|tu)(?: (?:y|le|la|les|lui|en))? (?:touche|touches|change|changes|modifie|modifies|red[ée]marre|red[ée]marres|"
     r"supprime|supprimes|pousse|pousses|d[ée]ploie|d[ée]ploies|efface|effaces|d[ée]sactive|d[ée]sactives|roule|roules) pas\b|"
@@ -425,7 +440,7 @@ _RULE_NEEDS = (
     "crash", "melt", "throttl", "oom", "cranky", "angry", "upset", "mad", "grumpy", "egal was", "digan lo", "diga o que",
     "digam o que", "quoi qu", "whatever", "no matter", "new ", "reminder", "note that", "no-go", "not to",
     "every ", "each ", "nothing", "niets", "nichts", "rien", "nada", "niente", "nulla", "inget",
-    "jamais", "toujours", " pas", "nulle part", "nowhere else", "otro lado", "outro lugar", " plus", "merci de",
+    "jamais", "toujours", "aucun", " pas", "nulle part", "nowhere else", "otro lado", "outro lugar", " plus", "merci de",
     "il faut", "vite", "interdit", "pr\u00e9f", "pref\u00e8re",
     "utilise", "nie", "immer", "bitte ", "kein", "nicht", "muss", "m\u00fcssen", "darf", "verwende", "ausschlie",
     "nur noch", "nunca", "siempre", "debe", "prefiero", "evita", "sin ", "solo ", "aldri", "altid", " inga", " ingen", " inte",

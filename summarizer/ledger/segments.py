@@ -42,6 +42,10 @@ _LOG_LINE = re.compile(
     r"\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|ERR)\]?[\s:|]|"  # levels
     r"<(?:err|wrn|warn|inf|info|dbg|debug|error|crit|fatal|notice)> |\*{3,} .* \*{3,}\s*$|"  # "<err> os: ...", a banner
     r"at [\w$.<>]+\(|File \"|Traceback \(|Caused by:|\.\.\. \d+ more|goroutine \d+|panic:|fatal error:|"  # traces
+    # (a native backtrace's frames, gdb's and gfortran's "#1  0x4ddc74 in __vert_mix_MOD_vert_mix_apply" and the "at
+    # src/ocean/vert_mix.F90:197" under them; the signal it died of; a cluster's launcher, "srun: error: ...")
+    r"#\d+ +0x[0-9a-fA-F]+ |at [\w./-]+:\d+\s*$|Program received signal |Backtrace for this error|"
+    r"(?:srun|slurmstepd|salloc|sbatch|mpirun|mpiexec): |"
     r"(?:[\w$]+\.)*\w*(?:Error|Exception|Rejection|Fault)\b:? \S|(?:[a-z_]\w*\.){2,}[A-Z]\w*: \S|"
     r"--- (?:FAIL|PASS|SKIP):|=== RUN|platform \w+ -- Python|rootdir: |plugins: |cachedir: |-{3,} .* -{3,}|"
     r"Run #\d+ \S|[A-Z][\w.-]*(?: [A-Z][\w.-]*)?\s{1,3}(?:\d{1,2}:\d\d(?:\s?[AP]M)?|yesterday|today)\s*$|(?:FAIL|PASS|ok)(?:\t| {2,})\S+|E {2,}|={3,} .* ={3,}|_{3,} .* _{3,}|"  # test runners
@@ -320,6 +324,10 @@ def _titled(lines: list[str], kinds: list[str]) -> None:
 _SENT_WORDS = (r"filed|raised|reported|abriu|abriram|reportou|escreveu|mandou|enviou|encaminh\w*|segue|mand[óo]|"
                r"envi[óo]|te paso|a envoy[ée]|voici|geschickt|weitergeleitet|ha (?:mandato|inviato|scritto)|ecco|"
                r"mensagem|mensaje|correo|messaggio|nachricht|revis[ãa]o|revisi[óo]n|r[ée]vision|recensione|gutachten|"
+               # what came in ("guarda cosa mi è arrivato:", "me llegó esto:", "chegou isso:", "reçu ce matin :", "das kam
+               # eben rein:", "hab das bekommen:")
+               r"arrivat[oaie]|ricevut[oaie]|girat[oaie]|lleg[óo]|chegou|re[çc]ue?s?|bekommen|erhalten|kam (?:heute|gerade|"
+               r"eben|rein)|"
                # Hindi in Latin letters ("contract mein ye likha hai:", "support ne ye reply kiya:", "client ne bheja:")
                r"likha|bheja|bheji|kaha|bola|reply kiya|forward kiya")
 # A line of the user's that announces what they paste next, and ends on ":" ("pasting the review:", "here's
@@ -418,6 +426,14 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
                 kinds[k] or line_is_pasted(lines[k]) for k in range(first, end)):
             for k in range(first, end):
                 kinds[k] = "pasted"
+        elif sum(1 for k in range(first, end) if kinds[k] or line_is_pasted(lines[k])) * 3 >= (end - first) * 2:
+            # mostly output or a table: its title over it and its note under it are the paste's too ("Data queries -
+            # monitoring visit 25 maggio", the rows, "Do not close queries without the investigator's signature."),
+            # not a line in the user's voice (a question, lower case, "this is what breaks")
+            for k in range(first, end):
+                if not kinds[k] and lines[k].strip() and (_CAPITAL.match(lines[k]) or _TABLE.match(lines[k])) \
+                        and not lines[k].rstrip().endswith("?") and not _RESUMES.match(lines[k]):
+                    kinds[k] = "pasted"
         # The paragraphs after it that hold a quoted or an output line, or a document, are the same paste (a
         # review's comments, each under its file and the quoted line, "You must not hold the bus mutex across a
         # k_yield()."; a datasheet's register table under its search line), its first paragraph with them
@@ -560,6 +576,9 @@ _TAGGED_SUBJECT = re.compile(r"^\s*\[(?!(?:whatsapp|slack|sms|signal|telegram|vo
 _ABSTRACT = re.compile(r"^\s*(?:[Aa]bstract|ABSTRACT)\s*[.:\u2014-]\s+[A-Z]")
 
 
+_SIGNATURE_MARK = re.compile(r"^-- ?$")  # a mail's signature delimiter, "-- " alone on its line (RFC 3676)
+
+
 def _signed(lines: list[str], kinds: list[str]) -> None:
     """The paragraph over a signature ("[hpc-announce] Scheduled maintenance ... Users must checkpoint long jobs
     before 05:30. ...", then "-- the HPC team") is the signer's, pasted, when the user speaks elsewhere in the
@@ -567,6 +586,14 @@ def _signed(lines: list[str], kinds: list[str]) -> None:
     its label, and a notification under its sender's tag, when the user speaks elsewhere in the message ("this
     abstract, relevant?", "sentry is yelling:")."""
     for n, line in enumerate(lines):
+        if not kinds[n] and _SIGNATURE_MARK.match(line) and n + 1 < len(lines) and lines[n + 1].strip():
+            # a signature under its delimiter: the lines to the next blank one ("Tobias Kramer, Abt. Küstenklima, Tel.
+            # -4307"), when the user speaks elsewhere in the message
+            end = next((k for k in range(n + 1, len(lines)) if not lines[k].strip()), len(lines))
+            if end - n - 1 <= SIGNATURE_LINES and any(lines[k].strip() and not kinds[k] for k in (*range(n), *range(end, len(lines)))):
+                for k in range(n, end):
+                    kinds[k] = kinds[k] or "pasted"
+            continue
         if not kinds[n] and (_ABSTRACT.match(line) or _TAGGED_SUBJECT.match(line)) and (n == 0 or not lines[n - 1].strip()):
             end = next((k for k in range(n, len(lines)) if not lines[k].strip()), len(lines))
             if any(lines[k].strip() and not kinds[k] for k in (*range(n), *range(end, len(lines)))):
@@ -708,7 +735,11 @@ _RESUMES = re.compile(r"^\W*(?:this|that|these|the above|above|it|thanks|thx|ty|
                       # esto, ponle ...", "Lo que sí: ...", "Eso sí, ...", "Disso, só ...", "Of these, only ...")
                       r"de ah[ií]|de (?:esto|eso|todo eso|isso|isto|tudo isso|ça|cela|tout ça)|disso|disto|da[ií]|"
                       r"lo que s[ií]|eso s[ií]|isso a[ií]|o que vale|davon|daraus|of (?:this|that|these|those|all that)|"
-                      r"from (?:this|that|these|those)|out of (?:this|that|these|those))\b", re.IGNORECASE)
+                      r"from (?:this|that|these|those)|out of (?:this|that|these|those)|"
+                      # what it means for the user's own team ("Heißt für uns: ...", "Für uns mach ich das strenger: ...",
+                      # "Pour nous: ...", "Para nosotros, ...", "Per noi ...")
+                      r"(?:das )?hei(?:ß|ss)t (?:f(?:ü|ue)r uns|das)|f(?:ü|ue)r uns|bei uns|wir|ich|for us|pour nous|chez nous|"
+                      r"para nosotros|pra gente|para n[óo]s|per noi|da noi)\b", re.IGNORECASE)
 
 
 USER_TAIL_CHARS = 400  # a last paragraph of the user's under a document, in lower case, this long at most
