@@ -5418,3 +5418,22 @@ def test_a_french_no_x_said_as_an_order_is_a_rule_and_what_there_is_not_is_none(
     assert p.is_rule("Aucun déploiement le vendredi.")
     for said in ("Aucun problème, je regarde.", "aucune idée pourquoi", "Il n'y a aucun ticket ouvert."):
         assert not p.is_rule(said), said
+
+
+def test_italian_corrections_and_rules_as_a_data_manager_writes_them():
+    """"lascia perdere PID 17620, il progetto REDCap di Modena è PID 17602", "no scusa, era rstudio-card-03" and "non
+    rstudio-card-06 ma rstudio-card-03" correct; "regola nostra da oggi: ..." and "finché il DPO non risponde, i dati ...
+    non escono da srv-ricerca-09" are rules; "lascia perdere, non importa" and "finché ci sei, controlla anche i log"
+    are neither."""
+    from context_compactor.summarizer.ledger import prose as p
+    for said in ("lascia perdere PID 17620, il progetto REDCap di Modena è PID 17602", "no scusa, era rstudio-card-03",
+                 "non rstudio-card-06 ma rstudio-card-03"):
+        assert p.is_correction(said), said
+    assert not p.is_correction("lascia perdere, non importa")
+    assert p.is_rule("ok, quindi regola nostra da oggi: fuori dall'ospedale solo aggregati con n ≥ 9, il resto resta qui")
+    assert p.is_rule("finché il DPO non risponde, i dati riga per riga non escono da `srv-ricerca-09`.")
+    assert not p.is_rule("finché ci sei, controlla anche i log")
+    block = ledger(convo("il progetto REDCap di Modena è PID 17620", "fammi l'export dei ricoveri",
+                         "lascia perdere PID 17620, il progetto REDCap di Modena è PID 17602"))
+    rules = section(block, "User instructions")
+    assert any("PID 17602" in r for r in rules) and not any(r.startswith("il progetto REDCap di Modena è PID 17620") for r in rules)

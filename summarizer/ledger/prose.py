@@ -88,8 +88,10 @@ WRONG_WHAT = "one|value|port|host|id|name|bucket|file|branch|ticket|number|addre
 
 # A correction: the user takes back or replaces what was said (English, French, German, Spanish).
 _CORRECTION = re.compile(
+    # forget the value said, in Italian ("lascia perdere PID 17620, il progetto REDCap di Modena è PID 17602")
+    r"^\W*(?:lascia (?:perdere|stare)|dimentica|scordati) [^,.;!?\n]{0,30}?\d[^,;!?\n]{0,20},|"
     r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|anyway|btw|well|ugh|hm|hi|hey|hiya|hello|yo|oye|ey|olha|bom|"
-    r"alors|bon|pis)\W+){0,3}(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b|on (?:my|the) (?:phone|mobile|train|bus|tram|road|way)\b|typing\b|"
+    r"alors|bon|pis|no(?=,?\s+(?:scusa|scusami|aspetta)\b))\W+){0,3}(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b|on (?:my|the) (?:phone|mobile|train|bus|tram|road|way)\b|typing\b|"
     # (a change of subject: "sorry, different matter", "sorry, unrelated question")
     r"(?:different|other|another|unrelated|separate|new) (?:matter|topic|thing|question|subject|issue|case|client)\b|"
     # (nor one for being away: "sorry, meeting.", "sorry, was in a call")
@@ -150,6 +152,9 @@ _CORRECTION = re.compile(
     # "pas le VLAN 403, le VLAN 409")
     r"\bno (?:es|era) (?:el |la |los |las |lo )?[^,.;!?\n]{1,40},\s*(?:es|era)\b|\bn[ãa]o (?:é|era) (?:o |a |os |as )?"
     r"[^,.;!?\n]{1,40},\s*(?:é|era)\b|\bpas (?:le |la |les |l')[^,.;!?\n]{1,40},\s*(?:le|la|les|l')|"
+    # in Italian: "non è X, è Y", "non rstudio-card-06 ma rstudio-card-03" ("lascia perdere X, ..." opens the regex)
+    r"\bnon (?:è|era) (?:il |la |lo |l')?[^,.;!?\n]{1,40},\s*(?:è|era)\b|"
+    r"\bnon (?:(?:il|la|lo|l'|i|gli|le) ?)?(?=[\w.@:/+-]*\d)[\w.@:/+-]+,? ma (?:(?:il|la|lo|l'|i|gli|le) ?)?(?=[\w.@:/+-]*\d)|"
     # mixed up, a typo ("Je mélangeais avec une autre école", "I typo'd it before")
     r"\bje (?:m[ée]langeais|confondais)\b|\bj'ai (?:m[ée]lang[ée]|confondu)\b|\btypo'?e?d\b|"
     # "not that one \u2014 NVF-EDGE-6652": the one meant, at the start
@@ -371,6 +376,9 @@ _RULE = re.compile(
     r"^\W*(?:[^:\n]{1,25}:\s*)?(?:bis|until|till|hasta|at[ée]|jusqu'(?:à|a)|fino a)\b(?! (?:gleich|sp(?:ä|ae)ter|dann|bald|"
     r"luego|pronto|logo|mañana|tomorrow|later)\b)[^.;!?]{0,60}?\b(?:nichts|keine?[nmrs]?|nothing|nada|rien|niente)\b"
     r"(?! (?:neues|new|nuevo|novo|de neuf|di nuovo)\b)|"
+    # Italian: a rule said to be one ("regola nostra da oggi: ..."), and a prohibition while a condition holds ("finché
+    # il DPO non risponde, i dati riga per riga non escono da srv-ricerca-09")
+    r"\bregola (?:nostra|della casa|per noi)\b|\bfinch[ée]\b[^,;.!?]{0,60},[^.;!?]{0,80}\bnon\b|"
     # French
     r"jamais|toujours|ne \w+ (?:pas|plus|jamais)|"
     # "no X" as an order ("aucun redémarrage de serveur avant 16h40"); not "aucun problème", "aucune idée", nor what
@@ -440,7 +448,7 @@ _RULE_NEEDS = (
     "crash", "melt", "throttl", "oom", "cranky", "angry", "upset", "mad", "grumpy", "egal was", "digan lo", "diga o que",
     "digam o que", "quoi qu", "whatever", "no matter", "new ", "reminder", "note that", "no-go", "not to",
     "every ", "each ", "nothing", "niets", "nichts", "rien", "nada", "niente", "nulla", "inget",
-    "jamais", "toujours", "aucun", " pas", "nulle part", "nowhere else", "otro lado", "outro lugar", " plus", "merci de",
+    "jamais", "toujours", "aucun", "regola ", "finch", " pas", "nulle part", "nowhere else", "otro lado", "outro lugar", " plus", "merci de",
     "il faut", "vite", "interdit", "pr\u00e9f", "pref\u00e8re",
     "utilise", "nie", "immer", "bitte ", "kein", "nicht", "muss", "m\u00fcssen", "darf", "verwende", "ausschlie",
     "nur noch", "nunca", "siempre", "debe", "prefiero", "evita", "sin ", "solo ", "aldri", "altid", " inga", " ingen", " inte",
