@@ -201,7 +201,10 @@ _PLAN_OPENINGS = (
     # a week's days one after another, each with its work, as a line or a label's list ("Vorschlag für die Woche: Montag
     # Restarts prüfen, Dienstag ..., Mittwoch ..."; not "On Monday we fixed it, Tuesday ...", what happened)
     (("monday", "montag", "lundi", "lunes", "segunda", "lunedì", "maandag", "tuesday", "dienstag"),
-     re.compile(r"(?im)(?:^\W*|:\s*)(?:monday|montag|lundi|lunes|segunda|luned[iì]|maandag|tuesday|dienstag)\b[^.\n]{3,120}[,;]\s*"
+     re.compile(r"(?im)(?:^\W*|:\s*)(?:monday|montag|lundi|lunes|segunda|luned[iì]|maandag|tuesday|dienstag)\b"
+                # (not what happened: "Monday we found the leak, Tuesday we patched the pool, ...")
+                r"(?![^,;.\n]*\b(?:\w{2,}ed|was|were|did|had|found|came|went|got|took|broke|saw|hat|haben|war|waren|wurde|"
+                r"habe|hatte|fue|fueron|foi|été|était|avons|ont)\b)[^.\n]{3,120}[,;]\s*"
                 r"(?:tuesday|dienstag|mardi|martes|ter(?:ç|c)a|marted[iì]|dinsdag|wednesday|mittwoch|mercredi|mi[ée]rcoles|"
                 r"quarta|mercoled[iì]|woensdag)\b[^.\n]{3,120}[,;]\s*(?:wednesday|mittwoch|mercredi|mi[ée]rcoles|quarta|"
                 r"mercoled[iì]|woensdag|thursday|donnerstag|jeudi|jueves|quinta|gioved[iì]|donderdag)\b")),

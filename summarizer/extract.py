@@ -58,7 +58,7 @@ class Extractor:
         self.after_output = False  # a tool's result came since the agent last spoke: its next words report on it
         self.outputs: list[str] = []  # the texts of those results, which its report may quote
         self.sought: list[str] = []  # what each of their calls searched for (its query's words), in step
-        # and where each came from: (index, call, tool, the error line its own items give, "" for none)
+        # and where each came from: (index, call, tool, the key of the error its own items give, "" for none)
         self.origins: list[tuple[int, ToolCall | None, str | None, str]] = []
         self.held: set[str] = set()  # the lines their own items hold already
 
@@ -92,7 +92,7 @@ class Extractor:
         call = self.call_of(view)
         self.outputs.append(view.text)
         self.sought.append(_sought(call))
-        error = next((i.key.partition("\n")[2] for i in items if i.section == "error"), "")
+        error = next((i.key for i in items if i.section == "error"), "")
         self.origins.append((index, call, view.tool_name, error))
         del self.outputs[:-LOOP_OUTPUTS], self.sought[:-LOOP_OUTPUTS], self.origins[:-LOOP_OUTPUTS]
 
@@ -134,10 +134,21 @@ _ASKS = re.compile(r"^\W*(?:(?:hi|hey|hiya|hello|ok|okay|so|and|also|quick one|b
 
 
 # The agent's words that say an output failed ("It fails here:", "Error at the end of the run:", "Ça a échoué.",
-# "Truena."), before the line it quotes.
-_SAYS_FAILED = re.compile(r"\b(?:fail(?:s|ed|ing|ure)?|errors?|broke|crash(?:es|ed)?|died|panic(?:ked)?|[ée]chou\w*|[ée]chec|"
-                          r"erreur|fall[aó]\w*|truena|erro|falhou|fehl\w*)\b|失敗|エラー|落ち", re.IGNORECASE)
-_NOW_PASSES = re.compile(r"\b(?:no longer|gone|fixed|pass(?:es|ed)?|resolved|green)\b", re.IGNORECASE)  # "the failure is gone"
+# "Truena.", "Two failures at the end:"), before the line it quotes; not that none did ("No errors this time", "Keine
+# Fehler", "läuft fehlerfrei durch", "the error budget is untouched").
+_SAYS_FAILED = re.compile(r"\b(?:fail(?:s|ed|ing|ures?)?|errors?|broke|crash(?:es|ed)?|died|panic(?:ked)?|[ée]chou\w*|[ée]checs?|"
+                          r"erreurs?|fall[aó]\w*|truena|erros?|falhou|fehler|fehlgeschlagen|errore|fallit[oa])\b|失敗|エラー|落ち",
+                          re.IGNORECASE)
+_NO_FAILURE = re.compile(r"\b(?:no|zero|0|keine?n?|sans|aucune?|sin|sem|nessun[oa]?|nenhum[a]?|without|never)\s+(?:\w+\s+)?"
+                         r"(?:fail|error|erreur|[ée]chec|fehler|errore|erro)|fehlerfrei|error budget|no longer|gone|fixed|"
+                         r"pass(?:es|ed)?\b|resolved|green", re.IGNORECASE)
+# A line that says something failed, in an output whose verdict was success: what the agent quotes as its failure
+# must say so itself ("[ERROR]", "Error", "HTTP 409 Conflict", "bus-off", "timeout"), not a success line it points at.
+_FAILURE_LINE = re.compile(r"error|fail|fatal|panic|exception|denied|refused|timed? ?out|conflict|invalid|cannot|unable|"
+                           r"duplicate|already|not found|missing|mismatch|rejected|forbidden|unauthori[sz]ed|not allowed|"
+                           r"exceeded|overflow|"
+                           r"abort|killed|crash|died|bus-off|\b[45]\d\d\b|erreur|[ée]chec|fehler|errore|erro\b|falh|"
+                           r"失敗|エラー", re.IGNORECASE)
 _QUOTE_MARKS = " \t`>"
 QUOTED_ERROR_RANK = 1
 QUOTED_FAILURE_CHARS = 24  # a shorter quote ("`make test`") is a command or a name, not an output's line
@@ -148,13 +159,14 @@ def _quoted_failure(text: str, outputs: Sequence[str], origins: Sequence[tuple[i
     """The error the agent quotes from an output right after it, saying it failed ("It fails here:" and the line in
     a fence; "Error at the end of the run: `[rank4]:[E828 ...] Watchdog caught collective operation timeout ...`";
     "It failed on this line:" and the event log's row): the output's whole line, as that output's error. An output
-    whose verdict was success (a launch that ran on, a log that was read) still failed where the agent says so; one
-    whose error line was another ("! Each row in `x` must match at most 1 row in `y`." where the agent quotes "ℹ Row
-    8260 of `x` matches multiple rows in `y`.") failed on the line the agent read (ranked QUOTED_ERROR_RANK: the
-    ledger keeps it in place of the other, see ledger.merge)."""
+    whose verdict was success (a launch that ran on, a log that was read) still failed where the agent says so, on a
+    line that says it failed; one whose error line was another ("! Each row in `x` must match at most 1 row in `y`."
+    where the agent quotes "ℹ Row 8260 of `x` matches multiple rows in `y`.") failed on the line the agent read
+    (ranked QUOTED_ERROR_RANK: the ledger keeps it in place of the other, see ledger.merge). Each output is read
+    as far as a report's quote is (QUOTED_READ_CHARS)."""
     first, _, rest = text.strip().partition("\n")
     said = re.sub(r"`[^`]*`", "", first)
-    if not _SAYS_FAILED.search(said) or _NOW_PASSES.search(said):
+    if not _SAYS_FAILED.search(said) or _NO_FAILURE.search(said):
         return []
     # The quote: code in the first line, or the line right under a first line that ends in a colon (in a fence or
     # indented, or as it is).
@@ -168,18 +180,19 @@ def _quoted_failure(text: str, outputs: Sequence[str], origins: Sequence[tuple[i
         if len(quote) < QUOTED_FAILURE_CHARS:
             continue
         for output, (index, call, tool, error) in zip(reversed(outputs), reversed(origins)):
-            at = output.find(quote)
+            at = output.find(quote, 0, QUOTED_READ_CHARS)
             if at < 0:
                 continue
             start = output.rfind("\n", 0, at) + 1
             end = output.find("\n", at)
             line = output[start:end if end >= 0 else len(output)].strip()
             if output[start:at].strip() and len(quote) < QUOTED_LINE_SHARE * len(line):
-                return []  # a few words from within a longer line: not the line it means (its start is)
-            if line == error:
-                return []  # the output's own error line: said once
+                continue  # a few words from within a longer line: not the line it means (its start is)
+            if line == error.rpartition("\n")[2] or not (error or _FAILURE_LINE.search(line)):
+                return []  # the output's own error line (said once), or a line that says nothing failed
             key, where = output_key(call, tool)
-            return [Item("error", f"{key}\n{line}", clip(line, 400) + where, index, rank=QUOTED_ERROR_RANK)]
+            line = clip(line, 400)
+            return [Item("error", f"{key}\n{line}", line + where, index, rank=QUOTED_ERROR_RANK)]
     return []
 
 
@@ -358,7 +371,12 @@ _TELLING = re.compile(r"(?<![\w.%/:-])(?=[\w.%/:-]*\d[\w.%/:-]*\d[\w.%/:-]*\d)[\
 # A value with what names it, as an output prints it: a label and its number ("Performance: 49", "heartbeat_timeout_ms":
 # 927", "offset 145 ms"), a number and what it counts ("39% packet loss"), or code in backticks with a digit
 # ("`berr-counter tx 58 rx 69`").
-_LABEL_VALUE = re.compile(r"(?<![\w-])[^\W\d][\w.-]*[^\W_]\"?(?: ?[:=] ?| )-?\d[\d.,]*\d%?|(?<![\w-])[^\W\d][\w.-]*[^\W_]\"?(?: ?[:=] ?| )-?\d%?")
+# (a label is no function word, "for 30 minutes", "about 12", "version 2"; a one-digit value has its colon or equals sign)
+_NOT_LABEL = (r"(?!(?:for|about|on|in|at|of|with|was|were|is|are|than|over|after|before|to|by|from|under|above|around|every|"
+              r"each|last|next|past|took|takes|and|or|the|a|an|per|since|until|within|version|only|just|all|some|had|has|"
+              r"have|got|now|still|de|en|la|le|el|con|por|para|um|uma|und|mit|von|bei|il|di|da|con)\b)")
+_LABEL_VALUE = re.compile(r"(?<![\w.-])" + _NOT_LABEL + r"[^\W\d][\w.-]*[^\W_]\"?(?: ?[:=] ?| )(?:0x[0-9a-f]+|-?\d[\d.,]*\d%?)|"
+                          r"(?<![\w.-])" + _NOT_LABEL + r"[^\W\d][\w.-]*[^\W_]\"? ?[:=] ?-?\d%?", re.IGNORECASE)
 _VALUE_WORD = re.compile(r"(?<![\w.,:/-])-?(?:\d+[.,]\d+%?|\d+%|\d{3,}) (?!(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
                          r"[a-z]*\b)[^\W\d_]{3,}", re.IGNORECASE)
 _CODE_SPAN = re.compile(r"`([^`\n]*\d[^`\n]*)`")

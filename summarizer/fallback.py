@@ -99,5 +99,5 @@ def _key(extractor: x.Extractor, view: View, index: int, hint: tuple[Any, bool] 
         asked = extractor.asked
     elif view.role == "assistant":
         failed = extractor.after_output  # its first words report on outputs (see Extractor.items), which it may quote
-        read = hash(tuple(extractor.outputs))
+        read = hash((tuple(extractor.outputs), tuple(extractor.origins)))  # (which calls: a quote of theirs is their error)
     return (index, view.role, len(view.text), hash(view), hash(call), failed, hash(asked), read)

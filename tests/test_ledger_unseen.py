@@ -5305,6 +5305,17 @@ def test_an_error_line_the_agent_quotes_from_an_output_that_ran_on_is_what_faile
     gone = messages[:3] + [assistant("The failure is gone now:\n\n```\n[controller_server-6] [INFO] [1719174888.345364235] "
                                      "[controller_server]: Reached the goal!\n```")]
     assert section(ledger(gone), "Errors") == []
+    # Nor words that say none failed, nor a line that says nothing failed.
+    green = [user("run the tests"), assistant("", [("p1", "shell", {"command": "pytest -q"})]),
+             tool("p1", "........\n==== 44 passed, 0 failed, no errors or warnings in 3.21s ===="),
+             assistant("No errors this time, the run ends with:\n```\n==== 44 passed, 0 failed, no errors or warnings in "
+                       "3.21s ====\n```")]
+    green_de = green[:3] + [assistant("Läuft fehlerfrei durch, am Ende steht:\n    ==== 44 passed, 0 failed, no errors or "
+                                      "warnings in 3.21s ====")]
+    launch_ok = messages[:3] + [assistant("Something broke, look at this line:\n\n    [bt_navigator-8] [INFO] "
+                                          "[1719449160.423202755] [bt_navigator]: initialPoseReceived")]
+    for case in (green, green_de, launch_ok):
+        assert section(ledger(case), "Errors") == []
 
 
 def test_errors_of_r_sql_server_and_pfunit_say_what_failed_not_where_to_look_next():
@@ -5373,6 +5384,9 @@ def test_a_german_or_italian_user_adopts_a_pasted_text_in_their_own_words_after_
     rules = section(block, "User instructions")
     assert any(r.startswith("Heißt für uns: bis zur Wartung schicken wir nichts") for r in rules)
     assert not any("Küstenklima" in r or "investigator's signature" in r or "Data queries" in r for r in rules)
+    # "--" over a sentence sets a rule apart: no signature
+    assert section(ledger(convo("Deploy notes\n--\nDon't touch prod before Friday.\n\nCan you check the canary?")),
+                   "User instructions") == ["Don't touch prod before Friday."]
     from context_compactor.summarizer.ledger import prose as p
     assert p.is_rule("Auf dem Login-Knoten maximal 2 dask-Worker, alles Größere per sbatch.")
     assert p.is_rule("Bis Freitag keine Deploys.") and not p.is_rule("Bis gleich, nichts Neues bisher.")
@@ -5393,6 +5407,7 @@ def test_a_plan_said_as_how_the_user_would_go_about_it_is_a_plan():
     assert plan_of("Vorschlag für die Woche: Montag Restarts prüfen, Dienstag die neuen Randbedingungen einbauen, Mittwoch "
                    "ein Testlauf über 7 Modelltage, Donnerstag Produktion.")
     assert not plan_of("On Monday we fixed it, Tuesday it broke, Wednesday nothing.")
+    assert not plan_of("Monday we found the leak, Tuesday we patched the pool, Wednesday it came back anyway.")
     assert not plan_of("I'm thinking about it: no.")
 
 
@@ -5416,7 +5431,9 @@ def test_a_french_no_x_said_as_an_order_is_a_rule_and_what_there_is_not_is_none(
     from context_compactor.summarizer.ledger import prose as p
     assert p.is_rule("Tant que les bulletins sont pas sortis, aucun redémarrage de serveur avant 16h40.")
     assert p.is_rule("Aucun déploiement le vendredi.")
-    for said in ("Aucun problème, je regarde.", "aucune idée pourquoi", "Il n'y a aucun ticket ouvert."):
+    for said in ("Aucun problème, je regarde.", "aucune idée pourquoi", "Il n'y a aucun ticket ouvert.",
+                 "J'ai cherché partout mais aucun fichier de config trouvé sur srv-02.", "Jusqu'à présent rien dans les logs.",
+                 "Hasta ahora nada en los logs.", "Bis jetzt nichts gefunden."):
         assert not p.is_rule(said), said
 
 
@@ -5430,6 +5447,8 @@ def test_italian_corrections_and_rules_as_a_data_manager_writes_them():
                  "non rstudio-card-06 ma rstudio-card-03"):
         assert p.is_correction(said), said
     assert not p.is_correction("lascia perdere, non importa")
+    assert not p.is_correction("Non è un problema, è solo una domanda sul job 4411.")
+    assert not p.is_rule("Finché ho tempo, non mi preoccupo del resto.")
     assert p.is_rule("ok, quindi regola nostra da oggi: fuori dall'ospedale solo aggregati con n ≥ 9, il resto resta qui")
     assert p.is_rule("finché il DPO non risponde, i dati riga per riga non escono da `srv-ricerca-09`.")
     assert not p.is_rule("finché ci sei, controlla anche i log")
@@ -5453,3 +5472,29 @@ def test_a_report_named_by_a_setting_line_a_later_output_replaces_stays_the_agen
                 assistant("Better now.")]
     found = section(ledger(messages), "Found by tools")
     assert "The outlier is Performance: 49." in found
+
+
+def test_a_value_with_a_function_word_before_it_is_no_labelled_value():
+    """"It has been flapping for 30 minutes now." says no value an output printed with its label, though the output says
+    "for 30 consecutive checks": a function word is no label."""
+    from context_compactor.summarizer import extract
+    assert extract._found("It has been flapping for 30 minutes now.", ["HTTP 503 returned for 30 consecutive checks"]) == ("", False)
+    assert extract._found("Found it: heartbeat_timeout_ms\": 927.", ['{\n  "heartbeat_timeout_ms": 927,\n}'])[0]
+
+
+def test_a_quoted_error_read_from_the_memo_names_its_own_call():
+    """Two sessions with the same output and the same answer quoting its failing line, but different commands, read by
+    one summarizer (its memo of messages shared): each session's error is its own command's."""
+    s = ExtractiveSummarizer()
+
+    def errors(command: str) -> list[str]:
+        messages = [user("launch it"), assistant("", [("l1", "ros2", {"command": command})]), tool("l1", LAUNCH_LOG),
+                    assistant("It fails here:\n\n```\n[planner_server-5] [ERROR] [1719068585.223734419] [planner_server]: "
+                              "GridBased plugin failed to plan from (49.38, 29.81) to (6.17, 7.86): \"Goal Coordinates of "
+                              "(273, 437) was outside bounds\"\n```")]
+        items = s.items(messages, [view_of(m) for m in messages], 0)
+        return [i.key.partition("\n")[0] for i in items if i.section == "error"]
+
+    first, second = errors("launch amr_bringup sim.launch.py --cfg a.yaml"), errors("launch amr_bringup sim.launch.py --cfg b.yaml")
+    assert len(first) == 1 and "--cfg a.yaml" in first[0]
+    assert len(second) == 1 and "--cfg b.yaml" in second[0]

@@ -153,7 +153,7 @@ _CORRECTION = re.compile(
     r"\bno (?:es|era) (?:el |la |los |las |lo )?[^,.;!?\n]{1,40},\s*(?:es|era)\b|\bn[ãa]o (?:é|era) (?:o |a |os |as )?"
     r"[^,.;!?\n]{1,40},\s*(?:é|era)\b|\bpas (?:le |la |les |l')[^,.;!?\n]{1,40},\s*(?:le|la|les|l')|"
     # in Italian: "non è X, è Y", "non rstudio-card-06 ma rstudio-card-03" ("lascia perdere X, ..." opens the regex)
-    r"\bnon (?:è|era) (?:il |la |lo |l')?[^,.;!?\n]{1,40},\s*(?:è|era)\b|"
+    r"\bnon (?:è|era) (?:il |la |lo |l')?(?=[^,;!?\n]{0,40}?[\w.@:/+-]*\d)[^,;!?\n]{1,40},\s*(?:è|era)\b|"
     r"\bnon (?:(?:il|la|lo|l'|i|gli|le) ?)?(?=[\w.@:/+-]*\d)[\w.@:/+-]+,? ma (?:(?:il|la|lo|l'|i|gli|le) ?)?(?=[\w.@:/+-]*\d)|"
     # mixed up, a typo ("Je mélangeais avec une autre école", "I typo'd it before")
     r"\bje (?:m[ée]langeais|confondais)\b|\bj'ai (?:m[ée]lang[ée]|confondu)\b|\btypo'?e?d\b|"
@@ -374,16 +374,19 @@ _RULE = re.compile(
     # Walltime ab", "until the audit ends, nothing goes to prod", "hasta el viernes, nada a producción")
     # (opening the sentence: not "I waited until noon and nothing happened"; not a goodbye, "Bis gleich", nor "nothing new")
     r"^\W*(?:[^:\n]{1,25}:\s*)?(?:bis|until|till|hasta|at[ée]|jusqu'(?:à|a)|fino a)\b(?! (?:gleich|sp(?:ä|ae)ter|dann|bald|"
-    r"luego|pronto|logo|mañana|tomorrow|later)\b)[^.;!?]{0,60}?\b(?:nichts|keine?[nmrs]?|nothing|nada|rien|niente)\b"
+    r"luego|pronto|logo|mañana|tomorrow|later|jetzt|heute|gestern|now|today|yesterday|ahora|hoy|ayer|agora|hoje|ontem|"
+    r"pr[ée]sent|maintenant|aujourd'hui|hier|ora|adesso|oggi|ieri)\b)[^.;!?]{0,60}?\b(?:nichts|keine?[nmrs]?|nothing|nada|"
+    r"rien|niente)\b"
     r"(?! (?:neues|new|nuevo|novo|de neuf|di nuovo)\b)|"
-    # Italian: a rule said to be one ("regola nostra da oggi: ..."), and a prohibition while a condition holds ("finché
-    # il DPO non risponde, i dati riga per riga non escono da srv-ricerca-09")
-    r"\bregola (?:nostra|della casa|per noi)\b|\bfinch[ée]\b[^,;.!?]{0,60},[^.;!?]{0,80}\bnon\b|"
+    # Italian: a rule said to be one ("regola nostra da oggi: ..."), and a prohibition of a thing named while a condition
+    # holds ("finché il DPO non risponde, i dati riga per riga non escono da `srv-ricerca-09`"; not "finché ho tempo, non
+    # mi preoccupo")
+    r"\bregola (?:nostra|della casa|per noi)\b|\bfinch[ée]\b[^,;.!?]{0,60},[^.;!?]{0,80}\bnon\b(?=[^.;!?]{0,80}(?:\d|`|\w[/_.-]\w))|"
     # French
     r"jamais|toujours|ne \w+ (?:pas|plus|jamais)|"
-    # "no X" as an order ("aucun redémarrage de serveur avant 16h40"); not "aucun problème", "aucune idée", nor what
-    # there is ("il n'y a aucun ticket ouvert")
-    r"(?<!\ba )(?<!avait )(?<!\bvu )\baucune? (?!(?:probl[èe]me|id[ée]e|souci|rapport|doute|erreur|changement|r[ée]ponse|nouvelle|nouvelles|chance|"
+    # "no X" as an order, opening its clause ("..., aucun redémarrage de serveur avant 16h40"); not "aucun problème",
+    # "aucune idée", nor what there is or was found ("il n'y a aucun ticket ouvert", "mais aucun fichier trouvé")
+    r"(?:^\W*|[,:;]\s*)(?:[^\W\d_]{1,20}\s*:\s*)?aucune? (?!(?:probl[èe]me|id[ée]e|souci|rapport|doute|erreur|changement|r[ée]ponse|nouvelle|nouvelles|chance|"
     r"raison|importance|diff[ée]rence|id[ée]e)\b)\w+|n'\w+ (?:pas|plus|jamais)|merci de|il faut|[ée]vite[rz]?\b|"
     # (and as it is spoken, without "ne": "on touche pas à la config du SSID", "L'OU ..., on y touche pas", "faut pas")
     r"\b(?:on|tu)(?: (?:y|le|la|les|lui|en))? (?:touche|touches|change|changes|modifie|modifies|red[ée]marre|red[ée]marres|"

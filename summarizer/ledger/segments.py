@@ -590,7 +590,11 @@ def _signed(lines: list[str], kinds: list[str]) -> None:
             # a signature under its delimiter: the lines to the next blank one ("Tobias Kramer, Abt. Küstenklima, Tel.
             # -4307"), when the user speaks elsewhere in the message
             end = next((k for k in range(n + 1, len(lines)) if not lines[k].strip()), len(lines))
-            if end - n - 1 <= SIGNATURE_LINES and any(lines[k].strip() and not kinds[k] for k in (*range(n), *range(end, len(lines)))):
+            # (a name, a team, a phone: short lines that end in no sentence's stop; "--" over "Don't touch prod
+            # before Friday." sets a rule apart, no signature)
+            if end - n - 1 <= SIGNATURE_LINES and all(len(lines[k]) <= 80 and not lines[k].rstrip().endswith(
+                    (".", "!", "?", ":")) for k in range(n + 1, end)) and any(
+                    lines[k].strip() and not kinds[k] for k in (*range(n), *range(end, len(lines)))):
                 for k in range(n, end):
                     kinds[k] = kinds[k] or "pasted"
             continue
