@@ -5458,22 +5458,6 @@ def test_italian_corrections_and_rules_as_a_data_manager_writes_them():
     assert any("PID 17602" in r for r in rules) and not any(r.startswith("il progetto REDCap di Modena è PID 17620") for r in rules)
 
 
-def test_a_report_named_by_a_setting_line_a_later_output_replaces_stays_the_agents():
-    """The agent's "The outlier is Performance: 49." names the Lighthouse line "Performance: 49", which the ledger keys
-    by its name; a later audit's "Performance: 91" takes that line's place, so the report stays as the agent said it
-    instead of standing on a line that no longer says 49."""
-    messages = [user("run lighthouse on the product page"),
-                assistant("", [("l1", "shell", {"command": "npx lighthouse https://kj.example/p/ring-22 --quiet"})]),
-                tool("l1", "Lighthouse 12.1.0\nPerformance: 49\nAccessibility: 93\nBest Practices: 100\nSEO: 92"),
-                assistant("The outlier is Performance: 49. I'd start there."),
-                user("ok fix the images and run it again"),
-                assistant("", [("l2", "shell", {"command": "npx lighthouse https://kj.example/p/ring-22 --quiet"})]),
-                tool("l2", "Lighthouse 12.1.0\nPerformance: 91\nAccessibility: 93\nBest Practices: 100\nSEO: 92"),
-                assistant("Better now.")]
-    found = section(ledger(messages), "Found by tools")
-    assert "The outlier is Performance: 49." in found
-
-
 def test_a_value_with_a_function_word_before_it_is_no_labelled_value():
     """"It has been flapping for 30 minutes now." says no value an output printed with its label, though the output says
     "for 30 consecutive checks": a function word is no label."""

@@ -98,11 +98,8 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
                 for slot in hits:
                     if per_output[joined[slot][0].src] <= NAMED_PER_OUTPUT:
                         _name(joined, named, slot)
-                        # (a setting's line, keyed by its name, "Performance: 49" under "performance", stands for
-                        # no report: a later output's "Performance: 87" takes its place)
-                        if not _keyed_by_name(slot[1], joined[slot][3]):
-                            evidence_named = True
-                            named_now.append(joined[slot][3])
+                        evidence_named = True
+                        named_now.append(joined[slot][3])
                 evidence.clear()
             if failures:  # words that say again what failed ("That fails with psycopg2.OperationalError: ...")
                 failure_said = any(len(spoken & line_words(f)) >= EVIDENCE_SHARED for f in failures)
@@ -234,12 +231,6 @@ def _name(joined: dict[tuple[str, str], tuple[Item, int, int, str]], named: set[
     last, first, seen, text = joined[slot]
     joined[slot] = (last._replace(rank=max(last.rank, 1), weak=False), first, seen, text)
     named.add(slot)
-
-
-def _keyed_by_name(key: str, text: str) -> bool:
-    """Whether a finding is keyed by the name its line opens with ("performance" for "Performance: 49"): a later
-    line under the same name replaces its text."""
-    return len(key) < len(text) and text.lower().startswith(key) and text[len(key):len(key) + 3].lstrip()[:1] in (":", "=")
 
 
 def _repeated_lines(merged: list[Item]) -> list[Item]:
