@@ -374,7 +374,7 @@ _TELLING = re.compile(r"(?<![\w.%/:-])(?=[\w.%/:-]*\d[\w.%/:-]*\d[\w.%/:-]*\d)[\
 # (a label is no function word, "for 30 minutes", "about 12", "version 2"; a one-digit value has its colon or equals sign)
 _NOT_LABEL = (r"(?!(?:for|about|on|in|at|of|with|was|were|is|are|than|over|after|before|to|by|from|under|above|around|every|"
               r"each|last|next|past|took|takes|and|or|the|a|an|per|since|until|within|version|only|just|all|some|had|has|"
-              r"have|got|now|still|de|en|la|le|el|con|por|para|um|uma|und|mit|von|bei|il|di|da|con)\b)")
+              r"have|got|now|still|de|en|la|le|el|con|por|para|um|uma|und|mit|von|bei|il|di|da)\b)")
 _LABEL_VALUE = re.compile(r"(?<![\w.-])" + _NOT_LABEL + r"[^\W\d][\w.-]*[^\W_]\"?(?: ?[:=] ?| )(?:0x[0-9a-f]+|-?\d[\d.,]*\d%?)|"
                           r"(?<![\w.-])" + _NOT_LABEL + r"[^\W\d][\w.-]*[^\W_]\"? ?[:=] ?-?\d%?", re.IGNORECASE)
 _VALUE_WORD = re.compile(r"(?<![\w.,:/-])-?(?:\d+[.,]\d+%?|\d+%|\d{3,}) (?!(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
