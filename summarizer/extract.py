@@ -142,13 +142,6 @@ _SAYS_FAILED = re.compile(r"\b(?:fail(?:s|ed|ing|ures?)?|errors?|broke|crash(?:e
 _NO_FAILURE = re.compile(r"\b(?:no|zero|0|keine?n?|sans|aucune?|sin|sem|nessun[oa]?|nenhum[a]?|without|never)\s+(?:\w+\s+)?"
                          r"(?:fail|error|erreur|[ée]chec|fehler|errore|erro)|fehlerfrei|error budget|no longer|gone|fixed|"
                          r"pass(?:es|ed)?\b|resolved|green", re.IGNORECASE)
-# A line that says something failed, in an output whose verdict was success: what the agent quotes as its failure
-# must say so itself ("[ERROR]", "Error", "HTTP 409 Conflict", "bus-off", "timeout"), not a success line it points at.
-_FAILURE_LINE = re.compile(r"error|fail|fatal|panic|exception|denied|refused|timed? ?out|conflict|invalid|cannot|unable|"
-                           r"duplicate|already|not found|missing|mismatch|rejected|forbidden|unauthori[sz]ed|not allowed|"
-                           r"exceeded|overflow|"
-                           r"abort|killed|crash|died|bus-off|\b[45]\d\d\b|erreur|[ée]chec|fehler|errore|erro\b|falh|"
-                           r"失敗|エラー", re.IGNORECASE)
 _QUOTE_MARKS = " \t`>"
 QUOTED_ERROR_RANK = 1
 QUOTED_FAILURE_CHARS = 24  # a shorter quote ("`make test`") is a command or a name, not an output's line
@@ -159,8 +152,8 @@ def _quoted_failure(text: str, outputs: Sequence[str], origins: Sequence[tuple[i
     """The error the agent quotes from an output right after it, saying it failed ("It fails here:" and the line in
     a fence; "Error at the end of the run: `[rank4]:[E828 ...] Watchdog caught collective operation timeout ...`";
     "It failed on this line:" and the event log's row): the output's whole line, as that output's error. An output
-    whose verdict was success (a launch that ran on, a log that was read) still failed where the agent says so, on a
-    line that says it failed; one whose error line was another ("! Each row in `x` must match at most 1 row in `y`."
+    whose verdict was success (a launch that ran on, a log that was read) still failed where the agent says so; one
+    whose error line was another ("! Each row in `x` must match at most 1 row in `y`."
     where the agent quotes "ℹ Row 8260 of `x` matches multiple rows in `y`.") failed on the line the agent read
     (ranked QUOTED_ERROR_RANK: the ledger keeps it in place of the other, see ledger.merge). Each output is read
     as far as a report's quote is (QUOTED_READ_CHARS)."""
@@ -188,8 +181,8 @@ def _quoted_failure(text: str, outputs: Sequence[str], origins: Sequence[tuple[i
             line = output[start:end if end >= 0 else len(output)].strip()
             if output[start:at].strip() and len(quote) < QUOTED_LINE_SHARE * len(line):
                 continue  # a few words from within a longer line: not the line it means (its start is)
-            if line == error.rpartition("\n")[2] or not (error or _FAILURE_LINE.search(line)):
-                return []  # the output's own error line (said once), or a line that says nothing failed
+            if line == error.rpartition("\n")[2]:
+                return []  # the output's own error line: said once
             key, where = output_key(call, tool)
             line = clip(line, 400)
             return [Item("error", f"{key}\n{line}", line + where, index, rank=QUOTED_ERROR_RANK)]

@@ -5305,16 +5305,14 @@ def test_an_error_line_the_agent_quotes_from_an_output_that_ran_on_is_what_faile
     gone = messages[:3] + [assistant("The failure is gone now:\n\n```\n[controller_server-6] [INFO] [1719174888.345364235] "
                                      "[controller_server]: Reached the goal!\n```")]
     assert section(ledger(gone), "Errors") == []
-    # Nor words that say none failed, nor a line that says nothing failed.
+    # Nor words that say none failed.
     green = [user("run the tests"), assistant("", [("p1", "shell", {"command": "pytest -q"})]),
              tool("p1", "........\n==== 44 passed, 0 failed, no errors or warnings in 3.21s ===="),
              assistant("No errors this time, the run ends with:\n```\n==== 44 passed, 0 failed, no errors or warnings in "
                        "3.21s ====\n```")]
     green_de = green[:3] + [assistant("Läuft fehlerfrei durch, am Ende steht:\n    ==== 44 passed, 0 failed, no errors or "
                                       "warnings in 3.21s ====")]
-    launch_ok = messages[:3] + [assistant("Something broke, look at this line:\n\n    [bt_navigator-8] [INFO] "
-                                          "[1719449160.423202755] [bt_navigator]: initialPoseReceived")]
-    for case in (green, green_de, launch_ok):
+    for case in (green, green_de):
         assert section(ledger(case), "Errors") == []
 
 
