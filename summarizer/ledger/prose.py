@@ -387,7 +387,7 @@ _RULE = re.compile(
     # "no X" as an order, opening its clause ("..., aucun redémarrage de serveur avant 16h40"); not "aucun problème",
     # "aucune idée", nor what there is or was found ("il n'y a aucun ticket ouvert", "mais aucun fichier trouvé")
     r"(?:^\W*|[,:;]\s*)(?:[^\W\d_]{1,20}\s*:\s*)?aucune? (?!(?:probl[èe]me|id[ée]e|souci|rapport|doute|erreur|changement|r[ée]ponse|nouvelle|nouvelles|chance|"
-    r"raison|importance|diff[ée]rence|id[ée]e)\b)\w+|n'\w+ (?:pas|plus|jamais)|merci de|il faut|[ée]vite[rz]?\b|"
+    r"raison|importance|diff[ée]rence)\b)\w+|n'\w+ (?:pas|plus|jamais)|merci de|il faut|[ée]vite[rz]?\b|"
     # (and as it is spoken, without "ne": "on touche pas à la config du SSID", "L'OU ..., on y touche pas", "faut pas")
     r"\b(?:on|tu)(?: (?:y|le|la|les|lui|en))? (?:touche|touches|change|changes|modifie|modifies|red[ée]marre|red[ée]marres|"
     r"supprime|supprimes|pousse|pousses|d[ée]ploie|d[ée]ploies|efface|effaces|d[ée]sactive|d[ée]sactives|roule|roules) pas\b|"
