@@ -99,6 +99,13 @@ _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing
                        # Japanese: "after all", and a choice dropped ("Regulated Pure Pursuit はやめます. DWB で.")
                        r"やっぱり|やっぱ|[はを]やめ(?:ます|る|よう|ました|て))(?!\w)",
                        re.IGNORECASE)
+# A mind changed on a choice, said so ("changed my mind: canary 5% on reserve-svc for 7h, not canary 10% ...",
+# "zmieniłem zdanie: ..."): what follows is a choice made again, a decision, even where it states a value.
+# (not a plan changed, "Planänderung: ...", "change of plan: ...": a value set then stays a setting)
+MIND_CHANGED = re.compile(r"\b(?:chang(?:ed|ing) my mind|on second thoughts?|mudei de ideia|"
+                          r"cambi[ée] de (?:idea|opini[óo]n)|j'ai chang[ée] d'avis|ich hab(?:e)? (?:es )?mir (?:das )?anders "
+                          r"(?:ü|ue)berlegt|zmieni[łl][ae]?m zdanie|ik ben van gedachten veranderd|ho cambiato idea)(?!\w)",
+                          re.IGNORECASE)
 # "update on the former distributor's goodwill claim: ..., so we take a price reduction ...": a choice said as
 # news on one named thing revises the choice about it.
 _UPDATE_ON = re.compile(r"^\W*(?:(?:quick|small|an?)\s+)?update on\b", re.IGNORECASE)
@@ -154,7 +161,10 @@ _PLAN_IS_TO = re.compile(r"(?:the|my|our) plan is to\b", re.IGNORECASE)  # a pla
 # message is slow; each is tried only where its word is): (word, regex).
 _PLAN_OPENINGS = (
     # (not Terraform's "Plan: 11 to add, 10 to change, 0 to destroy.", which an agent quotes)
-    (("plan",), re.compile(r"(?im)\bplan\b[^:\n.?!]{0,60}:(?!\s*\d+ to (?:add|change|destroy|import)\b)|"
+    # (and as other languages say it: "então o plano é: antes pausa o Pix, depois ...", "el plan es:", "il piano:")
+    (("plan", "piano"), re.compile(r"(?im)\bplan\b[^:\n.?!]{0,60}:(?!\s*\d+ to (?:add|change|destroy|import)\b)|"
+                          r"\b(?:o|el|le|il|der|mi|meu|mon|nuestro|nosso|notre|il mio|unser) (?:plano|plan|piano)"
+                          r"(?: (?:é|es|est|è|ist|sería|seria|serait|sarebbe|wäre))?\s*:|"
                           r"^\W*(?:(?:the |my |our )?plan(?: is)?\s*[:\-](?!\s*\d+ to (?:add|change|destroy|import)\b)|"
                           r"here'?s (?:the|my) plan)|\b" + _PLAN_IS_TO.pattern)),
     (("before",), re.compile(r"(?i)\bbefore (?:touching|changing|doing|editing) anything\b")),
@@ -164,6 +174,9 @@ _PLAN_OPENINGS = (
       "hoy", "amanhã", "domani"),
      re.compile(r"(?im)^\W*(?:[^:\n]{0,30}[\u2014:,-]\s*)?(?:tomorrow|today|tonight|this week|next week|morgen|heute|"
                 r"demain|aujourd'hui|mañana|hoy|amanhã|domani)\s*:")),
+    # (the order, as other languages label it: "bon, voici l'ordre: ...", "el orden:", "a ordem:", "l'ordine:")
+    (("ordre", "orden", "ordem", "ordine"), re.compile(r"(?im)\b(?:voici |voil[àa] )?l'ordre\s*:|\b(?:el|en este) orden\s*:|"
+                                                      r"\ba ordem\s*:|\bl'ordine\s*:")),
     (("order", "phases", "here's how", "heres how", "here's what", "heres what", "passes", "stages", "rounds", "steps"),
      re.compile(r"(?im)^\W*(?:(?:rough |the )?order\s*:|(?:\w+ )?phases\s*:)|\border of (?:ops|operations)\b[^:\n.?!]{0,60}:|"
                 # "let's do this in passes:", "we'll take it in three stages:"
@@ -175,7 +188,8 @@ _PLAN_OPENINGS = (
                 r"here'?s (?:how|what) (?:i'?d|i would|i'?ll|i will|we'?ll|we should|we could|i propose)\b[^\n]{0,80}:[ \t]*$")),
     (("then",), re.compile(r"(?i)(?:\bthen\b[^.\n]{3,160}){2,}")),
     (("first", "to start"), re.compile(r"(?i)\b(?:first|to start),? (?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to)\b|"
-                                       r"(?<!the )(?<!its )(?<!our )(?<!my )\bfirst\b[^.\n]{0,120}[;,]\s*(?:then|second|next|after that)\b")),
+                                       r"(?<!the )(?<!its )(?<!our )(?<!my )\bfirst\b[^.\n]{0,120}[;,]\s*(?:then|second|next|after that|ensuite|puis|"
+                                       r"luego|despu[ée]s|depois|dann|danach|poi)\b")),
     # "step one compare RPP and MPPI, step two clean up the warnings", "step 1 build locally; step 2 purge"
     (("step",), re.compile(r"(?i)\bstep (?:one|1)\b[^.\n]{3,160}\bstep (?:two|2)\b")),
     # Japanese, Chinese, Korean: first ..., then ... ("まずset up the heartbeat、それからcheck the e-stop latency", "先跑基线，然后
@@ -184,9 +198,14 @@ _PLAN_OPENINGS = (
                                        r"先[^。\n]{2,80}(?:然后|接着|再)|먼저[^.\n]{2,80}(?:그 ?다음|그리고 나서|다음에)")),
     # the same in other languages ("Erst den Encoder fertig machen, dann ... testen, danach ingest deployen", "primero
     # ..., luego ...", "d'abord ..., puis ...")
-    (("erst", "zun", "d'abord", "primer", "prima"),
-     re.compile(r"(?i)(?:^|[\s:(])(?:erst|zuerst|zun(?:ä|ae)chst|d'abord|primero|primeiro|prima)\b(?:[^.\n]|\.(?=\w)){3,120}[;,]\s*"
-                r"(?:und )?(?:dann|danach|anschlie(?:ß|ss)end|puis|ensuite|luego|despu[ée]s|depois|poi)\b")),
+    # (or the first step named, then "above all" or "first": "the ferry desync avant tout, ensuite fix the softlock")
+    (("erst", "zun", "d'abord", "primer", "primei", "prima", "avant tout", "en premier", "antes"),
+     re.compile(r"(?i)(?:^|[\s:(])(?:erst|zuerst|zun(?:ä|ae)chst|d'abord|primero|primeiro|prima|antes(?! de\b| que\b| del?\b| (?:eu|yo|a gente|n[óo]s|nosotros)\b)"
+                r"(?![^.\n]*\b(?:\w+avam?|\w+abam?|\w+ei|\w+é|foi|fue|era|tinha|ten[ií]a|hab[ií]a)\b))\b"
+                r"(?:[^.\n]|\.(?=\w)){3,120}[;,]\s*"
+                r"(?:und )?(?:dann|danach|anschlie(?:ß|ss)end|puis|ensuite|luego|despu[ée]s|depois|poi)\b|"
+                r"(?:^|[\s:(])[^.\n;,]{3,80}\b(?:avant tout|en premier|d'abord|zuerst|primero|primeiro)\s*[;,]\s*"
+                r"(?:et |y |e |und )?(?:ensuite|puis|luego|despu[ée]s|depois|dann|danach|poi)\b")),
     # "this is how we do it:" in other languages ("så här gör vi: reset ...; rotate ...", "so machen wir es:", "zo doen
     # we het:", "así lo vamos a hacer:", "vamos fazer assim:", "voilà comment on fait :")
     (("så här", "sa har", "so machen", "zo doen", "así lo", "asi lo", "fazer assim", "comment on"),

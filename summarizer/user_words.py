@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .decisions import _REASON_NEXT, _REVISION, decision_item, is_decision, plan_item, plan_of, user_decides
+from .decisions import _REASON_NEXT, _REVISION, MIND_CHANGED, decision_item, is_decision, plan_item, plan_of, user_decides
 from .identifiers import MAX_ITEM_CHARS, clip, identifier_items, mention_items
 from .ledger import (APPROVAL, CORRECTION_RANK, DECIDED_RANK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, Item, masked_key,
                      parse_items, prose, values)
@@ -198,7 +198,7 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
         # notice. reason: a shorter period risks a claim")
         decided = is_decision(sentence) or user_decides(sentence) or (n + 1 < len(parts) and bool(_REASON_NEXT.match(parts[n + 1]))
                                             and is_decision(prose.joined(sentence, parts[n + 1], said)))
-        if kind == "setting" and decided:
+        if kind == "setting" and (decided or MIND_CHANGED.search(sentence)):
             kind = "request"  # a choice the user makes ("ok, decided: we'll cordon ip-..."): a decision, below
         if kind == "setting" and n and parts[n - 1].rstrip().endswith("?") and _ADDENDUM.match(sentence):
             kind = "request"  # "which contracts have CoC rights? folder 3.1 thx": where to look, a part of the ask

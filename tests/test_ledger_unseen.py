@@ -5480,3 +5480,143 @@ def test_a_quoted_error_read_from_the_memo_names_its_own_call():
     first, second = errors("launch amr_bringup sim.launch.py --cfg a.yaml"), errors("launch amr_bringup sim.launch.py --cfg b.yaml")
     assert len(first) == 1 and "--cfg a.yaml" in first[0]
     assert len(second) == 1 and "--cfg b.yaml" in second[0]
+
+
+def test_a_rule_for_a_kind_of_case_after_an_aside_or_a_stop_is_a_rule():
+    """"aur haan, if you add a scheduled task, put it in the Laravel scheduler, not the crontab ok?", "Separately —
+    If a migration touches the order_items table, take a backup of order_items first and ping me." and "... server
+    pe. aur haan, if anything on Gokhale needs a restart, do it outside 6-9pm" hold for every such case; "If it
+    works, merge it.", "ok, if you can, check the logs" and "Also — if it fails, send me the log" ask once."""
+    from context_compactor.summarizer.ledger import prose as p
+    for said in ("aur haan, if you add a scheduled task, put it in the Laravel scheduler, not the crontab ok?",
+                 "Separately \u2014 If a migration touches the order_items table, take a backup of order_items first "
+                 "and ping me.",
+                 "kal raat kuch hua tha kya server pe. aur haan, if anything on Gokhale needs a restart, do it outside "
+                 "6-9pm, not during, thanks"):
+        assert p.kind_of(said, values(said)) == "rule", said
+    for said in ("If it works, merge it.", "ok, if you can, check the logs", "Also \u2014 if it fails, send me the log",
+                 "and if the build is green, tag it?"):
+        assert p.kind_of(said, values(said)) == "request", said
+    block = ledger(convo("the admin orders page takes 9 s, look at why",
+                         "Separately \u2014 If a migration touches the order_items table, take a backup of order_items "
+                         "first and ping me. Rest you decide.",
+                         "ok now the monthly report"))
+    assert any("take a backup of order_items first" in r for r in section(block, "User instructions"))
+
+
+def test_an_order_for_a_kind_of_work_said_after_it_and_a_scope_said_first_are_rules():
+    """"please kindly write the failing test first when you fix a bug in amr_can_bridge", "stop the motor before any
+    lidar param change" and "Tout ce qui touche au groupe GG-Pilote, tu le roules avec -WhatIf avant" hold on; "tell
+    me when you finish the migration", "tout ce qui reste, c'est la doc." and "I looked before any change went in."
+    are no rules."""
+    from context_compactor.summarizer.ledger import prose as p
+    for said in ("please kindly write the failing test first when you fix a bug in amr_can_bridge.",
+                 "the lidar resets itself if you change scan params while it spins, so stop the motor before any lidar "
+                 "param change",
+                 "Tout ce qui touche au groupe GG-Copilot-Pilote-ELV, tu le roules avec -WhatIf avant pis tu me montres.",
+                 "anything that touches the billing schema, run it by me first"):
+        assert p.kind_of(said, values(said)) == "rule", said
+    for said in ("tell me when you finish the migration", "tout ce qui reste, c'est la doc.",
+                 "I looked before any change went in.", "ok so after any number of retries it gives up"):
+        assert p.kind_of(said, values(said)) != "rule", said
+
+
+def test_a_name_set_against_another_and_a_thing_set_aside_correct_what_was_said():
+    """"notify-gb-bfp queue, not gb-mails-high", "not that warehouse, use REPORTING_L_WH, XS times out" and "o bundle
+    id do widget é br.com.pitanga.app.OrdersWidget não br.com.pitanga.app.OrderWidget" correct; a verb joined to a
+    name is the name ("fix/tf-stamp-drift にして" sets the branch), and "domain は ROS_DOMAIN_ID=98 でお願いします" sets
+    a value; "use config.yaml, not the env" and "notify the team" correct nothing."""
+    from context_compactor.summarizer.ledger import prose as p
+    for said in ("notify-gb-bfp queue, not gb-mails-high", "not that warehouse, use REPORTING_L_WH, XS times out",
+                 "ops, o bundle id do widget é br.com.pitanga.app.OrdersWidget não br.com.pitanga.app.OrderWidget"):
+        assert p.is_correction(said), said
+    for said in ("use config.yaml, not the env", "notify the team", "config.yaml looks fine, not sure about app.ini"):
+        assert not p.is_correction(said), said
+    for said in ("fix/tf-stamp-drift \u306b\u3057\u3066\u3001\u540d\u524d\u88ab\u3063\u3066\u305f!",
+                 "domain \u306f ROS_DOMAIN_ID=98 \u3067\u304a\u9858\u3044\u3057\u307e\u3059"):
+        assert p.kind_of(said, values(said)) == "setting", said
+    assert p.kind_of("fix the bug in src/app.py", values("fix the bug in src/app.py")) == "request"
+    block = ledger(convo("send the order mails through the gb-mails-high queue", "and the invoices job too",
+                         "notify-gb-bfp queue, not gb-mails-high"))
+    rules = section(block, "User instructions")
+    assert any("notify-gb-bfp" in r for r in rules)
+    assert not any(r.startswith("send the order mails through the gb-mails-high queue") for r in rules)
+
+
+def test_a_plan_in_portuguese_or_french_by_its_first_step_or_its_label_is_a_plan():
+    """"primeiro fazer o bump de versão, depois ...", "então o plano é: antes pausa o Pix no site, depois ...", "voici
+    l'ordre: the ferry desync avant tout, ensuite ..." and "first shader prewarm, ensuite the Switch build, ..." are
+    plans; "Antes eu usava o X, depois mudei." and "antes funcionava, depois quebrou" tell what happened, and "antes de
+    mexer no banco, faz backup." is one step."""
+    from context_compactor.summarizer.decisions import plan_of
+    for said in ("primeiro fazer o bump de versão, depois revisar os textos de permissão com a Bia, e só então atualizar "
+                 "o changelog. fechou?",
+                 "beleza, então o plano é: antes pausa o Pix no site, depois troca a chave no Mercado Pago, e aí reativa.",
+                 "bon, voici l'ordre: the ferry desync avant tout, ensuite fix the softlock, pis the input remap screen.",
+                 "first shader prewarm, ensuite the Switch build, et après ça the input remap screen."):
+        assert plan_of(said), said
+    for said in ("Antes eu usava o X, depois mudei.", "antes funcionava, depois quebrou", "antes de mexer no banco, faz backup.",
+                 "O plano de saúde mudou."):
+        assert not plan_of(said), said
+
+
+def test_a_bots_lines_under_a_pasted_ci_run_and_its_title_line_are_the_paste():
+    """Under a CI run the user pastes, "bot: Do not merge: required check dbt-build is failing." and the run's own
+    title line ("CI / dbt-build (pull_request) failed after 23m9s") are the paste's, not the user's instructions; the
+    user's "thoughts?" after it is theirs."""
+    text = ("CI faalt op mijn branch:\n\nCI / dbt-build (pull_request) failed after 23m9s\n"
+            "09:14:28  Running with dbt=1.7.7\n"
+            "06:44:27  1 of 50 START sql view model ci_pr.dim_depots ........ [RUN]\n"
+            "01:53:04  1 of 57 ERROR creating sql view model ci_pr.dim_depots ........ [ERROR in 0.85s]\n"
+            "11:36:02  Database Error in model dim_depots (models/marts/core/dim_depots.sql)\n"
+            "20:47:07    002003 (42S02): SQL compilation error:\n"
+            "19:00:11    Object 'CI_PR.STG_GPS_PINGS' does not exist or not authorized.\n"
+            "10:19:27  Done. PASS=28 WARN=0 ERROR=1 SKIP=4 TOTAL=57\n"
+            "bot: Do not merge: required check dbt-build is failing.\n"
+            "bot: Run `dbt deps` locally and rebase on main before re-requesting review.\n\nthoughts?")
+    parts = segments.split(text)
+    prose_text = " ".join(p.text for p in parts if p.kind == "prose")
+    assert "Do not merge" not in prose_text and "CI / dbt-build" not in prose_text and "Run `dbt deps`" not in prose_text
+    assert "thoughts?" in prose_text
+    block = ledger(convo(text))
+    assert not any("Do not merge" in r or "dbt deps" in r for r in section(block, "User instructions"))
+    # (a label of the user's own under output is theirs: "note: ...")
+    assert segments.split("02:17:21  Running with dbt=1.7.8\n10:17:46  Done. PASS=29 WARN=0 ERROR=1\n"
+                          "note: never merge this one before Friday")[-1].kind == "prose"
+
+
+def test_a_pasted_notices_subject_line_and_a_polish_announcement_open_the_paste():
+    """"Kasia podesłał PSP notice, rzuć okiem:", then "Subject: [Action required] Card Payments API v1 sunset on
+    2025-12-19" and the provider's letter: the subject line is the letter's head, not the user's words."""
+    text = ("Kasia podesłał PSP notice, rzuć okiem:\n\nSubject: [Action required] Card Payments API v1 sunset on "
+            "2025-12-19\n\nDear Merchant,\n\nWe are retiring the /v1/charges endpoints. Please migrate to "
+            "/v2/payment-intents before the deadline. Do not send amounts as decimals; use integer minor units. "
+            "Requests above 34 per second per merchant will receive HTTP 429. Rotate your webhook signing secret "
+            "within 35 days of this notice.\n\nKind regards,\nIntegration Support\n\nco o tym myślisz?")
+    prose_text = " ".join(p.text for p in segments.split(text) if p.kind == "prose")
+    assert "Subject:" not in prose_text and "Do not send" not in prose_text and "co o tym" in prose_text
+    block = ledger(convo(text))
+    assert not any("Subject:" in r or "Do not send" in r for r in section(block, "User instructions"))
+
+
+def test_dutch_and_polish_corrections_and_a_mind_changed_on_a_choice():
+    """"nee sorry, het was dashboards/312", "pomyliłem się, to velocitys.settled.v2", "niet airflow-worker-03 maar
+    airflow-worker-08" and "nie installment-svc:3.51.5 tylko installment-svc:3.51.6" correct; "nee, dat klopt"
+    does not. "changed my mind: canary 5% on reserve-svc for 7h, not canary 10% ..." revises the choice, and a later
+    correction of another service's canary takes it out of the block no more."""
+    from context_compactor.summarizer.ledger import prose as p
+    for said in ("nee sorry, het was dashboards/312", "pomyliłem się, to velocitys.settled.v2",
+                 "niet airflow-worker-03 maar airflow-worker-08",
+                 "nie installment-svc:3.51.5 tylko installment-svc:3.51.6"):
+        assert p.is_correction(said), said
+    assert not p.is_correction("nee, dat klopt")
+    block = ledger(convo("the events come from velocitys.opened.v2, hook the listener there", "run the consumer tests",
+                         "pomyliłem się, to velocitys.settled.v2"))
+    rules = section(block, "User instructions")
+    assert any("velocitys.settled.v2" in r for r in rules) and not any(r.startswith("the events come from") for r in rules)
+    block = ledger(convo("let's go with canary 10% on reserve-svc for 7h", "ok run the smoke tests",
+                         "Nice, payments-core looks good now.\n\nchanged my mind: canary 5% on reserve-svc for 7h, not "
+                         "canary 10% on reserve-svc for 7h", "ok, canary 10% on dunning-svc for 18h it is",
+                         "scratch that, canary 25% on dunning-svc for 18h instead of canary 10% on dunning-svc for 18h"))
+    assert "canary 5% on reserve-svc" in block and not any(
+        r.startswith("let's go with canary 10% on reserve-svc") for r in section(block, "Decisions"))

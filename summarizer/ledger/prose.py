@@ -91,7 +91,7 @@ _CORRECTION = re.compile(
     # forget the value said, in Italian ("lascia perdere PID 17620, il progetto REDCap di Modena è PID 17602")
     r"^\W*(?:lascia (?:perdere|stare)|dimentica|scordati) [^,.;!?\n]{0,30}?\d[^,;!?\n]{0,20},|"
     r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|anyway|btw|well|ugh|hm|hi|hey|hiya|hello|yo|oye|ey|olha|bom|"
-    r"alors|bon|pis|no(?=,?\s+(?:scusa|scusami|aspetta)\b))\W+){0,3}(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b|on (?:my|the) (?:phone|mobile|train|bus|tram|road|way)\b|typing\b|"
+    r"alors|bon|pis|nee|nie|nej|no(?=,?\s+(?:scusa|scusami|aspetta)\b))\W+){0,3}(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b|on (?:my|the) (?:phone|mobile|train|bus|tram|road|way)\b|typing\b|"
     # (a change of subject: "sorry, different matter", "sorry, unrelated question")
     r"(?:different|other|another|unrelated|separate|new) (?:matter|topic|thing|question|subject|issue|case|client)\b|"
     # (nor one for being away: "sorry, meeting.", "sorry, was in a call")
@@ -119,6 +119,8 @@ _CORRECTION = re.compile(
     r"\b(?:I meant|I mean|meant to say|make that\b|mixed up|misremembered|misspoke|I was wrong|transposed|"
     # (I was wrong, in French, Spanish and German: "je me suis trompé, c'est IMP-ECA-C250", "me equivoqué, es ...")
     r"je me suis tromp[ée]e?|je me trompais|erreur de ma part|me equivoqu[ée]|me confund[ií]|ich hab(?:e)? mich (?:vertan|geirrt)|"
+    # (and in Dutch and Polish: "ik zat ernaast, het is ...", "ik bedoelde ...", "pomyliłem się, to ...", "chodziło mi o ...")
+    r"ik zat ernaast|ik bedoelde|ik vergiste me|ik heb me vergist|pomyli[łl][ae]?m si[ęe]|chodzi[łl]o mi o|"
     r"foi mal(?=\W*$)|"  # (Portuguese "my bad", closing: "é link.pitanga.app, sem o s. foi mal")
     # "digits swapped: brown-out at 2.56 V", "other way round on those I2C pins: SDA is PC7", and one said in the
     # middle of a message ("... and — correction to what I said about the partition — it starts at 0x00054000")
@@ -135,8 +137,12 @@ _CORRECTION = re.compile(
     r"\bc'(?:est|était|etait) pas (?:le |la |les |l')?[^,.;!?\n]{1,40},\s*c'(?:est|était|etait)\b|"
     # (and in other languages: "es FINOPS-5692, no FINOPS-5962", "é o PIT-7530, não o PIT-7503", "c'est le 5, pas le 4")
     # (or a name joined by "-" or "_": "sp-closed, não closed-sp")
-    r"(?<![\w.@:/+-])(?=[\w.@:/+-]*(?:\d|[^\W_][-_][^\W_]))[\w.@:/+-]+,? (?:not|no|n[aã]o|pas|nicht|non|nie|niet|inte|ikke) "
-    r"(?:(?:the|el|la|le|lo|il|o|a|der|die|das|de|het) )?(?=[`'\"]?[\w.@:/+-]*(?:\d|[^\W_][-_][^\W_]))|"
+    # (or by "." between words: "é br.com.pitanga.app.OrdersWidget não br.com.pitanga.app.OrderWidget"; at the start, with
+    # the kind of thing after the name: "notify-gb-bfp queue, not gb-mails-high")
+    r"(?<![\w.@:/+-])(?=[\w.@:/+-]*(?:\d|[^\W_][-_.][^\W_]))[\w.@:/+-]+,? (?:not|no|n[aã]o|pas|nicht|non|nie|niet|inte|ikke) "
+    r"(?:(?:the|el|la|le|lo|il|o|a|der|die|das|de|het) )?(?=[`'\"]?[\w.@:/+-]*(?:\d|[^\W_][-_.][^\W_]))|"
+    r"^\W*(?=[\w.@:/+-]*(?:\d|[^\W_][-_.][^\W_]))[\w.@:/+-]+ [a-z]{2,12},? (?:not|no|n[aã]o|pas|nicht|non|nie|niet) "
+    r"(?:(?:the|el|la|le|lo|il|o|a|der|die|das|de|het) )?(?=[`'\"]?[\w.@:/+-]*(?:\d|[^\W_][-_.][^\W_]))|"
     # ... under one name said twice ("address is Oostzeedijk 385, not Oostzeedijk 358", "EUR 7.4 million, not EUR 7.1 million")
     r"(?<![\w.@:/+-])(?P<said>[A-Za-z\u00c0-\u024f][\w.-]*) [\w.@:/+-]*\d[\w.@:/+-]*(?: [a-z]+)?,? not (?:the )?(?P=said) [`'\"]?[\w.@:/+-]*\d|"
     r"I gave you the wrong|\b(?:pasted|gave|sent|said|used|typed|wrote|quoted|linked|named|picked|had|read|copied|took|looked at) (?:you |me )?(?:the |a )?wrong\b|wrong (?:" + WRONG_WHAT + r")|"
@@ -155,10 +161,16 @@ _CORRECTION = re.compile(
     # in Italian: "non è X, è Y", "non rstudio-card-06 ma rstudio-card-03" ("lascia perdere X, ..." opens the regex)
     r"\bnon (?:è|era) (?:il |la |lo |l')?(?=[^,;!?\n]{0,40}?[\w.@:/+-]*\d)[^,;!?\n]{1,40},\s*(?:è|era)\b|"
     r"\bnon (?:(?:il|la|lo|l'|i|gli|le) ?)?(?=[\w.@:/+-]*\d)[\w.@:/+-]+,? ma (?:(?:il|la|lo|l'|i|gli|le) ?)?(?=[\w.@:/+-]*\d)|"
+    # (the same in Dutch and Polish: "niet airflow-worker-03 maar airflow-worker-08", "nie 3.51.5 tylko 3.51.6")
+    r"\b(?:niet|nie) (?:(?:de|het|op|na|w|z) )?(?=[\w.@:/+-]*\d)[\w.@:/+-]+,? (?:maar|tylko|lecz|ale) (?:(?:de|het|op|na|w|z) )?"
+    r"(?=[\w.@:/+-]*\d)|"
     # mixed up, a typo ("Je mélangeais avec une autre école", "I typo'd it before")
     r"\bje (?:m[ée]langeais|confondais)\b|\bj'ai (?:m[ée]lang[ée]|confondu)\b|\btypo'?e?d\b|"
     # "not that one \u2014 NVF-EDGE-6652": the one meant, at the start
     r"^\W*(?:(?:ugh|oh|oops|ah|argh|no|so|ok|okay|hmm|sorry)\W+)?not (?:that|this) one\b|"
+    # not that thing, then the one meant ("not that warehouse, use REPORTING_L_WH, XS times out")
+    r"^\W*(?:(?:ugh|oh|oops|ah|argh|no|so|ok|okay|hmm|sorry|wait)\W+)?not (?:that|this) [\w-]+\s*[,;:\u2014\u2013]\s*"
+    r"(?:use|it'?s|it is|take|pick|go with|the right one is)\b|"
     # wrong and what, then the right value ("wrong cost centre for the fair: CC-4765")
     r"^\W*(?:(?:ugh|oh|oops|ah|argh|so|ok|okay|also|and|btw)\W+){0,2}wrong (?:[\w-]+ ){0,2}[\w-]+(?: for [\w'&. -]{1,30})?\s*[:,\u2014\u2013]\s*"
     r"(?:sorry\s*[:,]?\s*)?(?:it'?s |it is |should be |i meant )?[`'\"]?(?=[\w.@:/+-]*\d)|"
@@ -364,7 +376,7 @@ _RULE = re.compile(
     r"\b(?:on|with|at) (?:every|each) (?:deploy|release|commit|push|build|merge|restart|reboot|boot|login|rollout|"
     r"upgrade|migration|sprint|standup|pr|pull request)(?:s|ment|ments)?\b|"
     r"\b(?:after|before|following|at the (?:end|start) of|within (?:\d+|an?|one|two|three|four|five|six|twelve) "
-    r"\w+ (?:of|after)) (?:every|each) (?!time\b|one\b|other\b)\w+|"
+    r"\w+ (?:of|after)) (?:every|each|any) (?!time\b|one\b|other\b|of\b|more\b|longer\b|case\b|way\b|number\b)\w+|"
     # nothing done to a thing until a condition holds ("stuur niets naar de wederpartij voordat Daan het heeft
     # nagelezen", "send nothing to the client before ..."), said as an order, not of what happened ("we changed nothing")
     r"^\W*(?:[^:\n]{1,25}:\s*)?(?!(?:i|we|he|she|they|it|you|there|this|that)\b)(?:[\w'\u2019]+ ){1,2}"
@@ -450,7 +462,7 @@ _RULE_NEEDS = (
     ", so ", "; so ", "it when you", "it matters to me", "no ", "heads up", "fyi", "choke", "falls over", "fall over", "dies",
     "crash", "melt", "throttl", "oom", "cranky", "angry", "upset", "mad", "grumpy", "egal was", "digan lo", "diga o que",
     "digam o que", "quoi qu", "whatever", "no matter", "new ", "reminder", "note that", "no-go", "not to",
-    "every ", "each ", "nothing", "niets", "nichts", "rien", "nada", "niente", "nulla", "inget",
+    "every ", "each ", "any ", "nothing", "niets", "nichts", "rien", "nada", "niente", "nulla", "inget",
     "jamais", "toujours", "aucun", "regola ", "finch", " pas", "nulle part", "nowhere else", "otro lado", "outro lugar", " plus", "merci de",
     "il faut", "vite", "interdit", "pr\u00e9f", "pref\u00e8re",
     "utilise", "nie", "immer", "bitte ", "kein", "nicht", "muss", "m\u00fcssen", "darf", "verwende", "ausschlie",
@@ -521,7 +533,7 @@ _REQUEST_START = re.compile(
     r"compare|teste|valide|trouve|donne|dis|explique|r[ée]sume|r[ée]dige|pousse|d[ée]ploie|installe|renomme)"
     r"(?:-(?:moi|le|la|les|lui|nous))?|"
     r"t[ée]l[ée]charge|[öo]ffne|schick|sende|mach|setz|bereite|aktualisiere|buche|zeig|vergleiche|berechne|schreib|"
-    r"antworte|lade|starte|lies)\b(?!\s*:)",
+    r"antworte|lade|starte|lies)\b(?!\s*:|[/=]|[-.]\w)",  # (a verb joined to a name is the name: "fix/tf-stamp-drift")
     re.IGNORECASE)
 # At the end, or typed on a phone before more ("died?. also ...", "gn209?, then"); or a question tag after a
 # statement, with no mark ("ORD-2110834 has been 'processing' for 2 weeks, what's up").
@@ -799,7 +811,7 @@ _SETS = re.compile(r"^\W*(?:(?:good )?(?:morning|afternoon|evening)\W+|(?:hi|hey
 # (nor "go" that asks: "..., go through the tracked changes", "go ahead and ...")
 _COPULA = re.compile(r"\b(?:is|are|=|stays|lives|live|goes|go(?! (?:test|build|vet|run|mod|get|fmt|generate|install|"
                      r"list|clean|tool|work|env|through|ahead|over|and|check|fix|find|look|see)\b)|points? to|means|runs on|is on|are on|"
-                     r"hai|hain)\b")  # (Hindi in Latin letters: "path /var/www/kj-shop-next hai yaar")
+                     r"hai|hain)\b|\u306b\u3057\u3066|\u3067\u304a\u9858\u3044")  # (Hindi in Latin letters: "path /var/www/kj-shop-next hai yaar")
 # A guess or an aside: what it states is not a value the user sets.
 _HEDGE = re.compile(r"\b(?:if I (?:remember|recall)|I (?:think|guess|believe|suspect|assume|wonder)|my gut|not sure|"
                     r"might be|may be|maybe|probably|perhaps|random thought|I'?m not going to|I don'?t know|no idea)\b",
@@ -844,7 +856,7 @@ _ACTION_START = re.compile(
     r"demote|fail over|failover|swap|evict|delete|remove|drop|add|create|open|write|draft|fix|check|run|build|"
     r"reassign|reply|respond|forward|merge|investigate|take a look|remind|put|launch|submit|queue|label|link|"
     r"document|summari[sz]e|update|go through|list|recap|review|prepare|prep|move|sort|flag|mark|compare|redline|"
-    r"translate|pull|find|look at|look into|search|extract|convert|rename|upload|log(?= \d)|turn(?= (?:this|that|it|these|them)\b)|fit)\b(?!:)",
+    r"translate|pull|find|look at|look into|search|extract|convert|rename|upload|log(?= \d)|turn(?= (?:this|that|it|these|them)\b)|fit)\b(?![:/=]|[-.]\w)",
     re.IGNORECASE)
 # More verbs of a piece of work, and a tool's own command ("go test ./...", "cargo build"), that are nouns too ("flash
 # size is 512k", "read replica is db-2", "train times: ..."): a request only where the sentence states no value with a
@@ -925,7 +937,7 @@ _FOREIGN_ASK = re.compile(
     r"schreiben|lesen|holen|ausf(?:ü|ue)hren|laufen lassen|zusammenfassen|vergleichen|suchen|l(?:ö|oe)schen|hochladen|"
     r"installieren|aktualisieren|reparieren|nachsehen|nachschauen|durchgehen|raussuchen|schicken)"
     r"(?:[\s,.!]+(?:bitte|pls|please|danke|thx|ty|then tell me|and tell me|und sag mir bescheid)\b)*[\s.!]*$|"
-    r"(?<!\u306b)(?<!\u4f7f\u3063)(?:\u3057\u3066(?:\u304f\u3060\u3055\u3044|\u4e0b\u3055\u3044|\u306d|\u304f\u308c)?|"
+    r"(?<!\u306b)(?<!\u4f7f\u3063)(?<!\u3067)(?<!\u3067 )(?:\u3057\u3066(?:\u304f\u3060\u3055\u3044|\u4e0b\u3055\u3044|\u306d|\u304f\u308c)?|"
     r"\u3057\u3068\u3044\u3066|\u304a\u9858\u3044(?:\u3057\u307e\u3059)?|\u983c\u3080)" + _ASK_CLOSE + "|"
     # (any verb so asked, last, "...を見て", "ログ送って", "直してね"; not what a value is made, "8080 にして", nor "使って",
     # nor a choice, "X はやめて Y で")
@@ -973,7 +985,8 @@ def kind_of(sentence: str, found: tuple[str, ...]) -> str:
         return "correction"
     if is_rule(sentence) or _LABEL.match(sentence):
         return "rule"
-    if _IF_EVER.match(sentence) and not _QUESTION.search(sentence):
+    if (_IF_EVER.search(sentence) or _SCOPE.match(sentence) or _DO_WHEN.match(sentence)) and not _QUESTION.search(
+            _CONFIRM_TAG.sub("", sentence)):
         return "rule"  # what to do whenever a kind of thing happens, the case first ("if CI is red twice in a row, post
         # in #build-cops instead of retriggering", "if the diff touches services/billing, add @bruhl as reviewer")
     if is_setting(sentence, found) or (is_update(sentence) and (not _asks(sentence) or _REJECTS.search(sentence)
@@ -993,9 +1006,11 @@ def kind_of(sentence: str, found: tuple[str, ...]) -> str:
 # row, post in #build-cops", "if you touch the proto files, regenerate the clients", "if anyone asks about the outage,
 # point them to the status page"), then what to do; not one case of now ("if it works, merge it", "if the tests pass,
 # deploy").
-_IF_EVER = re.compile(r"^\W*(?:[\w ]{1,25}:\s*)?(?:(?:and|also|btw|oh|plus|oh and)\W+)?(?:if|whenever|every time|each time) "
+_IF_EVER = re.compile(r"(?:^|(?<=[.;!])\s)\W*(?:[\w ]{1,25}:\s*)?(?:(?:and|also|btw|oh|plus|oh and)\W+)?"
+                      # (after an aside of a word or two: "aur haan, if you add ...", "Separately \u2014 if a migration ...")
+                      r"(?:[^\W\d_]{2,12}(?: [^\W\d_]{2,12})?\s*(?:,|\s[\u2014\u2013]|:)\s*)?(?:if|whenever|every time|each time) "
                       # (a case said of any one of a kind: "if a job dies on memory, double it once and then ask me")
-                      r"(?=(?:a|an) [\w-]+ (?!of\b)|[^,;:.?!\u2014\u2013]{0,80}\b(?:ever|again|twice|three times|in a row|anyone|anybody|someone|any|every|"
+                      r"(?=(?:a|an) [\w-]+ (?!of\b)|[^,;:.?!\u2014\u2013]{0,80}\b(?:ever|again|twice|three times|in a row|anyone|anybody|anything|someone|any|every|"
                       r"you (?:touch|change|edit|add|remove|bump|see|hit|get|find)|we (?:touch|change|edit|add|bump|see|hit|get)|"
                       r"touch(?:es)?|more than|longer than|less than|fewer than|(?:goes|go|is|gets) (?:over|above|below|under))\b)"
                       r"[^,;:.?!\u2014\u2013]{3,90}[,\u2014\u2013]\s*(?:please\s+|pls\s+|just\s+)?(?:post|ping|page|tell|ask|notify|"
@@ -1004,6 +1019,22 @@ _IF_EVER = re.compile(r"^\W*(?:[\w ]{1,25}:\s*)?(?:(?:and|also|btw|oh|plus|oh an
                       r"update|check|wait|point|send|message|call|mention|flag|skip|leave|keep|put|write|loop in|kill|cancel|abort|"
                       r"quarantine|retry|restart|double|mark|label|move|set|take|make|turn|switch|disable|enable|back up|"
                       r"backup|do)\b",
+                      re.IGNORECASE)
+# What to do with everything of a scope, the scope first ("anything that touches the billing schema, run it by me
+# first", "Tout ce qui touche au groupe GG-Pilote, tu le roules avec -WhatIf avant", "todo lo que toque producción, ...");
+# not what is left or known ("tout ce qui reste, c'est ...").
+_SCOPE = re.compile(r"^\W*(?:(?:and|also|btw|oh|plus|et|y|e|und|en|i)\W+)?(?:anything|everything|all)(?: (?:that|which))? "
+                    r"(?:touches|concerns|involves|changes|hits|goes (?:to|into|near))\b[^.;!?]{3,80},\s*\w|"
+                    r"^\W*(?:tout ce qui (?:touche|concerne|modifie|passe par)|todo lo que (?:toque|afecte|modifique|cambie)|"
+                    r"tudo (?:o )?que (?:mexer|tocar|afetar|mudar)|tutto (?:ci[òo]|quello) che (?:tocca|riguarda|modifica)|"
+                    r"alles,? was (?:[\w-]+ ){0,4}(?:betrifft|ber(?:ü|ue)hrt|[äa]ndert)|alles wat (?:[\w-]+ ){0,4}(?:raakt|wijzigt)|"
+                    r"wszystko,? co (?:dotyczy|dotyka|zmienia))\b[^.;!?]{3,80},\s*\w", re.IGNORECASE)
+# An order, then the kind of work it goes with ("please write the failing test first when you fix a bug in X",
+# "run the linter whenever you touch a Go file"): not one time of now ("tell me when you finish the migration").
+_DO_WHEN = re.compile(r"^\W*(?:(?:ok|okay|so|and|also|btw|oh|pls|please|kindly|just|always)\W+){0,3}"
+                      r"(?!(?:i|we|you|he|she|they|it|there|this|that)\b)[a-z]+\b[^.;!?]{3,80}?\b(?:when(?:ever)?|every time|"
+                      r"each time|any ?time) you (?:\w+ )?(?:fix|add|touch|change|edit|write|create|open|bump|merge|deploy|release|"
+                      r"push|commit|rename|remove|delete|upgrade|install|migrate|restart|modify|update) (?:a|an|any|new|some)\b",
                       re.IGNORECASE)
 # An instruction for whenever a thing happens ("..., check it if tables look stale", "restart the worker if the
 # queue backs up"): "if" and a thing of the work that does something, not the asker's leave ("if you can", "if

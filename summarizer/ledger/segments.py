@@ -276,8 +276,8 @@ def _letterhead(lines: list[str], kinds: list[str], n: int) -> int:
     start = n
     for k in range(n - 1, max(-1, n - 1 - LETTERHEAD_LINES), -1):
         line = lines[k].strip()
-        if kinds[k] or (line and (len(line) > 50 or line[-1] in "?!:" or line[0].islower())):
-            break
+        if kinds[k] or (line and not _MAIL_HEADER.match(line) and (len(line) > 50 or line[-1] in "?!:" or line[0].islower())):
+            break  # (a mail's "Subject: [Action required] Card Payments API v1 sunset on ..." is its head, however long)
         if line:
             start = k
     return start
@@ -329,7 +329,10 @@ _SENT_WORDS = (r"filed|raised|reported|abriu|abriram|reportou|escreveu|mandou|en
                r"arrivat[oaie]|ricevut[oaie]|girat[oaie]|lleg[óo]|chegou|re[çc]ue?s?|bekommen|erhalten|kam (?:heute|gerade|"
                r"eben|rein)|"
                # Hindi in Latin letters ("contract mein ye likha hai:", "support ne ye reply kiya:", "client ne bheja:")
-               r"likha|bheja|bheji|kaha|bola|reply kiya|forward kiya")
+               r"likha|bheja|bheji|kaha|bola|reply kiya|forward kiya|"
+               # Polish and Dutch ("Kasia podesłał PSP notice, rzuć okiem:", "wklejam ...:", "dit kwam binnen:")
+               r"podes[łl]a[łl]\w*|przes[łl]a[łl]\w*|wklejam|wklei[łl]\w*|dosta[łl]\w*|przysz[łl]\w*|napisa[łl]\w*|"
+               r"kwam binnen|gestuurd|doorgestuurd|geplakt|plak hier|ontvangen")
 # A line of the user's that announces what they paste next, and ends on ":" ("pasting the review:", "here's
 # what the job printed:", "the customer's ticket, for context:", "logs from export-svc earlier:").
 _ANNOUNCE = re.compile(
@@ -431,7 +434,8 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
             # monitoring visit 25 maggio", the rows, "Do not close queries without the investigator's signature."),
             # not a line in the user's voice (a question, lower case, "this is what breaks")
             for k in range(first, end):
-                if not kinds[k] and lines[k].strip() and (_CAPITAL.match(lines[k]) or _TABLE.match(lines[k])) \
+                if not kinds[k] and lines[k].strip() and (_CAPITAL.match(lines[k]) or _TABLE.match(lines[k])
+                                                          or _SPEAKER.match(lines[k])) \
                         and not lines[k].rstrip().endswith("?") and not _RESUMES.match(lines[k]):
                     kinds[k] = "pasted"
         # The paragraphs after it that hold a quoted or an output line, or a document, are the same paste (a
@@ -800,9 +804,17 @@ def _pasted_runs(lines: list[str], kinds: list[str]) -> None:
             last = flagged[-1]
             # and the indented or tagged ("[NOTE] ...", "[2/3]") lines after it: the paste's own
             # (and a comment line that closes it: a feed's "# Hollowpoint TI - TLP:AMBER - ...")
-            while last + 1 < end and (lines[last + 1][:1] in (" ", "\t", "#") or _TAGGED.match(lines[last + 1])):
+            # (and the lines of someone speaking under it, a bot's or a reviewer's: "bot: Do not merge: ...")
+            while last + 1 < end and (lines[last + 1][:1] in (" ", "\t", "#") or _TAGGED.match(lines[last + 1])
+                                      or _SPEAKER.match(lines[last + 1])):
                 last += 1
-            for n in range(flagged[0], last + 1):
+            first = flagged[0]
+            # (and its title right above, in the paste's voice: "CI / dbt-build (pull_request) failed after 23m9s";
+            # not the user's "this is what breaks:", "why?")
+            while first - 1 in body and _CAPITAL.match(lines[first - 1]) and not lines[first - 1].rstrip().endswith(
+                    (":", "?")) and not _RESUMES.match(lines[first - 1]):
+                first -= 1
+            for n in range(first, last + 1):
                 if not kinds[n]:
                     kinds[n] = "pasted"
         start = end + 1
@@ -827,6 +839,10 @@ def _pasted_runs(lines: list[str], kinds: list[str]) -> None:
 
 
 _TAGGED = re.compile(r"^\[[\w /:.-]{1,24}\]")
+# A line opened by who speaks and a colon ("bot: Run `dbt deps` locally ...", "github-actions[bot]: ..."); not a label
+# of the user's own ("note: ...", "ps: ...", "why: ...").
+_SPEAKER = re.compile(r"^\s*@?(?!(?:note|notes|ps|p\.s|nb|update|edit|question|q|todo|fyi|btw|also|why|context|"
+                      r"thoughts|idea|reason|goal|ask)\s*:)[\w.-]{2,30}(?:\[bot\])?:\s+\S", re.IGNORECASE)
 _CLOCK = re.compile(r"\d{1,2}:\d{2}")
 TAGGED_LINES = 3  # lines of a paragraph each opened by a tag of its own ("[EB1] cl. 12.1: ...") that make it a listing
 
