@@ -102,7 +102,7 @@ _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing
 # A mind changed on a choice, said so ("changed my mind: canary 5% on reserve-svc for 7h, not canary 10% ...",
 # "zmieniłem zdanie: ..."): what follows is a choice made again, a decision, even where it states a value.
 # (not a plan changed, "Planänderung: ...", "change of plan: ...": a value set then stays a setting)
-MIND_CHANGED = re.compile(r"\b(?:chang(?:ed|ing) my mind|on second thoughts?|mudei de ideia|"
+MIND_CHANGED = re.compile(r"(?<!\bnot )(?<!n't )(?<!\bnever )\b(?:chang(?:ed|ing) my mind|on second thoughts?|mudei de ideia|"
                           r"cambi[ée] de (?:idea|opini[óo]n)|j'ai chang[ée] d'avis|ich hab(?:e)? (?:es )?mir (?:das )?anders "
                           r"(?:ü|ue)berlegt|zmieni[łl][ae]?m zdanie|ik ben van gedachten veranderd|ho cambiato idea)(?!\w)",
                           re.IGNORECASE)
@@ -159,6 +159,9 @@ _REASON_NEXT = re.compile(r"^\W*(?:mostly |mainly |partly |that'?s |this is |it'
 _PLAN_IS_TO = re.compile(r"(?:the|my|our) plan is to\b", re.IGNORECASE)  # a plan said as one: its steps need no "then"
 # A plan written in prose, by the word each opening needs (a case-blind alternation of all of them over every
 # message is slow; each is tried only where its word is): (word, regex).
+# "do it like this:" and the steps after it on its line, in these languages (see _PLAN_OPENINGS)
+_DO_LIKE = re.compile(r"(?im)\b(?:faz assim|fa[çc]a assim|do it like this|hazlo as[ií]|fais comme [çc]a|mach(?: es|'s) so|"
+                      r"fai cos[iì]|doe het zo|zr[óo]b tak)\s*:\s*\S[^\n]{3,400}?[,;]")
 _PLAN_OPENINGS = (
     # (not Terraform's "Plan: 11 to add, 10 to change, 0 to destroy.", which an agent quotes)
     # (and as other languages say it: "então o plano é: antes pausa o Pix, depois ...", "el plan es:", "il piano:")
@@ -187,6 +190,19 @@ _PLAN_OPENINGS = (
                 # a line that says what the steps under it are for ("Here's how I'd clear the refund backlog:")
                 r"here'?s (?:how|what) (?:i'?d|i would|i'?ll|i will|we'?ll|we should|we could|i propose)\b[^\n]{0,80}:[ \t]*$")),
     (("then",), re.compile(r"(?i)(?:\bthen\b[^.\n]{3,160}){2,}")),
+    # steps in a row, the last "only then" ("roda a conciliação em dry-run, me manda o CSV, e só depois aplica os
+    # estornos", "snapshot it, resize, and only then turn maintenance off"), or under "do it like this:" ("faz assim:
+    # sobe o Redis novo ..., troca a URL ..., e desliga o velho no dia seguinte")
+    (("só depois", "só então", "only then", "only after that", "solo despu", "sólo despu", "seulement apr", "erst dann",
+      "solo dopo", "solo allora", "pas dan", "dopiero"),
+     # (not what happened: "I tried it, it failed, and only then I noticed the typo")
+     re.compile(r"(?i)(?<![^\W\d_])(?![^.\n]*\b(?:i|we|eu|n[óo]s|yo|je|j'ai|ich|wir|\w+ed|\w+ou|\w+ei|foi|fue|was|were)\b)"
+                r"[^.\n,;]{3,160}[,;][^.\n]{3,160}[,;]\s*(?:e |and |y |et |und |en |i )?(?:s[óo] (?:depois|ent[ãa]o)|"
+                r"only (?:then|after that)|s[óo]lo despu[ée]s|seulement apr[èe]s|erst dann|solo (?:dopo|allora)|pas dan|"
+                r"dopiero (?:potem|wtedy))\b")),
+    (("faz assim", "faça assim", "do it like this", "hazlo así", "fais comme ça", "mach es so", "mach's so", "fai così",
+      "doe het zo", "zrób tak"),
+     _DO_LIKE),
     (("first", "to start"), re.compile(r"(?i)\b(?:first|to start),? (?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to)\b|"
                                        r"(?<!the )(?<!its )(?<!our )(?<!my )\bfirst\b[^.\n]{0,120}[;,]\s*(?:then|second|next|after that|ensuite|puis|"
                                        r"luego|despu[ée]s|depois|dann|danach|poi)\b")),
@@ -199,12 +215,14 @@ _PLAN_OPENINGS = (
     # the same in other languages ("Erst den Encoder fertig machen, dann ... testen, danach ingest deployen", "primero
     # ..., luego ...", "d'abord ..., puis ...")
     # (or the first step named, then "above all" or "first": "the ferry desync avant tout, ensuite fix the softlock")
-    (("erst", "zun", "d'abord", "primer", "primei", "prima", "avant tout", "en premier", "antes"),
-     re.compile(r"(?i)(?:^|[\s:(])(?:erst|zuerst|zun(?:ä|ae)chst|d'abord|primero|primeiro|prima|antes(?! de\b| que\b| del?\b| (?:eu|yo|a gente|n[óo]s|nosotros)\b)"
-                r"(?![^.\n]*\b(?:\w+avam?|\w+abam?|\w+ei|\w+é|foi|fue|era|tinha|ten[ií]a|hab[ií]a)\b))\b"
+    (("erst", "zun", "d'abord", "primer", "primei", "prima", "avant tout", "en premier"),
+     re.compile(r"(?i)(?:^|[\s:(])(?:erst|zuerst|zun(?:ä|ae)chst|d'abord|primero|primeiro|prima)\b"
                 r"(?:[^.\n]|\.(?=\w)){3,120}[;,]\s*"
                 r"(?:und )?(?:dann|danach|anschlie(?:ß|ss)end|puis|ensuite|luego|despu[ée]s|depois|poi)\b|"
-                r"(?:^|[\s:(])[^.\n;,]{3,80}\b(?:avant tout|en premier|d'abord|zuerst|primero|primeiro)\s*[;,]\s*"
+                # (not what happened: "J'ai essayé le rollback d'abord, puis le worker a planté", "Rodou primeiro, depois quebrou")
+                r"(?:^|[\s:(])(?![^.\n]*\b(?:j'ai|on a|il a|elle a|ça a|a \w+[ée]|avons|ont|[ée]tait|intent[ée]|"
+                r"\w+(?:ou|ó|ei|aba|ava)|fue|foi|era|hat|habe|war|wurde)\b)[^.\n;,]{3,80}\b(?:avant tout|en premier|d'abord|"
+                r"zuerst|primero|primeiro)\s*[;,]\s*"
                 r"(?:et |y |e |und )?(?:ensuite|puis|luego|despu[ée]s|depois|dann|danach|poi)\b")),
     # "this is how we do it:" in other languages ("så här gör vi: reset ...; rotate ...", "so machen wir es:", "zo doen
     # we het:", "así lo vamos a hacer:", "vamos fazer assim:", "voilà comment on fait :")
@@ -277,7 +295,8 @@ def plan_of(text: str) -> str:
     steps = _NUMBERED.findall(rest)
     # (after a word that opens a plan, steps may run on a line, one after another: "so machen wir's: a; b; c")
     if (len(steps) >= 2 or _THEN.search(rest[:600]) or _INLINE_STEPS.search(rest[:600]) or _PLAN_IS_TO.match(text, at)
-            or (own and rest.split("\n", 1)[0].count(";") >= 2)):
+            or (own and rest.split("\n", 1)[0].count(";") >= 2)
+            or (own and _DO_LIKE.match(text, at) is not None and rest.split("\n", 1)[0].count(",") >= 2)):
         if len(steps) >= 2:
             return rest.strip()
         paragraphs = rest.split("\n\n", 2)

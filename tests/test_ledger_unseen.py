@@ -5490,12 +5490,11 @@ def test_a_rule_for_a_kind_of_case_after_an_aside_or_a_stop_is_a_rule():
     from context_compactor.summarizer.ledger import prose as p
     for said in ("aur haan, if you add a scheduled task, put it in the Laravel scheduler, not the crontab ok?",
                  "Separately \u2014 If a migration touches the order_items table, take a backup of order_items first "
-                 "and ping me.",
-                 "kal raat kuch hua tha kya server pe. aur haan, if anything on Gokhale needs a restart, do it outside "
-                 "6-9pm, not during, thanks"):
+                 "and ping me."):
         assert p.kind_of(said, values(said)) == "rule", said
     for said in ("If it works, merge it.", "ok, if you can, check the logs", "Also \u2014 if it fails, send me the log",
-                 "and if the build is green, tag it?"):
+                 "and if the build is green, tag it?", "If anything fails, roll back and tell me.",
+                 "Tonight, if the backfill fails again, restart it once.", "Otherwise, if it fails again, ping me."):
         assert p.kind_of(said, values(said)) == "request", said
     block = ledger(convo("the admin orders page takes 9 s, look at why",
                          "Separately \u2014 If a migration touches the order_items table, take a backup of order_items "
@@ -5517,7 +5516,11 @@ def test_an_order_for_a_kind_of_work_said_after_it_and_a_scope_said_first_are_ru
                  "anything that touches the billing schema, run it by me first"):
         assert p.kind_of(said, values(said)) == "rule", said
     for said in ("tell me when you finish the migration", "tout ce qui reste, c'est la doc.",
-                 "I looked before any change went in.", "ok so after any number of retries it gives up"):
+                 "I looked before any change went in.", "ok so after any number of retries it gives up",
+                 "The build fails when you add a new dependency.", "why does the build fail when you add a new dep",
+                 "Ping me when you open a PR for this.", "Let me know when you open a PR.",
+                 "Everything that touches prod, we reverted yesterday.", "Tout ce qui touche au paiement, on l'a déjà testé hier.",
+                 "Take a snapshot before any migration runs tonight.", "After any restart the cache is empty."):
         assert p.kind_of(said, values(said)) != "rule", said
 
 
@@ -5530,8 +5533,11 @@ def test_a_name_set_against_another_and_a_thing_set_aside_correct_what_was_said(
     for said in ("notify-gb-bfp queue, not gb-mails-high", "not that warehouse, use REPORTING_L_WH, XS times out",
                  "ops, o bundle id do widget é br.com.pitanga.app.OrdersWidget não br.com.pitanga.app.OrderWidget"):
         assert p.is_correction(said), said
-    for said in ("use config.yaml, not the env", "notify the team", "config.yaml looks fine, not sure about app.ini"):
+    for said in ("use config.yaml, not the env", "notify the team", "config.yaml looks fine, not sure about app.ini",
+                 "Not that urgent, it's just a nice to have.", "Not this time, use the cached version.",
+                 "eu-west-1 has no g5.xlarge capacity right now.", "api-gw returns no x-request-id header."):
         assert not p.is_correction(said), said
+    assert p.kind_of("Add/update tests for the parser.", values("Add/update tests for the parser.")) == "request"
     for said in ("fix/tf-stamp-drift \u306b\u3057\u3066\u3001\u540d\u524d\u88ab\u3063\u3066\u305f!",
                  "domain \u306f ROS_DOMAIN_ID=98 \u3067\u304a\u9858\u3044\u3057\u307e\u3059"):
         assert p.kind_of(said, values(said)) == "setting", said
@@ -5553,10 +5559,16 @@ def test_a_plan_in_portuguese_or_french_by_its_first_step_or_its_label_is_a_plan
                  "o changelog. fechou?",
                  "beleza, então o plano é: antes pausa o Pix no site, depois troca a chave no Mercado Pago, e aí reativa.",
                  "bon, voici l'ordre: the ferry desync avant tout, ensuite fix the softlock, pis the input remap screen.",
-                 "first shader prewarm, ensuite the Switch build, et après ça the input remap screen."):
+                 "first shader prewarm, ensuite the Switch build, et après ça the input remap screen.",
+                 "roda a conciliação em dry-run, me manda o CSV, e só depois aplica os estornos — bora?",
+                 "faz assim: sobe o Redis novo do lado do antigo, troca a URL no .env, reinicia web e celery, e desliga o "
+                 "velho no dia seguinte. nessa ordem, tá?"):
         assert plan_of(said), said
     for said in ("Antes eu usava o X, depois mudei.", "antes funcionava, depois quebrou", "antes de mexer no banco, faz backup.",
-                 "O plano de saúde mudou."):
+                 "O plano de saúde mudou.", "Antes: 12s por query, depois: 3s. Bom trabalho.",
+                 "J'ai essayé le rollback d'abord, puis le worker a planté.", "Rodou primeiro, depois quebrou no segundo batch.",
+                 "Lo intenté primero, luego falló con el mismo error.",
+                 "I tried it, it failed, and only then I noticed the typo.", "Rodou, travou, e só depois voltou."):
         assert not plan_of(said), said
 
 
@@ -5580,9 +5592,13 @@ def test_a_bots_lines_under_a_pasted_ci_run_and_its_title_line_are_the_paste():
     assert "thoughts?" in prose_text
     block = ledger(convo(text))
     assert not any("Do not merge" in r or "dbt deps" in r for r in section(block, "User instructions"))
-    # (a label of the user's own under output is theirs: "note: ...")
-    assert segments.split("02:17:21  Running with dbt=1.7.8\n10:17:46  Done. PASS=29 WARN=0 ERROR=1\n"
-                          "note: never merge this one before Friday")[-1].kind == "prose"
+    # (a label of the user's own under output is theirs: "note: ...", "Important: ..."; and the user's own line over a
+    # paste: "Still failing after your fix")
+    for own in ("note: never merge this one before Friday", "Important: do not touch the prod DB while fixing this."):
+        assert segments.split("02:17:21  Running with dbt=1.7.8\n10:17:46  Done. PASS=29 WARN=0 ERROR=1\n" + own)[-1].kind \
+            == "prose", own
+    assert segments.split("Still failing after your fix\n2024-05-02 03:14:07 ERROR worker-3 boom\n"
+                          "2024-05-02 03:19:07 ERROR worker-3 boom")[0].kind == "prose"
 
 
 def test_a_pasted_notices_subject_line_and_a_polish_announcement_open_the_paste():
@@ -5595,6 +5611,11 @@ def test_a_pasted_notices_subject_line_and_a_polish_announcement_open_the_paste(
             "within 35 days of this notice.\n\nKind regards,\nIntegration Support\n\nco o tym myślisz?")
     prose_text = " ".join(p.text for p in segments.split(text) if p.kind == "prose")
     assert "Subject:" not in prose_text and "Do not send" not in prose_text and "co o tym" in prose_text
+    # (the user's own "Priority:" line over a letter stays theirs, and so does what they say they got)
+    own = "Priority: high, reply to this before Friday and keep it polite please"
+    assert segments.split(own + text[text.index("\n\nDear"):])[0].text.strip() == own
+    assert segments.split("Dostałem zgodę od szefa, więc robimy tak:\n1. Backup bazy na prod-db-2.\n"
+                          "2. Migracja tabeli payouts.")[0].kind == "prose"
     block = ledger(convo(text))
     assert not any("Subject:" in r or "Do not send" in r for r in section(block, "User instructions"))
 
@@ -5609,7 +5630,9 @@ def test_dutch_and_polish_corrections_and_a_mind_changed_on_a_choice():
                  "niet airflow-worker-03 maar airflow-worker-08",
                  "nie installment-svc:3.51.5 tylko installment-svc:3.51.6"):
         assert p.is_correction(said), said
-    assert not p.is_correction("nee, dat klopt")
+    for said in ("nee, dat klopt", "Het faalt niet op node-1 maar op node-3.",
+                 "Chodziło mi o to, żebyś sprawdził logi z worker-3."):
+        assert not p.is_correction(said), said
     block = ledger(convo("the events come from velocitys.opened.v2, hook the listener there", "run the consumer tests",
                          "pomyliłem się, to velocitys.settled.v2"))
     rules = section(block, "User instructions")

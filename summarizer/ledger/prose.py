@@ -120,7 +120,8 @@ _CORRECTION = re.compile(
     # (I was wrong, in French, Spanish and German: "je me suis trompé, c'est IMP-ECA-C250", "me equivoqué, es ...")
     r"je me suis tromp[ée]e?|je me trompais|erreur de ma part|me equivoqu[ée]|me confund[ií]|ich hab(?:e)? mich (?:vertan|geirrt)|"
     # (and in Dutch and Polish: "ik zat ernaast, het is ...", "ik bedoelde ...", "pomyliłem się, to ...", "chodziło mi o ...")
-    r"ik zat ernaast|ik bedoelde|ik vergiste me|ik heb me vergist|pomyli[łl][ae]?m si[ęe]|chodzi[łl]o mi o|"
+    r"ik zat ernaast|ik vergiste me|ik heb me vergist|pomyli[łl][ae]?m si[ęe]|"
+    r"(?:ik bedoelde|chodzi[łl]o mi o)(?=\s+[`'\"]?[\w.@:/+-]*\d)|"
     r"foi mal(?=\W*$)|"  # (Portuguese "my bad", closing: "é link.pitanga.app, sem o s. foi mal")
     # "digits swapped: brown-out at 2.56 V", "other way round on those I2C pins: SDA is PC7", and one said in the
     # middle of a message ("... and — correction to what I said about the partition — it starts at 0x00054000")
@@ -141,7 +142,10 @@ _CORRECTION = re.compile(
     # the kind of thing after the name: "notify-gb-bfp queue, not gb-mails-high")
     r"(?<![\w.@:/+-])(?=[\w.@:/+-]*(?:\d|[^\W_][-_.][^\W_]))[\w.@:/+-]+,? (?:not|no|n[aã]o|pas|nicht|non|nie|niet|inte|ikke) "
     r"(?:(?:the|el|la|le|lo|il|o|a|der|die|das|de|het) )?(?=[`'\"]?[\w.@:/+-]*(?:\d|[^\W_][-_.][^\W_]))|"
-    r"^\W*(?=[\w.@:/+-]*(?:\d|[^\W_][-_.][^\W_]))[\w.@:/+-]+ [a-z]{2,12},? (?:not|no|n[aã]o|pas|nicht|non|nie|niet) "
+    r"^\W*(?=[\w.@:/+-]*(?:\d|[^\W_][-_.][^\W_]))[\w.@:/+-]+ (?:queue|branch|bucket|table|host|server|node|cluster|topic|"
+    r"image|tag|version|db|database|repo|project|channel|env|region|port|file|folder|dir|index|job|service|svc|pool|"
+    r"account|key|user|group|vlan|site|schema|warehouse|model|dashboard|endpoint|stream|consumer),? "
+    r"(?:not|no|n[aã]o|pas|nicht|non|nie|niet) "
     r"(?:(?:the|el|la|le|lo|il|o|a|der|die|das|de|het) )?(?=[`'\"]?[\w.@:/+-]*(?:\d|[^\W_][-_.][^\W_]))|"
     # ... under one name said twice ("address is Oostzeedijk 385, not Oostzeedijk 358", "EUR 7.4 million, not EUR 7.1 million")
     r"(?<![\w.@:/+-])(?P<said>[A-Za-z\u00c0-\u024f][\w.-]*) [\w.@:/+-]*\d[\w.@:/+-]*(?: [a-z]+)?,? not (?:the )?(?P=said) [`'\"]?[\w.@:/+-]*\d|"
@@ -162,7 +166,8 @@ _CORRECTION = re.compile(
     r"\bnon (?:è|era) (?:il |la |lo |l')?(?=[^,;!?\n]{0,40}?[\w.@:/+-]*\d)[^,;!?\n]{1,40},\s*(?:è|era)\b|"
     r"\bnon (?:(?:il|la|lo|l'|i|gli|le) ?)?(?=[\w.@:/+-]*\d)[\w.@:/+-]+,? ma (?:(?:il|la|lo|l'|i|gli|le) ?)?(?=[\w.@:/+-]*\d)|"
     # (the same in Dutch and Polish: "niet airflow-worker-03 maar airflow-worker-08", "nie 3.51.5 tylko 3.51.6")
-    r"\b(?:niet|nie) (?:(?:de|het|op|na|w|z) )?(?=[\w.@:/+-]*\d)[\w.@:/+-]+,? (?:maar|tylko|lecz|ale) (?:(?:de|het|op|na|w|z) )?"
+    r"^\W*(?:(?:nee|nie|sorry)\W+)?(?:niet|nie) (?:(?:de|het|op|na|w|z) )?(?=[\w.@:/+-]*\d)[\w.@:/+-]+,? (?:maar|tylko|lecz) "
+    r"(?:(?:de|het|op|na|w|z) )?"
     r"(?=[\w.@:/+-]*\d)|"
     # mixed up, a typo ("Je mélangeais avec une autre école", "I typo'd it before")
     r"\bje (?:m[ée]langeais|confondais)\b|\bj'ai (?:m[ée]lang[ée]|confondu)\b|\btypo'?e?d\b|"
@@ -170,7 +175,7 @@ _CORRECTION = re.compile(
     r"^\W*(?:(?:ugh|oh|oops|ah|argh|no|so|ok|okay|hmm|sorry)\W+)?not (?:that|this) one\b|"
     # not that thing, then the one meant ("not that warehouse, use REPORTING_L_WH, XS times out")
     r"^\W*(?:(?:ugh|oh|oops|ah|argh|no|so|ok|okay|hmm|sorry|wait)\W+)?not (?:that|this) [\w-]+\s*[,;:\u2014\u2013]\s*"
-    r"(?:use|it'?s|it is|take|pick|go with|the right one is)\b|"
+    r"(?:use|it'?s|it is|take|pick|go with|the right one is)\s+[`'\"]?(?=[\w.@:/+-]*[\d_./-])|"
     # wrong and what, then the right value ("wrong cost centre for the fair: CC-4765")
     r"^\W*(?:(?:ugh|oh|oops|ah|argh|so|ok|okay|also|and|btw)\W+){0,2}wrong (?:[\w-]+ ){0,2}[\w-]+(?: for [\w'&. -]{1,30})?\s*[:,\u2014\u2013]\s*"
     r"(?:sorry\s*[:,]?\s*)?(?:it'?s |it is |should be |i meant )?[`'\"]?(?=[\w.@:/+-]*\d)|"
@@ -376,7 +381,10 @@ _RULE = re.compile(
     r"\b(?:on|with|at) (?:every|each) (?:deploy|release|commit|push|build|merge|restart|reboot|boot|login|rollout|"
     r"upgrade|migration|sprint|standup|pr|pull request)(?:s|ment|ments)?\b|"
     r"\b(?:after|before|following|at the (?:end|start) of|within (?:\d+|an?|one|two|three|four|five|six|twelve) "
-    r"\w+ (?:of|after)) (?:every|each|any) (?!time\b|one\b|other\b|of\b|more\b|longer\b|case\b|way\b|number\b)\w+|"
+    r"\w+ (?:of|after)) (?:every|each) (?!time\b|one\b|other\b)\w+|"
+    # ("stop the motor before any lidar param change"; not one time, "... before any migration runs tonight")
+    r"\bbefore any (?!time\b|one\b|other\b|of\b|more\b|longer\b|case\b|way\b|number\b)\w+"
+    r"(?![^.;!?]*\b(?:tonight|today|tomorrow|this (?:morning|afternoon|evening|week)|now)\b)|"
     # nothing done to a thing until a condition holds ("stuur niets naar de wederpartij voordat Daan het heeft
     # nagelezen", "send nothing to the client before ..."), said as an order, not of what happened ("we changed nothing")
     r"^\W*(?:[^:\n]{1,25}:\s*)?(?!(?:i|we|he|she|they|it|you|there|this|that)\b)(?:[\w'\u2019]+ ){1,2}"
@@ -533,7 +541,7 @@ _REQUEST_START = re.compile(
     r"compare|teste|valide|trouve|donne|dis|explique|r[ée]sume|r[ée]dige|pousse|d[ée]ploie|installe|renomme)"
     r"(?:-(?:moi|le|la|les|lui|nous))?|"
     r"t[ée]l[ée]charge|[öo]ffne|schick|sende|mach|setz|bereite|aktualisiere|buche|zeig|vergleiche|berechne|schreib|"
-    r"antworte|lade|starte|lies)\b(?!\s*:|[/=]|[-.]\w)",  # (a verb joined to a name is the name: "fix/tf-stamp-drift")
+    r"antworte|lade|starte|lies)\b(?!\s*:|=|[-.]\w|/(?![a-z]+\s))",  # (a verb joined to a name is the name: "fix/tf-stamp-drift")
     re.IGNORECASE)
 # At the end, or typed on a phone before more ("died?. also ...", "gn209?, then"); or a question tag after a
 # statement, with no mark ("ORD-2110834 has been 'processing' for 2 weeks, what's up").
@@ -856,7 +864,7 @@ _ACTION_START = re.compile(
     r"demote|fail over|failover|swap|evict|delete|remove|drop|add|create|open|write|draft|fix|check|run|build|"
     r"reassign|reply|respond|forward|merge|investigate|take a look|remind|put|launch|submit|queue|label|link|"
     r"document|summari[sz]e|update|go through|list|recap|review|prepare|prep|move|sort|flag|mark|compare|redline|"
-    r"translate|pull|find|look at|look into|search|extract|convert|rename|upload|log(?= \d)|turn(?= (?:this|that|it|these|them)\b)|fit)\b(?![:/=]|[-.]\w)",
+    r"translate|pull|find|look at|look into|search|extract|convert|rename|upload|log(?= \d)|turn(?= (?:this|that|it|these|them)\b)|fit)\b(?![:=]|[-.]\w|/(?![a-z]+\s))",
     re.IGNORECASE)
 # More verbs of a piece of work, and a tool's own command ("go test ./...", "cargo build"), that are nouns too ("flash
 # size is 512k", "read replica is db-2", "train times: ..."): a request only where the sentence states no value with a
@@ -1006,11 +1014,13 @@ def kind_of(sentence: str, found: tuple[str, ...]) -> str:
 # row, post in #build-cops", "if you touch the proto files, regenerate the clients", "if anyone asks about the outage,
 # point them to the status page"), then what to do; not one case of now ("if it works, merge it", "if the tests pass,
 # deploy").
-_IF_EVER = re.compile(r"(?:^|(?<=[.;!])\s)\W*(?:[\w ]{1,25}:\s*)?(?:(?:and|also|btw|oh|plus|oh and)\W+)?"
+_IF_EVER = re.compile(r"(?:^\W*|(?<=\w[.;!])\s\W{0,3})(?:[\w ]{1,25}:\s*)?(?:(?:and|also|btw|oh|plus|oh and)\W+)?"
                       # (after an aside of a word or two: "aur haan, if you add ...", "Separately \u2014 if a migration ...")
-                      r"(?:[^\W\d_]{2,12}(?: [^\W\d_]{2,12})?\s*(?:,|\s[\u2014\u2013]|:)\s*)?(?:if|whenever|every time|each time) "
+                      # (not a time of one case: "Tonight, if the backfill fails again, ...", "Otherwise, if ...")
+                      r"(?:(?!(?:tonight|today|tomorrow|now|otherwise|then|later|meanwhile|first|after that|else|or else)\W)"
+                      r"[^\W\d_]{2,12}(?: [^\W\d_]{2,12})?\s*(?:,|\s[\u2014\u2013]|:)\s*)?(?:if|whenever|every time|each time) "
                       # (a case said of any one of a kind: "if a job dies on memory, double it once and then ask me")
-                      r"(?=(?:a|an) [\w-]+ (?!of\b)|[^,;:.?!\u2014\u2013]{0,80}\b(?:ever|again|twice|three times|in a row|anyone|anybody|anything|someone|any|every|"
+                      r"(?=(?:a|an) [\w-]+ (?!of\b)|[^,;:.?!\u2014\u2013]{0,80}\b(?:ever|again|twice|three times|in a row|anyone|anybody|someone|any|every|"
                       r"you (?:touch|change|edit|add|remove|bump|see|hit|get|find)|we (?:touch|change|edit|add|bump|see|hit|get)|"
                       r"touch(?:es)?|more than|longer than|less than|fewer than|(?:goes|go|is|gets) (?:over|above|below|under))\b)"
                       r"[^,;:.?!\u2014\u2013]{3,90}[,\u2014\u2013]\s*(?:please\s+|pls\s+|just\s+)?(?:post|ping|page|tell|ask|notify|"
@@ -1020,21 +1030,29 @@ _IF_EVER = re.compile(r"(?:^|(?<=[.;!])\s)\W*(?:[\w ]{1,25}:\s*)?(?:(?:and|also|
                       r"quarantine|retry|restart|double|mark|label|move|set|take|make|turn|switch|disable|enable|back up|"
                       r"backup|do)\b",
                       re.IGNORECASE)
+# What is done with a scope: an order, not a report ("..., run it by me first", "..., tu le roules avec -WhatIf avant";
+# not "..., we reverted yesterday", "..., on l'a déjà testé")
+_SCOPE_ORDER = (r"(?:(?:please|pls|always|first)\s+)?(?:run|ask|check|ping|tell|show|send|loop|cc|tag|get|goes|go|needs|must|"
+                r"should|has to|have to|never|don'?t|do not|tu (?:le |la |les |me |nous )?(?!l'a\b|as\b)\w+|vous|fais|demande|"
+                r"montre|p[aá]s[ae]|m[aá]nd[ae]|preg[uú]nta|pergunta|me (?:pergunta|avisa|mostra)|avisa|mostra|zeig|frag|"
+                r"schick|daj|pytaj|zapytaj|wy[śs]lij|poka[żz]|stuur|vraag|laat|chiedi|mostra|manda)\b")
 # What to do with everything of a scope, the scope first ("anything that touches the billing schema, run it by me
 # first", "Tout ce qui touche au groupe GG-Pilote, tu le roules avec -WhatIf avant", "todo lo que toque producción, ...");
 # not what is left or known ("tout ce qui reste, c'est ...").
 _SCOPE = re.compile(r"^\W*(?:(?:and|also|btw|oh|plus|et|y|e|und|en|i)\W+)?(?:anything|everything|all)(?: (?:that|which))? "
-                    r"(?:touches|concerns|involves|changes|hits|goes (?:to|into|near))\b[^.;!?]{3,80},\s*\w|"
+                    r"(?:touches|concerns|involves|changes|hits|goes (?:to|into|near))\b[^.;!?]{3,80},\s*" + _SCOPE_ORDER + "|"
                     r"^\W*(?:tout ce qui (?:touche|concerne|modifie|passe par)|todo lo que (?:toque|afecte|modifique|cambie)|"
                     r"tudo (?:o )?que (?:mexer|tocar|afetar|mudar)|tutto (?:ci[òo]|quello) che (?:tocca|riguarda|modifica)|"
                     r"alles,? was (?:[\w-]+ ){0,4}(?:betrifft|ber(?:ü|ue)hrt|[äa]ndert)|alles wat (?:[\w-]+ ){0,4}(?:raakt|wijzigt)|"
-                    r"wszystko,? co (?:dotyczy|dotyka|zmienia))\b[^.;!?]{3,80},\s*\w", re.IGNORECASE)
+                    r"wszystko,? co (?:dotyczy|dotyka|zmienia))\b[^.;!?]{3,80},\s*" + _SCOPE_ORDER, re.IGNORECASE)
 # An order, then the kind of work it goes with ("please write the failing test first when you fix a bug in X",
 # "run the linter whenever you touch a Go file"): not one time of now ("tell me when you finish the migration").
-_DO_WHEN = re.compile(r"^\W*(?:(?:ok|okay|so|and|also|btw|oh|pls|please|kindly|just|always)\W+){0,3}"
-                      r"(?!(?:i|we|you|he|she|they|it|there|this|that)\b)[a-z]+\b[^.;!?]{3,80}?\b(?:when(?:ever)?|every time|"
-                      r"each time|any ?time) you (?:\w+ )?(?:fix|add|touch|change|edit|write|create|open|bump|merge|deploy|release|"
-                      r"push|commit|rename|remove|delete|upgrade|install|migrate|restart|modify|update) (?:a|an|any|new|some)\b",
+_DO_WHEN = re.compile(r"^\W*(?:(?:ok|okay|so|and|also|btw|oh)\W+){0,2}(?:(?:(?:please|pls|kindly|always)\W+){1,2}"
+                      r"(?:[a-z]+\b)|(?:write|add|run|use|update|bump|keep|put|include|document|squash|rebase|regenerate|"
+                      r"rerun|re-run|lint|format|sign|stop|pause|drain)\b)"
+                      r"[^.;!?]{3,80}?\b(?:when(?:ever)?|every time|each time|any ?time) you (?:\w+ )?(?:fix|add|touch|change|"
+                      r"edit|write|create|bump|merge|release|rename|remove|delete|upgrade|install|migrate|modify) "
+                      r"(?:a|an|any|new|some)\b(?![^.;!?]*\b(?:for (?:this|that|it)|here|now|today|tonight)\b)",
                       re.IGNORECASE)
 # An instruction for whenever a thing happens ("..., check it if tables look stale", "restart the worker if the
 # queue backs up"): "if" and a thing of the work that does something, not the asker's leave ("if you can", "if

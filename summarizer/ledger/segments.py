@@ -268,6 +268,8 @@ def _forwarded(lines: list[str], kinds: list[str]) -> None:
 
 
 LETTERHEAD_LINES = 8  # lines above a salutation that may be the letter's own head
+_MAIL_HEAD = re.compile(r"^(?:From|To|Cc|Subject|Sent|Date|Betreff|Objet|Asunto|Assunto|Oggetto|Temat|Onderwerp)\s*:\s*\S",
+                        re.IGNORECASE)  # (a mail's own; not "Priority:" or "Status:", which the user may write)
 
 
 def _letterhead(lines: list[str], kinds: list[str], n: int) -> int:
@@ -276,7 +278,7 @@ def _letterhead(lines: list[str], kinds: list[str], n: int) -> int:
     start = n
     for k in range(n - 1, max(-1, n - 1 - LETTERHEAD_LINES), -1):
         line = lines[k].strip()
-        if kinds[k] or (line and not _MAIL_HEADER.match(line) and (len(line) > 50 or line[-1] in "?!:" or line[0].islower())):
+        if kinds[k] or (line and not _MAIL_HEAD.match(line) and (len(line) > 50 or line[-1] in "?!:" or line[0].islower())):
             break  # (a mail's "Subject: [Action required] Card Payments API v1 sunset on ..." is its head, however long)
         if line:
             start = k
@@ -331,8 +333,8 @@ _SENT_WORDS = (r"filed|raised|reported|abriu|abriram|reportou|escreveu|mandou|en
                # Hindi in Latin letters ("contract mein ye likha hai:", "support ne ye reply kiya:", "client ne bheja:")
                r"likha|bheja|bheji|kaha|bola|reply kiya|forward kiya|"
                # Polish and Dutch ("Kasia podesłał PSP notice, rzuć okiem:", "wklejam ...:", "dit kwam binnen:")
-               r"podes[łl]a[łl]\w*|przes[łl]a[łl]\w*|wklejam|wklei[łl]\w*|dosta[łl]\w*|przysz[łl]\w*|napisa[łl]\w*|"
-               r"kwam binnen|gestuurd|doorgestuurd|geplakt|plak hier|ontvangen")
+               # (someone else's doing, not the user's own "Dostałem zgodę ...", "Napisałem skrypt ...")
+               r"podes[łl]a[łl]a?|przes[łl]a[łl]a?|wklejam|wklei[łl]a?|przysz[łl]o|przysz[łl]a|kwam binnen|geplakt|plak hier")
 # A line of the user's that announces what they paste next, and ends on ":" ("pasting the review:", "here's
 # what the job printed:", "the customer's ticket, for context:", "logs from export-svc earlier:").
 _ANNOUNCE = re.compile(
@@ -811,8 +813,8 @@ def _pasted_runs(lines: list[str], kinds: list[str]) -> None:
             first = flagged[0]
             # (and its title right above, in the paste's voice: "CI / dbt-build (pull_request) failed after 23m9s";
             # not the user's "this is what breaks:", "why?")
-            while first - 1 in body and _CAPITAL.match(lines[first - 1]) and not lines[first - 1].rstrip().endswith(
-                    (":", "?")) and not _RESUMES.match(lines[first - 1]):
+            while first - 1 in body and _RUN_TITLE.search(lines[first - 1]) and not lines[first - 1].rstrip().endswith(
+                    (":", "?", ".")) and not _RESUMES.match(lines[first - 1]):
                 first -= 1
             for n in range(first, last + 1):
                 if not kinds[n]:
@@ -839,10 +841,13 @@ def _pasted_runs(lines: list[str], kinds: list[str]) -> None:
 
 
 _TAGGED = re.compile(r"^\[[\w /:.-]{1,24}\]")
-# A line opened by who speaks and a colon ("bot: Run `dbt deps` locally ...", "github-actions[bot]: ..."); not a label
-# of the user's own ("note: ...", "ps: ...", "why: ...").
-_SPEAKER = re.compile(r"^\s*@?(?!(?:note|notes|ps|p\.s|nb|update|edit|question|q|todo|fyi|btw|also|why|context|"
-                      r"thoughts|idea|reason|goal|ask)\s*:)[\w.-]{2,30}(?:\[bot\])?:\s+\S", re.IGNORECASE)
+# A check's or a job's own header over its output ("CI / dbt-build (pull_request) failed after 23m9s"): names joined by
+# " / " or a name in parentheses, no sentence of the user's ("Still failing after your fix").
+_RUN_TITLE = re.compile(r"^\S.* / \S|^[A-Z][^\s(]*(?: [^\s(]+){0,4} \([\w.-]+\)")
+# A line a bot speaks ("bot: Run `dbt deps` locally ...", "github-actions[bot]: ..."); not a label of the user's own
+# ("note: ...", "Expected: ...", "Priority: ...").
+_SPEAKER = re.compile(r"^\s*@?(?:[\w.-]*bot|[\w.-]+\[bot\]|github-actions|gitlab-ci|jenkins|renovate|codecov|sonarcloud|"
+                      r"vercel|netlify|buildkite|circleci|atlantis):\s+\S", re.IGNORECASE)
 _CLOCK = re.compile(r"\d{1,2}:\d{2}")
 TAGGED_LINES = 3  # lines of a paragraph each opened by a tag of its own ("[EB1] cl. 12.1: ...") that make it a listing
 
