@@ -159,9 +159,6 @@ _REASON_NEXT = re.compile(r"^\W*(?:mostly |mainly |partly |that'?s |this is |it'
 _PLAN_IS_TO = re.compile(r"(?:the|my|our) plan is to\b", re.IGNORECASE)  # a plan said as one: its steps need no "then"
 # A plan written in prose, by the word each opening needs (a case-blind alternation of all of them over every
 # message is slow; each is tried only where its word is): (word, regex).
-# "do it like this:" and the steps after it on its line, in these languages (see _PLAN_OPENINGS)
-_DO_LIKE = re.compile(r"(?im)\b(?:faz assim|fa[çc]a assim|do it like this|hazlo as[ií]|fais comme [çc]a|mach(?: es|'s) so|"
-                      r"fai cos[iì]|doe het zo|zr[óo]b tak)\s*:\s*\S[^\n]{3,400}?[,;]")
 _PLAN_OPENINGS = (
     # (not Terraform's "Plan: 11 to add, 10 to change, 0 to destroy.", which an agent quotes)
     # (and as other languages say it: "então o plano é: antes pausa o Pix, depois ...", "el plan es:", "il piano:")
@@ -190,19 +187,6 @@ _PLAN_OPENINGS = (
                 # a line that says what the steps under it are for ("Here's how I'd clear the refund backlog:")
                 r"here'?s (?:how|what) (?:i'?d|i would|i'?ll|i will|we'?ll|we should|we could|i propose)\b[^\n]{0,80}:[ \t]*$")),
     (("then",), re.compile(r"(?i)(?:\bthen\b[^.\n]{3,160}){2,}")),
-    # steps in a row, the last "only then" ("roda a conciliação em dry-run, me manda o CSV, e só depois aplica os
-    # estornos", "snapshot it, resize, and only then turn maintenance off"), or under "do it like this:" ("faz assim:
-    # sobe o Redis novo ..., troca a URL ..., e desliga o velho no dia seguinte")
-    (("só depois", "só então", "only then", "only after that", "solo despu", "sólo despu", "seulement apr", "erst dann",
-      "solo dopo", "solo allora", "pas dan", "dopiero"),
-     # (not what happened: "I tried it, it failed, and only then I noticed the typo")
-     re.compile(r"(?i)(?<![^\W\d_])(?![^.\n]*\b(?:i|we|eu|n[óo]s|yo|je|j'ai|ich|wir|\w+ed|\w+ou|\w+ei|foi|fue|was|were)\b)"
-                r"[^.\n,;]{3,160}[,;][^.\n]{3,160}[,;]\s*(?:e |and |y |et |und |en |i )?(?:s[óo] (?:depois|ent[ãa]o)|"
-                r"only (?:then|after that)|s[óo]lo despu[ée]s|seulement apr[èe]s|erst dann|solo (?:dopo|allora)|pas dan|"
-                r"dopiero (?:potem|wtedy))\b")),
-    (("faz assim", "faça assim", "do it like this", "hazlo así", "fais comme ça", "mach es so", "mach's so", "fai così",
-      "doe het zo", "zrób tak"),
-     _DO_LIKE),
     (("first", "to start"), re.compile(r"(?i)\b(?:first|to start),? (?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to)\b|"
                                        r"(?<!the )(?<!its )(?<!our )(?<!my )\bfirst\b[^.\n]{0,120}[;,]\s*(?:then|second|next|after that|ensuite|puis|"
                                        r"luego|despu[ée]s|depois|dann|danach|poi)\b")),
@@ -295,8 +279,7 @@ def plan_of(text: str) -> str:
     steps = _NUMBERED.findall(rest)
     # (after a word that opens a plan, steps may run on a line, one after another: "so machen wir's: a; b; c")
     if (len(steps) >= 2 or _THEN.search(rest[:600]) or _INLINE_STEPS.search(rest[:600]) or _PLAN_IS_TO.match(text, at)
-            or (own and rest.split("\n", 1)[0].count(";") >= 2)
-            or (own and _DO_LIKE.match(text, at) is not None and rest.split("\n", 1)[0].count(",") >= 2)):
+            or (own and rest.split("\n", 1)[0].count(";") >= 2)):
         if len(steps) >= 2:
             return rest.strip()
         paragraphs = rest.split("\n\n", 2)
