@@ -161,10 +161,7 @@ _PLAN_IS_TO = re.compile(r"(?:the|my|our) plan is to\b", re.IGNORECASE)  # a pla
 # message is slow; each is tried only where its word is): (word, regex).
 _PLAN_OPENINGS = (
     # (not Terraform's "Plan: 11 to add, 10 to change, 0 to destroy.", which an agent quotes)
-    # (and as other languages say it: "então o plano é: antes pausa o Pix, depois ...", "el plan es:", "il piano:")
-    (("plan", "piano"), re.compile(r"(?im)\bplan\b[^:\n.?!]{0,60}:(?!\s*\d+ to (?:add|change|destroy|import)\b)|"
-                          r"\b(?:o|el|le|il|der|mi|meu|mon|nuestro|nosso|notre|il mio|unser) (?:plano|plan|piano)"
-                          r"(?: (?:é|es|est|è|ist|sería|seria|serait|sarebbe|wäre))?\s*:|"
+    (("plan",), re.compile(r"(?im)\bplan\b[^:\n.?!]{0,60}:(?!\s*\d+ to (?:add|change|destroy|import)\b)|"
                           r"^\W*(?:(?:the |my |our )?plan(?: is)?\s*[:\-](?!\s*\d+ to (?:add|change|destroy|import)\b)|"
                           r"here'?s (?:the|my) plan)|\b" + _PLAN_IS_TO.pattern)),
     (("before",), re.compile(r"(?i)\bbefore (?:touching|changing|doing|editing) anything\b")),
@@ -174,9 +171,6 @@ _PLAN_OPENINGS = (
       "hoy", "amanhã", "domani"),
      re.compile(r"(?im)^\W*(?:[^:\n]{0,30}[\u2014:,-]\s*)?(?:tomorrow|today|tonight|this week|next week|morgen|heute|"
                 r"demain|aujourd'hui|mañana|hoy|amanhã|domani)\s*:")),
-    # (the order, as other languages label it: "bon, voici l'ordre: ...", "el orden:", "a ordem:", "l'ordine:")
-    (("ordre", "orden", "ordem", "ordine"), re.compile(r"(?im)\b(?:voici |voil[àa] )?l'ordre\s*:|\b(?:el|en este) orden\s*:|"
-                                                      r"\ba ordem\s*:|\bl'ordine\s*:")),
     (("order", "phases", "here's how", "heres how", "here's what", "heres what", "passes", "stages", "rounds", "steps"),
      re.compile(r"(?im)^\W*(?:(?:rough |the )?order\s*:|(?:\w+ )?phases\s*:)|\border of (?:ops|operations)\b[^:\n.?!]{0,60}:|"
                 # "let's do this in passes:", "we'll take it in three stages:"
@@ -198,16 +192,10 @@ _PLAN_OPENINGS = (
                                        r"先[^。\n]{2,80}(?:然后|接着|再)|먼저[^.\n]{2,80}(?:그 ?다음|그리고 나서|다음에)")),
     # the same in other languages ("Erst den Encoder fertig machen, dann ... testen, danach ingest deployen", "primero
     # ..., luego ...", "d'abord ..., puis ...")
-    # (or the first step named, then "above all" or "first": "the ferry desync avant tout, ensuite fix the softlock")
-    (("erst", "zun", "d'abord", "primer", "primei", "prima", "avant tout", "en premier"),
+    (("erst", "zun", "d'abord", "primer", "primei", "prima"),
      re.compile(r"(?i)(?:^|[\s:(])(?:erst|zuerst|zun(?:ä|ae)chst|d'abord|primero|primeiro|prima)\b"
                 r"(?:[^.\n]|\.(?=\w)){3,120}[;,]\s*"
-                r"(?:und )?(?:dann|danach|anschlie(?:ß|ss)end|puis|ensuite|luego|despu[ée]s|depois|poi)\b|"
-                # (not what happened: "J'ai essayé le rollback d'abord, puis le worker a planté", "Rodou primeiro, depois quebrou")
-                r"(?:^|[\s:(])(?![^.\n]*\b(?:j'ai|on a|il a|elle a|ça a|a \w+[ée]|avons|ont|[ée]tait|intent[ée]|"
-                r"\w+(?:ou|ó|ei|aba|ava)|fue|foi|era|hat|habe|war|wurde)\b)[^.\n;,]{3,80}\b(?:avant tout|en premier|d'abord|"
-                r"zuerst|primero|primeiro)\s*[;,]\s*"
-                r"(?:et |y |e |und )?(?:ensuite|puis|luego|despu[ée]s|depois|dann|danach|poi)\b")),
+                r"(?:und )?(?:dann|danach|anschlie(?:ß|ss)end|puis|ensuite|luego|despu[ée]s|depois|poi)\b")),
     # "this is how we do it:" in other languages ("så här gör vi: reset ...; rotate ...", "so machen wir es:", "zo doen
     # we het:", "así lo vamos a hacer:", "vamos fazer assim:", "voilà comment on fait :")
     (("så här", "sa har", "so machen", "zo doen", "así lo", "asi lo", "fazer assim", "comment on"),

@@ -5549,16 +5549,13 @@ def test_a_name_set_against_another_and_a_thing_set_aside_correct_what_was_said(
     assert not any(r.startswith("send the order mails through the gb-mails-high queue") for r in rules)
 
 
-def test_a_plan_in_portuguese_or_french_by_its_first_step_or_its_label_is_a_plan():
-    """"primeiro fazer o bump de versão, depois ...", "então o plano é: antes pausa o Pix no site, depois ...", "voici
-    l'ordre: the ferry desync avant tout, ensuite ..." and "first shader prewarm, ensuite the Switch build, ..." are
-    plans; "Antes eu usava o X, depois mudei." and "antes funcionava, depois quebrou" tell what happened, and "antes de
-    mexer no banco, faz backup." is one step."""
+def test_a_plan_in_portuguese_or_french_by_its_first_step_is_a_plan():
+    """"primeiro fazer o bump de versão, depois ..." and "first shader prewarm, ensuite the Switch build, ..." are plans;
+    "Antes eu usava o X, depois mudei.", "antes funcionava, depois quebrou" and "J'ai essayé le rollback d'abord, puis
+    le worker a planté." tell what happened, and "antes de mexer no banco, faz backup." is one step."""
     from context_compactor.summarizer.decisions import plan_of
     for said in ("primeiro fazer o bump de versão, depois revisar os textos de permissão com a Bia, e só então atualizar "
                  "o changelog. fechou?",
-                 "beleza, então o plano é: antes pausa o Pix no site, depois troca a chave no Mercado Pago, e aí reativa.",
-                 "bon, voici l'ordre: the ferry desync avant tout, ensuite fix the softlock, pis the input remap screen.",
                  "first shader prewarm, ensuite the Switch build, et après ça the input remap screen."):
         assert plan_of(said), said
     for said in ("Antes eu usava o X, depois mudei.", "antes funcionava, depois quebrou", "antes de mexer no banco, faz backup.",
