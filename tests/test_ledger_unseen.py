@@ -5591,8 +5591,9 @@ def test_a_bots_lines_under_a_pasted_ci_run_and_its_title_line_are_the_paste():
     for own in ("note: never merge this one before Friday", "Important: do not touch the prod DB while fixing this."):
         assert segments.split("02:17:21  Running with dbt=1.7.8\n10:17:46  Done. PASS=29 WARN=0 ERROR=1\n" + own)[-1].kind \
             == "prose", own
-    assert segments.split("Still failing after your fix\n2024-05-02 03:14:07 ERROR worker-3 boom\n"
-                          "2024-05-02 03:19:07 ERROR worker-3 boom")[0].kind == "prose"
+    still = segments.split("Still failing after your fix\n2024-05-02 03:14:07 ERROR worker-3 boom\n"
+                           "2024-05-02 03:19:07 ERROR worker-3 boom")
+    assert (still[0].kind, still[0].text.strip()) == ("prose", "Still failing after your fix")
 
 
 def test_a_pasted_notices_subject_line_and_a_polish_announcement_open_the_paste():
@@ -5608,8 +5609,8 @@ def test_a_pasted_notices_subject_line_and_a_polish_announcement_open_the_paste(
     # (the user's own "Priority:" line over a letter stays theirs, and so does what they say they got)
     own = "Priority: high, reply to this before Friday and keep it polite please"
     assert segments.split(own + text[text.index("\n\nDear"):])[0].text.strip() == own
-    assert segments.split("Dostałem zgodę od szefa, więc robimy tak:\n1. Backup bazy na prod-db-2.\n"
-                          "2. Migracja tabeli payouts.")[0].kind == "prose"
+    assert [p.kind for p in segments.split("Dostałem zgodę od szefa, więc robimy tak:\n1. Backup bazy na prod-db-2.\n"
+                                           "2. Migracja tabeli payouts.")] == ["prose"]
     block = ledger(convo(text))
     assert not any("Subject:" in r or "Do not send" in r for r in section(block, "User instructions"))
 

@@ -516,6 +516,9 @@ ES_ASK = (r"(?:abr[ea]|s[aá]ca|b[aá]ja|descarga|prep[aá]ra|postea|reclasifica
           r"confere|ch[eé]ca|chequea|rev[ií]sa|rep[ií]te|pru[eé]ba|valida|investiga|quita|reinicia|levanta|av[ií]sa|roda|testa|"
           r"mostra)(?:me|nos|lo|la|le|los|las|melo|mela|selo|sela)?|d[aá](?:me|nos|le|melo|mela|selo|sela)|d[ií](?:me|nos|le)|"
           r"[^\W\d_]*[áéíóú][^\W\d_]*?(?<!u)(?<!nd[oa])(?:me|le|lo|la|les|nos|melo|mela|selo|sela)")
+# After a verb's letters, what makes the word a name's part, not a verb ("fix/tf-stamp-drift", "notify-gb-bfp",
+# "run.sh", "check=false"); "Add/update tests" still asks.
+JOINED_NAME = r"=|[-.]\w|/(?![a-z]+\s)"
 # A request: the user asks for something done now (it is done once answered).
 _REQUEST_START = re.compile(
     r"^\W*(?:(?:ok|okay|alright|great|thanks|cool|right|so|now|next|also|and|then|hey|hi|hiya|hello|yo|morning|good morning|"
@@ -541,7 +544,7 @@ _REQUEST_START = re.compile(
     r"compare|teste|valide|trouve|donne|dis|explique|r[ée]sume|r[ée]dige|pousse|d[ée]ploie|installe|renomme)"
     r"(?:-(?:moi|le|la|les|lui|nous))?|"
     r"t[ée]l[ée]charge|[öo]ffne|schick|sende|mach|setz|bereite|aktualisiere|buche|zeig|vergleiche|berechne|schreib|"
-    r"antworte|lade|starte|lies)\b(?!\s*:|=|[-.]\w|/(?![a-z]+\s))",  # (a verb joined to a name is the name: "fix/tf-stamp-drift")
+    r"antworte|lade|starte|lies)\b(?!\s*:|" + JOINED_NAME + ")",
     re.IGNORECASE)
 # At the end, or typed on a phone before more ("died?. also ...", "gn209?, then"); or a question tag after a
 # statement, with no mark ("ORD-2110834 has been 'processing' for 2 weeks, what's up").
@@ -819,7 +822,8 @@ _SETS = re.compile(r"^\W*(?:(?:good )?(?:morning|afternoon|evening)\W+|(?:hi|hey
 # (nor "go" that asks: "..., go through the tracked changes", "go ahead and ...")
 _COPULA = re.compile(r"\b(?:is|are|=|stays|lives|live|goes|go(?! (?:test|build|vet|run|mod|get|fmt|generate|install|"
                      r"list|clean|tool|work|env|through|ahead|over|and|check|fix|find|look|see)\b)|points? to|means|runs on|is on|are on|"
-                     r"hai|hain)\b|\u306b\u3057\u3066|\u3067\u304a\u9858\u3044")  # (Hindi in Latin letters: "path /var/www/kj-shop-next hai yaar")
+                     # (Hindi in Latin letters: "path /var/www/kj-shop-next hai yaar"; Japanese "X にして", "X でお願い")
+                     r"hai|hain)\b|\u306b\u3057\u3066|\u3067\u304a\u9858\u3044")
 # A guess or an aside: what it states is not a value the user sets.
 _HEDGE = re.compile(r"\b(?:if I (?:remember|recall)|I (?:think|guess|believe|suspect|assume|wonder)|my gut|not sure|"
                     r"might be|may be|maybe|probably|perhaps|random thought|I'?m not going to|I don'?t know|no idea)\b",
@@ -864,7 +868,7 @@ _ACTION_START = re.compile(
     r"demote|fail over|failover|swap|evict|delete|remove|drop|add|create|open|write|draft|fix|check|run|build|"
     r"reassign|reply|respond|forward|merge|investigate|take a look|remind|put|launch|submit|queue|label|link|"
     r"document|summari[sz]e|update|go through|list|recap|review|prepare|prep|move|sort|flag|mark|compare|redline|"
-    r"translate|pull|find|look at|look into|search|extract|convert|rename|upload|log(?= \d)|turn(?= (?:this|that|it|these|them)\b)|fit)\b(?![:=]|[-.]\w|/(?![a-z]+\s))",
+    r"translate|pull|find|look at|look into|search|extract|convert|rename|upload|log(?= \d)|turn(?= (?:this|that|it|these|them)\b)|fit)\b(?!:|" + JOINED_NAME + ")",
     re.IGNORECASE)
 # More verbs of a piece of work, and a tool's own command ("go test ./...", "cargo build"), that are nouns too ("flash
 # size is 512k", "read replica is db-2", "train times: ..."): a request only where the sentence states no value with a
@@ -1035,7 +1039,7 @@ _IF_EVER = re.compile(r"(?:^\W*|(?<=\w[.;!])\s\W{0,3})(?:[\w ]{1,25}:\s*)?(?:(?:
 _SCOPE_ORDER = (r"(?:(?:please|pls|always|first)\s+)?(?:run|ask|check|ping|tell|show|send|loop|cc|tag|get|goes|go|needs|must|"
                 r"should|has to|have to|never|don'?t|do not|tu (?:le |la |les |me |nous )?(?!l'a\b|as\b)\w+|vous|fais|demande|"
                 r"montre|p[aá]s[ae]|m[aá]nd[ae]|preg[uú]nta|pergunta|me (?:pergunta|avisa|mostra)|avisa|mostra|zeig|frag|"
-                r"schick|daj|pytaj|zapytaj|wy[śs]lij|poka[żz]|stuur|vraag|laat|chiedi|mostra|manda)\b")
+                r"schick|daj|pytaj|zapytaj|wy[śs]lij|poka[żz]|stuur|vraag|laat|chiedi)\b")
 # What to do with everything of a scope, the scope first ("anything that touches the billing schema, run it by me
 # first", "Tout ce qui touche au groupe GG-Pilote, tu le roules avec -WhatIf avant", "todo lo que toque producción, ...");
 # not what is left or known ("tout ce qui reste, c'est ...").
