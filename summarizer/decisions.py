@@ -163,7 +163,7 @@ _PLAN_OPENINGS = (
     # (not Terraform's "Plan: 11 to add, 10 to change, 0 to destroy.", which an agent quotes)
     (("plan",), re.compile(r"(?im)\bplan\b[^:\n.?!]{0,60}:(?!\s*\d+ to (?:add|change|destroy|import)\b)|"
                           r"^\W*(?:(?:the |my |our )?plan(?: is)?\s*[:\-](?!\s*\d+ to (?:add|change|destroy|import)\b)|"
-                          r"here'?s (?:the|my) plan)|\b" + _PLAN_IS_TO.pattern)),
+                          r"here'?s (?:the|my) plan|planen\s*:)|\b" + _PLAN_IS_TO.pattern)),
     (("before",), re.compile(r"(?i)\bbefore (?:touching|changing|doing|editing) anything\b")),
     (("step",), re.compile(r"(?im)^[^\n]{0,30}\bsteps?\s*:\s*$|^\W*(?:next )?steps?(?:, in order)?\s*:|"
                           r"\bnext steps?\b[^.\n]{0,20}:")),
@@ -171,8 +171,9 @@ _PLAN_OPENINGS = (
       "hoy", "amanhã", "domani"),
      re.compile(r"(?im)^\W*(?:[^:\n]{0,30}[\u2014:,-]\s*)?(?:tomorrow|today|tonight|this week|next week|morgen|heute|"
                 r"demain|aujourd'hui|mañana|hoy|amanhã|domani)\s*:")),
-    (("order", "phases", "here's how", "heres how", "here's what", "heres what", "passes", "stages", "rounds", "steps"),
-     re.compile(r"(?im)^\W*(?:(?:rough |the )?order\s*:|(?:\w+ )?phases\s*:)|\border of (?:ops|operations)\b[^:\n.?!]{0,60}:|"
+    (("order", "ordning", "phases", "here's how", "heres how", "here's what", "heres what", "passes", "stages", "rounds",
+      "steps"),
+     re.compile(r"(?im)^\W*(?:(?:rough |the )?order\s*:|ordning(?:en)?\s*:|(?:\w+ )?phases\s*:)|\border of (?:ops|operations)\b[^:\n.?!]{0,60}:|"
                 # "let's do this in passes:", "we'll take it in three stages:"
                 r"\b(?:let'?s|we'?ll|i'?ll|we should) (?:do|take|tackle|handle|run) (?:this|it|them) in (?:\w+ )?"
                 r"(?:passes|stages|phases|rounds|steps)\b[^\n]{0,40}:|here'?s how (?:i'?d|i would|i want to|i'?d like to|"
@@ -196,10 +197,17 @@ _PLAN_OPENINGS = (
      re.compile(r"(?i)(?:^|[\s:(])(?:erst|zuerst|zun(?:ä|ae)chst|d'abord|primero|primeiro|prima)\b"
                 r"(?:[^.\n]|\.(?=\w)){3,120}[;,]\s*"
                 r"(?:und )?(?:dann|danach|anschlie(?:ß|ss)end|puis|ensuite|luego|despu[ée]s|depois|poi)\b")),
+    # Swedish, "först" opening a line or a label's text ("planen: först bryter vi ut X ur komponenten, sen byter vi till
+    # Y"; not what happened, "Först kollade jag loggarna, sen hittade jag felet", "Jag gjorde först en backup, sen ...",
+    # nor what a thing does, "Funktionen läser först konfigurationen, sedan ...")
+    (("först", "forst"),
+     re.compile(r"(?im)(?:^\W*|:\s*|[.!?]\s+)f[öo]rst\b(?![^.\n,;]{0,120}\b(?:\w{2,}ade|\w{2,}de|\w{2,}te|tog|gick|var|hade|har|blev|"
+                r"fick|s[åa]g|kom|skrev|k[öo]rs|m[åa]ste|ska)\b)"
+                r"(?:[^.\n]|\.(?=\w)){3,120}[;,]\s*(?:och )?(?:sen|sedan|d[äa]refter)\b")),
     # "this is how we do it:" in other languages ("så här gör vi: reset ...; rotate ...", "so machen wir es:", "zo doen
     # we het:", "así lo vamos a hacer:", "vamos fazer assim:", "voilà comment on fait :")
     (("så här", "sa har", "so machen", "zo doen", "así lo", "asi lo", "fazer assim", "comment on"),
-     re.compile(r"(?i)\b(?:s[åa] h[äa]r g[öo]r vi|so machen wir(?: es|'s)?|zo doen we (?:het|dit)|as[ií] lo (?:vamos a hacer|"
+     re.compile(r"(?i)\b(?:s[åa] h[äa]r (?:g[öo]r vi|t[äa]nker jag)|so machen wir(?: es|'s)?|zo doen we (?:het|dit)|as[ií] lo (?:vamos a hacer|"
                 r"hacemos)|vamos fazer assim|voil[àa] comment on (?:fait|proc[èe]de))\s*[:\n]")),
     # how the user would go about it, as a line that opens the steps ("So würde ich's machen:", "Ich würde so vorgehen:",
     # "Reihenfolge wäre:", "Vorschlag für die Woche:", "For the data paper I'm thinking:", "Here's how I'd do it:")
@@ -242,6 +250,8 @@ _SENTENCE_END = re.compile(r"[.!?]\s+(?=\S)")
 _THEN = re.compile(r"\b(?:then|next|after that|finally|afterwards|once that|second|last|dann|danach|anschlie(?:ß|ss)end|"
                    r"dienstag|tuesday|"
                    r"zum schluss|puis|ensuite|enfin|luego|despu[ée]s|finalmente|depois|poi|step (?:two|2))\b|\u2192|"
+                   # (Swedish after a comma only: "Plan: rent a sedan", "Plan: ask Sen about it" have no step)
+                   r"[,;]\s*(?:och )?(?:sen|sedan|d[äa]refter)\b|"
                    r"それから|次に|その後|そのあと|然后|接着|그 ?다음", re.IGNORECASE)
 # "1) sort the tickets, 2) ...", "(a) take a fresh backup (b) rotate ..."
 _INLINE_STEPS = re.compile(r"(?:^|\s)1[.)]\s.{3,200}?(?:,|;)\s*2[.)]\s|(?:^|\s)\(a\)\s.{3,200}?\s\(b\)\s")

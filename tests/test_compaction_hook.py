@@ -229,7 +229,7 @@ def test_compaction_fires_again_once_the_projection_passes_the_trigger(make_runt
 
 def test_recent_tail_is_measured_in_tokens(make_runtime, run_hook):
     """keepRecentTokens decides how much stays verbatim: a larger budget keeps more of the end."""
-    messages = chat(80)
+    messages = chat(160, size=100)  # turns short enough that a tail of 2,048 tokens (a quarter of the target) holds more of them
     small = run_hook(make_runtime(keepRecentTokens=500), messages, window=16384)
     large = run_hook(make_runtime(keepRecentTokens=5000), messages, window=16384)
     assert small.stats["folded"] > large.stats["folded"], (small.stats["folded"], large.stats["folded"])

@@ -239,5 +239,7 @@ def test_a_window_with_room_for_a_bare_block_never_says_cannot_fit() -> None:
                 *[user(c) for c in "cdefgh"], user("what now?")]
     result = compact(messages, context_window=256, chars_per_token=0.5, message_overhead_tokens=8, calibrate=False)
     assert result.stats.fits and Measurer(CharCounter(0.5), 8).measure(result.messages).total <= 256
-    assert result.messages[-1]["content"].startswith("[context-compactor: ledger of 10 msgs]\n")
-    assert result.messages[-1]["content"].endswith("[end of ledger]\n\nwhat now?")
+    # The tail may take a quarter of the 128-token target: "h" stays verbatim after the block.
+    assert result.messages[-2]["content"].startswith("[context-compactor: ledger of 9 msgs]\n")
+    assert result.messages[-2]["content"].endswith("[end of ledger]\n\nh")
+    assert result.messages[-1] == messages[-1]

@@ -5638,3 +5638,85 @@ def test_dutch_and_polish_corrections_and_a_mind_changed_on_a_choice():
                          "scratch that, canary 25% on dunning-svc for 18h instead of canary 10% on dunning-svc for 18h"))
     assert "canary 5% on reserve-svc" in block and not any(
         r.startswith("let's go with canary 10% on reserve-svc") for r in section(block, "Decisions"))
+
+
+def test_a_swedish_announcement_opens_the_paste_and_the_users_closing_words_stay_theirs():
+    """"lhci-botten kommenterade på PR:en:" (a colon inside "PR:en") opens a bot's comment: its title, table and
+    "Please fix the regression before merging." are the bot's. "här är auditen från konsulten, fick den nyss:" opens
+    an auditor's report of short paragraphs; the user's last paragraph ("ok så, med mina ord, det här gäller hos
+    oss ...") is theirs. A support letter's "Please ensure ..." with its closing and signature after it is no user's
+    paragraph that ends the letter early."""
+    bot = ("lhci-botten kommenterade på PR:en:\n\n🤖 **Lighthouse CI** (lhci-bot)\n\n"
+           "| URL | Performance | Accessibility | Best practices | SEO |\n|---|---|---|---|---|\n"
+           "| /departures | 82 | 96 | 88 | 98 |\n| /map | 36 | 86 | 90 | 94 |\n\n"
+           "⚠️ Assertion failed: categories:performance (expected >= 0.8). Please fix the regression before merging.\n"
+           "Report: https://lhci.example.dev/app/projects/web/compare/efde05d6cf86\n\nvad tycker du?")
+    prose_text = " ".join(p.text for p in segments.split(bot) if p.kind == "prose")
+    assert "Please fix" not in prose_text and "Lighthouse CI" not in prose_text and "vad tycker du?" in prose_text
+    audit = ("här är auditen från konsulten, fick den nyss:\n\nTillgänglighetsgranskning – pendla-web, version 3.10 "
+             "(Tomas Lind, Funka-certifierad)\n\nSammanfattning: 14 avvikelser mot WCAG 2.2 AA, varav 4 allvarliga.\n\n"
+             "1.4.3 Kontrast (minimum): Linjemärken för pendeltåg har för låg kontrast mot vit bakgrund. Åtgärd: Höj "
+             "kontrasten till minst 4.5:1 för text under 18pt.\n2.4.7 Synligt fokus: Fokusmarkering saknas på "
+             "biljettkorten. Do not remove the outline without a replacement.\n4.1.3 Statusmeddelanden: "
+             "Realtidsuppdateringar annonseras inte. Use aria-live=\"polite\" on the departure list.\n"
+             "Återkoppla senast fredag vecka 12. Boka uppföljning via mail.\n\n"
+             "ok så, med mina ord, det här gäller hos oss från och med nu: alla klickytor minst 48×48 px, inga undantag "
+             "i mobilvyn. resten av auditen tar vi i ordning.")
+    parts = segments.split(audit)
+    assert [p.kind for p in parts] == ["prose", "pasted", "pasted", "pasted", "prose"]
+    assert parts[-1].text.strip().startswith("ok så, med mina ord") and parts[1].text.startswith("Tillgänglighetsgranskning")
+    rules = section(ledger(convo(audit)), "User instructions")
+    assert any("48×48 px" in r for r in rules) and not any("Do not remove" in r or "Höj" in r for r in rules)
+    # (but the user's own paragraphs after a letter's closing, or opening in the first person, stay theirs; and a
+    # line of the user's with a clock's or an id's colon, or "Jag kommenterade ...", announces nothing)
+    letter_then_orders = ("Priya's email:\n\nThe export job fails on large tenants.\nIt times out after 30 minutes.\n\n"
+                          "Regards, Priya\n\nSplit the job into batches of 500 tenants.\nNever run it during the EU "
+                          "business day.\n\nAdd an alert when it exceeds 20 minutes.\n\nthat's all, go ahead and start "
+                          "with the batching, then send me the diff before touching anything in the alerting code please.")
+    prose_text = " ".join(p.text for p in segments.split(letter_then_orders) if p.kind == "prose")
+    assert "Never run it during the EU business day." in prose_text and "The export job fails" not in prose_text
+    for own in ("Deploy ticket closed at 14:05, new rules for the team:\n\nNever deploy after 16:00.\n"
+                "Always tag the release in git.",
+                "ticket JIRA:1234 is done, my rules now:\n\nNever deploy after 16:00.\nAlways tag the release in git.",
+                "Jag kommenterade på PR:en:\n\nVi ska aldrig använda any i TypeScript.\nAlla komponenter måste ha "
+                "tester.\n\nfixa det nu tack",
+                "Jag fick det att fungera lokalt, nu vill jag ha det här:\n\nAlla endpoints ska ha rate limiting.\n"
+                "Loggar får aldrig innehålla personnummer.",
+                "Skickade du mejlet till kunden? Om inte, gör så här:\n\nSkriv kort.\nBifoga fakturan."):
+        assert [p.kind for p in segments.split(own)] == ["prose"], own
+    letter = ("E2E Networks support ne ye reply kiya:\n\nTicket #432545 — Possible abuse from IP\n\nHello,\n\n"
+              "Thank you for contacting E2E Networks Support.\n\nWe have reviewed the resource graphs for blr1-shop-01 "
+              "for the past 72 hours.\n\nPlease ensure that you either resize to a larger plan or optimise the "
+              "application stack. Kindly do not run database backups during business hours.\n\nYou must reply "
+              "within 72 hours or this ticket will be closed automatically.\n\nRegards,\nFatima S.\nSupport Engineer, "
+              "E2E Networks\n\nye toh har baar yahi bolte hain")
+    prose_text = " ".join(p.text for p in segments.split(letter) if p.kind == "prose")
+    assert "Please ensure" not in prose_text and "You must reply" not in prose_text and "yahi bolte" in prose_text
+    # (the user's own plan under "så här tänker jag:" stays theirs)
+    assert [p.kind for p in segments.split("så här tänker jag:\n1. fixa a11y-blockers först\n2. migrera alla gamla "
+                                           "banners\n3. sen Lighthouse-regressionerna")] == ["prose"]
+
+
+def test_a_plan_in_swedish_by_its_opening_or_its_first_step_is_a_plan():
+    """"så här tänker jag:" over numbered steps, "planen: först ..., sen ...", "ordning: först ..., sen ..." are
+    plans; "Först kollade jag loggarna, sen hittade jag felet." and "Jag testade först på staging, sedan på prod."
+    tell what happened."""
+    from context_compactor.summarizer.decisions import plan_of
+    for said in ("så här tänker jag:\n1. fixa a11y-blockers först\n2. migrera alla gamla banners till `<BikeDockCard>`\n"
+                 "3. sen Lighthouse-regressionerna\n4. i18n sist.",
+                 "planen: först bryter vi ut `useTrackWorkWindows` ur komponenten, sen byter vi till den nya "
+                 "GraphQL-frågan, och sist tar vi bort REST-klienten.",
+                 "ordning: först extraherar vi alla hårdkodade strängar, sen sv och en klart, och sedan fi som första "
+                 "nya språket.",
+                 "först fixar vi testerna, sen deployar vi till staging",
+                 "planen:\n1. bryt ut hooken\n2. byt till GraphQL-frågan\n3. ta bort REST-klienten"):
+        assert plan_of(said) == said, said
+    for said in ("Först kollade jag loggarna, sen hittade jag felet.", "Jag testade först på staging, sedan på prod.",
+                 "vi tog först bussen, sedan tåget", "Planering av sprinten: imorgon.",
+                 "Först byggde vi om cachen, sedan försökte vi igen.", "Jag gjorde först en backup, sen körde jag "
+                 "migreringen.", "Först har jag uppdaterat beroendena, sedan har jag kört testerna.",
+                 "Funktionen läser först konfigurationen, sedan validerar den schemat.",
+                 "Ska vi först fixa testerna, sen deploya?", "Planen: klar sedan igår.",
+                 # ("sen"/"sedan" is a step only after a comma: not a car, a name or a Turkish "you")
+                 "Plan: rent a sedan for the offsite.", "Plan: ask Sen about the budget.", "Plan: sen bunu yap."):
+        assert not plan_of(said), said

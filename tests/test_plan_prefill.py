@@ -72,3 +72,12 @@ def test_an_answered_turns_large_results_leave_room_for_the_ledger_when_the_user
     # the same reads in the current turn (no answer yet, no new question) stay whole
     _, current = run(out[:-2])
     assert all(not m["content"].startswith("[tool result archived") for m in current.messages if m.get("role") == "tool")
+
+
+def test_the_recent_tail_takes_at_most_a_quarter_of_the_target():
+    """At 8k the target is 4,096 tokens: the tail kept verbatim gets at most 1,024 of them (it had half), and the
+    ledger of everything folded the rest; from a 32k window up the configured 2,000 stands as it is."""
+    small = Tuning.fitted(BUDGET, 2000, None, 1500)
+    assert small.keep_recent_tokens == 1024 and small.summary_max_tokens > 2 * small.keep_recent_tokens
+    large = Tuning.fitted(budget_for(32768, "config", max_tokens=None, compact_at=0.75, compact_to=0.5), 2000, None, 1500)
+    assert large.keep_recent_tokens == 2000

@@ -44,14 +44,15 @@ class Tuning:
                max_tool_result_tokens: int) -> Tuning:
         """The configured sizes, capped so that a plan can reach the budget's target.
 
-        The recent tail takes at most half of the target. The summary (the ledger) takes the room
+        The recent tail takes at most a quarter of the target (at 8k it had half, which left the ledger of a
+        long session about 2,000 tokens; the current turn is kept whole anyway). The summary (the ledger) takes the room
         the target leaves after the tail (``summaryMaxTokens`` unset, "auto"), or at most the
         configured cap within that room. On a 1k- or 4k-token model the defaults still fit.
 
         Every place that sizes summaries (the compaction and the background pre-summarization)
         uses these same numbers, so that both ask for the same cached summaries.
         """
-        keep = min(keep_recent_tokens, budget.target // 2)
+        keep = min(keep_recent_tokens, budget.target // 4)
         room = max(MIN_SUMMARY_TOKENS, budget.target - keep - BLOCK_FRAME_TOKENS)
         summary = room if summary_max_tokens is None else min(summary_max_tokens, room)
         # One tool result in the recent tail gets at most a quarter of the target, so that on a small

@@ -334,7 +334,13 @@ _SENT_WORDS = (r"filed|raised|reported|abriu|abriram|reportou|escreveu|mandou|en
                r"likha|bheja|bheji|kaha|bola|reply kiya|forward kiya|"
                # Polish and Dutch ("Kasia podesłał PSP notice, rzuć okiem:", "wklejam ...:", "dit kwam binnen:")
                # (someone else's doing, not the user's own "Dostałem zgodę ...", "Napisałem skrypt ...")
-               r"podes[łl]a[łl]a?|przes[łl]a[łl]a?|wklejam|wklei[łl]a?|przysz[łl]o|przysz[łl]a|kwam binnen|geplakt|plak hier")
+               r"podes[łl]a[łl]a?|przes[łl]a[łl]a?|wklejam|wklei[łl]a?|przysz[łl]o|przysz[łl]a|kwam binnen|geplakt|plak hier|"
+               # Swedish ("lhci-botten kommenterade på PR:en:", "auditen från konsulten, fick den nyss:", "klistrar in:")
+               # (someone else's doing: not "Jag kommenterade ...", "Skickade du ...?", "Jag fick det att fungera",
+               # "När jag kom in i morse", "Vidarebefordra aldrig ...")
+               r"(?<!jag )(?<!vi )(?<!du )(?<!ni )(?:kommenterade|skickade|vidarebefordrade)(?! (?:du|ni|jag|vi)\b)|"
+               r"fick (?:den|detta|dem) (?:nyss|precis|idag|i dag|i morse)|(?<!jag )(?<!vi )kom in (?:nyss|precis|idag)|"
+               r"klistra(?:r|de)? in")
 # A line of the user's that announces what they paste next, and ends on ":" ("pasting the review:", "here's
 # what the job printed:", "the customer's ticket, for context:", "logs from export-svc earlier:").
 _ANNOUNCE = re.compile(
@@ -362,7 +368,8 @@ _ANNOUNCE = re.compile(
     r"^\W*from (?:the|a|an|our|their|his|her|my|[A-Z][\w-]*'s?) [^:]{1,60}|datasheet|errata|reference manual|changelog|"
     # from a colleague, named ("from Caio (backend):")
     r"^\W*from (?-i:[A-Z\u00c0-\u00dd])[\w\u00c0-\u017f-]+(?: \([^)\n]{1,30}\))?|"
-    r"release notes)\b[^:]{0,80}:\s*$",
+    # (a colon inside a word, "kommenterade på PR:en:"; not a clock's or an id's, "closed at 14:05, new rules:")
+    r"release notes)\b(?:[^:]|:(?=[^\W\d_])){0,80}:\s*$",
     re.IGNORECASE)
 
 
@@ -456,13 +463,24 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
         # an output announced: a paragraph of the user's may follow it.)
         # So is all of it to the message's end when no paragraph after the first reads as the user's ("recusaram de
         # novo, segue a mensagem:", then App Review's whole letter).
+        # When only the last paragraph reads as the user's and the paste opens on a title line of its own, what is
+        # between them is the paste (an auditor's report: its title, summary and findings, then "ok så, med mina ord,
+        # det här gäller hos oss: ..."). Not past a letter's closing ("Regards, Priya", then the user's own orders),
+        # nor over a paragraph that opens in the first person ("Jag håller med honom. Använd aldrig ...").
         if paragraphs and _SOMEONES.search(line):
             closing = len(paragraphs) >= 2 and _asks_after(lines, paragraphs[-1])
             between = paragraphs[1:-1] if closing else paragraphs[1:]
-            if not any(_USER_AGAIN.match(lines[start]) or lines[start].rstrip().endswith("?")
-                       or not (_CAPITAL.match(lines[start]) or _LONE_PATH.match(lines[start]))
-                       or _RELAYED.match(lines[start]) or _ENVELOPE_LINE.match(lines[start]) for start, _stop in between):
+            again = next((n for n, (start, _stop) in enumerate(between) if _USER_AGAIN.match(lines[start])
+                          or lines[start].rstrip().endswith("?")
+                          or not (_CAPITAL.match(lines[start]) or _LONE_PATH.match(lines[start]))
+                          or _RELAYED.match(lines[start]) or _ENVELOPE_LINE.match(lines[start])), None)
+            if again is None:
                 reach = max(reach, (paragraphs[-2] if closing else paragraphs[-1])[1])
+            elif (again >= 2 and again == len(between) - 1 and _RESUMES.match(lines[between[again][0]])
+                  and _TITLE_LINE.match(lines[paragraphs[0][0]]) and paragraphs[0][1] - paragraphs[0][0] == 1
+                  and not any(_CLOSING.match(lines[k]) for k in range(first, between[again - 1][1]))
+                  and not any(_FIRST_PERSON.match(lines[start]) for start, _stop in between[:again])):
+                reach = max(reach, between[again - 1][1])
         if reach:
             for k in range(first, reach):
                 if not kinds[k] and lines[k].strip():
@@ -532,6 +550,15 @@ def _chat_logs(lines: list[str], kinds: list[str]) -> None:
     first = heads[0]
     if first and _CHANNEL.match(lines[first - 1]) and not kinds[first - 1]:
         kinds[first - 1] = "pasted"
+
+
+# A document's title on a line of its own: short, no sentence that ends ("Tillgänglighetsgranskning – web, version 3.10
+# (Tomas Lind)", "Incident review: checkout outage").
+_TITLE_LINE = re.compile(r"^\s*[^\W\d_][^\n]{2,100}(?<![.!?:;,])\s*$")
+# A paragraph that opens in the first person, in the languages the user writes ("Jag håller med honom.", "We agreed ..."):
+# the user again, or the sender; either way not a report's own line.
+_FIRST_PERSON = re.compile(r"^\W*(?:i|we|jag|vi|ich|wir|je|nous|yo|eu|io|ik|wij|ja|my|dessutom|också|och|and|also)\b",
+                           re.IGNORECASE)
 
 
 # An announcement of someone's text, not of an output: who sent it, or a kind of text people write.
