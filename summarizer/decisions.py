@@ -201,7 +201,7 @@ _PLAN_OPENINGS = (
     # Y"; not what happened, "Först kollade jag loggarna, sen hittade jag felet", "Jag gjorde först en backup, sen ...",
     # nor what a thing does, "Funktionen läser först konfigurationen, sedan ...")
     (("först", "forst"),
-     re.compile(r"(?im)(?:^\W*|:\s*|[.!?]\s+)f[öo]rst\b(?![^.\n,;]{0,120}\b(?:\w{2,}ade|\w{2,}de|\w{2,}te|tog|gick|var|hade|har|blev|"
+     re.compile(r"(?im)(?:^\W*|:\s*|[.!?]\s+)f[öo]rst\b(?![^.\n,;]{0,120}\b(?:\w{2,}de|\w{2,}te|tog|gick|var|hade|har|blev|"
                 r"fick|s[åa]g|kom|skrev|k[öo]rs|m[åa]ste|ska)\b)"
                 r"(?:[^.\n]|\.(?=\w)){3,120}[;,]\s*(?:och )?(?:sen|sedan|d[äa]refter)\b")),
     # "this is how we do it:" in other languages ("så här gör vi: reset ...; rotate ...", "so machen wir es:", "zo doen

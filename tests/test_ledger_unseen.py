@@ -52,6 +52,11 @@ def ledger(messages: list[dict], budget: int = 4000) -> str:
     return render(merge(items, whole=True), budget, count)[0]
 
 
+def prose_of(text: str) -> str:
+    """The user's own prose of a message, as segments cut it (what they pasted left out)."""
+    return " ".join(p.text for p in segments.split(text) if p.kind == "prose")
+
+
 def section(text: str, title: str) -> list[str]:
     """The item lines under ``title`` (citations off)."""
     out, inside = [], False
@@ -5604,7 +5609,7 @@ def test_a_pasted_notices_subject_line_and_a_polish_announcement_open_the_paste(
             "/v2/payment-intents before the deadline. Do not send amounts as decimals; use integer minor units. "
             "Requests above 34 per second per merchant will receive HTTP 429. Rotate your webhook signing secret "
             "within 35 days of this notice.\n\nKind regards,\nIntegration Support\n\nco o tym myślisz?")
-    prose_text = " ".join(p.text for p in segments.split(text) if p.kind == "prose")
+    prose_text = prose_of(text)
     assert "Subject:" not in prose_text and "Do not send" not in prose_text and "co o tym" in prose_text
     # (the user's own "Priority:" line over a letter stays theirs, and so does what they say they got)
     own = "Priority: high, reply to this before Friday and keep it polite please"
@@ -5651,7 +5656,7 @@ def test_a_swedish_announcement_opens_the_paste_and_the_users_closing_words_stay
            "| /departures | 82 | 96 | 88 | 98 |\n| /map | 36 | 86 | 90 | 94 |\n\n"
            "⚠️ Assertion failed: categories:performance (expected >= 0.8). Please fix the regression before merging.\n"
            "Report: https://lhci.example.dev/app/projects/web/compare/efde05d6cf86\n\nvad tycker du?")
-    prose_text = " ".join(p.text for p in segments.split(bot) if p.kind == "prose")
+    prose_text = prose_of(bot)
     assert "Please fix" not in prose_text and "Lighthouse CI" not in prose_text and "vad tycker du?" in prose_text
     audit = ("här är auditen från konsulten, fick den nyss:\n\nTillgänglighetsgranskning – pendla-web, version 3.10 "
              "(Tomas Lind, Funka-certifierad)\n\nSammanfattning: 14 avvikelser mot WCAG 2.2 AA, varav 4 allvarliga.\n\n"
@@ -5673,7 +5678,7 @@ def test_a_swedish_announcement_opens_the_paste_and_the_users_closing_words_stay
                           "Regards, Priya\n\nSplit the job into batches of 500 tenants.\nNever run it during the EU "
                           "business day.\n\nAdd an alert when it exceeds 20 minutes.\n\nthat's all, go ahead and start "
                           "with the batching, then send me the diff before touching anything in the alerting code please.")
-    prose_text = " ".join(p.text for p in segments.split(letter_then_orders) if p.kind == "prose")
+    prose_text = prose_of(letter_then_orders)
     assert "Never run it during the EU business day." in prose_text and "The export job fails" not in prose_text
     for own in ("Deploy ticket closed at 14:05, new rules for the team:\n\nNever deploy after 16:00.\n"
                 "Always tag the release in git.",
@@ -5690,7 +5695,7 @@ def test_a_swedish_announcement_opens_the_paste_and_the_users_closing_words_stay
               "application stack. Kindly do not run database backups during business hours.\n\nYou must reply "
               "within 72 hours or this ticket will be closed automatically.\n\nRegards,\nFatima S.\nSupport Engineer, "
               "E2E Networks\n\nye toh har baar yahi bolte hain")
-    prose_text = " ".join(p.text for p in segments.split(letter) if p.kind == "prose")
+    prose_text = prose_of(letter)
     assert "Please ensure" not in prose_text and "You must reply" not in prose_text and "yahi bolte" in prose_text
     # (the user's own plan under "så här tänker jag:" stays theirs)
     assert [p.kind for p in segments.split("så här tänker jag:\n1. fixa a11y-blockers först\n2. migrera alla gamla "

@@ -479,7 +479,7 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
             elif (again >= 2 and again == len(between) - 1 and _RESUMES.match(lines[between[again][0]])
                   and _TITLE_LINE.match(lines[paragraphs[0][0]]) and paragraphs[0][1] - paragraphs[0][0] == 1
                   and not any(_CLOSING.match(lines[k]) for k in range(first, between[again - 1][1]))
-                  and not any(_FIRST_PERSON.match(lines[start]) for start, _stop in between[:again])):
+                  and not any(_OWN_OPENING.match(lines[start]) for start, _stop in between[:again])):
                 reach = max(reach, between[again - 1][1])
         if reach:
             for k in range(first, reach):
@@ -555,10 +555,10 @@ def _chat_logs(lines: list[str], kinds: list[str]) -> None:
 # A document's title on a line of its own: short, no sentence that ends ("Tillgänglighetsgranskning – web, version 3.10
 # (Tomas Lind)", "Incident review: checkout outage").
 _TITLE_LINE = re.compile(r"^\s*[^\W\d_][^\n]{2,100}(?<![.!?:;,])\s*$")
-# A paragraph that opens in the first person, in the languages the user writes ("Jag håller med honom.", "We agreed ..."):
-# the user again, or the sender; either way not a report's own line.
-_FIRST_PERSON = re.compile(r"^\W*(?:i|we|jag|vi|ich|wir|je|nous|yo|eu|io|ik|wij|ja|my|dessutom|också|och|and|also)\b",
-                           re.IGNORECASE)
+# A paragraph that opens in the first person or joins on to what was said ("Jag håller med honom.", "We agreed ...",
+# "Dessutom ...", "Also ..."): the user again, or the sender; either way not a report's own line.
+_OWN_OPENING = re.compile(r"^\W*(?:i|we|jag|vi|ich|wir|je|nous|yo|eu|io|ik|wij|ja|my|dessutom|också|och|and|also)\b",
+                          re.IGNORECASE)
 
 
 # An announcement of someone's text, not of an output: who sent it, or a kind of text people write.
