@@ -81,3 +81,26 @@ def test_the_recent_tail_takes_at_most_a_quarter_of_the_target():
     assert small.keep_recent_tokens == 1024 and small.summary_max_tokens > 2 * small.keep_recent_tokens
     large = Tuning.fitted(budget_for(32768, "config", max_tokens=None, compact_at=0.75, compact_to=0.5), 2000, None, 1500)
     assert large.keep_recent_tokens == 2000
+
+
+def test_where_the_turn_starts_is_read_from_the_ends_as_the_whole_shape_reads_it():
+    """A warm turn asks only where its turn starts (``lead_and_turn``, read from the two ends instead of
+    walking two thousand messages); it answers as the full shape does: the last user message, else the
+    last message that is not a tool result, else the end of the leading system messages."""
+    from context_compactor.engine.plan import lead_and_turn, shape_of
+
+    call = assistant("", [("c1", "read_file", {"path": "a.py"})])
+    cases = {
+        "system system user assistant call tool user assistant call tool": (2, 6),
+        "system assistant call tool assistant call tool": (1, 5),
+        "system call tool tool": (1, 1),
+        "system system": (2, 2),
+        "user": (0, 0),
+        "user assistant user": (0, 2),
+    }
+    make = {"system": lambda: system("s"), "user": lambda: user("u"), "assistant": lambda: assistant("a"),
+            "call": lambda: call, "tool": lambda: tool("c1", "r")}
+    for roles, expected in cases.items():
+        m = Measurer(CharCounter(4.0)).measure([make[role]() for role in roles.split()])
+        shape = shape_of(m)
+        assert lead_and_turn(m) == expected == (shape.lead, shape.turn_start), roles

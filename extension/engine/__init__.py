@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from .measure import Entry, Measurement, Measurer
-from .plan import (BLOCK_FRAME_TOKENS, MARKER_TOKENS, Budget, Plan, Planner, budget_for, cold_budget, reuse,
-                   shape_of)
+from .plan import (BLOCK_FRAME_TOKENS, MARKER_TOKENS, Budget, Plan, Planner, budget_for, cold_budget,
+                   lead_and_turn, reuse)
 from .project import build, changed_entries, summary_block
 from .summaries import SummaryReport, Summaries
 from .tiers import LAST_SUMMARY_TOKENS, MERGE_SHARE, Tiers, Unchanged, ledger_body
@@ -261,7 +261,7 @@ def _grown(run: _Run, step: _Step) -> _Step:
 
 def _kept_whole(run: _Run, step: _Step) -> _Step:
     """Invariant 1: the current turn is cut only when no prompt that keeps it whole fits."""
-    turn = shape_of(run.m).turn_start
+    turn = lead_and_turn(run.m)[1]
     caps = _turn_caps(run.m, turn, run.tuning.max_tool_result_tokens)
     if step.built.after > run.budget.window or _cuts_turn(step.plan, turn, caps):
         whole = _whole_turn(run, step.plan, turn)
@@ -328,7 +328,7 @@ def _whole_turn(run: _Run, plan: Plan, turn: int) -> tuple[Plan, Built] | None:
     and folds everything before it into a ledger block as large as the window leaves room for, down to a
     bare block (its header and end line); None when even that is above the window."""
     m, budget, tuning = run.m, run.budget, run.tuning
-    lead = shape_of(m).lead
+    lead = lead_and_turn(m)[0]
     caps = _turn_caps(m, turn, tuning.max_tool_result_tokens)
     notices = ("everything before the current turn was folded into the summary, to keep the current turn whole",)
     for stub_until in sorted({turn, max(turn, plan.stub_until)}):

@@ -94,15 +94,29 @@ class Shape:
     user_cuts: list[int]  # the subset that opens a user turn
 
 
+def lead_and_turn(m: Measurement) -> tuple[int, int]:
+    """The leading system messages' end and the current turn's start (the last user message; without
+    one, the last message that is not a tool result). Read from the two ends, so a warm turn that only
+    asks where its turn starts does not walk the whole history."""
+    entries = m.entries
+    n = len(entries)
+    lead = 0
+    while lead < n and entries[lead].view.role == "system":
+        lead += 1
+    fallback = None
+    for i in range(n - 1, lead - 1, -1):
+        role = entries[i].view.role
+        if role == "user":
+            return lead, i
+        if fallback is None and role != "tool":
+            fallback = i
+    return lead, lead if fallback is None else fallback
+
+
 def shape_of(m: Measurement) -> Shape:
     roles = [entry.view.role for entry in m.entries]
     n = len(roles)
-    lead = 0
-    while lead < n and roles[lead] == "system":
-        lead += 1
-    last_user = max((i for i in range(lead, n) if roles[i] == "user"), default=None)
-    if last_user is None:
-        last_user = max((i for i in range(lead, n) if roles[i] != "tool"), default=lead)
+    lead, last_user = lead_and_turn(m)
     cuts = [i for i in range(lead + 1, last_user + 1) if roles[i] != "tool"]
     user_cuts = [i for i in cuts if roles[i] == "user"]
     return Shape(n=n, lead=lead, turn_start=last_user, cuts=cuts, user_cuts=user_cuts)
