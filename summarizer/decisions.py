@@ -96,6 +96,10 @@ _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing
                        # in other languages: "Planänderung: ZMS on the 48 KB partition, weil ..."
                        r"plan(?:ä|ae)nderung|planwijziging|changement de plan|cambio de planes?|cambio di programma|"
                        r"andere plannen|doch lieber|"
+                       # second thoughts ("voltei atrás: esquece o GraphQL, REST mesmo com DRF", "pensándolo mejor, ...",
+                       # "bij nader inzien ...", "po namyśle ...", "ripensandoci ...", "tout bien réfléchi ...")
+                       r"voltei atr[áa]s|pensando (?:bem|melhor)|pens[áa]ndolo (?:bien|mejor)|bij nader inzien|po namy[śs]le|"
+                       r"ripensandoci|a pensarci bene|tout bien r[ée]fl[ée]chi|vazge[çc]tim|"
                        # Japanese: "after all", and a choice dropped ("Regulated Pure Pursuit はやめます. DWB で.")
                        r"やっぱり|やっぱ|[はを]やめ(?:ます|る|よう|ました|て))(?!\w)",
                        re.IGNORECASE)

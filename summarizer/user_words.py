@@ -237,7 +237,7 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
                               corrects=found, update=prose.is_update(sentence)))
             open_item, joined = len(items) - 1, 0
         elif open_item >= 0 and not prose.is_request(sentence) and not prose.is_terse_ask(sentence) \
-                and len(sentence) <= 200 and not introduces \
+                and len(sentence) <= 200 and not introduces and not decided and not _REVISION.search(sentence) \
                 and _next_to(items[open_item].text, sentence, said):
             # (a sentence that ends on ":" introduces what the user pasted next: "logs from export-svc earlier:")
             last = items[open_item]  # the words that go on from a rule are the rule's (adjacent, verbatim)
@@ -267,7 +267,17 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
 # The user says to work by what they paste ("treat it as policy", "please follow it", "apply it from now on",
 # "work by it from today", "the doc we're supposed to follow"): every statement of it is a rule of theirs.
 _FOLLOW = re.compile(r"\b(?:follow(?:ing)?(?!\s+up\b)|apply (?:it|this|these|them|that)|work by|go by|stick to|comply with|adhere to|abide by|"
-                     r"treat (?:it|this|these|them) as|(?:is|are) how we (?:do|work)|from now on|from today)\b", re.IGNORECASE)
+                     r"treat (?:it|this|these|them) as|(?:is|are) how we (?:do|work)|from now on|from today|going forward|"
+                     # in the user's other languages: from now on, to the letter, these are our rules, we follow this
+                     # (not Portuguese "segue o log:" alone, which hands over what follows)
+                     r"a partir de (?:agora|hoje|ahora|hoy)|daqui (?:pra|para) frente|de ahora en adelante|desde ahora|"
+                     r"[àa] risca|al pie de la letra|alla lettera|(?:s[ãa]o|son|sono) (?:as |las |le )?(?:nossas|nuestras|nostre) "
+                     r"(?:regras|reglas|normas|regole)|(?:seguimos|sigue|segue|aplica|aplicamos|seguiamo|applichiamo|segui|applica) "
+                     r"(?:isto|isso|esto|esta|estas|questo|questa|queste)\b|"
+                     r"[àa] partir de maintenant|d[ée]sormais|dor[ée]navant|(?:on|nous) (?:suit|suivons|applique|appliquons) "
+                     r"(?:[çc]a|ceci|cela|cette|ces)\b|ab (?:jetzt|sofort|heute)|d'ora in (?:poi|avanti)|da (?:ora|adesso|oggi) in poi|"
+                     r"vanaf (?:nu|vandaag)|voortaan|od (?:teraz|dzi[śs]|dzisiaj)|fr[åa]n och med (?:nu|idag|i dag)|h[äa]danefter|"
+                     r"bundan (?:sonra|b[öo]yle))\b", re.IGNORECASE)
 # A document the user says is not theirs to work by: another team's or a competitor's guide pasted to compare.
 _DISOWNED = re.compile(r"\b(?:not ours|not our (?:guide|style|policy|rules?|docs?|runbook|standard)|"
                        r"(?:don'?t|do not|dont|never|please don'?t) (?:adopt|follow|apply|copy) (?:anything|any of|it|this|these|them|its)|"

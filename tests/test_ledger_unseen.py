@@ -5725,3 +5725,117 @@ def test_a_plan_in_swedish_by_its_opening_or_its_first_step_is_a_plan():
                  # ("sen"/"sedan" is a step only after a comma: not a car, a name or a Turkish "you")
                  "Plan: rent a sedan for the offsite.", "Plan: ask Sen about the budget.", "Plan: sen bunu yap."):
         assert not plan_of(said), said
+
+
+def test_a_sentence_that_ends_on_a_bracket_after_a_number_ends_there():
+    """"for the NL team decks i'd prefer decimal commas (1.234,56). hey, how bad were late deliveries?" is a
+    preference and then a question: the bracket closing on a number ends the first sentence, so the
+    preference is not read as part of the question (and lost as one)."""
+    said = "for the NL team dcks i'd prefer a decimal commas (1.234,56). hey, how bad were late deliveries since the price change?"
+    assert prose.sentences(said) == ["for the NL team dcks i'd prefer a decimal commas (1.234,56).",
+                                     "hey, how bad were late deliveries since the price change?"]
+    block = ledger(convo("which chart next?", said, "ok now the churn table"))
+    assert any("decimal commas" in r for r in section(block, "User instructions"))
+    # (a version or a figure in brackets before a capital still ends as before; one before a lower case word
+    # that goes on the sentence, "(v2.1) and", is no stop)
+    assert prose.sentences("Pin the SDK (v2.1) and rebuild.") == ["Pin the SDK (v2.1) and rebuild."]
+
+
+def test_a_document_the_user_says_to_follow_in_their_own_language_is_followed():
+    """"a partir de agora segue isto à risca, são as nossas regras:" over a pasted standard makes each of its
+    statements a rule of the work (kept after the rest), as "from now on follow this" does; "segue o log:" only
+    hands the log over."""
+    from context_compactor.summarizer import user_words
+    standard = ("# Interview Loop Standard (v4.3)\n\nLindqvist & Sousa - People Operations. Applies to all offices.\n\n"
+                "## 2. Before the interview\n\n2.1 Salary ranges are shared with candidates before the first interview.\n\n"
+                "2.2 Offer letters state the band, the base salary and the notice period.\n\n"
+                "3.5 From the first screen to the final decision, no interview loop lasts more than 4 hours in total, "
+                "take-home tasks included.\n\n" + "3.6 Feedback reaches the candidate within five working days.\n\n" * 3)
+    for lead in ("Isto foi aprovado ontem pela direção — a partir de agora segue isto à risca, são as nossas regras:",
+                 "Esto lo aprobó la dirección, de ahora en adelante lo seguimos al pie de la letra:",
+                 "Goedgekeurd door de directie, voortaan werken we zo:",
+                 "Approvato ieri, d'ora in poi seguiamo questo:"):
+        rules = [i.text for i in user_words.user_items(f"{lead}\n\n{standard}", 5) if i.section == "docrule"]
+        assert any("no interview loop lasts more than 4 hours" in r for r in rules), lead
+    for lead in ("segue o log:", "ecco il documento che mi hanno mandato:", "hier is het document van het andere team:"):
+        rules = [i.text for i in user_words.user_items(f"{lead}\n\n{standard}", 5) if i.section == "docrule"]
+        assert not any("no interview loop" in r for r in rules), lead
+
+
+def test_the_users_words_above_and_below_a_pasted_standard_stay_theirs():
+    """"Aiko finished the team standard, here it is." above a pasted standard and "From now on we follow this, all
+    of it." below it are the user's: the standard is followed, its plain statements are rules. A letterhead's
+    lines ("Mollie B.V.") still go with the letter, and a document's own last line that names what it applies
+    ("Contractors apply this policy as well.") stays the document's."""
+    from context_compactor.summarizer import user_words
+    body = ("# Okamura Sensing firmware coding standard, v3.8\nMaintained by the firmware guild.\n\n## 1. General\n"
+            "- Every TODO carries a ticket number.\n- Unit tests for every pure function in lib/.\n\n## 3. Concurrency\n"
+            "- Every `k_work` handler returns within 7 ms; longer jobs get their own work queue.\n"
+            + "- Interrupt handlers only set flags or give semaphores.\n" * 6)
+    text = f"Aiko finished the team standard, here it is.\n\n{body}\n\nFrom now on we follow this, all of it."
+    parts = segments.split(text)
+    assert [p.kind for p in parts] == ["prose", "document", "prose"]
+    assert parts[0].text.strip() == "Aiko finished the team standard, here it is."
+    assert parts[-1].text.strip() == "From now on we follow this, all of it."
+    rules = [i.text for i in user_words.user_items(text, 5) if i.section == "docrule"]
+    assert any("k_work" in r for r in rules)
+    own = f"Aiko finished the team standard, here it is.\n\n{body}\n\nContractors apply this policy as well."
+    assert [p.kind for p in segments.split(own)][-1] == "document"
+    letter = ("Mollie B.V.\nCredit Control\n\nFrom: billing@mollie.com\nTo: ops@example.com\nSubject: Overdue invoice\n\n"
+              "Dear customer,\n\n" + "Your invoice 2026-118 is overdue. Please pay within 14 days.\n\n" * 4 + "Regards,\nMollie")
+    assert segments.split(letter)[0].text.startswith("Mollie B.V.")
+
+
+def test_an_order_for_a_kind_of_work_said_with_if_in_other_languages_is_a_rule():
+    """"se for mexer em migration da tabela de pedidos, faz backup antes e me avisa" (after "Ah, e pra ficar claro:"),
+    "si vas a tocar la tabla de pedidos, haz un backup antes", "se tocchi il modulo fatture, fai prima un backup",
+    "wenn du die Migration anfasst, mach vorher ein Backup" hold for every such case; "se o teste passar, faz o
+    merge" and "se for mexer nisso agora, faz o deploy" ask once."""
+    from context_compactor.summarizer.ledger.items import values
+    for said in ("Ah, e pra ficar claro: se for mexer em migration da tabela de pedidos, faz backup antes e me avisa.",
+                 "si vas a tocar la tabla de pedidos, haz un backup antes.",
+                 "se tocchi il modulo fatture, fai prima un backup.",
+                 "wenn du die Migration anfasst, mach vorher ein Backup.",
+                 "als je de betaalmodule aanraakt, vraag eerst Joost."):
+        assert prose.kind_of(said, values(said)) == "rule", said
+    for said in ("se o teste passar, faz o merge.", "se for mexer nisso agora, faz o deploy.",
+                 "status: anything that touches billing was reverted, we checked it."):
+        assert prose.kind_of(said, values(said)) == "request", said
+    block = ledger(convo("o webhook do MP tá respondendo 200?",
+                         "A contadora fechou o mês.\n\nMas o que importa pra ti: O sócio quer relatório de margem por "
+                         "produto. Ah, e pra ficar claro: se for mexer em migration da tabela de pedidos, faz backup antes "
+                         "e me avisa. thx",
+                         "ok agora o relatório de margem"))
+    assert any("faz backup antes e me avisa" in r for r in section(block, "User instructions"))
+
+
+def test_second_thoughts_after_a_setting_are_a_decision_of_their_own_and_revise_only_what_they_are_about():
+    """"detalhe: frete grátis acima de R$ 399, só Sul e Sudeste. voltei atrás: esquece o GraphQL, REST mesmo com
+    DRF." holds a setting and a revised choice: the choice is a decision of its own (not words going on from the
+    setting, which a later correction of the shipping value would take out with it), and it revises the earlier
+    GraphQL choice. A later "voltei atrás: fica na Focus NFe, ..." is about something else: the words that say a
+    mind changed ("voltei atrás") do not make the two about the same thing."""
+    block = ledger(convo("acho que vamos de admin novo consumindo GraphQL com strawberry.",
+                         "detalhe: frete grátis acima de R$ 399, só Sul e Sudeste. voltei atrás: esquece o GraphQL, "
+                         "REST mesmo com DRF.",
+                         "wait, na real o frete grátis é acima de R$ 419, não acima de R$ 399, a gente mudou semana passada",
+                         "vamos migrar a emissão de NF-e pra Nuvem Fiscal.",
+                         "voltei atrás: fica na Focus NFe, sem migração este ano."))
+    decisions = section(block, "Decisions")
+    assert any("esquece o GraphQL, REST mesmo com DRF" in d for d in decisions), decisions
+    assert any("fica na Focus NFe" in d for d in decisions), decisions
+    assert not any("strawberry" in d for d in decisions) and not any("Nuvem Fiscal" in d for d in decisions), decisions
+    assert not any("R$ 399, só Sul" in r for r in section(block, "User instructions"))
+
+
+def test_a_correction_does_not_take_out_a_rule_it_shares_only_a_word_of_negation_with():
+    """"não, muda: holdout safra 2023. o holdout safra 2020 não convenceu" corrects the holdout choice; the rule
+    before it, "aqui a gente sempre fixa seed=58394 em todo stan_fit/brms, senão a revisão reclama que não
+    reproduz.", shares only "não" and a number of another size with it: it stays (the correction stays too)."""
+    rule = "aqui a gente sempre fixa seed=58394 em todo stan_fit/brms, senão a revisão reclama que não reproduz."
+    block = ledger(convo("beleza, pode seguir com o ajuste.\n\nah, outra coisa: " + rule,
+                         "let's go with holdout safra 2020 for now",
+                         "não, muda: holdout safra 2023. o holdout safra 2020 não convenceu"))
+    said = section(block, "User instructions")
+    assert any("seed=58394" in r for r in said), said
+    assert any("holdout safra 2023" in r for r in said), said

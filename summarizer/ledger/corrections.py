@@ -47,7 +47,8 @@ _FILLER = frozenset("""sorry actually correction wait oops whoops meant mean not
     onde ele eles elas seu sua meu minha nessa nesse neste nesta dessa desse deste desta então tipo né vou vai vamos
     les une avec dans qui sont pas mais ces cette ses leur vous ils elle elles tout tous comme
     der dem ein eine einen einem einer und oder mit für von auf ist sind nicht aber auch noch wie wenn dann bei aus
-    zum zur nach über sich che della delle dei sono più questo questa anche""".split())
+    zum zur nach über sich che della delle dei sono più questo questa anche
+    não nao non niet inte""".split())  # (and their "not": "não, muda: holdout safra 2023" is about no seed rule's "não")
 _WORD = re.compile(r"[^\W\d_]\w{2,}")  # (a word in any alphabet: "emissão" is one, not "emiss")
 # A named value: with a digit, an address, or an identifier's shape without one ("kyc-db.staging.internal",
 # "dispute_holds", "handleCashbackSettle", "web/src/api"): words ("not the staging one") are no value.
@@ -133,7 +134,12 @@ _REVISING = frozenset({"revisit", "instead", "scrap", "scratch",
                        # "X statt Y", "em vez de", "invece di", "in plaats van", "zamiast", "Planänderung")
                        "chang", "changement", "plan", "planes", "plano", "piano", "cambio", "mudan", "mudanca", "nderung",
                        "wijzig", "zmiana", "lieu", "lugar", "statt", "vez", "invece", "plaat", "zamiast", "switch",
-                       "replac", "replace", "rath"})
+                       "replac", "replace", "rath",
+                       # (second thoughts: "voltei atrás", "pensándolo mejor", "pensando bem", "bij nader inzien", "po
+                       # namyśle", "ripensandoci", "tout bien réfléchi", "vazgeçtim", "mudei de ideia", "on second thought")
+                       "voltei", "atrá", "atra", "pensando", "pensándolo", "pensandolo", "mejor", "melhor", "bem", "bien",
+                       "bene", "pensarci", "ripensandoci", "nad", "inzien", "namyśle", "réfléchi", "vazgeçtim", "mudei",
+                       "ideia", "second", "thought", "mind"})
 # A name in code: a dotted, slashed or joined word ("payments.captured-ach-batcher", "ach_batcher_p99_latency").
 _CODE = re.compile(r"(?<![\w.-])[A-Za-z][\w-]*(?:[._/][\w-]+)+|(?<![\w.-])[a-z]+_[\w]+")
 

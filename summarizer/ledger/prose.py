@@ -49,7 +49,8 @@ _SENTENCE = re.compile(rf"(?<=[{''.join(_WIDE_STOPS)}])[ \t]*(?=[^\s{''.join(_WI
                        r"(?:(?<=[a-z\u00df-\u00f6\u00f8-\u00ff]{3}\.)(?<!etc\.)(?<!fig\.)|(?<=[a-z]-[a-z]{2}\.))\s+(?=[a-z])|"
                        # (after a word of two, before a lead into the next thing: "..., then tell me. oh and desculpa: ...")
                        r"(?<=\b[a-z]{2}\.)(?<!\bvs\.)\s+(?=(?:oh|ah|also|and|btw|ps|ok|so|but)\b)|"
-                       r"(?<=[a-z]['\")]\.)\s+(?=[a-z])|"  # after a quote or a bracket: "... to 'Plan limits'. when you ..."
+                       # after a quote or a bracket: "... to 'Plan limits'. when you ...", "... decimal commas (1.234,56). hey, ..."
+                       r"(?<=[a-z0-9]['\")]\.)\s+(?=[a-z])|"
                        # after an emoji, before a lead into the next thing ("close out SEC-6653 \U0001f64f general thing: ...")
                        r"(?<=[\U0001f300-\U0001faff\u2600-\u27bf])\s+(?=(?:[\w ]{1,24}:\s|(?:also|btw|ps|oh|unrelated|"
                        r"separately|fyi|and also|one more thing)\b))|"
@@ -1039,16 +1040,30 @@ _IF_EVER = re.compile(r"(?:^\W*|(?<=\w[.;!])\s\W{0,3})(?:[\w ]{1,25}:\s*)?(?:(?:
 _SCOPE_ORDER = (r"(?:(?:please|pls|always|first)\s+)?(?:run|ask|check|ping|tell|show|send|loop|cc|tag|get|goes|go|needs|must|"
                 r"should|has to|have to|never|don'?t|do not|tu (?:le |la |les |me |nous )?(?!l'a\b|as\b)\w+|vous|fais|demande|"
                 r"montre|p[aá]s[ae]|m[aá]nd[ae]|preg[uú]nta|pergunta|me (?:pergunta|avisa|mostra)|avisa|mostra|zeig|frag|"
-                r"schick|daj|pytaj|zapytaj|wy[śs]lij|poka[żz]|stuur|vraag|laat|chiedi)\b")
+                r"schick|daj|pytaj|zapytaj|wy[śs]lij|poka[żz]|stuur|vraag|laat|chiedi|"
+                # (a thing to do first: "faz backup antes", "haz un backup", "fai prima un backup", "mach vorher ...")
+                r"faz|fa[çc]a|haz|haga|fai|fate|mach|maak|zr[óo]b)\b")
 # What to do with everything of a scope, the scope first ("anything that touches the billing schema, run it by me
 # first", "Tout ce qui touche au groupe GG-Pilote, tu le roules avec -WhatIf avant", "todo lo que toque producción, ...");
 # not what is left or known ("tout ce qui reste, c'est ...").
-_SCOPE = re.compile(r"^\W*(?:(?:and|also|btw|oh|plus|et|y|e|und|en|i)\W+)?(?:anything|everything|all)(?: (?:that|which))? "
+# (after a lead or two and a short label: "Ah, e pra ficar claro: se for mexer em ...")
+_SCOPE_LEAD = r"^\W*(?:(?:and|also|btw|oh|ah|plus|et|y|e|und|en|i)\W+){0,2}(?:[^\W\d_][\w ]{0,24}:\s*)?"
+_SCOPE = re.compile(_SCOPE_LEAD + r"(?:anything|everything|all)(?: (?:that|which))? "
                     r"(?:touches|concerns|involves|changes|hits|goes (?:to|into|near))\b[^.;!?]{3,80},\s*" + _SCOPE_ORDER + "|"
-                    r"^\W*(?:tout ce qui (?:touche|concerne|modifie|passe par)|todo lo que (?:toque|afecte|modifique|cambie)|"
+                    + _SCOPE_LEAD + r"(?:tout ce qui (?:touche|concerne|modifie|passe par)|todo lo que (?:toque|afecte|modifique|cambie)|"
                     r"tudo (?:o )?que (?:mexer|tocar|afetar|mudar)|tutto (?:ci[òo]|quello) che (?:tocca|riguarda|modifica)|"
                     r"alles,? was (?:[\w-]+ ){0,4}(?:betrifft|ber(?:ü|ue)hrt|[äa]ndert)|alles wat (?:[\w-]+ ){0,4}(?:raakt|wijzigt)|"
-                    r"wszystko,? co (?:dotyczy|dotyka|zmienia))\b[^.;!?]{3,80},\s*" + _SCOPE_ORDER, re.IGNORECASE)
+                    r"wszystko,? co (?:dotyczy|dotyka|zmienia)|"
+                    # if you are to touch a thing of a kind, in the user's other languages ("se for mexer em migration
+                    # da tabela de pedidos, faz backup antes e me avisa", "si vas a tocar la tabla X, ...")
+                    r"se (?:voc[êe] |vc |tu )?(?:for |vai |precisar |tiver que )?(?:mex|toc|mud|alter)\w* (?:em|n[oa]s?)|"
+                    r"si (?:vas a |tienes que )?(?:toc|cambi|modific)\w* (?:algo |alg[uú]n |alguna )?(?:en|el|la|los|las)|"
+                    r"se (?:devi |vuoi )?(?:tocc|modific|cambi)\w* (?:qualcosa|il|la|lo|i|le|gli|un|una)|"
+                    r"si (?:tu |vous )(?:touch|modifi|chang)\w* (?:à|au|aux|le|la|les|un|une|quoi que ce soit)|"
+                    r"wenn (?:du|ihr) (?:[\w-]+ ){0,4}(?:anfasst|[äa]e?nderst|ber(?:ü|ue)hrst)|"
+                    r"als (?:je|jij|u) (?:[\w-]+ ){0,4}(?:aanraakt|wijzigt|aanpast|verandert)|"
+                    r"je[śs]li (?:[\w-]+ ){0,3}(?:ruszasz|zmieniasz|dotykasz|ruszysz|zmienisz))\b[^.;!?]{0,80},\s*"
+                    + _SCOPE_ORDER, re.IGNORECASE)
 # An order, then the kind of work it goes with ("please write the failing test first when you fix a bug in X",
 # "run the linter whenever you touch a Go file"): not one time of now ("tell me when you finish the migration").
 _DO_WHEN = re.compile(r"^\W*(?:(?:ok|okay|so|and|also|btw|oh)\W+){0,2}(?:(?:(?:please|pls|kindly|always)\W+){1,2}"

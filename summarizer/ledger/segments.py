@@ -179,6 +179,9 @@ def _mostly_prose(lines: list[str]) -> bool:
 
 
 _LETTERHEAD_LINE = re.compile(r"^[A-Z\u00c0-\u00dd][^\[\]]*$")
+# A sentence, not a letterhead's line: five words or more ending on a stop ("Aiko finished the team standard, here
+# it is."), where a sender's name or address ends on none, or on an abbreviation's ("Mollie B.V.").
+_SAID = re.compile(r"^\s*(?:\S+\s+){4,}\S*[^\W\d_]{2}[.!]\s*$")
 
 
 def _letterhead_above(lines: list[str], kinds: list[str], n: int) -> int:
@@ -197,7 +200,8 @@ def _letterhead_above(lines: list[str], kinds: list[str], n: int) -> int:
         block = lines[start:end]
         if not block or len(block) > 4 or any(
                 kinds[k] or len(lines[k].strip()) > 60 or lines[k].rstrip().endswith((":", "?", "!"))
-                or (start <= first and not _LETTERHEAD_LINE.match(lines[k])) for k in range(start, end)):
+                or (start <= first and (not _LETTERHEAD_LINE.match(lines[k]) or _SAID.search(lines[k])))
+                for k in range(start, end)):
             break
         n = start
     return n
@@ -780,6 +784,13 @@ _RESUMES = re.compile(r"^\W*(?:this|that|these|the above|above|it|thanks|thx|ty|
 
 
 USER_TAIL_CHARS = 400  # a last paragraph of the user's under a document, in lower case, this long at most
+# The user saying they take the text above as it is ("From now on we follow this, all of it.", "A partir de agora
+# seguimos isto."): a verb of following, then the text pointed back at, ending its clause; not a document's own
+# "We apply this policy to all staff.", whose "this" names what follows it.
+_ADOPTS_IT = re.compile(r"\b(?:follow|apply|adopt|go by|stick to|work by|segu\w*|sigu\w*|aplic\w*|suiv\w*|appli\w*|"
+                        r"folg\w*|volg\w*|hanteren|stosuj\w*|f[öo]lj\w*)\b[^.?!\n]{0,12}?\b(?:this|these|it|them|all of it|"
+                        r"the above|isto|isso|esto|esta|estas|questo|queste|ceci|cela|[çc]a|dies|das|dit|deze|to|detta|det)"
+                        r"\s*(?:[,.!;:]|$)", re.IGNORECASE)
 
 
 def _document_end(lines: list[str], start: int) -> int:
@@ -798,7 +809,8 @@ def _document_end(lines: list[str], start: int) -> int:
     tail = lines[last - 1] if last > start else ""
     # (longer in the user's own lower case: "tá, resumindo: we ignore the bit about mail-type, ...; the versions one is
     # good, ...; the raw data one too: ...")
-    plain = (len(tail) <= (USER_TAIL_CHARS if tail.lstrip()[:1].islower() else 200) and (
+    adopts = len(tail) <= 200 and bool(_ADOPTS_IT.search(tail))
+    plain = adopts or (len(tail) <= (USER_TAIL_CHARS if tail.lstrip()[:1].islower() else 200) and (
         not tail.lstrip().startswith(("-", "*", "#", "|", ">", "`", "[")) or bool(
         _RELAYED.match(tail))) and not re.match(r"\s*\d+[.)] ", tail) and not line_is_pasted(tail)
         and (not _FIELD.match(tail) or bool(_RESUMES.match(tail)))  # ("De ahí lo que sí aplica: ..." is no field)
