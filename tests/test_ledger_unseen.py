@@ -5839,3 +5839,87 @@ def test_a_correction_does_not_take_out_a_rule_it_shares_only_a_word_of_negation
     said = section(block, "User instructions")
     assert any("seed=58394" in r for r in said), said
     assert any("holdout safra 2023" in r for r in said), said
+
+
+REVIEW_JA = """レビューコメント↓
+
+[review] github.com/tabemaru/order-api PR #6991 — Sato Kenji
+> internal/notify/worker.go:302
+Please wrap this error with the operation name, we lose context in Datadog otherwise.
+> internal/notify/worker.go:319
+Do not start a goroutine here without a way to stop it. Use the errgroup from the caller.
+> internal/notify/repo.go:80
+nit: rename `res` to something meaningful. Also please add a test for the empty zone case.
+Overall LGTM after these. Please squash before merging.
+
+taking Sato-san's point as a standing rule for this repo: no bare `go func()` in handlers, ever — spawn through our \
+`errgroup.KaitenGroup` wrapper so it dies with the request"""
+
+SCAN_OUTPUT = """security scan output:
+
+govulncheck ./... (eta-svc)
+Vulnerability #1: GO-2024-2687
+    HTTP/2 CONTINUATION flood in net/http
+  Found in: golang.org/x/net@v0.21.0
+  Fixed in: golang.org/x/net@v0.23.0
+  Example traces found:
+    #1: internal/httpx/server.go:75:8: httpx.Serve calls http2.ConfigureServer
+Vulnerability #2: GO-2024-2611
+    Infinite loop in JSON unmarshaling in google.golang.org/protobuf
+  Found in: google.golang.org/protobuf@v1.32.0
+  Fixed in: google.golang.org/protobuf@v1.33.0
+Your code is affected by 2 vulnerabilities. Please upgrade before the next release."""
+
+
+def test_what_a_japanese_line_hands_over_without_a_colon_is_pasted_and_a_review_is_the_reviewers():
+    """"レビューコメント↓" (review comments, an arrow down), "Trivyのレポート来てた" (Trivy's report came in) and
+    "PayNestのドキュメントから抜粋" (an excerpt from PayNest's docs) announce what follows with no colon: a review's
+    comments, each under its quoted line, are the reviewer's (not the user's rules), and the user's own line after
+    it stays theirs and is a rule ("no bare `go func()` in handlers, ever")."""
+    parts = segments.split(REVIEW_JA)
+    assert [p.kind for p in parts] == ["prose", "pasted", "prose"]
+    assert "Do not start a goroutine" in parts[1].text and "Overall LGTM" in parts[1].text
+    block = ledger(convo("handler.go の続きお願い", REVIEW_JA, "ok next"))
+    said = section(block, "User instructions")
+    assert any("errgroup.KaitenGroup" in r for r in said), said
+    assert not any("Do not start a goroutine" in r or "Please squash" in r for r in said), said
+    trivy = ("Trivyのレポート来てた\n\nasia-northeast1-docker.pkg.dev/tabemaru/svc/payment-gw:v1.44.9 (debian 12.5)\n"
+             "Total: 3 (HIGH: 2, CRITICAL: 1)\n\n| Library | Vulnerability | Severity |\n|---|---|---|\n"
+             "| libssl3 | CVE-2024-5535 | CRITICAL |\nPlease rebuild on the distroless base. Do not ship images with "
+             "CRITICAL findings to prod.")
+    assert [p.kind for p in segments.split(trivy)][0] == "prose" and "Total: 3" not in prose_of(trivy)
+    assert "Do not ship images" not in prose_of(trivy)
+    excerpt = ("PayNestのドキュメントから抜粋\n\nPayNest Merchant API v3 — 4.4 Capture\nPOST /v3/payments/{payment_id}/capture\n"
+               "Timeouts: the API answers within 7 s at p99. Do not retry a capture without the same Idempotency-Key.\n"
+               "Rate limit: 21 requests/s per merchant; 429 carries Retry-After in seconds.\n\nどう思う?")
+    assert prose_of(excerpt).split() == ["PayNestのドキュメントから抜粋", "どう思う?"]
+    assert prose.kind_of("no bare `go func()` in handlers, ever", ()) == "rule"
+
+
+def test_a_scanners_report_under_its_announcement_is_pasted_with_its_indented_lines():
+    """Under "security scan output:", govulncheck's report (only some of whose lines look like output) is the
+    scanner's, its indented "Fixed in: golang.org/x/net@v0.23.0" lines too: none of it is the user's, and a later
+    paste of another scan is no correction of this one."""
+    assert "Fixed in" not in prose_of(SCAN_OUTPUT) and "Please upgrade" not in prose_of(SCAN_OUTPUT)
+    second = SCAN_OUTPUT.replace("eta-svc", "dispatch").replace("server.go:75:8", "server.go:32:6")
+    block = ledger(convo("go on with handler.go", SCAN_OUTPUT, "ok next", second, "thanks"))
+    said = section(block, "User instructions")
+    assert not any("Fixed in" in r or "Vulnerability" in r for r in said), said
+    # (a user's own log under "the build log:" with their question after it keeps the question theirs)
+    mine = "the build log:\n\n2026-11-30T10:14:02Z ERROR build failed\n  at step 3\nwhy does it fail at step 3?"
+    assert "why does it fail at step 3?" in prose_of(mine)
+
+
+def test_a_japanese_correction_that_calls_the_old_value_the_old_one_supersedes_it():
+    """"ちょっと待って、namespace、stg-lantern-52は古い方で、正しくはstg-lantern-59" (wait, stg-lantern-52 is the old one,
+    the right one is stg-lantern-59) is a correction of the namespace said before: the earlier line leaves the block
+    and the correction cites it."""
+    from context_compactor.summarizer.ledger.corrections import named_old
+    said = "ちょっと待って、namespace、stg-lantern-52は古い方で、正しくはstg-lantern-59"
+    assert prose.is_correction(said) and named_old(said) == {"stg-lantern-52"}
+    assert named_old("nodeはip-10-42-31-74じゃなくてip-10-43-39-11") == {"ip-10-42-31-74"}
+    block = ledger(convo("stagingで確認するときは namespace `stg-lantern-52` でお願い", "dispatchのテストお願い", said))
+    lines = section(block, "User instructions")
+    assert any("正しくはstg-lantern-59" in r for r in lines), lines
+    assert not any("`stg-lantern-52` でお願い" in r for r in lines), lines
+    assert "[#0, #4]" in block

@@ -48,7 +48,7 @@ _FILLER = frozenset("""sorry actually correction wait oops whoops meant mean not
     les une avec dans qui sont pas mais ces cette ses leur vous ils elle elles tout tous comme
     der dem ein eine einen einem einer und oder mit für von auf ist sind nicht aber auch noch wie wenn dann bei aus
     zum zur nach über sich che della delle dei sono più questo questa anche
-    não nao non niet inte""".split())  # (and their "not": "não, muda: holdout safra 2023" is about no seed rule's "não")
+    não nao niet inte""".split())  # (and their "not": "não, muda: holdout safra 2023" is about no seed rule's "não")
 _WORD = re.compile(r"[^\W\d_]\w{2,}")  # (a word in any alphabet: "emissão" is one, not "emiss")
 # A named value: with a digit, an address, or an identifier's shape without one ("kyc-db.staging.internal",
 # "dispute_holds", "handleCashbackSettle", "web/src/api"): words ("not the staging one") are no value.
@@ -67,9 +67,17 @@ _NAMED_OLD = re.compile(r"(?:不是\s*|\b(?:instead of|rather than|not|no longer
                         re.IGNORECASE)
 
 
+# A value written against Japanese words, with no space, and what says it is the old one ("stg-lantern-52は古い方で、
+# 正しくはstg-lantern-59", "ip-10-42-31-74じゃなくて ..."): the value in Latin letters and digits only (a word
+# character of the script would join the two).
+_NAMED_OLD_CJK = re.compile(r"(?<![A-Za-z0-9_.@:/+-])([A-Za-z0-9._@:/+-]*\d[A-Za-z0-9._@:/+-]*)(?<![.,:])[`'\"]?"
+                            r"(?:は古い(?:方|ほう)|じゃなくて|じゃなく|ではなくて?|じゃない|ではない)")
+
+
 def named_old(text: str) -> set[str]:
     """The values a correction names as the old ones ("not 8080", "SAF-42710 じゃない", "X nahi re")."""
-    return {m.group(1).rstrip(".,;:") for pattern in (_NAMED_OLD, _NAMED_OLD_AFTER) for m in pattern.finditer(text)}
+    return {m.group(1).rstrip(".,;:") for pattern in (_NAMED_OLD, _NAMED_OLD_AFTER, _NAMED_OLD_CJK)
+            for m in pattern.finditer(text)}
 
 
 SAID_BEFORE = ("instruction", "request", "identifier")

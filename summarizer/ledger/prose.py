@@ -292,7 +292,8 @@ _RULE = re.compile(
     r"ab (?:jetzt|sofort|heute)\b|von nun an|no exceptions?\b|without exceptions?\b|sem exce[çc][ãa]o|sin excepci[óo]n|"
     r"sans exception|ohne ausnahme|senza eccezion[ie]|zonder uitzondering|bez wyj[aą]tk[uó]w|"
     # "no dynamic framework downloads ever", "so no force-pushes, ever"
-    r"(?:^|[,;:\u2014]\s*|\bso\s+)no " + _NO_IDIOM + r"[\w-]+(?: [\w-]+){0,4},? ever\b|"
+    # (a name in code among its words: "no bare `go func()` in handlers, ever")
+    r"(?:^|[,;:\u2014]\s*|\bso\s+)no " + _NO_IDIOM + r"`?[\w-]+(?:\(\))?`?(?: `?[\w.-]+(?:\(\))?`?){0,4},? ever\b|"
     # a wish for every one of a kind ("would be nice if every Play release started as a 7% staged rollout")
     r"(?:would|'d) be (?:nice|great|good|better|ideal) if (?:every|each|all|any)\b|"
     r"no more than|only ever|stick to|"
@@ -340,7 +341,7 @@ _RULE = re.compile(
     r"(?:every|each|all|any|anything|everything|whatever) (?:[\w' \u20ac$\u00a3%/-]|(?<=\d)[.,](?=\d)){2,40}? (?:gets?|has|have|needs?|goes|go|"
     r"uses?|should|must|stays?|carries|carry|starts?|ends?|includes?|comes?|sits?|lives?)\b|"
     r"^\W*(?:(?:oh|and|also|btw|so|ok|okay|plus)\W+)*when(?:ever)? (?:you|we) (?!can\b|have time\b|get a (?:chance|minute)\b|'re done\b|are done\b|finish)\w+|"
-    r"house (?:style|rule|convention)|(?:it'?s|that'?s) (?:the|our) (?:style|convention|norm|standard)\b|"
+    r"house (?:style|rule|convention)|(?:as a|our|the) standing rule|(?:it'?s|that'?s) (?:the|our) (?:style|convention|norm|standard)\b|"
     r"every time|each time|whenever|even when|for now on|whoever (?:is|picks|takes|handles|gets)\b|no matter (?:who|when|which)\b|"
     r"it matters to me|(?:^|[,;:\u2014\u2013]\s+)no " + _NO_IDIOM + r"\w+(?:,|;|$)|\b\w+ only[,;.]|"
     # a clause that forbids ("..., no hardcoded English in components", "..., no package-level globals)")
@@ -612,6 +613,8 @@ _DOING_NOW = re.compile(r"^\W*(?:(?:ok|okay|so|anyway|btw|also|sorry)\W+)*(?:i'?
 # 10.31.9.47 だった、ごめん", "イメージは amr-sim:24.09.52 の方だった", "チケット番号 SAF-42701 だった。SAF-42710 じゃない",
 # "不是 8080，是 8443", "8080이 아니라 8443이야"); not "じゃない？", which asks.
 _CJK_CORRECTION = re.compile(r"じゃなくて|じゃなく[、,]|ではなくて?|(?:じゃ|では)ない(?:[。.!！]|\s*$)|間違え|間違い|訂正|の方だった|"
+                             # (the right one is, the old one: "stg-lantern-52は古い方で、正しくはstg-lantern-59")
+                             r"正しくは|は古い(?:方|ほう)|"
                              r"さっきの(?:は|やつは|値は)|の方[、,]\s*(?:ごめん|すみません)|"  # (the earlier one was for something else:
                              # "..., さっきのは通常走行用"; "mc-3.9.32 の方、ごめん", the other one, sorry)
                              r"だった[、,。]?\s*(?:ごめん|すみません|すいません)|不是[^，,。]{1,40}[，,]\s*(?:而)?是|搞错|弄错|说错|更正|"

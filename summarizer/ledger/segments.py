@@ -389,7 +389,8 @@ _EXCERPT = re.compile(r"\b(?:excerpt|forwarded|pasted|copied|copy of|verbatim|fo
 # "hugo's review on my pr, handle what makes sense", "review comments below, go through them", "customer email from
 # support, can you reproduce", "fwd from support").
 _LAST_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")  # a line's sentence announces ("ok so the reviews. pasting the relevant one")
-_ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}(?:(?:貼|共有|転送|以下|下記|粘贴|转发|붙여|공유|전달)[^:.?!\n]{0,20}$|\b(?:excerpt|for context|"
+_ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}(?:(?:貼|共有|転送|以下|下記|抜粋|来てた|来ました|届いた|届きました|粘贴|转发|붙여|공유|전달)"
+                              r"[^:.?!\n]{0,20}$|[\u2193\u2b07\U0001f447]\W*$|\b(?:excerpt|for context|"
                               r"for reference|past(?:ed|ing)|forwarded|screenshot|"
                               r"copied|(?:\w+'s|from \w+|\w+ (?:left|sent|wrote)(?: (?:me|us|a|some))?) (?:\w+ )?(?:review|"
                               r"comments|notes|feedback|e-?mail|mail|ticket)s?|(?:comments|logs?|output|e-?mail|trace) below|"
@@ -404,6 +405,10 @@ _ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}(?:(?:貼|共有|転送|以下|下
                               # "hokuyo support replied below", "el correo va abajo", "segue abaixo")
                               r"(?:just|only) (?:for )?context|context only)\b[^:.?!]{0,40}$|"
                               r"^[^:?!]{0,60}\b(?:below|abajo|abaixo|ci-dessous|unten|qui sotto)\W*$)", re.IGNORECASE)
+
+
+# A machine's text announced ("security scan output:", "the linter's report:", "build log:").
+_MACHINE = re.compile(r"\b(?:output|log|logs|scan|report|trace|traceback|stack ?trace|dump|run)\b", re.IGNORECASE)
 
 
 def _announced(lines: list[str], kinds: list[str]) -> None:
@@ -442,13 +447,23 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
                 kinds[k] or line_is_pasted(lines[k]) for k in range(first, end)):
             for k in range(first, end):
                 kinds[k] = "pasted"
-        elif sum(1 for k in range(first, end) if kinds[k] or line_is_pasted(lines[k])) * 3 >= (end - first) * 2:
+        elif sum(1 for k in range(first, end) if lines[k].lstrip().startswith(">")) >= 2:
+            # a review's comments, each under the quoted line it is about ("> internal/notify/worker.go:319", "Do
+            # not start a goroutine here ..."): the comments between and after the quotes are the reviewer's, but
+            # a last line that asks
+            for k in range(first, end):
+                if not kinds[k] and lines[k].strip() and not (k == end - 1 and lines[k].rstrip().endswith("?")):
+                    kinds[k] = "pasted"
+        elif sum(1 for k in range(first, end) if kinds[k] or line_is_pasted(lines[k])) * 3 >= (end - first) * 2 or (
+                _MACHINE.search(line) and any(kinds[k] or line_is_pasted(lines[k]) for k in range(first, end))):
+            # (under "security scan output:", a report only some of whose lines look like output: its indented
+            # "Found in: golang.org/x/net@v0.21.0" lines are its own too)
             # mostly output or a table: its title over it and its note under it are the paste's too ("Data queries -
             # monitoring visit 25 maggio", the rows, "Do not close queries without the investigator's signature."),
             # not a line in the user's voice (a question, lower case, "this is what breaks")
             for k in range(first, end):
                 if not kinds[k] and lines[k].strip() and (_CAPITAL.match(lines[k]) or _TABLE.match(lines[k])
-                                                          or _SPEAKER.match(lines[k])) \
+                                                          or _SPEAKER.match(lines[k]) or lines[k][:2].isspace()) \
                         and not lines[k].rstrip().endswith("?") and not _RESUMES.match(lines[k]):
                     kinds[k] = "pasted"
         # The paragraphs after it that hold a quoted or an output line, or a document, are the same paste (a
