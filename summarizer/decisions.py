@@ -80,6 +80,11 @@ def may_decide(text: str) -> bool:
                 or (any(word in low for word in _DECISION_WEAK_WORDS) and _DECISION_WEAK.search(text)))
 
 
+# Second thoughts ("voltei atrás: esquece o GraphQL, REST mesmo com DRF", "pensándolo mejor, ...", "bij nader inzien
+# ...", "po namyśle ...", "ripensandoci ...", "tout bien réfléchi ..."): a choice made again.
+_SECOND_THOUGHTS = (r"voltei atr[áa]s|pensando (?:bem|melhor)|pens[áa]ndolo (?:bien|mejor)|bij nader inzien|po namy[śs]le|"
+                    r"ripensandoci|a pensarci bene|tout bien r[ée]fl[ée]chi|vazge[çc]tim")
+SECOND_THOUGHTS = re.compile(r"\b(?:" + _SECOND_THOUGHTS + r")(?!\w)", re.IGNORECASE)
 _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing my mind|changed my mind|on second thought|"
                        r"on reflection|thinking about it (?:more|again)|come to think of it|re-?thought (?:it|this|that)\b|"
                        r"rethinking (?:it|this|that)\b|"
@@ -96,10 +101,7 @@ _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing
                        # in other languages: "Planänderung: ZMS on the 48 KB partition, weil ..."
                        r"plan(?:ä|ae)nderung|planwijziging|changement de plan|cambio de planes?|cambio di programma|"
                        r"andere plannen|doch lieber|"
-                       # second thoughts ("voltei atrás: esquece o GraphQL, REST mesmo com DRF", "pensándolo mejor, ...",
-                       # "bij nader inzien ...", "po namyśle ...", "ripensandoci ...", "tout bien réfléchi ...")
-                       r"voltei atr[áa]s|pensando (?:bem|melhor)|pens[áa]ndolo (?:bien|mejor)|bij nader inzien|po namy[śs]le|"
-                       r"ripensandoci|a pensarci bene|tout bien r[ée]fl[ée]chi|vazge[çc]tim|"
+                       + _SECOND_THOUGHTS + "|"
                        # Japanese: "after all", and a choice dropped ("Regulated Pure Pursuit はやめます. DWB で.")
                        r"やっぱり|やっぱ|[はを]やめ(?:ます|る|よう|ました|て))(?!\w)",
                        re.IGNORECASE)
@@ -193,6 +195,10 @@ _PLAN_OPENINGS = (
     (("step",), re.compile(r"(?i)\bstep (?:one|1)\b[^.\n]{3,160}\bstep (?:two|2)\b")),
     # Japanese, Chinese, Korean: first ..., then ... ("まずset up the heartbeat、それからcheck the e-stop latency", "先跑基线，然后
     # 做消融", "먼저 빌드하고 그 다음에 테스트")
+    # a plan's label in Japanese ("マージ前の手順: ...", "手順としては 1. ...", "ロールアウトはこうしたい: まず ...")
+    (("手順", "計画", "段取り", "プラン", "進め方", "こうしたい", "こうしよう"),
+     re.compile(r"(?:手順|計画|段取り|プラン|進め方)[^。\n:：]{0,12}[:：]|(?:手順|段取り)としては|"
+                r"(?:こうしたい|こうしよう|こう進めたい)\s*[:：]")),
     (("まず", "先", "먼저"), re.compile(r"(?:まず|最初に)[^。\n]{2,120}(?:それから|次に|その後|そのあと|続いて)|"
                                        r"先[^。\n]{2,80}(?:然后|接着|再)|먼저[^.\n]{2,80}(?:그 ?다음|그리고 나서|다음에)")),
     # the same in other languages ("Erst den Encoder fertig machen, dann ... testen, danach ingest deployen", "primero
@@ -256,9 +262,11 @@ _THEN = re.compile(r"\b(?:then|next|after that|finally|afterwards|once that|seco
                    r"zum schluss|puis|ensuite|enfin|luego|despu[ée]s|finalmente|depois|poi|step (?:two|2))\b|\u2192|"
                    # (Swedish after a comma only: "Plan: rent a sedan", "Plan: ask Sen about it" have no step)
                    r"[,;]\s*(?:och )?(?:sen|sedan|d[äa]refter)\b|"
-                   r"それから|次に|その後|そのあと|然后|接着|그 ?다음", re.IGNORECASE)
-# "1) sort the tickets, 2) ...", "(a) take a fresh backup (b) rotate ..."
-_INLINE_STEPS = re.compile(r"(?:^|\s)1[.)]\s.{3,200}?(?:,|;)\s*2[.)]\s|(?:^|\s)\(a\)\s.{3,200}?\s\(b\)\s")
+                   r"それから|次に|その後|そのあと|続いて|最後に|問題なければ|まず|然后|接着|그 ?다음", re.IGNORECASE)
+# "1) sort the tickets, 2) ...", "(a) take a fresh backup (b) rotate ..."; after a word that opens a plan, with no
+# comma between ("手順としては 1. gooseでmatcha_at カラム追加 2. アプリを両方読めるようにdeploy 3. ...")
+_INLINE_STEPS = re.compile(r"(?:^|\s)1[.)]\s.{3,200}?(?:,|;)\s*2[.)]\s|(?:^|\s)\(a\)\s.{3,200}?\s\(b\)\s|"
+                           r"(?:^|\s)1[.)]\s[^\n]{3,200}?\s2[.)]\s[^\n]{3,200}?\s3[.)]\s")
 # A step on a line of its own: "1. ...", "- ...", "pass 2: ...", "Step 3 - ..."
 _NUMBERED = re.compile(r"(?mi)^\s*(?:\d+[.)]|-|\*|(?:pass|step|phase|stage|round) \d+\s*[:.)\u2014-]) +\S.{8,}$")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .decisions import _REASON_NEXT, _REVISION, MIND_CHANGED, decision_item, is_decision, plan_item, plan_of, user_decides
+from .decisions import _REASON_NEXT, _REVISION, MIND_CHANGED, SECOND_THOUGHTS, decision_item, is_decision, plan_item, plan_of, user_decides
 from .identifiers import MAX_ITEM_CHARS, clip, identifier_items, mention_items
 from .ledger import (APPROVAL, CORRECTION_RANK, DECIDED_RANK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, Item, masked_key,
                      parse_items, prose, values)
@@ -237,7 +237,7 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
                               corrects=found, update=prose.is_update(sentence)))
             open_item, joined = len(items) - 1, 0
         elif open_item >= 0 and not prose.is_request(sentence) and not prose.is_terse_ask(sentence) \
-                and len(sentence) <= 200 and not introduces and not decided and not _REVISION.search(sentence) \
+                and len(sentence) <= 200 and not introduces and not decided and not SECOND_THOUGHTS.search(sentence) \
                 and _next_to(items[open_item].text, sentence, said):
             # (a sentence that ends on ":" introduces what the user pasted next: "logs from export-svc earlier:")
             last = items[open_item]  # the words that go on from a rule are the rule's (adjacent, verbatim)

@@ -5826,6 +5826,11 @@ def test_second_thoughts_after_a_setting_are_a_decision_of_their_own_and_revise_
     assert any("fica na Focus NFe" in d for d in decisions), decisions
     assert not any("strawberry" in d for d in decisions) and not any("Nuvem Fiscal" in d for d in decisions), decisions
     assert not any("R$ 399, só Sul" in r for r in section(block, "User instructions"))
+    # (what to use instead, said after a prohibition, still goes on from it: it is no choice made again)
+    from context_compactor.summarizer import user_words
+    said = "Never point the e2e tests at the real PSP. Use stub/paynest instead."
+    assert [(i.section, i.text) for i in user_words.user_items(said, 5) if i.section in ("instruction", "decision")] == [
+        ("instruction", said)]
 
 
 def test_a_correction_does_not_take_out_a_rule_it_shares_only_a_word_of_negation_with():
@@ -5923,3 +5928,23 @@ def test_a_japanese_correction_that_calls_the_old_value_the_old_one_supersedes_i
     assert any("正しくはstg-lantern-59" in r for r in lines), lines
     assert not any("`stg-lantern-52` でお願い" in r for r in lines), lines
     assert "[#0, #4]" in block
+
+
+def test_a_plan_in_japanese_by_its_label_is_a_plan():
+    """"マージ前の手順: ..." (the steps before merging), "ロールアウトはこうしたい: まず ..." (the rollout I want: first ...)
+    and "手順としては 1. ... 2. ... 3. ..." (as steps: ...) are plans; "手順: 不明" (steps: unknown), "計画: まだ決まってない"
+    (plan: not decided yet) and "この手順で合ってる?" (are these steps right?) are none."""
+    from context_compactor.summarizer.decisions import plan_of
+    for said in ("マージ前の手順: staging に出して、ghz at 350 rps で10分負荷かける。p99が600ms超えたら止めて原因を見る。"
+                 "問題なければ佐藤さんにレビュー依頼、金曜にprodへ",
+                 "ロールアウトはこうしたい: 新しいETAモデルをまずlantern-shadow に 7日間流して、実測とのズレを比べる。"
+                 "ズレが±90秒以内なら本番の10%から",
+                 "手順としては 1. gooseでmatcha_at カラム追加(nullable) 2. アプリを両方読めるようにdeploy 3. backfillを夜間に "
+                 "4. NOT NULL制約。2と3の間は最低1日空けたい"):
+        assert plan_of(said) == said, said
+    for said in ("手順: 不明", "計画: まだ決まってない", "この手順で合ってる?"):
+        assert not plan_of(said), said
+    block = ledger(convo("handler.go の続きお願い", "quick note before we continue with client.go:\n\nロールアウトはこうしたい: "
+                         "新しいETAモデルをまずlantern-shadow に 7日間流して、実測とのズレを比べる。ズレが±90秒以内なら本番の10%から",
+                         "ok next"))
+    assert any("lantern-shadow に 7日間" in t for t in section(block, "Current goal"))
