@@ -104,7 +104,7 @@ def _user_items(text: str) -> tuple[tuple[Item, ...], str, int]:
         items.extend(i._replace(rank=USER_NAMED) for i in identifier_items(said, index, strong_only=False)
                      if i.key not in ruled)
         items.extend(mention_items(said, index))
-    followed = bool(_FOLLOW.search(said))  # "here's the runbook, treat it as policy", "apply it from now on"
+    followed = _followed(said)  # "here's the runbook, treat it as policy", "apply it from now on"
     disowned = bool(_DISOWNED.search(said))  # "NOT ours, dont adopt anything from it": its rules are no one's here
     for segment in segments:
         if segment.kind == "document" and not disowned:
@@ -237,7 +237,7 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
                               corrects=found, update=prose.is_update(sentence)))
             open_item, joined = len(items) - 1, 0
         elif open_item >= 0 and not prose.is_request(sentence) and not prose.is_terse_ask(sentence) \
-                and len(sentence) <= 200 and not introduces and not decided and not SECOND_THOUGHTS.search(sentence) \
+                and len(sentence) <= 200 and not introduces and not SECOND_THOUGHTS.search(sentence) \
                 and _next_to(items[open_item].text, sentence, said):
             # (a sentence that ends on ":" introduces what the user pasted next: "logs from export-svc earlier:")
             last = items[open_item]  # the words that go on from a rule are the rule's (adjacent, verbatim)
@@ -267,17 +267,23 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
 # The user says to work by what they paste ("treat it as policy", "please follow it", "apply it from now on",
 # "work by it from today", "the doc we're supposed to follow"): every statement of it is a rule of theirs.
 _FOLLOW = re.compile(r"\b(?:follow(?:ing)?(?!\s+up\b)|apply (?:it|this|these|them|that)|work by|go by|stick to|comply with|adhere to|abide by|"
-                     r"treat (?:it|this|these|them) as|(?:is|are) how we (?:do|work)|from now on|from today|going forward|"
-                     # in the user's other languages: from now on, to the letter, these are our rules, we follow this
-                     # (not Portuguese "segue o log:" alone, which hands over what follows)
+                     r"treat (?:it|this|these|them) as|(?:is|are) how we (?:do|work)|from now on|from today|"
+                     # in the user's other languages: from now on, to the letter, these are our rules (not Portuguese
+                     # "segue isso:", which hands over what follows; a "not" before it: see _followed)
                      r"a partir de (?:agora|hoje|ahora|hoy)|daqui (?:pra|para) frente|de ahora en adelante|desde ahora|"
-                     r"[àa] risca|al pie de la letra|alla lettera|(?:s[ãa]o|son|sono) (?:as |las |le )?(?:nossas|nuestras|nostre) "
-                     r"(?:regras|reglas|normas|regole)|(?:seguimos|sigue|segue|aplica|aplicamos|seguiamo|applichiamo|segui|applica) "
-                     r"(?:isto|isso|esto|esta|estas|questo|questa|queste)\b|"
-                     r"[àa] partir de maintenant|d[ée]sormais|dor[ée]navant|(?:on|nous) (?:suit|suivons|applique|appliquons) "
-                     r"(?:[çc]a|ceci|cela|cette|ces)\b|ab (?:jetzt|sofort|heute)|d'ora in (?:poi|avanti)|da (?:ora|adesso|oggi) in poi|"
-                     r"vanaf (?:nu|vandaag)|voortaan|od (?:teraz|dzi[śs]|dzisiaj)|fr[åa]n och med (?:nu|idag|i dag)|h[äa]danefter|"
-                     r"bundan (?:sonra|b[öo]yle))\b", re.IGNORECASE)
+                     r"(?:segu\w+|sig\w+|cumpr\w+|rispett\w+)[\w ]{0,20}? (?:[àa] risca|al pie de la letra|alla lettera)|"
+                     r"(?:s[ãa]o|son|sono) (?:as |las |le )?(?:nossas|nuestras|nostre) (?:regras|reglas|normas|regole)|"
+                     r"[àa] partir de maintenant|d[ée]sormais|dor[ée]navant|ab (?:jetzt|sofort|heute)|d'ora in (?:poi|avanti)|"
+                     r"da (?:ora|adesso|oggi) in poi|vanaf (?:nu|vandaag)|voortaan|od (?:teraz|dzi[śs]|dzisiaj)|"
+                     r"fr[åa]n och med (?:nu|idag|i dag)|h[äa]danefter)\b", re.IGNORECASE)
+# A "not" just before the words that would say to follow ("não são as nossas regras", "não precisa seguir à risca",
+# "no son nuestras reglas", "non sono le nostre regole"): not followed.
+_NOT_BEFORE = re.compile(r"\b(?:n[ãa]o|no|non|not|nicht|niet|nie|inte|never|don'?t|doesn'?t)\b[^.;:!?\n]{0,25}$", re.IGNORECASE)
+
+
+def _followed(said: str) -> bool:
+    """Whether the user says to work by what they pasted (:data:`_FOLLOW`, no "not" just before it)."""
+    return any(not _NOT_BEFORE.search(said, max(0, m.start() - 30), m.start()) for m in _FOLLOW.finditer(said))
 # A document the user says is not theirs to work by: another team's or a competitor's guide pasted to compare.
 _DISOWNED = re.compile(r"\b(?:not ours|not our (?:guide|style|policy|rules?|docs?|runbook|standard)|"
                        r"(?:don'?t|do not|dont|never|please don'?t) (?:adopt|follow|apply|copy) (?:anything|any of|it|this|these|them|its)|"

@@ -5903,9 +5903,11 @@ def test_what_a_japanese_line_hands_over_without_a_colon_is_pasted_and_a_review_
 
 def test_a_scanners_report_under_its_announcement_is_pasted_with_its_indented_lines():
     """Under "security scan output:", govulncheck's report (only some of whose lines look like output) is the
-    scanner's, its indented "Fixed in: golang.org/x/net@v0.23.0" lines too: none of it is the user's, and a later
-    paste of another scan is no correction of this one."""
-    assert "Fixed in" not in prose_of(SCAN_OUTPUT) and "Please upgrade" not in prose_of(SCAN_OUTPUT)
+    scanner's, its indented "Fixed in: golang.org/x/net@v0.23.0" lines and its "Vulnerability #2: ..." fields too,
+    and a later paste of another scan is no correction of this one. (Its closing sentence, "Your code is affected
+    by 2 vulnerabilities. Please upgrade ...", reads like a user's and stays prose: a user's rule under a failing
+    test's line must not be taken as the test's.)"""
+    assert "Fixed in" not in prose_of(SCAN_OUTPUT) and "Vulnerability #2" not in prose_of(SCAN_OUTPUT)
     second = SCAN_OUTPUT.replace("eta-svc", "dispatch").replace("server.go:75:8", "server.go:32:6")
     block = ledger(convo("go on with handler.go", SCAN_OUTPUT, "ok next", second, "thanks"))
     said = section(block, "User instructions")
@@ -5948,3 +5950,44 @@ def test_a_plan_in_japanese_by_its_label_is_a_plan():
                          "新しいETAモデルをまずlantern-shadow に 7日間流して、実測とのズレを比べる。ズレが±90秒以内なら本番の10%から",
                          "ok next"))
     assert any("lantern-shadow に 7日間" in t for t in section(block, "Current goal"))
+
+
+def test_what_this_rounds_readings_leave_alone():
+    """The false readings a review found in this round's new readings, each asserted the right way: a user's rule
+    under a failing test's line, a user's own list under an arrow, documents handed over or disowned in Portuguese,
+    Spanish and Italian, a document's own "stick to it.", one-off or past-tense conditionals, a rule's reason, a
+    Japanese question and rule about "the right way" or "the old API", and a standing rule only mentioned."""
+    from context_compactor.summarizer import user_words
+    from context_compactor.summarizer.ledger.corrections import named_old
+    from context_compactor.summarizer.ledger.items import values
+    failing = ("pasting the test output:\n\nFAILED tests/test_cart.py::test_total - KeyError: 'sku'\nPlease fix it without "
+               "changing the fixture.\nNever mark it xfail, it guards a real bug.")
+    assert "Never mark it xfail" in prose_of(failing)
+    for own in ("House rules for this repo 👇\n\n- never push straight to main\n- always run `make lint` before a commit",
+                "今後のルール↓\n\n本番DBには直接触らないこと。\nmainへの直接pushは禁止。",
+                "新しいサーバー届いた\n\nセットアップお願いします。\nnginxは1.25で、ポートは8443にしてください。"):
+        assert [p.kind for p in segments.split(own)] == ["prose"], own
+    for lead in ("Segue esta documentação do parceiro, dá uma olhada e me diz o que acha:",
+                 "Isso é de outra empresa, não são as nossas regras, só pra comparar:",
+                 "não precisa seguir à risca, é só referência:", "Queste non sono le nostre regole, solo per confronto:",
+                 "Bundan sonra şu dokümanı oku, rakip firmanın süreci:",
+                 "Here's the vendor's proposal for going forward, what do you think?"):
+        assert not user_words._followed(lead), lead
+    policy = ("Priya sent me Acme's release policy, how does it differ from ours?\n\n# Release policy\n\n"
+              + "Releases happen on Tuesdays. Each release has an owner.\n\n" * 6
+              + "Once a release window is announced, stick to it.")
+    assert [p.kind for p in segments.split(policy)] == ["prose", "document"]
+    for once in ("se for mexer no banco agora, faz backup antes.", "se você mexeu no schema, manda a migration pra eu revisar.",
+                 "si cambiaste algo en el config, manda el diff.", "si vas a tocar la tabla ahora, haz un backup antes."):
+        assert prose.kind_of(once, values(once)) == "request", once
+    said = "never deploy on Fridays. we agreed on that as a team."
+    assert [(i.section, i.text) for i in user_words.user_items(said, 3) if i.section in ("instruction", "decision")] == [
+        ("instruction", said)]
+    assert not prose.is_correction("正しくはどう書けばいい？") and not named_old("v1は古い方のAPIなので、新規のコードでは使わないで")
+    assert not named_old("間違えた、portは8443じゃない？") and not named_old("go1.22じゃないとビルドできない")
+    for told in ("not sure what the standing rule is for hotfixes, can you check the wiki",
+                 "weird: no `retry()` call ever reaches the handler, can you check why"):
+        assert prose.kind_of(told, values(told)) == "request", told
+    # (and the one the review found with no test: a report's field line, not only its indented ones, is the report's)
+    report = ("build log:\n\nFAILED lint step\nStage: lint\n  Found in: web/src/api/client.ts\nSummary: 3 errors")
+    assert "Stage: lint" not in prose_of(report) and "Found in" not in prose_of(report)

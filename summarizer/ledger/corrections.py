@@ -70,14 +70,16 @@ _NAMED_OLD = re.compile(r"(?:不是\s*|\b(?:instead of|rather than|not|no longer
 # A value written against Japanese words, with no space, and what says it is the old one ("stg-lantern-52は古い方で、
 # 正しくはstg-lantern-59", "ip-10-42-31-74じゃなくて ..."): the value in Latin letters and digits only (a word
 # character of the script would join the two).
-_NAMED_OLD_CJK = re.compile(r"(?<![A-Za-z0-9_.@:/+-])([A-Za-z0-9._@:/+-]*\d[A-Za-z0-9._@:/+-]*)(?<![.,:])[`'\"]?"
-                            r"(?:は古い(?:方|ほう)|じゃなくて|じゃなく|ではなくて?|じゃない|ではない)")
+_NAMED_OLD_CJK = re.compile(r"(?<![A-Za-z0-9_.@:/+-])([A-Za-z0-9._@:/+-]+?)[`'\"]?"
+                            r"(?:は古い(?:方|ほう)(?:で|[、,])|じゃなくて|じゃなく[、,]|ではなくて?[、,]?)")
 
 
 def named_old(text: str) -> set[str]:
     """The values a correction names as the old ones ("not 8080", "SAF-42710 じゃない", "X nahi re")."""
-    return {m.group(1).rstrip(".,;:") for pattern in (_NAMED_OLD, _NAMED_OLD_AFTER, _NAMED_OLD_CJK)
-            for m in pattern.finditer(text)}
+    named = {m.group(1).rstrip(".,;:") for pattern in (_NAMED_OLD, _NAMED_OLD_AFTER) for m in pattern.finditer(text)}
+    # (a value against Japanese words holds a digit: the pattern leaves that to here, where it costs nothing)
+    cjk = (m.group(1).rstrip(".,;:") for m in _NAMED_OLD_CJK.finditer(text))
+    return named | {v for v in cjk if any(c.isdigit() for c in v)}
 
 
 SAID_BEFORE = ("instruction", "request", "identifier")
@@ -147,7 +149,7 @@ _REVISING = frozenset({"revisit", "instead", "scrap", "scratch",
                        # namyśle", "ripensandoci", "tout bien réfléchi", "vazgeçtim", "mudei de ideia", "on second thought")
                        "voltei", "atrá", "atra", "pensando", "pensándolo", "pensandolo", "mejor", "melhor", "bem", "bien",
                        "bene", "pensarci", "ripensandoci", "nad", "inzien", "namyśle", "réfléchi", "vazgeçtim", "mudei",
-                       "ideia", "second", "thought", "mind"})
+                       "ideia"})
 # A name in code: a dotted, slashed or joined word ("payments.captured-ach-batcher", "ach_batcher_p99_latency").
 _CODE = re.compile(r"(?<![\w.-])[A-Za-z][\w-]*(?:[._/][\w-]+)+|(?<![\w.-])[a-z]+_[\w]+")
 

@@ -293,7 +293,8 @@ _RULE = re.compile(
     r"sans exception|ohne ausnahme|senza eccezion[ie]|zonder uitzondering|bez wyj[aą]tk[uó]w|"
     # "no dynamic framework downloads ever", "so no force-pushes, ever"
     # (a name in code among its words: "no bare `go func()` in handlers, ever")
-    r"(?:^|[,;:\u2014]\s*|\bso\s+)no " + _NO_IDIOM + r"`?[\w-]+(?:\(\))?`?(?: `?[\w.-]+(?:\(\))?`?){0,4},? ever\b|"
+    r"(?:^|[,;:\u2014]\s*|\bso\s+)no " + _NO_IDIOM + r"`?[\w-]+(?:\(\))?`?(?: `?[\w.-]+(?:\(\))?`?){0,4},? ever\b"
+    r"(?=\s*(?:[.,;:!)\u2014\u2013-]|$))|"  # (its clause ends there: "no `retry()` call ever reaches ..." tells)
     # a wish for every one of a kind ("would be nice if every Play release started as a 7% staged rollout")
     r"(?:would|'d) be (?:nice|great|good|better|ideal) if (?:every|each|all|any)\b|"
     r"no more than|only ever|stick to|"
@@ -341,7 +342,7 @@ _RULE = re.compile(
     r"(?:every|each|all|any|anything|everything|whatever) (?:[\w' \u20ac$\u00a3%/-]|(?<=\d)[.,](?=\d)){2,40}? (?:gets?|has|have|needs?|goes|go|"
     r"uses?|should|must|stays?|carries|carry|starts?|ends?|includes?|comes?|sits?|lives?)\b|"
     r"^\W*(?:(?:oh|and|also|btw|so|ok|okay|plus)\W+)*when(?:ever)? (?:you|we) (?!can\b|have time\b|get a (?:chance|minute)\b|'re done\b|are done\b|finish)\w+|"
-    r"house (?:style|rule|convention)|(?:as a|our|the) standing rule|(?:it'?s|that'?s) (?:the|our) (?:style|convention|norm|standard)\b|"
+    r"house (?:style|rule|convention)|as a standing rule|(?:this is|that'?s|it'?s) (?:a|our) standing rule|(?:it'?s|that'?s) (?:the|our) (?:style|convention|norm|standard)\b|"
     r"every time|each time|whenever|even when|for now on|whoever (?:is|picks|takes|handles|gets)\b|no matter (?:who|when|which)\b|"
     r"it matters to me|(?:^|[,;:\u2014\u2013]\s+)no " + _NO_IDIOM + r"\w+(?:,|;|$)|\b\w+ only[,;.]|"
     # a clause that forbids ("..., no hardcoded English in components", "..., no package-level globals)")
@@ -614,7 +615,7 @@ _DOING_NOW = re.compile(r"^\W*(?:(?:ok|okay|so|anyway|btw|also|sorry)\W+)*(?:i'?
 # "不是 8080，是 8443", "8080이 아니라 8443이야"); not "じゃない？", which asks.
 _CJK_CORRECTION = re.compile(r"じゃなくて|じゃなく[、,]|ではなくて?|(?:じゃ|では)ない(?:[。.!！]|\s*$)|間違え|間違い|訂正|の方だった|"
                              # (the right one is, the old one: "stg-lantern-52は古い方で、正しくはstg-lantern-59")
-                             r"正しくは|は古い(?:方|ほう)|"
+                             r"正しくは(?=[^?？\n]{0,40}[A-Za-z0-9])(?![^?？\n]*[?？])|は古い(?:方|ほう)(?:で|[、,])|"
                              r"さっきの(?:は|やつは|値は)|の方[、,]\s*(?:ごめん|すみません)|"  # (the earlier one was for something else:
                              # "..., さっきのは通常走行用"; "mc-3.9.32 の方、ごめん", the other one, sorry)
                              r"だった[、,。]?\s*(?:ごめん|すみません|すいません)|不是[^，,。]{1,40}[，,]\s*(?:而)?是|搞错|弄错|说错|更正|"
@@ -1059,13 +1060,19 @@ _SCOPE = re.compile(_SCOPE_LEAD + r"(?:anything|everything|all)(?: (?:that|which
                     r"wszystko,? co (?:dotyczy|dotyka|zmienia)|"
                     # if you are to touch a thing of a kind, in the user's other languages ("se for mexer em migration
                     # da tabela de pedidos, faz backup antes e me avisa", "si vas a tocar la tabla X, ...")
-                    r"se (?:voc[êe] |vc |tu )?(?:for |vai |precisar |tiver que )?(?:mex|toc|mud|alter)\w* (?:em|n[oa]s?)|"
-                    r"si (?:vas a |tienes que )?(?:toc|cambi|modific)\w* (?:algo |alg[uú]n |alguna )?(?:en|el|la|los|las)|"
-                    r"se (?:devi |vuoi )?(?:tocc|modific|cambi)\w* (?:qualcosa|il|la|lo|i|le|gli|un|una)|"
+                    # (not one time of now, "se for mexer no banco agora, ...", nor what was done, "se você mexeu ...")
+                    r"(?![^,.;!?]{0,90}\b(?:agora|hoje|ahora|hoy|ora|adesso|oggi|jetzt|heute|gerade|nu|vandaag|teraz|"
+                    r"dzisiaj|dzi[śs]|now|today|tonight|maintenant|aujourd'hui)\b)(?:"
+                    r"se (?:voc[êe] |vc |tu )?(?:for |vai |precisar |tiver que )?(?:mexer|mexe|tocar|toca|mudar|muda|alterar|"
+                    r"altera) (?:em|n[oa]s?)|"
+                    r"si (?:vas a |tienes que )?(?:tocas|tocar|toca|cambias|cambiar|modificas|modificar) (?:algo |alg[uú]n |"
+                    r"alguna )?(?:en|el|la|los|las)|"
+                    r"se (?:devi |vuoi )?(?:tocchi|toccare|modifichi|modificare|cambi|cambiare) (?:qualcosa|il|la|lo|i|le|gli|"
+                    r"un|una)|"
                     r"si (?:tu |vous )(?:touch|modifi|chang)\w* (?:à|au|aux|le|la|les|un|une|quoi que ce soit)|"
                     r"wenn (?:du|ihr) (?:[\w-]+ ){0,4}(?:anfasst|[äa]e?nderst|ber(?:ü|ue)hrst)|"
                     r"als (?:je|jij|u) (?:[\w-]+ ){0,4}(?:aanraakt|wijzigt|aanpast|verandert)|"
-                    r"je[śs]li (?:[\w-]+ ){0,3}(?:ruszasz|zmieniasz|dotykasz|ruszysz|zmienisz))\b[^.;!?]{0,80},\s*"
+                    r"je[śs]li (?:[\w-]+ ){0,3}(?:ruszasz|zmieniasz|dotykasz|ruszysz|zmienisz)))\b[^.;!?]{0,80},\s*"
                     + _SCOPE_ORDER, re.IGNORECASE)
 # An order, then the kind of work it goes with ("please write the failing test first when you fix a bug in X",
 # "run the linter whenever you touch a Go file"): not one time of now ("tell me when you finish the migration").

@@ -182,6 +182,7 @@ _LETTERHEAD_LINE = re.compile(r"^[A-Z\u00c0-\u00dd][^\[\]]*$")
 # A sentence, not a letterhead's line: five words or more ending on a stop ("Aiko finished the team standard, here
 # it is."), where a sender's name or address ends on none, or on an abbreviation's ("Mollie B.V.").
 _SAID = re.compile(r"^\s*(?:\S+\s+){4,}\S*[^\W\d_]{2}[.!]\s*$")
+_COMPANY_END = re.compile(r"\b(?:Ltd|Inc|Corp|Co|LLC|PLC|GmbH|AG|S\.A|B\.V|N\.V|Pty)\.\s*$")  # a sender's name
 
 
 def _letterhead_above(lines: list[str], kinds: list[str], n: int) -> int:
@@ -200,7 +201,8 @@ def _letterhead_above(lines: list[str], kinds: list[str], n: int) -> int:
         block = lines[start:end]
         if not block or len(block) > 4 or any(
                 kinds[k] or len(lines[k].strip()) > 60 or lines[k].rstrip().endswith((":", "?", "!"))
-                or (start <= first and (not _LETTERHEAD_LINE.match(lines[k]) or _SAID.search(lines[k])))
+                or (start <= first and (not _LETTERHEAD_LINE.match(lines[k]) or (
+                    _SAID.search(lines[k]) and not _COMPANY_END.search(lines[k]))))
                 for k in range(start, end)):
             break
         n = start
@@ -389,8 +391,12 @@ _EXCERPT = re.compile(r"\b(?:excerpt|forwarded|pasted|copied|copy of|verbatim|fo
 # "hugo's review on my pr, handle what makes sense", "review comments below, go through them", "customer email from
 # support, can you reproduce", "fwd from support").
 _LAST_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")  # a line's sentence announces ("ok so the reviews. pasting the relevant one")
-_ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}(?:(?:貼|共有|転送|以下|下記|抜粋|来てた|来ました|届いた|届きました|粘贴|转发|붙여|공유|전달)"
-                              r"[^:.?!\n]{0,20}$|[\u2193\u2b07\U0001f447]\W*$|\b(?:excerpt|for context|"
+_ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}(?:(?:貼|共有|転送|以下|下記|抜粋|粘贴|转发|붙여|공유|전달)[^:.?!\n]{0,20}$|"
+                              # a text of someone's that came in or is below, said so ("Trivyのレポート来てた", "レビューコメ
+                              # ント↓", "review comments 👇"; not "House rules for this repo 👇", "新しいサーバー届いた")
+                              r"(?:レビュー|レポート|ドキュメント|メール|ログ|コメント|チケット|スレッド|議事録|仕様|\b(?:review|"
+                              r"comments?|logs?|output|report|e-?mail|mail|ticket|thread|trace)\b)[^:.?!\n]{0,20}"
+                              r"(?:[\u2193\u2b07\U0001f447]|来てた|来ました|届いた|届きました)\W*$|\b(?:excerpt|for context|"
                               r"for reference|past(?:ed|ing)|forwarded|screenshot|"
                               r"copied|(?:\w+'s|from \w+|\w+ (?:left|sent|wrote)(?: (?:me|us|a|some))?) (?:\w+ )?(?:review|"
                               r"comments|notes|feedback|e-?mail|mail|ticket)s?|(?:comments|logs?|output|e-?mail|trace) below|"
@@ -409,6 +415,7 @@ _ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}(?:(?:貼|共有|転送|以下|下
 
 # A machine's text announced ("security scan output:", "the linter's report:", "build log:").
 _MACHINE = re.compile(r"\b(?:output|log|logs|scan|report|trace|traceback|stack ?trace|dump|run)\b", re.IGNORECASE)
+_REPORT_FIELD = re.compile(r"^[A-Z][\w /()-]{1,30}(?: #\d+)?:\s+\S")  # "Vulnerability #1: GO-2024-2687", "Total: 3 (...)"
 
 
 def _announced(lines: list[str], kinds: list[str]) -> None:
@@ -454,16 +461,21 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
             for k in range(first, end):
                 if not kinds[k] and lines[k].strip() and not (k == end - 1 and lines[k].rstrip().endswith("?")):
                     kinds[k] = "pasted"
-        elif sum(1 for k in range(first, end) if kinds[k] or line_is_pasted(lines[k])) * 3 >= (end - first) * 2 or (
-                _MACHINE.search(line) and any(kinds[k] or line_is_pasted(lines[k]) for k in range(first, end))):
-            # (under "security scan output:", a report only some of whose lines look like output: its indented
-            # "Found in: golang.org/x/net@v0.21.0" lines are its own too)
+        elif _MACHINE.search(line) and any(kinds[k] or line_is_pasted(lines[k]) for k in range(first, end)) and (
+                sum(1 for k in range(first, end) if kinds[k] or line_is_pasted(lines[k])) * 3 < (end - first) * 2):
+            # Under "security scan output:", a report only some of whose lines look like output: its indented lines
+            # ("  Found in: golang.org/x/net@v0.21.0") and its fields ("Vulnerability #1: GO-2024-2687") are its own
+            # too; a sentence of the user's after a failing test's line ("Never mark it xfail, ...") stays theirs.
+            for k in range(first, end):
+                if not kinds[k] and lines[k].strip() and (lines[k][:1].isspace() or _REPORT_FIELD.match(lines[k])):
+                    kinds[k] = "pasted"
+        elif sum(1 for k in range(first, end) if kinds[k] or line_is_pasted(lines[k])) * 3 >= (end - first) * 2:
             # mostly output or a table: its title over it and its note under it are the paste's too ("Data queries -
             # monitoring visit 25 maggio", the rows, "Do not close queries without the investigator's signature."),
             # not a line in the user's voice (a question, lower case, "this is what breaks")
             for k in range(first, end):
                 if not kinds[k] and lines[k].strip() and (_CAPITAL.match(lines[k]) or _TABLE.match(lines[k])
-                                                          or _SPEAKER.match(lines[k]) or lines[k][:2].isspace()) \
+                                                          or _SPEAKER.match(lines[k])) \
                         and not lines[k].rstrip().endswith("?") and not _RESUMES.match(lines[k]):
                     kinds[k] = "pasted"
         # The paragraphs after it that hold a quoted or an output line, or a document, are the same paste (a
@@ -802,10 +814,12 @@ USER_TAIL_CHARS = 400  # a last paragraph of the user's under a document, in low
 # The user saying they take the text above as it is ("From now on we follow this, all of it.", "A partir de agora
 # seguimos isto."): a verb of following, then the text pointed back at, ending its clause; not a document's own
 # "We apply this policy to all staff.", whose "this" names what follows it.
-_ADOPTS_IT = re.compile(r"\b(?:follow|apply|adopt|go by|stick to|work by|segu\w*|sigu\w*|aplic\w*|suiv\w*|appli\w*|"
-                        r"folg\w*|volg\w*|hanteren|stosuj\w*|f[öo]lj\w*)\b[^.?!\n]{0,12}?\b(?:this|these|it|them|all of it|"
-                        r"the above|isto|isso|esto|esta|estas|questo|queste|ceci|cela|[çc]a|dies|das|dit|deze|to|detta|det)"
-                        r"\s*(?:[,.!;:]|$)", re.IGNORECASE)
+_ADOPTS_IT = re.compile(r"\b(?:we|i|let'?s|from now on|going forward|a partir de (?:agora|ahora|hoy|hoje)|d[ée]sormais|"
+                        r"ab (?:jetzt|sofort)|d'ora in poi|vanaf nu|voortaan|od teraz|fr[åa]n och med nu)\b[^.?!\n]{0,30}?"
+                        r"\b(?:follow(?! up\b)|apply|adopt|go by|stick to|work by|seguimos|seguir|sigamos|aplicamos|suivons|"
+                        r"appliquons|folgen|volgen|hanteren|stosujemy|f[öo]ljer)\b[^.?!\n]{0,12}?\b(?:this|these|it|them|"
+                        r"all of it|the above|isto|isso|esto|esta|estas|questo|queste|ceci|cela|[çc]a|dies|das|dit|deze|to|"
+                        r"detta|det)\s*(?:[,.!;:]|$)", re.IGNORECASE)
 
 
 def _document_end(lines: list[str], start: int) -> int:
