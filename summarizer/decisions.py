@@ -45,7 +45,7 @@ _DECISION = re.compile(
     r"(?:plan|plans|planes|planos|programma)\w*\s*:\s*[^.;!?\n]{1,60}\b(?:instead of|au lieu de|en lugar de|en vez de|em vez de|"
     r"ao inv[ée]s de|statt|anstatt|invece di)\b|"
     # Japanese: a choice said as what it will be ("やっぱり MPPI にします", "DWB で行きます", "Cyclone に決めました")
-    r"にします|にしよう|にしました|で行きます|で行こう|でいきます|でいこう|に決め|"
+    r"にします|にしよう|にしました|にしましょう|で行きます|で行こう|で行きましょう|でいきます|でいこう|でいきましょう|に決め|"
     r"wir nehmen\b[^.;!?]{1,80}\bstatt\b|wir bleiben bei\b|andiamo con\b|\u51b3\u5b9a|\u5c31\u7528|\u6c7a\u5b9a|\u6c7a\u3081\u305f|\uacb0\uc815|\ub85c \ud558\uc790|\ub85c \uac00\uc790)",
     re.IGNORECASE)
 # A choice said in the first person ("we'll guard the map with a mutex", "I'd cache the settings", "my vote is

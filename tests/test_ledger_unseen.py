@@ -5991,3 +5991,15 @@ def test_what_this_rounds_readings_leave_alone():
     # (and the one the review found with no test: a report's field line, not only its indented ones, is the report's)
     report = ("build log:\n\nFAILED lint step\nStage: lint\n  Found in: web/src/api/client.ts\nSummary: 3 errors")
     assert "Stage: lint" not in prose_of(report) and "Found in" not in prose_of(report)
+
+
+def test_a_choice_said_politely_in_japanese_is_a_decision():
+    """"CycloneDDS で行きましょう" and "MPPI にしましょう" (let's go with X, politely) are choices made, as "DWB で行きます"
+    is; "どうしましょう?" (what shall we do?) is none."""
+    from context_compactor.summarizer import user_words
+
+    def sections(said: str) -> list[str]:
+        return [i.section for i in user_words.user_items(said, 3) if i.section in ("decision", "request", "instruction")]
+    assert sections("CycloneDDS で行きましょう. discovery over the site wifi behaves") == ["decision"]
+    assert sections("じゃあ MPPI にしましょう、DWB より安定してるので") == ["decision"]
+    assert "decision" not in sections("どうしましょう?")
