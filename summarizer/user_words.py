@@ -284,6 +284,8 @@ _NOT_BEFORE = re.compile(r"\b(?:n[ãa]o|no|non|not|nicht|niet|nie|inte|never|don
 def _followed(said: str) -> bool:
     """Whether the user says to work by what they pasted (:data:`_FOLLOW`, no "not" just before it)."""
     return any(not _NOT_BEFORE.search(said, max(0, m.start() - 30), m.start()) for m in _FOLLOW.finditer(said))
+
+
 # A document the user says is not theirs to work by: another team's or a competitor's guide pasted to compare.
 _DISOWNED = re.compile(r"\b(?:not ours|not our (?:guide|style|policy|rules?|docs?|runbook|standard)|"
                        r"(?:don'?t|do not|dont|never|please don'?t) (?:adopt|follow|apply|copy) (?:anything|any of|it|this|these|them|its)|"

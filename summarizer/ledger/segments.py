@@ -812,8 +812,9 @@ _RESUMES = re.compile(r"^\W*(?:this|that|these|the above|above|it|thanks|thx|ty|
 
 USER_TAIL_CHARS = 400  # a last paragraph of the user's under a document, in lower case, this long at most
 # The user saying they take the text above as it is ("From now on we follow this, all of it.", "A partir de agora
-# seguimos isto."): a verb of following, then the text pointed back at, ending its clause; not a document's own
-# "We apply this policy to all staff.", whose "this" names what follows it.
+# seguimos isto."): the speaker (or "from now on") first, a verb of following, then the text pointed back at, ending
+# its clause; not a policy's own "Once a release window is announced, stick to it.", nor "Staff apply this policy
+# as well.", whose "this" names what follows it.
 _ADOPTS_IT = re.compile(r"\b(?:we|i|let'?s|from now on|going forward|a partir de (?:agora|ahora|hoy|hoje)|d[ée]sormais|"
                         r"ab (?:jetzt|sofort)|d'ora in poi|vanaf nu|voortaan|od teraz|fr[åa]n och med nu)\b[^.?!\n]{0,30}?"
                         r"\b(?:follow(?! up\b)|apply|adopt|go by|stick to|work by|seguimos|seguir|sigamos|aplicamos|suivons|"
