@@ -11,7 +11,7 @@ from .identifiers import MAX_ITEM_CHARS, clip, identifier_items, mention_items
 from .ledger import (APPROVAL, CORRECTION_RANK, DECIDED_RANK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, Item, masked_key,
                      parse_items, prose, values)
 from .ledger.corrections import named_old
-from .ledger.segments import SIGN_OFF_WORDS
+from .ledger.segments import SIGN_OFF_WORDS, TAKEN
 from .markers import BLOCK_END, OWN_BLOCK
 from .memos import remembered
 from .outputs import _EXCEPTION_LINE, error_line, failed_run
@@ -87,13 +87,16 @@ def _user_items(text: str) -> tuple[tuple[Item, ...], str, int]:
     if not text or text.lower().strip(".!? ") in _TRIVIAL or text.startswith("/context-stats"):
         return tuple(items), "", 0
     segments = prose.split(neutral(text))
-    spoken = [part for s in segments if s.kind == "prose"
-              and (part := _ADDRESSED.sub("", _ENVELOPE.sub("", s.text)).strip())]
+    spoken, under = [], []  # the user's stretches of prose, and whether each comes right under what they pasted
+    for n, s in enumerate(segments):
+        if s.kind == "prose" and (part := _ADDRESSED.sub("", _ENVELOPE.sub("", s.text)).strip()):
+            spoken.append(part)
+            under.append(n > 0 and segments[n - 1].kind in ("document", "pasted"))
     asked: list[str] = []
     said = "\n".join(spoken)
     plan = plan_of(said) if said else ""
-    for part in spoken:  # each stretch of the user's own words on its own: what was pasted between is not theirs
-        items.extend(_prose_items(part, index, asked, plan))
+    for part, pasted in zip(spoken, under):  # each stretch of the user's own words on its own: what was pasted between is not theirs
+        items.extend(_prose_items(part, index, asked, plan, pasted))
     if said:  # ids the user's instructions carry are in their words (and leave with them when corrected)
         # (not a value said without saying it holds, "request id req_01NEGF1S..., find it in the logs": when the
         # agent's next call takes it up, it named the work asked, and its id is one of the work's; see ledger.merge)
@@ -142,10 +145,31 @@ def _adjacent(sentences: list[str], spoken: list[str]) -> str:
 # it and it say nothing of what came before.
 _SIGN_OFF = re.compile(r"^\W*" + SIGN_OFF_WORDS + r"\W*$", re.IGNORECASE)
 # A sentence that says the one before it is a rule ("That is the rule from the board.", "this is our policy now").
-_BACK_RULE = re.compile(r"^\W*(?:that|this|it)(?:'s|\s+is|\s+was|\s+has been)\s+(?:the|our|a|house)\b[^.!?]{0,40}?\b"
-                        r"(?:rule|policy|convention|standard|procedure)\b", re.IGNORECASE)
+# So is one that says it is how the team works ("that's how we do it here", "so machen wir das", "así lo hacemos aquí").
+_BACK_RULE_WORDS = (r"(?:(?:that|this|it)(?:'s|\s+is|\s+was|\s+has been)\s+(?:the|our|a|house)\b[^.!?]{0,40}?\b"
+                    r"(?:rule|policy|convention|standard|procedure)\b|that'?s (?:just )?how we (?:do (?:it|things)|work|roll)\b|"
+                    r"so machen wir (?:das|es)\b|so l(?:ä|ae)uft das (?:hier|bei uns)\b|as[ií] (?:lo hacemos|se hace|trabajamos)\b|"
+                    r"(?:[ée]|eh) assim que (?:a gente faz|fazemos|trabalhamos)\b|c'est comme [çc]a qu'on (?:fait|travaille)\b|"
+                    r"(?:da noi|qui) (?:si fa|funziona) cos[iì]\b|zo doen we (?:het|dat)\b|tak (?:to )?(?:u nas )?robimy\b)")
+_BACK_RULE = re.compile(r"^\W*" + _BACK_RULE_WORDS, re.IGNORECASE)
+# (or the end of the same sentence, when no capital opened a new one: "no transport leaves QAS without her OK. that's how
+# we do it here.")
+_BACK_RULE_END = re.compile(r"[.;!]\s+" + _BACK_RULE_WORDS + r"[^.!?]{0,30}[.!]*\s*$", re.IGNORECASE)
 # An emoji a chat writes as its short code at the end of a message ("... under 210 words :tada:", ":+1:").
 _EMOJI_END = re.compile(r"\s:[\w+-]{1,40}:\W{0,3}$")
+
+
+# A part of what the user pasted said to hold for them ("but this one we do: ...", "disso aí, uma coisa vale pra gente
+# também: ...", "ok, from this our rule: ...", "7.3 はうちのルールにする: ...").
+_APPLIES_TO_US = re.compile(r"\b(?:(?:this|that) (?:one|part|point|bit) (?:we (?:do|keep|follow)|holds|applies|stays)|(?:applies|holds) "
+                            r"(?:to|for) us|(?:our|the house) rule\s*:|vale (?:pra|para) (?:gente|n[óo]s)|vale per noi|"
+                            r"gilt (?:auch )?f(?:ü|ue)r uns|(?:se )?aplica (?:a|para) nosotros|s'applique (?:à|a) nous|"
+                            r"geldt (?:ook )?voor ons|dotyczy (?:te[żz] )?nas|[àa] notre compte|unsere regel|nuestra regla|"
+                            r"notre r[èe]gle|nossa regra|nostra regola|onze regel|nasza zasada)\b|うちのルール", re.IGNORECASE)
+# Said of what the user pasted but no rule taken from it: asked of it ("for us, can you sum it up?"), or said of a part
+# that does not hold ("Lo de commit synchronize no aplica").
+_ASKS = re.compile(r"\?|\b(?:no aplica|does ?n[o']t apply|not relevant|nos da igual|egal|pas concern[ée]|n[ãa]o se aplica|"
+                   r"non (?:si )?applica|nie dotyczy|geldt niet)\b", re.IGNORECASE)
 
 
 # A few words and a thanks after a question ("folder 3.1 thx", "the Q3 one pls"): said for the question, no setting.
@@ -163,17 +187,20 @@ def _next_to(text: str, sentence: str, said: str) -> bool:
 _LIST_ITEM = re.compile(r"\s*(?:\d{1,2}[.)]|[-*\u2022])\s")
 
 
-def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> list[Item]:
+def _prose_items(said: str, index: int, asked: list[str], plan: str = "", under_paste: bool = False) -> list[Item]:
     """Instructions and corrections of the user's own words, a sentence each; what was only asked goes to
     ``asked``. A correction without a value of its own takes the sentence after it ("Sorry, wrong port.
-    Use 7443."), which says what it corrects to."""
+    Use 7443."), which says what it corrects to. ``under_paste``: the words come right under what the user
+    pasted, whose first sentence may say what holds from it ("Czyli u nas: przypinamy psp-sdk 5.18.1 ...")."""
     items: list[Item] = []
     parts: list[str] = []
+    backed: set[int] = set()  # the parts a sentence after them says are a rule
     for sentence in prose.sentences(said):
         if sentence.lower().strip(".!? ") in _TRIVIAL:
             continue
         if parts and _BACK_RULE.match(sentence) and len(parts[-1]) <= MAX_ITEM_CHARS // 2:
             parts[-1] = prose.joined(parts[-1], sentence, said)  # "That is the rule from the board.": the sentence before is the rule
+            backed.add(len(parts) - 1)
         else:
             parts.append(sentence)
     skip = False
@@ -188,6 +215,12 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "") -> lis
             continue
         found = values(sentence)
         kind = prose.kind_of(sentence, found)
+        if kind in ("request", "setting") and not _ASKS.search(sentence) and (
+                n in backed or _BACK_RULE_END.search(sentence) or (under_paste and (
+                    (not n and TAKEN.match(sentence)) or _APPLIES_TO_US.search(sentence)))):
+            # said to be how the team works ("no transport leaves QAS without Nazlı's OK. that's how we do it here."), or
+            # what holds for the user's own work of the text above ("Eso sí, ponle warning threshold a todo ...")
+            kind = "rule"
         # A rule ending in a chat's emoji (":tada:") ends in no colon; a value said so may still lead into a paste.
         introduces = (_EMOJI_END.sub("", sentence) if kind == "rule" else sentence).endswith(":")
         if introduces and kind in ("rule", "setting") and not prose.is_strong_rule(sentence):

@@ -6003,3 +6003,122 @@ def test_a_choice_said_politely_in_japanese_is_a_decision():
     assert sections("CycloneDDS で行きましょう. discovery over the site wifi behaves") == ["decision"]
     assert sections("じゃあ MPPI にしましょう、DWB より安定してるので") == ["decision"]
     assert "decision" not in sections("どうしましょう?")
+
+
+VENDOR_NOTICE = """Subject: [Action required] Ledger API v1 retirement on 2026-03-31
+
+Dear Customer,
+
+We are retiring the /v1/entries endpoints. Please migrate to /v2/journal before the deadline. Do not send amounts
+as floats; use integer minor units. Requests above 40 per second per account will receive HTTP 429. Rotate your
+API keys within 30 days of this notice. Contact platform-support quoting case PS-20417.
+
+Kind regards,
+Ledger Platform Team"""
+
+
+def test_what_the_user_takes_from_a_pasted_text_for_their_own_work_is_their_rule():
+    """Under a vendor's notice or a standard the user pasted, their first sentence that says what holds for them
+    ("Czyli u nas: ...", "Heißt für uns: ...", "Eso sí, ...", "So for us: ..."), or any of theirs that says a part
+    of it applies to them ("but this one we do: ...", "uma coisa vale pra gente também: ...", "from this our rule:
+    ..."), is their rule, in their words; a question about it, or a part said not to apply, is none."""
+    from context_compactor.summarizer import user_words
+
+    def instructions(said: str) -> list[str]:
+        return [i.text for i in user_words.user_items(said, 3) if i.section == "instruction"]
+    for lead, rest in (("Czyli u nas:", "przypinamy ledger-client 4.2.0 i dopiero potem przechodzimy na v2."),
+                       ("Heißt für uns:", "wir bleiben bei ledger-client 4.2.0, bis v2 in staging grün ist."),
+                       ("Eso sí,", "ponle un límite de 30 req/s a todo cliente del ledger antes del cambio."),
+                       ("So for us:", "the ledger-client stays pinned at 4.2.0 until v2 passes in staging.")):
+        said = f"pasting the vendor's notice:\n\n{VENDOR_NOTICE}\n\n{lead} {rest}"
+        assert any(t.startswith(lead) and rest[:30] in t for t in instructions(said)), (lead, instructions(said))
+    for said, rule in (("the key rotation we already do, skip it. but this one we do: no float amounts anywhere, ever",
+                        "but this one we do:"),
+                       ("o resto é com o financeiro. disso aí, uma coisa vale pra gente também: nada de float em valores",
+                        "disso aí, uma coisa vale pra gente"),
+                       ("ok, from this our rule: above 40 req/s per account we back off and retry after a minute",
+                        "ok, from this our rule:")):
+        text = f"pasting the vendor's notice:\n\n{VENDOR_NOTICE}\n\n{said}"
+        assert any(t.startswith(rule) for t in instructions(text)), (said, instructions(text))
+    asked = f"pasting the vendor's notice:\n\n{VENDOR_NOTICE}\n\nSo for us, what changes in the ledger-client?"
+    assert not any("what changes" in t for t in instructions(asked)), instructions(asked)
+    lapsed = f"pasting the vendor's notice:\n\n{VENDOR_NOTICE}\n\nEso sí, lo de las API keys no aplica, usamos mTLS."
+    assert not any("no aplica" in t for t in instructions(lapsed)), instructions(lapsed)
+    # the same words with nothing pasted above them say nothing of a text: no rule by their lead alone
+    assert not any("ledger-client" in t for t in instructions("So for us: the ledger-client release notes, pls"))
+
+
+def test_a_sentence_the_user_says_is_how_the_team_works_is_a_rule():
+    """"no transport leaves QAS without Nazlı's OK. that's how we do it here." is a rule, as "That is the rule from
+    the board." after a sentence makes it one; so in German and Spanish. What was done elsewhere is none."""
+    from context_compactor.summarizer import user_words
+
+    def sections(said: str) -> list[str]:
+        return [i.section for i in user_words.user_items(said, 3) if i.section in ("instruction", "request")]
+    assert sections("no release branch is cut without Dana's OK. that's how we do it here.") == ["instruction"]
+    assert sections("ningún deploy sin ticket de cambio aprobado. así lo hacemos aquí") == ["instruction"]
+    assert sections("kein Merge ohne zweites Review. So machen wir das hier.") == ["instruction"]
+    assert "instruction" not in sections("we shipped on fridays. that's how we did it at my last job, lol")
+    assert "instruction" not in sections("can you check the staging deploy? that's how we do it here?")
+
+
+def test_an_order_for_whatever_comes_to_need_it_is_a_rule():
+    """"if anything on the build box needs a restart, do it outside 9-18" holds for every restart, after a lead in
+    Hinglish too ("aur haan, ..."); "if anything needs a restart now, do it" is one time."""
+    for said in ("aur haan, if anything on the build box needs a restart, do it outside 9-18, not during, thanks",
+                 "if something needs a reboot, do it after 22:00 only",
+                 "btw if any worker requires a drain, do it one at a time"):
+        assert prose.kind_of(said, values(said)) == "rule", said
+    assert prose.kind_of("if anything needs a restart now, do it", ()) != "rule"
+    from context_compactor.summarizer import user_words
+    said = "kal raat kuch hua tha kya server pe. aur haan, if anything on the build box needs a restart, do it outside 9-18"
+    assert any(i.section == "instruction" and i.text.startswith("aur haan, if anything")
+               for i in user_words.user_items(said, 3)), user_words.user_items(said, 3)
+
+
+def test_a_preference_in_dutch_turkish_polish_portuguese_and_italian_is_a_rule():
+    """"liever", "tercihim", "wolę", "prefiro", "preferisco" say what the user prefers, as "I'd rather" does."""
+    for said in ("build alerts liever naar #ci-alerts, niet naar #general",
+                 "tercihim: yeni servisler svc_ önekiyle açılsın, eski app_ gibi değil.",
+                 "wolę krótkie odpowiedzi, max 5 punktów",
+                 "prefiro commits pequenos, um por mudança",
+                 "preferisco i grafici con l'asse y che parte da zero"):
+        assert prose.kind_of(said, values(said)) == "rule", said
+
+
+PLAYBOOK = """# Review playbook (v3.2)
+
+## 1. Scope
+- This playbook covers every vendor contract the team reviews.
+
+## 2. Terms
+- The maximum term of a confidentiality obligation is 4 years from disclosure.
+- Audit rights are exercised with 20 business days' notice.
+- Governing law follows the client's seat.
+
+## 3. Library
+- contracts.mutual.v4: mutual template, Dutch law.
+- contracts.oneway.v2: one-way template, client discloses.
+- contracts.dpa.v3: data processing rider.
+
+## 4. Checklist
+- [ ] Parties checked against the register.
+- [ ] Signature blocks checked against the register.
+- [ ] Annexes checked against the register.
+"""
+
+
+def test_a_followed_documents_statements_that_set_a_limit_get_room_first():
+    """Of the plain statements of a document the user says to work by, those that set a limit ("The maximum term
+    ... is 4 years from disclosure", "... with 20 business days' notice") are given room before the rest, and the
+    rest in the document's order: a small block keeps the limits, not its closing checklist."""
+    messages = convo("this is our review playbook, follow it for every contract from now on:\n\n" + PLAYBOOK)
+    full = "\n".join(section(ledger(messages, budget=4000), "Rules in documents"))
+    assert "4 years from disclosure" in full and "Annexes checked" in full, full
+    for budget in range(100, 400, 10):
+        rules = "\n".join(section(ledger(messages, budget=budget), "Rules in documents"))
+        if "Annexes checked" in rules or "contracts.dpa.v3" in rules:
+            assert "4 years from disclosure" in rules and "20 business days" in rules, (budget, rules)
+    assert any("4 years from disclosure" in "\n".join(section(ledger(messages, budget=b), "Rules in documents"))
+               and "Annexes checked" not in "\n".join(section(ledger(messages, budget=b), "Rules in documents"))
+               for b in range(100, 400, 10))

@@ -48,7 +48,8 @@ _SENTENCE = re.compile(rf"(?<=[{''.join(_WIDE_STOPS)}])[ \t]*(?=[^\s{''.join(_WI
                        # "... is a no-go. fix that up?", "... de Clínica San José. if a max-prefix trips, ..."
                        r"(?:(?<=[a-z\u00df-\u00f6\u00f8-\u00ff]{3}\.)(?<!etc\.)(?<!fig\.)|(?<=[a-z]-[a-z]{2}\.))\s+(?=[a-z])|"
                        # (after a word of two, before a lead into the next thing: "..., then tell me. oh and desculpa: ...")
-                       r"(?<=\b[a-z]{2}\.)(?<!\bvs\.)\s+(?=(?:oh|ah|also|and|btw|ps|ok|so|but)\b)|"
+                       # (in Hinglish too: "... kya server pe. aur haan, if anything ...")
+                       r"(?<=\b[a-z]{2}\.)(?<!\bvs\.)\s+(?=(?:oh|ah|also|and|btw|ps|ok|so|but|aur|haan|acha|accha|arre)\b)|"
                        # after a quote or a bracket: "... to 'Plan limits'. when you ...", "... decimal commas (1.234,56). hey, ..."
                        r"(?<=[a-z0-9]['\")]\.)\s+(?=[a-z])|"
                        # after an emoji, before a lead into the next thing ("close out SEC-6653 \U0001f64f general thing: ...")
@@ -436,13 +437,16 @@ _RULE = re.compile(
     # Swedish, Danish, Norwegian, Dutch (their "not" and "no" say what is, in a law or a letter, as often as
     # what to do: "niet in de lidstaat gevestigde")
     r"aldrig|aldri\b|alltid|altid\b|nooit|altijd|voortaan|vanaf nu|"
+    # a preference in Dutch, Turkish, Polish ("alerts ... liever naar #tms-alerts, niet naar #general", "tercihim: ...")
+    r"\bliever\b|bij voorkeur|mijn voorkeur|\btercih(?:im|imiz| ederim| ediyorum|en)\b|\bwol(?:ę|e|ał(?:bym|abym)|alabym)\b|"
     # (but their imperative and its "no" forbid: "kör inga skanningar mot lagret ...", "rør ikke prod-databasen")
     r"\b(?:k[öo]r|g[öo]r|skicka|[äa]ndra|r[öo]r|anv[äa]nd|starta|stoppa|kj[øo]r|gj[øo]r|send|brug|bruk|r[øo]r|endre|[æa]ndr)\s+"
     r"(?:inga|ingen|inget|inte|ikke|aldrig|aldri)\b|"
     # Polish ("proszę zawsze wykluczać konta testowe", "nigdy nie ruszaj raw_orders", "od teraz ...")
     r"\bzawsze\b|\bnigdy\b|\bod (?:teraz|dzi[sś](?:iaj)?|jutra)\b|"
     # Italian, Portuguese
-    r"\bsempre\b|\bmai\b|non (?:usare|toccare|cambiare|mettere|fare|scrivere|inviare|chiudere|"
+    r"\bsempre\b|\bmai\b|\bprefiro\b|de prefer[êe]ncia|\bpreferisco\b|preferibilmente|preferiblemente|"
+    r"non (?:usare|toccare|cambiare|mettere|fare|scrivere|inviare|chiudere|"
     r"cancellare|pubblicare)\b|\bn[ãa]o (?:use|usar|mude|mexa|feche|apague|publique|envie)\b|\bevite\b)|"
     # Japanese, Chinese, Korean: from now on, always, never, must, all of them ("これからのコミットメッセージは英語で",
     # "以后所有的评测都用 greedy decoding", "另外，画图都用 cividis 配色", "앞으로 커밋은 영어로"); no word boundary, their
@@ -479,7 +483,8 @@ _RULE_NEEDS = (
     "utilise", "nie", "immer", "bitte ", "kein", "nicht", "muss", "m\u00fcssen", "darf", "verwende", "ausschlie",
     "nur noch", "nunca", "siempre", "debe", "prefiero", "evita", "sin ", "solo ", "aldri", "altid", " inga", " ingen", " inte",
     " ikke",
-    "alltid", "nooit", "altijd", "voortaan", "vanaf nu", "zawsze", "nigdy", "od teraz", "od dzi", "od jutra", "sempre", "mai",
+    "alltid", "nooit", "altijd", "voortaan", "vanaf nu", "liever", "voorkeur", "tercih", "wol", "zawsze", "nigdy", "od teraz",
+    "od dzi", "od jutra", "sempre", "mai",
     "non ", "n\u00e3o ", "nao ",
     "これから", "今後", "以後", "いつも", "必ず", "絶対に", "しないでください", "ないで", "禁止", "を使ってください", "を使うこと", "以后", "今后", "从现在起", "一律", "始终",
     "总是", "永远", "务必", "必须", "不要", "别再", "所有的", "都用", "全都", "앞으로", "항상", "절대", "반드시", "하지")
@@ -1046,12 +1051,12 @@ _SCOPE_ORDER = (r"(?:(?:please|pls|always|first)\s+)?(?:run|ask|check|ping|tell|
                 r"montre|p[aá]s[ae]|m[aá]nd[ae]|preg[uú]nta|pergunta|me (?:pergunta|avisa|mostra)|avisa|mostra|zeig|frag|"
                 r"schick|daj|pytaj|zapytaj|wy[śs]lij|poka[żz]|stuur|vraag|laat|chiedi|"
                 # (a thing to do first: "faz backup antes", "haz un backup", "fai prima un backup", "mach vorher ...")
-                r"faz|fa[çc]a|haz|haga|fai|fate|mach|maak|zr[óo]b)\b")
+                r"faz|fa[çc]a|haz|haga|fai|fate|mach|maak|zr[óo]b|do (?:it|that|them|this))\b")
 # What to do with everything of a scope, the scope first ("anything that touches the billing schema, run it by me
 # first", "Tout ce qui touche au groupe GG-Pilote, tu le roules avec -WhatIf avant", "todo lo que toque producción, ...");
 # not what is left or known ("tout ce qui reste, c'est ...").
 # (after a lead or two and a short label: "Ah, e pra ficar claro: se for mexer em ...")
-_SCOPE_LEAD = r"^\W*(?:(?:and|also|btw|oh|ah|plus|et|y|e|und|en|i)\W+){0,2}(?:[^\W\d_][\w ]{0,24}:\s*)?"
+_SCOPE_LEAD = r"^\W*(?:(?:and|also|btw|oh|ah|plus|et|y|e|und|en|i|aur|haan|yes|ja|oui|s[ií])\W+){0,2}(?:[^\W\d_][\w ]{0,24}:\s*)?"
 _SCOPE = re.compile(_SCOPE_LEAD + r"(?:anything|everything|all)(?: (?:that|which))? "
                     r"(?:touches|concerns|involves|changes|hits|goes (?:to|into|near))\b[^.;!?]{3,80},\s*" + _SCOPE_ORDER + "|"
                     + _SCOPE_LEAD + r"(?:tout ce qui (?:touche|concerne|modifie|passe par)|todo lo que (?:toque|afecte|modifique|cambie)|"
@@ -1063,6 +1068,8 @@ _SCOPE = re.compile(_SCOPE_LEAD + r"(?:anything|everything|all)(?: (?:that|which
                     # (not one time of now, "se for mexer no banco agora, ...", nor what was done, "se você mexeu ...")
                     r"(?![^,.;!?]{0,90}\b(?:agora|hoje|ahora|hoy|ora|adesso|oggi|jetzt|heute|gerade|nu|vandaag|teraz|"
                     r"dzisiaj|dzi[śs]|now|today|tonight|maintenant|aujourd'hui)\b)(?:"
+                    # (what a thing of the work comes to need: "if anything on Gokhale needs a restart, do it outside 6-9pm")
+                    r"(?:if|whenever) (?:anything|something|any [\w-]+)\b[^,.;!?]{0,60}?\b(?:needs?|requires?|has to be|must be)|"
                     r"se (?:voc[êe] |vc |tu )?(?:for |vai |precisar |tiver que )?(?:mexer|mexe|tocar|toca|mudar|muda|alterar|"
                     r"altera) (?:em|n[oa]s?)|"
                     r"si (?:vas a |tienes que )?(?:tocas|tocar|toca|cambias|cambiar|modificas|modificar) (?:algo |alg[uú]n |"

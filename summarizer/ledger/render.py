@@ -262,7 +262,23 @@ def _preference(section: str, items: list[Item], cost: list[float] | None = None
         common = _common_series(items)
         return sorted(range(n), key=lambda i: (items[i].seen > ROUTINE, _series(items[i].key) in common
                                                and latest[_series(items[i].key)] != i, -items[i].rank, -i))
+    if section == "docrule":
+        # The newest document first; of a document's plain statements (weak: it is followed, they say no "must"),
+        # those that set a limit first ("The maximum term ... is 4 years from disclosure", "Every handler returns
+        # within 7 ms"), then in the document's order, not from its last line up (an annex's checklist).
+        return sorted(range(n), key=lambda i: (-items[i].src, items[i].weak and not _LIMIT.search(items[i].text),
+                                               i if items[i].weak else -i))
     return list(range(n - 1, -1, -1))
+
+
+# A statement that sets a limit: a bound said in words, or an amount with its unit ("4 years", "7 ms", "450 line items
+# per call", "20 business days").
+_LIMIT = re.compile(r"\b(?:max(?:imum|imal)?|min(?:imum)?|at (?:most|least)|no (?:more|less|later|earlier) than|not (?:more|less|later) "
+                    r"than|up to|within|limit(?:ed)?|cap(?:ped)?|threshold|m[áa]xim[oa]|m[íi]nim[oa]|h(?:ö|oe)chstens|mindestens|"
+                    r"au (?:plus|moins)|massimo|maksymalnie|co najmniej|en (?:fazla|az))\b|"
+                    r"\d[\d.,]*\s?(?:%|ms|s|sec|seconds?|min|minutes?|h|hrs?|hours?|days?|business days|weeks?|months?|years?|"
+                    r"[kmgt]i?b|[kmgt]\b|items?|line items|lines?|pages?|words?|char(?:acter)?s?|requests?|calls?|times|eur|usd|"
+                    r"gbp|per\b)(?!\w)|[$€£]\s?\d", re.IGNORECASE)
 
 
 SERIES = 4  # distinct files of one series (names alike but for their numbers and codes) that make it common

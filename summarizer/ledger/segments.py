@@ -502,6 +502,7 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
             closing = len(paragraphs) >= 2 and _asks_after(lines, paragraphs[-1])
             between = paragraphs[1:-1] if closing else paragraphs[1:]
             again = next((n for n, (start, _stop) in enumerate(between) if _USER_AGAIN.match(lines[start])
+                          or TAKEN.match(lines[start])  # ("Czyli u nas: przypinamy psp-sdk 5.18.1 ...")
                           or lines[start].rstrip().endswith("?")
                           or not (_CAPITAL.match(lines[start]) or _LONE_PATH.match(lines[start]))
                           or _RELAYED.match(lines[start]) or _ENVELOPE_LINE.match(lines[start])), None)
@@ -793,6 +794,17 @@ def _paragraphs(lines: list[str], first: int) -> list[tuple[int, int]]:
 _RELAYED = re.compile(r"^\[[^\]\n]{1,40}\]\s+[a-z\u00df-\u00ff]")
 
 
+# What the user takes from a text they pasted, for their own work ("Heißt für uns: ...", "Für uns mach ich das strenger:
+# ...", "Pour nous: ...", "Para nosotros, ...", "Czyli u nas: ...", "Bundan bizim için çıkan kural: ...", "Eso sí, ...",
+# "Lo que sí: ...", "So for us: ..."): a sentence of theirs so opened right under it says what holds from it.
+TAKES_FROM = (r"(?:(?:so|and|ok|also|czyli|yani|dus|alors|donc|ent[ãa]o|entonces|quindi|allora|matlab|to|tak)\W+)?(?:"
+              r"(?:das )?hei(?:ß|ss)t (?:f(?:ü|ue)r uns|das)|f(?:ü|ue)r uns|bei uns|for us|for our side|on our side|pour nous|"
+              r"chez nous|de notre c[ôo]t[ée]|para nosotros|de nuestro lado|pra gente|para n[óo]s|do nosso lado|per noi|"
+              r"da noi|tradotto per noi|u nas|dla nas|bij ons|voor ons|f[öo]r oss|hos oss|bizim i[çc]in|bundan|"
+              r"lo que s[ií]|eso s[ií]|isso a[ií]|o que vale|was (?:davon )?gilt|what applies|lo que aplica|ce qui s'applique)")
+TAKEN = re.compile(r"^\W*" + TAKES_FROM + r"\b", re.IGNORECASE)
+
+
 # The user speaking again after what they pasted: a line in lower case (or in a script without capitals), one
 # that points back at it or asks; a statement that opens with a capital ("Do not shut down the servers, files
 # may be lost forever.") is the pasted text's own last line.
@@ -802,12 +814,9 @@ _RESUMES = re.compile(r"^\W*(?:this|that|these|the above|above|it|thanks|thx|ty|
                       # what the user takes from the text above, in their words ("De ahí lo que sí aplica: ...", "De
                       # esto, ponle ...", "Lo que sí: ...", "Eso sí, ...", "Disso, só ...", "Of these, only ...")
                       r"de ah[ií]|de (?:esto|eso|todo eso|isso|isto|tudo isso|ça|cela|tout ça)|disso|disto|da[ií]|"
-                      r"lo que s[ií]|eso s[ií]|isso a[ií]|o que vale|davon|daraus|of (?:this|that|these|those|all that)|"
+                      r"davon|daraus|of (?:this|that|these|those|all that)|"
                       r"from (?:this|that|these|those)|out of (?:this|that|these|those)|"
-                      # what it means for the user's own team ("Heißt für uns: ...", "Für uns mach ich das strenger: ...",
-                      # "Pour nous: ...", "Para nosotros, ...", "Per noi ...")
-                      r"(?:das )?hei(?:ß|ss)t (?:f(?:ü|ue)r uns|das)|f(?:ü|ue)r uns|bei uns|wir|ich|for us|pour nous|chez nous|"
-                      r"para nosotros|pra gente|para n[óo]s|per noi|da noi)\b", re.IGNORECASE)
+                      r"wir|ich|on (?:prend|garde|retient|applique)|" + TAKES_FROM + r")\b", re.IGNORECASE)
 
 
 USER_TAIL_CHARS = 400  # a last paragraph of the user's under a document, in lower case, this long at most
