@@ -11,7 +11,7 @@ from .identifiers import MAX_ITEM_CHARS, clip, identifier_items, mention_items
 from .ledger import (APPROVAL, CORRECTION_RANK, DECIDED_RANK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, Item, masked_key,
                      parse_items, prose, values)
 from .ledger.corrections import named_old
-from .ledger.segments import SIGN_OFF_WORDS, TAKEN
+from .ledger.segments import FROM_IT, SIGN_OFF_WORDS, TAKEN
 from .markers import BLOCK_END, OWN_BLOCK
 from .memos import remembered
 from .outputs import _EXCEPTION_LINE, error_line, failed_run
@@ -165,7 +165,15 @@ _APPLIES_TO_US = re.compile(r"\b(?:(?:this|that) (?:one|part|point|bit) (?:we (?
                             r"(?:to|for) us|(?:our|the house) rule\s*:|vale (?:pra|para) (?:gente|n[óo]s)|vale per noi|"
                             r"gilt (?:auch )?f(?:ü|ue)r uns|(?:se )?aplica (?:a|para) nosotros|s'applique (?:à|a) nous|"
                             r"geldt (?:ook )?voor ons|dotyczy (?:te[żz] )?nas|[àa] notre compte|unsere regel|nuestra regla|"
-                            r"notre r[èe]gle|nossa regra|nostra regola|onze regel|nasza zasada)\b|うちのルール", re.IGNORECASE)
+                            r"notre r[èe]gle|nossa regra|nostra regola|onze regel|nasza zasada|"
+                            # (or to every case of the work: "..., e vale per tutto il pezzo: ...")
+                            r"(?:applies|holds) (?:to|for) (?:all|every|the whole)|vale per tutt[oaie]|vale para tod[oa]s?|"
+                            r"gilt f(?:ü|ue)r (?:alle|jede[nmrs]?|das ganze)|s'applique (?:à|a) tou[st])\b|うちのルール", re.IGNORECASE)
+# Of the text above, for every one of a kind ("De esto, ponle warning threshold a todo max-prefix antes del teardown"):
+# what holds from it; not a piece of work asked of it once ("From this, make me a table of the open items").
+_OF_IT = re.compile(r"^\W*" + FROM_IT + r"\b", re.IGNORECASE)
+_EVERY = re.compile(r"\b(?:every|each|all|any|always|todo|toda|todos|todas|cada|siempre|sempre|toujours|tous|toutes|chaque|"
+                    r"jede[nmrs]?|alle|immer|ogni|tutti|tutte|elke|altijd|ka[żz]d\w*|zawsze|her|t(?:ü|u)m)\b", re.IGNORECASE)
 # Said of what the user pasted but no rule taken from it: asked of it ("for us, can you sum it up?"), or said of a part
 # that does not hold ("Lo de commit synchronize no aplica").
 _ASKS = re.compile(r"\?|\b(?:no aplica|does ?n[o']t apply|not relevant|nos da igual|egal|pas concern[ée]|n[ãa]o se aplica|"
@@ -217,7 +225,8 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "", under_
         kind = prose.kind_of(sentence, found)
         if kind in ("request", "setting") and not _ASKS.search(sentence) and (
                 n in backed or _BACK_RULE_END.search(sentence) or (under_paste and (
-                    (not n and TAKEN.match(sentence)) or _APPLIES_TO_US.search(sentence)))):
+                    (not n and (TAKEN.match(sentence) or (_OF_IT.match(sentence) and _EVERY.search(sentence))))
+                    or _APPLIES_TO_US.search(sentence)))):
             # said to be how the team works ("no transport leaves QAS without Nazlı's OK. that's how we do it here."), or
             # what holds for the user's own work of the text above ("Eso sí, ponle warning threshold a todo ...")
             kind = "rule"
@@ -300,14 +309,14 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "", under_
 # The user says to work by what they paste ("treat it as policy", "please follow it", "apply it from now on",
 # "work by it from today", "the doc we're supposed to follow"): every statement of it is a rule of theirs.
 _FOLLOW = re.compile(r"\b(?:follow(?:ing)?(?!\s+up\b)|apply (?:it|this|these|them|that)|work by|go by|stick to|comply with|adhere to|abide by|"
-                     r"treat (?:it|this|these|them) as|(?:is|are) how we (?:do|work)|from now on|from today|"
+                     r"treat (?:it|this|these|them) as|(?:is|are) how we (?:do|work)|from now on|from here on|from today|"
                      # in the user's other languages: from now on, to the letter, these are our rules (not Portuguese
                      # "segue isso:", which hands over what follows; a "not" before it: see _followed)
                      r"a partir de (?:agora|hoje|ahora|hoy)|daqui (?:pra|para) frente|de ahora en adelante|desde ahora|"
                      r"(?:segu\w+|sig\w+|cumpr\w+|rispett\w+)[\w ]{0,20}? (?:[àa] risca|al pie de la letra|alla lettera)|"
                      r"(?:s[ãa]o|son|sono) (?:as |las |le )?(?:nossas|nuestras|nostre) (?:regras|reglas|normas|regole)|"
                      r"[àa] partir de maintenant|d[ée]sormais|dor[ée]navant|ab (?:jetzt|sofort|heute)|d'ora in (?:poi|avanti)|"
-                     r"da (?:ora|adesso|oggi) in poi|vanaf (?:nu|vandaag)|voortaan|od (?:teraz|dzi[śs]|dzisiaj)|"
+                     r"da (?:ora|adesso|oggi|qui) in (?:poi|avanti)|de aqu[ií] en adelante|daqui em diante|vanaf (?:nu|vandaag)|voortaan|od (?:teraz|dzi[śs]|dzisiaj)|"
                      r"fr[åa]n och med (?:nu|idag|i dag)|h[äa]danefter)\b", re.IGNORECASE)
 # A "not" just before the words that would say to follow ("não são as nossas regras", "não precisa seguir à risca",
 # "no son nuestras reglas", "non sono le nostre regole"): not followed.

@@ -6122,3 +6122,95 @@ def test_a_followed_documents_statements_that_set_a_limit_get_room_first():
     assert any("4 years from disclosure" in "\n".join(section(ledger(messages, budget=b), "Rules in documents"))
                and "Annexes checked" not in "\n".join(section(ledger(messages, budget=b), "Rules in documents"))
                for b in range(100, 400, 10))
+
+
+def test_the_users_paragraphs_under_a_document_are_theirs_and_say_what_holds():
+    """Two short paragraphs of the user's under a pasted checklist ("the part that matters for you: ...", then a
+    question) are both theirs, and the first is their rule; "From this, ... every ..." says what holds, "From this,
+    make me a table" asks once; "Treat these as my rules from here on." under a standard is the user's, and the
+    standard is followed."""
+    from context_compactor.summarizer import user_words
+    checklist = ("Payments checklist (integration quality)\nCurrent score: 61/100 - recommended minimum: 75\n\n"
+                 + "\n".join(f"[ ] Send the field items.{f} in every payment request." for f in
+                             ("category_id", "title", "quantity", "unit_price", "description", "picture_url"))
+                 + "\n[x] Implement refunds through the API.\n\nNote: integrations below the minimum score may see "
+                 "lower approval rates. Complete the pending items within 30 days.")
+
+    def items(said: str) -> list[tuple[str, str]]:
+        return [(i.section, i.text) for i in user_words.user_items(said, 3) if i.section in ("instruction", "request")]
+    said = (f"checklist from the provider, fyi:\n\n{checklist}\n\nthe part that matters for you: verify the signature "
+            "header on every webhook before processing anything.\n\nso, are the webhook tests green? want to ship today")
+    assert ("instruction", "the part that matters for you: verify the signature header on every webhook before "
+            "processing anything.") in items(said), items(said)
+    every = f"for reference:\n\n{checklist}\n\nDe esto, ponle category_id a todo pago antes del release."
+    assert any(s == "instruction" and t.startswith("De esto, ponle") for s, t in items(every)), items(every)
+    once = f"for reference:\n\n{checklist}\n\nFrom this, make me a table of the open items."
+    assert not any(s == "instruction" and "make me a table" in t for s, t in items(once)), items(once)
+    standard = ("Coding standard from the wiki:\n\n# Firmware coding standard, v2\n\n## 1. General\n"
+                + "\n".join(f"- Module {m} logs through the shared logger and keeps its state private." for m in "ABCDEFGH")
+                + "\n- Every work handler returns within 12 ms; longer jobs get their own queue.\n\n\n"
+                "Treat these as my rules from here on.")
+    found = user_words.user_items(standard, 3)
+    assert any(i.section == "docrule" and "within 12 ms" in i.text for i in found), found
+    assert any(i.section == "instruction" and i.text == "Treat these as my rules from here on." for i in found), found
+    # a document's own paragraph that opens on a setting in lower case, over the user's last line, is the document's
+    doc = ("context dump, the relevant doc:\n\n# Contributing to harbor\n\n" + "The services are owned per team. " * 40
+           + "\n\nduration_ms=168 is the median end-to-end time for a payout in the last load test.\n\n"
+           "then let's continue with the payouts change.")
+    assert [p.text.strip() for p in segments.split(doc) if p.kind == "prose"][-1] == \
+        "then let's continue with the payouts change.", segments.split(doc)
+
+
+def test_a_correction_after_its_topic_in_turkish_and_of_a_name_in_capitals_supersedes_it():
+    """"payroll export — sorry, KDEMIR. not KDEMIRCI." and "yanlış söyledim: OYILMAZ değil OYILDIZ" (I said it
+    wrong: not X, Y) are corrections after the topic they are about; the names in capitals they set against each
+    other are the old and the new value, and the statement of the old one is marked corrected, not left current."""
+    text = ledger(convo("payroll export: the postings run under user KDEMIRCI, check SU53 for them.",
+                        "run the bank reconciliation for period 011, test mode",
+                        "payroll export — sorry, KDEMIR. not KDEMIRCI.",
+                        "asset transfer: the batch runs as OYILMAZ, ask basis for the log.",
+                        "asset transfer — yanlış söyledim: OYILMAZ değil OYILDIZ."))
+    rules = section(text, "User instructions")
+    assert "payroll export — sorry, KDEMIR. not KDEMIRCI." in rules, text
+    assert "asset transfer — yanlış söyledim: OYILMAZ değil OYILDIZ." in rules, text
+    for old in ("user KDEMIRCI, check SU53", "runs as OYILMAZ, ask basis"):
+        assert not any(old in line and "corrected at" not in line for line in text.splitlines()), text
+    assert not prose.is_correction("Customer update: sorry for the delay, the fix is in")
+    assert not prose.is_correction("small thing — typo in a comment in services/stock/reserve.go")
+
+
+def test_the_users_words_under_a_letters_closing_and_signer_are_theirs():
+    """Under a lawyer's reply pasted whole ("Cara Marta, ...", "Un saluto,", "Paolo Ferri"), the paragraph that
+    follows is the user's again ("Detto a modo mio, e vale per tutto il pezzo: ..."), and their rule; a mail's
+    footer under its signature ("Sent from my phone") is the mail's."""
+    from context_compactor.summarizer import user_words
+    letter = ("Cara Marta,\nho letto la bozza (versione del 12/03, ore 10:40). Due punti:\n"
+              "1) Togliete il nome del dirigente nel paragrafo 4: non serve alla notizia.\n"
+              "2) Prima di pubblicare mandate le domande all'azienda e aspettate la risposta.\n"
+              "Con queste modifiche il rischio è basso. Rif. pratica n. 412/24.\nUn saluto,\nPaolo Ferri")
+    said = (f"ecco la risposta del legale:\n\n{letter}\n\nDetto a modo mio, e vale per tutto il pezzo: finché il legale "
+            "non dà l'ok, niente nomi delle aziende nel testo.")
+    prose_parts = [p.text.strip() for p in segments.split(said) if p.kind == "prose"]
+    assert any(p.startswith("Detto a modo mio") for p in prose_parts), segments.split(said)
+    assert any(i.section == "instruction" and i.text.startswith("Detto a modo mio")
+               for i in user_words.user_items(said, 3)), user_words.user_items(said, 3)
+    footer = f"ecco la risposta del legale:\n\n{letter}\n\nSent from my phone"
+    assert not any("Sent from" in p.text for p in segments.split(footer) if p.kind == "prose"), segments.split(footer)
+    # a helpdesk ticket's own internal notes under the customer's signature are the ticket's
+    ticket = ("pasting the ticket, support wants a second opinion:\n\nTicket #20931 — \"Export stuck at 99%\"\n"
+              "Requester: Ana Ruiz <ana.ruiz@example.com>\n\nHi team,\n\n" + "The nightly export to the warehouse stops "
+              "at 99% and never finishes. " * 8 + "\n\nPlease never call our main line about this.\n\nThanks,\nAna\n\n\n"
+              "Internal note (Luis): customer is on the legacy exporter, do not promise an ETA before engineering confirms.\n"
+              "Internal note (Lena): linked to ESC-1654, 2 similar tickets this week.")
+    assert not any("Internal note" in p.text for p in segments.split(ticket) if p.kind == "prose"), segments.split(ticket)
+
+
+def test_a_style_label_and_from_here_on_in_italian_make_rules():
+    """"Altra cosa di stile: i numeri da uno a nove in lettere, ..." (a style point, under its label) and "Da qui in
+    avanti la fonte nei grafici si scrive ..." (from here on) are rules, as "house style: ..." and "from here on"
+    are."""
+    for said in ("Altra cosa di stile: i numeri da uno a nove in lettere, sopra in cifre.",
+                 "Da qui in avanti la fonte nei grafici si scrive «Elaborazione nostra su dati ISTAT».",
+                 "De aquí en adelante las fuentes van con el nombre completo del organismo.",
+                 "Regel: keine Namen von Minderjährigen im Text."):
+        assert prose.kind_of(said, values(said)) == "rule", said

@@ -53,10 +53,11 @@ _WORD = re.compile(r"[^\W\d_]\w{2,}")  # (a word in any alphabet: "emissão" is 
 # A named value: with a digit, an address, or an identifier's shape without one ("kyc-db.staging.internal",
 # "dispute_holds", "handleCashbackSettle", "web/src/api"): words ("not the staging one") are no value.
 _NAMED = (r"(?:[$€£¥]?[\w.@:/+-]*\d[\w.@:/+-]*(?:,\d{3}(?!\d)[\w.@:/+-]*)*|[\w.+-]+@[\w.-]+|\w+://\S+|[A-Za-z][\w-]*(?:[._/:][\w-]+)+|"
-          r"(?-i:[a-z]+(?:[A-Z][a-z0-9]+)+))")
+          r"(?-i:[a-z]+(?:[A-Z][a-z0-9]+)+)|(?-i:[A-Z][A-Z0-9_]{4,}(?![a-z])))")  # (a user or schema in capitals: "BSAHINER")
 _NAMED_OLD_AFTER = re.compile(r"(?<![\w.@:/+-])(" + _NAMED + r")[`'\"]? (?:(?:was|is) (?:wrong|"
                               r"decommissioned|retired|old|outdated|deprecated|a typo|gone|dead|the old one)\b|"
                               r"(?:nahi|nahin)\b(?: (?:re|yaar|bhai|hai))?\s*[,;\u2014\u2013-]|"  # ("X nahi re, Y")
+                              r"de[gğ]il\b|yerine\b|"  # (Turkish: "VERTAN değil GCINAR", "X yerine Y ile gidelim")
                               # ("10.31.9.44 じゃなくて 10.31.9.47", "SAF-42710 じゃない", "8080이 아니라 8443")
                               r"\s*(?:じゃなくて|じゃなく|ではなくて?|じゃない|ではない|이 아니라|가 아니라|이 아니고|가 아니고|아니라|아니고))",
                               re.IGNORECASE)
@@ -412,6 +413,7 @@ _WRONG_THING = re.compile(r"\b(?:wrong|galat|falsche[rsn]?|falsch|mauvais|mauvai
                           re.IGNORECASE)
 # A name of three parts or more joined by "-" or "_" ("kj-mysql-archive-mkrw", "orders_status_idx"): a value a correction
 # gives, though it has no digit or slash.
+_CAPS_NAME = re.compile(r"(?<![\w.@/-])[A-Z][A-Z0-9_]{4,}(?![\w-])")
 _JOINED_NAME = re.compile(r"(?<![\w.@/-])[A-Za-z]\w*(?:[-_][A-Za-z0-9]\w*){2,}(?![\w-])")
 
 
@@ -451,8 +453,10 @@ def supersede(merged: list[Item]) -> list[Item]:
     for correction in corrections:
         named = named_old(correction.text)
         new_values = tuple(v for v in values(correction.text) if v not in named)
-        if not new_values and correction.correction:  # a name with no digit ("galat bucket yaar, kj-mysql-archive-mkrw wala")
-            new_values = tuple(v for v in _JOINED_NAME.findall(correction.text) if v not in named)
+        if not new_values and correction.correction:  # a name with no digit ("galat bucket yaar, kj-mysql-archive-mkrw wala",
+            # "sorry, HOZKOK. not BSAHINER.")
+            new_values = tuple(v for v in _JOINED_NAME.findall(correction.text) + _CAPS_NAME.findall(correction.text)
+                               if v not in named)
         words = content_words(correction.text)
         wrong = _WRONG_THING.search(correction.text)
         wrong_what = _stem(wrong.group(1).lower()) if wrong else ""

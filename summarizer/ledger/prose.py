@@ -92,7 +92,10 @@ WRONG_WHAT = "one|value|port|host|id|name|bucket|file|branch|ticket|number|addre
 _CORRECTION = re.compile(
     # forget the value said, in Italian ("lascia perdere PID 17620, il progetto REDCap di Modena è PID 17602")
     r"^\W*(?:lascia (?:perdere|stare)|dimentica|scordati) [^,.;!?\n]{0,30}?\d[^,;!?\n]{0,20},|"
-    r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|anyway|btw|well|ugh|hm|hi|hey|hiya|hello|yo|oye|ey|olha|bom|"
+    # (after the thing it is about, as a label: "e-Arşiv report — sorry, HOZKOK. not BSAHINER.")
+    # (not one that names a typo to fix: "small thing — typo in a comment in x.go")
+    r"^\W*(?:[^\W\d][^:\u2014\u2013\n.!?]{0,38}\s[\u2014\u2013]\s+(?!typo\b))?"
+    r"(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|anyway|btw|well|ugh|hm|hi|hey|hiya|hello|yo|oye|ey|olha|bom|"
     r"alors|bon|pis|nee|nie|nej|no(?=,?\s+(?:scusa|scusami|aspetta)\b))\W+){0,3}(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b|on (?:my|the) (?:phone|mobile|train|bus|tram|road|way)\b|typing\b|"
     # (a change of subject: "sorry, different matter", "sorry, unrelated question")
     r"(?:different|other|another|unrelated|separate|new) (?:matter|topic|thing|question|subject|issue|case|client)\b|"
@@ -117,7 +120,9 @@ _CORRECTION = re.compile(
     r"(?:non,? |nein,? |no,? )?(?:attends|attendez|warte|moment mal|espera|espere|aspetta)\s*[,!:\u2014\u2013-]|"
     r"perd[oó]n\b(?!,?\s+estaba\b)|lo siento\b|correcci[oó]n\b|mejor dicho\b|no,|"
     r"fel av mig\b|f[öo]rl[åa]t\b|mijn fout\b|excuses\b|przepraszam\b|pomy[łl]ka\b|scusa\b|mi sono sbagliat|"
-    r"desculpa\b(?!,?\s+(?:tava|estava)\b)|me enganei\b|galti se\b|sumimasen\b|\u3054\u3081\u3093|\u3059\u307f\u307e\u305b\u3093|\u5bf9\u4e0d\u8d77|\u4e0d\u597d\u610f\u601d)|"
+    r"desculpa\b(?!,?\s+(?:tava|estava)\b)|me enganei\b|galti se\b|"
+    # (Turkish: "yanlış söyledim: VERTAN değil GCINAR", "düzeltme: ...", "aslında ...")
+    r"yanl[ıi][şs] (?:s[öo]yledim|yazd[ıi]m|verdim)\b|d[üu]zeltme\b|asl[ıi]nda\b|hay[ıi]r\s*[,.!:]|sumimasen\b|\u3054\u3081\u3093|\u3059\u307f\u307e\u305b\u3093|\u5bf9\u4e0d\u8d77|\u4e0d\u597d\u610f\u601d)|"
     r"\b(?:I meant|I mean|meant to say|make that\b|mixed up|misremembered|misspoke|I was wrong|transposed|"
     # (I was wrong, in French, Spanish and German: "je me suis trompé, c'est IMP-ECA-C250", "me equivoqué, es ...")
     r"je me suis tromp[ée]e?|je me trompais|erreur de ma part|me equivoqu[ée]|me confund[ií]|ich hab(?:e)? mich (?:vertan|geirrt)|"
@@ -240,7 +245,10 @@ _CORRECTION = re.compile(
 # A rule's lead-in ("Ground rules:", "House style:", "Reminder:") and a sentence opened by "keep" (not "keep
 # going"): what follows holds from then on.
 # (a label may say what it holds for: "general rule for this project: show shares not counts ...")
+# (in the user's other languages too: "Altra cosa di stile: i numeri da uno a nove in lettere, ...", "Regel: ...")
 _RULE_LEAD = re.compile(r"^\W*(?:[\w ]{0,30}\b(?:rules?|policy|policies|constraints?|guidelines?|conventions?|style|"
+                        r"regol[ae]|regla|reglas|regras?|r[èe]gles?|regeln?|regels|zasad[ay]|kural(?:lar)?[ıi]?|stile|estilo|stil|"
+                        r"stijl|styl|convenzion[ei]|convenci[óo]n|conven[çc][ãa]o|konvention|conventie|konwencja|"
                         r"reminder|heads up|fyi|standing order|important|importante|wichtig|viktigt|viktig|vigtigt|belangrijk)(?: (?:for|on|in) [\w' -]{1,30})?\s*:|(?:(?:btw|also|oh|and|ps|p\.s\.|fyi|so|ok|okay)\W+)*"
                         r"(?:please\s+)?keep\b(?!\s+(?:going|looking|at it|on|up|"
                         r"me posted|digging|trying)\b))", re.IGNORECASE)
@@ -289,7 +297,8 @@ _RULE = re.compile(
     # the same in other languages ("a partir de agora, todo build de release com bitcode desligado", "ab jetzt ...",
     # "d'ora in poi ...", "désormais ..."), and no case left out ("sem exceção", "no exceptions")
     r"a partir de (?:agora|ahora|hoje|hoy|maintenant)|de (?:agora|ahora) en adelante|de agora em diante|"
-    r"daqui (?:pra|para) frente|d'ora in (?:poi|avanti)|da (?:ora|adesso|oggi) in poi|d[ée]sormais|dor[ée]navant|"
+    r"daqui (?:pra|para) frente|d'ora in (?:poi|avanti)|da (?:ora|adesso|oggi|qui) in (?:poi|avanti)|de aqu[ií] en adelante|"
+    r"daqui em diante|d[ée]sormais|dor[ée]navant|"
     r"ab (?:jetzt|sofort|heute)\b|von nun an|no exceptions?\b|without exceptions?\b|sem exce[çc][ãa]o|sin excepci[óo]n|"
     r"sans exception|ohne ausnahme|senza eccezion[ie]|zonder uitzondering|bez wyj[aą]tk[uó]w|"
     # "no dynamic framework downloads ever", "so no force-pushes, ever"
@@ -465,7 +474,7 @@ _RULE_NEEDS = (
     "from here on", "from today on", "from this point", "as of now", "henceforth", "kabhi", "mat ", "hamesha", "bilkul",
     "exception nahi", "chahiye", "rakh", "koi bhi", "jo bhi", "before any", "before every", "before all",
     "ahead of", "a partir de", "de agora", "de ahora",
-    "daqui", "d'ora", "in poi", "sormais", "navant", "ab jetzt", "ab sofort", "ab heute", "von nun", "exce", "ausnahme",
+    "daqui", "d'ora", "in poi", "in avanti", "de aqu", "em diante", "sormais", "navant", "ab jetzt", "ab sofort", "ab heute", "von nun", "exce", "ausnahme",
     "eccezion", "uitzondering", "wyj", " ever", "be nice if", "be great if", "be good if", "be better if", "be ideal if",
     "going forward", "by default", "as a rule", " if you", " if your", "appreciate it if", "no more than", "only",
     "stick to", "rather", "prefer", "want you to",

@@ -503,6 +503,9 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
             between = paragraphs[1:-1] if closing else paragraphs[1:]
             again = next((n for n, (start, _stop) in enumerate(between) if _USER_AGAIN.match(lines[start])
                           or TAKEN.match(lines[start])  # ("Czyli u nas: przypinamy psp-sdk 5.18.1 ...")
+                          # (under a letter's closing and its signer: "Un saluto,", "Davide Conti", then the user)
+                          or (_signed_off(lines, (between[n - 1] if n else paragraphs[0])[1])
+                              and not _signers(lines[start]))
                           or lines[start].rstrip().endswith("?")
                           or not (_CAPITAL.match(lines[start]) or _LONE_PATH.match(lines[start]))
                           or _RELAYED.match(lines[start]) or _ENVELOPE_LINE.match(lines[start])), None)
@@ -684,7 +687,7 @@ def _signed(lines: list[str], kinds: list[str]) -> None:
 # own, what came before is the letter's (see _letters) or the user's finished sentence (see user_words).
 SIGN_OFF_WORDS = (r"(?:(?:best|kind|warm|many|with)\s+)?(?:regards|wishes|thanks(?: a lot| again)?|thank you(?: so much)?|thx|"
                   r"cheers|best|groet(?:en)?|met vriendelijke groet(?:en)?|mvg|(?:viele|liebe|beste|herzliche) gr(?:ü|ue)(?:ß|ss)e|"
-                  r"gr(?:ü|ue)(?:ß|ss)e|gru(?:ß|ss)|lg|vg|mfg|saludos|un saludo|cordialement|bien (?:à|a) vous|merci(?: beaucoup)?|"
+                  r"gr(?:ü|ue)(?:ß|ss)e|gru(?:ß|ss)|lg|vg|mfg|saludos|un sal(?:udo|uto)|cordialement|bien (?:à|a) vous|merci(?: beaucoup)?|"
                   r"ciao|cordiali saluti|saluti|abra(?:ç|c)os?|beijos?|obrigad[oa]|h[äa]lsningar|mvh|pozdrawiam|pozdrowienia|"
                   # Japanese, Chinese, Korean ("以上、よろしくお願いします。", "敬具", "此致", "감사합니다")
                   r"(?:以上[、,]\s*)?よろしくお願い(?:します|いたします|致します|申し上げます)|敬具|此致|감사합니다)")
@@ -801,8 +804,19 @@ TAKES_FROM = (r"(?:(?:so|and|ok|also|czyli|yani|dus|alors|donc|ent[ãa]o|entonce
               r"(?:das )?hei(?:ß|ss)t (?:f(?:ü|ue)r uns|das)|f(?:ü|ue)r uns|bei uns|for us|for our side|on our side|pour nous|"
               r"chez nous|de notre c[ôo]t[ée]|para nosotros|de nuestro lado|pra gente|para n[óo]s|do nosso lado|per noi|"
               r"da noi|tradotto per noi|u nas|dla nas|bij ons|voor ons|f[öo]r oss|hos oss|bizim i[çc]in|bundan|"
-              r"lo que s[ií]|eso s[ií]|isso a[ií]|o que vale|was (?:davon )?gilt|what applies|lo que aplica|ce qui s'applique)")
+              # (the user's own words for it: "Detto a modo mio, ...", "in my own words: ...", "kendi cümlemle: ...")
+              r"detto a modo mio|in my (?:own )?words|in plain words|con parole mie|con mis (?:propias )?palabras|"
+              r"com (?:as )?minhas (?:pr[óo]prias )?palavras|mit meinen (?:eigenen )?worten|avec mes (?:propres )?mots|"
+              r"in mijn (?:eigen )?woorden|moimi s[łl]owami|kendi (?:c[üu]mlemle|s[öo]zlerimle)|"
+              r"lo que s[ií]|eso s[ií]|isso a[ií]|o que vale|was (?:davon )?gilt|what applies|lo que aplica|ce qui s'applique|"
+              # (the part that matters: "a parte que importa pra ti: valida o x-signature em todo webhook ...")
+              r"(?:a parte|the (?:part|bit)|la parte|el punto|the one) (?:que|that) (?:importa|matters|cuenta|counts|conta)|"
+              r"lo que importa|ce qui compte|was z(?:ä|ae)hlt|what matters)")
 TAKEN = re.compile(r"^\W*" + TAKES_FROM + r"\b", re.IGNORECASE)
+# Of the text above ("De esto, ...", "From this, ...", "Davon ..."): what follows may ask something of it once, or say
+# what holds (see user_words).
+FROM_IT = (r"(?:de (?:esto|eso|todo eso|isso|isto|tudo isso|ça|cela|tout ça)|disso|disto|davon|daraus|"
+           r"of (?:this|that|these|those|all that)|from (?:this|that|these|those)|out of (?:this|that|these|those))")
 
 
 # The user speaking again after what they pasted: a line in lower case (or in a script without capitals), one
@@ -813,9 +827,7 @@ _RESUMES = re.compile(r"^\W*(?:this|that|these|the above|above|it|thanks|thx|ty|
                       r"also|and|so|ok|okay|anyway|btw|actually|no|wait|hm+|oh|i|we|"
                       # what the user takes from the text above, in their words ("De ahí lo que sí aplica: ...", "De
                       # esto, ponle ...", "Lo que sí: ...", "Eso sí, ...", "Disso, só ...", "Of these, only ...")
-                      r"de ah[ií]|de (?:esto|eso|todo eso|isso|isto|tudo isso|ça|cela|tout ça)|disso|disto|da[ií]|"
-                      r"davon|daraus|of (?:this|that|these|those|all that)|"
-                      r"from (?:this|that|these|those)|out of (?:this|that|these|those)|"
+                      r"de ah[ií]|da[ií]|" + FROM_IT + "|"
                       r"wir|ich|on (?:prend|garde|retient|applique)|" + TAKES_FROM + r")\b", re.IGNORECASE)
 
 
@@ -829,7 +841,10 @@ _ADOPTS_IT = re.compile(r"\b(?:we|i|let'?s|from now on|going forward|a partir de
                         r"\b(?:follow(?! up\b)|apply|adopt|go by|stick to|work by|seguimos|seguir|sigamos|aplicamos|suivons|"
                         r"appliquons|folgen|volgen|hanteren|stosujemy|f[öo]ljer)\b[^.?!\n]{0,12}?\b(?:this|these|it|them|"
                         r"all of it|the above|isto|isso|esto|esta|estas|questo|queste|ceci|cela|[çc]a|dies|das|dit|deze|to|"
-                        r"detta|det)\s*(?:[,.!;:]|$)", re.IGNORECASE)
+                        r"detta|det)\s*(?:[,.!;:]|$)|"
+                        # (or the user's order to take it as theirs: "Treat these as my rules from here on.")
+                        r"^\W*(?:please\s+)?(?:treat|take|consider|regard) (?:this|these|it|them|all of (?:this|it)|the above) "
+                        r"as (?:my|our|the|house|team) (?:own )?(?:rules?|policy|standard|law|conventions?)\b", re.IGNORECASE)
 
 
 def _document_end(lines: list[str], start: int) -> int:
@@ -842,22 +857,86 @@ def _document_end(lines: list[str], start: int) -> int:
                 after.rstrip().endswith((":", "?")) or _RESUMES.match(after) or not _CAPITAL.match(after)) and not (
                 _FIELD.match(after) or _HEADING.match(after)):
             return k
+    signed = _after_signature(lines, start)
+    if signed:
+        return signed
     last = len(lines)
     while last > start and not lines[last - 1].strip():
         last -= 1
     tail = lines[last - 1] if last > start else ""
+    if not (_users_line(tail) and last - 2 > start and not lines[last - 2].strip()):
+        return len(lines)
+    end = last - 1
+    # The user's paragraphs above it, each one line of theirs after a blank one ("a parte que importa pra ti: valida o
+    # x-signature em todo webhook ...", then "so, os testes do webhook tão verdes?"), not a capitalized line of the text.
+    for _ in range(2):
+        above = end - 1
+        while above > start and not lines[above].strip():
+            above -= 1
+        line = lines[above]
+        # (a lower-case word first, not a name's or a setting's: "duration_ms=168 is the median ..." is the text's)
+        if not (above - 1 > start and not lines[above - 1].strip() and _users_line(line) and (
+                re.match(r"\W*[a-z\u00df-\u00ff]+[ ,:;]", line) or _RESUMES.match(line) or _ADOPTS_IT.search(line))):
+            break
+        end = above
+    return end
+
+
+def _signed_off(lines: list[str], stop: int) -> bool:
+    """Whether the paragraph that ends at ``stop`` ends on a letter's closing and the short lines of its signer."""
+    for k in range(stop - 1, max(-1, stop - 2 - SIGNATURE_LINES), -1):
+        if not lines[k].strip():
+            return False
+        if _CLOSING.match(lines[k]):
+            return k < stop - 1 or bool(lines[k].strip(" ,!.").count(" "))  # (a name under it, or in it: "LG Ulrike")
+        if len(lines[k]) > SIGNATURE_CHARS:
+            return False
+    return False
+
+
+USER_AFTER_SIGNATURE = 600  # the user's words under a letter's signature, this long at most
+# A mail's own lines under its signature: a separator, a device's note, a disclaimer, a reference.
+_FOOTER = re.compile(r"^\W*(?:--|__|sent from|von meinem|enviado desde|envoy[ée] de|inviato da|this (?:e-?mail|message)|"
+                     r"confidential|disclaimer|unsubscribe|p\.?s\.?\b|rif\.|ref\.|tel\.?\b|phone|mobile|www\.)", re.IGNORECASE)
+
+
+def _signers(line: str) -> bool:
+    """Whether a line under a letter's signature is still the letter's or its system's: a footer, a quoted or
+    forwarded mail, a field ("Internal note (Luis): customer is on ..."), output."""
+    return bool(_FOOTER.match(line) or _MAIL_HEAD.match(line) or line.lstrip().startswith(">") or line_is_pasted(line)
+                or (_FIELD.match(line) and not _RESUMES.match(line)))
+
+
+def _after_signature(lines: list[str], start: int) -> int:
+    """Where the user speaks again under a letter pasted in a document's place: after its closing ("Un saluto,"),
+    the name under it and a blank line, a paragraph or two of theirs ("Detto a modo mio, e vale per tutto il pezzo:
+    ..."); 0 when there is none (a mail's footer, a quoted earlier mail, nothing)."""
+    closing = next((k for k in range(len(lines) - 2, start, -1) if _CLOSING.match(lines[k])), 0)
+    if not closing:
+        return 0
+    k = closing + 1
+    while k < len(lines) and lines[k].strip() and k - closing <= SIGNATURE_LINES and len(lines[k]) <= SIGNATURE_CHARS:
+        k += 1
+    if k >= len(lines) or lines[k].strip():
+        return 0
+    rest = [line for line in lines[k:] if line.strip()]
+    paragraphs = sum(1 for n in range(k, len(lines)) if lines[n].strip() and not lines[n - 1].strip())
+    if not rest or paragraphs > 2 or sum(map(len, rest)) > USER_AFTER_SIGNATURE or any(map(_signers, rest)):
+        return 0
+    return next(n for n in range(k, len(lines)) if lines[n].strip())
+
+
+def _users_line(tail: str) -> bool:
+    """Whether the last short paragraph ``tail`` under a document reads as the user speaking again."""
     # (longer in the user's own lower case: "tá, resumindo: we ignore the bit about mail-type, ...; the versions one is
     # good, ...; the raw data one too: ...")
     adopts = len(tail) <= 200 and bool(_ADOPTS_IT.search(tail))
-    plain = adopts or (len(tail) <= (USER_TAIL_CHARS if tail.lstrip()[:1].islower() else 200) and (
+    return adopts or (len(tail) <= (USER_TAIL_CHARS if tail.lstrip()[:1].islower() else 200) and (
         not tail.lstrip().startswith(("-", "*", "#", "|", ">", "`", "[")) or bool(
         _RELAYED.match(tail))) and not re.match(r"\s*\d+[.)] ", tail) and not line_is_pasted(tail)
         and (not _FIELD.match(tail) or bool(_RESUMES.match(tail)))  # ("De ahí lo que sí aplica: ..." is no field)
         and not (_CAPITAL.match(tail) and not _RESUMES.match(tail) and not _RELAYED.match(tail)
                  and not tail.rstrip().endswith("?")))
-    if plain and last - 2 > start and not lines[last - 2].strip():
-        return last - 1
-    return len(lines)
 
 
 def _pasted_runs(lines: list[str], kinds: list[str]) -> None:
