@@ -11,6 +11,7 @@ from .identifiers import MAX_ITEM_CHARS, clip, identifier_items, mention_items
 from .ledger import (APPROVAL, CORRECTION_RANK, DECIDED_RANK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, Item, masked_key,
                      parse_items, prose, values)
 from .ledger.corrections import named_old
+from .ledger.items import _shape as shape_of
 from .ledger.segments import FROM_IT, SIGN_OFF_WORDS, TAKEN
 from .markers import BLOCK_END, OWN_BLOCK
 from .memos import remembered
@@ -166,9 +167,14 @@ _APPLIES_TO_US = re.compile(r"\b(?:(?:this|that) (?:one|part|point|bit) (?:we (?
                             r"gilt (?:auch )?f(?:ü|ue)r uns|(?:se )?aplica (?:a|para) nosotros|s'applique (?:à|a) nous|"
                             r"geldt (?:ook )?voor ons|dotyczy (?:te[żz] )?nas|[àa] notre compte|unsere regel|nuestra regla|"
                             r"notre r[èe]gle|nossa regra|nostra regola|onze regel|nasza zasada|"
+                            r"(?:apna|apni|hamara|humara|hamari|humari) (?:rule|policy|niyam)|"  # ("isse apna rule bana lete hai: ...")
                             # (or to every case of the work: "..., e vale per tutto il pezzo: ...")
                             r"(?:applies|holds) (?:to|for) (?:all|every|the whole)|vale per tutt[oaie]|vale para tod[oa]s?|"
                             r"gilt f(?:ü|ue)r (?:alle|jede[nmrs]?|das ganze)|s'applique (?:à|a) tou[st])\b|うちのルール", re.IGNORECASE)
+# A word that says a value is not the one ("..., X se kaam nahi chalega.", "not X", "X değil"): a correction so worded
+# may name the old value only.
+_NEGATED = re.compile(r"\b(?:not|no|nahi|nahin|nicht|kein\w*|n[ãa]o|pas|non|niet|nie|de[gğ]il|never)\b|じゃな|ではな",
+                      re.IGNORECASE)
 # Of the text above, for every one of a kind ("De esto, ponle warning threshold a todo max-prefix antes del teardown"):
 # what holds from it; not a piece of work asked of it once ("From this, make me a table of the open items").
 _OF_IT = re.compile(r"^\W*" + FROM_IT + r"\b", re.IGNORECASE)
@@ -259,8 +265,13 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "", under_
             continue
         if kind == "correction":
             # A correction without a value says what it corrects to in the sentence after it ("Sorry, wrong
-            # port. Use 7443.", "Scratch that. Instead, let's ship on Friday.").
-            if not found and n + 1 < len(parts) and len(parts[n + 1]) <= 240 and not prose.is_correction(parts[n + 1]):
+            # port. Use 7443.", "Scratch that. Instead, let's ship on Friday."); so does one that names the old value
+            # only, with a value of its shape after it ("nahi yaar, maximumPoolSize=44 ... se kaam nahi chalega.
+            # maximumPoolSize=56 ... pe switch karte hai.").
+            after = [v for v in values(parts[n + 1]) if v not in found] if found and n + 1 < len(parts) else []
+            if n + 1 < len(parts) and len(parts[n + 1]) <= 240 and not prose.is_correction(parts[n + 1]) and (
+                    not found or ({shape_of(v) for v in after} & {shape_of(v) for v in found} and _NEGATED.search(sentence)
+                                  and _next_to(sentence, parts[n + 1], said))):
                 sentence, skip = prose.joined(sentence, parts[n + 1], said), True
                 found = values(sentence)
             if not found and n and items and items[-1].section == "instruction" and items[-1].correction and (

@@ -6214,3 +6214,63 @@ def test_a_style_label_and_from_here_on_in_italian_make_rules():
                  "De aquí en adelante las fuentes van con el nombre completo del organismo.",
                  "Regel: keine Namen von Minderjährigen im Text."):
         assert prose.kind_of(said, values(said)) == "rule", said
+
+
+def test_a_circular_pasted_under_its_number_is_pasted_and_the_rule_the_user_makes_of_it_is_theirs():
+    """"pasting from the thread:", a circular's number on a line of its own and its body, then the user's line: the
+    number and the body are pasted (their "Members shall not ..." is no instruction of the user's, and a second
+    circular of the same words corrects nothing); "isse apna rule bana lete hai: max 4 retries per txn" (our own
+    rule, in Hinglish) is the user's rule."""
+    from context_compactor.summarizer import user_words
+    body = ("All member banks are advised to ensure that requests to the switch do not exceed {tps} per second for "
+            "status calls. Members shall not initiate more than 3 status calls per transaction within 2 hours. Please "
+            "implement the changes before {day} Feb 2025. Non-compliance may attract penalties.")
+    first = f"pasting from the thread:\n\nCIRC/2024-25/OPS/56\n\n{body.format(tps=50, day=3)}\n\nsummary de de 3 lines mein"
+    ruled = (f"pasting this, read it once:\n\nCIRC/2024-25/OPS/27\n\n{body.format(tps=90, day=5)}\n\nisse apna rule bana "
+             "lete hai: max 4 retries per txn, aur scheduler mein bhi wahi cap.")
+    for said in (first, ruled):
+        pasted = " ".join(p.text for p in segments.split(said) if p.kind == "pasted")
+        assert "Members shall not initiate" in pasted and "CIRC/2024-25/OPS" in pasted, segments.split(said)
+    text = ledger(convo(first, ruled, f"fyi, pasting this:\n\nCIRC/2024-25/OPS/55\n\n{body.format(tps=40, day=17)}\n\n"
+                        "ok, just keep in mind"))
+    rules = section(text, "User instructions")
+    assert not any("Members shall not" in r or r.startswith("CIRC/") for r in rules), rules
+    assert any(r.startswith("isse apna rule bana lete hai: max 4 retries per txn") for r in rules), rules
+    # "pasting the test output:" announces an output: the user's sentences under its line stay theirs
+    said = "pasting the test output:\n\nFAILED tests/test_cart.py::test_total - KeyError: 'sku'\nNever mark it xfail."
+    assert any(i.section == "instruction" and i.text == "Never mark it xfail." for i in user_words.user_items(said, 3))
+
+
+def test_a_correction_that_names_the_old_value_takes_the_new_one_from_the_next_sentence():
+    """"nahi yaar, poolSize=44 on sentinel se kaam nahi chalega. poolSize=56 on sentinel pe switch karte hai." is one
+    correction (the old value, then the new of its shape), and it supersedes the earlier statement of 44; "Sorry, the
+    port is 8443. Also open 9090 for metrics." is a correction and a request of its own."""
+    from context_compactor.summarizer import user_words
+    text = ledger(convo("abhi ke liye poolSize=44 on sentinel rakhte hai, baad mein dekhenge.",
+                        "dekh liya table.\n\nnahi yaar, poolSize=44 on sentinel se kaam nahi chalega. poolSize=56 on "
+                        "sentinel pe switch karte hai."))
+    rules = section(text, "User instructions")
+    assert "nahi yaar, poolSize=44 on sentinel se kaam nahi chalega. poolSize=56 on sentinel pe switch karte hai." \
+        in rules, text
+    assert "abhi ke liye" not in text, text
+    found = [i.text for i in user_words.user_items("Sorry, the port is 8443. Also open 9090 for metrics.", 3)
+             if i.section == "instruction"]
+    assert found == ["Sorry, the port is 8443."], found
+
+
+def test_a_text_announced_in_hinglish_is_pasted_and_a_hinglish_correction_of_a_name_supersedes_it():
+    """"ye dekh:" (look at this) and "ye mail aaya hai, dekh" (this mail came, look) announce a circular: its number
+    and body are pasted. "nahi nahi, woh galat bola maine, relay-cache-redis hai. fanout-cache-redis nahi." (no no,
+    I said it wrong) corrects the name said before, which leaves the block with its statement."""
+    body = ("All member banks are advised to ensure that requests to the switch do not exceed 70 per second for status "
+            "calls. Members shall not initiate more than 3 status calls per transaction within 2 hours. Please "
+            "implement the changes before 3 Dec 2025. Non-compliance may attract penalties.")
+    for lead in ("ye dekh:", "ye mail aaya hai, dekh"):
+        said = f"{lead}\n\nCIRC/2024-25/OPS/26\n\n{body}\n\nsummary de de 3 lines mein"
+        pasted = " ".join(p.text for p in segments.split(said) if p.kind == "pasted")
+        assert "Members shall not initiate" in pasted and "CIRC/2024-25/OPS/26" in pasted, (lead, segments.split(said))
+    text = ledger(convo("bhai, idempotency keys fanout-cache-redis pe hai, uska memory dekh.", "run the load test again",
+                        "nahi nahi, woh galat bola maine, relay-cache-redis hai. fanout-cache-redis nahi."))
+    assert "nahi nahi, woh galat bola maine, relay-cache-redis hai. fanout-cache-redis nahi." in \
+        section(text, "User instructions"), text
+    assert "keys fanout-cache-redis pe hai" not in text, text

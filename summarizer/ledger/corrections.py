@@ -53,10 +53,11 @@ _WORD = re.compile(r"[^\W\d_]\w{2,}")  # (a word in any alphabet: "emissão" is 
 # A named value: with a digit, an address, or an identifier's shape without one ("kyc-db.staging.internal",
 # "dispute_holds", "handleCashbackSettle", "web/src/api"): words ("not the staging one") are no value.
 _NAMED = (r"(?:[$€£¥]?[\w.@:/+-]*\d[\w.@:/+-]*(?:,\d{3}(?!\d)[\w.@:/+-]*)*|[\w.+-]+@[\w.-]+|\w+://\S+|[A-Za-z][\w-]*(?:[._/:][\w-]+)+|"
-          r"(?-i:[a-z]+(?:[A-Z][a-z0-9]+)+)|(?-i:[A-Z][A-Z0-9_]{4,}(?![a-z])))")  # (a user or schema in capitals: "BSAHINER")
+          r"(?-i:[a-z]+(?:[A-Z][a-z0-9]+)+)|(?-i:[A-Z][A-Z0-9_]{4,}(?![a-z]))|"  # (a user or schema in capitals: "BSAHINER")
+          r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+){2,})")  # (a name joined by hyphens: "fanout-topup-redis")
 _NAMED_OLD_AFTER = re.compile(r"(?<![\w.@:/+-])(" + _NAMED + r")[`'\"]? (?:(?:was|is) (?:wrong|"
                               r"decommissioned|retired|old|outdated|deprecated|a typo|gone|dead|the old one)\b|"
-                              r"(?:nahi|nahin)\b(?: (?:re|yaar|bhai|hai))?\s*[,;\u2014\u2013-]|"  # ("X nahi re, Y")
+                              r"(?:nahi|nahin)\b(?: (?:re|yaar|bhai|hai))?\s*(?:[,;\u2014\u2013-]|\.?\s*$)|"  # ("X nahi re, Y")
                               r"de[gğ]il\b|yerine\b|"  # (Turkish: "VERTAN değil GCINAR", "X yerine Y ile gidelim")
                               # ("10.31.9.44 じゃなくて 10.31.9.47", "SAF-42710 じゃない", "8080이 아니라 8443")
                               r"\s*(?:じゃなくて|じゃなく|ではなくて?|じゃない|ではない|이 아니라|가 아니라|이 아니고|가 아니고|아니라|아니고))",

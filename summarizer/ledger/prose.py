@@ -120,7 +120,8 @@ _CORRECTION = re.compile(
     r"(?:non,? |nein,? |no,? )?(?:attends|attendez|warte|moment mal|espera|espere|aspetta)\s*[,!:\u2014\u2013-]|"
     r"perd[oó]n\b(?!,?\s+estaba\b)|lo siento\b|correcci[oó]n\b|mejor dicho\b|no,|"
     r"fel av mig\b|f[öo]rl[åa]t\b|mijn fout\b|excuses\b|przepraszam\b|pomy[łl]ka\b|scusa\b|mi sono sbagliat|"
-    r"desculpa\b(?!,?\s+(?:tava|estava)\b)|me enganei\b|galti se\b|"
+    r"desculpa\b(?!,?\s+(?:tava|estava)\b)|me enganei\b|galti se\b|nahi,? nahi\b|"
+    r"(?:woh |maine )?galat (?:bola|likha|bataya|diya)\b|"
     # (Turkish: "yanlış söyledim: VERTAN değil GCINAR", "düzeltme: ...", "aslında ...")
     r"yanl[ıi][şs] (?:s[öo]yledim|yazd[ıi]m|verdim)\b|d[üu]zeltme\b|asl[ıi]nda\b|hay[ıi]r\s*[,.!:]|sumimasen\b|\u3054\u3081\u3093|\u3059\u307f\u307e\u305b\u3093|\u5bf9\u4e0d\u8d77|\u4e0d\u597d\u610f\u601d)|"
     r"\b(?:I meant|I mean|meant to say|make that\b|mixed up|misremembered|misspoke|I was wrong|transposed|"

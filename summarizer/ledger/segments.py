@@ -358,6 +358,9 @@ _ANNOUNCE = re.compile(
     # (the verb, not the adjective: "the shared staging settings:" are the user's own)
     r"(?:said|wrote|says|writes|replied|dice|dicen|diz|dizem|sagt|dit)|got (?:this|these|that)|received|came in|"
     r"(?:sent|shared)(?= (?:us|me|over|along|this|these|it|them|the|a|an|some|his|her|their|with)\b|\s*:)|"
+    # (look at this: "ye dekh:", "look at this:", "mira esto:", "olha isso:", "schau mal:")
+    r"(?:ye|yeh|isko|is)\s+(?:dekh|dekho|padh|padho)|dekh\s+(?:ye|yeh|isko)|look at this|check this out|mira esto|"
+    r"olha (?:isso|isto|s[óo])|schau (?:mal|dir das an)|regarde (?:[çc]a|moi [çc]a)|guarda (?:qui|questo)|"
     # (a text of a kind someone else writes: "abstract of the paper Wei sent:", "the HPC announcement:")
     r"abstract|announcement|newsletter|press release|transcript|"
     # the same in other languages ("o Caio mandou isso:", "recusaram de novo, segue a mensagem:", "te paso el correo
@@ -396,7 +399,9 @@ _ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}(?:(?:貼|共有|転送|以下|下
                               # ント↓", "review comments 👇"; not "House rules for this repo 👇", "新しいサーバー届いた")
                               r"(?:レビュー|レポート|ドキュメント|メール|ログ|コメント|チケット|スレッド|議事録|仕様|\b(?:review|"
                               r"comments?|logs?|output|report|e-?mail|mail|ticket|thread|trace)\b)[^:.?!\n]{0,20}"
-                              r"(?:[\u2193\u2b07\U0001f447]|来てた|来ました|届いた|届きました)\W*$|\b(?:excerpt|for context|"
+                              # (in Hinglish: "ye mail aaya hai, dekh")
+                              r"(?:[\u2193\u2b07\U0001f447]|来てた|来ました|届いた|届きました|\baay[ai]e?(?: hai)?"
+                              r"(?:\W+(?:dekh|dekho|padh|padho|see|look))?)\W*$|\b(?:excerpt|for context|"
                               r"for reference|past(?:ed|ing)|forwarded|screenshot|"
                               r"copied|(?:\w+'s|from \w+|\w+ (?:left|sent|wrote)(?: (?:me|us|a|some))?) (?:\w+ )?(?:review|"
                               r"comments|notes|feedback|e-?mail|mail|ticket)s?|(?:comments|logs?|output|e-?mail|trace) below|"
@@ -498,7 +503,7 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
         # between them is the paste (an auditor's report: its title, summary and findings, then "ok så, med mina ord,
         # det här gäller hos oss: ..."). Not past a letter's closing ("Regards, Priya", then the user's own orders),
         # nor over a paragraph that opens in the first person ("Jag håller med honom. Använd aldrig ...").
-        if paragraphs and _SOMEONES.search(line):
+        if paragraphs and (_SOMEONES.search(line) or (_PASTE_WORD.search(line) and not _MACHINE.search(line))):
             closing = len(paragraphs) >= 2 and _asks_after(lines, paragraphs[-1])
             between = paragraphs[1:-1] if closing else paragraphs[1:]
             again = next((n for n, (start, _stop) in enumerate(between) if _USER_AGAIN.match(lines[start])
@@ -511,7 +516,9 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
                           or _RELAYED.match(lines[start]) or _ENVELOPE_LINE.match(lines[start])), None)
             if again is None:
                 reach = max(reach, (paragraphs[-2] if closing else paragraphs[-1])[1])
-            elif (again >= 2 and again == len(between) - 1 and _RESUMES.match(lines[between[again][0]])
+            elif ((again >= 2 or (again == 1 and sum(len(lines[k]) for k in range(*between[0])) >= BODY_CHARS))
+                  and again == len(between) - 1 and (_RESUMES.match(lines[between[again][0]])
+                                                     or not _CAPITAL.match(lines[between[again][0]]))
                   and _TITLE_LINE.match(lines[paragraphs[0][0]]) and paragraphs[0][1] - paragraphs[0][0] == 1
                   and not any(_CLOSING.match(lines[k]) for k in range(first, between[again - 1][1]))
                   and not any(_OWN_OPENING.match(lines[start]) for start, _stop in between[:again])):
@@ -596,8 +603,13 @@ _OWN_OPENING = re.compile(r"^\W*(?:i|we|jag|vi|ich|wir|je|nous|yo|eu|io|ik|wij|j
                           re.IGNORECASE)
 
 
-# An announcement of someone's text, not of an output: who sent it, or a kind of text people write.
-_SOMEONES = re.compile(r"\b(?:sent|shared|forwarded|wrote|said|replied|" + _SENT_WORDS + r"|e-?mails?|mails?|messages?|tickets?|bugs?|"
+# An announcement of someone's text, not of an output: who sent it, that it is pasted, or a kind of text people write.
+# (said to be pasted, of no output: "pasting from the thread:", not "pasting the test output:")
+_PASTE_WORD = re.compile(r"\b(?:past(?:ed|ing)|copied|copy-?pasted?|(?:ye|yeh|isko)\s+(?:dekh|dekho|padh|padho)|"
+                         r"dekh\s+(?:ye|yeh|isko)|look at this|mira esto|olha (?:isso|isto))\b", re.IGNORECASE)
+BODY_CHARS = 200  # a paragraph this long under a title line of its own is a text's body ("NPCI/2024-25/UPI/56", then it)
+_SOMEONES = re.compile(r"\b(?:sent|shared|forwarded|wrote|said|replied|" + _SENT_WORDS +
+                       r"|threads?|circulars?|notices?|memos?|directives?|e-?mails?|mails?|messages?|tickets?|bugs?|"
                        r"reviews?|reports?|announcements?|letters?|notes?|feedback|comments?|slack|whatsapp|teams|discord|telegram|"
                        r"likha|bheja|kaha|bola|contract|agreement|sow|transf[èe]re|plaintes?|quejas?|reclama[çc](?:[ãa]o|[õo]es))\b|(?:貼|共有|転送|より|から|粘贴|转发|붙여|공유|전달)|\b(?!(?:here|there|that|it|what|who|let|he|she)'s)\w+'s\b|\b(?:from|do|da|del|von|di|du) (?-i:[A-Z\u00c0-\u00dd])",
                        re.IGNORECASE)
