@@ -493,7 +493,7 @@ _RULE_NEEDS = (
     "utilise", "nie", "immer", "bitte ", "kein", "nicht", "muss", "m\u00fcssen", "darf", "verwende", "ausschlie",
     "nur noch", "nunca", "siempre", "debe", "prefiero", "evita", "sin ", "solo ", "aldri", "altid", " inga", " ingen", " inte",
     " ikke",
-    "alltid", "nooit", "altijd", "voortaan", "vanaf nu", "liever", "voorkeur", "tercih", "wol", "zawsze", "nigdy", "od teraz",
+    "alltid", "nooit", "altijd", "voortaan", "vanaf nu", "liever", "voorkeur", "tercih", "wol", "prefiro", "zawsze", "nigdy", "od teraz",
     "od dzi", "od jutra", "sempre", "mai",
     "non ", "n\u00e3o ", "nao ",
     "これから", "今後", "以後", "いつも", "必ず", "絶対に", "しないでください", "ないで", "禁止", "を使ってください", "を使うこと", "以后", "今后", "从现在起", "一律", "始终",
