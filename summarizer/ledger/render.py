@@ -12,7 +12,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 
-from .items import ASKED, REPORTED, SHORT_TITLES, TITLES, CountTokens, Item, marks, masked_key, tight
+from .items import ASKED, REPORTED, SHORT_TITLES, TITLES, CountTokens, Item, marks, masked_key, tight, values
 
 # A tiny ledger: a budget (tokens) below which (1) the user's instructions take the room before any
 # other section gets its share (a share of a tiny block holds one line, which would cost a user rule),
@@ -265,10 +265,18 @@ def _preference(section: str, items: list[Item], cost: list[float] | None = None
     if section == "docrule":
         # The newest document first; of a document's plain statements (weak: it is followed, they say no "must"),
         # those that set a limit first ("The maximum term ... is 4 years from disclosure", "Every handler returns
-        # within 7 ms"), then in the document's order, not from its last line up (an annex's checklist).
-        return sorted(range(n), key=lambda i: (-items[i].src, items[i].weak and not _LIMIT.search(items[i].text),
-                                               i if items[i].weak else -i))
+        # within 7 ms"), then those that name a value ("Tests against the PSP sandbox use tenant `tn_f652d0`"),
+        # then in the document's order, not from its last line up (an annex's checklist).
+        return sorted(range(n), key=lambda i: (-items[i].src, _specific(items[i]), i if items[i].weak else -i))
     return list(range(n - 1, -1, -1))
+
+
+def _specific(item: Item) -> int:
+    """How little a weak statement of a followed document says: 0 a limit, 1 a value it names, 2 neither (a strong
+    rule is 0: its room comes first anyway)."""
+    if not item.weak or _LIMIT.search(item.text):
+        return 0
+    return 1 if "`" in item.text or values(item.text) else 2
 
 
 # A statement that sets a limit: a bound said in words, or an amount with its unit ("4 years", "7 ms", "450 line items
