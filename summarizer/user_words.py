@@ -148,10 +148,15 @@ _SIGN_OFF = re.compile(r"^\W*" + SIGN_OFF_WORDS + r"\W*$", re.IGNORECASE)
 # A sentence that says the one before it is a rule ("That is the rule from the board.", "this is our policy now").
 # So is one that says it is how the team works ("that's how we do it here", "so machen wir das", "así lo hacemos aquí").
 _BACK_RULE_WORDS = (r"(?:(?:that|this|it)(?:'s|\s+is|\s+was|\s+has been)\s+(?:the|our|a|house)\b[^.!?]{0,40}?\b"
-                    r"(?:rule|policy|convention|standard|procedure)\b|that'?s (?:just )?how we (?:do (?:it|things)|work|roll)\b|"
-                    r"so machen wir (?:das|es)\b|so l(?:ä|ae)uft das (?:hier|bei uns)\b|as[ií] (?:lo hacemos|se hace|trabajamos)\b|"
-                    r"(?:[ée]|eh) assim que (?:a gente faz|fazemos|trabalhamos)\b|c'est comme [çc]a qu'on (?:fait|travaille)\b|"
-                    r"(?:da noi|qui) (?:si fa|funziona) cos[iì]\b|zo doen we (?:het|dat)\b|tak (?:to )?(?:u nas )?robimy\b)")
+                    r"(?:rule|policy|convention|standard|procedure)\b|"
+                    # (said of the place, not of this once: "that's how we do it here", not "... this time", "So machen
+                    # wir es." agreeing to a plan)
+                    r"that'?s (?:just )?how we do (?:it|things) (?:here|around here|in this (?:team|company|repo))\b|"
+                    r"so machen wir (?:das|es) (?:hier|bei uns|immer)\b|so l(?:ä|ae)uft das (?:hier|bei uns)\b|"
+                    r"as[ií] (?:lo hacemos|se hace|trabajamos) (?:aqu[ií]|siempre)\b|"
+                    r"(?:[ée]|eh) assim que (?:a gente faz|fazemos|trabalhamos) (?:aqui|sempre)\b|"
+                    r"c'est comme [çc]a qu'on (?:fait|travaille) (?:ici|chez nous)\b|da noi si fa cos[iì]\b|"
+                    r"zo doen we (?:het|dat) (?:hier|altijd)\b|tak (?:to )?u nas robimy\b)")
 _BACK_RULE = re.compile(r"^\W*" + _BACK_RULE_WORDS, re.IGNORECASE)
 # (or the end of the same sentence, when no capital opened a new one: "no transport leaves QAS without her OK. that's how
 # we do it here.")
@@ -162,24 +167,47 @@ _EMOJI_END = re.compile(r"\s:[\w+-]{1,40}:\W{0,3}$")
 
 # A part of what the user pasted said to hold for them ("but this one we do: ...", "disso aí, uma coisa vale pra gente
 # também: ...", "ok, from this our rule: ...", "7.3 はうちのルールにする: ...").
-_APPLIES_TO_US = re.compile(r"\b(?:(?:this|that) (?:one|part|point|bit) (?:we (?:do|keep|follow)|holds|applies|stays)|(?:applies|holds) "
-                            r"(?:to|for) us|(?:our|the house) rule\s*:|vale (?:pra|para) (?:gente|n[óo]s)|vale per noi|"
+_APPLIES_TO_US = re.compile(r"\b(?:(?:this|that) (?:one|part|point|bit) (?:we (?:do|keep|follow)|holds|applies|stays)"
+                            r"(?: (?:for|to) us)?\s*:|(?:applies|holds) (?:to|for) us|(?:our|the house) rule\s*:|vale (?:pra|para) (?:gente|n[óo]s)|vale per noi|"
                             r"gilt (?:auch )?f(?:ü|ue)r uns|(?:se )?aplica (?:a|para) nosotros|s'applique (?:à|a) nous|"
                             r"geldt (?:ook )?voor ons|dotyczy (?:te[żz] )?nas|[àa] notre compte|unsere regel|nuestra regla|"
                             r"notre r[èe]gle|nossa regra|nostra regola|onze regel|nasza zasada|"
                             r"(?:apna|apni|hamara|humara|hamari|humari) (?:rule|policy|niyam)|"  # ("isse apna rule bana lete hai: ...")
                             # (or to every case of the work: "..., e vale per tutto il pezzo: ...")
-                            r"(?:applies|holds) (?:to|for) (?:all|every|the whole)|vale per tutt[oaie]|vale para tod[oa]s?|"
-                            r"gilt f(?:ü|ue)r (?:alle|jede[nmrs]?|das ganze)|s'applique (?:à|a) tou[st])\b|うちのルール", re.IGNORECASE)
+                            r"(?:(?:applies|holds) (?:to|for) (?:all|every|the whole)|vale per tutt[oaie]|vale para tod[oa]s?|"
+                            r"gilt f(?:ü|ue)r (?:alle|jede[nmrs]?|das ganze)|s'applique (?:à|a) tou[st])\b[^.:;!?]{0,40}:)|うちのルール",
+                            re.IGNORECASE)
+# A sentence that adds another thing ("Also close PAY-3990 when you're done."): no part of the correction before it.
+_ANOTHER = re.compile(r"^\W*(?:also|and|plus|btw|then|next|separately|aur|bhi)\b", re.IGNORECASE)
+
+
+def _about_one(first: str, then: str) -> bool:
+    """Whether two sentences are about one thing: a word of the first's besides its values is in the second (the
+    setting named again: "poolSize=44 on sentinel ...", then "poolSize=56 on sentinel ...")."""
+    own = {w.lower() for w in re.findall(r"[^\W\d_]{4,}", re.sub(r"\S*\d\S*", " ", first))}
+    return bool(own & {w.lower() for w in re.findall(r"[^\W\d_]{4,}", then)})
+
+
 # A word that says a value is not the one ("..., X se kaam nahi chalega.", "not X", "X değil"): a correction so worded
 # may name the old value only.
 _NEGATED = re.compile(r"\b(?:not|no|nahi|nahin|nicht|kein\w*|n[ãa]o|pas|non|niet|nie|de[gğ]il|never)\b|じゃな|ではな",
                       re.IGNORECASE)
-# Of the text above, for every one of a kind ("De esto, ponle warning threshold a todo max-prefix antes del teardown"):
-# what holds from it; not a piece of work asked of it once ("From this, make me a table of the open items").
+# Of the text above ("De esto, ponle warning threshold a todo max-prefix antes del teardown"): what holds from it when it
+# says it holds (see _HOLDS); not a piece of work asked of it once ("From this, make me a table of the open items").
 _OF_IT = re.compile(r"^\W*" + FROM_IT + r"\b", re.IGNORECASE)
-_EVERY = re.compile(r"\b(?:every|each|all|any|always|todo|toda|todos|todas|cada|siempre|sempre|toujours|tous|toutes|chaque|"
-                    r"jede[nmrs]?|alle|immer|ogni|tutti|tutte|elke|altijd|ka[żz]d\w*|zawsze|her|t(?:ü|u)m)\b", re.IGNORECASE)
+# A piece of work asked once of what was pasted ("For us: just summarize it in 3 bullets.", "In my own words: ..., open a
+# ticket to track the migration.", "that one holds the lock, kill 4411.", "..., rotate the staging key now."): no rule.
+_ONCE = re.compile(r"\b(?:summari[sz]e|sum (?:it )?up|summary|draft|reply|respond|answer|table|list (?:all|the|every)|"
+                   r"open (?:a|the) (?:ticket|issue|pr)|(?:make|write|send|create) (?:me |us )?(?:a|an|the)|kill|restart|"
+                   r"now|today|tonight|this time|this once|for now|right away|asap|"
+                   r"zusammenfass\w*|fass\w* \w+ zusammen|tabelle|resumen|res[úu]me|riassunt\w*|podsumowani\w*|[öo]zet|"
+                   r"hazme|fammi|zr[óo]b|resp[óo]nde\w*|responda\w*|abrir o ticket|hoy|oggi|heute|hoje|dzi[śs])\b",
+                   re.IGNORECASE)
+# What says a sentence holds beyond once: every one of a kind, a bound, a value set, a "no" or a "never".
+_HOLDS = re.compile(r"\b(?:every|each|all|any|always|never|no|not|only|max(?:imum)?|min(?:imum)?|at (?:most|least)|until|"
+                    r"todo|toda|todos|todas|cada|siempre|nunca|nada|sempre|nunca|toujours|jamais|tous|toutes|chaque|"
+                    r"jede[nmrs]?|alle|immer|nie|kein\w*|ogni|tutti|tutte|mai|elke|altijd|nooit|ka[żz]d\w*|zawsze|nigdy|"
+                    r"t(?:ü|u)m|asla|hep|en fazla|stays?|pinned?|bleib\w*|quedan?|fica)\b|\d", re.IGNORECASE)
 # Said of what the user pasted but no rule taken from it: asked of it ("for us, can you sum it up?"), or said of a part
 # that does not hold ("Lo de commit synchronize no aplica").
 _ASKS = re.compile(r"\?|\b(?:no aplica|does ?n[o']t apply|not relevant|nos da igual|egal|pas concern[ée]|n[ãa]o se aplica|"
@@ -230,8 +258,8 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "", under_
         found = values(sentence)
         kind = prose.kind_of(sentence, found)
         if kind in ("request", "setting") and not _ASKS.search(sentence) and (
-                n in backed or _BACK_RULE_END.search(sentence) or (under_paste and (
-                    (not n and (TAKEN.match(sentence) or (_OF_IT.match(sentence) and _EVERY.search(sentence))))
+                n in backed or _BACK_RULE_END.search(sentence) or (under_paste and not _ONCE.search(sentence) and (
+                    (not n and (TAKEN.match(sentence) or _OF_IT.match(sentence)) and _HOLDS.search(sentence))
                     or _APPLIES_TO_US.search(sentence)))):
             # said to be how the team works ("no transport leaves QAS without Nazlı's OK. that's how we do it here."), or
             # what holds for the user's own work of the text above ("Eso sí, ponle warning threshold a todo ...")
@@ -271,7 +299,8 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "", under_
             after = [v for v in values(parts[n + 1]) if v not in found] if found and n + 1 < len(parts) else []
             if n + 1 < len(parts) and len(parts[n + 1]) <= 240 and not prose.is_correction(parts[n + 1]) and (
                     not found or ({shape_of(v) for v in after} & {shape_of(v) for v in found} and _NEGATED.search(sentence)
-                                  and _next_to(sentence, parts[n + 1], said))):
+                                  and _next_to(sentence, parts[n + 1], said) and not _ANOTHER.match(parts[n + 1])
+                                  and _about_one(sentence, parts[n + 1]))):
                 sentence, skip = prose.joined(sentence, parts[n + 1], said), True
                 found = values(sentence)
             if not found and n and items and items[-1].section == "instruction" and items[-1].correction and (

@@ -6194,8 +6194,9 @@ def test_the_users_words_under_a_letters_closing_and_signer_are_theirs():
     assert any(p.startswith("Detto a modo mio") for p in prose_parts), segments.split(said)
     assert any(i.section == "instruction" and i.text.startswith("Detto a modo mio")
                for i in user_words.user_items(said, 3)), user_words.user_items(said, 3)
-    footer = f"ecco la risposta del legale:\n\n{letter}\n\nSent from my phone"
-    assert not any("Sent from" in p.text for p in segments.split(footer) if p.kind == "prose"), segments.split(footer)
+    for tail in ("Sent from my phone", "On Mon, 3 Jun 2024, Marta wrote:\n> can you check the draft?"):
+        footer = f"ecco la risposta del legale:\n\n{letter}\n\n{tail}"
+        assert not any(tail[:9] in p.text for p in segments.split(footer) if p.kind == "prose"), segments.split(footer)
     # a helpdesk ticket's own internal notes under the customer's signature are the ticket's
     ticket = ("pasting the ticket, support wants a second opinion:\n\nTicket #20931 — \"Export stuck at 99%\"\n"
               "Requester: Ana Ruiz <ana.ruiz@example.com>\n\nHi team,\n\n" + "The nightly export to the warehouse stops "
@@ -6274,3 +6275,49 @@ def test_a_text_announced_in_hinglish_is_pasted_and_a_hinglish_correction_of_a_n
     assert "nahi nahi, woh galat bola maine, relay-cache-redis hai. fanout-cache-redis nahi." in \
         section(text, "User instructions"), text
     assert "keys fanout-cache-redis pe hai" not in text, text
+
+
+def test_what_the_readings_of_pasted_texts_and_corrections_leave_alone():
+    """A review of this round's readings found these false ones, each asserted the right way: a piece of work asked
+    once of a pasted text is no rule ("For us: just summarize it in 3 bullets.", "From this, list all the endpoints
+    ...", "Eso sí, respóndeles hoy mismo ..."); a customer's text under "Customer wrote:" stays theirs when the user's
+    line under it says what matters; agreeing to a plan ("So machen wir es.", "that's how we roll") is no rule; a
+    mail's disclaimer or a company's address under its signature and a document's own last lines stay the text's;
+    a correction does not take in the next sentence about another thing; "if anything in this PR needs changes, do
+    it" is one piece of work; "aslında" and an apology after a topic ("Re the flaky test — sorry, ...") correct
+    nothing; "mira esto:" over the user's own rules leaves them theirs."""
+    from context_compactor.summarizer import user_words
+
+    def rules(said: str) -> list[str]:
+        return [i.text for i in user_words.user_items(said, 3) if i.section == "instruction"]
+    notice = f"pasting the vendor's notice:\n\n{VENDOR_NOTICE}\n\n"
+    for once in ("For us: just summarize it in 3 bullets.", "Für uns: fass das bitte in drei Punkten zusammen.",
+                 "So for us: draft a reply to support asking for an extension to April.",
+                 "From this, list all the endpoints we call as a table.", "From this, draft a reply to her.",
+                 "Eso sí, respóndeles hoy mismo que estamos en ello.", "Bundan bir özet çıkar, maddeler halinde."):
+        assert rules(notice + once) == [], (once, rules(notice + once))
+    customer = ("Customer wrote:\n\nHi, please stop sending invoices to my old address, always use billing@acme.io from "
+                "now on. Never call my mobile.\n\nFor us: update the billing contact in Stripe.")
+    assert not any("Never call" in r or "always use" in r for r in rules(customer)), rules(customer)
+    for agreed in ("Deploy erst morgen um 7 Uhr. So machen wir es.", "Vale, despliega a las 6 mañana. Así lo hacemos.",
+                   "ok we'll go with Postgres 16 this time. that's how we roll.",
+                   "Use the staging key for now. that's how we work around the rate limit until Monday."):
+        assert rules(agreed) == [], (agreed, rules(agreed))
+    signed = ("pasting the vendor mail:\n\nDear Sam,\n\n" + "We will migrate your account next week. " * 8
+              + "\n\nKind regards,\nAnna Schulz\nPlatform Team\n\n")
+    for footer in ("The contents of this email are intended solely for the addressee. Never forward it to third parties.",
+                   "Acme Payments GmbH, Friedrichstr. 1, 10117 Berlin. Always quote your account ID in replies."):
+        assert rules(signed + footer) == [], (footer, rules(signed + footer))
+    runbook = ("from the wiki:\n\n# Broker runbook\n\n" + "1. Check the broker health page before any change.\n" * 3
+               + "\n" + "The broker runs three nodes across two zones. " * 10 + "\n\nnote: never purge the dead-letter "
+               "queue without the owner's OK.\n\nalways scale consumers before restarting the broker.\n\nok summarize it")
+    assert rules(runbook) == [], rules(runbook)
+    assert rules("Sorry, wrong ticket, it's PAY-4412 not PAY-4421. Also close PAY-3990 when you're done.")[0] == \
+        "Sorry, wrong ticket, it's PAY-4412 not PAY-4421."
+    assert rules("sorry, the api is not on 8080. Grafana moves to 3001 next week though.")[0] == "sorry, the api is not on 8080."
+    assert prose.kind_of("if anything in this PR needs changes, do it and push, I'll review after lunch.", ()) != "rule"
+    for said in ("Aslında bu hata dün de vardı, loglara bak.", "Re the flaky test — sorry, I know you're busy, could you "
+                 "look at it today?", "PR 4411 — sorry, been swamped, will review tomorrow."):
+        assert not prose.is_correction(said), said
+    own = "mira esto:\n\nDe ahora en adelante, ningún deploy sin ticket. Nunca borres datos de producción."
+    assert "Nunca borres datos de producción." in rules(own), rules(own)

@@ -52,7 +52,7 @@ _FILLER = frozenset("""sorry actually correction wait oops whoops meant mean not
 _WORD = re.compile(r"[^\W\d_]\w{2,}")  # (a word in any alphabet: "emissão" is one, not "emiss")
 # A named value: with a digit, an address, or an identifier's shape without one ("kyc-db.staging.internal",
 # "dispute_holds", "handleCashbackSettle", "web/src/api"): words ("not the staging one") are no value.
-_NAMED = (r"(?:[$€£¥]?[\w.@:/+-]*\d[\w.@:/+-]*(?:,\d{3}(?!\d)[\w.@:/+-]*)*|[\w.+-]+@[\w.-]+|\w+://\S+|[A-Za-z][\w-]*(?:[._/:][\w-]+)+|"
+_NAMED = (r"(?:[$€£¥]?[\w.@:/+-]*\d[\w.@:/+-]*(?:,\d{3}(?!\d)[\w.@:/+-]*)*|[\w.+-]+@[\w.-]+|\w+://\S+|[A-Za-z][^\W_]*(?:-[^\W_]+)*(?:[._/:][^\W_]+(?:-[^\W_]+)*)+|"
           r"(?-i:[a-z]+(?:[A-Z][a-z0-9]+)+)|(?-i:[A-Z][A-Z0-9_]{4,}(?![a-z]))|"  # (a user or schema in capitals: "BSAHINER")
           r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+){2,})")  # (a name joined by hyphens: "fanout-topup-redis")
 _NAMED_OLD_AFTER = re.compile(r"(?<![\w.@:/+-])(" + _NAMED + r")[`'\"]? (?:(?:was|is) (?:wrong|"

@@ -284,7 +284,7 @@ def _specific(item: Item) -> int:
 _LIMIT = re.compile(r"\b(?:max(?:imum|imal)?|min(?:imum)?|at (?:most|least)|no (?:more|less|later|earlier) than|not (?:more|less|later) "
                     r"than|up to|within|limit(?:ed)?|cap(?:ped)?|threshold|m[áa]xim[oa]|m[íi]nim[oa]|h(?:ö|oe)chstens|mindestens|"
                     r"au (?:plus|moins)|massimo|maksymalnie|co najmniej|en (?:fazla|az))\b|"
-                    r"\d[\d.,]*\s?(?:%|ms|s|sec|seconds?|min|minutes?|h|hrs?|hours?|days?|business days|weeks?|months?|years?|"
+                    r"(?<![\d.,])\d[\d.,]{0,20}\s?(?:%|ms|s|sec|seconds?|min|minutes?|h|hrs?|hours?|days?|business days|weeks?|months?|years?|"
                     r"[kmgt]i?b|[kmgt]\b|items?|line items|lines?|pages?|words?|char(?:acter)?s?|requests?|calls?|times|eur|usd|"
                     r"gbp|per\b)(?!\w)|[$€£]\s?\d", re.IGNORECASE)
 

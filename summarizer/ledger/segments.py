@@ -503,19 +503,25 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
         # between them is the paste (an auditor's report: its title, summary and findings, then "ok så, med mina ord,
         # det här gäller hos oss: ..."). Not past a letter's closing ("Regards, Priya", then the user's own orders),
         # nor over a paragraph that opens in the first person ("Jag håller med honom. Använd aldrig ...").
-        if paragraphs and (_SOMEONES.search(line) or (_PASTE_WORD.search(line) and not _MACHINE.search(line))):
+        if paragraphs and (_SOMEONES.search(line) or (_PASTE_WORD.search(line) and not _MACHINE.search(line)) or (
+                _LOOK_WORD.search(line) and paragraphs[0][1] - paragraphs[0][0] == 1
+                and _TITLE_LINE.match(lines[paragraphs[0][0]]) and len(lines[paragraphs[0][0]]) <= 60)):
             closing = len(paragraphs) >= 2 and _asks_after(lines, paragraphs[-1])
             between = paragraphs[1:-1] if closing else paragraphs[1:]
             again = next((n for n, (start, _stop) in enumerate(between) if _USER_AGAIN.match(lines[start])
                           or TAKEN.match(lines[start])  # ("Czyli u nas: przypinamy psp-sdk 5.18.1 ...")
                           # (under a letter's closing and its signer: "Un saluto,", "Davide Conti", then the user)
                           or (_signed_off(lines, (between[n - 1] if n else paragraphs[0])[1])
-                              and not _signers(lines[start]))
+                              and _speaks_again(lines[start]))
                           or lines[start].rstrip().endswith("?")
                           or not (_CAPITAL.match(lines[start]) or _LONE_PATH.match(lines[start]))
                           or _RELAYED.match(lines[start]) or _ENVELOPE_LINE.match(lines[start])), None)
             if again is None:
                 reach = max(reach, (paragraphs[-2] if closing else paragraphs[-1])[1])
+            elif TAKEN.match(lines[between[again][0]]) or _signed_off(
+                    lines, (between[again - 1] if again else paragraphs[0])[1]):
+                # the user again, by what they take from it or under its signer: what came before is the paste
+                reach = max(reach, (between[again - 1] if again else paragraphs[0])[1])
             elif ((again >= 2 or (again == 1 and sum(len(lines[k]) for k in range(*between[0])) >= BODY_CHARS))
                   and again == len(between) - 1 and (_RESUMES.match(lines[between[again][0]])
                                                      or not _CAPITAL.match(lines[between[again][0]]))
@@ -605,8 +611,11 @@ _OWN_OPENING = re.compile(r"^\W*(?:i|we|jag|vi|ich|wir|je|nous|yo|eu|io|ik|wij|j
 
 # An announcement of someone's text, not of an output: who sent it, that it is pasted, or a kind of text people write.
 # (said to be pasted, of no output: "pasting from the thread:", not "pasting the test output:")
-_PASTE_WORD = re.compile(r"\b(?:past(?:ed|ing)|copied|copy-?pasted?|(?:ye|yeh|isko)\s+(?:dekh|dekho|padh|padho)|"
-                         r"dekh\s+(?:ye|yeh|isko)|look at this|mira esto|olha (?:isso|isto))\b", re.IGNORECASE)
+_PASTE_WORD = re.compile(r"\b(?:past(?:ed|ing)|copied|copy-?pasted?)\b", re.IGNORECASE)
+# (look at this, over a text under a title line of its own: "ye dekh:", "NPCI/2024-25/UPI/26", its body; not over the
+# user's own words, "mira esto:", "De ahora en adelante, ...")
+_LOOK_WORD = re.compile(r"\b(?:(?:ye|yeh|isko)\s+(?:dekh|dekho|padh|padho)|dekh\s+(?:ye|yeh|isko)|look at this|mira esto|"
+                        r"olha (?:isso|isto)|\bmail aay[ai]e?)\b", re.IGNORECASE)
 BODY_CHARS = 200  # a paragraph this long under a title line of its own is a text's body ("NPCI/2024-25/UPI/56", then it)
 _SOMEONES = re.compile(r"\b(?:sent|shared|forwarded|wrote|said|replied|" + _SENT_WORDS +
                        r"|threads?|circulars?|notices?|memos?|directives?|e-?mails?|mails?|messages?|tickets?|bugs?|"
@@ -886,9 +895,10 @@ def _document_end(lines: list[str], start: int) -> int:
         while above > start and not lines[above].strip():
             above -= 1
         line = lines[above]
-        # (a lower-case word first, not a name's or a setting's: "duration_ms=168 is the median ..." is the text's)
+        # (by a lead back to the text or what the user takes from it; a document's own lines in lower case, "note: never
+        # purge the dead-letter queue ...", "duration_ms=168 is the median ...", are the text's)
         if not (above - 1 > start and not lines[above - 1].strip() and _users_line(line) and (
-                re.match(r"\W*[a-z\u00df-\u00ff]+[ ,:;]", line) or _RESUMES.match(line) or _ADOPTS_IT.search(line))):
+                _RESUMES.match(line) or _ADOPTS_IT.search(line))):
             break
         end = above
     return end
@@ -909,7 +919,16 @@ def _signed_off(lines: list[str], stop: int) -> bool:
 USER_AFTER_SIGNATURE = 600  # the user's words under a letter's signature, this long at most
 # A mail's own lines under its signature: a separator, a device's note, a disclaimer, a reference.
 _FOOTER = re.compile(r"^\W*(?:--|__|sent from|von meinem|enviado desde|envoy[ée] de|inviato da|this (?:e-?mail|message)|"
-                     r"confidential|disclaimer|unsubscribe|p\.?s\.?\b|rif\.|ref\.|tel\.?\b|phone|mobile|www\.)", re.IGNORECASE)
+                     r"confidential|disclaimer|unsubscribe|p\.?s\.?\b|rif\.|ref\.|tel\.?\b|phone|mobile|www\.|"
+                     # (the mail it answers, quoted under it: "On Mon, 3 Jun 2024, Maria wrote:")
+                     r"(?:on|am|le|el|em|il|op|w) [^\n]{3,80}\b(?:wrote|schrieb|a [ée]crit|escribi[óo]|escreveu|ha scritto|"
+                     r"schreef|napisa[łl]\w*)\b)", re.IGNORECASE)
+
+
+def _speaks_again(line: str) -> bool:
+    """Whether a line under a letter's signature reads as the user's: what they take from it ("Detto a modo mio, ..."),
+    a lead back to it, or their own lower case; not a disclaimer, a company's address, a colleague's capitalized reply."""
+    return not _signers(line) and bool(_RESUMES.match(line) or _ADOPTS_IT.search(line) or not _CAPITAL.match(line))
 
 
 def _signers(line: str) -> bool:
@@ -933,7 +952,8 @@ def _after_signature(lines: list[str], start: int) -> int:
         return 0
     rest = [line for line in lines[k:] if line.strip()]
     paragraphs = sum(1 for n in range(k, len(lines)) if lines[n].strip() and not lines[n - 1].strip())
-    if not rest or paragraphs > 2 or sum(map(len, rest)) > USER_AFTER_SIGNATURE or any(map(_signers, rest)):
+    if not rest or paragraphs > 2 or sum(map(len, rest)) > USER_AFTER_SIGNATURE or any(map(_signers, rest)) or (
+            not _speaks_again(rest[0])):
         return 0
     return next(n for n in range(k, len(lines)) if lines[n].strip())
 
