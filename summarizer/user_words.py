@@ -205,7 +205,7 @@ _ONCE = re.compile(r"\b(?:summari[sz]e|sum (?:it )?up|summary|draft|reply|respon
                    re.IGNORECASE)
 # What says a sentence holds beyond once: every one of a kind, a bound, a value set, a "no" or a "never".
 _HOLDS = re.compile(r"\b(?:every|each|all|any|always|never|no|not|only|max(?:imum)?|min(?:imum)?|at (?:most|least)|until|"
-                    r"todo|toda|todos|todas|cada|siempre|nunca|nada|sempre|nunca|toujours|jamais|tous|toutes|chaque|"
+                    r"todo|toda|todos|todas|cada|siempre|nunca|nada|sempre|toujours|jamais|tous|toutes|chaque|"
                     r"jede[nmrs]?|alle|immer|nie|kein\w*|ogni|tutti|tutte|mai|elke|altijd|nooit|ka[żz]d\w*|zawsze|nigdy|"
                     r"t(?:ü|u)m|asla|hep|en fazla|stays?|pinned?|bleib\w*|quedan?|fica)\b|\d", re.IGNORECASE)
 # Said of what the user pasted but no rule taken from it: asked of it ("for us, can you sum it up?"), or said of a part
