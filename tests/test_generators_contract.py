@@ -51,6 +51,8 @@ SIZES = {
     "gen_goservice": [60, 121, 160, 400, 401, 777, 1700],
     "gen_datajourno": [60, 121, 160, 400, 401, 777, 1700],
     "gen_fintechsre": [60, 121, 160, 400, 401, 777, 1700],
+    "gen_windops": [60, 121, 160, 400, 401, 777, 1700],
+    "gen_labauto": [60, 121, 160, 400, 401, 777, 1700],
 }
 GENERATORS = list(SIZES)
 STALE_REACH = 12  # messages after a stale value's own that may still say it (the agent's answer about it)
@@ -64,7 +66,7 @@ REFUSE_BELOW = ("gen_hr", "gen_agentloop", "gen_mlops", "gen_mobile", "gen_monor
                 "gen_gamedev", "gen_amr", "gen_webagency", "gen_shop", "gen_netops", "gen_robotics",
                 "gen_itadmin", "gen_hpc", "gen_clinical", "gen_dataeng", "gen_backend",
                 "gen_frontend", "gen_erp", "gen_actuary",
-                "gen_goservice", "gen_datajourno", "gen_fintechsre")  # those that refuse a session below their smallest
+                "gen_goservice", "gen_datajourno", "gen_fintechsre", "gen_windops", "gen_labauto")  # those that refuse a session below their smallest
 
 
 @pytest.mark.parametrize("name", REFUSE_BELOW)
@@ -174,7 +176,7 @@ def planted(request: pytest.FixtureRequest) -> tuple[str, Session]:
 
 WHOLE_LINE_ERRORS = {"gen_hr", "gen_finance", "gen_agentloop", "gen_analytics", "gen_bioinfo", "gen_gamedev", "gen_amr", "gen_webagency", "gen_shop", "gen_netops", "gen_robotics",
                      "gen_itadmin", "gen_hpc", "gen_clinical", "gen_dataeng", "gen_backend", "gen_frontend", "gen_erp",
-                     "gen_actuary", "gen_goservice", "gen_datajourno", "gen_fintechsre"}
+                     "gen_actuary", "gen_goservice", "gen_datajourno", "gen_fintechsre", "gen_windops", "gen_labauto"}
 ROLES = {"instruction": {"user"}, "correction": {"user"}, "decision": {"user"}, "plan": {"user"},
          "file": {"assistant"}, "finding": {"tool"}, "error": {"tool"}, "identifier": {"tool", "user"}}
 
@@ -223,7 +225,8 @@ def test_errors_are_exact_lines_and_some_are_resolved(planted: tuple[str, Sessio
 @pytest.mark.parametrize("name", ["gen_hr", "gen_finance", "gen_agentloop", "gen_monorepo", "gen_analytics", "gen_bioinfo",
                                   "gen_gamedev", "gen_amr", "gen_webagency", "gen_shop", "gen_netops", "gen_robotics",
                                   "gen_itadmin", "gen_hpc", "gen_clinical", "gen_dataeng", "gen_backend", "gen_frontend", "gen_erp",
-                                  "gen_actuary", "gen_goservice", "gen_datajourno", "gen_fintechsre"])
+                                  "gen_actuary", "gen_goservice", "gen_datajourno", "gen_fintechsre",
+                                  "gen_windops", "gen_labauto"])
 def test_corrections_are_loose_and_near_misses(name: str) -> None:
     """Corrections come far from what they replace (100+ messages for several), half of them or more as near misses
     of it (the generators whose specs ask for it)."""
@@ -241,7 +244,8 @@ def test_corrections_are_loose_and_near_misses(name: str) -> None:
 @pytest.mark.parametrize("messages", [121, 400, 3000])
 @pytest.mark.parametrize("name", ["gen_mobile", "gen_monorepo", "gen_netops", "gen_robotics", "gen_itadmin", "gen_hpc",
                                   "gen_clinical", "gen_dataeng", "gen_backend", "gen_frontend", "gen_erp",
-                                  "gen_actuary", "gen_goservice", "gen_datajourno", "gen_fintechsre"])
+                                  "gen_actuary", "gen_goservice", "gen_datajourno", "gen_fintechsre",
+                                  "gen_windops", "gen_labauto"])
 def test_a_third_of_the_decisions_revise_the_users_own_earlier_choice(name: str, messages: int) -> None:
     """A third of the decisions (at least one) revise a choice the user made earlier in their own message; the rest
     stand (the generators whose specs ask for it)."""
