@@ -46,6 +46,11 @@ _DECISION = re.compile(
     r"ao inv[ée]s de|statt|anstatt|invece di)\b|"
     # Japanese: a choice said as what it will be ("やっぱり MPPI にします", "DWB で行きます", "Cyclone に決めました")
     r"にします|にしよう|にしました|にしましょう|で行きます|で行こう|で行きましょう|でいきます|でいこう|でいきましょう|に決め|"
+    # a choice taken ("fine, moonrepo it is for the task runner for web/", "lass uns valibot nehmen für form validation",
+    # "let's pick Grafana Cloud for the dashboards"; not "let's take a look")
+    r"^\W*(?:(?:fine|ok|okay|alright|right|so|then|good)\W+)?[\w.@/+-]+(?: [\w.@/+-]+)? it is (?=for\b|on\b|in\b)|"
+    r"\blass(?:t)? uns\b[^.;!?]{1,60}\bnehmen\b|\bnehmen wir\b|"
+    r"\blet'?s (?:take|pick)\b(?! a (?:look|break|step|moment|peek|closer|stab|quick)\b)(?! (?:it|this|that) (?:offline|slow|step))|"
     r"wir nehmen\b[^.;!?]{1,80}\bstatt\b|wir bleiben bei\b|andiamo con\b|\u51b3\u5b9a|\u5c31\u7528|\u6c7a\u5b9a|\u6c7a\u3081\u305f|\uacb0\uc815|\ub85c \ud558\uc790|\ub85c \uac00\uc790)",
     re.IGNORECASE)
 # A choice said in the first person ("we'll guard the map with a mutex", "I'd cache the settings", "my vote is
@@ -65,7 +70,8 @@ _DECISION_WORDS = ("decision", "decided", "decide to", "going with", "go with", 
                    "cambi", "quedamos con", "vamos con", "bora de", "on part sur", "entschieden", "beschlossen", "wir nehmen",
                    "wir bleiben", "deciso", "andiamo con", "update on", "going back to", "change on", "u-turn", "décision",
                    "tranch", "revient", "repart", "volvemos", "voltamos", "zurück zu", "zurueck zu", "torniamo", "instead of",
-                   "au lieu de", "en lugar de", "en vez de", "em vez de", "invés de", "statt", "invece di")
+                   "au lieu de", "en lugar de", "en vez de", "em vez de", "invés de", "statt", "invece di", "lass uns", "lasst uns",
+                   "nehmen wir", "let's take", "lets take", "let's pick", "lets pick")
 _DECISION_WEAK_WORDS = ("we", "i'", "i ", "let", "my vote", "switch", "options", "approach", "my suggestion",
                         "my recommendation", "suggest", "recommend")
 
@@ -83,7 +89,15 @@ def may_decide(text: str) -> bool:
 # Second thoughts ("voltei atrás: esquece o GraphQL, REST mesmo com DRF", "pensándolo mejor, ...", "bij nader inzien
 # ...", "po namyśle ...", "ripensandoci ...", "tout bien réfléchi ..."): a choice made again.
 _SECOND_THOUGHTS = (r"voltei atr[áa]s|pensando (?:bem|melhor)|pens[áa]ndolo (?:bien|mejor)|bij nader inzien|po namy[śs]le|"
-                    r"ripensandoci|a pensarci bene|tout bien r[ée]fl[ée]chi|vazge[çc]tim")
+                    r"ripensandoci|a pensarci bene|ci ho ripensato|tout bien r[ée]fl[ée]chi|r[ée]flexion faite|apr[èe]s r[ée]flexion|vazge[çc]tim|"
+                    # the matter thought over again ("hab nochmal drüber nachgedacht: otter statt ristretto ...",
+                    # "thought it over: ...", "ved nærmere eftertanke ...", "lo pensé mejor, ...", "다시 생각해보니 ...")
+                    r"(?:hab|habe|hab's)\s+(?:(?:es|das|mir|ich)\s+)?(?:nochmal|noch mal|nochmals|noch einmal)\s+(?:(?:dr(?:ü|ue)ber|dar(?:ü|ue)ber)\s+)?nachgedacht|"
+                    r"nach (?:nochmaligem (?:ü|ue)berlegen|reiflicher (?:ü|ue)berlegung)|"
+                    r"thought (?:it|this|that) (?:over|through)|thought about it (?:again|more|some more|overnight)|slept on it|"
+                    r"had another think|heb er nog eens over nagedacht|ved n[æe]rmere eftertanke|vid n[äa]rmare eftertanke|"
+                    r"ved n[æe]rmere ettertanke|lo pens[ée] mejor|lo he pensado mejor|pensei melhor|przemy[śs]la[łl]e[mś]|"
+                    r"다시 생각해\s?(?:보니|봤는데)|考え直し(?:て|た|ました)")
 SECOND_THOUGHTS = re.compile(r"\b(?:" + _SECOND_THOUGHTS + r")(?!\w)", re.IGNORECASE)
 _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing my mind|changed my mind|on second thought|"
                        r"on reflection|thinking about it (?:more|again)|come to think of it|re-?thought (?:it|this|that)\b|"

@@ -6321,3 +6321,75 @@ def test_what_the_readings_of_pasted_texts_and_corrections_leave_alone():
         assert not prose.is_correction(said), said
     own = "mira esto:\n\nDe ahora en adelante, ningún deploy sin ticket. Nunca borres datos de producción."
     assert "Nunca borres datos de producción." in rules(own), rules(own)
+
+
+def test_a_choice_thought_over_again_revises_the_first_and_the_agents_echo_takes_nothing_back():
+    """"hab nochmal drüber nachgedacht: zod statt valibot für form validation in web/" (thought it over again: zod
+    instead of valibot) revises the user's "lass uns valibot nehmen für form validation in web/" (let's take
+    valibot), and "fine, moonrepo it is for the task runner" is a choice; the agent's answer "Ok, zod for form
+    validation in web/. I'll drop the earlier plan." takes back no choice of the user's."""
+    msgs = [user("lass uns valibot nehmen für form validation in web/, kleinere abhängigkeit"), assistant("Ok."),
+            user("fine, moonrepo it is for the task runner for web/"), assistant("Ok."),
+            user("check the types in web pls"), assistant("Clean."),
+            user("hab nochmal drüber nachgedacht: zod statt valibot für form validation in web/"),
+            assistant("Ok, zod for form validation in web/. I'll drop the earlier plan."),
+            user("thought it over: turborepo instead of moonrepo for the task runner for web/"),
+            assistant("Ok, turborepo for the task runner for web/. I'll drop the earlier plan."),
+            user("What next?"), assistant("Noted.")]
+    block = ledger(msgs)
+    decisions = section(block, "Decisions")
+    assert "hab nochmal drüber nachgedacht: zod statt valibot für form validation in web/" in decisions, block
+    assert "thought it over: turborepo instead of moonrepo for the task runner for web/" in decisions, block
+    assert not any("valibot nehmen" in line or "moonrepo it is" in line for line in block.splitlines()), block
+    for text in ("ved nærmere eftertanke: vi tager Influx i stedet for Timescale.", "let's take valibot for the forms",
+                 "ok, Postgres it is."):
+        assert [i.section for i in ExtractiveSummarizer().items([user(text)], [view_of(user(text))], 0)
+                if i.section not in ("goal", "mention")] == ["decision"], text
+    for text in ("let's take a look at the logs", "lass uns mal die Logs ansehen"):
+        assert "decision" not in [i.section for i in ExtractiveSummarizer().items([user(text)], [view_of(user(text))], 0)]
+
+
+def test_a_value_that_ended_up_so_said_with_thanks_in_any_language_is_a_setting_and_its_change_supersedes_it():
+    """"la ventana con el cliente quedó el martes a las 22:00, thx" (the customer's window ended up Tuesday 22:00)
+    states a value as holding, as "the window is Tuesday 22:00, thx" does: a setting, not a request done once, so
+    that "btw cambió la ventana: jueves a la 01:15." supersedes it and the old time does not stand alone."""
+    block = ledger(convo("órale, la ventana con el cliente quedó el martes a las 22:00, thx",
+                         "revisa los CRC de xe-2/3/5 en mx-edge-01",
+                         "btw cambió la ventana: jueves a la 01:15."))
+    assert "btw cambió la ventana: jueves a la 01:15." in section(block, "User instructions"), block
+    assert "martes a las 22:00" not in block, block
+    for text in ("der Port ist 8443, danke", "the window with the customer ended up Tuesday 22:00, thx",
+                 "vinduet er tirsdag kl. 22:00, tak"):
+        items = ExtractiveSummarizer().items([user(text)], [view_of(user(text))], 0)
+        assert "instruction" in [i.section for i in items], text
+    for text in ("reinicia el rollout de export-svc a las 22:00, gracias", "restart the export-svc rollout at 22:00, thx"):
+        items = ExtractiveSummarizer().items([user(text)], [view_of(user(text))], 0)
+        assert "instruction" not in [i.section for i in items], text
+
+
+def test_a_correction_naming_the_old_value_of_the_users_choice_supersedes_it_and_the_agents_echo_leaves():
+    """"Moment mal — ERA5 1995-2004, nicht ERA5 1994-2003." names the old value of the user's choice "Für den
+    Hindcast nehmen wir ERA5 1994-2003 als Antrieb": the choice leaves and the correction cites it. The agent's "OK,
+    going with that. TrenchBroom with func_godot it is." after its tool calls is the user's choice said back, not a
+    choice of its own that would stand when the user changes plan."""
+    block = ledger(convo("Für den Hindcast nehmen wir ERA5 1994-2003 als Antrieb, zehn Jahre reichen für das Paper.",
+                         "zeig mir die letzten Jobs auf der Queue",
+                         "Moment mal — ERA5 1995-2004, nicht ERA5 1994-2003."))
+    assert "Moment mal — ERA5 1995-2004, nicht ERA5 1994-2003." in section(block, "User instructions"), block
+    assert not any("nehmen wir ERA5 1994-2003" in line for line in block.splitlines()), block
+    block = ledger(convo("ok, let's go with ERA5 1994-2003 as forcing for the hindcast, ten years are enough.",
+                         "show me the last jobs on the queue",
+                         "wait — ERA5 1995-2004, not ERA5 1994-2003."))
+    assert "wait — ERA5 1995-2004, not ERA5 1994-2003." in section(block, "User instructions"), block
+    assert not any("go with ERA5 1994-2003" in line for line in block.splitlines()), block
+    msgs = [user("ok let's go with TrenchBroom with func_godot for the blockout. Also: explique-moi "
+                 "scripts/enemies/Lampwraith.cs je veux juste voir"),
+            assistant("", [("c1", "read_file", {"path": "scripts/enemies/Lampwraith.cs"})]), tool("c1", "class Lampwraith {}"),
+            assistant("", [("c2", "shell", {"command": "dotnet build"})]), tool("c2", "Build succeeded."),
+            assistant("OK, going with that. TrenchBroom with func_godot it is. Lampwraith.cs has no surprises."),
+            user("check the build"), assistant("Green."),
+            user("changement de plan: Cyclops Level Builder au lieu de TrenchBroom with func_godot"), assistant("Ok."),
+            user("What next?"), assistant("Noted.")]
+    block = ledger(msgs)
+    assert not any("func_godot it is" in line for line in block.splitlines()), block
+    assert "changement de plan: Cyclops Level Builder au lieu de TrenchBroom with func_godot" in section(block, "Decisions")

@@ -319,7 +319,9 @@ def _same_as(item: Item) -> str:
     return item.text
 
 
-ECHO_REACH = 2  # messages after the user's words within which the agent's choice of their values echoes them
+ECHO_REACH = 8  # messages after the user's words within which the agent's choice of their values may echo them (in
+# the same turn: no words of the user's between, and tool calls before the answer: "OK, going with that. TrenchBroom
+# with func_godot it is." five messages after "après réflexion, l'outil de blockout ce sera TrenchBroom with func_godot")
 
 
 # A statement's shape: its values, names and months and days masked ("trial balance de US01 a abril, y que cuadre con
@@ -388,11 +390,14 @@ def _echoes_left_out(merged: list[Item]) -> list[Item]:
             said.setdefault(item.src, set()).update(values(item.text))
     if not said:
         return merged
+    users = {i.src for i in merged if i.section in ("instruction", "request") or (i.section == "decision" and i.user)}
     out = []
     for item in merged:
         if item.section == "decision" and not item.user:
             named = set(values(item.text))
-            if named and any(named <= said.get(src, set()) for src in range(item.src - ECHO_REACH, item.src)):
+            # (the user's latest words before it: those of its turn)
+            latest = next((src for src in range(item.src - 1, item.src - ECHO_REACH - 1, -1) if src in users), None)
+            if named and latest is not None and named <= said.get(latest, set()):
                 continue
         out.append(item)
     return out

@@ -47,7 +47,7 @@ _FILLER = frozenset("""sorry actually correction wait oops whoops meant mean not
     onde ele eles elas seu sua meu minha nessa nesse neste nesta dessa desse deste desta então tipo né vou vai vamos
     les une avec dans qui sont pas mais ces cette ses leur vous ils elle elles tout tous comme
     der dem ein eine einen einem einer und oder mit für von auf ist sind nicht aber auch noch wie wenn dann bei aus
-    zum zur nach über sich che della delle dei sono più questo questa anche
+    zum zur nach über sich wir uns lass weil nehmen che della delle dei sono più questo questa anche
     não nao niet inte""".split())  # (and their "not": "não, muda: holdout safra 2023" is about no seed rule's "não")
 _WORD = re.compile(r"[^\W\d_]\w{2,}")  # (a word in any alphabet: "emissão" is one, not "emiss")
 # A named value: with a digit, an address, or an identifier's shape without one ("kyc-db.staging.internal",
@@ -151,7 +151,13 @@ _REVISING = frozenset({"revisit", "instead", "scrap", "scratch",
                        # namyśle", "ripensandoci", "tout bien réfléchi", "vazgeçtim", "mudei de ideia", "on second thought")
                        "voltei", "atrá", "atra", "pensando", "pensándolo", "pensandolo", "mejor", "melhor", "bem", "bien",
                        "bene", "pensarci", "ripensandoci", "nad", "inzien", "namyśle", "réfléchi", "vazgeçtim", "mudei",
-                       "ideia"})
+                       "ideia",
+                       # ("hab nochmal drüber nachgedacht", "thought about it again", "ved nærmere eftertanke", "réflexion
+                       # faite", "ci ho ripensato", "lo pensé mejor", "pensei melhor", "przemyślałem", "X i stedet for Y")
+                       "hab", "habe", "nochmal", "nochmals", "drüb", "darüb", "nachgedacht", "again", "overnight", "slept",
+                       "anoth", "ved", "vid", "nærmere", "närmare", "eftertanke", "ettertanke", "réflexion", "faite", "aprè",
+                       "ripensato", "pensé", "pensado", "pensei", "przemyślałem", "przemyślałam", "stedet", "istället",
+                       "anstatt", "anstelle"})
 # A name in code: a dotted, slashed or joined word ("payments.captured-ach-batcher", "ach_batcher_p99_latency").
 _CODE = re.compile(r"(?<![\w.-])[A-Za-z][\w-]*(?:[._/][\w-]+)+|(?<![\w.-])[a-z]+_[\w]+")
 
@@ -345,8 +351,11 @@ def revise_decisions(merged: list[Item]) -> list[Item]:
         # the credit, ..." 500 messages after "ok for Initech: let's offer Initech a 11% credit ...").
         named = _names(item.text)
         far = [d for d in decisions[:max(0, n - 8)] if named & _names(d.text)] if named else []
+        # (the agent revises no choice of the user's: "Ok, zod for form validation in web/. I'll drop the earlier
+        # plan." answers the user's "hab nochmal drüber nachgedacht: zod statt valibot ...", it takes nothing back)
         before = [d for d in far + decisions[max(0, n - 8):n]
-                  if id(d) not in gone and d.src < item.src and replaced.get(id(d), d).section == "decision"]
+                  if id(d) not in gone and d.src < item.src and replaced.get(id(d), d).section == "decision"
+                  and (item.user or not d.user)]
         shared = max((len(words & content_words(d.text)) for d in before), default=0)
         if stated is not None and stated[1] > shared:
             target = stated[0]
@@ -437,7 +446,9 @@ def supersede(merged: list[Item]) -> list[Item]:
                          key=lambda i: i.src)
     if not corrections:
         return merged
-    said = [i for i in merged if i.section in SAID_BEFORE]
+    # (and the user's own choices, which a correction takes out only where it names the old value: "Moment mal — ERA5
+    # 1995-2004, nicht ERA5 1994-2003." after "Für den Hindcast nehmen wir ERA5 1994-2003 als Antrieb")
+    said = [i for i in merged if i.section in SAID_BEFORE or (i.section == "decision" and i.user)]
     facts = [(item, vals := tuple(v for v in values(item.text)), {_shape(v) for v in vals}, {kind(v) for v in vals},
               content_words(item.text)) for item in said]
     by_word: dict[str, list[int]] = defaultdict(list)
@@ -484,6 +495,8 @@ def supersede(merged: list[Item]) -> list[Item]:
                     overlap and _same_shape(new_values, vals)):
                 continue  # a prohibition stands unless the correction forbids too, names it, or plainly fits it
             score = _score(correction.text, new_values, named, words, vals, cand_words, item.text)
+            if item.section == "decision" and (score < 10 or not correction.correction):
+                continue
             if item.correction and score < 10 and (not (_same_shape(new_values, vals) and len(plain & cand_words) >= 2)
                                                    or _names_own(correction.text, item.text)):
                 continue  # an earlier correction is corrected again only on plain evidence: it names its value

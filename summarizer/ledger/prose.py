@@ -535,7 +535,8 @@ ES_ASK = (r"(?:abr[ea]|s[aá]ca|b[aá]ja|descarga|prep[aá]ra|postea|reclasifica
           r"escribe|escr[ií]be|contesta|responde|cancela|anula|corre|l[eé]e|junta|arma|faz|fa[çc]a|coloca|puxa|atualiza|procura|"
           r"confere|ch[eé]ca|chequea|rev[ií]sa|rep[ií]te|pru[eé]ba|valida|investiga|quita|reinicia|levanta|av[ií]sa|roda|testa|"
           r"mostra)(?:me|nos|lo|la|le|los|las|melo|mela|selo|sela)?|d[aá](?:me|nos|le|melo|mela|selo|sela)|d[ií](?:me|nos|le)|"
-          r"[^\W\d_]*[áéíóú][^\W\d_]*?(?<!u)(?<!nd[oa])(?:me|le|lo|la|les|nos|melo|mela|selo|sela)")
+          # (not a lead that only looks so: "órale, la ventana ... quedó ...", "ándale, ...")
+          r"(?![\u00f3o]rale\b|[\u00e1a]ndale\b)[^\W\d_]*[áéíóú][^\W\d_]*?(?<!u)(?<!nd[oa])(?:me|le|lo|la|les|nos|melo|mela|selo|sela)")
 # After a verb's letters, what makes the word a name's part, not a verb ("fix/tf-stamp-drift", "notify-gb-bfp",
 # "run.sh", "check=false"); "Add/update tests" still asks.
 JOINED_NAME = r"=|[-.]\w|/(?![a-z]+\s)"
@@ -845,10 +846,19 @@ _SETS = re.compile(r"^\W*(?:(?:good )?(?:morning|afternoon|evening)\W+|(?:hi|hey
 _COPULA = re.compile(r"\b(?:is|are|=|stays|lives|live|goes|go(?! (?:test|build|vet|run|mod|get|fmt|generate|install|"
                      r"list|clean|tool|work|env|through|ahead|over|and|check|fix|find|look|see)\b)|points? to|means|runs on|is on|are on|"
                      # (Hindi in Latin letters: "path /var/www/kj-shop-next hai yaar"; Japanese "X にして", "X でお願い")
-                     r"hai|hain)\b|\u306b\u3057\u3066|\u3067\u304a\u9858\u3044")
+                     r"hai|hain|"
+                     # in other languages ("la ventana con el cliente quedó el martes a las 22:00, thx", "der Port ist
+                     # 8443, danke", "vinduet er tirsdag kl. 22:00"), and "ended up"
+                     r"es|est[áa]|est[áa]n|son|queda|qued[óo]|quedan|quedaron|ist|sind|bleibt|(?<!c')(?<!c\u2019)est|sont|reste|\u00e8|sono|resta|"
+                     r"rimane|\u00e9|s\u00e3o|fica|ficou|er|blir|\u00e4r|f\u00f6rblir|jest|s\u0105|zostaje|blijft|ended up)"
+                     r"\b|\u306b\u3057\u3066|\u3067\u304a\u9858\u3044")
 # A guess or an aside: what it states is not a value the user sets.
 _HEDGE = re.compile(r"\b(?:if I (?:remember|recall)|I (?:think|guess|believe|suspect|assume|wonder)|my gut|not sure|"
-                    r"might be|may be|maybe|probably|perhaps|random thought|I'?m not going to|I don'?t know|no idea)\b",
+                    r"might be|may be|maybe|probably|perhaps|random thought|I'?m not going to|I don'?t know|no idea|"
+                    # in other languages ("le flicker sur le Deck, je pense que c'est tide_foam_lite.gdshader")
+                    r"je (?:pense|crois|suppose)|peut-[êe]tre|creo que|a lo mejor|quiz[áa]s?|tal vez|ich (?:glaube|denke|vermute)|"
+                    r"vielleicht|wahrscheinlich|penso che|credo che|forse|acho que|talvez|jeg tror|m[åa]ske|ik denk|misschien|"
+                    r"chyba|my[śs]l[ęe])\b",
                     re.IGNORECASE)
 # What happened (a past tense and no present one): a story, not a standing value.
 _PAST = re.compile(r"\b(?:was|were|had|did|got|went|came|took|made|said|told|saw|found|ran|sent|shared|showed|"
