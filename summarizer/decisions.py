@@ -35,7 +35,7 @@ _DECISION = re.compile(
     r"\b(?:decidimos|decid[ií]|decidiu|decidiram|abbiamo deciso|ho deciso|on a d[ée]cid[ée]|j'ai d[ée]cid[ée]|"
     r"nous avons d[ée]cid[ée]|wir haben (?:uns )?(?:entschieden|beschlossen))\b(?!\s+(?:no|nada|nichts|rien|niente)\b)|"
     r"\w{3,}[^,.;!?]*,\s*(?:t[áa]|est[áa]|queda|fica) decidid[oa]\b|mudei de ideia|cambi[ée] de (?:idea|opini[óo]n)|"
-    r"nos quedamos con\b|vamos con\b|bora de\b|on part sur\b|"
+    r"nos quedamos con\b|vamos con\b|bora de\b|on part sur\b|\b(?:vi|og) g[åa]r med\b|\bg[åa]r vi med\b|\bvi k[öo]r p[åa]\b|"
     # (made, or a choice gone back to: "j'ai tranché pour la télémétrie: ...", "on revient à GameAnalytics", "volvemos a
     # Postgres", "voltamos pro Redux", "zurück zu GodotPhysics")
     r"(?:j'ai|on a|nous avons) tranch[ée]\b|" + _GONE_BACK_TO + "|"
@@ -71,7 +71,7 @@ _DECISION_WORDS = ("decision", "decided", "decide to", "going with", "go with", 
                    "wir bleiben", "deciso", "andiamo con", "update on", "going back to", "change on", "u-turn", "décision",
                    "tranch", "revient", "repart", "volvemos", "voltamos", "zurück zu", "zurueck zu", "torniamo", "instead of",
                    "au lieu de", "en lugar de", "en vez de", "em vez de", "invés de", "statt", "invece di", "lass uns", "lasst uns",
-                   "nehmen wir", "let's take", "lets take", "let's pick", "lets pick")
+                   "nehmen wir", "let's take", "lets take", "let's pick", "lets pick", "går", "gar med", "kör på")
 _DECISION_WEAK_WORDS = ("we", "i'", "i ", "let", "my vote", "switch", "options", "approach", "my suggestion",
                         "my recommendation", "suggest", "recommend")
 
@@ -97,6 +97,7 @@ _SECOND_THOUGHTS = (r"voltei atr[áa]s|pensando (?:bem|melhor)|pens[áa]ndolo (?
                     r"thought (?:it|this|that) (?:over|through)|thought about it (?:again|more|some more|overnight)|slept on it|"
                     r"had another think|heb er nog eens over nagedacht|ved n[æe]rmere eftertanke|vid n[äa]rmare eftertanke|"
                     r"ved n[æe]rmere ettertanke|lo pens[ée] mejor|lo he pensado mejor|pensei melhor|przemy[śs]la[łl]e[mś]|"
+                    r"t[æa]nkt over det igen|tenkt over det igjen|t[äa]nkt om|ombestemt (?:mig|meg)|[äa]ndrat mig|"
                     r"다시 생각해\s?(?:보니|봤는데)|考え直し(?:て|た|ました)")
 SECOND_THOUGHTS = re.compile(r"\b(?:" + _SECOND_THOUGHTS + r")(?!\w)", re.IGNORECASE)
 _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing my mind|changed my mind|on second thought|"
@@ -192,7 +193,7 @@ _PLAN_OPENINGS = (
      re.compile(r"(?im)^\W*(?:[^:\n]{0,30}[\u2014:,-]\s*)?(?:tomorrow|today|tonight|this week|next week|morgen|heute|"
                 r"demain|aujourd'hui|mañana|hoy|amanhã|domani)\s*:")),
     (("order", "ordning", "phases", "here's how", "heres how", "here's what", "heres what", "passes", "stages", "rounds",
-      "steps"),
+      "steps", "thinking"),
      re.compile(r"(?im)^\W*(?:(?:rough |the )?order\s*:|ordning(?:en)?\s*:|(?:\w+ )?phases\s*:)|\border of (?:ops|operations)\b[^:\n.?!]{0,60}:|"
                 # "let's do this in passes:", "we'll take it in three stages:"
                 r"\b(?:let'?s|we'?ll|i'?ll|we should) (?:do|take|tackle|handle|run) (?:this|it|them) in (?:\w+ )?"
@@ -200,7 +201,10 @@ _PLAN_OPENINGS = (
                 r"i will|i'?ll|we'?ll|we should|we want to) (?:approach|tackle|do|handle|go about|sequence|order|play|run) "
                 r"(?:it|this)|"
                 # a line that says what the steps under it are for ("Here's how I'd clear the refund backlog:")
-                r"here'?s (?:how|what) (?:i'?d|i would|i'?ll|i will|we'?ll|we should|we could|i propose)\b[^\n]{0,80}:[ \t]*$")),
+                r"here'?s (?:how|what) (?:i'?d|i would|i'?ll|i will|we'?ll|we should|we could|i propose)\b[^\n]{0,80}:[ \t]*$|"
+                # the user's thinking, its steps after it ("so here's what I'm thinking — we cut over on the 28th after
+                # the QA audit, and only then we touch the other robots.")
+                r"here'?s what i'?m thinking\b|here'?s my thinking\b|my thinking is\b")),
     (("then",), re.compile(r"(?i)(?:\bthen\b[^.\n]{3,160}){2,}")),
     (("first", "to start"), re.compile(r"(?i)\b(?:first|to start),? (?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to)\b|"
                                        r"(?<!the )(?<!its )(?<!our )(?<!my )\bfirst\b[^.\n]{0,120}[;,]\s*(?:then|second|next|after that|ensuite|puis|"

@@ -6341,6 +6341,11 @@ def test_a_choice_thought_over_again_revises_the_first_and_the_agents_echo_takes
     assert "hab nochmal drüber nachgedacht: zod statt valibot für form validation in web/" in decisions, block
     assert "thought it over: turborepo instead of moonrepo for the task runner for web/" in decisions, block
     assert not any("valibot nehmen" in line or "moonrepo it is" in line for line in block.splitlines()), block
+    block = ledger(convo("ok so let's go with #wind-ops-oncall for alerts for now.", "kan du browse OPC UA på SKR?",
+                         "så, jeg har tænkt over det igen – vi dropper #wind-ops-oncall for alerts og går med "
+                         "#ctrl-room-alarms for alerts."))
+    assert not any("let's go with #wind-ops-oncall" in line for line in block.splitlines()), block
+    assert any("går med #ctrl-room-alarms" in d for d in section(block, "Decisions")), block
     for text in ("ved nærmere eftertanke: vi tager Influx i stedet for Timescale.", "let's take valibot for the forms",
                  "ok, Postgres it is."):
         assert [i.section for i in ExtractiveSummarizer().items([user(text)], [view_of(user(text))], 0)
@@ -6393,3 +6398,111 @@ def test_a_correction_naming_the_old_value_of_the_users_choice_supersedes_it_and
     block = ledger(msgs)
     assert not any("func_godot it is" in line for line in block.splitlines()), block
     assert "changement de plan: Cyclops Level Builder au lieu de TrenchBroom with func_godot" in section(block, "Decisions")
+
+
+def test_a_mail_announced_in_danish_or_asked_about_is_pasted_and_the_users_line_under_its_signer_is_theirs():
+    """"kom lige ind:" (just came in), "can you make sense of this:" and "hvad siger du til det her?" (what do you say
+    to this?) announce someone's text: a coordinator's mail signed "BR Lars, Marine Coordination" or a grid code
+    excerpt. Their "Please be on the quay ..." and "Do not apply setpoints ..." are not the user's; "Kig på det når
+    du har tid." (look at it when you have time) under the signer is."""
+    mail = ("Hi all,\nCTV schedule week 48: SOV Horns Star RKS Mon–Wed 14:55–21:39, CTV Vesterhavet standby Thu.\n"
+            "Please be on the quay 30 min before departure.\nDo not bring unregistered equipment on board; send the cargo "
+            "list to the marine coordinator by 12:45.\nWeather limit for transfers per vessel master.\n"
+            "BR Lars, Marine Coordination")
+    excerpt = ("Grid code excerpt, section 5.2.4\nThe wind power plant shall be capable of controlling reactive power at "
+               "the point of connection.\nThe plant shall respond to a setpoint change within 3 s and settle within 30 s.\n"
+               "Do not apply setpoints to individual generating units unless instructed by the TSO.\n"
+               "Logs of all setpoint changes shall be kept for 5 years.")
+    for lead in ("kom lige ind:", "can you make sense of this:"):
+        parts = segments.split(f"{lead}\n\n{mail}\n\nKig på det når du har tid.")
+        assert [p.kind for p in parts if p.text.strip()][-1] == "prose", parts
+        assert "Please be on the quay" not in prose_of(f"{lead}\n\n{mail}\n\nKig på det når du har tid."), lead
+    said = f"hvad siger du til det her?\n\n{excerpt}\n\nKig på det når du har tid."
+    assert "Do not apply setpoints" not in prose_of(said) and "Kig på det" in prose_of(said)
+    block = ledger(convo(f"kom lige ind:\n\n{mail}\n\nKig på det når du har tid.", said))
+    rules = section(block, "User instructions")
+    assert not any("quay" in r or "setpoints" in r or "Grid code" in r for r in rules), block
+
+
+def test_work_asked_in_danish_or_after_what_someone_asks_is_a_request():
+    """"læs holding registers på sub-tjh-pc01, start 40001, 40 stk" (read ...), "næste: kør hardening.yml mod
+    sub-vdm-pc02, check mode først" (next: run ...), "giv mig power curve for TJH-D01 de sidste 7 dage" (give me ...)
+    and "Mette asks why RKS-A06 keeps pausing, can you look at the alarms" ask for work once: requests, not settings
+    among the user's instructions; "Og vi kører med policy Basic256Sha256." (and we run with ...) still holds."""
+    asks = ["læs holding registers på sub-tjh-pc01, start 40001, 40 stk",
+            "næste: kør hardening.yml mod sub-vdm-pc02, check mode først",
+            "ok giv mig power curve for TJH-D01 de sidste 7 dage",
+            "ret timeout i edgegw/Cargo.toml, det er for lavt",
+            "Mette asks why RKS-A06 keeps pausing, can you look at the alarms"]
+    block = ledger(convo(*asks, "Og vi kører med policy Basic256Sha256."))
+    rules = section(block, "User instructions")
+    assert rules == ["Og vi kører med policy Basic256Sha256."], block
+    assert prose.kind_of("customer id is cus_5FBWZR28BzTH, can you see what plan they're on",
+                         ("cus_5FBWZR28BzTH",)) == "setting"
+
+
+def test_a_correction_supersedes_the_value_one_keystroke_from_its_own_before_another_of_its_shape():
+    """"I gave you the wrong work order: it's WO-711313." corrects "gearolie-jobbet ligger under WO-711363 i CMMS." (one
+    digit apart), not an earlier correction in the same words about another work order; "btw: wait, scratch that work
+    order – WO-606474." corrects WO-606424, not a later statement of WO-715394."""
+    block = ledger(convo("gearolie-jobbet ligger under WO-606424 i CMMS.",
+                         "btw: gearolie-jobbet ligger under WO-715394 i CMMS.",
+                         "btw: wait, scratch that work order – WO-606474.",
+                         "gearolie-jobbet ligger under WO-746055 i CMMS.",
+                         "Also, I gave you the wrong work order: it's WO-746505.",
+                         "Also, gearolie-jobbet ligger under WO-711363 i CMMS.",
+                         "Also, I gave you the wrong work order: it's WO-711313."))
+    for old in ("WO-606424", "WO-746055", "WO-711363"):
+        assert old not in block, block
+    assert "btw: gearolie-jobbet ligger under WO-715394 i CMMS." in section(block, "User instructions"), block
+    assert "Also, I gave you the wrong work order: it's WO-746505." in section(block, "User instructions"), block
+
+
+def test_a_prohibition_in_danish_on_each_of_two_things_is_two_rules_and_what_the_user_takes_from_a_procedure_is_theirs():
+    """"husk at vi aldrig laver remote reset på alarm 4461 – ..." (remember we never remote-reset alarm 4461) and the
+    same of alarm 6124 forbid two things: both stand, as "never run migration 0042" and "... 0043" do. "For os betyder
+    det: to mand på alle hub-jobs på SKR, ..." (for us this means: two people on every hub job) under a pasted
+    procedure, and a Korean line that opens on the SOP's name under it, are the user's own; "so here's what I'm
+    thinking — we cut over on the 28th after the QA audit, and only then ..." is a plan."""
+    block = ledger(convo("btw: husk at vi aldrig laver remote reset på alarm 4461 – der skal en tekniker op og kigge først.",
+                         "ok list åbne WOs for FNB",
+                         "Also, husk at vi aldrig laver remote reset på alarm 6124 – der skal en tekniker op og kigge først."))
+    rules = section(block, "User instructions")
+    assert sum("remote reset på alarm" in r for r in rules) == 2, block
+    procedure = ("se lige den her:\n\nHSE-PROC-206 Lockout/Tagout and work at height (extract)\n"
+                 "4.1 Stop the turbine from the HMI and set SERVICE mode.\n"
+                 "4.2 Open and lock the main breaker; apply your personal lock and tag.\n"
+                 "4.3 Verify zero energy on the pitch accumulators before entering the hub.\n"
+                 "4.4 Never enter the hub without the rotor lock engaged.\n"
+                 "4.5 Always wear a full harness above 2 m and clip in twin lanyards.\n"
+                 "4.6 Do not work alone in the nacelle.\n\n"
+                 "For os betyder det: to mand på alle hub-jobs på SKR, også de korte, og LOTO-kortet tjekkes af nummer to.")
+    sop = ("QA에서 보낸 거 붙여넣을게\n\nSOP-QA-271 rev 6, section 6.7 Automated liquid handling\n"
+           "6.1 Operators must verify the deck against the printed layout before each run.\n"
+           "6.2 Do not override a liquid-level detection error without a second operator present.\n"
+           "6.4 Reagents must be equilibrated to room temperature for no less than thirty (30) minutes.\n"
+           "6.5 Retain raw instrument exports for 8 years in the validated archive.\n"
+           "6.6 Any deviation shall be reported to QA within one (1) business day.\n\n"
+           "SOP 읽어봤는데 우리 쪽도 이렇게 가자: 우리 팀은 raw export 15년 보관으로 할게, SOP보다 넉넉하게.")
+    assert "For os betyder det" in prose_of(procedure) and "Never enter the hub" not in prose_of(procedure)
+    assert "raw export 15년 보관" in prose_of(sop) and "Retain raw instrument exports" not in prose_of(sop)
+    block = ledger(convo(procedure, sop, "so here's what I'm thinking — we cut over on the 28th after the QA audit, and "
+                                         "only then we touch the other robots. makes sense?"))
+    rules = section(block, "User instructions")
+    assert any(r.startswith("For os betyder det: to mand på alle hub-jobs på SKR") for r in rules), block
+    assert any("raw export 15년 보관" in r for r in rules), block
+    assert any("cut over on the 28th" in p for p in section(block, "Current goal")), block
+
+
+def test_plans_the_user_writes_in_the_same_words_are_each_kept():
+    """Three plans the user writes in the same words with other steps ("so here's what I'm thinking — we cut over on
+    the 28th after the QA audit, and only then we touch the other robots.", "... we dry-run with dyed water on 73
+    plates ...") are three plans: the user's own words are never collapsed as a stock sentence of the agent's."""
+    steps = ("cut over on the 28th after the QA audit", "dry-run with dyed water on 73 plates",
+             "pin the deck layout v4 for bay 2")
+    said = [f"so here's what I'm thinking — we {step}, and only then we touch the other robots. makes sense?"
+            for step in steps]
+    block = ledger(convo(said[0], "check the tip rack", said[1], "simulate it", said[2]), budget=6000)
+    plans = section(block, "Current goal")
+    for step in steps:
+        assert any(step in p for p in plans), block

@@ -48,6 +48,8 @@ _FILLER = frozenset("""sorry actually correction wait oops whoops meant mean not
     les une avec dans qui sont pas mais ces cette ses leur vous ils elle elles tout tous comme
     der dem ein eine einen einem einer und oder mit für von auf ist sind nicht aber auch noch wie wenn dann bei aus
     zum zur nach über sich wir uns lass weil nehmen che della delle dei sono più questo questa anche
+    jeg har det med går ikke men kan skal vil her der som den til også lige hvad hvis når jag inte och att ska eller"""
+    """ meg ikkje eller
     não nao niet inte""".split())  # (and their "not": "não, muda: holdout safra 2023" is about no seed rule's "não")
 _WORD = re.compile(r"[^\W\d_]\w{2,}")  # (a word in any alphabet: "emissão" is one, not "emiss")
 # A named value: with a digit, an address, or an identifier's shape without one ("kyc-db.staging.internal",
@@ -88,8 +90,8 @@ SAID_BEFORE = ("instruction", "request", "identifier")
 NEAR = 4  # messages back that "scratch that" reaches
 _TAKES_BACK = re.compile(r"\b(?:scratch that|scrap that|ignore (?:that|the earlier|what I said|my last)|forget (?:that|what I said)|"
                          r"never ?mind|disregard|oublie ça|vergiss das|olvida eso)\b", re.IGNORECASE)
-_FORBIDDING = re.compile(r"\b(?:never|do not|don'?t|must not|mustn'?t|no longer allowed|forbidden|jamais|nie|niemals|nunca)\b",
-                         re.IGNORECASE)
+_FORBIDDING = re.compile(r"\b(?:never|do not|don'?t|must not|mustn'?t|no longer allowed|forbidden|jamais|nie|niemals|nunca|"
+                         r"aldrig|aldri|nooit|nigdy|kabhi (?:bhi )?(?:nahi|mat))\b|절대|決して", re.IGNORECASE)
 
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -157,7 +159,7 @@ _REVISING = frozenset({"revisit", "instead", "scrap", "scratch",
                        "hab", "habe", "nochmal", "nochmals", "drüb", "darüb", "nachgedacht", "again", "overnight", "slept",
                        "anoth", "ved", "vid", "nærmere", "närmare", "eftertanke", "ettertanke", "réflexion", "faite", "aprè",
                        "ripensato", "pensé", "pensado", "pensei", "przemyślałem", "przemyślałam", "stedet", "istället",
-                       "anstatt", "anstelle"})
+                       "anstatt", "anstelle", "tænkt", "tænk", "igen", "igjen", "ombestemt", "dropp", "dropper"})
 # A name in code: a dotted, slashed or joined word ("payments.captured-ach-batcher", "ach_batcher_p99_latency").
 _CODE = re.compile(r"(?<![\w.-])[A-Za-z][\w-]*(?:[._/][\w-]+)+|(?<![\w.-])[a-z]+_[\w]+")
 
@@ -672,6 +674,9 @@ def _grown(old: str, new: str) -> bool:
     return False
 
 
+# A value one keystroke from the new one ("WO-606424" for "WO-606474") is the one mistyped, more surely than another of
+# its shape the correction shares two plain words with ("I gave you the wrong work order: it's WO-746505").
+NEAR_MISS = 3
 NAMED_IN_TEXT = 4  # a named old value this long found in a statement's words names it, however its values are cut
 
 
@@ -688,7 +693,7 @@ def _score(text: str, new_values: tuple[str, ...], named: set[str], words: froze
         best = 0
         for old in olds:
             if _shape(old) == _shape(new):
-                best = max(best, (4 if _distinct(_shape(new)) else 2) + _near_miss(old, new))
+                best = max(best, (4 if _distinct(_shape(new)) else 2) + NEAR_MISS * _near_miss(old, new))
             elif kind(old) == kind(new):
                 best = max(best, 3 if _distinct_kind(kind(new)) or _one_part_apart(old, new) or _near_miss(old, new) else 2)
         value_score += best
@@ -720,12 +725,13 @@ def collapse_repeats(merged: list[Item]) -> list[Item]:
     with Black Friday ...", "... week 33 ... Christmas ...", said ten times): of items of a section that
     open alike and share most of their words, when :data:`STOCK` or more do, only the latest stays. Two
     alike decisions are two ("cursors for the catalog export", "... for the billing export"); a user's
-    instructions are never collapsed."""
+    instructions and plans are never collapsed."""
     buckets: dict[tuple[str, str], list[tuple[frozenset[str], list[int]]]] = defaultdict(list)
     for n in range(len(merged) - 1, -1, -1):
         item = merged[n]
-        if item.section not in REPEATS or (item.section == "goal" and not item.key.startswith("plan ")):
-            continue
+        if item.section not in REPEATS or (item.section == "goal" and (not item.key.startswith("plan ") or item.user)):
+            continue  # (a plan the user wrote is theirs, however alike its words: "so here's what I'm thinking — we cut
+            # over on the 28th ..., and only then we touch the other robots" and "... we dry-run with dyed water ...")
         opening = " ".join(_WORD.findall(item.text.lower())[:3])
         words = content_words(item.text)
         if not opening or len(words) < 5:

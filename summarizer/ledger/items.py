@@ -194,7 +194,12 @@ def masked_key(text: str) -> str:
 # rule from now on:"): each value it names is forbidden on its own ("never run migration 0042", "... 0043":
 # two rules, both stand). Not a limit ("never exceed $500", "no more than 3 retries"): that is a setting,
 # a later value replaces it. Bounded, so a sentence is matched in linear time.
-_FORBIDS = re.compile(r"\W{0,8}(?:[^:.]{0,40}:\s{0,4})?(?:never|do not|don'?t|must not|mustn'?t|no(?![,.!]))\b"
+# (also after "remember that we", and in other languages: "husk at vi aldrig laver remote reset på alarm 4461", "... på
+# alarm 6124": two rules)
+_FORBIDS = re.compile(r"\W{0,8}(?:[^:.]{0,40}:\s{0,4})?(?:(?:also|and|ok|okay|oh|btw|so|hey|og|und|y|e|et)\W{1,3}){0,3}(?:(?:remember|husk|husker|kom ih[åa]g|denk dran|recuerda|lembra|"
+                      r"rappelle-toi|ricorda)\s+(?:at|that|daran,? dass|que|di)?\s*)?(?:(?:we|vi|wir|nous|nosotros|n[óo]s|noi)\s+)?"
+                      r"(?:never|do not|don'?t|must not|mustn'?t|no(?![,.!])|aldrig|aldri|nie|niemals|nunca|jamais|mai|nooit|"
+                      r"nigdy)\b"
                       r"(?!\s+(?:exceed|go (?:above|over|below|beyond)|(?:more|less|fewer|later|earlier|longer|sooner|"
                       r"higher|lower) than|spend more|use more))", re.IGNORECASE)
 

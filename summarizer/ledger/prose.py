@@ -565,7 +565,12 @@ _REQUEST_START = re.compile(
     r"compare|teste|valide|trouve|donne|dis|explique|r[ée]sume|r[ée]dige|pousse|d[ée]ploie|installe|renomme)"
     r"(?:-(?:moi|le|la|les|lui|nous))?|"
     r"t[ée]l[ée]charge|[öo]ffne|schick|sende|mach|setz|bereite|aktualisiere|buche|zeig|vergleiche|berechne|schreib|"
-    r"antworte|lade|starte|lies)\b(?!\s*:|" + JOINED_NAME + ")",
+    r"antworte|lade|starte|lies|"
+    # Danish, Norwegian, Swedish ("kør hardening.yml mod sub-vdm-pc02", "læs holding registers på ...", "giv mig power
+    # curve for ...", "ret timeout i ...", "vis mig ...", "kjør ...", "kolla ...", "fixa ...")
+    r"k[øo]r|kj[øo]r|l[æä]s|vis|visa|giv|gi|ge|ret|tjek|sjekk|kolla|fixa|lav|g[öo]r|hent|h[äa]mta|genstart|"
+    r"opdater|oppdater|uppdatera|skriv|tilf[øo]j|slet|slett|sammenlign|j[äa]mf[öo]r|flyt|luk|[åa]bn|[öo]ppna|pr[øo]v|"
+    r"starta)(?:\s+(?:mig|meg|mej|os|oss))?\b(?!\s*:|" + JOINED_NAME + ")",
     re.IGNORECASE)
 # At the end, or typed on a phone before more ("died?. also ...", "gn209?, then"); or a question tag after a
 # statement, with no mark ("ORD-2110834 has been 'processing' for 2 weeks, what's up").
@@ -876,9 +881,18 @@ def _asked_after(sentence: str) -> bool:
     """Whether a statement ("626000 from Zeeland Marine is overdue") leads into a request after it ("..., draft
     something I can send"); a list of work ("this week: finish the eval, draft section 6.5") states nothing."""
     asked = _ASKED_AFTER.search(sentence)
-    copula = _COPULA.search(sentence, 0, asked.start()) if asked is not None else None
-    # ("customer id is cus_5FBWZR28BzTH, can you see what plan they're on" sets a value, then asks)
-    return asked is not None and copula is not None and not _VALUE_HINT.search(sentence, copula.end(), asked.start())
+    if asked is None:
+        return False
+    copula = _COPULA.search(sentence, 0, asked.start())
+    # ("customer id is cus_5FBWZR28BzTH, can you see what plan they're on" sets a value, then asks; "Mette asks why
+    # RKS-A06 keeps pausing, can you look at the alarms" states nothing as holding: the ask is all of it; not a list
+    # of work under its label, "this week: finish the eval, draft section 6.5, send to marta", steps each)
+    if copula is None:
+        return not _LISTED.match(sentence)
+    return not _VALUE_HINT.search(sentence, copula.end(), asked.start())
+
+
+_LISTED = re.compile(r"^[^:,.;?!]{1,40}:\s")  # a label over the work that follows it
 
 
 _SOURCE_FILE = re.compile(r"\.(?:py|go|rs|ts|tsx|js|jsx|java|kt|rb|c|h|cc|cpp|cs|php|swift|md|ipynb|sql|css|html)$")

@@ -336,6 +336,11 @@ _SENT_WORDS = (r"filed|raised|reported|abriu|abriram|reportou|escreveu|mandou|en
                # eben rein:", "hab das bekommen:")
                r"arrivat[oaie]|ricevut[oaie]|girat[oaie]|lleg[óo]|chegou|re[çc]ue?s?|bekommen|erhalten|kam (?:heute|gerade|"
                r"eben|rein)|"
+               # in Danish, Norwegian, Swedish ("kom lige ind:", "fik lige den her fra Jonas:", "fikk denne fra Per:",
+               # "fick det här från Anna:", "videresendt", "vidarebefordrat")
+               r"kom (?:lige |nettopp |just )?(?:ind|inn|in)|fi(?:k|kk|ck) (?:lige |nettopp |just )?(?:den|det|denne|dette|detta)"
+               r"(?: (?:her|här))? (?:fra|fr[åa]n)\b|fi(?:k|kk) (?:lige |nettopp )?(?:den|denne|dette) her\b|"
+               r"videresend\w*|vidarebefordra\w*|"
                # Hindi in Latin letters ("contract mein ye likha hai:", "support ne ye reply kiya:", "client ne bheja:")
                r"likha|bheja|bheji|kaha|bola|reply kiya|forward kiya|"
                # Polish and Dutch ("Kasia podesłał PSP notice, rzuć okiem:", "wklejam ...:", "dit kwam binnen:")
@@ -360,6 +365,10 @@ _ANNOUNCE = re.compile(
     r"(?:sent|shared)(?= (?:us|me|over|along|this|these|it|them|the|a|an|some|his|her|their|with)\b|\s*:)|"
     # (look at this: "ye dekh:", "look at this:", "mira esto:", "olha isso:", "schau mal:")
     r"(?:ye|yeh|isko|is)\s+(?:dekh|dekho|padh|padho)|dekh\s+(?:ye|yeh|isko)|look at this|check this out|mira esto|"
+    # (someone's text to read: "can you make sense of this:", "what do you make of this:", "se lige det her:")
+    r"make sense of (?:this|these)|what do you make of (?:this|these)|thoughts on (?:this|these)|"
+    r"se (?:lige )?(?:det|den|dette|denne) (?:her|h[äa]r)|kig (?:lige )?p[åa] (?:det|den|dette|denne) (?:her)|"
+    r"kolla (?:in )?(?:det h[äa]r|detta)|"
     r"olha (?:isso|isto|s[óo])|schau (?:mal|dir das an)|regarde (?:[çc]a|moi [çc]a)|guarda (?:qui|questo)|"
     # (a text of a kind someone else writes: "abstract of the paper Wei sent:", "the HPC announcement:")
     r"abstract|announcement|newsletter|press release|transcript|"
@@ -415,7 +424,13 @@ _ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}(?:(?:貼|共有|転送|以下|下
                               # what is below, and what is only context ("PR review below. just context for now",
                               # "hokuyo support replied below", "el correo va abajo", "segue abaixo")
                               r"(?:just|only) (?:for )?context|context only)\b[^:.?!]{0,40}$|"
-                              r"^[^:?!]{0,60}\b(?:below|abajo|abaixo|ci-dessous|unten|qui sotto)\W*$)", re.IGNORECASE)
+                              r"^[^:?!]{0,60}\b(?:below|abajo|abaixo|ci-dessous|unten|qui sotto)\W*$|"
+                              # what the agent makes of a text, asked over it ("hvad siger du til det her?", "what do you
+                              # make of this?", "was sagst du dazu?")
+                              r"\b(?:what do you (?:think|make) of|thoughts on|hvad (?:siger|synes) du (?:til|om)|hva (?:sier|synes) "
+                              r"du (?:til|om)|vad (?:s[äa]ger|tycker) du om|was sagst du (?:dazu|zu)|was h[äa]ltst du (?:davon|von)|"
+                              r"qu[ée] opinas de|o que (?:voc[êe] )?acha d[aeo]|que penses-tu de|cosa ne pensi di)\s*(?:this|these|det "
+                              r"her|dette|denne|det h[äa]r|detta|das|dem|esto|isso|[çc]a|questo)?\W*$)", re.IGNORECASE)
 
 
 # A machine's text announced ("security scan output:", "the linter's report:", "build log:").
@@ -506,7 +521,11 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
         if paragraphs and (_SOMEONES.search(line) or (_PASTE_WORD.search(line) and not _MACHINE.search(line)) or (
                 _LOOK_WORD.search(line) and paragraphs[0][1] - paragraphs[0][0] == 1
                 and _TITLE_LINE.match(lines[paragraphs[0][0]]) and len(lines[paragraphs[0][0]]) <= 60)):
-            closing = len(paragraphs) >= 2 and _asks_after(lines, paragraphs[-1])
+            # (or, under a letter's closing and signer, one short line that is not the letter's: "BR Lars, Marine
+            # Coordination", then "Kig på det når du har tid.")
+            closing = len(paragraphs) >= 2 and (_asks_after(lines, paragraphs[-1]) or (
+                paragraphs[-1][1] - paragraphs[-1][0] == 1 and len(lines[paragraphs[-1][0]].strip()) <= ASKS_AFTER_CHARS
+                and _signed_off(lines, paragraphs[-2][1]) and not _signers(lines[paragraphs[-1][0]])))
             between = paragraphs[1:-1] if closing else paragraphs[1:]
             again = next((n for n, (start, _stop) in enumerate(between) if _USER_AGAIN.match(lines[start])
                           or TAKEN.match(lines[start])  # ("Czyli u nas: przypinamy psp-sdk 5.18.1 ...")
@@ -710,6 +729,8 @@ SIGN_OFF_WORDS = (r"(?:(?:best|kind|warm|many|with)\s+)?(?:regards|wishes|thanks
                   r"cheers|best|groet(?:en)?|met vriendelijke groet(?:en)?|mvg|(?:viele|liebe|beste|herzliche) gr(?:ü|ue)(?:ß|ss)e|"
                   r"gr(?:ü|ue)(?:ß|ss)e|gru(?:ß|ss)|lg|vg|mfg|saludos|un sal(?:udo|uto)|cordialement|bien (?:à|a) vous|merci(?: beaucoup)?|"
                   r"ciao|cordiali saluti|saluti|abra(?:ç|c)os?|beijos?|obrigad[oa]|h[äa]lsningar|mvh|pozdrawiam|pozdrowienia|"
+                  # ("BR Lars, Marine Coordination", "Venlig hilsen", "Bedste hilsner", "Vh Pia"; "BR" in capitals only)
+                  r"(?-i:BR|B\.R\.)|(?:med )?venlig hilsen|(?:de )?bedste hilsner|hilsen|vh|kh|"
                   # Japanese, Chinese, Korean ("以上、よろしくお願いします。", "敬具", "此致", "감사합니다")
                   r"(?:以上[、,]\s*)?よろしくお願い(?:します|いたします|致します|申し上げます)|敬具|此致|감사합니다)")
 # A letter's greeting to someone by name, on a line of its own ("Hallo Júlia,", "Dear Dr. Kessler,", "Olá Caio,"), and
@@ -723,8 +744,10 @@ _GREETING = re.compile(r"^\s*(?:hi|hello|hey|dear|hallo|liebe[rs]?|sehr geehrte[
                        r"^\s*(?:hi|hello|hey|dear|hallo|hola|ol[áa]|bonjour|ciao|namaste)(?:\s+(?:all|team|everyone|there|"
                        r"sir(?:/madam)?|madam|customer|valued customer|colleagues|folks|sir or madam))?\s*,\s*$", re.IGNORECASE)
 # (the sign-off, then at most a name: "LG Ulrike", "Cheers, Tom"; not "Thank you for contacting E2E Networks Support.")
+# (and the signer's team after a comma: "BR Lars, Marine Coordination")
 _CLOSING = re.compile(r"^\s*" + SIGN_OFF_WORDS + r"\b[,!.\u3002\uff01]?\s*(?:(?-i:[A-Z\u00c0-\u00dd])[\w.'-]*(?:\s+(?-i:[A-Z\u00c0-\u00dd])"
-                      r"[\w.'-]*){0,2})?\s*[,!.\u3002\uff01]?\s*$", re.IGNORECASE)
+                      r"[\w.'-]*){0,2}(?:,\s*(?-i:[A-Z\u00c0-\u00dd])[\w.'&-]*(?:\s+(?-i:[A-Z\u00c0-\u00dd])[\w.'&-]*){0,3})?)?"
+                      r"\s*[,!.\u3002\uff01]?\s*$", re.IGNORECASE)
 LETTER_LINES = 60  # a letter's lines from its greeting to its closing, at most
 SIGNATURE_LINES = 4  # the short lines of a signature under a letter's closing, at most
 SIGNATURE_CHARS = 40
@@ -825,6 +848,8 @@ TAKES_FROM = (r"(?:(?:so|and|ok|also|czyli|yani|dus|alors|donc|ent[ãa]o|entonce
               r"(?:das )?hei(?:ß|ss)t (?:f(?:ü|ue)r uns|das)|f(?:ü|ue)r uns|bei uns|for us|for our side|on our side|pour nous|"
               r"chez nous|de notre c[ôo]t[ée]|para nosotros|de nuestro lado|pra gente|para n[óo]s|do nosso lado|per noi|"
               r"da noi|tradotto per noi|u nas|dla nas|bij ons|voor ons|f[öo]r oss|hos oss|bizim i[çc]in|bundan|"
+              # (Danish, Norwegian: "For os betyder det: to mand på alle hub-jobs ...", "hos os", "for oss betyr det")
+              r"for os|hos os|for oss|for vores (?:del|side)|for v[åa]r (?:del|side)|med mine (?:egne )?ord|"
               # (the user's own words for it: "Detto a modo mio, ...", "in my own words: ...", "kendi cümlemle: ...")
               r"detto a modo mio|in my (?:own )?words|in plain words|con parole mie|con mis (?:propias )?palabras|"
               r"com (?:as )?minhas (?:pr[óo]prias )?palavras|mit meinen (?:eigenen )?worten|avec mes (?:propres )?mots|"
@@ -837,7 +862,8 @@ TAKEN = re.compile(r"^\W*" + TAKES_FROM + r"\b", re.IGNORECASE)
 # Of the text above ("De esto, ...", "From this, ...", "Davon ..."): what follows may ask something of it once, or say
 # what holds (see user_words).
 FROM_IT = (r"(?:de (?:esto|eso|todo eso|isso|isto|tudo isso|ça|cela|tout ça)|disso|disto|davon|daraus|"
-           r"of (?:this|that|these|those|all that)|from (?:this|that|these|those)|out of (?:this|that|these|those))")
+           r"of (?:this|that|these|those|all that)|from (?:this|that|these|those)|out of (?:this|that|these|those)|"
+           r"af (?:det|dette|det her)|heraf|av (?:dette|det)|h[äa]rav)")
 
 
 # The user speaking again after what they pasted: a line in lower case (or in a script without capitals), one
@@ -849,7 +875,10 @@ _RESUMES = re.compile(r"^\W*(?:this|that|these|the above|above|it|thanks|thx|ty|
                       # what the user takes from the text above, in their words ("De ahí lo que sí aplica: ...", "De
                       # esto, ponle ...", "Lo que sí: ...", "Eso sí, ...", "Disso, só ...", "Of these, only ...")
                       r"de ah[ií]|da[ií]|" + FROM_IT + "|"
-                      r"wir|ich|on (?:prend|garde|retient|applique)|" + TAKES_FROM + r")\b", re.IGNORECASE)
+                      r"wir|ich|on (?:prend|garde|retient|applique)|" + TAKES_FROM + r"|"
+                      # (a look asked at it: "Kig på det når du har tid.", "Have a look at it when you can.")
+                      r"(?:have a |take a )?look at (?:it|them)|kig (?:lige )?p[åa] (?:det|den|dem)|se (?:lige )?p[åa] "
+                      r"(?:det|den|dem)|titta p[åa] (?:det|den|dem))\b", re.IGNORECASE)
 
 
 USER_TAIL_CHARS = 400  # a last paragraph of the user's under a document, in lower case, this long at most
@@ -966,9 +995,17 @@ def _users_line(tail: str) -> bool:
     return adopts or (len(tail) <= (USER_TAIL_CHARS if tail.lstrip()[:1].islower() else 200) and (
         not tail.lstrip().startswith(("-", "*", "#", "|", ">", "`", "[")) or bool(
         _RELAYED.match(tail))) and not re.match(r"\s*\d+[.)] ", tail) and not line_is_pasted(tail)
-        and (not _FIELD.match(tail) or bool(_RESUMES.match(tail)))  # ("De ahí lo que sí aplica: ..." is no field)
+        # ("De ahí lo que sí aplica: ..." is no field, nor is a sentence in words of a script without capitals before
+        # its colon, "SOP 읽어봤는데 우리 쪽도 이렇게 가자: ...")
+        and (not _FIELD.match(tail) or bool(_RESUMES.match(tail)) or (
+            " " in (label := tail.split(":", 1)[0].strip()) and bool(_IN_CJK.search(label))))
         and not (_CAPITAL.match(tail) and not _RESUMES.match(tail) and not _RELAYED.match(tail)
-                 and not tail.rstrip().endswith("?")))
+                 and not tail.rstrip().endswith("?") and not _IN_CJK.search(tail)))
+
+
+# Words in a script without capitals ("SOP 읽어봤는데 우리 쪽도 이렇게 가자: ..."): a line opening on a Latin name is not
+# for that a text's own capitalized sentence.
+_IN_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{4}")
 
 
 def _pasted_runs(lines: list[str], kinds: list[str]) -> None:
