@@ -35,7 +35,7 @@ _DECISION = re.compile(
     r"\b(?:decidimos|decid[ií]|decidiu|decidiram|abbiamo deciso|ho deciso|on a d[ée]cid[ée]|j'ai d[ée]cid[ée]|"
     r"nous avons d[ée]cid[ée]|wir haben (?:uns )?(?:entschieden|beschlossen))\b(?!\s+(?:no|nada|nichts|rien|niente)\b)|"
     r"\w{3,}[^,.;!?]*,\s*(?:t[áa]|est[áa]|queda|fica) decidid[oa]\b|mudei de ideia|cambi[ée] de (?:idea|opini[óo]n)|"
-    r"nos quedamos con\b|vamos con\b|bora de\b|on part sur\b|\b(?:vi|og) g[åa]r med\b|\bg[åa]r vi med\b|\bvi k[öo]r p[åa]\b|"
+    r"nos quedamos con\b|vamos con\b|bora de\b|on part sur\b|"
     # (made, or a choice gone back to: "j'ai tranché pour la télémétrie: ...", "on revient à GameAnalytics", "volvemos a
     # Postgres", "voltamos pro Redux", "zurück zu GodotPhysics")
     r"(?:j'ai|on a|nous avons) tranch[ée]\b|" + _GONE_BACK_TO + "|"
@@ -48,10 +48,15 @@ _DECISION = re.compile(
     r"にします|にしよう|にしました|にしましょう|で行きます|で行こう|で行きましょう|でいきます|でいこう|でいきましょう|に決め|"
     # a choice taken ("fine, moonrepo it is for the task runner for web/", "lass uns valibot nehmen für form validation",
     # "let's pick Grafana Cloud for the dashboards"; not "let's take a look")
-    r"^\W*(?:(?:fine|ok|okay|alright|right|so|then|good)\W+)?[\w.@/+-]+(?: [\w.@/+-]+)? it is (?=for\b|on\b|in\b)|"
-    r"\blass(?:t)? uns\b[^.;!?]{1,60}\bnehmen\b|\bnehmen wir\b|"
-    r"\blet'?s (?:take|pick)\b(?! a (?:look|break|step|moment|peek|closer|stab|quick)\b)(?! (?:it|this|that) (?:offline|slow|step))|"
-    r"wir nehmen\b[^.;!?]{1,80}\bstatt\b|wir bleiben bei\b|andiamo con\b|\u51b3\u5b9a|\u5c31\u7528|\u6c7a\u5b9a|\u6c7a\u3081\u305f|\uacb0\uc815|\ub85c \ud558\uc790|\ub85c \uac00\uc790)",
+    # (not "here it is in the logs", "yes it is in the config", "let's take a backup ...", "lass uns eine Pause nehmen")
+    r"^\W*(?:(?:fine|ok|okay|alright|right|so|then|good)\W+)?(?!(?:here|there|yes|yeah|yep|no|this|that|what|where|so|it)\b)"
+    r"[\w.@/+-]+(?: [\w.@/+-]+)? it is (?=for\b)|"
+    r"\blass(?:t)? uns\b[^.;!?]{1,60}\bnehmen (?=f(?:ü|ue)r\b|statt\b|als\b)|"
+    r"\blet'?s (?:take|pick)\b [\w.@/+-]+(?: [\w.@/+-]+)? for (?:the )?(?![^.;!?]*\b(?:tomorrow|later|today|now)\b)|"
+    r"wir nehmen\b[^.;!?]{1,80}\bstatt\b|wir bleiben bei\b|andiamo con\b|\bvi k[øo]rer med\b|\u51b3\u5b9a|\u5c31\u7528|\u6c7a\u5b9a|\u6c7a\u3081\u305f|\uacb0\uc815|\ub85c \ud558\uc790|\ub85c \uac00\uc790)"
+    # (Korean's and Japanese's endings written against a Latin name, no space between: "tip reuse within a replicate로
+    # 가자", "DWBで行きます")
+    r"|(?<=[A-Za-z0-9)])(?:\uc73c?\ub85c (?:\uac00\uc790|\ud558\uc790)|\u306b\u3057\u307e\u3059|\u3067\u884c\u304d\u307e\u3059|\u3067\u3044\u304d\u307e\u3059)",
     re.IGNORECASE)
 # A choice said in the first person ("we'll guard the map with a mutex", "I'd cache the settings", "my vote is
 # to ...", "we should give the job its own pool"), a decision when it gives a reason or an alternative; not
@@ -71,7 +76,7 @@ _DECISION_WORDS = ("decision", "decided", "decide to", "going with", "go with", 
                    "wir bleiben", "deciso", "andiamo con", "update on", "going back to", "change on", "u-turn", "décision",
                    "tranch", "revient", "repart", "volvemos", "voltamos", "zurück zu", "zurueck zu", "torniamo", "instead of",
                    "au lieu de", "en lugar de", "en vez de", "em vez de", "invés de", "statt", "invece di", "lass uns", "lasst uns",
-                   "nehmen wir", "let's take", "lets take", "let's pick", "lets pick", "går", "gar med", "kör på")
+                   "nehmen wir", "let's take", "lets take", "let's pick", "lets pick", "går", "gar med", "kör på", "kører med", "korer med")
 _DECISION_WEAK_WORDS = ("we", "i'", "i ", "let", "my vote", "switch", "options", "approach", "my suggestion",
                         "my recommendation", "suggest", "recommend")
 
@@ -94,7 +99,9 @@ _SECOND_THOUGHTS = (r"voltei atr[áa]s|pensando (?:bem|melhor)|pens[áa]ndolo (?
                     # "thought it over: ...", "ved nærmere eftertanke ...", "lo pensé mejor, ...", "다시 생각해보니 ...")
                     r"(?:hab|habe|hab's)\s+(?:(?:es|das|mir|ich)\s+)?(?:nochmal|noch mal|nochmals|noch einmal)\s+(?:(?:dr(?:ü|ue)ber|dar(?:ü|ue)ber)\s+)?nachgedacht|"
                     r"nach (?:nochmaligem (?:ü|ue)berlegen|reiflicher (?:ü|ue)berlegung)|"
-                    r"thought (?:it|this|that) (?:over|through)|thought about it (?:again|more|some more|overnight)|slept on it|"
+                    r"(?<!n't )(?<!not )(?<!never )thought (?:it|this|that) (?:over|through)(?! yet)|"
+                    r"(?<!n't )(?<!not )thought about it (?:again|more|some more|overnight)(?!\W+(?:still )?(?:not sure|unsure|undecided))|"
+                    r"slept on it|"
                     r"had another think|heb er nog eens over nagedacht|ved n[æe]rmere eftertanke|vid n[äa]rmare eftertanke|"
                     r"ved n[æe]rmere ettertanke|lo pens[ée] mejor|lo he pensado mejor|pensei melhor|przemy[śs]la[łl]e[mś]|"
                     r"t[æa]nkt over det igen|tenkt over det igjen|t[äa]nkt om|ombestemt (?:mig|meg)|[äa]ndrat mig|"
@@ -167,8 +174,11 @@ def decision_item(sentence: str, index: int) -> Item:
     marker says is a decision ("Decision:", "we'll go with", "decided") ranks above one read from a
     first-person choice and its reason."""
     return Item("decision", sentence.lower(), clip(sentence, 400), index,
-                update=bool(_REVISION.search(sentence) or _UPDATE_ON.match(sentence)),
-                rank=2 if _DECISION.search(sentence) else 1)
+                update=bool(_REVISION.search(sentence[:DECISION_CHARS]) or _UPDATE_ON.match(sentence)),
+                rank=2 if _DECISION.search(sentence[:DECISION_CHARS]) else 1)
+
+
+DECISION_CHARS = 500  # of a sentence read as a choice, what its markers are looked for in (see is_decision)
 
 
 _REASON = re.compile(r"\b(?:because|since|so that|so we|to avoid|as it|as they|as there|over|going forward|from now on|"

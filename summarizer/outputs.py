@@ -375,6 +375,10 @@ _SPECIFIC_PARTS = (
     # PHP's ("PHP Fatal error:  Uncaught Error: Call to undefined function ds_render_sweet_box() in ..."), not the
     # "There has been a critical error on this website." a WordPress page shows for it
     (("Fatal error: ", "Parse error: "), re.compile(r"^\s*(?:PHP )?(?:Fatal|Parse) error: .+$", re.MULTILINE)),
+    # Ansible's, a task's failure on a host ('fatal: [sub-fnb-pc01]: FAILED! => {"changed": false, "msg": "Unable to
+    # start service chronyd@7: ..."}'), not the recap's count under it ("failed=1")
+    (("]: FAILED! => ", "]: UNREACHABLE! => "), re.compile(r"^fatal: \[[^\]\n]{1,80}\]: (?:FAILED|UNREACHABLE)! => .+$",
+                                                      re.MULTILINE)),
 )
 _COLUMNS = re.compile(r":\d+:\d+: ")  # "main.go:12:5: undefined: x"
 # (a warning or a note is not what failed: "uart_bridge.c:119:4: warning: unused variable 'crc'")

@@ -6347,7 +6347,8 @@ def test_a_choice_thought_over_again_revises_the_first_and_the_agents_echo_takes
     assert not any("let's go with #wind-ops-oncall" in line for line in block.splitlines()), block
     assert any("går med #ctrl-room-alarms" in d for d in section(block, "Decisions")), block
     for text in ("ved nærmere eftertanke: vi tager Influx i stedet for Timescale.", "let's take valibot for the forms",
-                 "ok, Postgres it is."):
+                 "ok, Postgres it is.", "Oh and vi kører med DMI HARMONIE as primary.",
+                 "tip strategy for serial dilutions: tip reuse within a replicate로 가자. 더 고민 안 해도 될 듯"):
         assert [i.section for i in ExtractiveSummarizer().items([user(text)], [view_of(user(text))], 0)
                 if i.section not in ("goal", "mention")] == ["decision"], text
     for text in ("let's take a look at the logs", "lass uns mal die Logs ansehen"):
@@ -6428,15 +6429,17 @@ def test_work_asked_in_danish_or_after_what_someone_asks_is_a_request():
     """"læs holding registers på sub-tjh-pc01, start 40001, 40 stk" (read ...), "næste: kør hardening.yml mod
     sub-vdm-pc02, check mode først" (next: run ...), "giv mig power curve for TJH-D01 de sidste 7 dage" (give me ...)
     and "Mette asks why RKS-A06 keeps pausing, can you look at the alarms" ask for work once: requests, not settings
-    among the user's instructions; "Og vi kører med policy Basic256Sha256." (and we run with ...) still holds."""
+    among the user's instructions; "TSO'ens reference er TSO-CUR-70632, den skal med i alle svar til dem." (the TSO's
+    reference is ..., it goes in every reply to them) still holds."""
     asks = ["læs holding registers på sub-tjh-pc01, start 40001, 40 stk",
             "næste: kør hardening.yml mod sub-vdm-pc02, check mode først",
             "ok giv mig power curve for TJH-D01 de sidste 7 dage",
             "ret timeout i edgegw/Cargo.toml, det er for lavt",
             "Mette asks why RKS-A06 keeps pausing, can you look at the alarms"]
-    block = ledger(convo(*asks, "Og vi kører med policy Basic256Sha256."))
+    said = "TSO'ens reference er TSO-CUR-70632, den skal med i alle svar til dem."
+    block = ledger(convo(*asks, said))
     rules = section(block, "User instructions")
-    assert rules == ["Og vi kører med policy Basic256Sha256."], block
+    assert rules == [said], block
     assert prose.kind_of("customer id is cus_5FBWZR28BzTH, can you see what plan they're on",
                          ("cus_5FBWZR28BzTH",)) == "setting"
 
@@ -6506,3 +6509,55 @@ def test_plans_the_user_writes_in_the_same_words_are_each_kept():
     plans = section(block, "Current goal")
     for step in steps:
         assert any(step in p for p in plans), block
+
+
+def test_an_ansible_tasks_failure_on_a_host_is_the_error_not_the_recaps_count():
+    """An Ansible run's 'fatal: [sub-fnb-pc01]: FAILED! => {... "msg": "Unable to start service chronyd@7: ..."}' says
+    what failed and why; the recap's "sub-fnb-pc01 : ok=20 changed=0 unreachable=0 failed=1" only counts it."""
+    from context_compactor.summarizer import outputs
+    run = ("PLAY [edgegw_deploy on substations] ****************************************\n\n"
+           "TASK [restart opcua-bridge] **************************************************\n"
+           "ok: [sub-skr-pc01]\nchanged: [sub-fnb-pc01]\n\n"
+           'fatal: [sub-fnb-pc01]: FAILED! => {"changed": false, "msg": "Unable to start service chronyd@7: Job failed, '
+           'see journalctl -xe"}\n'
+           "TASK [copy CA bundle] **************************************************\nok: [sub-vdm-pc01]\n\n"
+           "PLAY RECAP *********************************************************************\n"
+           "sub-fnb-pc01            : ok=20  changed=0  unreachable=0  failed=1  skipped=1\n"
+           "sub-vdm-pc01            : ok=21  changed=3  unreachable=0  failed=0  skipped=0\n")
+    assert outputs.error_line(run).startswith('fatal: [sub-fnb-pc01]: FAILED! => {"changed": false, "msg": "Unable to start')
+
+
+def test_what_this_rounds_readings_in_other_languages_leave_alone():
+    """The review's false readings of this round's first versions, asserted the right way: a host named "es-node-3" or
+    an "er," of hesitation is no copula, "GE turbines" no Swedish verb, "prod runs Postgres 15.4, could you check ..."
+    still sets a value; "let's take a backup ...", "Here it is in the logs", "Lass uns das morgen in Angriff nehmen",
+    "I haven't thought this through yet" and "vi går med til det forslag" choose nothing; the user's own draft rules
+    under "Thoughts on this?" are theirs; a name the correction says picks its statement over a near miss of another;
+    the agent's choice between options the user left to it stands."""
+    def sections(text: str) -> list[str]:
+        return [i.section for i in ExtractiveSummarizer().items([user(text)], [view_of(user(text))], 0)
+                if i.section not in ("goal", "mention")]
+    for text in ("tail the worker log on es-node-3 thx", "er, grep syslog on web-03 for 502s pls",
+                 "tail the reste-api logs on host-3 pls"):
+        assert sections(text) == ["request"], text
+    for text in ("GE turbines in Horns Rev run firmware 4.2.1", "prod runs Postgres 15.4, could you check the migration"):
+        assert "instruction" in sections(text), text
+    for text in ("let's take a backup of the prod db before the migration", "let's pick this up tomorrow after standup",
+                 "Here it is in the logs: the worker dies at 10:14", "yes it is in the config already",
+                 "Lass uns das morgen in Angriff nehmen", "lass uns eine kurze Pause nehmen",
+                 "I haven't thought this through yet, but maybe Redis for the cache",
+                 "thought about it more, still not sure about Kafka", "vi går med til det forslag Jonas sendte"):
+        assert "decision" not in sections(text), text
+    for own in ("Thoughts on this?\n\nWe always deploy on Tuesdays after 14:00 UTC.\nNever deploy on Fridays.",
+                "My plan — thoughts on these:\n1. always run the smoke test before deploy\n2. never skip the changelog"):
+        assert [p.kind for p in segments.split(own)] == ["prose"], own
+    block = ledger(convo("Order ORD-4417 ships to the Hamburg warehouse.", "Order ORD-5902 ships to the Bremen warehouse.",
+                         "sorry, the Bremen one is ORD-4427"))
+    assert "Order ORD-4417 ships to the Hamburg warehouse." in section(block, "User instructions"), block
+    assert "ORD-5902" not in block, block
+    msgs = [user("Pick one of node-18 or node-20 for the CI image; we deploy on node-20 already."),
+            assistant("", [("c1", "read_file", {"path": ".nvmrc"})]), tool("c1", "18.19.0"),
+            assistant("", [("c2", "read_file", {"path": "Dockerfile"})]), tool("c2", "FROM node:20-alpine"),
+            assistant("I'll go with node-18 for the CI image to match .nvmrc."),
+            user("What next?"), assistant("Noted.")]
+    assert any("go with node-18" in d for d in section(ledger(msgs), "Decisions"))

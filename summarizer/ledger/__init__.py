@@ -319,6 +319,7 @@ def _same_as(item: Item) -> str:
     return item.text
 
 
+ECHO_NEAR = 2  # messages after any words of the user's within which the agent's choice of their values echoes them
 ECHO_REACH = 8  # messages after the user's words within which the agent's choice of their values may echo them (in
 # the same turn: no words of the user's between, and tool calls before the answer: "OK, going with that. TrenchBroom
 # with func_godot it is." five messages after "après réflexion, l'outil de blockout ce sera TrenchBroom with func_godot")
@@ -391,13 +392,16 @@ def _echoes_left_out(merged: list[Item]) -> list[Item]:
     if not said:
         return merged
     users = {i.src for i in merged if i.section in ("instruction", "request") or (i.section == "decision" and i.user)}
+    chosen = {i.src for i in merged if i.section == "decision" and i.user}
     out = []
     for item in merged:
         if item.section == "decision" and not item.user:
             named = set(values(item.text))
-            # (the user's latest words before it: those of its turn)
+            # (the user's latest words before it: those of its turn; past two messages only a choice the user made,
+            # not one they left to the agent, "Pick one of node-18 or node-20 for the CI image")
             latest = next((src for src in range(item.src - 1, item.src - ECHO_REACH - 1, -1) if src in users), None)
-            if named and latest is not None and named <= said.get(latest, set()):
+            if named and latest is not None and named <= said.get(latest, set()) and (
+                    item.src - latest <= ECHO_NEAR or latest in chosen):
                 continue
         out.append(item)
     return out

@@ -480,7 +480,8 @@ def supersede(merged: list[Item]) -> list[Item]:
         changed = content_words(prose.switched(correction.text)) if not correction.correction else frozenset()
         pool = {n for w in words for n in by_word.get(w, ())} | {n for v in new_values for n in by_kind.get(kind(v), ())}
         forbids = bool(_FORBIDS.match(correction.text) or _FORBIDDING.search(correction.text))
-        best, best_rank = -1, (0, 0, 0, 0, 0)
+        said_names = _names(correction.text)
+        best, best_rank = -1, (0, 0, 0, 0, 0, 0)
         for n in sorted(pool):
             item, vals, shapes, kinds, cand_words = facts[n]
             if n in gone or item.src > correction.src or (item.src == correction.src and (
@@ -525,7 +526,14 @@ def supersede(merged: list[Item]) -> list[Item]:
             # of another IP since); then the latest message; in it, a setting before a prohibition
             # ("never run 0193" stands when "the migration is 7090" corrects "apply 1713"), the user's
             # words before an identifier line, the later sentence.
-            rank = (score, int(item.section != "identifier" or not correction.correction), item.src,
+            # (a name the correction says that the statement says too weighs in the choice among candidates, never in
+            # whether one is corrected at all)
+            named_thing = NAMED_THING if said_names and said_names & _names(item.text) - _names(" ".join(vals)) else 0
+            # (and, as surely fitted, a statement before an earlier correction, which is corrected again only on
+            # plainer evidence: "I gave you the wrong work order: it's WO-746505." of "gearolie-jobbet ligger under
+            # WO-746055", not of the earlier "wait, scratch that work order – WO-655491.")
+            rank = (score + named_thing, int(not item.correction or score >= 10),
+                    int(item.section != "identifier" or not correction.correction), item.src,
                     int(forbids or not _FORBIDDING.search(item.text)), int(item.section != "identifier"))
             if rank > best_rank:
                 best, best_rank = n, rank
@@ -674,9 +682,11 @@ def _grown(old: str, new: str) -> bool:
     return False
 
 
-# A value one keystroke from the new one ("WO-606424" for "WO-606474") is the one mistyped, more surely than another of
-# its shape the correction shares two plain words with ("I gave you the wrong work order: it's WO-746505").
-NEAR_MISS = 3
+# A value one keystroke from the new one ("WO-606424" for "WO-606474") is the one mistyped, as surely as another of its
+# shape the correction shares two plain words with ("I gave you the wrong work order: it's WO-746505"); a name the
+# correction says ("sorry, the Bremen one is ORD-4427") points at the statement that says it, near miss or not.
+NEAR_MISS = 2
+NAMED_THING = 3
 NAMED_IN_TEXT = 4  # a named old value this long found in a statement's words names it, however its values are cut
 
 

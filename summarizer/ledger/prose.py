@@ -568,7 +568,7 @@ _REQUEST_START = re.compile(
     r"antworte|lade|starte|lies|"
     # Danish, Norwegian, Swedish ("kør hardening.yml mod sub-vdm-pc02", "læs holding registers på ...", "giv mig power
     # curve for ...", "ret timeout i ...", "vis mig ...", "kjør ...", "kolla ...", "fixa ...")
-    r"k[øo]r|kj[øo]r|l[æä]s|vis|visa|giv|gi|ge|ret|tjek|sjekk|kolla|fixa|lav|g[öo]r|hent|h[äa]mta|genstart|"
+    r"k[øo]r|kj[øo]r|l[æä]s|vis|visa|giv|ret|tjek|sjekk|kolla|fixa|lav|g[öo]r|hent|h[äa]mta|genstart|"
     r"opdater|oppdater|uppdatera|skriv|tilf[øo]j|slet|slett|sammenlign|j[äa]mf[öo]r|flyt|luk|[åa]bn|[öo]ppna|pr[øo]v|"
     r"starta)(?:\s+(?:mig|meg|mej|os|oss))?\b(?!\s*:|" + JOINED_NAME + ")",
     re.IGNORECASE)
@@ -851,12 +851,13 @@ _SETS = re.compile(r"^\W*(?:(?:good )?(?:morning|afternoon|evening)\W+|(?:hi|hey
 _COPULA = re.compile(r"\b(?:is|are|=|stays|lives|live|goes|go(?! (?:test|build|vet|run|mod|get|fmt|generate|install|"
                      r"list|clean|tool|work|env|through|ahead|over|and|check|fix|find|look|see)\b)|points? to|means|runs on|is on|are on|"
                      # (Hindi in Latin letters: "path /var/www/kj-shop-next hai yaar"; Japanese "X にして", "X でお願い")
-                     r"hai|hain|"
-                     # in other languages ("la ventana con el cliente quedó el martes a las 22:00, thx", "der Port ist
-                     # 8443, danke", "vinduet er tirsdag kl. 22:00"), and "ended up"
-                     r"es|est[áa]|est[áa]n|son|queda|qued[óo]|quedan|quedaron|ist|sind|bleibt|(?<!c')(?<!c\u2019)est|sont|reste|\u00e8|sono|resta|"
-                     r"rimane|\u00e9|s\u00e3o|fica|ficou|er|blir|\u00e4r|f\u00f6rblir|jest|s\u0105|zostaje|blijft|ended up)"
-                     r"\b|\u306b\u3057\u3066|\u3067\u304a\u9858\u3044")
+                     r"hai|hain|ended up)\b|"
+                     # in other languages, after a word and never in a name ("la ventana con el cliente quedó el martes a
+                     # las 22:00, thx", "der Port ist 8443, danke", "vinduet er tirsdag kl. 22:00"; not "es-node-3",
+                     # "er, grep ...", "c'est")
+                     r"(?<=[^\W\d_] )(?:es|est[áa]|est[áa]n|son|queda|qued[óo]|quedan|quedaron|ist|sind|bleibt|est|sont|reste|"
+                     r"\u00e8|sono|resta|rimane|\u00e9|s\u00e3o|fica|ficou|er|blir|\u00e4r|f\u00f6rblir|jest|s\u0105|zostaje|"
+                     r"blijft)(?![\w-]|\.\w)|\u306b\u3057\u3066|\u3067\u304a\u9858\u3044")
 # A guess or an aside: what it states is not a value the user sets.
 _HEDGE = re.compile(r"\b(?:if I (?:remember|recall)|I (?:think|guess|believe|suspect|assume|wonder)|my gut|not sure|"
                     r"might be|may be|maybe|probably|perhaps|random thought|I'?m not going to|I don'?t know|no idea|"
@@ -884,15 +885,15 @@ def _asked_after(sentence: str) -> bool:
     if asked is None:
         return False
     copula = _COPULA.search(sentence, 0, asked.start())
-    # ("customer id is cus_5FBWZR28BzTH, can you see what plan they're on" sets a value, then asks; "Mette asks why
-    # RKS-A06 keeps pausing, can you look at the alarms" states nothing as holding: the ask is all of it; not a list
-    # of work under its label, "this week: finish the eval, draft section 6.5, send to marta", steps each)
-    if copula is None:
-        return not _LISTED.match(sentence)
+    # ("customer id is cus_5FBWZR28BzTH, can you see what plan they're on" sets a value, then asks; "prod runs Postgres
+    # 15.4, could you check the migration" too)
+    if copula is None:  # (someone's question passed on, then the ask: "Mette asks why RKS-A06 keeps pausing, can you ...")
+        return bool(_RELAYED_ASK.match(sentence))
     return not _VALUE_HINT.search(sentence, copula.end(), asked.start())
 
 
-_LISTED = re.compile(r"^[^:,.;?!]{1,40}:\s")  # a label over the work that follows it
+_RELAYED_ASK = re.compile(r"^\W*(?:(?:ok|so|hey|btw|also)\W+)*(?-i:[A-Z][\w'-]*)(?: (?-i:[A-Z][\w'-]*))? (?:asks|asked|is asking|"
+                          r"wants to know|wonders|would like to know|needs to know)\b", re.IGNORECASE)
 
 
 _SOURCE_FILE = re.compile(r"\.(?:py|go|rs|ts|tsx|js|jsx|java|kt|rb|c|h|cc|cpp|cs|php|swift|md|ipynb|sql|css|html)$")

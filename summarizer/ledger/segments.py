@@ -366,7 +366,7 @@ _ANNOUNCE = re.compile(
     # (look at this: "ye dekh:", "look at this:", "mira esto:", "olha isso:", "schau mal:")
     r"(?:ye|yeh|isko|is)\s+(?:dekh|dekho|padh|padho)|dekh\s+(?:ye|yeh|isko)|look at this|check this out|mira esto|"
     # (someone's text to read: "can you make sense of this:", "what do you make of this:", "se lige det her:")
-    r"make sense of (?:this|these)|what do you make of (?:this|these)|thoughts on (?:this|these)|"
+    r"make sense of (?:this|these)|"
     r"se (?:lige )?(?:det|den|dette|denne) (?:her|h[äa]r)|kig (?:lige )?p[åa] (?:det|den|dette|denne) (?:her)|"
     r"kolla (?:in )?(?:det h[äa]r|detta)|"
     r"olha (?:isso|isto|s[óo])|schau (?:mal|dir das an)|regarde (?:[çc]a|moi [çc]a)|guarda (?:qui|questo)|"
@@ -424,18 +424,27 @@ _ANNOUNCED_ALONE = re.compile(r"^[^:.?!]{0,60}(?:(?:貼|共有|転送|以下|下
                               # what is below, and what is only context ("PR review below. just context for now",
                               # "hokuyo support replied below", "el correo va abajo", "segue abaixo")
                               r"(?:just|only) (?:for )?context|context only)\b[^:.?!]{0,40}$|"
-                              r"^[^:?!]{0,60}\b(?:below|abajo|abaixo|ci-dessous|unten|qui sotto)\W*$|"
-                              # what the agent makes of a text, asked over it ("hvad siger du til det her?", "what do you
-                              # make of this?", "was sagst du dazu?")
-                              r"\b(?:what do you (?:think|make) of|thoughts on|hvad (?:siger|synes) du (?:til|om)|hva (?:sier|synes) "
-                              r"du (?:til|om)|vad (?:s[äa]ger|tycker) du om|was sagst du (?:dazu|zu)|was h[äa]ltst du (?:davon|von)|"
-                              r"qu[ée] opinas de|o que (?:voc[êe] )?acha d[aeo]|que penses-tu de|cosa ne pensi di)\s*(?:this|these|det "
-                              r"her|dette|denne|det h[äa]r|detta|das|dem|esto|isso|[çc]a|questo)?\W*$)", re.IGNORECASE)
+                              r"^[^:?!]{0,60}\b(?:below|abajo|abaixo|ci-dessous|unten|qui sotto)\W*$)", re.IGNORECASE)
+# What the agent makes of a text, asked over it ("hvad siger du til det her?", "what do you make of this?", "was sagst
+# du dazu?"): someone's text only when it opens on a title line of its own or a letter's greeting (a grid code
+# excerpt, a mail), not the user's own draft rules under "Thoughts on this?".
+_OPINION_ASKED = re.compile(r"\b(?:what do you (?:think|make) of|thoughts on|hvad (?:siger|synes) du (?:til|om)|hva (?:sier|"
+                            r"synes) du (?:til|om)|vad (?:s[äa]ger|tycker) du om|was sagst du (?:dazu|zu)|was h[äa]ltst du "
+                            r"(?:davon|von)|qu[ée] opinas de|o que (?:voc[êe] )?acha d[aeo]|que penses-tu de|cosa ne pensi di)"
+                            r"\s*(?:this|these|det her|dette|denne|det h[äa]r|detta|das|dem|esto|isso|[çc]a|questo)?\W*$",
+                            re.IGNORECASE)
 
 
 # A machine's text announced ("security scan output:", "the linter's report:", "build log:").
 _MACHINE = re.compile(r"\b(?:output|log|logs|scan|report|trace|traceback|stack ?trace|dump|run)\b", re.IGNORECASE)
 _REPORT_FIELD = re.compile(r"^[A-Z][\w /()-]{1,30}(?: #\d+)?:\s+\S")  # "Vulnerability #1: GO-2024-2687", "Total: 3 (...)"
+
+
+def _titled_below(lines: list[str], start: int) -> bool:
+    """Whether the first line with words from ``start`` on is a title of its own or a letter's greeting."""
+    first = next((line for line in lines[start:] if line.strip()), "")
+    return bool(_GREETING.match(first) or (_TITLE_LINE.match(first) and len(first.strip()) <= 60
+                                           and not re.match(r"\s*\d+[.)]\s", first)))
 
 
 def _announced(lines: list[str], kinds: list[str]) -> None:
@@ -446,8 +455,9 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
         if kinds[n] or len(line) > 200:
             continue
         if not (line.rstrip().endswith(":") and _ANNOUNCE.search(line)) and not (
-                n + 1 < len(lines) and not lines[n + 1].strip() and any(
-                    _ANNOUNCED_ALONE.search(said) for said in _LAST_SENTENCE.split(line))):
+                n + 1 < len(lines) and not lines[n + 1].strip() and (any(
+                    _ANNOUNCED_ALONE.search(said) for said in _LAST_SENTENCE.split(line)) or (
+                    _OPINION_ASKED.search(line) and _titled_below(lines, n + 1)))):
             continue
         first = next((k for k in range(n + 1, len(lines)) if lines[k].strip()), len(lines))
         if _EXCERPT.search(line) or (first < len(lines) and _EXCERPT.search(lines[first])):  # (or its title says so)
@@ -525,7 +535,7 @@ def _announced(lines: list[str], kinds: list[str]) -> None:
             # Coordination", then "Kig på det når du har tid.")
             closing = len(paragraphs) >= 2 and (_asks_after(lines, paragraphs[-1]) or (
                 paragraphs[-1][1] - paragraphs[-1][0] == 1 and len(lines[paragraphs[-1][0]].strip()) <= ASKS_AFTER_CHARS
-                and _signed_off(lines, paragraphs[-2][1]) and not _signers(lines[paragraphs[-1][0]])))
+                and _signed_off(lines, paragraphs[-2][1]) and _speaks_again(lines[paragraphs[-1][0]])))
             between = paragraphs[1:-1] if closing else paragraphs[1:]
             again = next((n for n, (start, _stop) in enumerate(between) if _USER_AGAIN.match(lines[start])
                           or TAKEN.match(lines[start])  # ("Czyli u nas: przypinamy psp-sdk 5.18.1 ...")
@@ -947,7 +957,10 @@ def _signed_off(lines: list[str], stop: int) -> bool:
 
 USER_AFTER_SIGNATURE = 600  # the user's words under a letter's signature, this long at most
 # A mail's own lines under its signature: a separator, a device's note, a disclaimer, a reference.
-_FOOTER = re.compile(r"^\W*(?:--|__|sent from|von meinem|enviado desde|envoy[ée] de|inviato da|this (?:e-?mail|message)|"
+_FOOTER = re.compile(r"^\W*(?:--|__|sent from|von meinem|enviado desde|envoy[ée] de|inviato da|this (?:e-?mail|message|mail)|"
+                     # (a mail's own notice: "Do not forward this mail outside the company.", "Fortroligt: ...")
+                     r"(?:please )?do not (?:forward|share|distribute|print|reply to) (?:this|the) (?:e-?mail|mail|message)|"
+                     r"fortrolig|konfidentiell|vertraulich|vertrouwelijk|riservat[oa]|confidencial|"
                      r"confidential|disclaimer|unsubscribe|p\.?s\.?\b|rif\.|ref\.|tel\.?\b|phone|mobile|www\.|"
                      # (the mail it answers, quoted under it: "On Mon, 3 Jun 2024, Maria wrote:")
                      r"(?:on|am|le|el|em|il|op|w) [^\n]{3,80}\b(?:wrote|schrieb|a [ée]crit|escribi[óo]|escreveu|ha scritto|"
