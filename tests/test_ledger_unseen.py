@@ -6383,6 +6383,10 @@ def test_a_correction_naming_the_old_value_of_the_users_choice_supersedes_it_and
                          "Moment mal — ERA5 1995-2004, nicht ERA5 1994-2003."))
     assert "Moment mal — ERA5 1995-2004, nicht ERA5 1994-2003." in section(block, "User instructions"), block
     assert not any("nehmen wir ERA5 1994-2003" in line for line in block.splitlines()), block
+    # (or says what it takes the place of: "... instead of sled for the offline buffer")
+    block = ledger(convo("morn – let's go with sled for the offline buffer for now.", "kør analytics-testene",
+                         "Og change of plan: sqlite WAL for the offline buffer instead of sled for the offline buffer."))
+    assert not any("go with sled" in line for line in block.splitlines()), block
     block = ledger(convo("ok, let's go with ERA5 1994-2003 as forcing for the hindcast, ten years are enough.",
                          "show me the last jobs on the queue",
                          "wait — ERA5 1995-2004, not ERA5 1994-2003."))
@@ -6551,6 +6555,11 @@ def test_what_this_rounds_readings_in_other_languages_leave_alone():
     for own in ("Thoughts on this?\n\nWe always deploy on Tuesdays after 14:00 UTC.\nNever deploy on Fridays.",
                 "My plan — thoughts on these:\n1. always run the smoke test before deploy\n2. never skip the changelog"):
         assert [p.kind for p in segments.split(own)] == ["prose"], own
+    # (a correction after a lead in its own language, "Poi, mi sono sbagliata, ...", "Så, min fejl – ...", is one)
+    block = ledger(convo("Il totale della tabella regionale è 44.336 ricoveri, deve tornare con la somma delle righe.",
+                         "run the tests", "Poi, mi sono sbagliata, ti ho dato il totale sbagliato: è 44.363 ricoveri."))
+    assert "44.336" not in block and any("44.363 ricoveri" in r for r in section(block, "User instructions")), block
+    assert prose.is_correction("Så, min fejl – WO-761474, ikke WO-761447.")
     block = ledger(convo("Order ORD-4417 ships to the Hamburg warehouse.", "Order ORD-5902 ships to the Bremen warehouse.",
                          "sorry, the Bremen one is ORD-4427"))
     assert "Order ORD-4417 ships to the Hamburg warehouse." in section(block, "User instructions"), block

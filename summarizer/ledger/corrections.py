@@ -481,6 +481,8 @@ def supersede(merged: list[Item]) -> list[Item]:
         pool = {n for w in words for n in by_word.get(w, ())} | {n for v in new_values for n in by_kind.get(kind(v), ())}
         forbids = bool(_FORBIDS.match(correction.text) or _FORBIDDING.search(correction.text))
         said_names = _names(correction.text)
+        place = _INSTEAD_OF.search(correction.text)  # what it takes the place of, in words
+        instead_of = content_words(correction.text[place.end():place.end() + INSTEAD_CHARS]) if place else frozenset()
         best, best_rank = -1, (0, 0, 0, 0, 0, 0)
         for n in sorted(pool):
             item, vals, shapes, kinds, cand_words = facts[n]
@@ -498,8 +500,11 @@ def supersede(merged: list[Item]) -> list[Item]:
                     overlap and _same_shape(new_values, vals)):
                 continue  # a prohibition stands unless the correction forbids too, names it, or plainly fits it
             score = _score(correction.text, new_values, named, words, vals, cand_words, item.text)
-            if item.section == "decision" and (score < 10 or not correction.correction):
-                continue
+            if item.section == "decision" and (not correction.correction or (score < 10 and not (
+                    instead_of and len(instead_of & cand_words) >= len(instead_of) - (len(instead_of) > 3)))):
+                continue  # (or says what it takes the choice's place of: "Og change of plan: sqlite WAL for the
+                # offline buffer instead of sled for the offline buffer."; not "... on InstallmentMapper zamiast
+                # spring-retry on InstallmentMapper" of "decided: resilience4j circuit breaker on PayoutScheduler")
             if item.correction and score < 10 and (not (_same_shape(new_values, vals) and len(plain & cand_words) >= 2)
                                                    or _names_own(correction.text, item.text)):
                 continue  # an earlier correction is corrected again only on plain evidence: it names its value
@@ -587,6 +592,11 @@ def supersede(merged: list[Item]) -> list[Item]:
 # A name the user gives inside a sentence ("it's the Seville office", "es la otra Olga: Olga Delacroix"): what a
 # correction without a value of its own still says is current, so it stays a correction.
 _PROPER_NAME = re.compile(r"(?<=[\w,:;\u2014\u2013-] )[A-Z\u00c0-\u00dd][a-z\u00df-\u00ff]{2,}")
+
+
+INSTEAD_CHARS = 80  # after "instead of", what a correction says it replaces
+_INSTEAD_OF = re.compile(r"\b(?:instead of|rather than|statt|anstatt|au lieu de|en (?:lugar|vez) de|em vez de|invece di|"
+                         r"i stedet for|i st[äa]llet f[öo]r|in plaats van|zamiast)\b", re.IGNORECASE)
 
 
 def _other_things(new_values: tuple[str, ...], vals: tuple[str, ...]) -> bool:

@@ -98,7 +98,8 @@ _CORRECTION = re.compile(
     r"^\W*(?:[^\W\d][^:\u2014\u2013\n.!?]{0,38}\s[\u2014\u2013]\s+(?!typo\b)"
     r"(?=[^\n]{0,80}?(?:\d|\bnot\b|\bwrong\b|\bmeant\b|yanl[ıi][şs]|de[gğ]il|\bnahi\b|\b(?-i:[A-Z]{4,})\b)))?"
     r"(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|anyway|btw|well|ugh|hm|hi|hey|hiya|hello|yo|oye|ey|olha|bom|"
-    r"alors|bon|pis|nee|nie|nej|no(?=,?\s+(?:scusa|scusami|aspetta)\b))\W+){0,3}(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b|on (?:my|the) (?:phone|mobile|train|bus|tram|road|way)\b|typing\b|"
+    r"alors|bon|pis|nee|nie|nej|poi|allora|quindi|comunque|pues|entonces|bueno|ent[ãa]o|dann|og|s[åa]|"
+    r"no(?=,?\s+(?:scusa|scusami|aspetta)\b))\W+){0,3}(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b|on (?:my|the) (?:phone|mobile|train|bus|tram|road|way)\b|typing\b|"
     # (a change of subject: "sorry, different matter", "sorry, unrelated question")
     r"(?:different|other|another|unrelated|separate|new) (?:matter|topic|thing|question|subject|issue|case|client)\b|"
     # (nor one for being away: "sorry, meeting.", "sorry, was in a call")
