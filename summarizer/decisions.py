@@ -76,7 +76,7 @@ _DECISION_WORDS = ("decision", "decided", "decide to", "going with", "go with", 
                    "wir bleiben", "deciso", "andiamo con", "update on", "going back to", "change on", "u-turn", "décision",
                    "tranch", "revient", "repart", "volvemos", "voltamos", "zurück zu", "zurueck zu", "torniamo", "instead of",
                    "au lieu de", "en lugar de", "en vez de", "em vez de", "invés de", "statt", "invece di", "lass uns", "lasst uns",
-                   "nehmen wir", "let's take", "lets take", "let's pick", "lets pick", "går", "gar med", "kör på", "kører med", "korer med")
+                   "let's take", "lets take", "let's pick", "lets pick", "korer med")
 _DECISION_WEAK_WORDS = ("we", "i'", "i ", "let", "my vote", "switch", "options", "approach", "my suggestion",
                         "my recommendation", "suggest", "recommend")
 
@@ -299,9 +299,11 @@ _INLINE_STEPS = re.compile(r"(?:^|\s)1[.)]\s.{3,200}?(?:,|;)\s*2[.)]\s|(?:^|\s)\
 _NUMBERED = re.compile(r"(?mi)^\s*(?:\d+[.)]|-|\*|(?:pass|step|phase|stage|round) \d+\s*[:.)\u2014-]) +\S.{8,}$")
 
 
-def plan_item(plan: str, index: int) -> Item:
-    """A plan among the open tasks, under the ledger's label "Plan: " unless its own words open with it."""
-    return Item("goal", f"plan {index}", clip(plan, 400) if plan[:5].lower() == "plan:" else "Plan: " + clip(plan, 400), index)
+def plan_item(plan: str, index: int, user: bool = False) -> Item:
+    """A plan among the open tasks, under the ledger's label "Plan: " unless its own words open with it; ``user``: the
+    user wrote it (never collapsed as a stock sentence, see ledger.corrections.collapse_repeats)."""
+    return Item("goal", f"plan {index}", clip(plan, 400) if plan[:5].lower() == "plan:" else "Plan: " + clip(plan, 400), index,
+                user=user)
 
 
 @remembered(1_024)

@@ -65,7 +65,7 @@ def user_items(text: str, index: int) -> list[Item]:
     items, plan, plan_at = _user_items(text.strip())
     found = [item._replace(src=index) for item in items]
     if plan:  # a plan the user wrote out ("plan for the cleanup: watch ...; after that ...; then ...")
-        found.insert(plan_at, plan_item(plan, index)._replace(user=True))
+        found.insert(plan_at, plan_item(plan, index, user=True))
     return found
 
 

@@ -365,7 +365,8 @@ _ANNOUNCE = re.compile(
     r"(?:sent|shared)(?= (?:us|me|over|along|this|these|it|them|the|a|an|some|his|her|their|with)\b|\s*:)|"
     # (look at this: "ye dekh:", "look at this:", "mira esto:", "olha isso:", "schau mal:")
     r"(?:ye|yeh|isko|is)\s+(?:dekh|dekho|padh|padho)|dekh\s+(?:ye|yeh|isko)|look at this|check this out|mira esto|"
-    # (someone's text to read: "can you make sense of this:", "what do you make of this:", "se lige det her:")
+    # (someone's text to read: "can you make sense of this:", "se lige det her:"; an opinion asked over it is
+    # _OPINION_ASKED's)
     r"make sense of (?:this|these)|"
     r"se (?:lige )?(?:det|den|dette|denne) (?:her|h[äa]r)|kig (?:lige )?p[åa] (?:det|den|dette|denne) (?:her)|"
     r"kolla (?:in )?(?:det h[äa]r|detta)|"
