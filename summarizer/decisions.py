@@ -53,6 +53,10 @@ _DECISION = re.compile(
     r"[\w.@/+-]+(?: [\w.@/+-]+)? it is (?=for\b)|"
     r"\blass(?:t)? uns\b[^.;!?]{1,60}\bnehmen (?=f(?:ü|ue)r\b|statt\b|als\b)|"
     r"\blet'?s (?:take|pick)\b [\w.@/+-]+(?: [\w.@/+-]+)? for (?:the )?(?![^.;!?]*\b(?:tomorrow|later|today|now)\b)|"
+    # Indonesian and Malay ("keputusan gue: spot instances for ...", "oke kita pakai LightGBM buat ETA v3", "kita sepakat ...")
+    r"\bkeputusan(?:nya| gue| gw| saya| kita| aku)?\s*:\s*\S|\b(?:oke|ok|fix|final(?:nya)?|jadi(?:nya)?),?\s+kita "
+    r"(?:pakai|pake|pilih|ambil|jalan (?:dengan|pakai)|lanjut (?:dengan|pakai))\b|\bkita (?:putuskan|memutuskan|sepakat)\b|"
+    r"\bdiputuskan\b|"
     r"wir nehmen\b[^.;!?]{1,80}\bstatt\b|wir bleiben bei\b|andiamo con\b|\bvi k[øo]rer med\b|\u51b3\u5b9a|\u5c31\u7528|\u6c7a\u5b9a|\u6c7a\u3081\u305f|\uacb0\uc815|\ub85c \ud558\uc790|\ub85c \uac00\uc790)"
     # (Korean's and Japanese's endings written against a Latin name, no space between: "tip reuse within a replicate로
     # 가자", "DWBで行きます")
@@ -76,7 +80,8 @@ _DECISION_WORDS = ("decision", "decided", "decide to", "going with", "go with", 
                    "wir bleiben", "deciso", "andiamo con", "update on", "going back to", "change on", "u-turn", "décision",
                    "tranch", "revient", "repart", "volvemos", "voltamos", "zurück zu", "zurueck zu", "torniamo", "instead of",
                    "au lieu de", "en lugar de", "en vez de", "em vez de", "invés de", "statt", "invece di", "lass uns", "lasst uns",
-                   "let's take", "lets take", "let's pick", "lets pick", "korer med")
+                   "let's take", "lets take", "let's pick", "lets pick", "korer med", "keputusan", "kita pakai", "kita pake",
+                   "kita pilih", "kita ambil", "kita jalan", "kita lanjut", "putuskan", "sepakat")
 _DECISION_WEAK_WORDS = ("we", "i'", "i ", "let", "my vote", "switch", "options", "approach", "my suggestion",
                         "my recommendation", "suggest", "recommend")
 
@@ -187,6 +192,10 @@ _REASON = re.compile(r"\b(?:because|since|so that|so we|to avoid|as it|as they|a
                      re.IGNORECASE)
 _REASON_NEXT = re.compile(r"^\W*(?:mostly |mainly |partly |that'?s |this is |it'?s )?(?:(?:because|since|the reason|shout if|"
                           r"unless you object)\b|(?:reason|why|rationale)\s*:)", re.IGNORECASE)
+# What happened, told in the past ("First I checked the logs. Then I restarted it.", "for the record: the pump failed, then
+# the backup kicked in"): no step to take.
+_NOT_TOLD = (r"(?![^.\n]{0,120}?\b(?:i|we|it|they|he|she|the \w+)\s+(?:\w{2,}ed|was|were|did|had|went|got|came|took|saw|"
+             r"found|ran|broke|kicked|made|sent|told|said)\b)")
 _PLAN_IS_TO = re.compile(r"(?:the|my|our) plan is to\b", re.IGNORECASE)  # a plan said as one: its steps need no "then"
 # A plan written in prose, by the word each opening needs (a case-blind alternation of all of them over every
 # message is slow; each is tried only where its word is): (word, regex).
@@ -203,7 +212,7 @@ _PLAN_OPENINGS = (
      re.compile(r"(?im)^\W*(?:[^:\n]{0,30}[\u2014:,-]\s*)?(?:tomorrow|today|tonight|this week|next week|morgen|heute|"
                 r"demain|aujourd'hui|mañana|hoy|amanhã|domani)\s*:")),
     (("order", "ordning", "phases", "here's how", "heres how", "here's what", "heres what", "passes", "stages", "rounds",
-      "steps", "thinking"),
+      "steps", "thinking", "propose", "suggest", "sugg", "propongo", "proponho", "schlage"),
      re.compile(r"(?im)^\W*(?:(?:rough |the )?order\s*:|ordning(?:en)?\s*:|(?:\w+ )?phases\s*:)|\border of (?:ops|operations)\b[^:\n.?!]{0,60}:|"
                 # "let's do this in passes:", "we'll take it in three stages:"
                 r"\b(?:let'?s|we'?ll|i'?ll|we should) (?:do|take|tackle|handle|run) (?:this|it|them) in (?:\w+ )?"
@@ -214,10 +223,15 @@ _PLAN_OPENINGS = (
                 r"here'?s (?:how|what) (?:i'?d|i would|i'?ll|i will|we'?ll|we should|we could|i propose)\b[^\n]{0,80}:[ \t]*$|"
                 # the user's thinking, its steps after it ("so here's what I'm thinking — we cut over on the 28th after
                 # the QA audit, and only then we touch the other robots.")
-                r"here'?s what i'?m thinking\b|here'?s my thinking\b|my thinking is\b")),
+                r"here'?s what i'?m thinking\b|here'?s my thinking\b|my thinking is\b|"
+                # what the user proposes, its steps after it ("Here's what I propose. First we move ...", "Voilà ce que
+                # je propose. D'abord ...")
+                r"here'?s what i (?:propose|suggest)\b|(?:voil[àa]|voici) ce que je (?:propose|sugg[èe]re)\b|"
+                r"(?:esto|eso) es lo que propongo\b|(?:isto|isso) [ée] o que (?:eu )?proponho\b|das schlage ich vor\b|"
+                r"ecco (?:cosa|quello che) propongo\b")),
     (("then",), re.compile(r"(?i)(?:\bthen\b[^.\n]{3,160}){2,}")),
     (("first", "to start"), re.compile(r"(?i)\b(?:first|to start),? (?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to)\b|"
-                                       r"(?<!the )(?<!its )(?<!our )(?<!my )\bfirst\b[^.\n]{0,120}[;,]\s*(?:then|second|next|after that|ensuite|puis|"
+                                       r"(?<!the )(?<!its )(?<!our )(?<!my )\bfirst\b" + _NOT_TOLD + r"[^.\n]{0,120}(?:[;,]|[.!]\s)\s*(?:then|second|next|after that|ensuite|puis|"
                                        r"luego|despu[ée]s|depois|dann|danach|poi)\b")),
     # "step one compare RPP and MPPI, step two clean up the warnings", "step 1 build locally; step 2 purge"
     (("step",), re.compile(r"(?i)\bstep (?:one|1)\b[^.\n]{3,160}\bstep (?:two|2)\b")),
@@ -233,8 +247,14 @@ _PLAN_OPENINGS = (
     # ..., luego ...", "d'abord ..., puis ...")
     (("erst", "zun", "d'abord", "primer", "primei", "prima"),
      re.compile(r"(?i)(?:^|[\s:(])(?:erst|zuerst|zun(?:ä|ae)chst|d'abord|primero|primeiro|prima)\b"
-                r"(?:[^.\n]|\.(?=\w)){3,120}[;,]\s*"
+                r"(?:[^.\n]|\.(?=\w)){3,120}(?:[;,]|[.!]\s)\s*"
                 r"(?:und )?(?:dann|danach|anschlie(?:ß|ss)end|puis|ensuite|luego|despu[ée]s|depois|poi)\b")),
+    # a label for what the steps are for, then the steps one after another ("For the A220 ramp-up: B1 pairs for the
+    # first 7 nights, then progressive autonomy, ...", "Pour la montée en charge A220 : binôme B1 ..., puis ...")
+    (("for ", "pour ", "para ", "per ", "für ", "fur ", "voor "),
+     re.compile(r"(?im)^\W*(?:for|pour|para|per|f(?:ü|ue|u)r|voor)\b[^:\n.?!]{3,60}\s?:" + _NOT_TOLD +
+                r"\s*[^.\n]{3,120}[,;]\s*(?:and |et |y |e |und )?"
+                r"(?:then|puis|ensuite|luego|despu[ée]s|depois|dann|danach|poi)\b")),
     # Swedish, "först" opening a line or a label's text ("planen: först bryter vi ut X ur komponenten, sen byter vi till
     # Y"; not what happened, "Först kollade jag loggarna, sen hittade jag felet", "Jag gjorde först en backup, sen ...",
     # nor what a thing does, "Funktionen läser först konfigurationen, sedan ...")
@@ -263,6 +283,11 @@ _PLAN_OPENINGS = (
                 r"(?:tuesday|dienstag|mardi|martes|ter(?:ç|c)a|marted[iì]|dinsdag|wednesday|mittwoch|mercredi|mi[ée]rcoles|"
                 r"quarta|mercoled[iì]|woensdag)\b[^.\n]{3,120}[,;]\s*(?:wednesday|mittwoch|mercredi|mi[ée]rcoles|quarta|"
                 r"mercoled[iì]|woensdag|thursday|donnerstag|jeudi|jueves|quinta|gioved[iì]|donderdag)\b")),
+    # Indonesian and Malay: a plan's label ("rencana minggu depan: ...", "langkahnya: (1) ...", "urutannya: ..."), or
+    # a thing first, then another ("snapshot dulu, test restore di staging, terus eksekusi ...")
+    (("rencana", "langkah", "urutan", "tahap", "dulu"),
+     re.compile(r"(?im)\b(?:rencana(?:nya)?|langkah(?:-langkah)?(?:nya)?|urutan(?:nya)?|tahap(?:an)?(?:nya)?)\b[^:\n.?!]{0,40}:|"
+                r"\b(?:dulu|duluan)\b[^.\n]{0,120}?[,;]\s*(?:terus|lalu|kemudian|abis itu|habis itu|setelah itu)\b")),
     # ("the first 90 days; after that the curves run parallel" tells what data shows: "first" is no step there)
     (("\u2192",), re.compile(r"\S \u2192 \S[^\n]*\u2192")),
 )
@@ -287,13 +312,14 @@ _SENTENCE_END = re.compile(r"[.!?]\s+(?=\S)")
 
 _THEN = re.compile(r"\b(?:then|next|after that|finally|afterwards|once that|second|last|dann|danach|anschlie(?:ß|ss)end|"
                    r"dienstag|tuesday|"
-                   r"zum schluss|puis|ensuite|enfin|luego|despu[ée]s|finalmente|depois|poi|step (?:two|2))\b|\u2192|"
+                   r"zum schluss|puis|ensuite|enfin|luego|despu[ée]s|finalmente|depois|poi|step (?:two|2)|"
+                   r"terus|lalu|kemudian|abis itu|habis itu|setelah itu|selanjutnya|terakhir)\b|\u2192|"
                    # (Swedish after a comma only: "Plan: rent a sedan", "Plan: ask Sen about it" have no step)
                    r"[,;]\s*(?:och )?(?:sen|sedan|d[äa]refter)\b|"
                    r"それから|次に|その後|そのあと|続いて|最後に|問題なければ|まず|然后|接着|그 ?다음", re.IGNORECASE)
-# "1) sort the tickets, 2) ...", "(a) take a fresh backup (b) rotate ..."; after a word that opens a plan, with no
+# "1) sort the tickets, 2) ...", "(1) backfill ..., (2) rebuild ...", "(a) take a fresh backup (b) rotate ..."; after a word that opens a plan, with no
 # comma between ("手順としては 1. gooseでmatcha_at カラム追加 2. アプリを両方読めるようにdeploy 3. ...")
-_INLINE_STEPS = re.compile(r"(?:^|\s)1[.)]\s.{3,200}?(?:,|;)\s*2[.)]\s|(?:^|\s)\(a\)\s.{3,200}?\s\(b\)\s|"
+_INLINE_STEPS = re.compile(r"(?:^|\s)\(?1[.)]\s.{3,200}?(?:,|;)\s*\(?2[.)]\s|(?:^|\s)\(a\)\s.{3,200}?\s\(b\)\s|"
                            r"(?:^|\s)1[.)]\s[^\n]{3,200}?\s2[.)]\s[^\n]{3,200}?\s3[.)]\s")
 # A step on a line of its own: "1. ...", "- ...", "pass 2: ...", "Step 3 - ..."
 _NUMBERED = re.compile(r"(?mi)^\s*(?:\d+[.)]|-|\*|(?:pass|step|phase|stage|round) \d+\s*[:.)\u2014-]) +\S.{8,}$")

@@ -134,6 +134,13 @@ def _curl_failure(text: str) -> str:
     return ""
 
 
+# Kotlin's compiler, as Gradle prints it ("e: file:///home/x/src/main/kotlin/TaskCard.kt:91:9 Unresolved reference
+# 'deferredFc25'.", the older "e: /home/x/TaskCard.kt: (91, 9): Unresolved reference: deferredFc25"): what a compile
+# task failed with, where Gradle's "* What went wrong:" only names the task.
+_KOTLIN_NEEDS = ("e: file:", "\ne: /", "\ne: C:")
+_KOTLIN_ERROR = re.compile(r"^e: (?:file:///?|/|[A-Z]:[\\/])\S+\.kts?(?::\d+:\d+|: \(\d+, \d+\)):? .+$", re.MULTILINE)
+
+
 def _tool_verdict(text: str) -> str:
     """What a build or device tool says failed under its own heading or mark: Gradle's line under "* What went
     wrong:", Android's exception under "FATAL EXCEPTION", fastlane's or CocoaPods' first "[!]" line that says what
@@ -142,6 +149,9 @@ def _tool_verdict(text: str) -> str:
     at = text.find("* What went wrong:\n")
     if at >= 0:
         line = next((row.strip() for row in text[at + 19:at + 2000].split("\n") if row.strip()), "")
+        compiled = _KOTLIN_ERROR.search(text) if any(map(text.__contains__, _KOTLIN_NEEDS)) else None
+        if compiled:
+            return compiled.group(0).strip()
         if line:
             return line
     for mark, read in _VERDICTS:
@@ -372,6 +382,7 @@ _SPECIFIC_PARTS = (
     (("[CRITICAL] ", ": CRITICAL/"), re.compile(r"^.*(?:\] \[CRITICAL\]|: CRITICAL/[\w-]+\]) \S.*$", re.MULTILINE)),
     # CMake's ("CMake Error at CMakeLists.txt:37 (find_package):"), not colcon's "1 package failed: ..." after it
     (("CMake Error",), re.compile(r"^CMake Error\b.*$", re.MULTILINE)),
+    (_KOTLIN_NEEDS, _KOTLIN_ERROR),
     # PHP's ("PHP Fatal error:  Uncaught Error: Call to undefined function ds_render_sweet_box() in ..."), not the
     # "There has been a critical error on this website." a WordPress page shows for it
     (("Fatal error: ", "Parse error: "), re.compile(r"^\s*(?:PHP )?(?:Fatal|Parse) error: .+$", re.MULTILINE)),
@@ -666,7 +677,9 @@ _FIRST_BAD = re.compile(r"^\s*([0-9a-f]{7,40}) is the first bad commit\b.*$", re
 _FAILING_TEST = re.compile(
     r"^\s*(?:FAIL:? +(\S+(?:\s+>\s+[^\n]{1,120})?)|FAILED +(\S+)|(?:✗|×|✕|✖) +([^\n]{3,120})|✘ +([^\n]*›[^\n]{3,120})|"
     r"● ([^\n]{3,160})|test (\S+) \.\.\. FAILED|(\S+) \.\.\. (?:FAIL|ERROR)$|\[  FAILED  \] (\S+)|Failed (\S+) \[|"
-    r"(\w+(?:\.\w+)+) (?:FAILED|failed)$)", re.MULTILINE)
+    r"(\w+(?:\.\w+)+) (?:FAILED|failed)$|"
+    # Gradle's test report ("ShelfLifeGuardTest > splitsLlpCards107() FAILED", a nested class's "A > B > c() FAILED")
+    r"([\w$.]+(?: > [^\n>]{1,120}?){1,3}) FAILED$)", re.MULTILINE)
 # A JSON list a CI or test API names by what failed ("failed_tests": [...], "failures": [...]), and its strings.
 _FAILED_LIST = re.compile(r"\"(?:fail(?:ed|ing|ures?)(?:_?[Tt]ests?|_?[Ss]pecs?|_?[Cc]ases?)?)\"\s*:\s*\[([^\[\]]{3,2000})\]")
 _JSON_STRING = re.compile(r"\"([^\"\n]{3,200})\"")

@@ -383,7 +383,15 @@ _NO_RULE = re.compile(r"^\W*(?:e\.g\.|example|for example|thanks|thank you|hi\b|
 # to Tier 2 ..."): in a document the user works by, a rule like any said with "must".
 _NORM = re.compile(r"\b(?:(?:any|every|each|all|no)\b|(?:above|over|below|under|more than|less than|older than|newer than|"
                    r"or more|or less|at least|at most)\b).*\b(?:is|are)\s+(?:only\s+|always\s+|never\s+|not\s+)?\w+(?:ed|en)\b|"
-                   r"\b(?:is|are)\s+(?:only\s+|always\s+|never\s+|not\s+)?\w+(?:ed|en)\b.*\b(?:for|of|on|in) (?:every|each|all|any)\b",
+                   r"\b(?:is|are)\s+(?:only\s+|always\s+|never\s+|not\s+)?\w+(?:ed|en)\b.*\b(?:for|of|on|in) (?:every|each|all|any)\b|"
+                   # a bound ("The maximum term of confidentiality obligations is 4 years from disclosure", "no interview
+                   # loop lasts more than 4 hours in total"), what holds only under a condition ("on-site audits only
+                   # after a personal data breach"), and where a kind of thing goes ("Unrealised FX differences ... are
+                   # booked to 6681-57")
+                   r"\b(?:maximum|minimum|max|min|limit|cap|ceiling|deadline)\b[^.;!?]{0,60}?\b(?:is|are)\s+[^.;!?\d]{0,20}\d|"
+                   r"\bno\b[^.;!?]{0,60}?\b(?:more|longer|later|fewer|less|bigger|larger|older) than\s+[^.;!?\d]{0,12}\d|"
+                   r"\bonly (?:after|before|with|when|if|once|during|within|via|through|by)\b|"
+                   r"\b(?:is|are)\s+(?:\w+ly\s+)?\w+(?:ed|en)\s+(?:to|into|in|on|under|within|at|against)\s+[^.;!?\s]*\d",
                    re.IGNORECASE)
 FOLLOWED_RULES = 60  # the statements of a followed document kept, its rules first (room last: see weak)
 

@@ -3031,7 +3031,7 @@ def test_a_request_closed_by_thanks_in_any_language_is_no_standing_instruction()
     whatever verb (or typo) asks it: the thanks that closes them says so. They leave the user's instructions
     to the asked-for list. A value set up and thanked for ("use port 8080 for the dev api, thanks"), a value
     given in case something happens ("Stadtwerke Kundennummer 55785449, falls die anrufen tack") and steps to
-    take in turn ("book the cabin, then 3 hikes ... tack") hold on and stay."""
+    take in turn ("book the cabin, then 3 hikes ... tack", a plan) hold on and stay."""
     asked = ["kk run 45ec0b0324b9b1f9cd9b024cd1f6f115ccdaaa43a7c7ca256c6e98c9fc04dacc through the sandbox ty",
              "kör a72fade073fd4231c74595859bedd1a89a04b6579e12c82175d6f8b7638a1706 i sandlådan ty",
              "detnate the iso from the LT-0620 downloads folder thx",
@@ -3045,7 +3045,8 @@ def test_a_request_closed_by_thanks_in_any_language_is_no_standing_instruction()
         assert sentence not in rules, text
     assert "use port 8080 for the dev api, thanks" in rules, text
     assert "Kundennummer 55785449, falls die anrufen tack" in rules, text
-    assert "book the cabin, then 3 hikes" in rules, text
+    # (steps under a label of what they are for are a plan: they stay among the open tasks)
+    assert "book the cabin, then 3 hikes" in rules + "\n".join(section(text, "Current goal")), text
 
 
 def test_a_japanese_sentence_ends_at_its_full_stop():
@@ -6570,3 +6571,136 @@ def test_what_this_rounds_readings_in_other_languages_leave_alone():
             assistant("I'll go with node-18 for the CI image to match .nvmrc."),
             user("What next?"), assistant("Noted.")]
     assert any("go with node-18" in d for d in section(ledger(msgs), "Decisions"))
+
+
+def test_a_standing_answer_a_third_partys_question_and_who_is_upset_by_what_are_rules_in_any_language():
+    """What to say whenever someone asks ("Se un candidato chiede dello smart working, la risposta standard è ..."), what to
+    do when a job dies before asking ("se morrer por memória, dobra uma vez e depois me pergunta"), who is upset when a
+    thing happens ("los de ventas se ponen como locos si el VPN ... se cae") and what a rule requires in another language
+    ("... requiere segunda firma") are standing rules; "if you ask me, ..." is an opinion, not a rule of "yo"."""
+    def sections(text: str) -> list[str]:
+        return [i.section for i in ExtractiveSummarizer().items([user(text)], [view_of(user(text))], 0)
+                if i.section not in ("goal", "mention")]
+    for rule in ("If a candidate asks about remote work, we say 4 days a week in the office for the first six months.",
+                 "Se un candidato chiede dello smart working, la risposta standard è 4 giorni a settimana in ufficio per i "
+                 "primi sei mesi.",
+                 "Si un candidato pregunta por el teletrabajo, la respuesta estándar es 4 días a la semana en la oficina.",
+                 "Wenn ein Kandidat nach Homeoffice fragt, ist die Standardantwort 4 Tage pro Woche im Büro.",
+                 "if it OOMs, double the memory once and then ask me.",
+                 "se morrer por memória, dobra uma vez e depois me pergunta.",
+                 "ah, and sales go crazy if the VPN of Universidad del Valle goes down during office hours.",
+                 "ah, y los de ventas se ponen como locos si el VPN de Universidad del Valle se cae en horario de oficina, eh.",
+                 "Todo asiento manual superior a 85k requiere segunda firma (controller y CFO) antes de postear.",
+                 "La segunda firma es obligatoria para asientos de más de 85k."):
+        assert sections(rule) == ["instruction"], rule
+    for said in ("if you ask me, the cache is the problem.", "Can you ask Maria whether the export requires a VPN?",
+                 "the build dies when it runs out of disk, check it", "if the build fails, ask Tom why"):
+        assert "instruction" not in sections(said), said
+    # and a checklist's title and intro under "cert checklist they sent (long, sorry):" are the checklist's
+    pasted = ("cert checklist they sent (long, sorry):\n\nBrightmoor QA - pre-cert checklist (rev 9)\nEvery item is mandatory "
+              "unless marked optional. Please tick each one and send the list back with the build.\n"
+              "[ ] DK-05 The title must handle system suspend and resume without loss of progress.\n"
+              "[ ] NX-12 Save data must be committed at safe points only.\n[ ] DK-06 Do not display a mouse cursor.\n\n"
+              "je suis pas d'accord avec tout, on en reparle.")
+    assert "mandatory" not in prose_of(pasted) and "on en reparle" in prose_of(pasted)
+
+
+def test_a_followed_documents_bounds_conditions_and_postings_are_its_rules():
+    """In a document the user says to work by, a bound ("The maximum term ... is 4 years", "no interview loop lasts more
+    than 4 hours"), what holds only under a condition ("on-site audits only after a personal data breach") and where a
+    kind of thing is booked ("... are booked to 6681-57") are its rules, given room with them, not after the ids."""
+    from context_compactor.summarizer import user_words
+    doc = ("this is our playbook, follow it for every review from now on:\n\n# Review playbook (v6)\n\n## 1. Scope\n"
+           "- The playbook applies to every agreement we review for clients in the Netherlands and Belgium.\n"
+           "- The maximum term of confidentiality obligations is 4 years from disclosure.\n"
+           "- From the first screen to the final decision, no interview loop lasts more than 4 hours in total.\n"
+           "- Remote audits are accepted once a year; on-site audits only after a personal data breach.\n"
+           "- Unrealised FX differences on intercompany balances are booked to 6681-57 and reversed next period.\n"
+           "- The team meets on Mondays to go through the open files and the week's deadlines together.\n")
+    strong = {i.text for i in user_words.user_items(doc, 2) if i.section == "docrule" and not i.weak}
+    for rule in ("The maximum term of confidentiality obligations is 4 years from disclosure.",
+                 "From the first screen to the final decision, no interview loop lasts more than 4 hours in total.",
+                 "on-site audits only after a personal data breach.",
+                 "Unrealised FX differences on intercompany balances are booked to 6681-57 and reversed next period."):
+        assert any(rule in s for s in strong), (rule, strong)
+    assert not any("meets on Mondays" in s for s in strong), strong
+
+
+def test_what_a_jakarta_ops_lead_writes_in_indonesian_is_read_rules_corrections_choices_plans_and_a_pasted_chat():
+    """Indonesian (and Malay) as a Jakarta team chats: "mulai sekarang ... jangan ..., selalu pakai ..." is a rule, "bukan
+    yang itu, maksudnya ..." corrects, "oke kita pakai X buat Y" and "keputusan gue: ..." choose, "langkahnya: (1) ...,
+    (2) ..." and "snapshot dulu, ..., terus ..." are plans; a WhatsApp chat pasted with its day and month only ("[22/11
+    05:11] Pak Darto Hub Cakung: ...") is the hub head's, not the user's rules; "maksudnya gimana?" asks."""
+    from context_compactor.summarizer.decisions import plan_of
+
+    def sections(text: str) -> list[str]:
+        return [i.section for i in ExtractiveSummarizer().items([user(text)], [view_of(user(text))], 0)
+                if i.section not in ("goal", "mention")]
+    for rule in ("oh iya satu lagi, mulai sekarang query analitik jangan ke primary ya, selalu pakai replica jkt-ro-d",
+                 "btw, sampai scanner di sana diganti, jangan pakai data hub Bekasi Timur buat training ETA, datanya kotor"):
+        assert sections(rule) == ["instruction"], rule
+    block = ledger(convo("rencana migrasi redis kita cutover tgl 18 Nov ya, malem", "cek replica lag dong",
+                         "bukan yang itu, maksudnya cutover tgl 21 Nov"))
+    assert "cutover tgl 21 Nov" in block and "18 Nov" not in block.replace("cutover tgl 21 Nov", ""), block
+    for choice in ("ok after looking at the numbers: oke kita pakai LightGBM buat ETA v3.",
+                   "keputusan gue: spot instances for 50% of the ETA workers."):
+        assert "decision" in sections(choice), choice
+    assert sections("maksudnya gimana?") == ["request"]
+    for plan in ("langkahnya: (1) backfill 6 bulan data GPS ke tabel partisi baru, (2) rebuild fitur kecepatan per ruas, "
+                 "(3) retrain model",
+                 "buat upgrade PostGIS: snapshot dulu, test restore di staging, terus eksekusi di maintenance window Sabtu 01.00.",
+                 "rencana minggu depan: kita coba dua shift sorter di Cakung, pagi sama malam, abis itu liat backlog turun "
+                 "berapa."):
+        assert plan_of(plan), plan
+    for said in ("ok aku cek dulu ya", "dulu kita pakai redis, sekarang udah pindah"):
+        assert not plan_of(said), said
+    chat = ("nih chat dari Pak Darto barusan, gue copas:\n\n"
+            "[22/11 05:11] Pak Darto Hub Cakung: Pagi mas, sorter line 2 mati lagi dr jam 4\n"
+            "[22/11 05:41] Pak Darto Hub Cakung: backlog udah 4.462 paket\n"
+            "[22/11 05:47] Pak Darto Hub Cakung: tolong jgn kirim van Lintas dulu sblm jam 8, area bongkar penuh\n"
+            "[22/11 06:27] Pak Darto Hub Cakung: Jangan assign rute ke kurir 6 org yg blm absen ya\n\ngimana menurut lo?")
+    assert "Jangan assign" not in prose_of(chat) and "gimana menurut lo?" in prose_of(chat)
+
+
+def test_plans_said_sentence_by_sentence_or_under_a_label_are_plans_and_what_happened_is_none():
+    """A plan in sentences ("Here's what I propose. First we move ... Then we free ...", "Voilà ce que je propose.
+    D'abord ... Ensuite ..."), under a label of what it is for ("For the A220 ramp-up: ..., then ...", "Pour la montée en
+    charge A220 : ..., puis ...") or numbered in brackets ("steps: (1) ..., (2) ...") is a plan; what happened, told in
+    turn ("First I checked the logs. Then I restarted it.", "for the record: the pump failed, then ..."), is none."""
+    from context_compactor.summarizer.decisions import plan_of
+    for plan in ("Here's what I propose. First we move the 10 cards of zone 712 to the weekend. Then we free hangar 2 on "
+                 "Tuesday, and finally Camille signs off.",
+                 "Voilà ce que je propose. D'abord on bascule les 10 cartes zone 712 sur le week-end. Ensuite on libère le "
+                 "hangar 2 mardi, et enfin Camille valide.",
+                 "For the A220 ramp-up: B1 pairs for the first 7 nights, then progressive autonomy, and a review at month end.",
+                 "Pour la montée en charge A220 : binôme B1 sur les 7 premières nuits, puis autonomie progressive, et revue "
+                 "avec Fabrice Roux fin du mois.",
+                 "steps: (1) backfill 6 months of GPS data into a new table, (2) rebuild the speed features, (3) retrain."):
+        assert plan_of(plan), plan
+    for told in ("First I checked the logs. Then I restarted it.", "for the record: the pump failed, then the backup kicked in.",
+                 "The first run failed. Then it passed."):
+        assert not plan_of(told), told
+    # and a change of plan in another language revises what was decided ("changement de plan, on fait X (pas Y)")
+    block = ledger(convo("on va faire simple, décision provisoire : due-list horizon of 20 days.", "lance l'export stp",
+                         "changement de plan, on fait due-list horizon of 36 days (pas due-list horizon of 20 days)."))
+    assert "36 days" in block and "décision provisoire" not in block, block
+
+
+def test_a_gradle_test_report_names_the_failing_test_and_kotlins_compiler_error_is_the_error():
+    """Gradle prints a failing JUnit test as "ShelfLifeGuardTest > splitsLlpCards107() FAILED" (the test's name, a
+    finding), and Kotlin's compiler error as "e: file:///.../TaskCard.kt:91:9 Unresolved reference 'deferredFc25'."
+    (what failed, above Gradle's own "Compilation error. See log for more details")."""
+    from context_compactor.summarizer.outputs import error_line, finding_items
+    report = ("DueItemTest > parsesSemicolonExport() PASSED\nTaskCardTest > packsCardsByZone() PASSED\n"
+              "ShelfLifeGuardTest > splitsLlpCards107() FAILED\n"
+              "    org.opentest4j.AssertionFailedError: expected: <14.5> but was: <86.0>\n"
+              "        at app//fr.ocmro.planning.scheduler.NightShiftPackerTest.kt:152\n\n"
+              "24 tests completed, 1 failed\n\nBUILD FAILED in 62s\n")
+    assert any("ShelfLifeGuardTest > splitsLlpCards107() FAILED" in i.text for i in finding_items(report, 0, False))
+    build = ("2024-09-17 14:20:42.447 INFO  [planner-4] f.o.m.p.TaskCard - AMOS export fetched in 600 ms (37 rows)\n"
+             "> Task :planning-core:compileKotlin FAILED\n"
+             "e: file:///home/planif/mro/planning-core/src/main/kotlin/fr/ocmro/planning/TaskCard.kt:91:9 Unresolved "
+             "reference 'deferredFc25'.\n\nFAILURE: Build failed with an exception.\n\n* What went wrong:\n"
+             "Execution failed for task ':planning-core:compileKotlin'.\n> Compilation error. See log for more details\n")
+    assert error_line(build).startswith("e: file:///home/planif/mro/planning-core/src/main/kotlin/fr/ocmro/planning/"
+                                        "TaskCard.kt:91:9 Unresolved reference 'deferredFc25'.")

@@ -105,6 +105,10 @@ _CORRECTION = re.compile(
     # (nor one for being away: "sorry, meeting.", "sorry, was in a call")
     r"(?:i was |was )?(?:in (?:a |the )?)?(?:meeting|call|lunch|afk|away|busy|late|offline)\b))|"
     r"actually\b(?!,?\s+(?:also|and|one more|let me|i'?ll|we'?ll)\b)|correction\b|(?:no,? )?wait\b(?!\s+(?:until|till|for|on|a\b|an\b|\d|to\b|what\b(?!\s+I\b)))|oops\b|whoops\b|oups\b|no\s*[,.!:\u2014\u2013-]|n[ãa]o\s*[,.!:\u2014\u2013-]|nein\s*[,.!:]|no,? no\b|nope\b|hmm,? no\b|scratch that|scrap that(?! (?:idea|plan|approach|option))|nvm\b|never ?mind,|(?:scratch|forget|ignore) (?=[^\s,]*[\d./:_@])[^\s,]+,|change of plan|"
+    # (and in other languages: "changement de plan, on fait ... (pas ...)", "cambio de planes, ..."; as a label,
+    # "Planänderung: ZMS ...", the choice it names is revised, see decisions)
+    r"(?:changement de plans?|cambio de planes?|mudan[çc]a de planos?|plan(?:ä|ae)nderung|cambio di (?:programma|piano)|"
+    r"planwijziging|zmiana plan[óu]w?)\b(?!\s*:)|"
     r"my (?:bad|mistake)|typo\b|ignore (?:that|what I said)|on (?:second thoughts?|reflection)\b|second thoughts?\b|"
     r"thinking about it (?:more|again|some more)\b|come to think of it\b|having thought about it\b|"
     # (not an apology for being away: "Désolé, j'étais au téléphone avec Bell.", "perdón, estaba en una llamada")
@@ -128,6 +132,10 @@ _CORRECTION = re.compile(
     # (Turkish: "yanlış söyledim: VERTAN değil GCINAR", "düzeltme: ..."; not "aslında", as often a filler as "actually")
     r"yanl[ıi][şs] (?:s[öo]yledim|yazd[ıi]m|verdim)\b|d[üu]zeltme\b|hay[ıi]r\s*[,.!:]|sumimasen\b|\u3054\u3081\u3093|\u3059\u307f\u307e\u305b\u3093|\u5bf9\u4e0d\u8d77|\u4e0d\u597d\u610f\u601d)|"
     r"\b(?:I meant|I mean|meant to say|make that\b|mixed up|misremembered|misspoke|I was wrong|transposed|"
+    # (Indonesian and Malay: "bukan yang itu, maksudnya cutover tgl 21 Nov", "eh salah, ...", "ralat: ...", "yang
+    # satunya"; not a question of what is meant, "maksudnya gimana?")
+    r"maksud(?:nya|ku| gue| gw| saya| aku)\b(?!\s*(?:apa|gimana|bagaimana|gmn)\b)|bukan (?:yang )?(?:itu|ini)\b|"
+    r"salah (?:ketik|tulis|nulis|sebut|kasih)\b|ralat\b|koreksi\b|yang satunya\b|keliru\b|eh,? salah\b|"
     # (I was wrong, in French, Spanish and German: "je me suis trompé, c'est IMP-ECA-C250", "me equivoqué, es ...")
     r"je me suis tromp[ée]e?|je me trompais|erreur de ma part|me equivoqu[ée]|me confund[ií]|ich hab(?:e)? mich (?:vertan|geirrt)|"
     # (and in Dutch and Polish: "ik zat ernaast, het is ...", "ik bedoelde ...", "pomyliłem się, to ...", "chodziło mi o ...")
@@ -322,6 +330,13 @@ _RULE = re.compile(
     r"money\b|data\b|need\b|idea)[a-z]|"
     # a limit said by what breaks past it ("the Deck chokes when we go over 1500 draw calls", "the admins get cranky if a
     # job asks for more than 64G", "the Switch devkit falls over once we pass 2800 MB resident")
+    # (and who is upset when a thing happens, in any language: "sales go crazy if the VPN goes down in office hours",
+    # "los de ventas se ponen como locos si el VPN ... se cae", "die Disponenten drehen durch, wenn ...")
+    r"(?:\bgo(?:es)? (?:crazy|nuts|ballistic|mental)|\bgets? (?:cranky|angry|upset|mad|grumpy|nervous|furious)|"
+    r"\bfreaks? out|se ponen (?:como locos|nerviosos|furiosos)|se vuelven locos|se enojan|se molestan|"
+    r"ficam (?:loucos|malucos|bravos|irritados|furiosos)|surtam|deviennent fous|s'[ée]nervent|p[èe]tent un c[âa]ble|"
+    r"drehen durch|werden sauer|flippen aus|regen sich auf|impazziscono|si arrabbiano|vanno fuori di testa)"
+    r"(?:,\s*|\s+)(?:if|when|whenever|si|cuando|se|quando|quand|wenn|sobald)\s+\w|"
     r"(?:chokes?|falls? over|dies|crash(?:es)?|melts?|throttles?|ooms?|gets? (?:cranky|angry|upset|mad|grumpy))\b"
     r"[^.;?!]{0,40}\b(?:once|when|if|whenever|as soon as)\b[^.;?!]{0,40}?(?:\bpass(?:es)?|\bgo(?:es)? (?:over|above|past)|"
     r"\bexceeds?|\bhits?|\breach(?:es)?|\bcross(?:es)?|\babove|\bmore than|\bover)\b[^.;?!]{0,20}\d|"
@@ -335,6 +350,27 @@ _RULE = re.compile(
     r"(?<!since )(?<!because )(?<!\bas )(?<!\bif )we (?:use|(?<!\bso we )don'?t|never|always|tend to|keep|prefer|stick|follow|avoid|"
     r"only|do not|go with|write|put|want)|"
     r"(?:our|the) (?:convention|policy|rule|standard|style)|"
+    # the same in other languages ("la risposta standard è ...", "la respuesta estándar es ...", "die Standardantwort
+    # ist ...", "a regra é ...")
+    r"\b(?:la|il|el|le|lo|o|a)\s+(?:\w+\s+)?(?:standard|est[áa]ndar|padr[ãa]o)\s+(?:[èe]|es|est|é)\s|"
+    r"\b(?:la|a) (?:regola|regla|r[èe]gle|regra|norma) (?:[èe]|es|est|é)\b|"
+    r"\bstandard(?:antwort|regel|vorgehen)\b|\bdie regel (?:ist|lautet)\b|"
+    # what to do whenever a third party asks ("if a candidate asks about remote work, we say ...", "se un candidato
+    # chiede ..., ...", "wenn ein Kunde nach ... fragt, ..."), whoever it is
+    r"^\W*(?:(?:oh|and|also|btw|so|ah|y|e|und|et)\W+)?(?:if|when(?:ever)?|se|si|wenn|falls|quand|cuando|quando)\s+"
+    r"(?:a|an|any|some|un|una|uno|um|uma|ein|eine|einer|someone|somebody|anyone|anybody|qualcuno|alguien|algu[ée]m|"
+    r"jemand|quelqu'un)\s+(?:[^\W\d_]+\s+){0,2}?(?:asks?|chiede|domanda|pregunta|pide|fragt|demande|pergunta|pede)\b"
+    r"[^.;!?]{0,80}[,:]\s*\S|"
+    # what to do if a thing goes wrong, then ask ("se morrer por memória, dobra uma vez e depois me pergunta", "if it
+    # OOMs, double the memory once and then ask me"): how far to go alone
+    r"^\W*(?:if|se|si|wenn|falls|quand|cuando|quando)\b[^.;!?]{3,80}[,:][^.;!?]{3,80}\b(?:then|depois|luego|dann|puis|poi)"
+    r"\s+(?:ask me|me pergunt[ae]|me preguntas|preg[uú]ntame|frag mich|fragst du mich|demande-moi|tu me demandes|"
+    r"chiedimi|mi chiedi)\b|"
+    # a rule in other languages by what it requires ("Todo asiento manual superior a 85k requiere segunda firma", "...
+    # richiede una seconda firma", "... erfordert ...", "... nécessite ..."), or says is mandatory
+    r"\b(?:requieren?|requerem|requer|richiedono|richiede|erfordert|erfordern|n[ée]cessitent|n[ée]cessite)\b|"
+    r"\b(?:mandatory|compulsory|obligatori[oa]s?|obrigat[óo]ri[oa]s?|obbligatori[oa]|obligatoires?|verpflichtend|"
+    r"pflicht)\b|"
     r"please (?:always|never|stick|only|don'?t|do not|no\b|reply in|answer in|respond in)|"
     r"keep (?:answers|replies|responses|things|each|every|all|prs?|commits?|the \w+ (?:under|below|short))|"
     r"off[- ]limits|needs? (?:an?|to|the) (?:entry|review|approval|sign-?off|test)|(?:is|are|get) rejected|change freeze|(?<!before the )(?<!after the )(?<!during the )(?<!until the )freeze\b|until further notice|"
@@ -456,6 +492,10 @@ _RULE = re.compile(
     r"\b(?:k[öo]r|g[öo]r|skicka|[äa]ndra|r[öo]r|anv[äa]nd|starta|stoppa|kj[øo]r|gj[øo]r|send|brug|bruk|r[øo]r|endre|[æa]ndr)\s+"
     r"(?:inga|ingen|inget|inte|ikke|aldrig|aldri)\b|"
     # Polish ("proszę zawsze wykluczać konta testowe", "nigdy nie ruszaj raw_orders", "od teraz ...")
+    # Indonesian and Malay ("mulai sekarang query analitik jangan ke primary ya, selalu pakai replica jkt-ro-d", "gue
+    # lebih suka ...", "gak boleh ...")
+    r"\bmulai (?:sekarang|hari ini|besok|minggu depan)\b|\bjangan\b|\bselalu\b|\bharus\b|\bwajib\b|\bdilarang\b|"
+    r"\b(?:tidak|gak|ga|nggak|ngga|enggak|ndak) boleh\b|\bseterusnya\b|\blebih suka\b|"
     r"\bzawsze\b|\bnigdy\b|\bod (?:teraz|dzi[sś](?:iaj)?|jutra)\b|"
     # Italian, Portuguese
     r"\bsempre\b|\bmai\b|\bprefiro\b|de prefer[êe]ncia|\bpreferisco\b|preferibilmente|preferiblemente|"
@@ -487,6 +527,13 @@ _RULE_NEEDS = (
     "until further notice", "end of", "at least", "without ", "unless", "stay", "remain",
     *(f"{a} {b}" for a in ("for", "in") for b in ("any", "all", "every", "each")),  # "anything", "everything" too
     "norm", "every time", "each time", "whenever", "even when", "for now on", "whoever", "no matter",
+    "crazy", "nuts", "ballistic", "mental", "nervous", "furious", "freak", "locos", "nerviosos", "furiosos", "enojan",
+    "molestan", "loucos", "malucos", "bravos", "irritados", "surtam", "fous", "nervent", "ble", "drehen durch", "sauer",
+    "flippen", "regen sich", "impazziscono", "arrabbiano", "fuori di testa", "andard", "padr", "regola", "regla", "gle ",
+    "regra", "norma", "die regel", "ask", "chied", "domanda", "pregunt", "pide", "fragt", "demande", "pergunt", "pede",
+    "frag mich", "requier", "requer", "richied", "erforder", "cessit", "mandatory", "compulsory", "obligat", "obrigat",
+    "obbligat", "pflicht",
+    "mulai ", "jangan", "selalu", "harus", "wajib", "dilarang", "boleh", "seterusnya", "lebih suka",
     ", so ", "; so ", "it when you", "it matters to me", "no ", "heads up", "fyi", "choke", "falls over", "fall over", "dies",
     "crash", "melt", "throttl", "oom", "cranky", "angry", "upset", "mad", "grumpy", "egal was", "digan lo", "diga o que",
     "digam o que", "quoi qu", "whatever", "no matter", "new ", "reminder", "note that", "no-go", "not to",
@@ -742,9 +789,10 @@ def is_rule(sentence: str) -> bool:
 # French", "quand je t'écris en français réponds en français", "cuando te escriba en español, contesta en español",
 # "wenn ich auf Deutsch schreibe, antworte auf Deutsch"): the user's own next times, then what to do. Not a time of
 # theirs that comes once ("when I get back, deploy it"), nor what they recall or think ("if I remember right, ...").
+# (the pronoun a whole word: "if you ask me, the cache is the problem" is an opinion, not "yo")
 _WHEN_I = re.compile(
     r"^\W*(?:when(?:ever)?|if|each time|every time|quand|lorsque|chaque fois que|si|cuando|cada vez que|siempre que|"
-    r"wenn|sobald|jedes mal,? wenn|quando|ogni volta che|sempre que)\s+(?:i|je|j'|yo|ich|io|eu|te|t'|ti)\s*"
+    r"wenn|sobald|jedes mal,? wenn|quando|ogni volta che|sempre que)\s+(?:(?:i|je|yo|ich|io|eu|te|ti)\b|j'|t')\s*"
     r"(?!(?:get|come|am|'m|go|have|had|finish|remember|recall|think|thought|understand|said|was|were|got|'?ve)\b)"
     r"(?:\w+\s+){0,2}?(?:write|ask|say|send|paste|mention|tag|ping|type|name|give|call|"
     r"[ée]cris|t'[ée]cris|demande|envoie|escrib[ao]|pid[ao]|dig[ao]|mand[eo]|schreibe|frage|sage|schicke|scrivo|"
