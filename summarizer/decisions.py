@@ -35,7 +35,7 @@ _DECISION = re.compile(
     r"\b(?:decidimos|decid[ií]|decidiu|decidiram|abbiamo deciso|ho deciso|on a d[ée]cid[ée]|j'ai d[ée]cid[ée]|"
     r"nous avons d[ée]cid[ée]|wir haben (?:uns )?(?:entschieden|beschlossen))\b(?!\s+(?:no|nada|nichts|rien|niente)\b)|"
     r"\w{3,}[^,.;!?]*,\s*(?:t[áa]|est[áa]|queda|fica) decidid[oa]\b|mudei de ideia|cambi[ée] de (?:idea|opini[óo]n)|"
-    r"nos quedamos con\b|vamos con\b|bora de\b|on part sur\b|"
+    r"nos quedamos con\b|vamos con\b|bora de\b|on part sur\b|on part l[àa][- ]dessus\b|"
     # (made, or a choice gone back to: "j'ai tranché pour la télémétrie: ...", "on revient à GameAnalytics", "volvemos a
     # Postgres", "voltamos pro Redux", "zurück zu GodotPhysics")
     r"(?:j'ai|on a|nous avons) tranch[ée]\b|" + _GONE_BACK_TO + "|"
@@ -76,7 +76,7 @@ _DECISION_WEAK = re.compile(
 _DECISION_WORDS = ("decision", "decided", "decide to", "going with", "go with", "opted for", "we agreed",
                    "opting for", "settled on", "chose", "choosing", "the plan is", "the fix is", "root cause", "prefer",
                    "changing my mind", "my vote is", "lock in", "locking in", " it is", "decid", "fechado", "mudei de ideia",
-                   "cambi", "quedamos con", "vamos con", "bora de", "on part sur", "entschieden", "beschlossen", "wir nehmen",
+                   "cambi", "quedamos con", "vamos con", "bora de", "on part sur", "on part l", "entschieden", "beschlossen", "wir nehmen",
                    "wir bleiben", "deciso", "andiamo con", "update on", "going back to", "change on", "u-turn", "décision",
                    "tranch", "revient", "repart", "volvemos", "voltamos", "zurück zu", "zurueck zu", "torniamo", "instead of",
                    "au lieu de", "en lugar de", "en vez de", "em vez de", "invés de", "statt", "invece di", "lass uns", "lasst uns",
@@ -285,9 +285,12 @@ _PLAN_OPENINGS = (
                 r"mercoled[iì]|woensdag|thursday|donnerstag|jeudi|jueves|quinta|gioved[iì]|donderdag)\b")),
     # Indonesian and Malay: a plan's label ("rencana minggu depan: ...", "langkahnya: (1) ...", "urutannya: ..."), or
     # a thing first, then another ("snapshot dulu, test restore di staging, terus eksekusi ...")
-    (("rencana", "langkah", "urutan", "tahap", "dulu"),
+    (("rencana", "langkah", "urutan", "tahap", "dulu", "pertama"),
      re.compile(r"(?im)\b(?:rencana(?:nya)?|langkah(?:-langkah)?(?:nya)?|urutan(?:nya)?|tahap(?:an)?(?:nya)?)\b[^:\n.?!]{0,40}:|"
-                r"\b(?:dulu|duluan)\b[^.\n]{0,120}?[,;]\s*(?:terus|lalu|kemudian|abis itu|habis itu|setelah itu)\b")),
+                r"\brencananya (?:gini|begini|kayak gini)\b|"
+                r"\b(?:dulu|duluan)\b[^.\n]{0,120}?[,;]\s*(?:terus|lalu|kemudian|abis itu|habis itu|setelah itu)\b|"
+                # ("pertama model ETA baru jalan shadow mode ... . abis itu kita bandingin ...")
+                r"\bpertama(?:-tama)?\b[^.\n]{0,160}?(?:[,;]|[.!]\s)\s*(?:terus|lalu|kemudian|abis itu|habis itu|setelah itu)\b")),
     # ("the first 90 days; after that the curves run parallel" tells what data shows: "first" is no step there)
     (("\u2192",), re.compile(r"\S \u2192 \S[^\n]*\u2192")),
 )

@@ -6704,3 +6704,31 @@ def test_a_gradle_test_report_names_the_failing_test_and_kotlins_compiler_error_
              "Execution failed for task ':planning-core:compileKotlin'.\n> Compilation error. See log for more details\n")
     assert error_line(build).startswith("e: file:///home/planif/mro/planning-core/src/main/kotlin/fr/ocmro/planning/"
                                         "TaskCard.kt:91:9 Unresolved reference 'deferredFc25'.")
+
+
+def test_a_correction_naming_the_old_value_under_the_same_words_or_rather_than_it_supersedes_that_statement():
+    """"it's baie outillage U67, not baie outillage S39" names S39 as the old value (the words before both are the same,
+    in lower case too), "finalement non : X of 96 days plutôt que X of 56 days" names 56 and revises the choice, and a
+    French "c'est" or "était" is no word a correction shares with an unrelated rule ("Au fait, ce que je t'ai donné ce
+    matin pour le S/N était faux : c'est S/N TL237468." corrects the S/N asked about, not an audit's rule)."""
+    from context_compactor.summarizer.ledger.corrections import named_old
+    assert named_old("I gave you the wrong tooling bay earlier — it's baie outillage U67, not baie outillage S39.") == {"S39"}
+    assert named_old("use the 32 GB nodes rather than the 16 GB nodes") == {"16"}
+    assert named_old("deploy on Tuesday, not before 14:00") == set()
+    block = ledger(convo("Merci de ne pas réserver d'outillage au magasin G34 sans prévenir le chef magasin.",
+                         "on prépare le dossier, l'emplacement c'est baie outillage S39. Sors moi ce qu'on a.", "ok",
+                         "I gave you the wrong tooling bay earlier — it's baie outillage U67, not baie outillage S39."))
+    assert "magasin G34" in block and "S39." not in block.replace("not baie outillage S39.", ""), block
+    block = ledger(convo("on va faire simple, décision provisoire : due-list horizon of 56 days.", "lance l'export",
+                         "finalement non : due-list horizon of 96 days plutôt que due-list horizon of 56 days."))
+    assert "décision provisoire" not in block and "96 days" in block, block
+    block = ledger(convo("Tant que l'audit OSAC 2023/738 n'est pas clos, merci de ne rien pousser sur la base de prod ok?",
+                         "can you check S/N TL327468 for me, Nadia Benali needs it before 21:20", "merci",
+                         "Au fait, ce que je t'ai donné ce matin pour le S/N était faux : c'est S/N TL237468. Refais ce qui "
+                         "en dépend."))
+    assert "OSAC 2023/738" in block and "TL327468" not in block.replace("TL237468", ""), block
+    # and a choice said as "on part là-dessus :", a plan as "rencananya gini. pertama ... abis itu ..."
+    from context_compactor.summarizer.decisions import is_decision, plan_of
+    assert is_decision("Bon. ok, on part là-dessus : parse the export with OpenCSV.")
+    assert plan_of("rencananya gini. pertama model ETA baru jalan shadow mode 10 hari di Cakung. abis itu kita bandingin "
+                   "MAE-nya per jam.")

@@ -48,7 +48,8 @@ _FILLER = frozenset("""sorry actually correction wait oops whoops meant mean not
     les une avec dans qui sont pas mais ces cette ses leur vous ils elle elles tout tous comme
     der dem ein eine einen einem einer und oder mit für von auf ist sind nicht aber auch noch wie wenn dann bei aus
     zum zur nach über sich wir uns lass weil nehmen che della delle dei sono più questo questa anche
-    jeg har det med går ikke men kan skal vil her der som den til også lige hvad hvis når jag inte och att ska eller"""
+    jeg har det med går ikke men kan skal vil her der som den til også lige hvad hvis når jag inte och att ska eller
+    est était etait été sont war era eram eran será sera"""
     """ meg ikkje eller
     não nao niet inte""".split())  # (and their "not": "não, muda: holdout safra 2023" is about no seed rule's "não")
 _WORD = re.compile(r"[^\W\d_]\w{2,}")  # (a word in any alphabet: "emissão" is one, not "emiss")
@@ -64,7 +65,7 @@ _NAMED_OLD_AFTER = re.compile(r"(?<![\w.@:/+-])(" + _NAMED + r")[`'\"]? (?:(?:wa
                               # ("10.31.9.44 じゃなくて 10.31.9.47", "SAF-42710 じゃない", "8080이 아니라 8443")
                               r"\s*(?:じゃなくて|じゃなく|ではなくて?|じゃない|ではない|이 아니라|가 아니라|이 아니고|가 아니고|아니라|아니고))",
                               re.IGNORECASE)
-_NAMED_OLD = re.compile(r"(?:不是\s*|\b(?:instead of|rather than|not|no longer|in place of|replacing|scratch|forget|ignore|pas|nicht|statt|en vez de|"
+_NAMED_OLD = re.compile(r"(?:不是\s*|\b(?:instead of|rather than|plut[ôo]t que|not|no longer|in place of|replacing|scratch|forget|ignore|pas|nicht|statt|en vez de|"
                         r"en lugar de|au lieu de|non|no es|n[ãa]o [ée]|no|n[ãa]o|nie|niet|inte|ikke)\s+)(?:(?:the|la|le|les|el|der|die|das|il|lo|o|a)\s+)?"
                         # the name a value goes with ("not Oostzeedijk 358", "not EUR 7.1 million", "non la Sala Isola 6B")
                         r"(?:(?:(?-i:[A-Z\u00c0-\u00dd][\w'-]*)\s+){1,3}(?=[`'\"]?[\w.@:/+-]*\d))?[`'\"]?(" + _NAMED + r")(?![\w-])",
@@ -78,9 +79,21 @@ _NAMED_OLD_CJK = re.compile(r"(?<![A-Za-z0-9_.@:/+-])([A-Za-z0-9._@:/+-]+?)[`'\"
                             r"(?:は古い(?:方|ほう)(?:で|[、,])|じゃなくて|じゃなく[、,]|ではなくて?[、,]?)")
 
 
+# The old value under the words the new one was said with, set against it ("it's baie outillage U67, not baie outillage
+# S39", "c'est le quai B12, pas le quai B21"): the same words, whatever their case.
+_NAMED_OLD_TWICE = re.compile(r"(?<![\w-])(?P<words>(?:[^\W\d_][\w'-]*\s+){1,3})[`'\"]?[\w.@:/+-]*\d[\w.@:/+-]*[`'\"]?"
+                              r"(?:\s+[^\W\d_]{1,10})?,?\s+"  # (a unit after it: "96 days rather than ... 56 days")
+                              r"(?:not|pas|nicht|no|non|n[ãa]o|niet|inte|ikke|rather than|instead of|plut[ôo]t que|au lieu de|"
+                              r"en vez de|em vez de|statt|invece di)\s+(?:(?:the|le|la|les|el|der|die|das|il|lo|o|a)\s+)?"
+                              r"(?P=words)[`'\"]?(" + _NAMED + r")(?![\w-])", re.IGNORECASE)
+
+
 def named_old(text: str) -> set[str]:
     """The values a correction names as the old ones ("not 8080", "SAF-42710 じゃない", "X nahi re")."""
     named = {m.group(1).rstrip(".,;:") for pattern in (_NAMED_OLD, _NAMED_OLD_AFTER) for m in pattern.finditer(text)}
+    if " not " in text or " pas " in text or any(f" {w} " in text for w in (
+            "nicht", "no", "non", "não", "nao", "niet", "than", "instead", "que", "lieu", "vez", "statt", "invece")):
+        named |= {m.group(2).rstrip(".,;:") for m in _NAMED_OLD_TWICE.finditer(text)}
     # (a value against Japanese words holds a digit: the pattern leaves that to here, where it costs nothing)
     cjk = (m.group(1).rstrip(".,;:") for m in _NAMED_OLD_CJK.finditer(text))
     return named | {v for v in cjk if any(c.isdigit() for c in v)}
@@ -595,7 +608,7 @@ _PROPER_NAME = re.compile(r"(?<=[\w,:;\u2014\u2013-] )[A-Z\u00c0-\u00dd][a-z\u00
 
 
 INSTEAD_CHARS = 80  # after "instead of", what a correction says it replaces
-_INSTEAD_OF = re.compile(r"\b(?:instead of|rather than|statt|anstatt|au lieu de|en (?:lugar|vez) de|em vez de|invece di|"
+_INSTEAD_OF = re.compile(r"\b(?:instead of|rather than|statt|anstatt|au lieu de|plut[ôo]t que|en (?:lugar|vez) de|em vez de|invece di|"
                          r"i stedet for|i st[äa]llet f[öo]r|in plaats van|zamiast)\b", re.IGNORECASE)
 
 

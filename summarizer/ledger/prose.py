@@ -98,7 +98,7 @@ _CORRECTION = re.compile(
     r"^\W*(?:[^\W\d][^:\u2014\u2013\n.!?]{0,38}\s[\u2014\u2013]\s+(?!typo\b)"
     r"(?=[^\n]{0,80}?(?:\d|\bnot\b|\bwrong\b|\bmeant\b|yanl[ıi][şs]|de[gğ]il|\bnahi\b|\b(?-i:[A-Z]{4,})\b)))?"
     r"(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|anyway|btw|well|ugh|hm|hi|hey|hiya|hello|yo|oye|ey|olha|bom|"
-    r"alors|bon|pis|nee|nie|nej|poi|allora|quindi|comunque|pues|entonces|bueno|ent[ãa]o|dann|og|s[åa]|"
+    r"alors|bon|pis|nee|nie|nej|poi|allora|quindi|comunque|pues|entonces|bueno|ent[ãa]o|dann|og|s[åa]|finalement|finalmente|finally|"
     r"no(?=,?\s+(?:scusa|scusami|aspetta)\b))\W+){0,3}(?:sorry\b(?!,?\s+(?:i\s+forgot|one\s+more|also\b|for\b|to\s+(?:bother|interrupt|ask)|about\b|on (?:my|the) (?:phone|mobile|train|bus|tram|road|way)\b|typing\b|"
     # (a change of subject: "sorry, different matter", "sorry, unrelated question")
     r"(?:different|other|another|unrelated|separate|new) (?:matter|topic|thing|question|subject|issue|case|client)\b|"
@@ -112,7 +112,7 @@ _CORRECTION = re.compile(
     r"my (?:bad|mistake)|typo\b|ignore (?:that|what I said)|on (?:second thoughts?|reflection)\b|second thoughts?\b|"
     r"thinking about it (?:more|again|some more)\b|come to think of it\b|having thought about it\b|"
     # (not an apology for being away: "Désolé, j'étais au téléphone avec Bell.", "perdón, estaba en una llamada")
-    r"pardon\b|d[ée]sol[ée]\b(?!,?\s+(?:j'[ée]tais|j'avais|pour le (?:d[ée]lai|retard)))|en fait\b|non,|correction\s*:|"
+    r"pardon\b|d[ée]sol[ée]\b(?!,?\s+(?:j'[ée]tais|j'avais|pour le (?:d[ée]lai|retard)))|en fait\b|non\s*[,:]|correction\s*:|"
     # after a short label ("petit retour en arrière: oops, it was ventdouest not xX_ardoise_Xx")
     r"[^:\n]{1,30}:\s*(?:oops|whoops|my bad|scratch that|i meant)\b|"
     # a change said as a label, in any of these languages ("cambio: payroll funding from Chase, ...")
