@@ -54,9 +54,13 @@ _DECISION = re.compile(
     r"\blass(?:t)? uns\b[^.;!?]{1,60}\bnehmen (?=f(?:ü|ue)r\b|statt\b|als\b)|"
     r"\blet'?s (?:take|pick)\b [\w.@/+-]+(?: [\w.@/+-]+)? for (?:the )?(?![^.;!?]*\b(?:tomorrow|later|today|now)\b)|"
     # Indonesian and Malay ("keputusan gue: spot instances for ...", "oke kita pakai LightGBM buat ETA v3", "kita sepakat ...")
+    # (not a question, asked without its mark: "oke kita pakai yang mana nih", "kita sepakat gak ...", nor a condition or
+    # what is not decided yet: "kalau kita sepakat, ...", "belum diputuskan ...")
     r"\bkeputusan(?:nya| gue| gw| saya| kita| aku)?\s*:\s*\S|\b(?:oke|ok|fix|final(?:nya)?|jadi(?:nya)?),?\s+kita "
-    r"(?:pakai|pake|pilih|ambil|jalan (?:dengan|pakai)|lanjut (?:dengan|pakai))\b|\bkita (?:putuskan|memutuskan|sepakat)\b|"
-    r"\bdiputuskan\b|"
+    r"(?:pakai|pake|pilih|ambil|jalan (?:dengan|pakai)|lanjut (?:dengan|pakai))\b"
+    r"(?![^.;!?]*\b(?:mana|apa|gimana|bagaimana|gak|nggak|ngga|kah|dari mana)\b)|"
+    r"^\W*(?:(?:oke|ok|jadi|fix)\W+)?kita (?:putuskan|memutuskan|sepakat)\b(?![^.;!?]*\b(?:gak|nggak|ngga|ga|tidak|kah|apa)\b)|"
+    r"\b(?:sudah|udah|telah) diputuskan\b|\bdiputuskan\s*:|"
     r"wir nehmen\b[^.;!?]{1,80}\bstatt\b|wir bleiben bei\b|andiamo con\b|\bvi k[øo]rer med\b|\u51b3\u5b9a|\u5c31\u7528|\u6c7a\u5b9a|\u6c7a\u3081\u305f|\uacb0\uc815|\ub85c \ud558\uc790|\ub85c \uac00\uc790)"
     # (Korean's and Japanese's endings written against a Latin name, no space between: "tip reuse within a replicate로
     # 가자", "DWBで行きます")
@@ -231,7 +235,7 @@ _PLAN_OPENINGS = (
                 r"ecco (?:cosa|quello che) propongo\b")),
     (("then",), re.compile(r"(?i)(?:\bthen\b[^.\n]{3,160}){2,}")),
     (("first", "to start"), re.compile(r"(?i)\b(?:first|to start),? (?:i'?ll|i will|we'?ll|we will|let'?s|i'?m going to)\b|"
-                                       r"(?<!the )(?<!its )(?<!our )(?<!my )\bfirst\b" + _NOT_TOLD + r"[^.\n]{0,120}(?:[;,]|[.!]\s)\s*(?:then|second|next|after that|ensuite|puis|"
+                                       r"(?<!the )(?<!its )(?<!our )(?<!my )\bfirst\b" + _NOT_TOLD + r"[^.\n]{0,120}[;,]\s*(?:then|second|next|after that|ensuite|puis|"
                                        r"luego|despu[ée]s|depois|dann|danach|poi)\b")),
     # "step one compare RPP and MPPI, step two clean up the warnings", "step 1 build locally; step 2 purge"
     (("step",), re.compile(r"(?i)\bstep (?:one|1)\b[^.\n]{3,160}\bstep (?:two|2)\b")),
@@ -247,12 +251,16 @@ _PLAN_OPENINGS = (
     # ..., luego ...", "d'abord ..., puis ...")
     (("erst", "zun", "d'abord", "primer", "primei", "prima"),
      re.compile(r"(?i)(?:^|[\s:(])(?:erst|zuerst|zun(?:ä|ae)chst|d'abord|primero|primeiro|prima)\b"
-                r"(?:[^.\n]|\.(?=\w)){3,120}(?:[;,]|[.!]\s)\s*"
+                r"(?:[^.\n]|\.(?=\w)){3,120}[;,]\s*"
                 r"(?:und )?(?:dann|danach|anschlie(?:ß|ss)end|puis|ensuite|luego|despu[ée]s|depois|poi)\b")),
     # a label for what the steps are for, then the steps one after another ("For the A220 ramp-up: B1 pairs for the
     # first 7 nights, then progressive autonomy, ...", "Pour la montée en charge A220 : binôme B1 ..., puis ...")
     (("for ", "pour ", "para ", "per ", "für ", "fur ", "voor "),
-     re.compile(r"(?im)^\W*(?:for|pour|para|per|f(?:ü|ue|u)r|voor)\b[^:\n.?!]{3,60}\s?:" + _NOT_TOLD +
+     # (not what is told for context, "For context: prod was fine until 10pm, then ...", "Pour info : ...", "For repro: ...")
+     re.compile(r"(?im)^[^\w\n]*(?:for|pour|para|per|f(?:ü|ue|u)r|voor)\b(?!\s+(?:context|reference|info|information|example|"
+                r"instance|repro|what it'?s worth|the record|comparison|background|clarity|now|contexto|contexte|referencia|"
+                r"r[ée]f[ée]rence|exemple|ejemplo|exemplo|esempio|la cronaca|die akten|beispiel|la historia|memoria)\b)"
+                r"[^:\n.?!]{3,60}\s?:" + _NOT_TOLD +
                 r"\s*[^.\n]{3,120}[,;]\s*(?:and |et |y |e |und )?"
                 r"(?:then|puis|ensuite|luego|despu[ée]s|depois|dann|danach|poi)\b")),
     # Swedish, "först" opening a line or a label's text ("planen: först bryter vi ut X ur komponenten, sen byter vi till
@@ -286,8 +294,13 @@ _PLAN_OPENINGS = (
     # Indonesian and Malay: a plan's label ("rencana minggu depan: ...", "langkahnya: (1) ...", "urutannya: ..."), or
     # a thing first, then another ("snapshot dulu, test restore di staging, terus eksekusi ...")
     (("rencana", "langkah", "urutan", "tahap", "dulu", "pertama"),
-     re.compile(r"(?im)\b(?:rencana(?:nya)?|langkah(?:-langkah)?(?:nya)?|urutan(?:nya)?|tahap(?:an)?(?:nya)?)\b[^:\n.?!]{0,40}:|"
+     # (not a question, "langkah-langkahnya gimana: ...", nor what became of it, "rencananya gagal: ..."; "dulu" opening
+     # a line is "formerly", and what was done, "tadi saya restart dulu, terus ...", is told)
+     re.compile(r"(?im)\b(?:rencana(?:nya)?|langkah(?:-langkah)?(?:nya)?|urutan(?:nya)?|tahap(?:an)?(?:nya)?)\b"
+                r"(?![^:\n.?!]{0,40}\b(?:gimana|bagaimana|apa|gagal|batal|berantakan|kacau)\b)[^:\n.?!]{0,40}:|"
                 r"\brencananya (?:gini|begini|kayak gini)\b|"
+                r"^(?![^\n]*\b(?:tadi|kemarin|pernah|sudah|udah|waktu itu|barusan|kemaren)\b)(?![^\n]*\?[^\w\n]*$)"
+                r"(?![^\w\n]*dulu\b)[^\n]*?"
                 r"\b(?:dulu|duluan)\b[^.\n]{0,120}?[,;]\s*(?:terus|lalu|kemudian|abis itu|habis itu|setelah itu)\b|"
                 # ("pertama model ETA baru jalan shadow mode ... . abis itu kita bandingin ...")
                 r"\bpertama(?:-tama)?\b[^.\n]{0,160}?(?:[,;]|[.!]\s)\s*(?:terus|lalu|kemudian|abis itu|habis itu|setelah itu)\b")),

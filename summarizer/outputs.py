@@ -149,7 +149,8 @@ def _tool_verdict(text: str) -> str:
     at = text.find("* What went wrong:\n")
     if at >= 0:
         line = next((row.strip() for row in text[at + 19:at + 2000].split("\n") if row.strip()), "")
-        compiled = _KOTLIN_ERROR.search(text) if any(map(text.__contains__, _KOTLIN_NEEDS)) else None
+        compiled = (_KOTLIN_ERROR.search(text) if "compile" in line and any(map(text.__contains__, _KOTLIN_NEEDS))
+                    else None)  # (only for a compile task: not an earlier run's error above another task's failure)
         if compiled:
             return compiled.group(0).strip()
         if line:
@@ -675,11 +676,12 @@ def asked_line(text: str, asked: frozenset[str]) -> str:
 _GO_FAIL = re.compile(r"--- FAIL: (\S+)")
 _FIRST_BAD = re.compile(r"^\s*([0-9a-f]{7,40}) is the first bad commit\b.*$", re.MULTILINE)
 _FAILING_TEST = re.compile(
-    r"^\s*(?:FAIL:? +(\S+(?:\s+>\s+[^\n]{1,120})?)|FAILED +(\S+)|(?:✗|×|✕|✖) +([^\n]{3,120})|✘ +([^\n]*›[^\n]{3,120})|"
+    r"^[ \t]*(?:FAIL:? +(\S+(?:\s+>\s+[^\n]{1,120})?)|FAILED +(\S+)|(?:✗|×|✕|✖) +([^\n]{3,120})|✘ +([^\n]*›[^\n]{3,120})|"
     r"● ([^\n]{3,160})|test (\S+) \.\.\. FAILED|(\S+) \.\.\. (?:FAIL|ERROR)$|\[  FAILED  \] (\S+)|Failed (\S+) \[|"
     r"(\w+(?:\.\w+)+) (?:FAILED|failed)$|"
-    # Gradle's test report ("ShelfLifeGuardTest > splitsLlpCards107() FAILED", a nested class's "A > B > c() FAILED")
-    r"([\w$.]+(?: > [^\n>]{1,120}?){1,3}) FAILED$)", re.MULTILINE)
+    # Gradle's test report ("ShelfLifeGuardTest > splitsLlpCards107() FAILED", a nested class's "A > B > c() FAILED"; not
+    # a pipeline's "Build > Unit tests > Deploy staging FAILED")
+    r"([\w$.]+(?: > [^\n>]{1,120}?){0,2} > [^\n>]*\w\([^)\n]*\)[^\n>]{0,40}?) FAILED$)", re.MULTILINE)
 # A JSON list a CI or test API names by what failed ("failed_tests": [...], "failures": [...]), and its strings.
 _FAILED_LIST = re.compile(r"\"(?:fail(?:ed|ing|ures?)(?:_?[Tt]ests?|_?[Ss]pecs?|_?[Cc]ases?)?)\"\s*:\s*\[([^\[\]]{3,2000})\]")
 _JSON_STRING = re.compile(r"\"([^\"\n]{3,200})\"")

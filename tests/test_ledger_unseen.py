@@ -6732,3 +6732,77 @@ def test_a_correction_naming_the_old_value_under_the_same_words_or_rather_than_i
     assert is_decision("Bon. ok, on part là-dessus : parse the export with OpenCSV.")
     assert plan_of("rencananya gini. pertama model ETA baru jalan shadow mode 10 hari di Cakung. abis itu kita bandingin "
                    "MAE-nya per jam.")
+
+
+def test_what_the_review_of_this_rounds_readings_found_is_read_the_right_way():
+    """A review of this round's new readings found false ones, each asserted here the right way: Indonesian one-offs
+    ("saya harus pergi dulu", "jangan-jangan ...", "mulai besok saya cuti"), a question without its mark ("kenapa selalu
+    timeout ya"), what one thing requires ("Esto requiere más investigación"), a field to make mandatory, a bug a
+    customer's question sets off, a one-off "then ask me", a tool that "goes nuts", a tool's default ("O timeout padrão é
+    30 segundos"), a lint rule that breaks; "tolong koreksi query ini", "yang satunya juga dicek ya", "maksudnya, ..."
+    as "that is", someone else's change of plan; questions and conditions in Indonesian ("oke kita pakai yang mana nih",
+    "kalau kita sepakat, ...", "belum diputuskan ..."); narration told in turn ("dulu kita pernah pakai Redis, terus
+    ...", "For context: ..., then ...", "First it hangs ... . Then it crashes ..."); the user's own schedule, timeline
+    and lists; a pipeline's path that failed; an earlier run's compiler error above another task's failure."""
+    from context_compactor.summarizer.decisions import is_decision, plan_of
+    from context_compactor.summarizer.outputs import error_line, finding_items
+
+    def sections(text: str) -> list[str]:
+        return [i.section for i in ExtractiveSummarizer().items([user(text)], [view_of(user(text))], 0)
+                if i.section not in ("goal", "mention")]
+    for said in ("servernya harus di-restart sekarang biar config baru kebaca", "saya harus pergi dulu, nanti lanjut lagi",
+                 "kenapa selalu timeout ya", "jangan-jangan masalahnya di cache ya", "mulai besok saya cuti seminggu",
+                 "Esto requiere más investigación", "Il fix richiede un po' di tempo, te lo mando domani",
+                 "Make the phone number field mandatory on the signup form",
+                 "Haz que el campo RFC sea obligatorio en el formulario",
+                 "The email field is mandatory in the form but the API accepts null",
+                 "Si un client demande un export, le job plante avec une OOM",
+                 "If the tests pass, merge it and then ask me about the release notes",
+                 "Se der certo, faz o deploy e depois me pergunta o próximo passo",
+                 "The parser goes nuts when there's a BOM at the start of the file", "I'll go crazy if this build fails again",
+                 "La regla es demasiado estricta, desactívala para este archivo"):
+        assert "instruction" not in sections(said) or all(
+            i.rank < 4 for i in user_words_items(said) if i.section == "instruction"), said
+    for said in ("tolong koreksi query ini, hasilnya dobel", "yang satunya juga dicek ya",
+                 "maksudnya, kita perlu backup dulu sebelum migrasi", "ada salah ketik di README, tolong benerin",
+                 "Changement de plan du client hier soir, ils veulent tout en PDF maintenant"):
+        assert not prose.is_correction(said), said
+    for asked in ("oke kita pakai yang mana nih", "ok kita ambil data dari mana buat testing", "apa kita sepakat soal ini",
+                  "kalau kita sepakat, nanti saya bikin PR-nya", "kita sepakat gak kalau pakai Kafka",
+                  "belum diputuskan mau pakai Postgres atau MySQL", "nanti diputuskan sama manajer minggu depan"):
+        assert not is_decision(asked), asked
+    for told in ("dulu kita pernah pakai Redis, terus ganti ke Memcached", "tadi saya restart dulu, terus errornya hilang",
+                 "langkah-langkahnya gimana: apa perlu backup dulu, terus migrasi?",
+                 "rencananya gagal: migrasi timeout di tengah jalan, terus kita rollback",
+                 "First error was a 403. Then it switched to a 500 after the token refresh.",
+                 "First it hangs for about 30 seconds. Then it crashes with an OOM.",
+                 "Pour info : le job a planté hier soir, puis il a redémarré tout seul",
+                 "For context: prod was fine until 10pm, then latency spiked to 2s",
+                 "For repro: open the settings page, then click Save twice"):
+        assert not plan_of(told), told
+    for own in ("Tomorrow:\n23/11 09:00 - Standup: demo the fix\n23/11 14:00 - Review: go through PR 412, never merge "
+                "without 2 approvals",
+                "Timeline so far:\n[22/11 05:11] Alert: disk 95% on db-2\n[22/11 05:20] Me: rotated the logs, never "
+                "restart db-2 in business hours",
+                "Still to be sent (by Friday, latest):\nthe signed SOW to Acme\nthe invoice for March\nnever send drafts"):
+        assert [p.kind for p in segments.split(own)] == ["prose"], own
+    assert not finding_items("Build > Unit tests > Deploy staging FAILED\n", 0, False)
+    two_runs = ("> Task :app:compileDebugKotlin FAILED\ne: file:///src/main/kotlin/App.kt:3:5 Unresolved reference 'foo'.\n"
+                "(fixed)\n> Task :app:testDebugUnitTest FAILED\n\nFAILURE: Build failed with an exception.\n\n"
+                "* What went wrong:\nExecution failed for task ':app:testDebugUnitTest'.\n> There were failing tests.\n")
+    assert error_line(two_runs) == "Execution failed for task ':app:testDebugUnitTest'."
+
+
+def user_words_items(text: str) -> list[Item]:
+    from context_compactor.summarizer import user_words
+    return user_words.user_items(text, 0)
+
+
+def test_an_indonesian_correction_by_its_label_or_the_other_one_supersedes():
+    """"koreksi ya, yang bener app v5.14.2, bukan app v5.15.2" names the old value after "bukan" (not), and "maksudnya
+    pilot zone Depok Lama ya, yang satunya" (I mean ..., the other one) corrects; "tolong koreksi query ini" asks."""
+    block = ledger(convo("yang crash itu app v5.15.2, kurir di lapangan pada pake itu", "cek logcat dong",
+                         "koreksi ya, yang bener app v5.14.2, bukan app v5.15.2"))
+    assert "app v5.14.2" in block and "pada pake itu" not in block, block
+    assert prose.is_correction("update dari lapangan: Cikarang udah normal. maksudnya pilot zone Depok Lama ya, yang satunya.")
+    assert not prose.is_correction("tolong koreksi query ini, hasilnya dobel")

@@ -66,7 +66,7 @@ _NAMED_OLD_AFTER = re.compile(r"(?<![\w.@:/+-])(" + _NAMED + r")[`'\"]? (?:(?:wa
                               r"\s*(?:じゃなくて|じゃなく|ではなくて?|じゃない|ではない|이 아니라|가 아니라|이 아니고|가 아니고|아니라|아니고))",
                               re.IGNORECASE)
 _NAMED_OLD = re.compile(r"(?:不是\s*|\b(?:instead of|rather than|plut[ôo]t que|not|no longer|in place of|replacing|scratch|forget|ignore|pas|nicht|statt|en vez de|"
-                        r"en lugar de|au lieu de|non|no es|n[ãa]o [ée]|no|n[ãa]o|nie|niet|inte|ikke)\s+)(?:(?:the|la|le|les|el|der|die|das|il|lo|o|a)\s+)?"
+                        r"en lugar de|au lieu de|non|no es|n[ãa]o [ée]|no|n[ãa]o|nie|niet|inte|ikke|bukan)\s+)(?:(?:the|la|le|les|el|der|die|das|il|lo|o|a)\s+)?"
                         # the name a value goes with ("not Oostzeedijk 358", "not EUR 7.1 million", "non la Sala Isola 6B")
                         r"(?:(?:(?-i:[A-Z\u00c0-\u00dd][\w'-]*)\s+){1,3}(?=[`'\"]?[\w.@:/+-]*\d))?[`'\"]?(" + _NAMED + r")(?![\w-])",
                         re.IGNORECASE)
@@ -83,7 +83,7 @@ _NAMED_OLD_CJK = re.compile(r"(?<![A-Za-z0-9_.@:/+-])([A-Za-z0-9._@:/+-]+?)[`'\"
 # S39", "c'est le quai B12, pas le quai B21"): the same words, whatever their case.
 _NAMED_OLD_TWICE = re.compile(r"(?<![\w-])(?P<words>(?:[^\W\d_][\w'-]*\s+){1,3})[`'\"]?[\w.@:/+-]*\d[\w.@:/+-]*[`'\"]?"
                               r"(?:\s+[^\W\d_]{1,10})?,?\s+"  # (a unit after it: "96 days rather than ... 56 days")
-                              r"(?:not|pas|nicht|no|non|n[ãa]o|niet|inte|ikke|rather than|instead of|plut[ôo]t que|au lieu de|"
+                              r"(?:not|pas|nicht|no|non|n[ãa]o|niet|inte|ikke|bukan|rather than|instead of|plut[ôo]t que|au lieu de|"
                               r"en vez de|em vez de|statt|invece di)\s+(?:(?:the|le|la|les|el|der|die|das|il|lo|o|a)\s+)?"
                               r"(?P=words)[`'\"]?(" + _NAMED + r")(?![\w-])", re.IGNORECASE)
 
@@ -92,7 +92,7 @@ def named_old(text: str) -> set[str]:
     """The values a correction names as the old ones ("not 8080", "SAF-42710 じゃない", "X nahi re")."""
     named = {m.group(1).rstrip(".,;:") for pattern in (_NAMED_OLD, _NAMED_OLD_AFTER) for m in pattern.finditer(text)}
     if " not " in text or " pas " in text or any(f" {w} " in text for w in (
-            "nicht", "no", "non", "não", "nao", "niet", "than", "instead", "que", "lieu", "vez", "statt", "invece")):
+            "nicht", "no", "non", "não", "nao", "niet", "than", "instead", "que", "lieu", "vez", "statt", "invece", "bukan")):
         named |= {m.group(2).rstrip(".,;:") for m in _NAMED_OLD_TWICE.finditer(text)}
     # (a value against Japanese words holds a digit: the pattern leaves that to here, where it costs nothing)
     cjk = (m.group(1).rstrip(".,;:") for m in _NAMED_OLD_CJK.finditer(text))

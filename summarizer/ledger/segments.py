@@ -362,8 +362,11 @@ _ANNOUNCE = re.compile(
     r"output|printed|print(?:s|ing)|logs?|trace(?:back)?|review(?:er)?'?s?|ticket|e-?mail|mail|thread|message from|"
     # (the verb, not the adjective: "the shared staging settings:" are the user's own)
     r"(?:said|wrote|says|writes|replied|dice|dicen|diz|dizem|sagt|dit)|got (?:this|these|that)|received|came in|"
-    r"(?:sent|shared)(?= (?:us|me|over|along|this|these|it|them|the|a|an|some|his|her|their|with)\b|"
-    r"\s*(?:\([^()\n]{0,30}\)\s*)?:)|"  # (an aside before the colon: "cert checklist they sent (long, sorry):")
+    r"(?:sent|shared)(?= (?:us|me|over|along|this|these|it|them|the|a|an|some|his|her|their|with)\b|\s*:)|"
+    # (an aside before the colon: "cert checklist they sent (long, sorry):"; not the user's own list, "Still to be sent
+    # (by Friday):", "Things I want shared (internally only):")
+    r"(?<!be )(?<!been )(?<!being )(?<!want )(?<!wanted )(?<!need )(?<!needs )(?<!get )(?<!got )(?<!to )"
+    r"(?:sent|shared)(?=\s*\([^()\n]{0,30}\)\s*:)|"
     # (look at this: "ye dekh:", "look at this:", "mira esto:", "olha isso:", "schau mal:")
     r"(?:ye|yeh|isko|is)\s+(?:dekh|dekho|padh|padho)|dekh\s+(?:ye|yeh|isko)|look at this|check this out|mira esto|"
     # (someone's text to read: "can you make sense of this:", "se lige det her:"; an opinion asked over it is
@@ -603,8 +606,11 @@ _CHANNEL = re.compile(r"^\s*#[\w-]{2,40}\s*$")  # a chat's channel, on its own l
 # Chuy Villarreal: silencien ...", "[19/03/2024, 00:07:12] ...", an export's "19/03/2024, 00:07 - Chuy: ...", "[22/11
 # 05:11] Pak Darto Hub Cakung: ...").
 _TIME = r"\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?"
-_DATE = r"\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?"  # (a day and a month alone too: "[22/11 05:11] Pak Darto: ...")
-_CHAT_EXPORT = re.compile(rf"^\s*(?:\[(?:{_TIME},? {_DATE}|{_DATE},? {_TIME})\]|{_DATE},? {_TIME} -) [^:\n]{{1,40}}: \S")
+_DATE = r"\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}"
+_DAY = r"\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?"  # (in brackets, a day and a month alone too: "[22/11 05:11] Pak Darto: ...")
+# (not the user's own lines among them: "[22/11 05:20] Me: rotated the logs, never restart db-2 in business hours")
+_CHAT_EXPORT = re.compile(rf"^\s*(?:\[(?:{_TIME},? {_DAY}|{_DAY},? {_TIME})\]|{_DATE},? {_TIME} -) "
+                          r"(?!(?:me|i|moi|yo|eu|io|ich|saya|aku|gue|gw|you)\s*:)[^:\n]{1,40}: \S", re.IGNORECASE)
 
 
 def _chat_logs(lines: list[str], kinds: list[str]) -> None:
