@@ -3045,8 +3045,8 @@ def test_a_request_closed_by_thanks_in_any_language_is_no_standing_instruction()
         assert sentence not in rules, text
     assert "use port 8080 for the dev api, thanks" in rules, text
     assert "Kundennummer 55785449, falls die anrufen tack" in rules, text
-    # (steps under a label of what they are for are a plan: they stay among the open tasks)
-    assert "book the cabin, then 3 hikes" in rules + "\n".join(section(text, "Current goal")), text
+    # (steps under a label of what they are for are a plan: they stay among the open tasks, not the rules)
+    assert any("book the cabin, then 3 hikes" in g for g in section(text, "Current goal")), text
 
 
 def test_a_japanese_sentence_ends_at_its_full_stop():
@@ -6744,12 +6744,10 @@ def test_what_the_review_of_this_rounds_readings_found_is_read_the_right_way():
     "kalau kita sepakat, ...", "belum diputuskan ..."); narration told in turn ("dulu kita pernah pakai Redis, terus
     ...", "For context: ..., then ...", "First it hangs ... . Then it crashes ..."); the user's own schedule, timeline
     and lists; a pipeline's path that failed; an earlier run's compiler error above another task's failure."""
+    from context_compactor.summarizer import user_words
     from context_compactor.summarizer.decisions import is_decision, plan_of
+    from context_compactor.summarizer.ledger.items import RULE_RANK
     from context_compactor.summarizer.outputs import error_line, finding_items
-
-    def sections(text: str) -> list[str]:
-        return [i.section for i in ExtractiveSummarizer().items([user(text)], [view_of(user(text))], 0)
-                if i.section not in ("goal", "mention")]
     for said in ("servernya harus di-restart sekarang biar config baru kebaca", "saya harus pergi dulu, nanti lanjut lagi",
                  "kenapa selalu timeout ya", "jangan-jangan masalahnya di cache ya", "mulai besok saya cuti seminggu",
                  "Esto requiere más investigación", "Il fix richiede un po' di tempo, te lo mando domani",
@@ -6761,8 +6759,8 @@ def test_what_the_review_of_this_rounds_readings_found_is_read_the_right_way():
                  "Se der certo, faz o deploy e depois me pergunta o próximo passo",
                  "The parser goes nuts when there's a BOM at the start of the file", "I'll go crazy if this build fails again",
                  "La regla es demasiado estricta, desactívala para este archivo"):
-        assert "instruction" not in sections(said) or all(
-            i.rank < 4 for i in user_words_items(said) if i.section == "instruction"), said
+        # (a value it sets may stand as a setting, as it did before; no rule)
+        assert all(i.rank < RULE_RANK for i in user_words.user_items(said, 0) if i.section == "instruction"), said
     for said in ("tolong koreksi query ini, hasilnya dobel", "yang satunya juga dicek ya",
                  "maksudnya, kita perlu backup dulu sebelum migrasi", "ada salah ketik di README, tolong benerin",
                  "Changement de plan du client hier soir, ils veulent tout en PDF maintenant"):
@@ -6792,10 +6790,6 @@ def test_what_the_review_of_this_rounds_readings_found_is_read_the_right_way():
                 "* What went wrong:\nExecution failed for task ':app:testDebugUnitTest'.\n> There were failing tests.\n")
     assert error_line(two_runs) == "Execution failed for task ':app:testDebugUnitTest'."
 
-
-def user_words_items(text: str) -> list[Item]:
-    from context_compactor.summarizer import user_words
-    return user_words.user_items(text, 0)
 
 
 def test_an_indonesian_correction_by_its_label_or_the_other_one_supersedes():
