@@ -49,7 +49,7 @@ GENERATORS = ("sessiongen", "gen_ops", "gen_data", "gen_code", "gen_writing", "g
               "gen_bioinfo", "gen_gamedev", "gen_amr", "gen_webagency", "gen_shop", "gen_netops",
               "gen_robotics", "gen_itadmin", "gen_hpc", "gen_clinical", "gen_dataeng", "gen_backend",
               "gen_frontend", "gen_erp", "gen_actuary", "gen_goservice", "gen_datajourno",
-              "gen_fintechsre", "gen_windops", "gen_labauto", "gen_mro", "gen_lastmile")  # each written from its own spec
+              "gen_fintechsre", "gen_windops", "gen_labauto", "gen_mro", "gen_lastmile", "gen_search", "gen_port")  # each written from its own spec
 
 
 def configure_logging() -> None:

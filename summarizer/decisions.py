@@ -61,6 +61,18 @@ _DECISION = re.compile(
     r"(?![^.;!?]*\b(?:mana|apa|gimana|bagaimana|gak|nggak|ngga|kah|dari mana)\b)|"
     r"^\W*(?:(?:oke|ok|jadi|fix)\W+)?kita (?:putuskan|memutuskan|sepakat)\b(?![^.;!?]*\b(?:gak|nggak|ngga|ga|tidak|kah|apa)\b)|"
     r"\b(?:sudah|udah|telah) diputuskan\b|\bdiputuskan\s*:|"
+    # Polish ("Decyzja: ...", "Zostajemy przy number_of_replicas=3 ...", "Idziemy w fuzziness od 7 znaków ...",
+    # "zdecydowaliśmy, że ..."; not where we go, "idziemy w sobotę", "idziemy na lunch")
+    r"^\W*decyzja\s*:\s*\S|\b(?:zdecydowa[łl]|postanowi[łl])(?:em|am|i[śs]my|y[śs]my)\b|\bzostajemy przy\b|\bstawiamy na\b|"
+    r"\bidziemy (?:w|z) (?!(?:poniedzia[łl]ek|wtorek|[śs]rod[eę]|czwartek|pi[aą]tek|sobot[eę]|niedziel[eę]|weekend|"
+    r"przysz[łl]ym|tym|nast[eę]pnym|ciemno)\b)|"
+    # Dutch ("Besluit voor de PLC-events: we doen ...", "We gaan voor tijdslots van 30 minuten ...", "we kiezen voor X",
+    # "we hebben besloten ...", "we blijven bij X"; not "we gaan voor de lunch")
+    r"^\W*(?:besluit|beslissing)\b[^:\n]{0,40}:\s*\S|\b(?:we|ik) (?:hebben|heb) besloten\b|\bbesloten\s*:|"
+    r"\bwe (?:gaan|kiezen) voor (?!(?:de|het|een) (?:lunch|koffie|borrel|dag|avond|nacht|weekend)\b)|"
+    r"\bwe (?:blijven|houden het) bij\b|\bknoop (?:is )?doorgehakt\b|"
+    # (an earlier choice said to change: "Changing my earlier call: num_leaves=31 instead of num_leaves=63")
+    r"\bchang(?:ing|ed?) my (?:earlier |previous |first |last )?(?:call|choice|decision|pick)\b|"
     r"wir nehmen\b[^.;!?]{1,80}\bstatt\b|wir bleiben bei\b|andiamo con\b|\bvi k[øo]rer med\b|\u51b3\u5b9a|\u5c31\u7528|\u6c7a\u5b9a|\u6c7a\u3081\u305f|\uacb0\uc815|\ub85c \ud558\uc790|\ub85c \uac00\uc790)"
     # (Korean's and Japanese's endings written against a Latin name, no space between: "tip reuse within a replicate로
     # 가자", "DWBで行きます")
@@ -71,6 +83,8 @@ _DECISION = re.compile(
 # when what follows is the agent's next step (read, look, check, run, ...).
 _DECISION_WEAK = re.compile(
     r"(?:\b(?:we|i|let)(?:['\u2019](?:ll|s|d|m going to|re going to)\b| will| would| should| are going to)|"
+    # (Dutch "laten we ...", let's; not a look taken, "laten we even kijken")
+    r"\blaten we\b(?!\s+(?:even |eens |nog )?(?:kijken|checken|zien|testen|proberen|wachten)\b)|"
     r"\bmy vote is to|\bwe should|\bof the (?:two|three) options|\bthe approach is to|\bswitch(?:ed)? to|"
     r"^\W*(?:ok,? |okay,? |alright,? )?so we (?=\w+ )|[,;:]\s+so we (?!(?:know|see|have|had|did|are|were|got|can|could|need|needed|may|might)\b)(?=\w+ )|\bi (?:think|guess|reckon|'?d say) we(?= \w+ )|\bmy (?:suggestion|recommendation)\b|\bi (?:suggest|recommend)\b)"
     r"(?!\s+(?:need|have|want|be|read|look|check|open|run|grep|search|take|start|reproduce|inspect|investigate|"
@@ -85,8 +99,11 @@ _DECISION_WORDS = ("decision", "decided", "decide to", "going with", "go with", 
                    "tranch", "revient", "repart", "volvemos", "voltamos", "zurück zu", "zurueck zu", "torniamo", "instead of",
                    "au lieu de", "en lugar de", "en vez de", "em vez de", "invés de", "statt", "invece di", "lass uns", "lasst uns",
                    "let's take", "lets take", "let's pick", "lets pick", "korer med", "keputusan", "kita pakai", "kita pake",
-                   "kita pilih", "kita ambil", "kita jalan", "kita lanjut", "putuskan", "sepakat")
-_DECISION_WEAK_WORDS = ("we", "i'", "i ", "let", "my vote", "switch", "options", "approach", "my suggestion",
+                   "kita pilih", "kita ambil", "kita jalan", "kita lanjut", "putuskan", "sepakat", "decyzja", "zdecydowa",
+                   "postanowi", "zostajemy przy", "stawiamy na", "idziemy", "besluit", "beslissing", "besloten",
+                   "we gaan voor", "we kiezen voor", "we blijven bij", "we houden het bij", "knoop", "my earlier", "my previous", "my first",
+                   "my last", "my call", "my choice", "my decision", "my pick")
+_DECISION_WEAK_WORDS = ("we", "i'", "i ", "let", "laten we", "my vote", "switch", "options", "approach", "my suggestion",
                         "my recommendation", "suggest", "recommend")
 
 
@@ -123,6 +140,8 @@ _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing
                        r"(?:scrap|scratch|forget|drop) (?:the|our|my) (?:earlier|previous|old|first) (?:plan|idea|approach|decision)|"
                        r"(?:scrap|scratch|ditch) the \w+|after all|let'?s revisit|revisiting|instead(?=[,.;!]|$)|new plan|"
                        r"change of plan|actually,? let'?s|going back to|change on\b|u-turn|"
+                       # (Dutch: "Ik kom terug op de gate-afspraken: toch niet tijdslots van 20 minuten ...")
+                       r"\bik kom (?:er )?(?:nog )?(?:even )?terug op\b|\btoch niet\b(?=[^.;!?\n]{0,60}\d)|"
                        + _GONE_BACK_TO + r"|au lieu de\b|en lugar de\b|en vez de\b|em vez de\b|ao inv[ée]s de\b|invece di\b|"
                        # the old choice dropped first ("scrap a Bayesian readout with a 2% ROPE, CUPED ... it is")
                        r"^\W*(?:(?:ok|okay|so|right)\W+)?(?:scrap|ditch)(?=\s+\S)|"
@@ -141,7 +160,8 @@ _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing
 # (not a plan changed, "Planänderung: ...", "change of plan: ...": a value set then stays a setting)
 MIND_CHANGED = re.compile(r"(?<!\bnot )(?<!n't )(?<!\bnever )\b(?:chang(?:ed|ing) my mind|on second thoughts?|mudei de ideia|"
                           r"cambi[ée] de (?:idea|opini[óo]n)|j'ai chang[ée] d'avis|ich hab(?:e)? (?:es )?mir (?:das )?anders "
-                          r"(?:ü|ue)berlegt|zmieni[łl][ae]?m zdanie|ik ben van gedachten veranderd|ho cambiato idea)(?!\w)",
+                          r"(?:ü|ue)berlegt|zmieni[łl][ae]?m zdanie|ik ben van gedachten veranderd|ho cambiato idea|"
+                          r"ik kom (?:er )?(?:nog )?(?:even )?terug op)(?!\w)",
                           re.IGNORECASE)
 # "update on the former distributor's goodwill claim: ..., so we take a price reduction ...": a choice said as
 # news on one named thing revises the choice about it.
@@ -195,7 +215,8 @@ _REASON = re.compile(r"\b(?:because|since|so that|so we|to avoid|as it|as they|a
                      r"shout if you disagree|unless you object|any objections)\b|\s[\u2014\u2013-]\s|: \w",
                      re.IGNORECASE)
 _REASON_NEXT = re.compile(r"^\W*(?:mostly |mainly |partly |that'?s |this is |it'?s )?(?:(?:because|since|the reason|shout if|"
-                          r"unless you object)\b|(?:reason|why|rationale)\s*:)", re.IGNORECASE)
+                          r"unless you object)\b|(?:reason|why|rationale|reden|waarom|pow[óo]d|dlaczego|grund|raison|"
+                          r"raz[óo]n|motivo|alasan(?:nya)?)\s*:)", re.IGNORECASE)
 # What happened, told in the past ("First I checked the logs. Then I restarted it.", "for the record: the pump failed, then
 # the backup kicked in"): no step to take.
 _NOT_TOLD = (r"(?![^.\n]{0,120}?\b(?:i|we|it|they|he|she|the \w+)\s+(?:\w{2,}ed|was|were|did|had|went|got|came|took|saw|"
@@ -304,6 +325,14 @@ _PLAN_OPENINGS = (
                 r"\b(?:dulu|duluan)\b[^.\n]{0,120}?[,;]\s*(?:terus|lalu|kemudian|abis itu|habis itu|setelah itu)\b|"
                 # ("pertama model ETA baru jalan shadow mode ... . abis itu kita bandingin ...")
                 r"\bpertama(?:-tama)?\b[^.\n]{0,160}?(?:[,;]|[.!]\s)\s*(?:terus|lalu|kemudian|abis itu|habis itu|setelah itu)\b")),
+    # Polish: a plan's label ("Plan na dziś: ...", "Kolejność: ...", "Kroki: ..."), or first ..., then ... ("Najpierw
+    # wyciągamy ..., potem oceniamy ..., a na koniec ..."; not what was done, "najpierw sprawdziłem ..., potem ...")
+    (("najpierw", "kolejno", "plan na", "kroki"),
+     re.compile(r"(?im)(?:^\W*|:\s*)(?:plan na (?:dzi[śs]|jutro|dzisiaj|ten tydzie[ńn]|tydzie[ńn]|weekend|sprint)|kolejno[śs][ćc]|"
+                r"kroki)\s*:|"
+                # (nor a look taken first, the agent's next step: "Najpierw sprawdzę stan, potem coś zmienię.")
+                r"\bnajpierw\b(?!\s+(?:sprawdz|zobacz|popatrz|przejrz|spojrz|zerkn)\w*)(?![^.\n,;]{0,120}\b\w{3,}(?:[łl]em|[łl]am|[łl]y[śs]my|[łl]i[śs]my|[łl]o|[łl]a|[łl])\b)"
+                r"(?:[^.\n]|\.(?=\w)){3,160}[;,]\s*(?:a\s+)?(?:potem|nast[eę]pnie|p[óo][źz]niej|na koniec|na ko[ńn]cu)\b")),
     # ("the first 90 days; after that the curves run parallel" tells what data shows: "first" is no step there)
     (("\u2192",), re.compile(r"\S \u2192 \S[^\n]*\u2192")),
 )
@@ -329,7 +358,8 @@ _SENTENCE_END = re.compile(r"[.!?]\s+(?=\S)")
 _THEN = re.compile(r"\b(?:then|next|after that|finally|afterwards|once that|second|last|dann|danach|anschlie(?:ß|ss)end|"
                    r"dienstag|tuesday|"
                    r"zum schluss|puis|ensuite|enfin|luego|despu[ée]s|finalmente|depois|poi|step (?:two|2)|"
-                   r"terus|lalu|kemudian|abis itu|habis itu|setelah itu|selanjutnya|terakhir)\b|\u2192|"
+                   r"terus|lalu|kemudian|abis itu|habis itu|setelah itu|selanjutnya|terakhir|"
+                   r"potem|nast[eę]pnie|p[óo][źz]niej|na koniec|na ko[ńn]cu)\b|\u2192|"
                    # (Swedish after a comma only: "Plan: rent a sedan", "Plan: ask Sen about it" have no step)
                    r"[,;]\s*(?:och )?(?:sen|sedan|d[äa]refter)\b|"
                    r"それから|次に|その後|そのあと|続いて|最後に|問題なければ|まず|然后|接着|그 ?다음", re.IGNORECASE)
@@ -344,8 +374,12 @@ _NUMBERED = re.compile(r"(?mi)^\s*(?:\d+[.)]|-|\*|(?:pass|step|phase|stage|round
 def plan_item(plan: str, index: int, user: bool = False) -> Item:
     """A plan among the open tasks, under the ledger's label "Plan: " unless its own words open with it; ``user``: the
     user wrote it (never collapsed as a stock sentence, see ledger.corrections.collapse_repeats)."""
-    return Item("goal", f"plan {index}", clip(plan, 400) if plan[:5].lower() == "plan:" else "Plan: " + clip(plan, 400), index,
+    return Item("goal", f"plan {index}", clip(plan, 400) if _NAMED_PLAN.match(plan) else "Plan: " + clip(plan, 400), index,
                 user=user)
+
+
+# A plan that says it is one in its first word ("Plan: ...", "Plan jest taki: ...", "plan buat Q1: ...", "Planen: ...").
+_NAMED_PLAN = re.compile(r"\W*plan[a-z]{0,3}\b", re.IGNORECASE)
 
 
 @remembered(1_024)

@@ -29,6 +29,8 @@ _FAILED_WORDS = ("Traceback (most recent call last)", "\nFAILED ", "npm ERR!", "
                  "* What went wrong:\n", "FATAL EXCEPTION: ", "finished with errors",  # (Gradle's, Android's, fastlane's)
                  "Failed!  - Failed: ",  # (dotnet test's)
                  "\n[  FAILED  ] ",  # (GoogleTest's, for each failed test)
+                 "DB::Exception: ",  # (ClickHouse's: "Received exception from server", "Code: 47. DB::Exception: ...")
+                 "[INFO] BUILD FAILURE", "[ERROR] BUILD FAILURE",  # (Maven's verdict)
                  "\nSCRIPT ERROR: ", "\nSHADER ERROR: ",  # (Godot's, printed as the game runs on: not only in the tail)
                  "+ CategoryInfo ", "FullyQualifiedErrorId", "\n[-] ",  # (PowerShell's error record; Pester's failed test)
                  ": CRITICAL/", "] [CRITICAL] ")  # (Celery's level/process, gunicorn's bracketed level)
@@ -373,6 +375,9 @@ _SPECIFIC_PARTS = (
     # PowerShell's error record, by the cmdlet it opens with ("Get-ADUser : Cannot find an object with identity: ...",
     # then "At line:1 char:1" and "+ CategoryInfo ...")
     (("+ CategoryInfo ",), re.compile(r"^[A-Z][a-z]+-[A-Z][A-Za-z]+ : .+$", re.MULTILINE)),
+    # ClickHouse's, by its code ("Code: 241. DB::Exception: Memory limit (for query) exceeded: ..."), not the rows and
+    # time it prints under it
+    (("DB::Exception: ",), re.compile(r"^\s*(?:Code: \d+\. )?DB::Exception: .+$", re.MULTILINE)),
     # a log's line its level marks in brackets, a process's prefix before it (ROS 2's "[ERROR] [1733724187.17]
     # [rosbag2_storage]: Could not open ...", "[gzserver-1] [ERROR] [...] [gazebo_ros2_control]: Error parsing URDF")
     (("[ERROR] ", "[FATAL] "), re.compile(r"^(?:\[[\w./-]{1,40}\] )?\[(?:ERROR|FATAL)\] (?:\[[^\]\n]{1,60}\]\s*)*:?\s*\S.*$",
@@ -527,7 +532,7 @@ def tool_items(view: View, call: ToolCall | None, index: int, failed: bool | Non
     elif reads:  # a log read whose end is a crash (`tail -n 60 logs/slurm-4143800.out`): what the job died of
         line = crash_line(text)
     if line:
-        items.append(Item("error", f"{key}\n{line}", clip(line, 400) + where, index))
+        items.append(Item("error", f"{key}\n{line}", clip(_stamped(wide, line) if failed else line, 400) + where, index))
     elif not reads and not failed:  # a failure no line says is still no success
         items.append(Item("success", key, "", index))
     if not reads:  # ids a command printed sit in its first or last lines
@@ -674,6 +679,9 @@ def asked_line(text: str, asked: frozenset[str]) -> str:
 # What a tool found: the failing tests a runner names (any language's runner), a line that gives a cause,
 # and (from a file that was read) the settings it holds, kept when prose or a later call names them.
 _GO_FAIL = re.compile(r"--- FAIL: (\S+)")
+# How long a run of a test took, after its name ("ServiceStatus > opens ticket sheet 27ms", "... (4.2s)")
+# and its number in the run, before the project's name ("12 [webkit] › e2e/x.spec.ts:20:6 › ...")
+_RUN_TIME = re.compile(r"\s+\(?\d+(?:\.\d+)?\s?m?s\)?$|^\d+\s+(?=\[)")
 _FIRST_BAD = re.compile(r"^\s*([0-9a-f]{7,40}) is the first bad commit\b.*$", re.MULTILINE)
 _FAILING_TEST = re.compile(
     r"^[ \t]*(?:FAIL:? +(\S+(?:\s+>\s+[^\n]{1,120})?)|FAILED +(\S+)|(?:✗|×|✕|✖) +([^\n]{3,120})|✘ +([^\n]*›[^\n]{3,120})|"
@@ -800,7 +808,8 @@ def finding_items(text: str, index: int, reads: bool, error: str = "", code: boo
         failing += itertools.islice(_FAILING_TEST.finditer(scan), FINDINGS_PER_OUTPUT - len(failing))
     for m in failing:
         name = next(g for g in m.groups() if g)
-        items.append(Item("finding", name.strip(), clip(m.group(0).strip(), 200), index))
+        # (keyed by the test, not by how long this run took: the same test failing again is one line, the latest)
+        items.append(Item("finding", _RUN_TIME.sub("", name.strip()), clip(m.group(0).strip(), 200), index))
     if '"fail' in scan and len(failing) < FINDINGS_PER_OUTPUT:  # a CI API's answer: "failed_tests": ["tests/x.py::test_y"]
         for m in itertools.islice(_FAILED_LIST.finditer(scan), 2):
             for name in itertools.islice(_JSON_STRING.finditer(m.group(1)), FINDINGS_PER_OUTPUT - len(failing)):
@@ -972,6 +981,17 @@ _PG_DETAIL = re.compile(r"[^\n]*\n(DETAIL: [^\n]+)")
 
 
 _CI_LINE_PREFIX = re.compile("^" + _CI_JOB_STEP + _CI_STAMP)
+_BARE_STAMP = re.compile(_CI_STAMP)
+
+
+def _stamped(text: str, line: str) -> str:
+    """``line`` as the output wrote it when :func:`error_line` took off only its time ("2026-11-03T09:17:07.272Z ERROR
+    qrw::client: ..."): when it failed is part of what it says (the key, without it, is the same in the next run)."""
+    at = text.find(line)
+    if at <= 0:
+        return line
+    prefix = text[text.rfind("\n", 0, at) + 1:at]
+    return prefix + line if prefix and _BARE_STAMP.fullmatch(prefix) else line
 
 
 def _box_detail(rest: str) -> str:
@@ -1000,7 +1020,16 @@ _MSSQL = re.compile(r"^Msg \d+, Level (?:1[1-9]|2[0-5]), State \d+[^\n]*\n([^\n]
 _R_CONDITION = re.compile(r"^Error in [^\n]*:\n(?:[\u2139*] [^\n]*\n){0,3}(! [^\n]*\S)", re.MULTILINE)
 
 
+# Maven Surefire's summary of a failed run: under "[ERROR] Failures:" (or "Errors:"), each test by its class, method and
+# line, with what it asserted ("[ERROR]   VgmToleranceTest.ordersPilotTwoHoursBefore:206 expected: <PT1H> but was: ...").
+_SUREFIRE = re.compile(r"^\[ERROR\] (?:Failures|Errors): ?\n\[ERROR\] +(\S+:\d+ [^\n]*\S)", re.MULTILINE)
+
+
 def _error_line(text: str, named_only: bool = False) -> str:
+    if "[ERROR] Failures:" in text or "[ERROR] Errors:" in text:
+        surefire = _SUREFIRE.search(text)
+        if surefire:
+            return surefire.group(0).rsplit("\n", 1)[1].strip()
     if text.lstrip().startswith("{") and '"error' in text[:200]:
         said = _json_error(text)
         if said:  # a short answer whole, on one line (its codes and ids too), a long one's message

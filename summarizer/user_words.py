@@ -11,6 +11,7 @@ from .identifiers import MAX_ITEM_CHARS, clip, identifier_items, mention_items
 from .ledger import (APPROVAL, CORRECTION_RANK, DECIDED_RANK, RULE_RANK, SETTING_RANK, STRONG_RULE_RANK, Item, masked_key,
                      parse_items, prose, values)
 from .ledger.corrections import named_old
+from .ledger.items import _place
 from .ledger.items import _shape as shape_of
 from .ledger.segments import FROM_IT, SIGN_OFF_WORDS, TAKEN
 from .markers import BLOCK_END, OWN_BLOCK
@@ -218,6 +219,13 @@ _ASKS = re.compile(r"\?|\b(?:no aplica|does ?n[o']t apply|not relevant|nos da ig
 _ADDENDUM = re.compile(r"^\W*(?:\S+\s+){0,4}\S*?\s*" + prose.THANKS + r"\W*$", re.IGNORECASE)
 
 
+def _alike_values(after: list[str], found: tuple[str, ...]) -> bool:
+    """Whether a value of ``after`` may replace one of ``found``: the same shape ("maximumPoolSize=44", "...=56"), or an
+    address at the same place ("marloes.visser@mvt-terminal.nl", then "asmit2@mvt-terminal.nl")."""
+    return bool({shape_of(v) for v in after} & {shape_of(v) for v in found}
+                or ({_place(v) for v in after} & {_place(v) for v in found}) - {""})
+
+
 def _next_to(text: str, sentence: str, said: str) -> bool:
     """Whether ``sentence`` comes right after ``text`` in ``said``, on its line, or on the next as a list's next
     item ("1. rodar a suíte de e2e", then "2. trocar o splash ..."): not past a sentence left out ("..., ok?"), nor
@@ -298,7 +306,7 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "", under_
             # maximumPoolSize=56 ... pe switch karte hai.").
             after = [v for v in values(parts[n + 1]) if v not in found] if found and n + 1 < len(parts) else []
             if n + 1 < len(parts) and len(parts[n + 1]) <= 240 and not prose.is_correction(parts[n + 1]) and (
-                    not found or ({shape_of(v) for v in after} & {shape_of(v) for v in found} and _NEGATED.search(sentence)
+                    not found or (_alike_values(after, found) and _NEGATED.search(sentence)
                                   and _next_to(sentence, parts[n + 1], said) and not _ANOTHER.match(parts[n + 1])
                                   and _about_one(sentence, parts[n + 1]))):
                 sentence, skip = prose.joined(sentence, parts[n + 1], said), True

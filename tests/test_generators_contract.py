@@ -55,6 +55,8 @@ SIZES = {
     "gen_labauto": [60, 121, 160, 400, 401, 777, 1700],
     "gen_mro": [60, 121, 160, 400, 401, 777, 1700],
     "gen_lastmile": [60, 121, 160, 400, 401, 777, 1700],
+    "gen_search": [60, 121, 160, 400, 401, 777, 1700],
+    "gen_port": [60, 121, 160, 400, 401, 777, 1700],
 }
 GENERATORS = list(SIZES)
 STALE_REACH = 12  # messages after a stale value's own that may still say it (the agent's answer about it)
@@ -69,7 +71,7 @@ REFUSE_BELOW = ("gen_hr", "gen_agentloop", "gen_mlops", "gen_mobile", "gen_monor
                 "gen_itadmin", "gen_hpc", "gen_clinical", "gen_dataeng", "gen_backend",
                 "gen_frontend", "gen_erp", "gen_actuary",
                 "gen_goservice", "gen_datajourno", "gen_fintechsre", "gen_windops", "gen_labauto", "gen_mro",
-                "gen_lastmile")  # those that refuse a session below their smallest
+                "gen_lastmile", "gen_search", "gen_port")  # those that refuse a session below their smallest
 
 
 @pytest.mark.parametrize("name", REFUSE_BELOW)
@@ -180,7 +182,7 @@ def planted(request: pytest.FixtureRequest) -> tuple[str, Session]:
 WHOLE_LINE_ERRORS = {"gen_hr", "gen_finance", "gen_agentloop", "gen_analytics", "gen_bioinfo", "gen_gamedev", "gen_amr", "gen_webagency", "gen_shop", "gen_netops", "gen_robotics",
                      "gen_itadmin", "gen_hpc", "gen_clinical", "gen_dataeng", "gen_backend", "gen_frontend", "gen_erp",
                      "gen_actuary", "gen_goservice", "gen_datajourno", "gen_fintechsre", "gen_windops", "gen_labauto", "gen_mro",
-                     "gen_lastmile"}
+                     "gen_lastmile", "gen_search", "gen_port"}
 ROLES = {"instruction": {"user"}, "correction": {"user"}, "decision": {"user"}, "plan": {"user"},
          "file": {"assistant"}, "finding": {"tool"}, "error": {"tool"}, "identifier": {"tool", "user"}}
 
@@ -230,7 +232,8 @@ def test_errors_are_exact_lines_and_some_are_resolved(planted: tuple[str, Sessio
                                   "gen_gamedev", "gen_amr", "gen_webagency", "gen_shop", "gen_netops", "gen_robotics",
                                   "gen_itadmin", "gen_hpc", "gen_clinical", "gen_dataeng", "gen_backend", "gen_frontend", "gen_erp",
                                   "gen_actuary", "gen_goservice", "gen_datajourno", "gen_fintechsre",
-                                  "gen_windops", "gen_labauto", "gen_mro", "gen_lastmile"])
+                                  "gen_windops", "gen_labauto", "gen_mro", "gen_lastmile",
+                                  "gen_search", "gen_port"])
 def test_corrections_are_loose_and_near_misses(name: str) -> None:
     """Corrections come far from what they replace (100+ messages for several), half of them or more as near misses
     of it (the generators whose specs ask for it)."""
@@ -249,7 +252,8 @@ def test_corrections_are_loose_and_near_misses(name: str) -> None:
 @pytest.mark.parametrize("name", ["gen_mobile", "gen_monorepo", "gen_netops", "gen_robotics", "gen_itadmin", "gen_hpc",
                                   "gen_clinical", "gen_dataeng", "gen_backend", "gen_frontend", "gen_erp",
                                   "gen_actuary", "gen_goservice", "gen_datajourno", "gen_fintechsre",
-                                  "gen_windops", "gen_labauto", "gen_mro", "gen_lastmile"])
+                                  "gen_windops", "gen_labauto", "gen_mro", "gen_lastmile",
+                                  "gen_search", "gen_port"])
 def test_a_third_of_the_decisions_revise_the_users_own_earlier_choice(name: str, messages: int) -> None:
     """A third of the decisions (at least one) revise a choice the user made earlier in their own message; the rest
     stand (the generators whose specs ask for it)."""

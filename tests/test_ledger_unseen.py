@@ -2679,7 +2679,7 @@ def test_a_plan_in_german_steps_is_a_plan_and_a_typed_question_or_a_lookup_for_s
                         "79345340, dann run the smoke tests, und zum Schluss scale things back to normal.",
                         "were is ORD-5684876", "for Brightline Health look up cus_QDcc7OTw5w0FYx"))
     assert section(text, "User instructions") == [], text
-    assert any(g.startswith("Plan: Plan für morgen: zuerst replay") for g in section(text, "Current goal")), text
+    assert any(g.startswith("Plan für morgen: zuerst replay") for g in section(text, "Current goal")), text
 
 
 def test_a_date_that_moved_again_replaces_the_date_it_moves():
@@ -6800,3 +6800,254 @@ def test_an_indonesian_correction_by_its_label_or_the_other_one_supersedes():
     assert "app v5.14.2" in block and "pada pake itu" not in block, block
     assert prose.is_correction("update dari lapangan: Cikarang udah normal. maksudnya pilot zone Depok Lama ya, yang satunya.")
     assert not prose.is_correction("tolong koreksi query ini, hasilnya dobel")
+
+
+def test_an_apology_for_answering_late_corrects_nothing_and_a_french_other_one_or_a_registration_does():
+    """"sorry baru bales, abis call sama vendor maps." (sorry for the late reply, I was on a call with the maps vendor)
+    takes nothing back: the rule about the maps vendor said before stays. "c'est l'autre, 34,5 N·m. désolé" (it's the
+    other one) corrects, and so does "... l'immat était faux : c'est F-HZUP" (a registration, capitals joined by a
+    hyphen, is the value it gives)."""
+    for late in ("sorry baru bales, abis call sama vendor maps.", "sorry, just saw this", "sorry telat bales ya"):
+        assert not prose.is_correction(late), late
+    block = ledger(convo("penting nih, sampai kontrak vendor maps diperpanjang, jangan naikin rate geocoding di atas 40 rps",
+                         "cek antrian hub Cakung dong",
+                         "sorry baru bales, abis call sama vendor maps.\n\npenting nih, gue gak mau ada migration jalan "
+                         "pas jam operasional."))
+    assert "di atas 40 rps" in "\n".join(section(block, "User instructions")), block
+    assert prose.is_correction("c'est l'autre, 34,5 N·m. désolé")
+    assert not prose.is_correction("c'est l'autre, je crois")
+    block = ledger(convo("on prépare le dossier, l'immat c'est F-HZUM. Sors moi ce qu'on a.", "merci",
+                         "Au fait, ce que je t'ai donné ce matin pour l'immat était faux : c'est F-HZUP. Refais ce qui en "
+                         "dépend."))
+    assert any("F-HZUP" in line for line in section(block, "User instructions")), block
+
+
+def test_a_choice_sealed_in_french_is_a_decision_not_a_rule():
+    """"Bon. décision : parse the export with Jackson dataformat-csv, on ne revient pas dessus." (we won't go back on
+    it) is a decision; its "ne ... pas" forbids nothing."""
+    block = ledger(convo("Bon. décision : parse the export with Jackson dataformat-csv, on ne revient pas dessus."))
+    assert any("Jackson dataformat-csv" in line for line in section(block, "Decisions")), block
+    assert not any("Jackson" in line for line in section(block, "User instructions")), block
+    assert prose.is_rule("on ne pousse pas sur la base de prod")
+
+
+def test_a_test_failing_again_in_a_later_run_is_one_finding_whatever_it_took():
+    """Vitest's "× TripSummary > shows empty state 43ms" and, a run later, "... 70ms" are the same failing test, as
+    are Playwright's "✘  12 [webkit] › e2e/x.spec.ts:164:6 › ... (3.2s)" and "✘  3 [webkit] › ... (0.8s)": one
+    finding each, the latest."""
+    from context_compactor.summarizer.outputs import finding_items
+    first = finding_items(" × TripSummary > shows empty state 43ms\n", 0, False)
+    again = finding_items(" × TripSummary > shows empty state 70ms\n", 5, False)
+    assert first and again and first[0].key == again[0].key and first[0].text != again[0].text
+    first = finding_items("  ✘  12 [webkit] › e2e/favorites.spec.ts:164:6 › favorites › shows badge (3.2s)\n", 0, False)
+    again = finding_items("  ✘  3 [webkit] › e2e/favorites.spec.ts:164:6 › favorites › shows badge (0.8s)\n", 5, False)
+    assert first and again and first[0].key == again[0].key
+    other = finding_items(" × TripSummary > sorts by time 43ms\n", 5, False)
+    assert other[0].key != first[0].key
+
+
+def test_what_the_agent_says_it_found_the_cause_to_be_is_kept_each_time_before_how_runs_went():
+    """An agent that reports on every output ("Park looks mostly healthy. 248 tests, 39.4s, see ...") and now and then
+    says what it found ("Found it: yaw_brake_residual_bar = 16.5 – ... which explains the yaw misalignment alarms.",
+    "The number that matters: Total Blocking Time: 813 ms.") has its findings kept, each time it found one, before its
+    reports of how the runs went; said in the same words with another value, each is a finding of its own output."""
+    msgs: list[dict] = [user("keep an eye on the park, go")]
+    values = ["16.5", "32.0", "27.4", "23.3", "19.4"]
+    for n in range(60):
+        rows = [f"HR {40100 + k}  0x{(n * 31 + k) % 65536:04X}  {(n * 97 + k * 13) % 60000:5d}  "
+                f"{('gen_rpm', 'alarm_word_2', 'reactive_power_kvar', 'yaw_pos_deg_x10')[k % 4]}" for k in range(40)]
+        if n % 12 == 5:
+            rows.insert(7, f"HR 40463  0x09B5  yaw_brake_residual_bar = {values[n // 12]}")
+        msgs += [assistant("", [(f"c{n}", "modbus_read", {"host": f"sub-skr-pc{n:02d}", "unit": 3})]),
+                 tool(f"c{n}", f"connect sub-skr-pc{n:02d}:502 unit=3 ok (9 ms)\nregister  raw     dec    name\n"
+                      + "\n".join(rows) + "\nread 40 registers, 0 exceptions")]
+        if n % 12 == 5:
+            said = (f"Found it: yaw_brake_residual_bar = {values[n // 12]} – the brake isn't fully releasing, which "
+                    "explains the yaw misalignment alarms.")
+        else:
+            said = f"Park looks mostly healthy. {100 + n} tests, {n % 40}.{n % 10}s, see `edgegw/src/m{n}.rs:{n + 10}`."
+        msgs.append(assistant(said))
+    msgs += [user("what next?"), assistant("Noted.")]
+    block = ledger(msgs, budget=700)
+    found = "\n".join(section(block, "Found by tools"))
+    assert all(f"yaw_brake_residual_bar = {v} – the brake" in found for v in values), block
+
+
+def test_clickhouses_exception_is_the_error_and_a_logs_error_line_keeps_its_time():
+    """ClickHouse prints "Received exception from server", then "Code: 241. DB::Exception: Memory limit (for query)
+    exceeded: ..." over the rows and time it read: the call failed, and that line says with what. A service's log line
+    "2026-11-03T09:17:07.272Z ERROR qrw::opensearch::client: request ... failed ..." is the error as the log wrote it,
+    its time too (the key without it: the same failure in the next run is the same error)."""
+    from context_compactor.messages import ToolCall, View
+    from context_compactor.summarizer.outputs import error_line, output_failed, tool_items
+    ch = ("Query id: b16e3217-f8a3-499c-a52d-7772b6a3f569\n\nReceived exception from server (version 24.8.4):\n"
+          "Code: 241. DB::Exception: Memory limit (for query) exceeded: would use 28.20 GiB (attempt to allocate chunk of "
+          "8824090 bytes), maximum: 27.94 GiB.: While executing AggregatingTransform. (MEMORY_LIMIT_EXCEEDED)\n\n"
+          "0 rows in set. Elapsed: 31.404 sec. Processed 733.38 million rows, 33.86 GB.\n")
+    assert output_failed(ch, False)
+    assert error_line(ch).startswith("Code: 241. DB::Exception: Memory limit (for query) exceeded")
+    log = "\n".join([f"2026-11-03T09:17:0{n}.100Z INFO qrw::server: GET /healthz 200 0ms" for n in range(5)]
+                    + ["2026-11-03T09:17:07.272Z ERROR qrw::opensearch::client: request to os-krk-coord-01:9200 failed "
+                       "after 3 retries: operation timed out (2908ms)", "2026-11-03T09:17:08.001Z INFO qrw::server: up"])
+    call = ToolCall(id="c1", name="shell", arguments=json.dumps({"command": "kubectl logs deploy/query-rewriter"}))
+    errors = [i for i in tool_items(View(role="tool", text=log), call, 3) if i.section == "error"]
+    assert errors and errors[0].text.startswith("2026-11-03T09:17:07.272Z ERROR qrw::opensearch::client: request to"), errors
+    again = log.replace("09:17:07.272Z", "10:41:55.901Z")
+    errors_again = [i for i in tool_items(View(role="tool", text=again), call, 9) if i.section == "error"]
+    assert errors_again[0].key == errors[0].key and errors_again[0].text != errors[0].text
+
+
+def test_what_legal_or_a_supplier_sent_is_pasted_in_polish_and_english():
+    """"legal przysłał to dziś rano:" (legal sent this this morning) and "here's the feed spec from the new supplier:"
+    announce someone else's text: its "należy ...", "Nie wolno ..." and "MUST ..." are the document's, not the user's
+    instructions; the user's own last line is theirs."""
+    note = ("legal przysłał to dziś rano:\n\nNotatka działu prawnego — dyrektywa Omnibus (art. 6a ustawy o informowaniu o "
+            "cenach)\n\nW związku z kontrolą UOKiK przypominamy:\n- Przy każdej informacji o obniżce ceny należy podać "
+            "najniższą cenę z okresu 30 dni przed wprowadzeniem obniżki.\n- Nie wolno prezentować „ceny przekreślonej” "
+            "wyliczonej z innego okresu ani z ceny katalogowej.\n\nProsimy o potwierdzenie wdrożenia do 20.12.\nDział "
+            "Prawny\n\nzerknij i daj znać czy to w ogóle nasze")
+    spec = ("here's the feed spec from the new supplier:\n\nProduct Feed Specification v4.0 — supplier integration\n\n"
+            "1. The feed MUST be UTF-8 encoded XML, one <offer> per SKU.\n2. EAN MUST be sent as a string; leading zeros "
+            "are significant.\n3. Do not send prices with currency symbols.\n\nwhat of this actually concerns search?")
+    for text, pasted, own in ((note, "Nie wolno prezentować", "zerknij i daj znać"),
+                              (spec, "Do not send prices", "what of this actually concerns search")):
+        said = prose_of(text)
+        assert pasted not in said and own in said, said
+        rules = section(ledger(convo(text)), "User instructions")
+        assert not any(pasted in line for line in rules), rules
+
+
+def test_choices_and_plans_said_in_polish_are_read_and_a_look_taken_first_is_no_plan():
+    """"Decyzja: ...", "Zostajemy przy number_of_replicas=3 ...", "Idziemy w fuzziness od 7 znaków ..." and "Changing my
+    earlier call: num_leaves=31 instead of num_leaves=63" are choices; "Najpierw wyciągamy ..., potem oceniamy ..., a na
+    koniec ..." and "Kolejność: najpierw ..., potem ..." are plans; the agent's "Najpierw sprawdzę stan, potem coś
+    zmienię." (I'll look first) and what was done ("najpierw sprawdziłem logi, potem ...") are not."""
+    from context_compactor.summarizer.decisions import is_decision, plan_of
+    for said in ("Decyzja: w SearchBoxie debounce 250 ms dla podpowiedzi, bo przy 80 ms zasypujemy API.",
+                 "Zostajemy przy number_of_replicas=3 na produkcyjnym indeksie, więcej to za dużo RAM-u.",
+                 "Idziemy w fuzziness od 7 znaków w górę, krótsze tokeny bez fuzzy.",
+                 "Changing my earlier call: num_leaves=31 instead of num_leaves=63, since the holdout curve says so."):
+        assert is_decision(said), said
+    for said in ("idziemy w sobotę na narty", "idziemy na lunch?"):
+        assert not is_decision(said), said
+    for said in ("Najpierw wyciągamy 2199 par zapytanie–produkt z ostatniego tygodnia, potem oceniamy je ręcznie, a na "
+                 "koniec wrzucamy do judgmentów.",
+                 "Kolejność: najpierw kolumna query_hash z TTL 17 dni, potem migracja dashboardów."):
+        assert plan_of(said), said
+    for said in ("Najpierw sprawdzę stan, potem coś zmienię.",
+                 "najpierw sprawdziłem logi, potem zrestartowałem poda i przeszło"):
+        assert not plan_of(said), said
+
+
+def test_what_the_user_adopts_under_a_pasted_text_in_dutch_is_their_rule():
+    """Under a shipping line's mail, a Teams export or an incident report, the user's own last paragraph says what they
+    take from it ("Nemen we zo over voor alle Evergreen-calls: ...", "Ruud heeft wel een punt, dus regel voor ons: ...",
+    "Dat nemen we mee in de crane-adapter: ..."): that paragraph is theirs, a rule, and the text above stays pasted."""
+    mail = ("Kreeg dit net van Evergreen:\n\nFrom: Marine Operations Europe <ops.europe@evergreen.com>\nSubject: revised "
+            "cut-offs Rotterdam MVT\n\nDear MVT Planning team,\n\nPlease be informed that the vessel will arrive approx. "
+            "39 hrs later than scheduled.\nPlease do not accept any late arrivals without written approval from our "
+            "Rotterdam office.\n\nBest regards,\nJens Olsen\nMarine Operations Europe | Evergreen\n\nNemen we zo over voor "
+            "alle Evergreen-calls: reefers gaan 24 uur voor ETA dicht in de gate-check, ook als de planner het anders wil.")
+    teams = ("Teams van vanochtend met de shiftleider, even geplakt:\n\n[09:18] Ruud Bakker (Shiftleider Noord)\nKunnen "
+             "jullie ASC-10B even uit automaat halen?\n[09:50] Ruud Bakker (Shiftleider Noord)\nNee! Tijdens de lossing geen "
+             "housekeeping in 57, dan staan de waterside-handovers stil.\n\nRuud heeft wel een punt, dus regel voor ons: "
+             "geen housekeeping in blok 57 tijdens een lossing. De rest van wat hij zegt is voor de vloer.")
+    report = ("Het incidentrapport van afgelopen nacht:\n\nINCIDENT REPORT IR-2024-947\nDate/time: 2024-11-08 02:10\n"
+              "Location: ASC-10A, landside transfer point TP5\nReported by: Ruud Bakker\n\nDescription:\nDuring a landside "
+              "handover the spreader reported 4/4 twistlocks locked while twistlock TL1 was not fully engaged. The container "
+              "was lifted approx. 0.4 m before the remote operator stopped the move. No injuries, no damage to the truck.\n\n"
+              "Immediate actions:\n- Crane taken out of automatic mode.\n- Spreader SP2 inspected by the workshop.\n\n"
+              "Corrective actions:\n- All remote operators must perform a visual twistlock check after every alarm reset.\n"
+              "- Do not re-enable automatic mode before the workshop has signed off.\n\nDat nemen we mee in de "
+              "crane-adapter: na een twistlock-melding eerst minimaal 4 cycli handbediening, pas daarna weer automatisch. "
+              "Wat er verder in staat is voor de TD.")
+    for text, theirs, pasted in ((mail, "reefers gaan 24 uur voor ETA dicht", "late arrivals"),
+                                 (teams, "geen housekeeping in blok 57 tijdens een lossing", "ASC-10B"),
+                                 (report, "minimaal 4 cycli handbediening", "visual twistlock check")):
+        rules = "\n".join(section(ledger(convo(text)), "User instructions"))
+        assert theirs in rules and pasted not in rules, rules
+
+
+def test_dutch_choices_revisions_and_corrections_are_read():
+    """"Besluit voor de PLC-events: we doen ..." is a choice, "Ik kom terug op de gate-afspraken: toch niet tijdslots van
+    20 minuten ... We gaan voor tijdslots van 30 minuten ..." revises one, and "de VGM van de verlader was 26.730 kg, ik
+    had twee cijfers omgedraaid" corrects the weight said before; "we gaan voor de lunch" chooses nothing."""
+    from context_compactor.summarizer.decisions import is_decision
+    assert is_decision("Besluit voor de PLC-events: we doen PLC-events naar object storage met 76 dagen retentie.")
+    assert is_decision("We gaan voor tijdslots van 30 minuten met max 17 trucks per slot.")
+    assert not is_decision("we gaan voor de lunch even naar beneden")
+    block = ledger(convo("Voor de gate: tijdslots van 20 minuten voor iedereen, dat is het voorstel.", "check de gate-log",
+                         "Ik kom terug op de gate-afspraken: toch niet tijdslots van 20 minuten voor iedereen. We gaan voor "
+                         "tijdslots van 30 minuten met max 17 trucks per slot, want anders staat de Maasvlakteweg vol."))
+    kept = section(block, "Decisions") + section(block, "User instructions")
+    assert any("30 minuten met max 17 trucks" in line for line in kept) and "dat is het voorstel" not in block, block
+    assert prose.is_correction("klein dingetje nog: de VGM van de verlader was 26.730 kg, ik had twee cijfers omgedraaid")
+    block = ledger(convo("de VGM van de verlader is 27.630 kg, zet dat in de stuwplanning", "ok",
+                         "klein dingetje nog: de VGM van de verlader was 26.730 kg, ik had twee cijfers omgedraaid"))
+    rules = "\n".join(section(block, "User instructions"))
+    assert "26.730 kg" in rules and "27.630 kg, zet" not in rules, block
+
+
+def test_a_correction_that_says_who_not_takes_the_address_in_the_next_sentence():
+    """"ah no, marloes.visser@mvt-terminal.nl is on leave. send it to asmit2@mvt-terminal.nl": the address the correction
+    sends to is in the sentence after it (another shape, the same place); both are one correction, so the new address
+    stands wherever the old one does."""
+    block = ledger(convo("send the berth plan to marloes.visser@mvt-terminal.nl tonight", "ok",
+                         "Also, the night shift said the gate got stuck around 01:35, but that was the barrier.\n\nah no, "
+                         "marloes.visser@mvt-terminal.nl is on leave. send it to asmit2@mvt-terminal.nl"))
+    rules = section(block, "User instructions")
+    assert any("marloes.visser@mvt-terminal.nl is on leave. send it to asmit2@mvt-terminal.nl" in line for line in rules), block
+
+
+def test_maven_surefires_summary_names_the_failing_test_as_the_error():
+    """A Maven run that fails its tests ends on "BUILD FAILURE" and "[ERROR] Failed to execute goal ...": the call
+    failed, and Surefire's summary under "[ERROR] Failures:" says which test and what it asserted."""
+    from context_compactor.summarizer.outputs import error_line, output_failed
+    run = ("[INFO] Running nl.mvt.gate.VgmToleranceTest\n[ERROR] Tests run: 7, Failures: 1, Errors: 0, Skipped: 0 <<< "
+           "FAILURE! - in nl.mvt.gate.VgmToleranceTest\norg.opentest4j.AssertionFailedError: expected: <PT1H> but was: "
+           "<PT7H4M>\n\tat nl.mvt.gate.VgmToleranceTest.ordersPilotTwoHoursBefore(VgmToleranceTest.java:206)\n\n[INFO] "
+           "Results:\n[INFO] \n[ERROR] Failures: \n[ERROR]   VgmToleranceTest.ordersPilotTwoHoursBefore:206 expected: "
+           "<PT1H> but was: <PT7H4M>\n[INFO] \n[ERROR] Tests run: 146, Failures: 1, Errors: 0, Skipped: 2\n[INFO] \n"
+           "[INFO] BUILD FAILURE\n[INFO] Total time:  01:37 min\n[ERROR] Failed to execute goal org.apache.maven.plugins:"
+           "maven-surefire-plugin:3.2.2:test (default-test) on project berth-core: There are test failures.\n")
+    assert output_failed(run, False)
+    assert error_line(run) == "[ERROR]   VgmToleranceTest.ordersPilotTwoHoursBefore:206 expected: <PT1H> but was: <PT7H4M>"
+
+
+def test_a_dutch_revision_takes_back_only_the_choice_it_is_about():
+    """Dutch words that say nothing of the subject ("het", "een", "voor", "met", "we", "gaan", "toch") are shared by every
+    choice: "Ik kom terug op de COPRAR-validatie: toch niet synchroon ... We gaan voor async ..." revises the COPRAR
+    choice, not "Besluit voor het optimalisatiemodel: we doen het CP-SAT-model ..." said just before it, and a
+    revision of the optimisation model takes no rule about housekeeping out. "Ok, knoop doorgehakt voor ...: ..." is
+    a choice, and its "Reden: ..." after it is its reason."""
+    from context_compactor.summarizer.decisions import is_decision
+    block = ledger(convo("Ruud heeft wel een punt, dus regel voor ons: geen housekeeping in blok 43 tijdens een lossing.",
+                         "Besluit voor de COPRAR-validatie: we doen het synchroon in de edi-gateway met een timeout van 5 "
+                         "seconden.", "check de edi-log",
+                         "Besluit voor het optimalisatiemodel: we doen het CP-SAT-model met een tijdslimiet van 132 seconden. "
+                         "Reden: de greedy versie gaf 7% meer rehandles.",
+                         "Ik kom terug op de COPRAR-validatie: toch niet synchroon in de edi-gateway met een timeout van 5 "
+                         "seconden. We gaan voor async via topic edi.coprar.validate, want de gateway blokkeert anders.",
+                         "Ik kom terug op het optimalisatiemodel: toch niet de greedy heuristiek met lookahead 6. We gaan voor "
+                         "het CP-SAT-model met een tijdslimiet van 69 seconden."))
+    assert "geen housekeeping in blok 43" in block, block
+    assert "async via topic edi.coprar.validate" in block and "tijdslimiet van 69 seconden" in block, block
+    assert "synchroon in de edi-gateway met een timeout van 5 seconden.\n" not in block, block
+    assert is_decision("Ok, knoop doorgehakt voor de berth-buffer: een buffer per ligplaats uit de tabel BERTH_BUFFER_V10.")
+    block = ledger(convo("Besluit voor de PLC-events: we doen PLC-events naar object storage met 76 dagen retentie. Reden: "
+                         "de tablespace liep vorige maand vol."))
+    assert any("76 dagen retentie. Reden: de tablespace" in line for line in section(block, "Decisions")), block
+
+
+def test_what_can_always_be_done_is_no_rule_and_a_dutch_lets_chooses():
+    """"we can always change it later" and "Lekker simpel, aanpassen kan altijd nog." say what stays possible, not
+    what to do every time; "always run the tests first" is a rule. "Voor de COPRAR-validatie: laten we synchroon in de
+    edi-gateway met een timeout van 5 seconden doen." (let's) is a choice, "laten we even kijken ..." (let's have a
+    look) is none."""
+    from context_compactor.summarizer.decisions import is_decision
+    for said in ("we can always change it later", "Lekker simpel, aanpassen kan altijd nog.", "on peut toujours revenir"):
+        assert not prose.is_rule(said), said
+    for said in ("always run the tests first", "we always deploy on tuesdays", "zawsze puszczaj testy przed mergem"):
+        assert prose.is_rule(said), said
+    assert is_decision("Voor de COPRAR-validatie: laten we synchroon in de edi-gateway met een timeout van 5 seconden doen.")
+    assert not is_decision("laten we even kijken wat de PLC zegt: ASC-23B")

@@ -79,7 +79,10 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
             if failure_said or (evidence_named and (item.rank < 1 or quotes(item.text, named_now))
                                 and all(any(v in line for line in named_now) for v in measured_values(item.text))):
                 continue
-            item = item._replace(section="finding", key=REPORTED + item.key, weak=False, rank=min(item.rank, 0) - 1)
+            # (of its reports, the one that says what it found the cause or answer to be, "Found it: X - that's
+            # what made ...", "X is the hot spot", before those that say how a run went)
+            item = item._replace(section="finding", key=REPORTED + item.key, weak=False,
+                                 rank=0 if _CONCLUDES.search(item.text) else min(item.rank, 0) - 1)
         if item.section == "state" and item.key == "said":
             intent = frozenset()
             evidence_named = failure_said = False
@@ -202,6 +205,12 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
     return merged
 
 
+# What the agent says it found to be the cause or the answer, in the languages of its reports.
+_CONCLUDES = re.compile(r"\b(?:found it|found the (?:cause|culprit|problem|bug|leak)|(?:the |our )?culprit|root cause|"
+                        r"the (?:problem|issue|cause|bug|reason) (?:is|was)\b|that'?s (?:why|what (?:made|makes|caused|causes))|"
+                        r"which explains|explains (?:the|why)|hot ?spot\b|bottleneck\b|caused by|is the reason|(?:number|line|value|figure) that matters|"
+                        r"fundet\b|gefunden\b|trouv[ée]\b|encontr(?:ado|ei|é)\b|trovato\b|ketemu\b|"
+                        r"la cause|die ursache|la causa|a causa|penyebab(?:nya)?\b|原因|원인)", re.IGNORECASE)
 _WORDS = re.compile(r"[A-Za-z]{3,}\W+[A-Za-z]{3,}")  # two words: a line's shape, not an id's alone
 
 
@@ -242,7 +251,8 @@ def _repeated_lines(merged: list[Item]) -> list[Item]:
     its outputs showed in the same words every time ("Reply drafted and #464264 marked solved."), unless it states a
     value to the digit ("Resultado: 29.694,03, worth a look."): each is what a different output measured."""
     shapes = {id(i): form for i in merged if i.section == "error" or (i.section == "identifier" and i.rank == 0)
-              or (i.section == "finding" and i.key.startswith(REPORTED) and not precise_values(i.text))
+              or (i.section == "finding" and i.key.startswith(REPORTED) and not precise_values(i.text)
+                  and not _CONCLUDES.search(i.text))  # (nor what it found to be the cause, each time it found it)
               if (form := " ".join(VARYING.sub("#", i.text).split())) and (i.section == "error" or _WORDS.search(form))}
     counts = Counter(shapes.values())
     if not counts or max(counts.values()) <= ROUTINE:

@@ -103,7 +103,10 @@ _CORRECTION = re.compile(
     # (a change of subject: "sorry, different matter", "sorry, unrelated question")
     r"(?:different|other|another|unrelated|separate|new) (?:matter|topic|thing|question|subject|issue|case|client)\b|"
     # (nor one for being away: "sorry, meeting.", "sorry, was in a call")
-    r"(?:i was |was )?(?:in (?:a |the )?)?(?:meeting|call|lunch|afk|away|busy|late|offline)\b))|"
+    r"(?:i was |was )?(?:in (?:a |the )?)?(?:meeting|call|lunch|afk|away|busy|late|offline)\b|"
+    # (nor one for answering late: "sorry, just saw this", "sorry baru bales, abis call ...", "sorry telat bales")
+    r"(?:just |only )?(?:saw|seen|got back|back)\b|swamped\b|slow (?:reply|response)\b|"
+    r"(?:baru|telat|lama) (?:bales|balas|sempet|sempat|liat|lihat|buka|respon)\b))|"
     r"actually\b(?!,?\s+(?:also|and|one more|let me|i'?ll|we'?ll)\b)|correction\b|(?:no,? )?wait\b(?!\s+(?:until|till|for|on|a\b|an\b|\d|to\b|what\b(?!\s+I\b)))|oops\b|whoops\b|oups\b|no\s*[,.!:\u2014\u2013-]|n[ãa]o\s*[,.!:\u2014\u2013-]|nein\s*[,.!:]|no,? no\b|nope\b|hmm,? no\b|scratch that|scrap that(?! (?:idea|plan|approach|option))|nvm\b|never ?mind,|(?:scratch|forget|ignore) (?=[^\s,]*[\d./:_@])[^\s,]+,|change of plan|"
     # (and in other languages: "changement de plan, on fait ... (pas ...)", "cambio de planes, ..."; as a label,
     # "Planänderung: ZMS ...", the choice it names is revised, see decisions)
@@ -142,6 +145,9 @@ _CORRECTION = re.compile(
     r"je me suis tromp[ée]e?|je me trompais|erreur de ma part|me equivoqu[ée]|me confund[ií]|ich hab(?:e)? mich (?:vertan|geirrt)|"
     # (and in Dutch and Polish: "ik zat ernaast, het is ...", "ik bedoelde ...", "pomyliłem się, to ...", "chodziło mi o ...")
     r"ik zat ernaast|ik vergiste me|ik heb me vergist|pomyli[łl][ae]?m si[ęe]|"
+    # ("..., ik had twee cijfers omgedraaid", "foutje, het is ...", "ik zat fout", "correctie: ...", "verkeerd doorgegeven")
+    r"(?:cijfers|getallen) omgedraaid|foutje\b|ik zat fout|correctie\s*[:,]|verkeerd(?:e)? (?:\w+ )?(?:doorgegeven|gezegd|"
+    r"getypt|opgeschreven|overgenomen)|"
     r"(?:ik bedoelde|chodzi[łl]o mi o)(?=\s+[`'\"]?[\w.@:/+-]*\d)|"
     r"foi mal(?=\W*$)|"  # (Portuguese "my bad", closing: "é link.pitanga.app, sem o s. foi mal")
     # "digits swapped: brown-out at 2.56 V", "other way round on those I2C pins: SDA is PC7", and one said in the
@@ -231,7 +237,7 @@ _CORRECTION = re.compile(
     r"goes|sits|has|uses|needs|costs|expires|closes|opens|lands|ships)\b|"
     r"\bthe \w+ (?:I|we) (?:gave|sent|told|mentioned|said)(?: (?:to )?you)?(?: for [\w'&. -]{1,40})? (?:was|is) (?!right\b|correct\b|fine\b)|(?:^\W*(?:(?:hi|hey|hiya|hello|yo|ok|okay|right|oh|ah|so|sorry)\W+){0,2}|^[\w ]{1,20}:\s*)(?:(?:it'?s|es|c'est|das ist|é|è) )?(?:the other|la otra|el otro|l'autre|"
     r"die andere|der andere|das andere|a outra|o outro|l'altra|l'altro)(?! (?:day|night|week|morning|evening|afternoon|"
-    r"time|way|side|hand|half|end)\b) \w+\b|\binstead of [`'\"]?[\w.@:/+-]*\d|, not [`'\"]?[\w.@:/+-]*\d[\w.@:/+-]*[`'\"]?\s*[.!]?$|"
+    r"time|way|side|hand|half|end)\b)(?: \w+\b|\s*[,:\u2014\u2013]\s*[`'\"]?(?=[\w.@:/+-]*\d))|\binstead of [`'\"]?[\w.@:/+-]*\d|, not [`'\"]?[\w.@:/+-]*\d[\w.@:/+-]*[`'\"]?\s*[.!]?$|"
     r"^\W*not [`'\"]?\S+[`'\"]?,? but\b|"
     # the value said taken back first, then the one meant, in these languages ("non la Sala Isola 6B, è la Sala Isola
     # 6D", "no es la sala 6B, es la 6D", "nicht Raum 6B, sondern 6D", "not room 6B, it's 6D")
@@ -475,7 +481,8 @@ _RULE = re.compile(
     # mi preoccupo")
     r"\bregola (?:nostra|della casa|per noi)\b|\bfinch[ée]\b[^,;.!?]{0,60},[^.;!?]{0,80}\bnon\b(?=[^.;!?]{0,80}(?:\d|`|\w[/_.-]\w))|"
     # French
-    r"jamais|toujours|ne \w+ (?:pas|plus|jamais)|"
+    # (not a choice sealed, "décision : X, on ne revient pas dessus": we won't go back on it)
+    r"jamais|toujours|ne (?!revient (?:pas|plus) (?:dessus|l[àa]-dessus|en arri[èe]re)\b)\w+ (?:pas|plus|jamais)|"
     # "no X" as an order, opening its clause ("..., aucun redémarrage de serveur avant 16h40"); not "aucun problème",
     # "aucune idée", nor what there is or was found ("il n'y a aucun ticket ouvert", "mais aucun fichier trouvé")
     r"(?:^\W*|[,:;]\s*)(?:[^\W\d_]{1,20}\s*:\s*)?aucune? (?!(?:probl[èe]me|id[ée]e|souci|rapport|doute|erreur|changement|r[ée]ponse|nouvelle|nouvelles|chance|"
@@ -784,6 +791,9 @@ def is_rule(sentence: str) -> bool:
     rule = _RULE.search(sentence) if _may_hold(sentence, low, _RULE_NEEDS) else _RULE.match(sentence)
     if rule and _told(sentence, rule):
         rule = _RULE.search(sentence, rule.end())  # "the order never arrived": what happened, no rule
+    if rule and rule.group(0).lower() in _ALWAYS and _CAN_BEFORE.search(sentence, 0, rule.start()):
+        # "we can always change it later", "aanpassen kan altijd nog": what remains possible, no rule
+        rule = _RULE.search(sentence, rule.end())
     if rule and rule.group(0).lower() == "fyi" and len(sentence.split()) <= FYI_WORDS and not any(
             c.isdigit() for c in sentence):
         # "marketing sent their guide, fyi.", "fyi, thread from slack": what a paste is, no value kept
@@ -883,6 +893,12 @@ def _asks(sentence: str) -> bool:
     """Whether a sentence asks for a piece of work: it starts as a request does, or says "pls"."""
     return bool(_REQUEST_START.match(sentence) or _ACTION_START.match(sentence) or _PLS.search(sentence)
                 or _THANKS.search(sentence) or is_terse_ask(sentence))
+
+
+_ALWAYS = frozenset(("always", "altijd", "toujours", "siempre", "immer", "sempre", "zawsze", "alltid", "altid", "selalu"))
+_CAN_BEFORE = re.compile(r"\b(?:can|could|kan|kun|kunnen|peut|peux|pouvez|pouvons|puede|puedes|podemos|kann|kannst|"
+                         r"k(?:ö|oe)nnen|pode|podes|possiamo|pu(?:ò|o)|puoi|mo(?:ż|z)na|mo(?:ż|z)emy|bisa)\s+(?:\w+\s+)?$",
+                         re.IGNORECASE)
 
 
 def _told(sentence: str, rule: re.Match[str]) -> bool:

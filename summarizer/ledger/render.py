@@ -88,7 +88,7 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
 
     said: set[str] = set()  # the texts given room: the same words are not written again under another heading
     common = _common_kinds(by_section.get("identifier", []))
-    reported = any(item.key.startswith(REPORTED) for item in by_section.get("finding", ()))
+    reported = any(_late_report(item) for item in by_section.get("finding", ()))
 
     def take(section: str, allowance: float, *, routine_too: bool = False, marked_only: bool = False,
              weak_only: bool = False, reports: bool | None = None, rare_only: bool = False) -> None:
@@ -111,7 +111,7 @@ def _render(by_section: dict[str, list[Item]], budget: int, count: CountTokens, 
             if weak_only and not (by_section[section][i].weak and (
                     section != "finding" or by_section[section][i].key.startswith(ASKED))):
                 continue
-            if reports is not None and reports != by_section[section][i].key.startswith(REPORTED):
+            if reports is not None and reports != _late_report(by_section[section][i]):
                 continue
             if rare_only and _kind(by_section[section][i].key) in common:
                 continue
@@ -218,6 +218,12 @@ def _written_out(by_section: dict[str, list[Item]], chosen: dict[str, set[int]])
     reports = [by_section["finding"][i].text for i in chosen.get("finding", ())
                if by_section["finding"][i].key.startswith(REPORTED)] if "finding" in by_section else []
     return "\n".join([*(by_section[s][i].text for s in WRITES_OUT if s in by_section for i in chosen.get(s, ())), *reports])
+
+
+def _late_report(item: Item) -> bool:
+    """An agent's report of outputs that gets room after the files and the rarer ids: all but one that says what it
+    found the cause or answer to be (rank 0, see ledger.merge), which is a finding like the outputs' own lines."""
+    return item.key.startswith(REPORTED) and item.rank < 0
 
 
 def _last(order: list[int], chosen: set[int]) -> int:

@@ -345,7 +345,7 @@ _SENT_WORDS = (r"filed|raised|reported|abriu|abriram|reportou|escreveu|mandou|en
                r"likha|bheja|bheji|kaha|bola|reply kiya|forward kiya|"
                # Polish and Dutch ("Kasia podesłał PSP notice, rzuć okiem:", "wklejam ...:", "dit kwam binnen:")
                # (someone else's doing, not the user's own "Dostałem zgodę ...", "Napisałem skrypt ...")
-               r"podes[łl]a[łl]a?|przes[łl]a[łl]a?|wklejam|wklei[łl]a?|przysz[łl]o|przysz[łl]a|kwam binnen|geplakt|plak hier|"
+               r"podes[łl]a[łl]a?|przes[łl]a[łl]a?|przys[łl]a[łl]a?\b|wys[łl]a[łl]a?\b|napisa[łl]a?\b|wklejam|wklei[łl]a?|przysz[łl]o|przysz[łl]a|kwam binnen|geplakt|plak hier|"
                # Swedish ("lhci-botten kommenterade på PR:en:", "auditen från konsulten, fick den nyss:", "klistrar in:")
                # (someone else's doing: not "Jag kommenterade ...", "Skickade du ...?", "Jag fick det att fungera",
                # "När jag kom in i morse", "Vidarebefordra aldrig ...")
@@ -658,7 +658,9 @@ BODY_CHARS = 200  # a paragraph this long under a title line of its own is a tex
 _SOMEONES = re.compile(r"\b(?:sent|shared|forwarded|wrote|said|replied|" + _SENT_WORDS +
                        r"|threads?|circulars?|notices?|memos?|directives?|e-?mails?|mails?|messages?|tickets?|bugs?|"
                        r"reviews?|reports?|announcements?|letters?|notes?|feedback|comments?|slack|whatsapp|teams|discord|telegram|"
-                       r"likha|bheja|kaha|bola|contract|agreement|sow|transf[èe]re|plaintes?|quejas?|reclama[çc](?:[ãa]o|[õo]es))\b|(?:貼|共有|転送|より|から|粘贴|转发|붙여|공유|전달)|\b(?!(?:here|there|that|it|what|who|let|he|she)'s)\w+'s\b|\b(?:from|do|da|del|von|di|du) (?-i:[A-Z\u00c0-\u00dd])",
+                       r"likha|bheja|kaha|bola|contract|agreement|sow|transf[èe]re|plaintes?|quejas?|reclama[çc](?:[ãa]o|[õo]es)|"
+                       # (a document someone else wrote: "here's the feed spec from the new supplier:")
+                       r"spec(?:ification)?s?)\b|(?:貼|共有|転送|より|から|粘贴|转发|붙여|공유|전달)|\b(?!(?:here|there|that|it|what|who|let|he|she)'s)\w+'s\b|\b(?:from|do|da|del|von|di|du) (?-i:[A-Z\u00c0-\u00dd])",
                        re.IGNORECASE)
 
 
@@ -876,7 +878,14 @@ TAKES_FROM = (r"(?:(?:so|and|ok|also|czyli|yani|dus|alors|donc|ent[ãa]o|entonce
               r"lo que s[ií]|eso s[ií]|isso a[ií]|o que vale|was (?:davon )?gilt|what applies|lo que aplica|ce qui s'applique|"
               # (the part that matters: "a parte que importa pra ti: valida o x-signature em todo webhook ...")
               r"(?:a parte|the (?:part|bit)|la parte|el punto|the one) (?:que|that) (?:importa|matters|cuenta|counts|conta)|"
-              r"lo que importa|ce qui compte|was z(?:ä|ae)hlt|what matters)")
+              r"lo que importa|ce qui compte|was z(?:ä|ae)hlt|what matters|"
+              # (what the user adopts from it, said so: "Nemen we zo over voor alle Evergreen-calls: ...", "Dat nemen we
+              # mee in de crane-adapter: ...", "We adopt that for ...", "Das übernehmen wir: ...")
+              r"(?:(?:dat|dit|die) )?nemen we (?:zo |dus |ook )?(?:over|mee)|we nemen (?:dat|dit|het|die) (?:zo |ook )?(?:over|mee)|"
+              r"(?:[^:\n]{0,40},\s*(?:dus |so )?)?(?:regel|rule|r[èe]gle|regla|regra|regola) (?:voor ons|for us|pour nous|"
+              r"para nosotros|pra gente|per noi)|"
+              r"we(?:'ll| will)? (?:adopt|take over|take on) (?:that|this|it|these|those)|(?:das|dies) (?:ü|ue)bernehmen wir|"
+              r"on (?:reprend|adopte) (?:[çc]a|cela))")
 TAKEN = re.compile(r"^\W*" + TAKES_FROM + r"\b", re.IGNORECASE)
 # Of the text above ("De esto, ...", "From this, ...", "Davon ..."): what follows may ask something of it once, or say
 # what holds (see user_words).
