@@ -25,6 +25,8 @@ _DECISION = re.compile(
     # a choice changed back or said as a change on a named thing ("we're going back to invoiced spend for CAC", "change
     # on the LTV model: BG/NBD instead of Pareto/NBD", "u-turn: ...")
     r"going back to\b|^\W*(?:[\w ]{1,20}:\s*)?(?:change|u-turn) on (?:the )?[^:\n]{1,60}:\s|^\W*u-turn\s*:|"
+    # a choice said to be final ("presigned PUT uploads for receipts, final answer", "X it is, that's final")
+    r"[,;\u2014\u2013-]\s*(?:final answer|that'?s final|final call|final decision)\W*$|"
     # news on one named thing that says where it now goes ("Update on agencies: the 2 SRE roles go to Rete Talenti")
     r"^\W*(?:(?:quick|small|an?)\s+)?update on\b[^:\n]{1,60}:\s[^.;!?]{0,80}\b(?:go(?:es)? to|goes with|we(?:'ll| will)|instead)\b|"
     # the same said in other languages ("Decidido: ...", "fechado: Jotai pra estado global", "tá decidido", "wir nehmen
@@ -63,16 +65,18 @@ _DECISION = re.compile(
     r"\b(?:sudah|udah|telah) diputuskan\b|\bdiputuskan\s*:|"
     # Polish ("Decyzja: ...", "Zostajemy przy number_of_replicas=3 ...", "Idziemy w fuzziness od 7 znaków ...",
     # "zdecydowaliśmy, że ..."; not where we go, "idziemy w sobotę", "idziemy na lunch")
-    r"^\W*decyzja\s*:\s*\S|\b(?:zdecydowa[łl]|postanowi[łl])(?:em|am|i[śs]my|y[śs]my)\b|\bzostajemy przy\b|\bstawiamy na\b|"
-    r"\bidziemy (?:w|z) (?!(?:poniedzia[łl]ek|wtorek|[śs]rod[eę]|czwartek|pi[aą]tek|sobot[eę]|niedziel[eę]|weekend|"
-    r"przysz[łl]ym|tym|nast[eę]pnym|ciemno)\b)|"
+    # (a thing chosen, named by a value or a code's name: not "idziemy w góry", "zostajemy przy stole")
+    r"^\W*decyzja\s*:\s*\S|\b(?:zdecydowa[łl]|postanowi[łl])(?:em|am|i[śs]my|y[śs]my)\b|"
+    r"\b(?:zostajemy przy|idziemy (?:w|z)) (?=[^.;!?\n]{0,80}(?:\d|`|\w[._/=]\w))|"
     # Dutch ("Besluit voor de PLC-events: we doen ...", "We gaan voor tijdslots van 30 minuten ...", "we kiezen voor X",
     # "we hebben besloten ...", "we blijven bij X"; not "we gaan voor de lunch")
-    r"^\W*(?:besluit|beslissing)\b[^:\n]{0,40}:\s*\S|\b(?:we|ik) (?:hebben|heb) besloten\b|\bbesloten\s*:|"
-    r"\bwe (?:gaan|kiezen) voor (?!(?:de|het|een) (?:lunch|koffie|borrel|dag|avond|nacht|weekend)\b)|"
-    r"\bwe (?:blijven|houden het) bij\b|\bknoop (?:is )?doorgehakt\b|"
+    # (not someone else's, "Beslissing van de klant: ...", nor "voor de zekerheid" (to be safe), "voor nu" (for now),
+    # "voor vijf uur" (before five), "we blijven bij de klant")
+    r"^\W*(?:besluit|beslissing)\b(?! van\b)[^:\n]{0,40}:\s*\S|\b(?:we|ik) (?:hebben|heb) besloten\b|\bbesloten\s*:|"
+    r"\bwe (?:gaan|kiezen) voor (?!(?:de|het|een) (?:lunch|koffie|borrel|dag|avond|nacht|weekend|zekerheid)\b|"
+    r"(?:nu|zo|straks|morgen|vandaag|vanavond|de zekerheid|\d)|\w+ uur\b)|\bknoop (?:is )?doorgehakt\b|"
     # (an earlier choice said to change: "Changing my earlier call: num_leaves=31 instead of num_leaves=63")
-    r"\bchang(?:ing|ed?) my (?:earlier |previous |first |last )?(?:call|choice|decision|pick)\b|"
+    r"\bchang(?:ing|ed?) my (?:earlier |previous |first )?(?:call|choice|decision|pick)\s*:|"
     r"wir nehmen\b[^.;!?]{1,80}\bstatt\b|wir bleiben bei\b|andiamo con\b|\bvi k[øo]rer med\b|\u51b3\u5b9a|\u5c31\u7528|\u6c7a\u5b9a|\u6c7a\u3081\u305f|\uacb0\uc815|\ub85c \ud558\uc790|\ub85c \uac00\uc790)"
     # (Korean's and Japanese's endings written against a Latin name, no space between: "tip reuse within a replicate로
     # 가자", "DWBで行きます")
@@ -84,14 +88,14 @@ _DECISION = re.compile(
 _DECISION_WEAK = re.compile(
     r"(?:\b(?:we|i|let)(?:['\u2019](?:ll|s|d|m going to|re going to)\b| will| would| should| are going to)|"
     # (Dutch "laten we ...", let's; not a look taken, "laten we even kijken")
-    r"\blaten we\b(?!\s+(?:even |eens |nog )?(?:kijken|checken|zien|testen|proberen|wachten)\b)|"
+    r"\blaten we\b(?!\s+(?:even |eens |nog )?(?:kijken|checken|zien|testen|proberen|wachten|eerlijk)\b)|"
     r"\bmy vote is to|\bwe should|\bof the (?:two|three) options|\bthe approach is to|\bswitch(?:ed)? to|"
     r"^\W*(?:ok,? |okay,? |alright,? )?so we (?=\w+ )|[,;:]\s+so we (?!(?:know|see|have|had|did|are|were|got|can|could|need|needed|may|might)\b)(?=\w+ )|\bi (?:think|guess|reckon|'?d say) we(?= \w+ )|\bmy (?:suggestion|recommendation)\b|\bi (?:suggest|recommend)\b)"
     r"(?!\s+(?:need|have|want|be|read|look|check|open|run|grep|search|take|start|reproduce|inspect|investigate|"
     r"try|see|find|dig|trace|profile|also|keep (?:going|looking)|get|go ahead|continue|let you know|update you|"
     r"come back|circle back|look into|follow up|take a look|double-check|report back)\b)",
     re.IGNORECASE)
-_DECISION_WORDS = ("decision", "decided", "decide to", "going with", "go with", "opted for", "we agreed",
+_DECISION_WORDS = ("final", "decision", "decided", "decide to", "going with", "go with", "opted for", "we agreed",
                    "opting for", "settled on", "chose", "choosing", "the plan is", "the fix is", "root cause", "prefer",
                    "changing my mind", "my vote is", "lock in", "locking in", " it is", "decid", "fechado", "mudei de ideia",
                    "cambi", "quedamos con", "vamos con", "bora de", "on part sur", "on part l", "entschieden", "beschlossen", "wir nehmen",
@@ -100,9 +104,8 @@ _DECISION_WORDS = ("decision", "decided", "decide to", "going with", "go with", 
                    "au lieu de", "en lugar de", "en vez de", "em vez de", "invés de", "statt", "invece di", "lass uns", "lasst uns",
                    "let's take", "lets take", "let's pick", "lets pick", "korer med", "keputusan", "kita pakai", "kita pake",
                    "kita pilih", "kita ambil", "kita jalan", "kita lanjut", "putuskan", "sepakat", "decyzja", "zdecydowa",
-                   "postanowi", "zostajemy przy", "stawiamy na", "idziemy", "besluit", "beslissing", "besloten",
-                   "we gaan voor", "we kiezen voor", "we blijven bij", "we houden het bij", "knoop", "my earlier", "my previous", "my first",
-                   "my last", "my call", "my choice", "my decision", "my pick")
+                   "postanowi", "zostajemy przy", "idziemy", "besluit", "beslissing", "besloten",
+                   "we gaan voor", "we kiezen voor", "knoop", "changing my", "changed my", "change my")
 _DECISION_WEAK_WORDS = ("we", "i'", "i ", "let", "laten we", "my vote", "switch", "options", "approach", "my suggestion",
                         "my recommendation", "suggest", "recommend")
 
@@ -140,8 +143,9 @@ _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing
                        r"(?:scrap|scratch|forget|drop) (?:the|our|my) (?:earlier|previous|old|first) (?:plan|idea|approach|decision)|"
                        r"(?:scrap|scratch|ditch) the \w+|after all|let'?s revisit|revisiting|instead(?=[,.;!]|$)|new plan|"
                        r"change of plan|actually,? let'?s|going back to|change on\b|u-turn|"
-                       # (Dutch: "Ik kom terug op de gate-afspraken: toch niet tijdslots van 20 minuten ...")
-                       r"\bik kom (?:er )?(?:nog )?(?:even )?terug op\b|\btoch niet\b(?=[^.;!?\n]{0,60}\d)|"
+                       # (Dutch: "Ik kom terug op de gate-afspraken: toch niet tijdslots van 20 minuten ...", the choice
+                       # named and taken back after the colon; not "Ik kom even terug op het incident van 12 maart: ...")
+                       r"\bik kom (?:er )?(?:nog )?(?:even )?terug op\b[^:\n]{0,60}:\s*toch\b|"
                        + _GONE_BACK_TO + r"|au lieu de\b|en lugar de\b|en vez de\b|em vez de\b|ao inv[ée]s de\b|invece di\b|"
                        # the old choice dropped first ("scrap a Bayesian readout with a 2% ROPE, CUPED ... it is")
                        r"^\W*(?:(?:ok|okay|so|right)\W+)?(?:scrap|ditch)(?=\s+\S)|"
@@ -161,7 +165,7 @@ _REVISION = re.compile(r"\b(?:scrap (?:that|this)|scratch (?:that|this)|changing
 MIND_CHANGED = re.compile(r"(?<!\bnot )(?<!n't )(?<!\bnever )\b(?:chang(?:ed|ing) my mind|on second thoughts?|mudei de ideia|"
                           r"cambi[ée] de (?:idea|opini[óo]n)|j'ai chang[ée] d'avis|ich hab(?:e)? (?:es )?mir (?:das )?anders "
                           r"(?:ü|ue)berlegt|zmieni[łl][ae]?m zdanie|ik ben van gedachten veranderd|ho cambiato idea|"
-                          r"ik kom (?:er )?(?:nog )?(?:even )?terug op)(?!\w)",
+                          r"ik kom (?:er )?(?:nog )?(?:even )?terug op\b[^:\n]{0,60}:\s*toch)(?!\w)",
                           re.IGNORECASE)
 # "update on the former distributor's goodwill claim: ..., so we take a price reduction ...": a choice said as
 # news on one named thing revises the choice about it.
@@ -328,10 +332,12 @@ _PLAN_OPENINGS = (
     # Polish: a plan's label ("Plan na dziś: ...", "Kolejność: ...", "Kroki: ..."), or first ..., then ... ("Najpierw
     # wyciągamy ..., potem oceniamy ..., a na koniec ..."; not what was done, "najpierw sprawdziłem ..., potem ...")
     (("najpierw", "kolejno", "plan na", "kroki"),
-     re.compile(r"(?im)(?:^\W*|:\s*)(?:plan na (?:dzi[śs]|jutro|dzisiaj|ten tydzie[ńn]|tydzie[ńn]|weekend|sprint)|kolejno[śs][ćc]|"
-                r"kroki)\s*:|"
-                # (nor a look taken first, the agent's next step: "Najpierw sprawdzę stan, potem coś zmienię.")
-                r"\bnajpierw\b(?!\s+(?:sprawdz|zobacz|popatrz|przejrz|spojrz|zerkn)\w*)(?![^.\n,;]{0,120}\b\w{3,}(?:[łl]em|[łl]am|[łl]y[śs]my|[łl]i[śs]my|[łl]o|[łl]a|[łl])\b)"
+     re.compile(r"(?im)(?:^[^\w\n]*|:[ \t]*)(?:plan na (?:dzi[śs]|jutro|dzisiaj|ten tydzie[ńn]|tydzie[ńn]|weekend|sprint)|"
+                r"kolejno[śs][ćc]|kroki)[ \t]*:|"
+                # (nor a look taken first, the agent's next step: "Najpierw sprawdzę stan, potem coś zmienię."; nor what
+                # happened, "Najpierw był błąd 502, potem 504"; nor a question, "Czy najpierw robimy backup, a potem ...?")
+                r"(?<!czy )\bnajpierw\b(?!\s+(?:sprawdz|zobacz|popatrz|przejrz|spojrz|zerkn)\w*)(?![^.\n,;]{0,120}\bby[łl][aoy]?\b)"
+                r"(?![^.\n,;]{0,120}\b\w{3,}(?:[łl]em|[łl]am|[łl]y[śs]my|[łl]i[śs]my|[łl]o|[łl]a|[łl])\b)"
                 r"(?:[^.\n]|\.(?=\w)){3,160}[;,]\s*(?:a\s+)?(?:potem|nast[eę]pnie|p[óo][źz]niej|na koniec|na ko[ńn]cu)\b")),
     # ("the first 90 days; after that the curves run parallel" tells what data shows: "first" is no step there)
     (("\u2192",), re.compile(r"\S \u2192 \S[^\n]*\u2192")),
@@ -379,7 +385,7 @@ def plan_item(plan: str, index: int, user: bool = False) -> Item:
 
 
 # A plan that says it is one in its first word ("Plan: ...", "Plan jest taki: ...", "plan buat Q1: ...", "Planen: ...").
-_NAMED_PLAN = re.compile(r"\W*plan[a-z]{0,3}\b", re.IGNORECASE)
+_NAMED_PLAN = re.compile(r"\W*plan(?:s|y|en|o|a|e)?\b", re.IGNORECASE)
 
 
 @remembered(1_024)

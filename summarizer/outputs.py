@@ -29,8 +29,8 @@ _FAILED_WORDS = ("Traceback (most recent call last)", "\nFAILED ", "npm ERR!", "
                  "* What went wrong:\n", "FATAL EXCEPTION: ", "finished with errors",  # (Gradle's, Android's, fastlane's)
                  "Failed!  - Failed: ",  # (dotnet test's)
                  "\n[  FAILED  ] ",  # (GoogleTest's, for each failed test)
-                 "DB::Exception: ",  # (ClickHouse's: "Received exception from server", "Code: 47. DB::Exception: ...")
-                 "[INFO] BUILD FAILURE", "[ERROR] BUILD FAILURE",  # (Maven's verdict)
+                 "Received exception from server",  # (ClickHouse's client, over "Code: 47. DB::Exception: ...")
+                 "\n[INFO] BUILD FAILURE", "\n[ERROR] BUILD FAILURE",  # (Maven's verdict, on a line of its own)
                  "\nSCRIPT ERROR: ", "\nSHADER ERROR: ",  # (Godot's, printed as the game runs on: not only in the tail)
                  "+ CategoryInfo ", "FullyQualifiedErrorId", "\n[-] ",  # (PowerShell's error record; Pester's failed test)
                  ": CRITICAL/", "] [CRITICAL] ")  # (Celery's level/process, gunicorn's bracketed level)
@@ -377,7 +377,7 @@ _SPECIFIC_PARTS = (
     (("+ CategoryInfo ",), re.compile(r"^[A-Z][a-z]+-[A-Z][A-Za-z]+ : .+$", re.MULTILINE)),
     # ClickHouse's, by its code ("Code: 241. DB::Exception: Memory limit (for query) exceeded: ..."), not the rows and
     # time it prints under it
-    (("DB::Exception: ",), re.compile(r"^\s*(?:Code: \d+\. )?DB::Exception: .+$", re.MULTILINE)),
+    (("DB::Exception: ",), re.compile(r"^[ \t]*(?:Code: \d+\. )?DB::Exception: [^\n]+$", re.MULTILINE)),
     # a log's line its level marks in brackets, a process's prefix before it (ROS 2's "[ERROR] [1733724187.17]
     # [rosbag2_storage]: Could not open ...", "[gzserver-1] [ERROR] [...] [gazebo_ros2_control]: Error parsing URDF")
     (("[ERROR] ", "[FATAL] "), re.compile(r"^(?:\[[\w./-]{1,40}\] )?\[(?:ERROR|FATAL)\] (?:\[[^\]\n]{1,60}\]\s*)*:?\s*\S.*$",
@@ -681,7 +681,7 @@ def asked_line(text: str, asked: frozenset[str]) -> str:
 _GO_FAIL = re.compile(r"--- FAIL: (\S+)")
 # How long a run of a test took, after its name ("ServiceStatus > opens ticket sheet 27ms", "... (4.2s)")
 # and its number in the run, before the project's name ("12 [webkit] › e2e/x.spec.ts:20:6 › ...")
-_RUN_TIME = re.compile(r"\s+\(?\d+(?:\.\d+)?\s?m?s\)?$|^\d+\s+(?=\[)")
+_RUN_TIME = re.compile(r"(?<=\S) (?:\(\d+(?:\.\d+)? ?m?s\)|\d+(?:\.\d+)?ms)$|^\d+ +(?=\[)")
 _FIRST_BAD = re.compile(r"^\s*([0-9a-f]{7,40}) is the first bad commit\b.*$", re.MULTILINE)
 _FAILING_TEST = re.compile(
     r"^[ \t]*(?:FAIL:? +(\S+(?:\s+>\s+[^\n]{1,120})?)|FAILED +(\S+)|(?:✗|×|✕|✖) +([^\n]{3,120})|✘ +([^\n]*›[^\n]{3,120})|"
@@ -987,7 +987,7 @@ _BARE_STAMP = re.compile(_CI_STAMP)
 def _stamped(text: str, line: str) -> str:
     """``line`` as the output wrote it when :func:`error_line` took off only its time ("2026-11-03T09:17:07.272Z ERROR
     qrw::client: ..."): when it failed is part of what it says (the key, without it, is the same in the next run)."""
-    at = text.find(line)
+    at = text.rfind(line)  # (the latest time it was logged)
     if at <= 0:
         return line
     prefix = text[text.rfind("\n", 0, at) + 1:at]

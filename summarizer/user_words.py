@@ -168,7 +168,8 @@ _EMOJI_END = re.compile(r"\s:[\w+-]{1,40}:\W{0,3}$")
 
 # A part of what the user pasted said to hold for them ("but this one we do: ...", "disso aí, uma coisa vale pra gente
 # também: ...", "ok, from this our rule: ...", "7.3 はうちのルールにする: ...").
-_APPLIES_TO_US = re.compile(r"\b(?:(?:this|that) (?:one|part|point|bit) (?:we (?:do|keep|follow)|holds|applies|stays)"
+_APPLIES_TO_US = re.compile(r"\bwe(?:'ll| will)? adopt (?:their|the|this|that|these|those)\b|"
+                            r"\b(?:(?:this|that) (?:one|part|point|bit) (?:we (?:do|keep|follow)|holds|applies|stays)"
                             r"(?: (?:for|to) us)?\s*:|(?:applies|holds) (?:to|for) us|(?:our|the house) rule\s*:|vale (?:pra|para) (?:gente|n[óo]s)|vale per noi|"
                             r"gilt (?:auch )?f(?:ü|ue)r uns|(?:se )?aplica (?:a|para) nosotros|s'applique (?:à|a) nous|"
                             r"geldt (?:ook )?voor ons|dotyczy (?:te[żz] )?nas|[àa] notre compte|unsere regel|nuestra regla|"
@@ -219,11 +220,12 @@ _ASKS = re.compile(r"\?|\b(?:no aplica|does ?n[o']t apply|not relevant|nos da ig
 _ADDENDUM = re.compile(r"^\W*(?:\S+\s+){0,4}\S*?\s*" + prose.THANKS + r"\W*$", re.IGNORECASE)
 
 
-def _alike_values(after: list[str], found: tuple[str, ...]) -> bool:
-    """Whether a value of ``after`` may replace one of ``found``: the same shape ("maximumPoolSize=44", "...=56"), or an
-    address at the same place ("marloes.visser@mvt-terminal.nl", then "asmit2@mvt-terminal.nl")."""
+def _alike_values(after: list[str], found: tuple[str, ...], then: str) -> bool:
+    """Whether a value of ``after`` (said in ``then``) may replace one of ``found``: the same shape ("maximumPoolSize=44",
+    "...=56"), or an address at the same place ("marloes.visser@mvt-terminal.nl", then "send it to asmit2@mvt-terminal.nl";
+    not a rule of its own about another address there, "Never email ceo@mvt-terminal.nl directly.")."""
     return bool({shape_of(v) for v in after} & {shape_of(v) for v in found}
-                or ({_place(v) for v in after} & {_place(v) for v in found}) - {""})
+                or (({_place(v) for v in after} & {_place(v) for v in found}) - {""} and not prose.is_rule(then)))
 
 
 def _next_to(text: str, sentence: str, said: str) -> bool:
@@ -306,7 +308,7 @@ def _prose_items(said: str, index: int, asked: list[str], plan: str = "", under_
             # maximumPoolSize=56 ... pe switch karte hai.").
             after = [v for v in values(parts[n + 1]) if v not in found] if found and n + 1 < len(parts) else []
             if n + 1 < len(parts) and len(parts[n + 1]) <= 240 and not prose.is_correction(parts[n + 1]) and (
-                    not found or (_alike_values(after, found) and _NEGATED.search(sentence)
+                    not found or (_alike_values(after, found, parts[n + 1]) and _NEGATED.search(sentence)
                                   and _next_to(sentence, parts[n + 1], said) and not _ANOTHER.match(parts[n + 1])
                                   and _about_one(sentence, parts[n + 1]))):
                 sentence, skip = prose.joined(sentence, parts[n + 1], said), True

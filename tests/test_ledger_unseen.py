@@ -7051,3 +7051,54 @@ def test_what_can_always_be_done_is_no_rule_and_a_dutch_lets_chooses():
         assert prose.is_rule(said), said
     assert is_decision("Voor de COPRAR-validatie: laten we synchroon in de edi-gateway met een timeout van 5 seconden doen.")
     assert not is_decision("laten we even kijken wat de PLC zegt: ASC-23B")
+
+
+def test_what_the_review_of_the_dutch_and_polish_readings_found_is_read_the_right_way():
+    """A review of this round's readings found these read wrongly; each is asserted the right way. Dutch and Polish
+    idioms choose nothing ("We gaan voor de zekerheid nog een backup maken", "voor nu", "voor vijf uur", "Beslissing van
+    de klant: ...", "Laten we eerlijk zijn", "Idziemy w góry w sierpniu", "Zostajemy przy stole"); only "Ik kom terug op
+    X: toch ..." takes a choice back (not "Ik kom even terug op het incident van 12 maart: ..."); a slip someone else
+    made, or a typo to fix, is no correction ("Een foutje in de build", "Heeft de leverancier de cijfers omgedraaid?");
+    "The other: 12 tests failed on main." corrects nothing; an apology for answering late still corrects when what follows
+    says so; "can always" is no rule only for what stays possible; what happened first or a question is no plan;
+    "Planet-scale ..." is no label of a plan; a query log's row that holds an exception, or a grep hit of "BUILD FAILURE",
+    is no failed call; the agent that has not found the cause yet states no conclusion; "Marek napisał do klienta ...,
+    więc zasady na ten tydzień:" announces the user's own rules."""
+    from context_compactor.summarizer.decisions import _REVISION, is_decision, plan_item, plan_of
+    from context_compactor.summarizer.ledger import _concludes
+    from context_compactor.summarizer.outputs import output_failed
+    for said in ("We gaan voor de zekerheid nog een backup maken.", "we gaan voor nu even niks aanpassen",
+                 "We gaan voor vijf uur nog even bellen.", "Beslissing van de klant: ze willen geen wijzigingen meer.",
+                 "Laten we eerlijk zijn: die test is flaky.", "Idziemy w góry w sierpniu.", "Idziemy z psem na spacer.",
+                 "Zostajemy przy stole jeszcze chwilę.", "Changing my last call to the API fixed the 401.",
+                 "I'm changing my call time to 3pm."):
+        assert not is_decision(said), said
+    assert not _REVISION.search("Ik kom even terug op het incident van 12 maart: de root cause was DNS.")
+    assert not _REVISION.search("We draaien toch niet meer op 2 nodes sinds vorige week.")
+    for said in ("Een foutje in de build, kun je kijken?", "Klein foutje in de README, regel 12.",
+                 "Heeft de leverancier de cijfers omgedraaid?", "Ik zat fout te kijken in de verkeerde map",
+                 "The other: 12 tests failed on main.", "L'autre, 3 serveurs sont tombés cette nuit.",
+                 "sorry baru bales, abis call sama vendor maps."):
+        assert not prose.is_correction(said), said
+    for said in ("correctie: het is poort 5433", "foutje van mij, het is 5433", "sorry, back to the bucket: it's logs-eu-2",
+                 "sorry, saw the wrong row, the total is 4,210",
+                 "sorry baru liat, tanggalnya salah, harusnya 12 Maret bukan 21 Maret"):
+        assert prose.is_correction(said), said
+    for said in ("make sure we can always roll back: keep the last 3 images", "The pipeline can always only run on main.",
+                 "on ne revient pas en arrière sur la prod, toute migration passe par staging"):
+        assert prose.is_rule(said), said
+    for said in ("Najpierw był błąd 502, potem 504, a na koniec timeout.", "Czy najpierw robimy backup, a potem migrację?"):
+        assert not plan_of(said), said
+    assert plan_item("Planet-scale sharding first, then caching.", 1).text.startswith("Plan: Planet-scale")
+    assert not output_failed("SELECT event_time, exception FROM system.query_log WHERE type = 2\n2026-11-03 09:00:01  "
+                             "Code: 241. DB::Exception: Memory limit exceeded\n\n1 row in set. Elapsed: 0.012 sec.\n", False)
+    assert not output_failed("ci-logs/run-101.txt:[INFO] BUILD FAILURE\nci-logs/run-102.txt:[INFO] BUILD SUCCESS\n", False)
+    for said in ("No bottleneck on sub-skr-pc04, registers nominal.", "Haven't found the culprit yet.",
+                 "Belum ketemu penyebabnya.", "Noch keine Ursache gefunden."):
+        assert not _concludes(said), said
+    text = ("Marek napisał do klienta, że wdrożymy w piątek, więc zasady na ten tydzień:\n\n"
+            "Nigdy nie deployujemy po 15:00.\nZawsze puszczamy testy e2e przed mergem.")
+    assert "Nigdy nie deployujemy po 15:00." in prose_of(text)
+    block = ledger(convo("Send the berth updates to marloes.visser@mvt-terminal.nl.", "ok",
+                         "Sorry, not marloes.visser@mvt-terminal.nl, she left. Never email ceo@mvt-terminal.nl directly."))
+    assert "Never email ceo@mvt-terminal.nl directly." in section(block, "User instructions"), block

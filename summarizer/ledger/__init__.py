@@ -82,7 +82,7 @@ def merge(items: Iterable[Item], *, whole: bool = False) -> list[Item]:
             # (of its reports, the one that says what it found the cause or answer to be, "Found it: X - that's
             # what made ...", "X is the hot spot", before those that say how a run went)
             item = item._replace(section="finding", key=REPORTED + item.key, weak=False,
-                                 rank=0 if _CONCLUDES.search(item.text) else min(item.rank, 0) - 1)
+                                 rank=0 if _concludes(item.text) else min(item.rank, 0) - 1)
         if item.section == "state" and item.key == "said":
             intent = frozenset()
             evidence_named = failure_said = False
@@ -211,6 +211,19 @@ _CONCLUDES = re.compile(r"\b(?:found it|found the (?:cause|culprit|problem|bug|l
                         r"which explains|explains (?:the|why)|hot ?spot\b|bottleneck\b|caused by|is the reason|(?:number|line|value|figure) that matters|"
                         r"fundet\b|gefunden\b|trouv[ée]\b|encontr(?:ado|ei|é)\b|trovato\b|ketemu\b|"
                         r"la cause|die ursache|la causa|a causa|penyebab(?:nya)?\b|原因|원인)", re.IGNORECASE)
+# (not what it has not found yet: "No bottleneck on sub-skr-pc04", "Haven't found the culprit yet", "Belum ketemu",
+# "Noch keine Ursache gefunden")
+_NOT_YET = re.compile(r"(?:n't|\b(?:no|not|never|nothing|none|without|belum|tidak|nggak|gak|kein\w*|nicht|noch|pas|aucune?|"
+                      r"rien|niet|geen|nog|nie|brak|sin|ning[úu]n|nada|non|nessun\w*|sem|nenhum\w*))\W*(?:\w+\W+){0,3}$",
+                      re.IGNORECASE)
+
+
+def _concludes(text: str) -> bool:
+    """Whether the agent's report says what it found the cause or the answer to be (:data:`_CONCLUDES`, not denied)."""
+    found = _CONCLUDES.search(text)
+    return found is not None and not _NOT_YET.search(text, max(0, found.start() - 40), found.start())
+
+
 _WORDS = re.compile(r"[A-Za-z]{3,}\W+[A-Za-z]{3,}")  # two words: a line's shape, not an id's alone
 
 
@@ -252,7 +265,7 @@ def _repeated_lines(merged: list[Item]) -> list[Item]:
     value to the digit ("Resultado: 29.694,03, worth a look."): each is what a different output measured."""
     shapes = {id(i): form for i in merged if i.section == "error" or (i.section == "identifier" and i.rank == 0)
               or (i.section == "finding" and i.key.startswith(REPORTED) and not precise_values(i.text)
-                  and not _CONCLUDES.search(i.text))  # (nor what it found to be the cause, each time it found it)
+                  and not _concludes(i.text))  # (nor what it found to be the cause, each time it found it)
               if (form := " ".join(VARYING.sub("#", i.text).split())) and (i.section == "error" or _WORDS.search(form))}
     counts = Counter(shapes.values())
     if not counts or max(counts.values()) <= ROUTINE:

@@ -103,10 +103,7 @@ _CORRECTION = re.compile(
     # (a change of subject: "sorry, different matter", "sorry, unrelated question")
     r"(?:different|other|another|unrelated|separate|new) (?:matter|topic|thing|question|subject|issue|case|client)\b|"
     # (nor one for being away: "sorry, meeting.", "sorry, was in a call")
-    r"(?:i was |was )?(?:in (?:a |the )?)?(?:meeting|call|lunch|afk|away|busy|late|offline)\b|"
-    # (nor one for answering late: "sorry, just saw this", "sorry baru bales, abis call ...", "sorry telat bales")
-    r"(?:just |only )?(?:saw|seen|got back|back)\b|swamped\b|slow (?:reply|response)\b|"
-    r"(?:baru|telat|lama) (?:bales|balas|sempet|sempat|liat|lihat|buka|respon)\b))|"
+    r"(?:i was |was )?(?:in (?:a |the )?)?(?:meeting|call|lunch|afk|away|busy|late|offline)\b))|"
     r"actually\b(?!,?\s+(?:also|and|one more|let me|i'?ll|we'?ll)\b)|correction\b|(?:no,? )?wait\b(?!\s+(?:until|till|for|on|a\b|an\b|\d|to\b|what\b(?!\s+I\b)))|oops\b|whoops\b|oups\b|no\s*[,.!:\u2014\u2013-]|n[ãa]o\s*[,.!:\u2014\u2013-]|nein\s*[,.!:]|no,? no\b|nope\b|hmm,? no\b|scratch that|scrap that(?! (?:idea|plan|approach|option))|nvm\b|never ?mind,|(?:scratch|forget|ignore) (?=[^\s,]*[\d./:_@])[^\s,]+,|change of plan|"
     # (and in other languages: "changement de plan, on fait ... (pas ...)", "cambio de planes, ..."; as a label,
     # "Planänderung: ZMS ...", the choice it names is revised, see decisions)
@@ -140,14 +137,15 @@ _CORRECTION = re.compile(
     # (but "maksudnya, ..." as "that is", "tolong koreksi query ini", "ada salah ketik di README", "yang satunya juga")
     r"(?:bukan (?:yang )?(?:itu|ini)|eh|sori|sorry|maaf|ups|oops)[,.\s]+maksud(?:nya|ku| gue| gw| saya| aku)\b|"
     r"bukan (?:yang )?(?:itu|ini)\b|(?:gue|gw|aku|saya|tadi) salah (?:ketik|tulis|nulis|sebut|kasih)\b|ralat\b|"
-    r"koreksi(?: ya)?(?=\s*[,:])|keliru\b|eh,? salah\b|maksud(?:nya|ku| gue| gw| saya| aku)\b[^.;!?\n]{1,80}\byang satunya\b|"
+    r"koreksi(?: ya)?(?=\s*[,:])|keliru\b|eh,? salah\b|salah,? (?:harusnya|seharusnya|yang bene?r)\b|maksud(?:nya|ku| gue| gw| saya| aku)\b[^.;!?\n]{1,80}\byang satunya\b|"
     # (I was wrong, in French, Spanish and German: "je me suis trompé, c'est IMP-ECA-C250", "me equivoqué, es ...")
     r"je me suis tromp[ée]e?|je me trompais|erreur de ma part|me equivoqu[ée]|me confund[ií]|ich hab(?:e)? mich (?:vertan|geirrt)|"
     # (and in Dutch and Polish: "ik zat ernaast, het is ...", "ik bedoelde ...", "pomyliłem się, to ...", "chodziło mi o ...")
     r"ik zat ernaast|ik vergiste me|ik heb me vergist|pomyli[łl][ae]?m si[ęe]|"
-    # ("..., ik had twee cijfers omgedraaid", "foutje, het is ...", "ik zat fout", "correctie: ...", "verkeerd doorgegeven")
-    r"(?:cijfers|getallen) omgedraaid|foutje\b|ik zat fout|correctie\s*[:,]|verkeerd(?:e)? (?:\w+ )?(?:doorgegeven|gezegd|"
-    r"getypt|opgeschreven|overgenomen)|"
+    # ("..., ik had twee cijfers omgedraaid", "foutje van mij, het is ...", "ik zat fout", "correctie: ...", "ik heb het
+    # verkeerd doorgegeven"; the user's own slip, not "Heeft de leverancier de cijfers omgedraaid?", "een foutje in de build")
+    r"ik had (?:\w+ )?(?:cijfers|getallen) omgedraaid|^\W*(?:oeps\W+)?foutje(?: van mij)?(?=\s*[,:\u2014\u2013-])|"
+    r"ik zat fout(?! te\b)|correctie(?=\s*[:,])|ik (?:heb|had) (?:\w+ ){0,3}verkeerd (?:doorgegeven|gezegd|getypt|opgeschreven)|"
     r"(?:ik bedoelde|chodzi[łl]o mi o)(?=\s+[`'\"]?[\w.@:/+-]*\d)|"
     r"foi mal(?=\W*$)|"  # (Portuguese "my bad", closing: "é link.pitanga.app, sem o s. foi mal")
     # "digits swapped: brown-out at 2.56 V", "other way round on those I2C pins: SDA is PC7", and one said in the
@@ -237,7 +235,11 @@ _CORRECTION = re.compile(
     r"goes|sits|has|uses|needs|costs|expires|closes|opens|lands|ships)\b|"
     r"\bthe \w+ (?:I|we) (?:gave|sent|told|mentioned|said)(?: (?:to )?you)?(?: for [\w'&. -]{1,40})? (?:was|is) (?!right\b|correct\b|fine\b)|(?:^\W*(?:(?:hi|hey|hiya|hello|yo|ok|okay|right|oh|ah|so|sorry)\W+){0,2}|^[\w ]{1,20}:\s*)(?:(?:it'?s|es|c'est|das ist|é|è) )?(?:the other|la otra|el otro|l'autre|"
     r"die andere|der andere|das andere|a outra|o outro|l'altra|l'altro)(?! (?:day|night|week|morning|evening|afternoon|"
-    r"time|way|side|hand|half|end)\b)(?: \w+\b|\s*[,:\u2014\u2013]\s*[`'\"]?(?=[\w.@:/+-]*\d))|\binstead of [`'\"]?[\w.@:/+-]*\d|, not [`'\"]?[\w.@:/+-]*\d[\w.@:/+-]*[`'\"]?\s*[.!]?$|"
+    r"time|way|side|hand|half|end)\b) \w+\b|"
+    # (the other one, said to be it, then the value: "c'est l'autre, 34,5 N·m. désolé", "it's the other, F-HZUP"; not
+    # "The other: 12 tests failed on main.")
+    r"\b(?:it'?s|c'est|es|das ist|[ée]|[èe]) (?:the other(?: one)?|la otra|el otro|l'autre|die andere|der andere|das andere|"
+    r"a outra|o outro|l'altra|l'altro)\s*[,:\u2014\u2013]\s*[`'\"]?(?:(?=[\w.@:/+-]*\d)|(?=[A-Z]{1,3}-[A-Z]{3,5}\b))|\binstead of [`'\"]?[\w.@:/+-]*\d|, not [`'\"]?[\w.@:/+-]*\d[\w.@:/+-]*[`'\"]?\s*[.!]?$|"
     r"^\W*not [`'\"]?\S+[`'\"]?,? but\b|"
     # the value said taken back first, then the one meant, in these languages ("non la Sala Isola 6B, è la Sala Isola
     # 6D", "no es la sala 6B, es la 6D", "nicht Raum 6B, sondern 6D", "not room 6B, it's 6D")
@@ -361,6 +363,8 @@ _RULE = re.compile(
     # (not in a reason: "..., since we want the same version everywhere")
     r"(?<!since )(?<!because )(?<!\bas )(?<!\bif )we (?:use|(?<!\bso we )don'?t|never|always|tend to|keep|prefer|stick|follow|avoid|"
     r"only|do not|go with|write|put|want)|"
+    # (the same in Polish and Dutch: "Do zapytań o kliki używamy clicks.search_events_v6", "we gebruiken hier tabs")
+    r"(?<!czy )\b(?:u[żz]ywamy|stosujemy)\b|\b(?:we gebruiken|gebruiken we)\b|"
     r"(?:our|the) (?:convention|policy|rule|standard|style)|"
     # the same in other languages ("la risposta standard è ...", "la respuesta estándar es ...", "die Standardantwort
     # ist ...", "a regra é ...")
@@ -482,7 +486,8 @@ _RULE = re.compile(
     r"\bregola (?:nostra|della casa|per noi)\b|\bfinch[ée]\b[^,;.!?]{0,60},[^.;!?]{0,80}\bnon\b(?=[^.;!?]{0,80}(?:\d|`|\w[/_.-]\w))|"
     # French
     # (not a choice sealed, "décision : X, on ne revient pas dessus": we won't go back on it)
-    r"jamais|toujours|ne (?!revient (?:pas|plus) (?:dessus|l[àa]-dessus|en arri[èe]re)\b)\w+ (?:pas|plus|jamais)|"
+    r"jamais|toujours|ne (?!revien(?:t|dra|drons) (?:pas|plus) (?:dessus|l[àa]-dessus|sur (?:ce|cette|notre) (?:choix|d[ée]cision))\b)"
+    r"\w+ (?:pas|plus|jamais)|"
     # "no X" as an order, opening its clause ("..., aucun redémarrage de serveur avant 16h40"); not "aucun problème",
     # "aucune idée", nor what there is or was found ("il n'y a aucun ticket ouvert", "mais aucun fichier trouvé")
     r"(?:^\W*|[,:;]\s*)(?:[^\W\d_]{1,20}\s*:\s*)?aucune? (?!(?:probl[èe]me|id[ée]e|souci|rapport|doute|erreur|changement|r[ée]ponse|nouvelle|nouvelles|chance|"
@@ -549,7 +554,7 @@ _RULE_NEEDS = (
     "eccezion", "uitzondering", "wyj", " ever", "be nice if", "be great if", "be good if", "be better if", "be ideal if",
     "going forward", "by default", "as a rule", " if you", " if your", "appreciate it if", "no more than", "only",
     "stick to", "rather", "prefer", "want you to",
-    "need", "we use", "we tend", "we keep", "we stick", "we follow", "we avoid", "we go with", "we write", "we put", "we want",
+    "need", "we use", "ywamy", "stosujemy", "gebruiken", "we tend", "we keep", "we stick", "we follow", "we avoid", "we go with", "we write", "we put", "we want",
     "convention", "policy", "rule", "standard", "style", "please ", "keep ", "limits", "rejected", "freeze",
     "until further notice", "end of", "at least", "without ", "unless", "stay", "remain",
     *(f"{a} {b}" for a in ("for", "in") for b in ("any", "all", "every", "each")),  # "anything", "everything" too
@@ -745,6 +750,10 @@ _APOLOGY = re.compile(r"^\W*(?:(?:oh|ah|and|but|also|ok|okay|hmm|um|so|right|any
                       r"(?:sorry|pardon|d[ée]sol[ée]e?|perd[oó]n|lo siento|entschuldigung|desculpa|scusa)\b"
                       r"(?:[\s,.!:;\u2014\u2013-]+(another (?:one|thing|question)|one more(?: thing)?|quick one|"
                       r"to (?:bother|interrupt|ask|bug|trouble|pester|disturb|nag)(?: you)?|for the (?:delay|noise)|again|but|encore une chose|otra cosa|"
+                      # (answering late: "sorry, just saw this", "sorry baru bales, abis call ...": a correction only
+                      # when what follows says so, "sorry baru liat, tanggalnya salah, harusnya 12 Maret")
+                      r"(?:i )?(?:just|only now) (?:saw|seen|read|got) (?:this|that|it|your \w+)|(?:was )?swamped|slow (?:reply|response)|"
+                      r"(?:baru|telat|lama) (?:bales|balas|sempet|sempat|liat|lihat|buka|respon)|"
                       r"noch (?:etwas|was)|mais uma coisa|un'altra cosa)\b)?[\s,.!:;\u2014\u2013-]*", re.IGNORECASE)
 
 
@@ -791,7 +800,8 @@ def is_rule(sentence: str) -> bool:
     rule = _RULE.search(sentence) if _may_hold(sentence, low, _RULE_NEEDS) else _RULE.match(sentence)
     if rule and _told(sentence, rule):
         rule = _RULE.search(sentence, rule.end())  # "the order never arrived": what happened, no rule
-    if rule and rule.group(0).lower() in _ALWAYS and _CAN_BEFORE.search(sentence, 0, rule.start()):
+    if rule and rule.group(0).lower() in _ALWAYS and ":" not in sentence and _CAN_BEFORE.search(sentence, 0, rule.start()) \
+            and _STILL_POSSIBLE.match(sentence, rule.end()):
         # "we can always change it later", "aanpassen kan altijd nog": what remains possible, no rule
         rule = _RULE.search(sentence, rule.end())
     if rule and rule.group(0).lower() == "fyi" and len(sentence.split()) <= FYI_WORDS and not any(
@@ -899,6 +909,12 @@ _ALWAYS = frozenset(("always", "altijd", "toujours", "siempre", "immer", "sempre
 _CAN_BEFORE = re.compile(r"\b(?:can|could|kan|kun|kunnen|peut|peux|pouvez|pouvons|puede|puedes|podemos|kann|kannst|"
                          r"k(?:ö|oe)nnen|pode|podes|possiamo|pu(?:ò|o)|puoi|mo(?:ż|z)na|mo(?:ż|z)emy|bisa)\s+(?:\w+\s+)?$",
                          re.IGNORECASE)
+
+
+# (what stays possible: a change, a look back, a word to the user; not "can always only run on main")
+_STILL_POSSIBLE = re.compile(r"\s*(?:nog|later|change|adjust|revert|roll|undo|tweak|ping|ask|fix|revisit|redo|rerun|retry|"
+                             r"switch|come back|go back|reach|call|text|message|revenir|changer|modifier|corriger|[äa]ndern|"
+                             r"cambiar|mudar|zmieni)\b", re.IGNORECASE)
 
 
 def _told(sentence: str, rule: re.Match[str]) -> bool:

@@ -345,7 +345,7 @@ _SENT_WORDS = (r"filed|raised|reported|abriu|abriram|reportou|escreveu|mandou|en
                r"likha|bheja|bheji|kaha|bola|reply kiya|forward kiya|"
                # Polish and Dutch ("Kasia podesłał PSP notice, rzuć okiem:", "wklejam ...:", "dit kwam binnen:")
                # (someone else's doing, not the user's own "Dostałem zgodę ...", "Napisałem skrypt ...")
-               r"podes[łl]a[łl]a?|przes[łl]a[łl]a?|przys[łl]a[łl]a?\b|wys[łl]a[łl]a?\b|napisa[łl]a?\b|wklejam|wklei[łl]a?|przysz[łl]o|przysz[łl]a|kwam binnen|geplakt|plak hier|"
+               r"podes[łl]a[łl]a?|przes[łl]a[łl]a?|przys[łl]a[łl]a?\b|wklejam|wklei[łl]a?|przysz[łl]o|przysz[łl]a|kwam binnen|geplakt|plak hier|"
                # Swedish ("lhci-botten kommenterade på PR:en:", "auditen från konsulten, fick den nyss:", "klistrar in:")
                # (someone else's doing: not "Jag kommenterade ...", "Skickade du ...?", "Jag fick det att fungera",
                # "När jag kom in i morse", "Vidarebefordra aldrig ...")
@@ -660,7 +660,7 @@ _SOMEONES = re.compile(r"\b(?:sent|shared|forwarded|wrote|said|replied|" + _SENT
                        r"reviews?|reports?|announcements?|letters?|notes?|feedback|comments?|slack|whatsapp|teams|discord|telegram|"
                        r"likha|bheja|kaha|bola|contract|agreement|sow|transf[èe]re|plaintes?|quejas?|reclama[çc](?:[ãa]o|[õo]es)|"
                        # (a document someone else wrote: "here's the feed spec from the new supplier:")
-                       r"spec(?:ification)?s?)\b|(?:貼|共有|転送|より|から|粘贴|转发|붙여|공유|전달)|\b(?!(?:here|there|that|it|what|who|let|he|she)'s)\w+'s\b|\b(?:from|do|da|del|von|di|du) (?-i:[A-Z\u00c0-\u00dd])",
+                       r"spec(?:ification)?s? from)\b|(?:貼|共有|転送|より|から|粘贴|转发|붙여|공유|전달)|\b(?!(?:here|there|that|it|what|who|let|he|she)'s)\w+'s\b|\b(?:from|do|da|del|von|di|du) (?-i:[A-Z\u00c0-\u00dd])",
                        re.IGNORECASE)
 
 
@@ -884,7 +884,7 @@ TAKES_FROM = (r"(?:(?:so|and|ok|also|czyli|yani|dus|alors|donc|ent[ãa]o|entonce
               r"(?:(?:dat|dit|die) )?nemen we (?:zo |dus |ook )?(?:over|mee)|we nemen (?:dat|dit|het|die) (?:zo |ook )?(?:over|mee)|"
               r"(?:[^:\n]{0,40},\s*(?:dus |so )?)?(?:regel|rule|r[èe]gle|regla|regra|regola) (?:voor ons|for us|pour nous|"
               r"para nosotros|pra gente|per noi)|"
-              r"we(?:'ll| will)? (?:adopt|take over|take on) (?:that|this|it|these|those)|(?:das|dies) (?:ü|ue)bernehmen wir|"
+              r"(?:das|dies) (?:ü|ue)bernehmen wir|"
               r"on (?:reprend|adopte) (?:[çc]a|cela))")
 TAKEN = re.compile(r"^\W*" + TAKES_FROM + r"\b", re.IGNORECASE)
 # Of the text above ("De esto, ...", "From this, ...", "Davon ..."): what follows may ask something of it once, or say
