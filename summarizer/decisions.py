@@ -380,12 +380,8 @@ _NUMBERED = re.compile(r"(?mi)^\s*(?:\d+[.)]|-|\*|(?:pass|step|phase|stage|round
 def plan_item(plan: str, index: int, user: bool = False) -> Item:
     """A plan among the open tasks, under the ledger's label "Plan: " unless its own words open with it; ``user``: the
     user wrote it (never collapsed as a stock sentence, see ledger.corrections.collapse_repeats)."""
-    return Item("goal", f"plan {index}", clip(plan, 400) if _NAMED_PLAN.match(plan) else "Plan: " + clip(plan, 400), index,
+    return Item("goal", f"plan {index}", clip(plan, 400) if plan[:5].lower() == "plan:" else "Plan: " + clip(plan, 400), index,
                 user=user)
-
-
-# A plan that says it is one in its first word ("Plan: ...", "Plan jest taki: ...", "plan buat Q1: ...", "Planen: ...").
-_NAMED_PLAN = re.compile(r"\W*plan(?:s|y|en|o|a|e)?\b", re.IGNORECASE)
 
 
 @remembered(1_024)

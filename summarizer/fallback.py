@@ -29,7 +29,7 @@ class ExtractiveSummarizer:
     """Ledger summaries by extraction: no model, no network, deterministic."""
 
     identity = "extractive"
-    prompt_version = "ledger-111"  # bump whenever extraction or rendering changes: it is part of every cache key
+    prompt_version = "ledger-112"  # bump whenever extraction or rendering changes: it is part of every cache key
 
     def __init__(self, memo_bytes: int = MEMO_BYTES) -> None:
         # key -> (items, their size); the key is what the items are a function of (see _key)

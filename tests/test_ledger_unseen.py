@@ -2679,7 +2679,7 @@ def test_a_plan_in_german_steps_is_a_plan_and_a_typed_question_or_a_lookup_for_s
                         "79345340, dann run the smoke tests, und zum Schluss scale things back to normal.",
                         "were is ORD-5684876", "for Brightline Health look up cus_QDcc7OTw5w0FYx"))
     assert section(text, "User instructions") == [], text
-    assert any(g.startswith("Plan für morgen: zuerst replay") for g in section(text, "Current goal")), text
+    assert any(g.startswith("Plan: Plan für morgen: zuerst replay") for g in section(text, "Current goal")), text
 
 
 def test_a_date_that_moved_again_replaces_the_date_it_moves():
@@ -7102,3 +7102,22 @@ def test_what_the_review_of_the_dutch_and_polish_readings_found_is_read_the_righ
     block = ledger(convo("Send the berth updates to marloes.visser@mvt-terminal.nl.", "ok",
                          "Sorry, not marloes.visser@mvt-terminal.nl, she left. Never email ceo@mvt-terminal.nl directly."))
     assert "Never email ceo@mvt-terminal.nl directly." in section(block, "User instructions"), block
+
+
+def test_a_choice_said_final_a_polish_we_use_and_an_adopted_rule_under_a_paste_are_read():
+    """"presigned PUT uploads for receipts, final answer" is a choice ("is that your final answer?" is none); "Do zapytań o
+    kliki używamy clicks.search_events_v6." (we use) is a rule, as "we use ..." is; under a pasted spec, "OK, we adopt
+    their EAN rule on our side too: it stays a string end to end" is the user's rule."""
+    from context_compactor.summarizer.decisions import is_decision
+    assert is_decision("presigned PUT uploads for receipts, final answer")
+    assert not is_decision("is that your final answer?")
+    assert prose.is_rule("Do zapytań o kliki używamy clicks.search_events_v6.")
+    assert not prose.is_rule("czy używamy jeszcze starej tabeli?")
+    text = ("here's the feed spec from the new supplier:\n\nProduct Feed Specification v4.0\n\n1. The feed MUST be UTF-8 "
+            "encoded XML, one <offer> per SKU.\n2. EAN MUST be sent as a string; leading zeros are significant.\n3. <price> "
+            "is gross PLN with a dot as decimal separator. Do not send prices with currency symbols.\n4. Send the full "
+            "feed daily before 04:00 CET; partial updates every 15 minutes at most.\n\n"
+            "OK, we adopt their EAN rule on our side too: it stays a string end to end, and in the mapping it goes to "
+            "`ean13_kw` as a keyword.")
+    rules = "\n".join(section(ledger(convo(text)), "User instructions"))
+    assert "we adopt their EAN rule" in rules and "UTF-8 encoded XML" not in rules, rules
