@@ -6979,8 +6979,11 @@ def test_dutch_choices_revisions_and_corrections_are_read():
     block = ledger(convo("Voor de gate: tijdslots van 20 minuten voor iedereen, dat is het voorstel.", "check de gate-log",
                          "Ik kom terug op de gate-afspraken: toch niet tijdslots van 20 minuten voor iedereen. We gaan voor "
                          "tijdslots van 30 minuten met max 17 trucks per slot, want anders staat de Maasvlakteweg vol."))
-    kept = section(block, "Decisions") + section(block, "User instructions")
-    assert any("30 minuten met max 17 trucks" in line for line in kept) and "dat is het voorstel" not in block, block
+    # (a choice the user had stated as a setting is revised where it stood, among the instructions, the revision in its
+    # place: see corrections.revise_decisions)
+    rules = section(block, "User instructions")
+    assert any(line.startswith("Ik kom terug op de gate-afspraken") and "30 minuten met max 17 trucks" in line
+               for line in rules) and "dat is het voorstel" not in block, block
     assert prose.is_correction("klein dingetje nog: de VGM van de verlader was 26.730 kg, ik had twee cijfers omgedraaid")
     block = ledger(convo("de VGM van de verlader is 27.630 kg, zet dat in de stuwplanning", "ok",
                          "klein dingetje nog: de VGM van de verlader was 26.730 kg, ik had twee cijfers omgedraaid"))
