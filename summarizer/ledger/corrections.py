@@ -51,12 +51,12 @@ _FILLER = frozenset("""sorry actually correction wait oops whoops meant mean not
     jeg har det med går ikke men kan skal vil her der som den til også lige hvad hvis når jag inte och att ska eller
     est était etait été sont war era eram eran será sera"""
     """ meg ikkje eller
-    não nao niet inte"""
+    não nao niet inte"""  # (and their "not": "não, muda: holdout safra 2023" is about no seed rule's "não")
     # Dutch and Polish ("Ik kom terug op de COPRAR-validatie: toch niet ... We gaan voor ..." and "Besluit voor het
     # optimalisatiemodel: we doen het CP-SAT-model met een tijdslimiet van 132 seconden" share none)
     """ het een van voor met dat die wat ook maar nog zijn hebben heb doen gaan gaat kom komt terug toch naar bij
     dus wel even geen moet kan zou worden wordt deze dit onze jullie zij hun alle niets iets
-    nie się jest są jak ale czy już tylko też tak nas dla przy oraz przez jeszcze może trzeba""".split())  # (and their "not": "não, muda: holdout safra 2023" is about no seed rule's "não")
+    nie się jest są jak ale czy już tylko też tak nas dla przy oraz przez jeszcze może trzeba""".split())
 _WORD = re.compile(r"[^\W\d_]\w{2,}")  # (a word in any alphabet: "emissão" is one, not "emiss")
 # A named value: with a digit, an address, or an identifier's shape without one ("kyc-db.staging.internal",
 # "dispute_holds", "handleCashbackSettle", "web/src/api"): words ("not the staging one") are no value.

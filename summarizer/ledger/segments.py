@@ -880,7 +880,8 @@ TAKES_FROM = (r"(?:(?:so|and|ok|also|czyli|yani|dus|alors|donc|ent[ãa]o|entonce
               r"(?:a parte|the (?:part|bit)|la parte|el punto|the one) (?:que|that) (?:importa|matters|cuenta|counts|conta)|"
               r"lo que importa|ce qui compte|was z(?:ä|ae)hlt|what matters|"
               # (what the user adopts from it, said so: "Nemen we zo over voor alle Evergreen-calls: ...", "Dat nemen we
-              # mee in de crane-adapter: ...", "We adopt that for ...", "Das übernehmen wir: ...")
+              # mee in de crane-adapter: ...", "Das übernehmen wir: ..."; an English "we adopt ..." under a paste may be
+              # the vendor's own words: see user_words._APPLIES_TO_US, read in the user's prose only)
               r"(?:(?:dat|dit|die) )?nemen we (?:zo |dus |ook )?(?:over|mee)|we nemen (?:dat|dit|het|die) (?:zo |ook )?(?:over|mee)|"
               r"(?:[^:\n]{0,40},\s*(?:dus |so )?)?(?:regel|rule|r[èe]gle|regla|regra|regola) (?:voor ons|for us|pour nous|"
               r"para nosotros|pra gente|per noi)|"
