@@ -1022,14 +1022,14 @@ _R_CONDITION = re.compile(r"^Error in [^\n]*:\n(?:[\u2139*] [^\n]*\n){0,3}(! [^\
 
 # Maven Surefire's summary of a failed run: under "[ERROR] Failures:" (or "Errors:"), each test by its class, method and
 # line, with what it asserted ("[ERROR]   VgmToleranceTest.ordersPilotTwoHoursBefore:206 expected: <PT1H> but was: ...").
-_SUREFIRE = re.compile(r"^\[ERROR\] (?:Failures|Errors): ?\n\[ERROR\] +(\S+:\d+ [^\n]*\S)", re.MULTILINE)
+_SUREFIRE = re.compile(r"^\[ERROR\] (?:Failures|Errors): ?\n(\[ERROR\] +\S+:\d+ [^\n]*\S)", re.MULTILINE)
 
 
 def _error_line(text: str, named_only: bool = False) -> str:
     if "[ERROR] Failures:" in text or "[ERROR] Errors:" in text:
         surefire = _SUREFIRE.search(text)
         if surefire:
-            return surefire.group(0).rsplit("\n", 1)[1].strip()
+            return surefire.group(1)
     if text.lstrip().startswith("{") and '"error' in text[:200]:
         said = _json_error(text)
         if said:  # a short answer whole, on one line (its codes and ids too), a long one's message

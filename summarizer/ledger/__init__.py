@@ -265,7 +265,7 @@ def _repeated_lines(merged: list[Item]) -> list[Item]:
     value to the digit ("Resultado: 29.694,03, worth a look."): each is what a different output measured."""
     shapes = {id(i): form for i in merged if i.section == "error" or (i.section == "identifier" and i.rank == 0)
               or (i.section == "finding" and i.key.startswith(REPORTED) and not precise_values(i.text)
-                  and not _concludes(i.text))  # (nor what it found to be the cause, each time it found it)
+                  and i.rank < 0)  # (nor what it found to be the cause, each time it found it: rank 0, see merge)
               if (form := " ".join(VARYING.sub("#", i.text).split())) and (i.section == "error" or _WORDS.search(form))}
     counts = Counter(shapes.values())
     if not counts or max(counts.values()) <= ROUTINE:
